@@ -322,3 +322,26 @@ impl Drop for Stmt<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn caret_from_the_left_then_from_the_right() {
+        assert_eq!(error_context("SELEC 1;", 0), "\n  SELEC 1;\n  ^--- error here");
+        let long = format!("SELECT {} +;", "x, ".repeat(20));
+        let ctx = error_context(&long, long.len() - 1);
+        assert!(ctx.ends_with("error here ---^"), "{ctx}");
+        assert_eq!(error_text("stepping", "UNIQUE constraint failed: t.a", 19, None), "stepping, UNIQUE constraint failed: t.a (19)");
+        assert_eq!(error_text("stepping", "integer overflow", 1, None), "stepping, integer overflow");
+    }
+
+    #[test]
+    fn whitespace_shown_as_spaces_and_window_kept_on_characters() {
+        assert_eq!(error_context("SELECT 1,\n  2 +;", 15), "\n  SELECT 1,   2 +;\n                 ^--- error here");
+        let s = format!("{}é +;", "ü".repeat(40));
+        let ctx = error_context(&s, s.len() - 2);
+        assert!(ctx.contains("error here"));
+    }
+}

@@ -568,3 +568,36 @@ fn async_cmd(sh: &mut Shell, a: &[&str]) -> Flow {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_quotes_and_final_semicolon() {
+        assert_eq!(split_args("mode csv"), ["mode", "csv"]);
+        assert_eq!(split_args("separator \" :: \" '\\n'"), ["separator", " :: ", "\\n"]);
+        assert_eq!(split_args("print \"a\\tb\""), ["print", "a\tb"]);
+        assert_eq!(split_args("headers on;"), ["headers", "on"]);
+        assert_eq!(split_args("headers on ;"), ["headers", "on"]);
+        assert_eq!(split_args("print ';'"), ["print", ";"]);
+        assert_eq!(split_args("  "), Vec::<String>::new());
+    }
+
+    #[test]
+    fn separator_escapes() {
+        assert_eq!(backslashes("\\n"), "\n");
+        assert_eq!(backslashes("a\\tb\\\\"), "a\tb\\");
+        assert_eq!(backslashes("\\054"), ",");
+        assert_eq!(backslashes("\\q"), "\\q");
+    }
+
+    #[test]
+    fn prefixes() {
+        assert_eq!(name_of("head"), Some("headers"));
+        assert_eq!(name_of("ind"), Some("indexes"));
+        assert_eq!(name_of("e"), None);
+        assert_eq!(name_of("exit"), Some("exit"));
+        assert_eq!(name_of("bogus"), None);
+    }
+}

@@ -246,3 +246,32 @@ pub fn import(sh: &mut Shell, args: &[&str]) -> Flow {
         None => Flow::Continue,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn records(data: &[u8], col: u8) -> Vec<Vec<String>> {
+        let mut rd = Csv { data, pos: 0, col_sep: col, row_sep: b'\n', line: 0 };
+        std::iter::from_fn(|| rd.record()).map(|r| r.iter().map(|f| String::from_utf8_lossy(f).into_owned()).collect()).collect()
+    }
+
+    #[test]
+    fn quoting_and_line_ends() {
+        assert_eq!(records(b"a,b\r\n\"x,\"\"y\"\"\",2\n", b','), [vec!["a", "b"], vec!["x,\"y\"", "2"]]);
+        assert_eq!(records(b"\"multi\nline\",3", b','), [vec!["multi\nline", "3"]]);
+        assert_eq!(records(b"1,\n\n", b','), [vec!["1", ""], vec![""]]);
+        assert_eq!(records(b"a|b\n", b'|'), [vec!["a", "b"]]);
+    }
+
+    #[test]
+    fn line_numbers_count_quoted_newlines() {
+        let mut rd = Csv { data: b"h\n\"a\nb\"\nc\n", pos: 0, col_sep: b',', row_sep: b'\n', line: 0 };
+        rd.record();
+        assert_eq!(rd.line, 1);
+        rd.record();
+        assert_eq!(rd.line, 3);
+        rd.record();
+        assert_eq!(rd.line, 4);
+    }
+}

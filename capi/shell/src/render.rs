@@ -566,3 +566,30 @@ fn tcl_string(out: &mut Vec<u8>, z: &[u8]) {
     }
     out.push(b'"');
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn escaped(s: &str) -> String {
+        let mut out = Vec::new();
+        escaped_sql_string(&mut out, s.as_bytes());
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    #[test]
+    fn newlines_become_replace_calls() {
+        // As SQLite 3.40.1's shell writes them (seen in its .dump).
+        assert_eq!(escaped("a\nb"), "replace('a\\nb','\\n',char(10))");
+        assert_eq!(escaped("it's"), "'it''s'");
+        assert_eq!(escaped("a\\nb\nc"), "replace('a\\nb\\012c','\\012',char(10))");
+        assert_eq!(escaped("x\r\ny"), "replace(replace('x\\r\\ny','\\r',char(13)),'\\n',char(10))");
+    }
+
+    #[test]
+    fn widths_count_wide_characters_twice() {
+        assert_eq!(display_width("abc"), 3);
+        assert_eq!(display_width("ünï"), 3);
+        assert_eq!(display_width("漢字"), 4);
+    }
+}
