@@ -1,4 +1,4 @@
--- text with newlines and carriage returns in insert mode and .dump (3.40's replace() form; README says 3.46+ writes unistr())
+-- text with newlines and carriage returns in insert mode and .dump (3.40's replace() form; README says 3.50+ writes unistr())
 .mode insert
 SELECT 'x'||char(13,10)||'y' AS a, 'a\nb'||char(10) AS b;
 CREATE TABLE t(v);

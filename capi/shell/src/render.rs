@@ -418,7 +418,7 @@ impl<'a> Query<'a> {
 }
 
 /// Columns a string takes on a fixed-pitch screen: one per character,
-/// two for East Asian wide ones (as SQLite's shell counts since 3.52).
+/// two for East Asian wide ones (as SQLite's shell counts since 3.51).
 pub fn display_width(s: &str) -> usize {
     s.chars().map(|c| if is_wide(c) { 2 } else { 1 }).sum()
 }
