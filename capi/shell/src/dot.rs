@@ -379,14 +379,51 @@ pub fn run(sh: &mut Shell, line: &str) -> Flow {
 
 fn mode(sh: &mut Shell, a: &[&str]) -> Flow {
     let Some(&want) = a.get(1) else {
-        let t = format!("current output mode: {}\n", sh.set.mode.name());
+        let m = sh.set.mode;
+        let t = if m.columnar() {
+            format!("current output mode: {} --wrap {} --wordwrap off --{}\n", m.name(), sh.set.wrap, if sh.set.quote { "quote" } else { "noquote" })
+        } else {
+            format!("current output mode: {}\n", m.name())
+        };
         sh.out.extend(t.as_bytes());
         return Flow::Continue;
     };
-    let Some(&(_, m)) = Mode::NAMES.iter().find(|(n, _)| n.starts_with(&want.to_ascii_lowercase()) && !want.is_empty()) else {
-        sh.error("Error: mode should be one of: ascii box column csv html insert json line list markdown quote table tabs tcl");
+    let want = want.to_ascii_lowercase();
+    let qbox = want == "qbox";
+    let found = if qbox { Some(&("box", Mode::Box)) } else { Mode::NAMES.iter().find(|(n, _)| n.starts_with(&want) && !want.is_empty()) };
+    let Some(&(_, m)) = found else {
+        sh.error("Error: mode should be one of: ascii box column csv html insert json line list markdown qbox quote table tabs tcl");
         return Flow::Failed;
     };
+    // The columnar modes' options: wrap at 60 characters, values as they
+    // are (qbox: quoted), unless the options say otherwise.
+    let (mut wrap, mut quote) = (60usize, qbox);
+    let mut rest = a[2..].iter();
+    if m.columnar() {
+        while let Some(&o) = rest.next() {
+            match o.trim_start_matches('-') {
+                "wrap" => match rest.next().and_then(|v| v.parse::<usize>().ok()) {
+                    Some(n) => wrap = n,
+                    None => {
+                        sh.error("Error: --wrap needs a number");
+                        return Flow::Failed;
+                    }
+                },
+                "quote" => quote = true,
+                "noquote" => quote = false,
+                "wordwrap" | "ww" => {
+                    sh.error("Error: --wordwrap is not supported by ringlite's shell");
+                    return Flow::Failed;
+                }
+                _ => {
+                    sh.error(&format!("Error: unknown option \"{o}\" on \".mode\""));
+                    return Flow::Failed;
+                }
+            }
+        }
+        sh.set.wrap = wrap;
+        sh.set.quote = quote;
+    }
     let s = &mut sh.set;
     match m {
         Mode::List => {

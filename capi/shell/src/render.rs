@@ -72,6 +72,10 @@ pub struct Settings {
     pub insert_table: String,
     /// `.width`: per-column widths of the columnar modes (0: fit).
     pub widths: Vec<i32>,
+    /// Columnar modes: values wider than this are cut into lines (0: never).
+    pub wrap: usize,
+    /// Columnar modes: values written as SQL literals (qbox, `--quote`).
+    pub quote: bool,
 }
 
 impl Default for Settings {
@@ -85,6 +89,8 @@ impl Default for Settings {
             null: String::new(),
             insert_table: "\"table\"".into(),
             widths: Vec::new(),
+            wrap: 0,
+            quote: false,
         }
     }
 }
@@ -294,6 +300,36 @@ impl<'a> Query<'a> {
         // wider are cut into lines of that many characters), a negative
         // one aligns it right; zero or none sizes it to fit.
         let fixed: Vec<i32> = (0..n).map(|j| s.widths.get(j).copied().unwrap_or(0)).collect();
+        let limit: Vec<usize> = fixed
+            .iter()
+            .map(|&f| {
+                if f != 0 {
+                    f.unsigned_abs() as usize
+                } else if s.wrap > 0 {
+                    s.wrap
+                } else {
+                    usize::MAX
+                }
+            })
+            .collect();
+        let shown = |c: &Cell| -> Vec<u8> {
+            if !s.quote {
+                return self.plain(c);
+            }
+            match c.kind {
+                SQLITE_NULL => b"NULL".to_vec(),
+                SQLITE_TEXT => sql_string(&String::from_utf8_lossy(&c.bytes)).into_bytes(),
+                SQLITE_BLOB => {
+                    let mut x = b"x'".to_vec();
+                    for b in &c.bytes {
+                        x.extend(format!("{b:02x}").as_bytes());
+                    }
+                    x.push(b'\'');
+                    x
+                }
+                _ => c.bytes.clone(),
+            }
+        };
         let bw = |v: &[u8]| display_width(&String::from_utf8_lossy(v));
         let mut width: Vec<usize> = self.cols.iter().map(|c| display_width(c)).collect();
         for (j, f) in fixed.iter().enumerate() {
@@ -308,15 +344,15 @@ impl<'a> Query<'a> {
                 .enumerate()
                 .take(n)
                 .map(|(j, c)| {
-                    let v = self.plain(c);
-                    if fixed[j] == 0 || bw(&v) <= width[j] {
+                    let v = shown(c);
+                    if bw(&v) <= limit[j] {
                         return vec![v];
                     }
                     let text = String::from_utf8_lossy(&v).into_owned();
                     let mut pieces = Vec::new();
                     let mut cur = String::new();
                     for ch in text.chars() {
-                        if display_width(&cur) + display_width(ch.encode_utf8(&mut [0; 4])) > width[j] {
+                        if display_width(&cur) + display_width(ch.encode_utf8(&mut [0; 4])) > limit[j] {
                             pieces.push(std::mem::take(&mut cur).into_bytes());
                         }
                         cur.push(ch);
@@ -329,9 +365,11 @@ impl<'a> Query<'a> {
             for k in 0..lines {
                 cells.push(parts.iter().map(|p| p.get(k).cloned().unwrap_or_default()).collect());
             }
-            for (j, v) in r.iter().enumerate().take(n) {
+            for (j, p) in parts.iter().enumerate() {
                 if fixed[j] == 0 {
-                    width[j] = width[j].max(bw(&self.plain(v)));
+                    for piece in p {
+                        width[j] = width[j].max(bw(piece));
+                    }
                 }
             }
         }
