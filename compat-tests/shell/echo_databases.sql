@@ -12,3 +12,7 @@ CREATE TABLE main.y(b);
 .tables
 .echo off
 SELECT 4;
+CREATE TEMP VIEW tv AS SELECT 1 AS one;
+CREATE INDEX aux.xi ON x(a);
+CREATE UNIQUE INDEX aux.xu ON x(a);
+.schema

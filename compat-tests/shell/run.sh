@@ -29,6 +29,8 @@ run() { # binary script dir
   { sed -E -e 's/^Run Time: .*/Run Time: (masked)/' -e '/^-- async:/s/\b[1-9][0-9]*\b/N/g' "$dir/out"; echo "--- stderr"; cat "$dir/err"; cat "$dir/rc"; }
 }
 for s in "${scripts[@]}"; do
+  [ -f "$s" ] || s="$here/$s"
+  [ -f "$s" ] || { echo "FAIL no such script: $s"; fail=$((fail+1)); continue; }
   s=$(realpath "$s"); name=$(basename "$s" .sql)
   run "$ours" "$s" "$work/run" > "$work/ours.txt"
   if [ -f "${s%.sql}.expected" ]; then

@@ -93,6 +93,10 @@ api_table! {
     sourceid: fn() -> *const c_char;
     bind_text: fn(*mut Stmt, c_int, *const c_char, c_int, isize) -> c_int;
     bind_null: fn(*mut Stmt, c_int) -> c_int;
+    bind_parameter_count: fn(*mut Stmt) -> c_int;
+    bind_parameter_name: fn(*mut Stmt, c_int) -> *const c_char;
+    bind_value: fn(*mut Stmt, c_int, *const c_void) -> c_int;
+    column_value: fn(*mut Stmt, c_int) -> *mut c_void;
     stmt_isexplain: fn(*mut Stmt) -> c_int;
     get_autocommit: fn(*mut Db) -> c_int;
     interrupt: fn(*mut Db);

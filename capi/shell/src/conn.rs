@@ -217,6 +217,33 @@ impl Stmt<'_> {
         unsafe { (self.api().bind_null)(self.st, i) };
     }
 
+    /// Binds each parameter from `temp.sqlite_parameters` (`.parameter`),
+    /// found by its name (`?N` for a nameless one), as SQLite's shell does.
+    pub fn bind_from_table(&mut self, table: &mut Stmt<'_>) {
+        let api = self.api();
+        // SAFETY: both statements are live; a value read from `table`'s
+        // row is bound (copied) before `table` is stepped again.
+        unsafe {
+            for i in 1..=(api.bind_parameter_count)(self.st) {
+                let name = (api.bind_parameter_name)(self.st, i);
+                let name = if name.is_null() { format!("?{i}") } else { cstr(name) };
+                table.reset();
+                table.bind_text(1, &name);
+                if let Ok(true) = table.step() {
+                    (api.bind_value)(self.st, i, (api.column_value)(table.st, 0));
+                } else {
+                    (api.bind_null)(self.st, i);
+                }
+            }
+            table.reset();
+        }
+    }
+
+    pub fn has_params(&self) -> bool {
+        // SAFETY: `st` is live.
+        unsafe { (self.api().bind_parameter_count)(self.st) > 0 }
+    }
+
     pub fn is_explain(&self) -> c_int {
         // SAFETY: `st` is live.
         unsafe { (self.api().stmt_isexplain)(self.st) }

@@ -33,6 +33,7 @@ const COMMANDS: &[(&str, &str)] = &[
     (".open ?OPTIONS? ?FILE?", "Close existing database and reopen FILE (--new, --readonly)"),
     (".once FILE", "Output for the next SQL command only to FILE"),
     (".output ?FILE?", "Send output to FILE or stdout if FILE is omitted"),
+    (".parameter CMD ...", "Manage SQL parameter bindings: clear, init, list, set KEY VALUE, unset KEY"),
     (".print STRING...", "Print literal STRING"),
     (".quit", "Exit this program"),
     (".read FILE", "Read input from FILE"),
@@ -179,6 +180,7 @@ fn name_of(word: &str) -> Option<&'static str> {
         "once",
         "open",
         "output",
+        "parameter",
         "print",
         "quit",
         "read",
@@ -263,6 +265,7 @@ pub fn run(sh: &mut Shell, line: &str) -> Flow {
             sh.set.widths = a[1..].iter().map(|w| w.parse::<i32>().unwrap_or(0).clamp(-30000, 30000)).collect();
             Flow::Continue
         }
+        "parameter" => parameter(sh, &a[1..]),
         "print" => {
             sh.out.extend(format!("{}\n", a[1..].join(" ")).as_bytes());
             Flow::Continue
@@ -374,6 +377,57 @@ pub fn run(sh: &mut Shell, line: &str) -> Flow {
         }
         "async" => async_cmd(sh, &a),
         _ => unknown(sh),
+    }
+}
+
+/// `.parameter`: the table `temp.sqlite_parameters` whose rows bind the
+/// parameters of later statements by name.
+fn parameter(sh: &mut Shell, a: &[&str]) -> Flow {
+    // A name starting "sqlite_" needs writable_schema, as SQLite's shell
+    // sets it around this statement (through sqlite3_db_config).
+    let writable = sh.conn.column_strings("PRAGMA writable_schema", &[]).ok().and_then(|v| v.into_iter().next()).unwrap_or_default();
+    let init = format!(
+        "PRAGMA writable_schema=ON;\nCREATE TABLE IF NOT EXISTS temp.sqlite_parameters(\n  key TEXT PRIMARY KEY,\n  value\n) WITHOUT ROWID;\nPRAGMA writable_schema={};",
+        if writable == "1" { "ON" } else { "OFF" }
+    );
+    let init = init.as_str();
+    let result = match a {
+        ["clear"] => sh.conn.exec("DROP TABLE IF EXISTS temp.sqlite_parameters;"),
+        ["init"] => sh.conn.exec(init),
+        ["list"] => {
+            let rows = sh.conn.column_strings("SELECT key || char(1) || quote(value) FROM temp.sqlite_parameters ORDER BY key", &[]);
+            if let Ok(rows) = rows {
+                let pairs: Vec<(String, String)> =
+                    rows.iter().map(|r| r.split_once('\u{1}').map_or((r.clone(), String::new()), |(k, v)| (k.to_string(), v.to_string()))).collect();
+                let w = pairs.iter().map(|p| p.0.len()).max().unwrap_or(0);
+                for (k, v) in pairs {
+                    sh.out.extend(format!("{k:<w$} {v}\n").as_bytes());
+                }
+            }
+            Ok(())
+        }
+        ["set", key, expr] => {
+            let key_lit = crate::render::sql_string(key);
+            let r = sh.conn.exec(init);
+            // The value is an SQL expression, or else taken as text.
+            r.and_then(|_| {
+                sh.conn.exec(&format!("REPLACE INTO temp.sqlite_parameters(key,value) VALUES({key_lit},{expr});")).or_else(|_| {
+                    sh.conn.exec(&format!("REPLACE INTO temp.sqlite_parameters(key,value) VALUES({key_lit},{});", crate::render::sql_string(expr)))
+                })
+            })
+        }
+        ["unset", key] => sh.conn.exec(&format!("DELETE FROM temp.sqlite_parameters WHERE key={};", crate::render::sql_string(key))),
+        _ => {
+            sh.error("Usage: .parameter clear|init|list|set KEY VALUE|unset KEY");
+            return Flow::Failed;
+        }
+    };
+    match result {
+        Ok(()) => Flow::Continue,
+        Err(e) => {
+            sh.error(&format!("Error: {}", e.text));
+            Flow::Failed
+        }
     }
 }
 

@@ -24,6 +24,26 @@ fn schema_line(sql: &str) -> String {
     }
 }
 
+/// The SQL of an object of another database than main, its name
+/// qualified with the database's (`CREATE TABLE temp.x(...)`), as SQLite's
+/// `.schema` shows it.
+fn with_schema(api: &crate::api::Api, sql: &str, db: &str) -> String {
+    const KINDS: [&str; 6] = ["TABLE", "INDEX", "UNIQUE INDEX", "VIEW", "TRIGGER", "VIRTUAL TABLE"];
+    let b = sql.as_bytes();
+    if b.len() < 7 || !b[..7].eq_ignore_ascii_case(b"CREATE ") {
+        return sql.to_string();
+    }
+    for k in KINDS {
+        let n = k.len();
+        if b.len() > 7 + n && &b[7..7 + n] == k.as_bytes() && b[7 + n] == b' ' {
+            let q = sql_name(api, db);
+            let q = if db.eq_ignore_ascii_case("temp") { db.to_string() } else { q };
+            return format!("{} {q}.{}", &sql[..7 + n], &sql[8 + n..]);
+        }
+    }
+    sql.to_string()
+}
+
 pub fn schema(sh: &mut Shell, pattern: Option<&str>) -> Flow {
     match schema_rows(sh, pattern) {
         Ok(()) => Flow::Continue,
@@ -43,11 +63,20 @@ fn schema_rows(sh: &mut Shell, pattern: Option<&str>) -> Result<(), SqlError> {
         );
         let rows = query_rows(sh, &q, pattern)?;
         for (ty, name, sql) in rows {
+            let sql = if db == "main" { sql } else { with_schema(sh.api, &sql, &db) };
             let mut line = schema_line(&sql);
             if ty == "view" {
-                let cols = sh.conn.column_strings("SELECT name FROM pragma_table_info(?1)", &[&name])?;
+                // (Literal arguments: a bound schema argument is not
+                // supported by ringlite's pragma functions yet.)
+                let q = format!("SELECT name FROM pragma_table_info({}, {})", sql_string(&name), sql_string(&db));
+                let cols = sh.conn.column_strings(&q, &[])?;
                 let cols: Vec<String> = cols.iter().map(|c| sql_name(sh.api, c)).collect();
-                line.push_str(&format!("\n/* {}({}) */", sql_name(sh.api, &name), cols.join(",")));
+                let qualified = if db == "main" {
+                    sql_name(sh.api, &name)
+                } else {
+                    format!("{}.{}", if db.eq_ignore_ascii_case("temp") { db.clone() } else { sql_name(sh.api, &db) }, sql_name(sh.api, &name))
+                };
+                line.push_str(&format!("\n/* {qualified}({}) */", cols.join(",")));
             }
             sh.out.extend(format!("{line};\n").as_bytes());
         }

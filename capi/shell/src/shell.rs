@@ -255,6 +255,12 @@ impl Shell {
             let stmt_text = &rest[..used];
             rest = &rest[used..];
             let Some(mut st) = st else { continue };
+            if st.has_params() {
+                // A missing table leaves every parameter NULL, as in SQLite.
+                if let Ok((Some(mut table), _)) = self.conn.prepare("SELECT value FROM temp.sqlite_parameters WHERE key = ?1") {
+                    st.bind_from_table(&mut table);
+                }
+            }
             if self.eqp && st.is_explain() == 0 {
                 let plan = self.plan_rows(&format!("EXPLAIN QUERY PLAN {}", stmt_text.trim()));
                 if let Ok(rows) = plan {
