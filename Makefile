@@ -45,9 +45,9 @@ $(REF_OBJ):
 # The differential sqllogictest harness, its fuzzer and SQLite's TCL tests.
 include compat-tests/compat.mk
 
-TEST_SUITES := test-lint test-cargo test-capi compat-test test-tcl
+TEST_SUITES := test-lint test-cargo test-capi compat-test test-tcl test-shell
 
-.PHONY: all lib lib-sysver header deps cbindgen install demo test test-dqlite soak $(TEST_SUITES) clean-build
+.PHONY: all lib lib-sysver header deps cbindgen install demo test test-dqlite soak shell dist test-dist $(TEST_SUITES) clean-build
 
 all: lib $(BUILD)/include/sqlite3.h $(LIBDIR)/pkgconfig/sqlite3.pc
 
@@ -97,7 +97,7 @@ cbindgen:
 # Installed stripped: the shared library's debug info goes to a separate
 # file beside it (found by debuggers through its .gnu_debuglink), the static
 # library carries none.
-install: all
+install: all shell
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/debug
 	objcopy --only-keep-debug $(LIBDIR)/libsqlite3.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/debug/libsqlite3.so.$(SO_VERSION).debug
 	objcopy --strip-debug --strip-unneeded --add-gnu-debuglink=$(DESTDIR)$(PREFIX)/lib/debug/libsqlite3.so.$(SO_VERSION).debug \
@@ -111,6 +111,8 @@ install: all
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(or $(RINGLITE_SQLITE_VERSION),3.54.1)|g' capi/sqlite3.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/sqlite3.pc
 	chmod 644 $(DESTDIR)$(PREFIX)/lib/pkgconfig/sqlite3.pc
 	install -m 644 include/sqlite3.h $(DESTDIR)$(PREFIX)/include/
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 -s $(BUILD)/bin/ringlite $(DESTDIR)$(PREFIX)/bin/ringlite
 
 demo: deps
 	$(MAKE) all SQLITE_VERSION_FROM=system
@@ -133,7 +135,7 @@ test-lint:
 	@command -v rustfmt >/dev/null && $(CARGO) fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
 	$(CARGO) fmt --all --check
-	$(CARGO) clippy --release -p ringlite -p ringlite-capi -- -D warnings
+	$(CARGO) clippy --release -p ringlite -p ringlite-capi -p ringlite-shell -- -D warnings
 
 test-cargo:
 	$(CARGO) test --workspace
@@ -200,3 +202,35 @@ examples: all
 	done
 # make test-capi runs them too, and speedtest1 from SQLite's source package.
 test-capi: examples tcl/sqlite-src/test
+
+# ringlite's shell (capi/shell/): SQLite's shell on our library, which it
+# loads from ../lib beside itself (build/bin -> build/lib, PREFIX/bin ->
+# PREFIX/lib), so it needs no rebuild of the library.
+shell: lib
+	$(CARGO) build --release -p ringlite-shell
+	mkdir -p $(BUILD)/bin
+	cp target/release/ringlite $(BUILD)/bin/ringlite
+
+# The shell against the system's sqlite3 shell on the scripts of
+# compat-tests/shell/ (seconds).
+test-shell: shell test-dist
+	@command -v /usr/bin/sqlite3 >/dev/null || (apt-get update -qq && apt-get install -y -qq sqlite3)
+	compat-tests/shell/run.sh $(BUILD)/bin/ringlite
+
+# A binary release: the stripped library (with its SONAME link), header,
+# pkg-config file, shell and README, in build/dist/.
+DIST_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+DIST_NAME := ringlite-$(DIST_VERSION)-linux-x86_64
+dist: all shell
+	rm -rf $(BUILD)/dist/$(DIST_NAME)
+	$(MAKE) install PREFIX=/ DESTDIR=$(abspath $(BUILD)/dist/$(DIST_NAME)) >/dev/null
+	rm -rf $(BUILD)/dist/$(DIST_NAME)/lib/debug $(BUILD)/dist/$(DIST_NAME)/lib/libsqlite3.a
+	sed -i 's|^prefix=.*|prefix=$${pcfiledir}/../..|' $(BUILD)/dist/$(DIST_NAME)/lib/pkgconfig/sqlite3.pc
+	cp README.md LICENSE $(BUILD)/dist/$(DIST_NAME)/
+	tar -C $(BUILD)/dist -czf $(BUILD)/dist/$(DIST_NAME).tar.gz $(DIST_NAME)
+	@ls -l $(BUILD)/dist/$(DIST_NAME).tar.gz
+
+# The tarball unpacked elsewhere: a C program compiled against it with
+# its pkg-config file runs on its library, and its shell runs.
+test-dist: dist
+	compat-tests/shell/dist_check.sh $(BUILD)/dist/$(DIST_NAME).tar.gz

@@ -20,7 +20,9 @@ impl Compiler<'_> {
     /// per database. `written` is the name's token as the statement spells
     /// it, which SQLite quotes when a table or view of that name exists.
     fn check_new_name(&self, name: &str, written: &str, kind: &str) -> Result<()> {
-        if crate::sql::schema::is_internal_name(name) && !self.internal {
+        // writable_schema lifts the reservation of "sqlite_" names, as in
+        // SQLite (its shell's `.parameter` creates temp.sqlite_parameters).
+        if crate::sql::schema::is_internal_name(name) && !self.internal && !self.settings.writable_schema {
             return Err(Error::sql(format!("object name reserved for internal use: {name}")));
         }
         let db = Some(self.ddl_db);
@@ -472,10 +474,13 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     // (SQLite connects a virtual table before anything
                     // else, DROP VIEW included.)
                     let vtab = c.connected_vtab(&t)?;
-                    // The statistics tables are the only internal ones that
-                    // may go (SQLite's rule).
-                    let stat = name.as_bytes().get(7..11).is_some_and(|s| s.eq_ignore_ascii_case(b"stat"));
-                    if crate::sql::schema::is_internal_name(&name) && !stat {
+                    // The statistics tables and the shell's parameter table
+                    // (names starting "sqlite_stat" and "sqlite_parameters")
+                    // are the only internal ones that may go (SQLite's rule).
+                    let rest = name.as_bytes().get(7..).unwrap_or_default();
+                    let droppable =
+                        rest.get(..4).is_some_and(|s| s.eq_ignore_ascii_case(b"stat")) || rest.get(..10).is_some_and(|s| s.eq_ignore_ascii_case(b"parameters"));
+                    if crate::sql::schema::is_internal_name(&name) && !droppable {
                         return Err(Error::sql(format!("table {name} may not be dropped")));
                     }
                     if is_view && t.view_select.is_none() {

@@ -104,7 +104,7 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             if t.virtual_table.is_some() {
                 return Err(Error::sql("cannot create triggers on virtual tables"));
             }
-            if crate::sql::schema::is_internal_name(&name) && !c.internal {
+            if crate::sql::schema::is_internal_name(&name) && !c.internal && !c.settings.writable_schema {
                 return Err(Error::sql(format!("object name reserved for internal use: {name}")));
             }
             let instead = matches!(time, Some(TriggerTime::InsteadOf));

@@ -1,0 +1,3 @@
+SELECT 1;
+SELECT * FROM missing;
+SELECT 2;

@@ -1,0 +1,1 @@
+SELECT printf('%.70c','x') AS long, NULL AS n;

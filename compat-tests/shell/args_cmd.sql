@@ -1,0 +1,1 @@
+SELECT 'from stdin', 2;

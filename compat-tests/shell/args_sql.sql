@@ -1,0 +1,1 @@
+SELECT 'stdin is not read when SQL is given';

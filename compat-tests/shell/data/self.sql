@@ -1,0 +1,2 @@
+.read self.sql
+SELECT 1;
