@@ -35,14 +35,7 @@ pub(super) fn load(io: &IoContext, bt: &mut Btree, enc: TextEncoding) -> Result<
 /// `schema_table` names this database's schema table as SQLite first
 /// enters it in the schema (`sqlite_temp_master` for TEMP), which
 /// decides the order tables are visited in (`sql/schema_visit_order.rs`).
-pub(super) fn reload(
-    io: &IoContext,
-    bt: &mut Btree,
-    previous: Option<&Schema>,
-    enc: TextEncoding,
-    fixed_encoding: bool,
-    schema_table: &str,
-) -> Result<Schema> {
+pub(super) fn reload(io: &IoContext, bt: &mut Btree, previous: Option<&Schema>, enc: TextEncoding, fixed_encoding: bool, schema_table: &str) -> Result<Schema> {
     if io.block_on(|| bt.page_count())? == 0 {
         bt.set_text_encoding(enc);
         return Ok(Schema::empty(schema_table));
