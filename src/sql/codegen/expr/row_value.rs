@@ -470,6 +470,6 @@ impl Compiler<'_> {
 }
 
 /// Whether `e` is a row written out, `(a, b, ...)`.
-fn is_written_row(e: &Expr<'_>) -> bool {
+pub(crate) fn is_written_row(e: &Expr<'_>) -> bool {
     matches!(strip_parens(e), Expr::Parenthesized(v) if v.len() > 1)
 }

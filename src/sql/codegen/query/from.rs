@@ -703,6 +703,13 @@ impl<'b> Compiler<'_> {
         let mut names: Vec<(Option<&str>, Option<&str>, &str)> = Vec::new();
         walk(e, &mut |x| {
             match x {
+                // `x IN ()` is the constant false (true with NOT) that
+                // SQLite makes it, its left side never read: it depends
+                // on no table, so a WHERE term of it is tested once,
+                // before the loops (a scan that never starts).
+                Expr::InList { lhs, rhs, .. } if rhs.is_none_or(|r| r.is_empty()) && !crate::sql::codegen::expr::row_value::is_written_row(lhs) => {
+                    return false
+                }
                 Expr::Id(id) => names.push((None, None, id.0)),
                 Expr::Name(n) => names.push((None, None, n.0)),
                 Expr::Qualified(t, c) => names.push((None, Some(t.0), c.0)),
