@@ -404,9 +404,27 @@ unsafe fn found_run(
     locale: Option<&[u8]>,
     x_token: fts5_token_callback,
 ) -> c_int {
-    let (Some(t), Some(x)) = ((p as *const Tokenizer).as_ref(), x_token) else {
+    let Some(t) = (p as *const Tokenizer).as_ref() else {
         return SQLITE_MISUSE;
     };
+    tokenize_to_c(t, text, n, flags, locale, ctx, x_token)
+}
+
+/// Run `t` over the C text `text` (`n` bytes) and report each token to
+/// the application's callback `x_token` as FTS5 does (`ctx` first, the
+/// colocated flag, the token, its byte range); a callback's non-OK code
+/// stops the walk and is returned. Shared by a found tokenizer's
+/// xTokenize and an auxiliary function's xTokenize.
+pub(crate) unsafe fn tokenize_to_c(
+    t: &Tokenizer,
+    text: *const c_char,
+    n: c_int,
+    flags: c_int,
+    locale: Option<&[u8]>,
+    ctx: *mut c_void,
+    x_token: fts5_token_callback,
+) -> c_int {
+    let Some(x) = x_token else { return SQLITE_MISUSE };
     let bytes = if text.is_null() || n <= 0 { &[][..] } else { std::slice::from_raw_parts(text as *const u8, n as usize) };
     let r = t.tokenize_each(bytes, flags, locale, &mut |tok, start, end, colocated| {
         let rc = x(ctx, if colocated { FTS5_TOKEN_COLOCATED } else { 0 }, tok.as_ptr() as *const c_char, tok.len() as c_int, start as c_int, end as c_int);

@@ -15,7 +15,6 @@ use crate::consts::*;
 use crate::fts5_abi::*;
 use crate::types::sqlite3_int64;
 use ringlite::ext::fts5::extension::{AuxRow, TOKENIZE_AUX};
-use ringlite::Error;
 use std::any::Any;
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, c_void};
@@ -140,21 +139,7 @@ unsafe extern "C" fn x_column_total_size(p: *mut Fts5Context, i_col: c_int, pn: 
 }
 
 unsafe fn tokenize_with(c: &Fts5Context, text: *const c_char, n: c_int, locale: Option<&[u8]>, ctx: *mut c_void, x_token: fts5_token_callback) -> c_int {
-    let Some(x) = x_token else { return SQLITE_MISUSE };
-    let bytes = if text.is_null() || n <= 0 { &[][..] } else { std::slice::from_raw_parts(text as *const u8, n as usize) };
-    let r = c.row.tokenizer.tokenize_each(bytes, TOKENIZE_AUX, locale, &mut |tok, start, end, colocated| {
-        let rc = x(ctx, if colocated { FTS5_TOKEN_COLOCATED } else { 0 }, tok.as_ptr() as *const c_char, tok.len() as c_int, start as c_int, end as c_int);
-        if rc == SQLITE_OK {
-            Ok(())
-        } else {
-            Err(Error::code(rc))
-        }
-    });
-    match r {
-        Ok(()) => SQLITE_OK,
-        Err(e) if e.code == SQLITE_OK => SQLITE_ERROR,
-        Err(e) => e.code,
-    }
+    crate::fts5_api::tokenize_to_c(&c.row.tokenizer, text, n, TOKENIZE_AUX, locale, ctx, x_token)
 }
 
 unsafe extern "C" fn x_tokenize(p: *mut Fts5Context, text: *const c_char, n: c_int, ctx: *mut c_void, x_token: fts5_token_callback) -> c_int {
