@@ -139,7 +139,7 @@ unsafe extern "C" fn x_column_total_size(p: *mut Fts5Context, i_col: c_int, pn: 
 }
 
 unsafe fn tokenize_with(c: &Fts5Context, text: *const c_char, n: c_int, locale: Option<&[u8]>, ctx: *mut c_void, x_token: fts5_token_callback) -> c_int {
-    crate::fts5_api::tokenize_to_c(&c.row.tokenizer, text, n, TOKENIZE_AUX, locale, ctx, x_token)
+    crate::fts5_api::tokenize_to_c(c.row.tokenizer, text, n, TOKENIZE_AUX, locale, ctx, x_token)
 }
 
 unsafe extern "C" fn x_tokenize(p: *mut Fts5Context, text: *const c_char, n: c_int, ctx: *mut c_void, x_token: fts5_token_callback) -> c_int {
