@@ -5,24 +5,51 @@
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make header     regenerate include/sqlite3.h with cbindgen
 #
+#   make install-system / uninstall-system   switch this machine's programs
+#                   to ringlite in /usr/local, and back (see README)
+#
 # SQLITE_VERSION_FROM=system makes the library report the version and source
 # id of /usr/include/sqlite3.h (Debian's sqlite3 shell checks the source id).
+# The reported version is chosen when the shared library is linked (a C
+# object from capi/shim/version.c), so changing it never rebuilds Rust.
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
 CARGO ?= cargo
 CC ?= cc
 PREFIX ?= /usr/local
 DESTDIR ?=
-SO_VERSION := 0.8.6
+# One version number: the crates' (Cargo.toml), in the release tarball's
+# name and in the shared library's file name, which keeps the libtool
+# numbers of Debian's libsqlite3 it stands in for.
+RINGLITE_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
+SO_FILE := libsqlite3.so.0.8.6-ringlite-$(RINGLITE_VERSION)
 BUILD := build
 LIBDIR := $(BUILD)/lib
 SYS_HEADER := /usr/include/sqlite3.h
+SYS_SQLITE_VERSION = $(shell sed -n 's/^\#define SQLITE_VERSION  *"\(.*\)"/\1/p' $(SYS_HEADER))
+SYS_SQLITE_SOURCE_ID = $(shell sed -n 's/^\#define SQLITE_SOURCE_ID  *"\(.*\)"/\1/p' $(SYS_HEADER))
 SQLITE_VERSION_FROM ?= reference
 
+# RINGLITE_SQLITE_VERSION and RINGLITE_SQLITE_SOURCE_ID may also be given
+# directly; empty means SQLite 3.54.1's.
 ifeq ($(SQLITE_VERSION_FROM),system)
-export RINGLITE_SQLITE_VERSION := $(shell sed -n 's/^\#define SQLITE_VERSION  *"\(.*\)"/\1/p' $(SYS_HEADER))
-export RINGLITE_SQLITE_SOURCE_ID := $(shell sed -n 's/^\#define SQLITE_SOURCE_ID  *"\(.*\)"/\1/p' $(SYS_HEADER))
+RINGLITE_SQLITE_VERSION := $(SYS_SQLITE_VERSION)
+RINGLITE_SQLITE_SOURCE_ID := $(SYS_SQLITE_SOURCE_ID)
 endif
+
+# Links the shared library $(1) from the crate's static library, with the
+# reported version $(2) and source id $(3) when given. Linked from the
+# static library so that the C shim's variadic functions are exported too,
+# and only sqlite3* symbols are.
+define link_shared
+	mkdir -p $(dir $(1)) $(BUILD)/obj
+	$(if $(2),$(CC) -c -fPIC -o $(BUILD)/obj/version-$(notdir $(1)).o \
+	  -DRINGLITE_SQLITE_VERSION='"$(2)"' -DRINGLITE_SQLITE_SOURCE_ID='"$(3)"' capi/shim/version.c)
+	$(CC) -shared -o $(1) $(if $(2),$(BUILD)/obj/version-$(notdir $(1)).o) \
+	  -Wl,--whole-archive target/release/libsqlite3.a -Wl,--no-whole-archive \
+	  -Wl,-soname,libsqlite3.so.0 -Wl,--version-script=capi/sqlite3.map \
+	  -Wl,--gc-sections -lpthread -ldl -lm -lgcc_s -lc
+endef
 
 # Reference SQLite 3.54.1 for the differential C tests, from the source
 # bundled in libsqlite3-sys (fetched by cargo for the engine's tests).
@@ -45,23 +72,18 @@ $(REF_OBJ):
 # The differential sqllogictest harness, its fuzzer and SQLite's TCL tests.
 include compat-tests/compat.mk
 
-TEST_SUITES := test-lint test-cargo test-capi compat-test test-tcl test-shell
+TEST_SUITES := test-lint test-cargo test-capi compat-test test-tcl test-shell test-readme
 
 .PHONY: all lib lib-sysver header deps cbindgen install demo test test-dqlite soak shell dist test-dist $(TEST_SUITES) clean-build
 
 all: lib $(BUILD)/include/sqlite3.h $(LIBDIR)/pkgconfig/sqlite3.pc
 
-# The shared library is linked from the static one so that the C shim's
-# variadic functions are exported too, and only sqlite3* symbols are.
 lib:
 	$(CARGO) build --release -p ringlite-capi
 	mkdir -p $(LIBDIR)
 	cp target/release/libsqlite3.a $(LIBDIR)/libsqlite3.a
-	$(CC) -shared -o $(LIBDIR)/libsqlite3.so.$(SO_VERSION) \
-	  -Wl,--whole-archive target/release/libsqlite3.a -Wl,--no-whole-archive \
-	  -Wl,-soname,libsqlite3.so.0 -Wl,--version-script=capi/sqlite3.map \
-	  -Wl,--gc-sections -lpthread -ldl -lm -lgcc_s -lc
-	ln -sf libsqlite3.so.$(SO_VERSION) $(LIBDIR)/libsqlite3.so.0
+	$(call link_shared,$(LIBDIR)/$(SO_FILE),$(RINGLITE_SQLITE_VERSION),$(RINGLITE_SQLITE_SOURCE_ID))
+	ln -sf $(SO_FILE) $(LIBDIR)/libsqlite3.so.0
 	ln -sf libsqlite3.so.0 $(LIBDIR)/libsqlite3.so
 
 $(BUILD)/include/sqlite3.h: include/sqlite3.h
@@ -99,13 +121,13 @@ cbindgen:
 # library carries none.
 install: all shell
 	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/debug
-	objcopy --only-keep-debug $(LIBDIR)/libsqlite3.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/debug/libsqlite3.so.$(SO_VERSION).debug
-	objcopy --strip-debug --strip-unneeded --add-gnu-debuglink=$(DESTDIR)$(PREFIX)/lib/debug/libsqlite3.so.$(SO_VERSION).debug \
-	  $(LIBDIR)/libsqlite3.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/libsqlite3.so.$(SO_VERSION)
-	chmod 755 $(DESTDIR)$(PREFIX)/lib/libsqlite3.so.$(SO_VERSION)
+	objcopy --only-keep-debug $(LIBDIR)/$(SO_FILE) $(DESTDIR)$(PREFIX)/lib/debug/$(SO_FILE).debug
+	objcopy --strip-debug --strip-unneeded --add-gnu-debuglink=$(DESTDIR)$(PREFIX)/lib/debug/$(SO_FILE).debug \
+	  $(LIBDIR)/$(SO_FILE) $(DESTDIR)$(PREFIX)/lib/$(SO_FILE)
+	chmod 755 $(DESTDIR)$(PREFIX)/lib/$(SO_FILE)
 	objcopy --strip-debug $(LIBDIR)/libsqlite3.a $(DESTDIR)$(PREFIX)/lib/libsqlite3.a
 	chmod 644 $(DESTDIR)$(PREFIX)/lib/libsqlite3.a
-	ln -sf libsqlite3.so.$(SO_VERSION) $(DESTDIR)$(PREFIX)/lib/libsqlite3.so.0
+	ln -sf $(SO_FILE) $(DESTDIR)$(PREFIX)/lib/libsqlite3.so.0
 	ln -sf libsqlite3.so.0 $(DESTDIR)$(PREFIX)/lib/libsqlite3.so
 	# Generated for this PREFIX (build/'s copy may name another one).
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(or $(RINGLITE_SQLITE_VERSION),3.54.1)|g' capi/sqlite3.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/sqlite3.pc
@@ -114,9 +136,32 @@ install: all shell
 	install -d $(DESTDIR)$(PREFIX)/bin
 	install -m 755 -s $(BUILD)/bin/ringlite $(DESTDIR)$(PREFIX)/bin/ringlite
 
-demo: deps
-	$(MAKE) all SQLITE_VERSION_FROM=system
-	capi/demo/run.sh $(LIBDIR)
+# Switch this machine over to ringlite, and back. Installs into /usr/local
+# (which the loader's cache searches before /usr/lib), reporting the system
+# SQLite's version so its programs (the sqlite3 shell) accept the library,
+# then refreshes the loader's cache. Needs root. Every program of the machine
+# that loads libsqlite3.so.0 by SONAME then runs on ringlite: see README,
+# "Switching a machine over", for the risks. uninstall-system removes
+# exactly what install-system put there.
+SYSTEM_PREFIX ?= /usr/local
+LDCONFIG ?= ldconfig
+SYSTEM_FILES := lib/$(SO_FILE) lib/libsqlite3.so.0 lib/libsqlite3.so lib/libsqlite3.a \
+  lib/debug/$(SO_FILE).debug lib/pkgconfig/sqlite3.pc include/sqlite3.h bin/ringlite
+.PHONY: install-system uninstall-system
+install-system:
+	$(MAKE) install PREFIX=$(SYSTEM_PREFIX) DESTDIR= SQLITE_VERSION_FROM=system
+	$(LDCONFIG)
+	@echo "libsqlite3.so.0 now resolves to: $$($(LDCONFIG) -p | sed -n 's/^\tlibsqlite3.so.0 (.*) => //p' | head -1)"
+uninstall-system:
+	cd $(SYSTEM_PREFIX) && rm -f $(SYSTEM_FILES)
+	$(LDCONFIG)
+	@echo "libsqlite3.so.0 now resolves to: $$($(LDCONFIG) -p | sed -n 's/^\tlibsqlite3.so.0 (.*) => //p' | head -1)"
+
+# The system programs check the version they were built with, so they run
+# on the same build linked to report the system SQLite's (lib-sysver);
+# build/lib keeps the default for everything else.
+demo: deps all lib-sysver
+	capi/demo/run.sh $(SYSVER_LIBDIR)
 
 test: deps $(TEST_SUITES)
 
@@ -153,18 +198,11 @@ test-capi: all lib-sysver $(REF_OBJ) cbindgen
 	capi/tests/run.sh $(LIBDIR) $(SYSVER_LIBDIR)
 
 # The library reporting the system SQLite's version and source id, for
-# system programs that insist on their own (the sqlite3 shell): built in
-# its own target directory so the default build is not redone each time.
+# system programs that insist on their own (the sqlite3 shell): the same
+# build, linked with other version strings.
 SYSVER_LIBDIR := $(BUILD)/lib-sysver
-lib-sysver:
-	RINGLITE_SQLITE_VERSION='$(shell sed -n 's/^\#define SQLITE_VERSION  *"\(.*\)"/\1/p' $(SYS_HEADER))' \
-	RINGLITE_SQLITE_SOURCE_ID='$(shell sed -n 's/^\#define SQLITE_SOURCE_ID  *"\(.*\)"/\1/p' $(SYS_HEADER))' \
-	CARGO_TARGET_DIR=target/sysver $(CARGO) build --release -p ringlite-capi
-	mkdir -p $(SYSVER_LIBDIR)
-	$(CC) -shared -o $(SYSVER_LIBDIR)/libsqlite3.so.0 \
-	  -Wl,--whole-archive target/sysver/release/libsqlite3.a -Wl,--no-whole-archive \
-	  -Wl,-soname,libsqlite3.so.0 -Wl,--version-script=capi/sqlite3.map \
-	  -Wl,--gc-sections -lpthread -ldl -lm -lgcc_s -lc
+lib-sysver: lib
+	$(call link_shared,$(SYSVER_LIBDIR)/libsqlite3.so.0,$(SYS_SQLITE_VERSION),$(SYS_SQLITE_SOURCE_ID))
 
 clean-build:
 	rm -rf $(BUILD)
@@ -217,10 +255,16 @@ test-shell: shell test-dist
 	@command -v /usr/bin/sqlite3 >/dev/null || (apt-get update -qq && apt-get install -y -qq sqlite3)
 	compat-tests/shell/run.sh $(BUILD)/bin/ringlite
 
+# The README's set-up commands, as a new user runs them (CI runs make test
+# on a fresh clone, so this checks the rest): the "Two commands" block
+# names exactly the targets that exist, and `make demo` runs.
+.PHONY: test-readme
+test-readme:
+	capi/demo/readme_check.sh README.md
+
 # A binary release: the stripped library (with its SONAME link), header,
 # pkg-config file, shell and README, in build/dist/.
-DIST_VERSION := $(shell sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -1)
-DIST_NAME := ringlite-$(DIST_VERSION)-linux-x86_64
+DIST_NAME := ringlite-$(RINGLITE_VERSION)-linux-x86_64
 dist: all shell
 	rm -rf $(BUILD)/dist/$(DIST_NAME)
 	$(MAKE) install PREFIX=/ DESTDIR=$(abspath $(BUILD)/dist/$(DIST_NAME)) >/dev/null

@@ -3927,13 +3927,13 @@ sqlite3_value *sqlite3_value_dup(const sqlite3_value *pVal);
 void sqlite3_value_free(sqlite3_value *pVal);
 
 /*
- The library's version string, "3.54.1" unless the build set another.
+ The library's version string, "3.54.1" unless the link chose another.
  */
 const char *sqlite3_libversion(void);
 
 /*
- The library's source identifier (date, time and hash) of the SQLite
- release it implements.
+ The library's source identifier: date, time and hash of the SQLite
+ release it implements, then ringlite's marker.
  */
 const char *sqlite3_sourceid(void);
 

@@ -1,65 +1,69 @@
 //! # Version information
 //!
-//! The strings come from build-time settings (see `build.rs`): by default
-//! SQLite 3.54.1, or, with `make SQLITE_VERSION_FROM=system`, the version and
-//! source id of the system's `sqlite3.h`, so programs that compare them at
-//! start-up (the `sqlite3` shell) accept the library.
+//! The SQLite version and source id the library reports are chosen when the
+//! shared library is linked (`capi/shim/version.c`): by default SQLite
+//! 3.54.1's, or with `make SQLITE_VERSION_FROM=system` those of the system's
+//! `sqlite3.h`, so programs that compare them at start-up (the `sqlite3`
+//! shell) accept the library. The engine is told them once, at
+//! initialization, so `sqlite_version()` in SQL agrees with
+//! `sqlite3_libversion()`; the source id carries ringlite's marker after
+//! SQLite's 84 characters.
 
-use std::ffi::{c_char, c_int};
+use std::ffi::{c_char, c_int, CStr, CString};
+use std::sync::OnceLock;
 
-/// The version string, e.g. "3.54.1".
-pub const VERSION: &str = env!("RINGLITE_SQLITE_VERSION");
-/// The source id string.
-pub const SOURCE_ID: &str = env!("RINGLITE_SQLITE_SOURCE_ID");
+use ringlite::vdbe::func::builtins::core::{report_sqlite_version, sqlite_source_id, sqlite_version};
 
-const fn parse_number(s: &str) -> i32 {
-    let b = s.as_bytes();
-    let mut i = 0;
-    let mut v = 0i32;
-    while i < b.len() {
-        v = v * 10 + (b[i] - b'0') as i32;
-        i += 1;
-    }
-    v
+extern "C" {
+    /// `sqlite3_version[]`, the API's data symbol, defined in `version.c`.
+    static sqlite3_version: [c_char; 0];
+    static ringlite_reported_source_id: [c_char; 0];
 }
 
-/// The version number, e.g. 3054001.
-pub const VERSION_NUMBER: i32 = parse_number(env!("RINGLITE_SQLITE_VERSION_NUMBER"));
-
-const fn nul_terminated<const N: usize>(s: &str) -> [u8; N] {
-    let mut out = [0u8; N];
-    let b = s.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        out[i] = b[i];
-        i += 1;
-    }
-    out
+/// The linked-in strings handed to the engine. Idempotent and cheap after
+/// the first call (every open calls it through `config::initialize`).
+pub fn publish() {
+    static DONE: OnceLock<()> = OnceLock::new();
+    DONE.get_or_init(|| {
+        // SAFETY: both symbols are NUL-terminated arrays defined in version.c.
+        let (version, source_id) =
+            unsafe { (CStr::from_ptr(std::ptr::addr_of!(sqlite3_version).cast()), CStr::from_ptr(std::ptr::addr_of!(ringlite_reported_source_id).cast())) };
+        report_sqlite_version(version.to_str().unwrap_or("3.54.1"), &source_id.to_string_lossy());
+    });
 }
 
-/// `sqlite3_version[]`, the data symbol.
-#[no_mangle]
-pub static sqlite3_version: [u8; VERSION.len() + 1] = nul_terminated(VERSION);
+/// "x.y.z" as x*1000000 + y*1000 + z, as SQLITE_VERSION_NUMBER is made.
+fn version_number(version: &str) -> c_int {
+    let mut parts = version.split('.').map(|p| p.parse::<c_int>().unwrap_or(0));
+    let (x, y, z) = (parts.next().unwrap_or(0), parts.next().unwrap_or(0), parts.next().unwrap_or(0));
+    x * 1_000_000 + y * 1000 + z
+}
 
-static SOURCE_ID_Z: [u8; SOURCE_ID.len() + 1] = nul_terminated(SOURCE_ID);
-
-/// The library's version string, "3.54.1" unless the build set another.
+/// The library's version string, "3.54.1" unless the link chose another.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_libversion() -> *const c_char {
-    sqlite3_version.as_ptr() as *const c_char
+    std::ptr::addr_of!(sqlite3_version).cast()
 }
 
-/// The library's source identifier (date, time and hash) of the SQLite
-/// release it implements.
+/// The library's source identifier: date, time and hash of the SQLite
+/// release it implements, then ringlite's marker.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_sourceid() -> *const c_char {
-    SOURCE_ID_Z.as_ptr() as *const c_char
+    ffi_guard!(std::ptr::null(), {
+        publish();
+        static Z: OnceLock<CString> = OnceLock::new();
+        Z.get_or_init(|| CString::new(sqlite_source_id()).unwrap_or_default()).as_ptr()
+    })
 }
 
 /// The library's version as an integer (3054001 for 3.54.1).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_libversion_number() -> c_int {
-    VERSION_NUMBER
+    ffi_guard!(0, {
+        publish();
+        static N: OnceLock<c_int> = OnceLock::new();
+        *N.get_or_init(|| version_number(sqlite_version()))
+    })
 }
 
 use ringlite::vdbe::func::builtins::core::{compile_option_used, COMPILE_OPTIONS};

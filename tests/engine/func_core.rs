@@ -229,7 +229,6 @@ fn variadic_and_misc() {
         ("instr", "instr(?,?)", vec![Value::Blob(b"xxab".to_vec()), Value::text("ab")]),
         ("trim", "trim(?,?)", vec![Value::text("éaéxé"), Value::text("é")]),
         ("sqlite_version", "sqlite_version()", vec![]),
-        ("sqlite_source_id", "sqlite_source_id()", vec![]),
         ("likelihood", "likelihood(?, 0.5)", vec![Value::text("x")]),
         ("format", "format(?,?,?,?)", vec![Value::text("%d|%5.2f|%s|%q"), Value::Integer(42), Value::Real(3.14159), Value::text("it's")]),
         ("printf", "printf(?,?,?)", vec![Value::text("%-5s|%x|%c"), Value::text("ab"), Value::Integer(255)]),
@@ -248,6 +247,18 @@ fn variadic_and_misc() {
         }
     }
     assert_clean(bad);
+}
+
+/// SQLite's source id, then ringlite's marker (README, "Which library is my
+/// program using?").
+#[test]
+fn source_id_is_sqlites_then_the_ringlite_marker() {
+    let db = RefDb::open();
+    let sqlite = db.eval("sqlite_source_id()", &[]).unwrap();
+    let ours = call_scalar("sqlite_source_id", &[]).unwrap();
+    let (Value::Text(sqlite), Value::Text(ours)) = (sqlite, ours) else { panic!("source ids are text") };
+    let (sqlite, ours) = (String::from_utf8(sqlite).unwrap(), String::from_utf8(ours).unwrap());
+    assert_eq!(ours, format!("{sqlite} ringlite-{}", env!("CARGO_PKG_VERSION")));
 }
 
 #[test]

@@ -24,26 +24,43 @@ use crate::value::{Value, ValueRef};
 use crate::vdbe::func::{FuncFlags, FunctionContext, FunctionRegistry};
 use std::cmp::Ordering;
 
-/// The SQLite version ringlite reports (`sqlite_version()`,
-/// `sqlite3_libversion()`). A build-time setting, like the C library's
-/// (`capi/build.rs`): `RINGLITE_SQLITE_VERSION` overrides the reference
-/// SQLite's, so a library built to stand in for a machine's SQLite reports
-/// that SQLite's version from SQL too.
-pub const SQLITE_VERSION: &str = match option_env!("RINGLITE_SQLITE_VERSION") {
-    Some(v) => v,
-    None => "3.54.1",
-};
+/// The SQLite version and source id a library that reports nothing else
+/// gives: those of the reference SQLite ringlite follows.
+pub const DEFAULT_SQLITE_VERSION: &str = "3.54.1";
+pub const DEFAULT_SQLITE_SOURCE_ID: &str = "2026-10-16 14:45:20 555e07ef33f69a0957d24d8e555b702464a131d6f1607f4c3c1e4551e8e6ca76";
 
 /// ringlite's own version (`ringlite_version()`).
 pub const RINGLITE_VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The source identifier reported by `sqlite_source_id()` and
-/// `sqlite3_sourceid()`: that of the SQLite release ringlite mirrors,
-/// overridden at build time by `RINGLITE_SQLITE_SOURCE_ID`.
-pub const SQLITE_SOURCE_ID: &str = match option_env!("RINGLITE_SQLITE_SOURCE_ID") {
-    Some(v) => v,
-    None => "2026-10-16 14:45:20 555e07ef33f69a0957d24d8e555b702464a131d6f1607f4c3c1e4551e8e6ca76",
-};
+/// What the library says it is, set once per process by the C library from
+/// the strings linked into it (`capi/shim/version.c`): the version is chosen
+/// when the shared library is linked, not when the engine is compiled, so
+/// one build can stand in for the reference SQLite or for a machine's own.
+static REPORTED: std::sync::OnceLock<(&'static str, String)> = std::sync::OnceLock::new();
+
+/// Sets the reported SQLite version and source id; the first call wins.
+/// The source id gets ringlite's marker appended (`... ringlite-X.Y.Z`):
+/// programs that check it compare its first 60 characters (SQLite's shell)
+/// or the version alone, and a reader of it learns which library answers.
+pub fn report_sqlite_version(version: &'static str, source_id: &str) {
+    REPORTED.get_or_init(|| (version, format!("{source_id} ringlite-{RINGLITE_VERSION}")));
+}
+
+/// The SQLite version ringlite reports (`sqlite_version()`, `sqlite3_libversion()`).
+pub fn sqlite_version() -> &'static str {
+    reported().0
+}
+
+/// The source identifier reported by `sqlite_source_id()` and `sqlite3_sourceid()`.
+pub fn sqlite_source_id() -> &'static str {
+    reported().1.as_str()
+}
+
+/// The reported strings; the reference SQLite's if nothing set them first.
+fn reported() -> &'static (&'static str, String) {
+    report_sqlite_version(DEFAULT_SQLITE_VERSION, DEFAULT_SQLITE_SOURCE_ID);
+    REPORTED.get().expect("set just above")
+}
 
 /// The compile-time options ringlite reports, without the `SQLITE_`
 /// prefix: `PRAGMA compile_options`, `sqlite_compileoption_get/used()` and
@@ -272,8 +289,8 @@ pub fn register(r: &mut FunctionRegistry) {
     scalar(r, "last_insert_rowid", &[0], VOLATILE, |ctx, _| Ok(Value::Integer(ctx.last_insert_rowid)));
     scalar(r, "changes", &[0], VOLATILE, |ctx, _| Ok(Value::Integer(ctx.changes)));
     scalar(r, "total_changes", &[0], VOLATILE, |ctx, _| Ok(Value::Integer(ctx.total_changes)));
-    scalar(r, "sqlite_version", &[0], d, |_, _| Ok(Value::text(SQLITE_VERSION)));
-    scalar(r, "sqlite_source_id", &[0], d, |_, _| Ok(Value::text(SQLITE_SOURCE_ID)));
+    scalar(r, "sqlite_version", &[0], d, |_, _| Ok(Value::text(sqlite_version())));
+    scalar(r, "sqlite_source_id", &[0], d, |_, _| Ok(Value::text(sqlite_source_id())));
     // ringlite's own: which library answers (SQLite has no such function,
     // so a program can tell the two apart from SQL).
     scalar(r, "ringlite_version", &[0], d, |_, _| Ok(Value::text(RINGLITE_VERSION)));

@@ -28,7 +28,7 @@ pub mod math;
 pub mod pattern;
 pub mod window;
 
-pub use self::core::SQLITE_VERSION;
+pub use self::core::{report_sqlite_version, sqlite_source_id, sqlite_version};
 
 use super::{AggregateFunction, AggregateState, FuncDef, FuncFlags, FuncKind, FunctionContext, FunctionRegistry, ScalarFunction};
 use crate::error::Result;
