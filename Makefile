@@ -173,14 +173,15 @@ test-dqlite: lib
 	@command -v dqlite-demo >/dev/null || (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq go-dqlite libdqlite0 curl)
 	bash tests/dqlite/run.sh $(LIBDIR) 3
 
-# The house rules, checked first (seconds): the whole tree is formatted with
-# rustfmt.toml's settings, and the engine and C API crates are clippy-clean
-# (the lints the house does not follow are allowed in src/lib.rs, with why).
+# The house rules, checked first (a few minutes): the whole tree is formatted
+# with rustfmt.toml's settings, and every crate and target of the workspace,
+# tests and benchmarks included, is clippy-clean (the lints the house does
+# not follow are allowed in src/lib.rs, with why).
 test-lint:
 	@command -v rustfmt >/dev/null && $(CARGO) fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
 	$(CARGO) fmt --all --check
-	$(CARGO) clippy --release -p ringlite -p ringlite-capi -p ringlite-shell -- -D warnings
+	$(CARGO) clippy --release --workspace --all-targets -- -D warnings
 
 test-cargo:
 	$(CARGO) test --workspace

@@ -352,14 +352,14 @@ fn table_rows(md: &mut String, load: f64, here: &mut [Point]) {
             Err(_) => format!("{}: failed", here[i].system.trim_start_matches("sqlite ")),
         })
         .collect();
-    for i in 0..here.len() {
-        let is_pool = here[i].system.starts_with("sqlite pool");
+    for (i, run) in here.iter().enumerate() {
+        let is_pool = run.system.starts_with("sqlite pool");
         if is_pool && Some(i) != best {
             continue;
         }
-        let label = if is_pool { format!("sqlite best pool ({} threads)", here[i].system.trim_start_matches("sqlite pool ")) } else { here[i].system.clone() };
+        let label = if is_pool { format!("sqlite best pool ({} threads)", run.system.trim_start_matches("sqlite pool ")) } else { run.system.clone() };
         let other = if is_pool { others.join(", ") } else { String::new() };
-        match &here[i].result {
+        match &run.result {
             Ok(s) => {
                 let _ = writeln!(
                     md,

@@ -34,7 +34,8 @@ pub fn write(points: &[Point], base: &Path) -> Vec<String> {
         v
     };
     let near80 = loads.iter().copied().min_by(|a, b| (a - 0.8).abs().partial_cmp(&(b - 0.8).abs()).unwrap_or(std::cmp::Ordering::Equal));
-    let figs: [(&str, Box<dyn Fn(&Point) -> Option<f64>>, &str, bool); 2] = [
+    type Axis = Box<dyn Fn(&Point) -> Option<f64>>;
+    let figs: [(&str, Axis, &str, bool); 2] = [
         ("openloop-load", Box::new(move |p: &Point| (p.tenants == max_n).then_some(p.load * 100.0)), "offered load (% of capacity)", false),
         ("openloop-tenants", Box::new(move |p: &Point| (Some(p.load) == near80).then_some(p.tenants as f64)), "tenants (log)", true),
     ];

@@ -437,7 +437,7 @@ fn turn(t: &mut AsyncTenant, kind: &Kind, quantum: Option<Duration>) -> R<End> {
             }
         }
         steps += 1;
-        if quantum.is_some_and(|q| steps % 8 == 0 && began.elapsed() >= q) {
+        if quantum.is_some_and(|q| steps.is_multiple_of(8) && began.elapsed() >= q) {
             return Ok(End::Preempted);
         }
     }

@@ -424,7 +424,7 @@ fn turn_until_io(t: &mut Tenant, h: &mut Histogram<u64>, quantum: Option<Duratio
         // (The clock is read every 16 rows: a row costs well under the
         // quantum's sixteenth.)
         if let (Some(b), Some(q)) = (began, quantum) {
-            if steps % 16 == 0 && b.elapsed() >= q {
+            if steps.is_multiple_of(16) && b.elapsed() >= q {
                 return Ok(TurnEnd::Ready);
             }
         }

@@ -522,6 +522,17 @@ impl sqlite3_stmt {
     }
 }
 
+/// A blob handle or backup stopped using `db` (see [`sqlite3::pins`]): a
+/// `close_v2` zombie nothing uses any more is freed. Call it without
+/// holding the connection's lock.
+pub unsafe fn unpin(db: *mut sqlite3) {
+    let Some(d) = db.as_ref() else { return };
+    d.pins.set(d.pins.get().saturating_sub(1));
+    if d.magic.load(std::sync::atomic::Ordering::Acquire) == DB_ZOMBIE && !d.in_use() {
+        crate::open::free_db(db);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::ReentrantLock;
@@ -554,16 +565,5 @@ mod tests {
         for t in threads {
             t.join().unwrap();
         }
-    }
-}
-
-/// A blob handle or backup stopped using `db` (see [`sqlite3::pins`]): a
-/// `close_v2` zombie nothing uses any more is freed. Call it without
-/// holding the connection's lock.
-pub unsafe fn unpin(db: *mut sqlite3) {
-    let Some(d) = db.as_ref() else { return };
-    d.pins.set(d.pins.get().saturating_sub(1));
-    if d.magic.load(std::sync::atomic::Ordering::Acquire) == DB_ZOMBIE && !d.in_use() {
-        crate::open::free_db(db);
     }
 }

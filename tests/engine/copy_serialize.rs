@@ -29,7 +29,7 @@ fn ref_deserialize(image: &[u8]) -> RefDb {
     unsafe {
         let p = ffi::sqlite3_malloc64(image.len() as u64) as *mut u8;
         std::ptr::copy_nonoverlapping(image.as_ptr(), p, image.len());
-        let flags = (ffi::SQLITE_DESERIALIZE_FREEONCLOSE | ffi::SQLITE_DESERIALIZE_RESIZEABLE) as u32;
+        let flags = ffi::SQLITE_DESERIALIZE_FREEONCLOSE | ffi::SQLITE_DESERIALIZE_RESIZEABLE;
         let rc = ffi::sqlite3_deserialize(db.0, c"main".as_ptr(), p, image.len() as i64, image.len() as i64, flags);
         assert_eq!(rc, 0);
     }

@@ -123,7 +123,7 @@ fn time_values_alone() {
     let mut bad = Vec::new();
     for v in time_values() {
         for f in ["date", "time", "datetime", "julianday", "unixepoch"] {
-            compare(&db, f, &[v.clone()], &mut bad);
+            compare(&db, f, std::slice::from_ref(&v), &mut bad);
         }
     }
     assert_clean(bad);

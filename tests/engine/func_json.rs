@@ -89,7 +89,7 @@ fn documents() {
     let mut bad = Vec::new();
     for d in docs() {
         for f in ["json", "json_valid", "json_type", "json_array_length", "json_error_position", "json_quote", "json_pretty"] {
-            check(&db, &format!("{f}(?)"), f, &[d.clone()], &mut bad);
+            check(&db, &format!("{f}(?)"), f, std::slice::from_ref(&d), &mut bad);
         }
         for flags in [1, 2, 3, 4, 6, 8, 15, 0, 16] {
             check(&db, "json_valid(?,?)", "json_valid", &[d.clone(), Value::Integer(flags)], &mut bad);
@@ -158,7 +158,7 @@ fn constructors() {
         Value::Blob(vec![0xff, 0x00]),
     ];
     for v in &vals {
-        check(&db, "json_quote(?)", "json_quote", &[v.clone()], &mut bad);
+        check(&db, "json_quote(?)", "json_quote", std::slice::from_ref(v), &mut bad);
         check(&db, "json_array(?, ?)", "json_array", &[v.clone(), Value::Integer(1)], &mut bad);
         check(&db, "json_object(?, ?)", "json_object", &[Value::text("k"), v.clone()], &mut bad);
         check(&db, "json_object(?, 1)", "json_object", &[v.clone(), Value::Integer(1)], &mut bad);
@@ -219,7 +219,7 @@ fn subtypes_compose() {
 #[test]
 fn group_aggregates() {
     let db = RefDb::open();
-    let rows = vec![
+    let rows = [
         vec![Value::text("a"), Value::Integer(1)],
         vec![Value::Null, Value::Integer(2)],
         vec![Value::text("b"), Value::text("x\"y")],
@@ -263,7 +263,7 @@ fn jsonb_output() {
     let db = RefDb::open();
     let mut bad = Vec::new();
     for d in docs() {
-        check(&db, "jsonb(?)", "jsonb", &[d.clone()], &mut bad);
+        check(&db, "jsonb(?)", "jsonb", std::slice::from_ref(&d), &mut bad);
         for p in ["$", "$.a", "$.b", "$[1]", "$[#-1]", "$.a.b"] {
             check(&db, "jsonb_extract(?,?)", "jsonb_extract", &[d.clone(), Value::text(p)], &mut bad);
             check_jsonb_edit(&db, "jsonb_remove", &[d.clone(), Value::text(p)], &mut bad);
@@ -275,10 +275,10 @@ fn jsonb_output() {
         }
         check(&db, "jsonb_extract(?,?,?)", "jsonb_extract", &[d.clone(), Value::text("$[0]"), Value::text("$.a")], &mut bad);
         // JSONB in, text out.
-        let blob = db.eval("jsonb(?)", &[d.clone()]);
+        let blob = db.eval("jsonb(?)", std::slice::from_ref(&d));
         if let Ok(b @ Value::Blob(_)) = blob {
             for f in ["json", "json_type", "json_valid", "json_quote", "json_array_length"] {
-                check(&db, &format!("{f}(?)"), f, &[b.clone()], &mut bad);
+                check(&db, &format!("{f}(?)"), f, std::slice::from_ref(&b), &mut bad);
             }
             check(&db, "json_extract(?, '$[1]')", "json_extract", &[b.clone(), Value::text("$[1]")], &mut bad);
             check(&db, "json_valid(?, 4)", "json_valid", &[b.clone(), Value::Integer(4)], &mut bad);
@@ -294,14 +294,14 @@ fn jsonb_output() {
         Value::Real(1e300 * 1e10),
         Value::Real(-1e-300),
         Value::Real(1e17),
-        Value::Real(123456789.123456789),
+        Value::Real(123_456_789.123_456_79),
         Value::text("abc"),
         Value::text("a\"b\\c\n\u{1}"),
         Value::text("é"),
         Value::Blob(vec![0x01]),
     ];
     for v in &vals {
-        check(&db, "jsonb_array(?)", "jsonb_array", &[v.clone()], &mut bad);
+        check(&db, "jsonb_array(?)", "jsonb_array", std::slice::from_ref(v), &mut bad);
         check(&db, "jsonb_object(?, ?)", "jsonb_object", &[Value::text("k\"ey"), v.clone()], &mut bad);
         check_jsonb_edit(&db, "jsonb_set", &[Value::text("{}"), Value::text("$.a"), v.clone()], &mut bad);
     }
@@ -322,7 +322,7 @@ fn check_jsonb_edit(db: &RefDb, f: &str, args: &[Value], bad: &mut Vec<String>) 
     let (g, _) = call_scalar_sub(f, args, &vec![0; args.len()]);
     let g = match g {
         Ok(b @ Value::Blob(_)) => {
-            let (t, _) = call_scalar_sub("json", &[b.clone()], &[0]);
+            let (t, _) = call_scalar_sub("json", std::slice::from_ref(&b), &[0]);
             let valid = db.eval("json_valid(?, 8)", &[b]);
             if !same(&valid, &Ok(Value::Integer(1))) {
                 bad.push(format!("{f} {args:?}: ours is not valid JSONB"));

@@ -115,7 +115,7 @@ fn case_sensitive_like_follows_the_context() {
     db.query("PRAGMA case_sensitive_like=1", &[]).unwrap();
     for (p, s) in [("a%", "ABC"), ("A%", "ABC"), ("_b_", "aBc"), ("é%", "É")] {
         let args = [Value::text(p), Value::text(s)];
-        let e = db.eval("? LIKE ?", &[args[1].clone(), args[0].clone()]).map(|v| v);
+        let e = db.eval("? LIKE ?", &[args[1].clone(), args[0].clone()]);
         let e2 = db.eval("like(?,?)", &args);
         let g = call_scalar_ctx(Ctx { case_sensitive_like: true, ..Ctx::default() }, "like", &args);
         assert!(same(&e2, &g), "{p} {s}: {} vs {}", show(&e2), show(&g));

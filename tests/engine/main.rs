@@ -7,6 +7,12 @@
 //! child processes re-executing the test binary (`storage_recovery`,
 //! `wal_process`). Run one module with `cargo test --test engine sql_fuzz::`.
 
+// Test data is written as SQLite's tests write it: literal values such as
+// 3.14159 are inputs, not stand-ins for constants, and case tables are
+// tuples of closures spelt out where they are used. wal_support brings its
+// own copy of storage_support, as it must for the wal_process binary.
+#![allow(clippy::approx_constant, clippy::excessive_precision, clippy::type_complexity, clippy::duplicate_mod)]
+
 #[path = "../async_support/mod.rs"]
 mod async_support;
 #[path = "../func_support/mod.rs"]

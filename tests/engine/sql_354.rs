@@ -183,7 +183,7 @@ mod user_aggregate {
             Ok(())
         }
         fn value(&mut self, _: &mut FunctionContext<'_>) -> ringlite::error::Result<Value> {
-            Ok(Value::text(&self.0.join("|")))
+            Ok(Value::text(self.0.join("|")))
         }
         fn finalize(&mut self, c: &mut FunctionContext<'_>) -> ringlite::error::Result<Value> {
             self.value(c)

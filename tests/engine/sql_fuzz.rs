@@ -429,7 +429,7 @@ fn mutated_sql_never_panics_hangs_or_grows() {
             break;
         }
         // A fresh database now and then, and always after a panic.
-        if cases % 300 == 0 || outcome_was_panic(&findings, &sql) {
+        if cases.is_multiple_of(300) || outcome_was_panic(&findings, &sql) {
             conn = open();
             *watch.interrupt.lock().unwrap() = Some(conn.interrupt_flag());
         }

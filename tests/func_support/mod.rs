@@ -1,6 +1,7 @@
 //! Shared harness of the `func_*` differential tests: evaluates an SQL
 //! expression in the reference SQLite (bound parameters, typed result) and
 //! calls ringlite's built-in function of the same name directly.
+#![allow(clippy::approx_constant)]
 #![allow(dead_code, unsafe_code)]
 
 use libsqlite3_sys as ffi;
@@ -112,16 +113,10 @@ fn registry() -> &'static FunctionRegistry {
 }
 
 /// Settings of the context ringlite's functions see.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Default)]
 pub struct Ctx {
     pub now_jd_ms: Option<i64>,
     pub case_sensitive_like: bool,
-}
-
-impl Default for Ctx {
-    fn default() -> Self {
-        Ctx { now_jd_ms: None, case_sensitive_like: false }
-    }
 }
 
 fn with_ctx<T>(c: Ctx, subtypes: &[u32], f: impl FnOnce(&mut FunctionContext<'_>) -> T) -> (T, u32) {

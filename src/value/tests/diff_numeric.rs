@@ -42,7 +42,7 @@ fn casts_match_sqlite() {
         if matches!(v, Value::Real(r) if r.is_nan()) {
             continue;
         }
-        let want = st.run(&[v.clone()]).unwrap().remove(0);
+        let want = st.run(std::slice::from_ref(&v)).unwrap().remove(0);
         let got =
             [cast_to_integer(v.as_ref()), cast_to_real(v.as_ref()), cast_to_numeric(v.as_ref()), cast_to_text(v.as_ref()).map_or(Value::Null, Value::Text)];
         for (i, (w, g)) in want.iter().zip(got.iter()).enumerate() {
@@ -75,7 +75,7 @@ fn column_affinity_matches_sqlite() {
             continue;
         }
         del.run(&[]).unwrap();
-        ins.run(&[v.clone()]).unwrap();
+        ins.run(std::slice::from_ref(&v)).unwrap();
         let want = sel.run(&[]).unwrap().remove(0);
         for (i, aff) in affs.iter().enumerate() {
             let got = apply_column_affinity(v.clone(), *aff);
@@ -191,7 +191,7 @@ fn order_by_matches_sqlite() {
     let mut ours = Vec::new();
     for _ in 0..iterations(3000) {
         let v = random_value(&mut rng);
-        ins.run(&[v.clone()]).unwrap();
+        ins.run(std::slice::from_ref(&v)).unwrap();
         ours.push(v);
     }
     let want: Vec<Value> = db.query("SELECT x FROM s ORDER BY x", &[]).unwrap().into_iter().map(|mut r| r.remove(0)).collect();
@@ -246,7 +246,7 @@ fn decimal_text_to_real_matches_sqlite() {
             s.push_str(&format!("e{}", rng.below(700) as i64 - 350));
         }
         let v = Value::text(s.clone());
-        let want = st.run(&[v.clone()]).unwrap().remove(0);
+        let want = st.run(std::slice::from_ref(&v)).unwrap().remove(0);
         let (r, _) = text_to_f64(s.as_bytes());
         let got = [Value::Real(r), Value::Text(format_real(r).into_bytes()), cast_to_numeric(v.as_ref())];
         for (i, (w, g)) in want.iter().zip(&got).enumerate() {
@@ -266,7 +266,7 @@ fn cast_blob_and_truthiness_match_sqlite() {
     let mut rng = Rng(13);
     for _ in 0..iterations(10000) {
         let v = random_value(&mut rng);
-        let want = st.run(&[v.clone()]).unwrap().remove(0);
+        let want = st.run(std::slice::from_ref(&v)).unwrap().remove(0);
         let truth = truthiness(v.as_ref()).map_or(Value::Null, |b| Value::Integer(i64::from(b)));
         let got = [cast(v.clone(), Affinity::Blob), cast(v.clone(), Affinity::Text), truth];
         for (w, g) in want.iter().zip(&got) {
@@ -307,9 +307,9 @@ fn comparison_affinity_matches_sqlite() {
     for _ in 0..iterations(5000) {
         let (stored, probe) = (random_value(&mut rng), random_value(&mut rng));
         del.run(&[]).unwrap();
-        ins.run(&[stored.clone()]).unwrap();
+        ins.run(std::slice::from_ref(&stored)).unwrap();
         let cols = read.run(&[]).unwrap().remove(0);
-        let want = sel.run(&[probe.clone()]).unwrap().remove(0);
+        let want = sel.run(std::slice::from_ref(&probe)).unwrap().remove(0);
         for (k, aff) in affs.iter().enumerate() {
             let (lt, eq) = cmp(&cols[k], &probe, comparison_affinity(Some(*aff), None));
             assert!(

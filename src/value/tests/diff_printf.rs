@@ -4,6 +4,7 @@ use super::refdb::{iterations, same, show, RefDb, Rng};
 use crate::value::printf::{sql_printf, DEFAULT_MAX_LENGTH};
 use crate::value::Value;
 
+#[allow(clippy::explicit_auto_deref)] // `*` fixes `pick`'s T as `&str`
 fn random_format(rng: &mut Rng) -> String {
     let flags = ["", "-", "+", " ", "0", "#", ",", "!", "-0", "+0", "#0", "!#", "-,", "0,", "+,", " 0"];
     let widths = ["", "", "1", "5", "12", "*", "30"];
@@ -11,7 +12,7 @@ fn random_format(rng: &mut Rng) -> String {
     let convs = ["d", "i", "u", "x", "X", "o", "p", "r", "c", "s", "z", "q", "Q", "w", "j", "J", "e", "E", "f", "g", "G", "%", "n", "lld", "ld", "llx"];
     let mut f = String::new();
     if rng.below(3) == 0 {
-        f.push_str("<");
+        f.push('<');
     }
     f.push('%');
     f.push_str(*rng.pick(&flags[..]));
@@ -19,7 +20,7 @@ fn random_format(rng: &mut Rng) -> String {
     f.push_str(*rng.pick(&precs[..]));
     f.push_str(*rng.pick(&convs[..]));
     if rng.below(3) == 0 {
-        f.push_str(">");
+        f.push('>');
     }
     f
 }
