@@ -1,7 +1,8 @@
 //! # The SQL compiler
 //!
 //! From SQL text to a VDBE [`Program`](crate::vdbe::program::Program):
-//! [`parse`] (glue around `sqlite3-parser`), [`parse_limits`] (the limits
+//! [`parse`] (glue around `sqlite3-parser`, with [`bom`] turning byte-order
+//! marks between tokens into space), [`parse_limits`] (the limits
 //! SQLite enforces while parsing), [`params`] (parameter
 //! numbering), [`schema`] (tables and
 //! indexes read from `sqlite_schema`), [`resolve`] (name resolution with
@@ -16,6 +17,7 @@
 //! needs from the schema is baked into it together with the schema cookie
 //! it was compiled against (checked again by `Transaction`).
 
+pub mod bom;
 pub mod codegen;
 pub mod column_rules;
 pub mod column_spans;

@@ -84,6 +84,12 @@ fn first_statement_in<R>(bump: &Bump, sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>
             })
         }))
     }
+    // Byte-order marks between tokens are white space (`sql::bom`); the
+    // copy has the original's length, so offsets need no mapping.
+    let sql: &[u8] = match super::bom::marks_as_space(sql) {
+        Some(spaced) => bump.alloc_slice_copy(&spaced),
+        None => sql,
+    };
     // (Declared first: a reparse borrows from it.)
     let renamed: Option<super::repeated_set_columns::Rewritten>;
     let mut parsed = parse(bump, sql);
@@ -485,8 +491,11 @@ pub struct Tok {
     pub end: usize,
 }
 
-/// Tokens of `sql` (stops at the first lexer error).
+/// Tokens of `sql` (stops at the first lexer error). Byte-order marks
+/// between tokens are space, as for the parser (`sql::bom`).
 pub fn tokens(sql: &[u8]) -> Vec<Tok> {
+    let spaced = super::bom::marks_as_space(sql);
+    let sql = spaced.as_deref().unwrap_or(sql);
     let mut scanner = Scanner::new(Tokenizer::new());
     let mut out = Vec::new();
     while let Ok((start, Some((_, kind)), end)) = scanner.scan(sql) {
@@ -535,20 +544,30 @@ pub fn all_result_column_spans(sql: &[u8]) -> Vec<String> {
 /// The result column texts of the SELECT whose keyword is `toks[at]`: up
 /// to the clause ending the list, or the parenthesis closing a subquery.
 fn spans_after_select(sql: &[u8], toks: &[Tok], at: usize) -> Vec<String> {
+    // A column's text runs from its first token to the token that ends it
+    // (a comma, FROM, a closing parenthesis...) or the end of the text, less
+    // trailing white space: comments after the expression are part of it,
+    // as in SQLite (`SELECT 1 -- one` names its column "1 -- one").
+    let span = |first: usize, end: usize| {
+        let mut end = end;
+        while end > first && matches!(sql[end - 1], b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c) {
+            end -= 1;
+        }
+        String::from_utf8_lossy(&sql[first..end]).into_owned()
+    };
     let mut i = at + 1;
     if i < toks.len() && matches!(toks[i].kind, TokenType::TK_DISTINCT | TokenType::TK_ALL) {
         i += 1;
     }
     let mut spans = Vec::new();
     let mut first: Option<usize> = None;
-    let mut last = 0;
     let mut depth = 0;
     while i < toks.len() {
         let t = toks[i];
         let closes = t.kind == TokenType::TK_RP && depth == 0;
         if depth == 0 && (ends_result_list(t.kind) || t.kind == TokenType::TK_COMMA || closes) {
             if let Some(f) = first {
-                spans.push(String::from_utf8_lossy(&sql[toks[f].start..toks[last].end]).into_owned());
+                spans.push(span(toks[f].start, t.start));
             }
             first = None;
             if t.kind != TokenType::TK_COMMA {
@@ -563,12 +582,11 @@ fn spans_after_select(sql: &[u8], toks: &[Tok], at: usize) -> Vec<String> {
             if first.is_none() {
                 first = Some(i);
             }
-            last = i;
         }
         i += 1;
     }
     if let Some(f) = first {
-        spans.push(String::from_utf8_lossy(&sql[toks[f].start..toks[last].end]).into_owned());
+        spans.push(span(toks[f].start, sql.len()));
     }
     spans
 }

@@ -100,6 +100,21 @@ const QUERIES: &[&str] = &[
     "SELECT t IN (SELECT x FROM (SELECT 1+1 AS x)), t IN (SELECT * FROM (SELECT 1+1)), t = x, x = t FROM tt, (SELECT 1+1 AS x)",
     "SELECT t IN (SELECT \"a  +  1\" - 1 FROM v6), t IN (SELECT \"a  +  1\" FROM v6), (SELECT zz FROM v7) = 'zz' FROM tt",
     "CREATE TABLE x4 AS SELECT * FROM v8; SELECT name, type FROM pragma_table_info('x4')",
+    // Comments after an expression belong to its name; white space does not.
+    "SELECT 1 /* c */ FROM tabc",
+    "SELECT 1 -- x\n FROM tabc",
+    "SELECT 1 /* c */ , 2 -- y\n",
+    "SELECT a /*c*/, (b) /* d */ FROM tabc",
+    "SELECT 1 /* c */ \n\t ",
+    "SELECT (1) /* c */ ORDER BY 1",
+    "SELECT 1 AS x /* c */",
+    // Byte-order marks between tokens are white space; inside a string,
+    // a comment or a name they are text.
+    "\u{feff}SELECT 1",
+    "SELECT \u{feff}1\u{feff}+\u{feff}2, \u{feff}a /* \u{feff} */ FROM \u{feff}tabc",
+    "SELECT '\u{feff}x', length('\u{feff}') FROM tabc \u{feff}-- \u{feff}",
+    "CREATE TABLE \u{feff}tb(\u{feff}x, y\u{feff}z); SELECT name FROM pragma_table_info('tb'); SELECT name FROM sqlite_schema WHERE name LIKE '%tb'",
+    "SELECT 1.\u{feff}5",
 ];
 
 /// The outcomes with text shown as text (failures are read by people).
