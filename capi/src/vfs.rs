@@ -144,16 +144,25 @@ pub unsafe extern "C" fn sqlite3_vfs_find(zVfsName: *const c_char) -> *mut sqlit
 /// owns locking); `xShmMap`/`xShmLock`/`xShmBarrier`/`xShmUnmap` in WAL
 /// mode (WAL is refused, the mode kept, on a VFS without them);
 /// `xDelete`/`xAccess`; `xCurrentTimeInt64` (or `xCurrentTime`) for
-/// 'now'. `xFileControl` receives SQLITE_FCNTL_PRAGMA (the VFS may answer
-/// pragmas), SIZE_HINT, SYNC, COMMIT_PHASETWO, HAS_MOVED and
-/// PERSIST_WAL, and whatever `sqlite3_file_control` passes on.
+/// 'now'; `xSleep` for the busy timeout's waits (SQLite's schedule).
+/// `xSectorSize` and `xDeviceCharacteristics` of the database file shape
+/// the rollback journal as in SQLite: headers padded to the sector size
+/// (512 on a POWERSAFE_OVERWRITE device), every page of a sector larger
+/// than a page journaled and rewritten together, the record count left
+/// at -1 on a SAFE_APPEND device, no journal sync on a SEQUENTIAL one;
+/// the journal's writes are SQLite's (header blocks, then each record's
+/// page number, image and checksum). A main database file that `xOpen`
+/// opened read-only (SQLITE_OPEN_READONLY in its output flags) makes
+/// the database read-only. `xFileControl` receives SQLITE_FCNTL_PRAGMA
+/// (the VFS may answer pragmas), SIZE_HINT, SYNC, COMMIT_PHASETWO,
+/// HAS_MOVED and PERSIST_WAL, and whatever `sqlite3_file_control` passes
+/// on.
 ///
-/// Not used (ringlite's own behaviour stands): `xSectorSize` and
-/// `xDeviceCharacteristics` (journals assume 4096-byte sectors),
-/// `xFetch`/`xUnfetch` (no memory-mapped I/O), `xSleep` (the busy
-/// timeout sleeps itself), `xRandomness`, `xDl*`. In-memory and temporary
-/// databases stay in memory without the VFS; no super-journal is ever
-/// opened.
+/// Not used (ringlite's own behaviour stands): the ATOMIC and
+/// BATCH_ATOMIC capabilities (as in SQLite builds without atomic-write
+/// support), `xFetch`/`xUnfetch` (no memory-mapped I/O), `xRandomness`,
+/// `xDl*`. In-memory and temporary databases stay in memory without the
+/// VFS; no super-journal is ever opened.
 ///
 /// An application VFS is synchronous: on an `SQLITE_OPEN_ASYNC`
 /// connection its calls block inside `sqlite3_step`, which then never

@@ -14,6 +14,13 @@
 //! with the engine's `sync` backend. On an `SQLITE_OPEN_ASYNC` connection
 //! such calls simply block; `sqlite3_step` then never returns `SQLITE_IO`.
 //!
+//! Journal writes reach the VFS as SQLite's pager makes them (header
+//! blocks of `min(page, sector)` bytes, then each record's page number,
+//! image and checksum as three writes), WAL writes as SQLite's WAL
+//! module makes them; the pager reads `xSectorSize` and
+//! `xDeviceCharacteristics` through [`File::sector_size`] and
+//! [`File::device_characteristics`].
+//!
 //! Names: the main database file is opened under its full pathname (from
 //! `xFullPathname`) in SQLite's filename layout (`uri::build`: URI
 //! parameters, then the journal and WAL names), so the VFS may call
@@ -232,6 +239,9 @@ impl IoBackend for VfsBackend {
             vfs: self.vfs,
             wal: opts.kind == FileKind::Wal,
             wal_page_size: std::sync::atomic::AtomicU32::new(0),
+            journal: opts.kind == FileKind::MainJournal,
+            read_only_out: !opts.read_only && out_flags & SQLITE_OPEN_READONLY != 0,
+            journal_geometry: std::sync::atomic::AtomicU64::new(0),
             shm_held: Mutex::new([ShmHold::None; SQLITE_SHM_NLOCK as usize]),
             _name: block,
             level: Mutex::new(LockLevel::None),
@@ -324,6 +334,17 @@ impl IoBackend for VfsBackend {
         (unsafe { x(self.vfs, &mut d) } == SQLITE_OK).then_some((d * 86_400_000.0) as i64)
     }
 
+    fn sleep(&self, d: Duration) {
+        match self.vfs().xSleep {
+            // SAFETY: a valid VFS object. (Its answer, the time slept, is
+            // not needed, as in SQLite.)
+            Some(x) => unsafe {
+                x(self.vfs, d.as_micros().min(i32::MAX as u128) as c_int);
+            },
+            None => std::thread::sleep(d),
+        }
+    }
+
     fn poll(&self, _timeout: Option<Duration>) -> Result<usize> {
         // Every request completed inside its submission.
         Ok(0)
@@ -346,6 +367,13 @@ pub struct VfsFile {
     wal: bool,
     /// The WAL's page size once seen in its header (0: not yet).
     wal_page_size: std::sync::atomic::AtomicU32,
+    /// A rollback journal (its writes are split as SQLite's are).
+    journal: bool,
+    /// Asked read-write, `xOpen` answered SQLITE_OPEN_READONLY.
+    read_only_out: bool,
+    /// The journal's sector size (high half) and page size (low half)
+    /// once seen in a header written (0: not yet).
+    journal_geometry: std::sync::atomic::AtomicU64,
     /// How this file holds each WAL-index lock slot.
     shm_held: Mutex<[ShmHold; SQLITE_SHM_NLOCK as usize]>,
     _name: Arc<NameBlock>,
@@ -420,6 +448,47 @@ impl VfsFile {
         }
         let in_frame = (offset - 32) % (24 + ps);
         Some(if in_frame < 24 { (24 - in_frame) as usize } else { (24 + ps - in_frame) as usize })
+    }
+
+    /// Journal files: the lengths of the `xWrite` calls a write of `buf`
+    /// at `offset` is made into, so that the VFS sees SQLite's pattern: a
+    /// header sector as blocks of `min(page, sector)` bytes, each record
+    /// as its page number, its image and its checksum; anything else
+    /// (record counts, a spoiled byte) as one write.
+    fn journal_pieces(&self, offset: u64, buf: &[u8]) -> Vec<usize> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let len = buf.len();
+        let known = self.journal_geometry.load(Relaxed);
+        let (mut sector, mut page) = ((known >> 32) as usize, (known & 0xffff_ffff) as usize);
+        let mut pieces = Vec::new();
+        let mut pos = 0;
+        if len >= 28 {
+            let s = u32::from_be_bytes([buf[20], buf[21], buf[22], buf[23]]) as usize;
+            let p = u32::from_be_bytes([buf[24], buf[25], buf[26], buf[27]]) as usize;
+            let plausible = s.is_power_of_two() && s >= 32 && p.is_power_of_two() && (512..=65536).contains(&p);
+            let header = plausible && offset.is_multiple_of(s as u64) && len >= s && if known == 0 { offset == 0 } else { (s, p) == (sector, page) };
+            if header {
+                (sector, page) = (s, p);
+                self.journal_geometry.store(((s as u64) << 32) | p as u64, Relaxed);
+                let block = p.min(s);
+                while pos < s {
+                    pieces.push(block);
+                    pos += block;
+                }
+            }
+        }
+        debug_assert!(sector == 0 || sector.is_power_of_two());
+        let record = page + 8;
+        if page != 0 && len > pos && (len - pos).is_multiple_of(record) {
+            while pos < len {
+                pieces.extend([4, page, 4]);
+                pos += record;
+            }
+        }
+        if pos < len {
+            pieces.push(len - pos);
+        }
+        pieces
     }
 
     fn file_size(&self) -> std::result::Result<u64, c_int> {
@@ -497,6 +566,19 @@ impl File for VfsFile {
         if self.wal {
             self.learn_wal_page_size(offset, &buf);
         }
+        if self.journal {
+            let mut pos = 0;
+            for piece in self.journal_pieces(offset, &buf) {
+                // SAFETY: a live file and `piece` readable bytes at `pos`.
+                let rc = unsafe { x(self.file, buf[pos..].as_ptr() as *const c_void, piece as c_int, (offset + pos as u64) as sqlite3_int64) };
+                if rc != SQLITE_OK {
+                    return done(Err(err(rc)));
+                }
+                pos += piece;
+            }
+            debug_assert_eq!(pos, len);
+            return done(Ok(CompletionResult { bytes: len, buffer: Some(buf) }));
+        }
         let mut pos = 0;
         while pos < len {
             let piece = self.wal_piece(offset + pos as u64).map_or(len - pos, |n| n.min(len - pos));
@@ -538,6 +620,22 @@ impl File for VfsFile {
         // SAFETY: HAS_MOVED takes a pointer to an int.
         let rc = unsafe { self.file_control(SQLITE_FCNTL_HAS_MOVED, &mut moved as *mut c_int as *mut c_void) };
         Ok(rc == SQLITE_OK && moved != 0)
+    }
+
+    fn sector_size(&self) -> u32 {
+        match self.methods().and_then(|m| m.xSectorSize) {
+            // SAFETY: a live file. (A negative answer counts as tiny.)
+            Some(x) => unsafe { x(self.file) }.max(0) as u32,
+            None => 4096,
+        }
+    }
+
+    fn device_characteristics(&self) -> u32 {
+        match self.methods().and_then(|m| m.xDeviceCharacteristics) {
+            // SAFETY: a live file.
+            Some(x) => (unsafe { x(self.file) }) as u32,
+            None => 0,
+        }
     }
 
     fn lock(&self, level: LockLevel) -> Result<bool> {
@@ -699,6 +797,10 @@ impl File for VfsFile {
                 unsafe { self.file_control(SQLITE_FCNTL_COMMIT_PHASETWO, std::ptr::null_mut()) };
             }
         };
+    }
+
+    fn opened_read_only(&self) -> bool {
+        self.read_only_out
     }
 
     fn persist_wal(&self) -> bool {

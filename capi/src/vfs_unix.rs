@@ -427,7 +427,7 @@ unsafe extern "C" fn x_file_control(f: *mut sqlite3_file, op: c_int, arg: *mut c
 }
 
 unsafe extern "C" fn x_sector_size(_: *mut sqlite3_file) -> c_int {
-    ringlite::pager::journal::SECTOR_SIZE as c_int
+    4096
 }
 
 unsafe extern "C" fn x_device_characteristics(f: *mut sqlite3_file) -> c_int {

@@ -97,7 +97,7 @@ impl Connection {
         };
         // (`load` refused a file in another encoding.)
         debug_assert_eq!(btree.text_encoding(), self.state.text_encoding);
-        self.state.dbs.push(Database { name, path, btree, read_only: target.read_only });
+        self.state.dbs.push(Database { name, path, read_only: target.read_only || btree.pager().read_only(), btree });
         self.schemas.push(schema);
         self.attach_generation += 1;
         self.schema_loaded = false;

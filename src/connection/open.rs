@@ -165,7 +165,8 @@ impl Connection {
         let state = ConnState {
             io,
             dbs: vec![
-                Database { name: "main".into(), path: full_path, btree, read_only: t.read_only },
+                // (A VFS may open the file read-only though asked read-write.)
+                Database { name: "main".into(), path: full_path, read_only: t.read_only || btree.pager().read_only(), btree },
                 Database { name: "temp".into(), path: String::new(), btree: temp, read_only: false },
             ],
             autocommit: true,

@@ -169,6 +169,34 @@ pub enum FileKind {
     Temp,
 }
 
+/// `SQLITE_IOCAP_*` bits a file's [`File::device_characteristics`] may
+/// answer (`c3ref/c_iocap_atomic.txt`); the pager reads the ones SQLite's
+/// pager reads.
+pub mod iocap {
+    /// Data appended to a file is written before the file's size grows:
+    /// a journal needs no record count (SQLite writes -1).
+    pub const SAFE_APPEND: u32 = 0x0000_0200;
+    /// Writes reach the disk in the order they were made: the journal
+    /// needs no sync of its own before the database is written.
+    pub const SEQUENTIAL: u32 = 0x0000_0400;
+    /// A power loss changes no byte that was not written: the sector size
+    /// does not matter (the pager uses 512).
+    pub const POWERSAFE_OVERWRITE: u32 = 0x0000_1000;
+}
+
+/// The sector size the pager lays its journal out with for `file`, as
+/// SQLite's pager derives it: 512 when the device is powersafe-overwrite,
+/// else the file's own, below 32 taken as 512 and capped at 64 KiB.
+pub fn journal_sector_size(file: &dyn File) -> u32 {
+    if file.device_characteristics() & iocap::POWERSAFE_OVERWRITE != 0 {
+        return 512;
+    }
+    match file.sector_size() {
+        n if n < 32 => 512,
+        n => n.min(0x1_0000),
+    }
+}
+
 /// Notices to a database file, sent when SQLite sends the matching
 /// `SQLITE_FCNTL_*` to its VFS.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -243,6 +271,16 @@ pub trait File: Send + Sync {
         let _ = suffix;
         None
     }
+    /// The sector size the file's device writes in (`xSectorSize`):
+    /// SQLite's unix VFS answers 4096.
+    fn sector_size(&self) -> u32 {
+        4096
+    }
+    /// The device's `SQLITE_IOCAP_*` bits (`xDeviceCharacteristics`, see
+    /// [`iocap`]): SQLite's unix VFS answers powersafe-overwrite.
+    fn device_characteristics(&self) -> u32 {
+        iocap::POWERSAFE_OVERWRITE
+    }
     /// Move to a stronger lock level. `Ok(false)` means another connection
     /// holds a conflicting lock (the caller turns it into `SQLITE_BUSY`).
     fn lock(&self, level: LockLevel) -> Result<bool>;
@@ -275,6 +313,12 @@ pub trait File: Send + Sync {
     /// the same moments; files that have no use for it ignore it.
     fn hint(&self, hint: FileHint) {
         let _ = hint;
+    }
+    /// Whether the file was opened read-only although read-write was
+    /// asked (an application VFS's `xOpen` said so in its output flags):
+    /// the database is then read-only, as in SQLite.
+    fn opened_read_only(&self) -> bool {
+        false
     }
     /// Whether the WAL is to be kept when the last connection closes
     /// (`SQLITE_FCNTL_PERSIST_WAL` asked of the database file).
@@ -384,6 +428,11 @@ pub trait IoBackend: Send + Sync {
     /// `xCurrentTimeInt64`); `None`: the system clock.
     fn current_time_jd_ms(&self) -> Option<i64> {
         None
+    }
+    /// Sleep for `d` (the busy timeout's waits): an application VFS's
+    /// `xSleep`, else the thread's own sleep.
+    fn sleep(&self, d: Duration) {
+        std::thread::sleep(d)
     }
     /// A file descriptor that becomes readable when completions are waiting
     /// (io_uring's registered eventfd), for an external epoll loop.

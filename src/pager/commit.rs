@@ -19,6 +19,7 @@
 use super::header::{self, put_u32};
 use super::journal;
 use super::{JournalMode, Pager, PagerState, Synchronous};
+use crate::btree::Pgno;
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_IOERR_WRITE};
 use crate::io::{Buffer, Completion, FileHint, FileKind, LockLevel, OpenOptions};
 use crate::{IoPoll, Poll};
@@ -29,11 +30,10 @@ pub enum CommitStep {
     /// Not started.
     #[default]
     Start,
-    /// Journal content submitted, with its fsync unless
-    /// `synchronous=OFF`.
-    WriteJournal(Vec<Completion>),
-    /// `synchronous=FULL`: the header's record count, written after the
-    /// records were synced, and its fsync.
+    /// Journal content submitted, with the read of where a next header
+    /// would go (see `Pager::probe_next_journal_header`).
+    WriteJournal(Vec<Completion>, Option<Completion>),
+    /// The journal's sync(s) and record count (`Pager::seal_journal`).
     WriteJournalHeader(Vec<Completion>),
     /// Waiting for EXCLUSIVE.
     LockExclusive,
@@ -68,9 +68,8 @@ impl CommitStep {
     /// results are left for the step to take).
     pub fn in_flight_done(&self) -> bool {
         match self {
-            CommitStep::WriteJournal(cs) | CommitStep::WriteJournalHeader(cs) | CommitStep::WritePages(cs) | CommitStep::WalFrames(cs) => {
-                cs.iter().all(|c| c.is_done())
-            }
+            CommitStep::WriteJournal(cs, probe) => cs.iter().chain(probe).all(|c| c.is_done()),
+            CommitStep::WriteJournalHeader(cs) | CommitStep::WritePages(cs) | CommitStep::WalFrames(cs) => cs.iter().all(|c| c.is_done()),
             CommitStep::WalSync(c) | CommitStep::SyncFinalized(c) | CommitStep::LimitJournal(c) | CommitStep::LimitWal(c) => c.is_done(),
             CommitStep::FinalizeJournal(Some(c)) => c.is_done(),
             _ => true,
@@ -150,23 +149,21 @@ impl Pager {
                         self.commit_step = CommitStep::LockExclusive;
                         continue;
                     }
-                    let mut cs = self.append_journal()?;
-                    if self.synchronous > Synchronous::Off {
-                        cs.push(self.journal_file(false)?.sync(false)?);
-                    }
-                    self.commit_step = CommitStep::WriteJournal(cs);
+                    let cs = self.append_journal()?;
+                    let probe = self.probe_next_journal_header()?;
+                    self.commit_step = CommitStep::WriteJournal(cs, probe);
                 }
-                CommitStep::WriteJournal(cs) => {
-                    if !all_done(&cs)? {
-                        self.commit_step = CommitStep::WriteJournal(cs);
+                CommitStep::WriteJournal(cs, probe) => {
+                    // (Nothing taken before everything is done: a re-entry
+                    // takes the results.)
+                    if cs.iter().chain(&probe).any(|c| !c.is_done()) {
+                        self.commit_step = CommitStep::WriteJournal(cs, probe);
                         return Ok(Poll::Pending);
                     }
-                    // Records on disk (synced unless synchronous=OFF): now
-                    // the header's record count, if it was held back.
-                    self.commit_step = match self.write_journal_header()? {
-                        Some(c) => CommitStep::WriteJournalHeader(vec![c, self.journal_file(false)?.sync(false)?]),
-                        None => CommitStep::LockExclusive,
-                    };
+                    all_done(&cs)?;
+                    // Records written: now their syncs and count.
+                    let cs = self.seal_journal(probe, false)?;
+                    self.commit_step = if cs.is_empty() { CommitStep::LockExclusive } else { CommitStep::WriteJournalHeader(cs) };
                 }
                 CommitStep::WriteJournalHeader(cs) => {
                     if !all_done(&cs)? {
@@ -272,7 +269,10 @@ impl Pager {
                         }
                         c.take()?;
                         if self.finalize_needs_sync() {
-                            self.commit_step = CommitStep::SyncFinalized(self.journal_file(false)?.sync(true)?);
+                            // As SQLite: a zeroed header's sync is data-only,
+                            // a truncated journal's a full one.
+                            let data_only = self.journal_mode == JournalMode::Persist;
+                            self.commit_step = CommitStep::SyncFinalized(self.journal_file(false)?.sync(data_only)?);
                             continue;
                         }
                     }
@@ -375,68 +375,168 @@ impl Pager {
         Ok(f)
     }
 
-    /// Bring the journal file up to date with every original kept so far.
-    /// The first time in a transaction: header and all records as one
-    /// write, plus a truncate if an older, longer journal file is reused.
-    /// Later (after a cache spill): the new records appended. Either order
-    /// of the submitted requests is safe: nothing reads the journal before
-    /// they all complete and are synced, and a torn record fails its
-    /// checksum.
-    ///
-    /// The header's record count follows SQLite's fsync pattern: with
-    /// `synchronous=NORMAL` (or OFF) it is written with the records, and
-    /// one sync covers both; with `synchronous=FULL` the records are
-    /// synced first under the old count, then the new count is written
-    /// ([`Pager::write_journal_header`]) and synced, so that a count on
-    /// disk never covers records that are not.
+    /// The journal's sector size (header padding, segment alignment).
+    pub(super) fn sector_size(&self) -> u32 {
+        self.sector
+    }
+
+    /// Whether the journal's record count is left at -1 (counted from
+    /// the file's size at playback), as SQLite does under
+    /// `synchronous=OFF` and on a SAFE_APPEND device.
+    fn journal_counts_from_size(&self) -> bool {
+        self.synchronous == Synchronous::Off || self.iocap & crate::io::iocap::SAFE_APPEND != 0
+    }
+
+    /// Put `pgno` (being journaled) in the journal's order; with sectors
+    /// larger than pages, every page of its sector that the transaction
+    /// started with, as SQLite does so that a torn sector write can be
+    /// undone (their originals are read when the journal is written).
+    pub(super) fn list_for_journal(&mut self, pgno: Pgno) {
+        let per = self.sector / self.page_size;
+        if per > 1 && self.journal_mode.uses_file() && !self.opts.memory {
+            let first = (pgno - 1) / per * per + 1;
+            let skip = self.pending_byte_page();
+            for q in first..first + per {
+                if q <= self.orig_db_size && q != skip && self.journal_listed.insert(q) {
+                    self.journal_order.push(q);
+                }
+            }
+        } else if self.journal_listed.insert(pgno) {
+            self.journal_order.push(pgno);
+        }
+    }
+
+    /// Originals of listed pages nobody changed (the rest of a large
+    /// sector), read from the database file, which still holds them. As
+    /// in SQLite such a page becomes dirty: the commit writes it back
+    /// with the others (the whole sector is rewritten). Only devices with
+    /// sectors larger than pages list such pages: an application VFS,
+    /// whose calls complete as they are made.
+    fn read_listed_originals(&mut self) -> Result<()> {
+        let missing: Vec<Pgno> = self.journal_order.iter().copied().filter(|p| !self.originals.contains_key(p)).collect();
+        for pgno in missing {
+            // (A free-list leaf reused by the allocator is dirty without
+            // an original: whatever the file holds will do for it.)
+            let dirty = self.cache.get(pgno).map(|p| p.is_dirty());
+            let data = match self.cache.get(pgno) {
+                Some(p) if !p.is_dirty() => p.data.to_vec(),
+                _ => {
+                    let ps = self.page_size as usize;
+                    let c = self.file.read((pgno as u64 - 1) * ps as u64, Buffer::from_vec(vec![0u8; ps]))?;
+                    self.io.wait(&c)?;
+                    let r = c.take()?;
+                    r.buffer.map(|b| b.into_vec()).unwrap_or_else(|| vec![0u8; ps])
+                }
+            };
+            if pgno <= self.db_size && dirty != Some(true) {
+                self.install(pgno, data.clone(), true);
+            }
+            self.originals.insert(pgno, data);
+        }
+        Ok(())
+    }
+
+    /// Bring the journal file up to date with every original kept so far,
+    /// laid out as SQLite's pager lays it out: a segment is a header
+    /// sector (its magic and record count zero until the records are on
+    /// disk, see [`Pager::seal_journal`]; the count -1 when it is never
+    /// written) then records in the order the pages were first changed.
+    /// The first time in a transaction the header and records are one
+    /// write; later (after a cache spill) the new records are appended
+    /// to the segment [`Pager::seal_journal`] opened.
     pub(super) fn append_journal(&mut self) -> Result<Vec<Completion>> {
-        let mut pgnos: Vec<_> = self.originals.keys().copied().filter(|p| !self.journaled.contains(p)).collect();
-        pgnos.sort_unstable();
+        self.read_listed_originals()?;
+        let pgnos: Vec<Pgno> = self.journal_order.iter().copied().filter(|p| !self.journaled.contains(p)).collect();
+        debug_assert!(pgnos.iter().all(|p| self.originals.contains_key(p)));
         let f = self.journal_file(true)?;
         let recs: Vec<_> = pgnos.iter().map(|p| (*p, self.originals[p].as_slice())).collect();
         let mut cs = Vec::new();
-        let two_phase = self.synchronous >= Synchronous::Full;
+        let counted = !self.journal_counts_from_size();
         if self.journal_end == 0 {
             self.journal_nonce = journal::new_nonce();
-            let mut bytes = journal::build(self.journal_nonce, self.orig_db_size, self.page_size, &recs);
-            if two_phase && !recs.is_empty() {
-                bytes[8..12].copy_from_slice(&0u32.to_be_bytes());
-                self.journal_header_pending = true;
-            }
+            let n_rec = if counted { None } else { Some(journal::COUNT_FROM_SIZE) };
+            let mut bytes = journal::header_sector(self.journal_nonce, n_rec, self.orig_db_size, self.page_size, self.sector);
+            bytes.extend(journal::records(self.journal_nonce, self.page_size, &recs));
             let len = bytes.len() as u64;
             cs.push(f.write(0, Buffer::from_vec(bytes))?);
-            if f.size()? > len {
-                cs.push(f.truncate(len)?);
-            }
+            self.journal_hdr = 0;
+            self.journal_segment_first = 0;
             self.journal_end = len;
+            self.journal_header_pending = counted;
         } else {
             let bytes = journal::records(self.journal_nonce, self.page_size, &recs);
             let len = bytes.len() as u64;
             if len > 0 {
                 cs.push(f.write(self.journal_end, Buffer::from_vec(bytes))?);
+                self.journal_header_pending = counted;
             }
             self.journal_end += len;
-            if two_phase {
-                self.journal_header_pending = len > 0;
-            } else {
-                let total = (self.journaled.len() + pgnos.len()) as u32;
-                let hdr = journal::header(self.journal_nonce, total, self.orig_db_size, self.page_size);
-                cs.push(f.write(0, Buffer::from_vec(hdr))?);
-            }
         }
         self.journaled.extend(pgnos);
         Ok(cs)
     }
 
-    /// `synchronous=FULL`, after the records are synced: write the header
-    /// with the full record count (`None` if it is already right).
-    pub(super) fn write_journal_header(&mut self) -> Result<Option<Completion>> {
+    /// Where the journal's next segment header would go: the end of the
+    /// records, rounded up to the sector size.
+    fn next_journal_header(&self) -> u64 {
+        self.journal_end.div_ceil(self.sector as u64) * self.sector as u64
+    }
+
+    /// The read of the 8 bytes where the next segment header would go
+    /// (SQLite's check for a stale header of an older, longer journal
+    /// there), submitted after the records when the header will be
+    /// sealed; `None` otherwise.
+    pub(super) fn probe_next_journal_header(&mut self) -> Result<Option<Completion>> {
         if !self.journal_header_pending {
             return Ok(None);
         }
-        self.journal_header_pending = false;
-        let hdr = journal::header(self.journal_nonce, self.journaled.len() as u32, self.orig_db_size, self.page_size);
-        Ok(Some(self.journal_file(false)?.write(0, Buffer::from_vec(hdr))?))
+        let at = self.next_journal_header();
+        Ok(Some(self.journal_file(false)?.read(at, Buffer::from_vec(vec![0u8; 8]))?))
+    }
+
+    /// Make the journal's records durable and count them, SQLite's way
+    /// (`probe`: [`Pager::probe_next_journal_header`]'s read, done): a
+    /// stale header past the records is spoiled (one zero byte), the
+    /// records synced (`synchronous=FULL`), the segment's magic and record
+    /// count written, and the whole synced; a SEQUENTIAL device needs no
+    /// journal sync, a SAFE_APPEND one (or `synchronous=OFF`) no count.
+    /// With `new_segment` (a cache spill) a fresh header follows for the
+    /// records to come. The requests are returned together: each sync
+    /// takes effect after the writes before it.
+    pub(super) fn seal_journal(&mut self, probe: Option<Completion>, new_segment: bool) -> Result<Vec<Completion>> {
+        let mut cs = Vec::new();
+        if self.synchronous == Synchronous::Off {
+            self.journal_header_pending = false;
+            return Ok(cs);
+        }
+        let f = self.journal_file(false)?;
+        let sequential = self.iocap & crate::io::iocap::SEQUENTIAL != 0;
+        if self.journal_header_pending {
+            self.journal_header_pending = false;
+            let stale = match probe {
+                Some(c) => c.take()?.buffer.is_some_and(|b| b[..] == journal::JOURNAL_MAGIC),
+                None => false,
+            };
+            if stale {
+                cs.push(f.write(self.next_journal_header(), Buffer::from_vec(vec![0u8]))?);
+            }
+            if self.synchronous >= Synchronous::Full && !sequential {
+                cs.push(f.sync(false)?);
+            }
+            let count = (self.journaled.len() - self.journal_segment_first) as u32;
+            cs.push(f.write(self.journal_hdr, Buffer::from_vec(journal::header_count(count)))?);
+        }
+        if !sequential {
+            cs.push(f.sync(false)?);
+        }
+        if new_segment && !self.journal_counts_from_size() {
+            self.journal_hdr = self.next_journal_header();
+            self.journal_segment_first = self.journaled.len();
+            let hdr = journal::header_sector(self.journal_nonce, None, self.orig_db_size, self.page_size, self.sector);
+            self.journal_end = self.journal_hdr + hdr.len() as u64;
+            cs.push(f.write(self.journal_hdr, Buffer::from_vec(hdr))?);
+        }
+        Ok(cs)
     }
 
     fn submit_finalize(&mut self) -> Result<()> {

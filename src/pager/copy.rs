@@ -150,7 +150,7 @@ impl Pager {
                 old.push((pgno, self.read_page_blocking(pgno)?));
             }
             let recs: Vec<(Pgno, &[u8])> = old.iter().map(|(p, d)| (*p, d.as_slice())).collect();
-            let bytes = super::journal::build(super::journal::new_nonce(), self.orig_db_size, self.page_size, &recs);
+            let bytes = super::journal::build(super::journal::new_nonce(), self.orig_db_size, self.page_size, self.sector_size(), &recs);
             let journal = self.journal_file(true)?;
             let len = bytes.len() as u64;
             self.finish(journal.write(0, Buffer::from_vec(bytes))?)?;

@@ -15,8 +15,9 @@ use crate::btree::Pgno;
 
 /// The journal magic.
 pub const JOURNAL_MAGIC: [u8; 8] = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];
-/// Sector size ringlite writes in headers (the unix VFS default).
-pub const SECTOR_SIZE: u32 = 4096;
+/// The record count of a journal whose records are counted from its
+/// size (written under `synchronous=OFF` or on a SAFE_APPEND device).
+pub const COUNT_FROM_SIZE: u32 = 0xffff_ffff;
 
 /// The checksum of one record's page image.
 pub fn checksum(nonce: u32, data: &[u8]) -> u32 {
@@ -38,15 +39,36 @@ pub fn new_nonce() -> u32 {
 }
 
 /// The 28 meaningful bytes of a journal header.
-pub fn header(nonce: u32, n_rec: u32, initial_pages: u32, page_size: u32) -> Vec<u8> {
+pub fn header(nonce: u32, n_rec: u32, initial_pages: u32, page_size: u32, sector: u32) -> Vec<u8> {
     let mut out = vec![0u8; 28];
     out[..8].copy_from_slice(&JOURNAL_MAGIC);
     put_u32(&mut out, 8, n_rec);
     put_u32(&mut out, 12, nonce);
     put_u32(&mut out, 16, initial_pages);
-    put_u32(&mut out, 20, SECTOR_SIZE);
+    put_u32(&mut out, 20, sector);
     put_u32(&mut out, 24, page_size);
     out
+}
+
+/// The first 12 bytes of a header: magic and record count.
+pub fn header_count(n_rec: u32) -> Vec<u8> {
+    let mut out = JOURNAL_MAGIC.to_vec();
+    out.extend_from_slice(&n_rec.to_be_bytes());
+    out
+}
+
+/// A whole header sector as SQLite lays it out: the header padded with
+/// zeros to `min(page_size, sector)` bytes, that block repeated to fill
+/// the sector. `n_rec` `None`: magic and count left zero, to be written
+/// once the records are on disk ([`header_count`]).
+pub fn header_sector(nonce: u32, n_rec: Option<u32>, initial_pages: u32, page_size: u32, sector: u32) -> Vec<u8> {
+    debug_assert!(sector.is_power_of_two() && sector >= 32);
+    let mut block = header(nonce, n_rec.unwrap_or(0), initial_pages, page_size, sector);
+    if n_rec.is_none() {
+        block[..12].fill(0);
+    }
+    block.resize(page_size.min(sector) as usize, 0);
+    block.repeat(sector as usize / block.len())
 }
 
 /// Records (page number, original image, checksum) back to back.
@@ -63,11 +85,10 @@ pub fn records(nonce: u32, page_size: u32, records: &[(Pgno, &[u8])]) -> Vec<u8>
     out
 }
 
-/// Build a whole journal: one header (padded to the sector size) and
-/// `records` (page number, original image), all images `page_size` long.
-pub fn build(nonce: u32, initial_pages: u32, page_size: u32, recs: &[(Pgno, &[u8])]) -> Vec<u8> {
-    let mut out = header(nonce, recs.len() as u32, initial_pages, page_size);
-    out.resize(SECTOR_SIZE as usize, 0);
+/// Build a whole journal: one header sector and `records` (page number,
+/// original image), all images `page_size` long.
+pub fn build(nonce: u32, initial_pages: u32, page_size: u32, sector: u32, recs: &[(Pgno, &[u8])]) -> Vec<u8> {
+    let mut out = header_sector(nonce, Some(recs.len() as u32), initial_pages, page_size, sector);
     out.extend(records(nonce, page_size, recs));
     out
 }
@@ -150,7 +171,7 @@ mod tests {
     fn build_then_parse_round_trips() {
         let a = vec![1u8; 1024];
         let b: Vec<u8> = (0..1024).map(|i| i as u8).collect();
-        let j = build(0x1234_5678, 7, 1024, &[(3, &a), (5, &b), (3, &b)]);
+        let j = build(0x1234_5678, 7, 1024, 4096, &[(3, &a), (5, &b), (3, &b)]);
         assert_eq!(&j[..8], &JOURNAL_MAGIC);
         let pb = parse(&j, 4096).unwrap();
         assert_eq!((pb.initial_pages, pb.page_size), (7, 1024));
@@ -161,12 +182,23 @@ mod tests {
     #[test]
     fn a_torn_record_stops_playback() {
         let a = vec![9u8; 512];
-        let mut j = build(42, 2, 512, &[(1, &a), (2, &a)]);
-        let second = SECTOR_SIZE as usize + 520 + 4 + 312;
+        let mut j = build(42, 2, 512, 4096, &[(1, &a), (2, &a)]);
+        let second = 4096 + 520 + 4 + 312;
         j[second] ^= 0xff;
         let pb = parse(&j, 512).unwrap();
         assert_eq!(pb.pages.len(), 1);
         assert!(parse(&[0u8; 64], 512).is_none(), "a zeroed header is not hot");
+    }
+
+    #[test]
+    fn a_header_sector_repeats_its_page_sized_block() {
+        let h = header_sector(9, None, 3, 1024, 4096);
+        assert_eq!(h.len(), 4096);
+        assert_eq!(&h[..12], &[0u8; 12]);
+        assert_eq!(&h[1024..2048], &h[..1024]);
+        let h = header_sector(9, Some(COUNT_FROM_SIZE), 3, 4096, 512);
+        assert_eq!(h.len(), 512);
+        assert_eq!(&h[..12], &header_count(COUNT_FROM_SIZE)[..]);
     }
 
     #[test]

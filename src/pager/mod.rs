@@ -255,10 +255,25 @@ pub struct Pager {
     journal_synced_end: u64,
     /// Checksum nonce of the current journal.
     journal_nonce: u32,
-    /// `synchronous=FULL`: records were written and will be synced with
-    /// the header still giving the old record count; the header with the
-    /// new count is written (and synced) after them.
+    /// Records were written whose segment header does not count them yet
+    /// (its magic and count are written once they are on disk, see
+    /// `Pager::seal_journal`).
     journal_header_pending: bool,
+    /// Offset of the header of the journal segment being written.
+    journal_hdr: u64,
+    /// `journaled.len()` when that segment began.
+    journal_segment_first: usize,
+    /// Pages in the order their originals go to the journal: first touch
+    /// first, and with sectors larger than pages every page of a touched
+    /// sector in page order, as SQLite journals them.
+    journal_order: Vec<Pgno>,
+    /// The pages in `journal_order`.
+    journal_listed: std::collections::HashSet<Pgno>,
+    /// The journal's sector size (`io::journal_sector_size`) and the
+    /// database file's `SQLITE_IOCAP_*` bits, asked once at open as
+    /// SQLite's pager does.
+    sector: u32,
+    iocap: u32,
     /// The database file holds pages of this (uncommitted) transaction,
     /// written by a cache spill.
     db_touched: bool,
@@ -308,6 +323,8 @@ impl Pager {
     /// read transaction.
     pub fn open(io: &IoContext, path: &str, opts: PagerOptions) -> Result<Pager> {
         let file = io.backend().open(path, OpenOptions { read_only: opts.read_only, create: opts.create, kind: FileKind::MainDb, ..Default::default() })?;
+        let mut opts = opts;
+        opts.read_only |= file.opened_read_only();
         let mut pager = Pager {
             io: io.clone(),
             file,
@@ -343,6 +360,12 @@ impl Pager {
             journal_synced_end: 0,
             journal_nonce: 0,
             journal_header_pending: false,
+            journal_hdr: 0,
+            journal_segment_first: 0,
+            journal_order: Vec::new(),
+            journal_listed: std::collections::HashSet::new(),
+            sector: 512,
+            iocap: 0,
             db_touched: false,
             spill_step: spill::SpillStep::Idle,
             spill_disabled: false,
@@ -358,6 +381,9 @@ impl Pager {
             max_page_count: limits::MAX_PAGE_COUNT,
             exclusive_mode: false,
         };
+        pager.sector = crate::io::journal_sector_size(&*pager.file);
+        pager.iocap = pager.file.device_characteristics();
+        debug_assert!(pager.sector.is_power_of_two() || pager.sector >= 32);
         pager.apply_cache_size();
         Ok(pager)
     }
@@ -868,6 +894,7 @@ impl Pager {
 
     fn keep_original(&mut self, pgno: Pgno, data: &[u8]) {
         if pgno <= self.orig_db_size && !self.originals.contains_key(&pgno) {
+            self.list_for_journal(pgno);
             self.originals.insert(pgno, data.to_vec());
         }
         for sp in &mut self.savepoints {
@@ -1111,6 +1138,10 @@ impl Pager {
         self.journal_end = 0;
         self.journal_synced_end = 0;
         self.journal_header_pending = false;
+        self.journal_hdr = 0;
+        self.journal_segment_first = 0;
+        self.journal_order.clear();
+        self.journal_listed.clear();
         self.db_touched = false;
         self.spill_disabled = false;
         self.spill_step = spill::SpillStep::Idle;

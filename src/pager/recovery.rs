@@ -81,7 +81,9 @@ impl Pager {
             Err(e) if e.primary() == crate::error::SQLITE_CANTOPEN => return Ok(None),
             Err(e) => return Err(e),
         };
-        let c = jf.read(0, Buffer::zeroed(8))?;
+        // Its first byte, as SQLite reads it: zero (a PERSIST journal's
+        // zeroed header, or a header not written to the end) is not hot.
+        let c = jf.read(0, Buffer::zeroed(1))?;
         Ok(Some(RecoveryStep::CheckMagic(jf, c)))
     }
 
@@ -95,8 +97,9 @@ impl Pager {
                 }
                 let r = c.take()?;
                 // A PERSIST journal with a zeroed header is not hot: no
-                // EXCLUSIVE lock is needed.
-                if r.bytes < 8 || r.buffer.is_none_or(|b| b[..] != journal::JOURNAL_MAGIC) {
+                // EXCLUSIVE lock is needed. (A header whose magic is wrong
+                // past its first byte is found so by the parse below.)
+                if r.bytes < 1 || r.buffer.is_none_or(|b| b[0] == 0) {
                     return Ok(Poll::Ready(None));
                 }
                 drop(jf);

@@ -8,8 +8,9 @@
 //! dirty, as with
 //! SQLite, which spills the least recently used dirty page when it needs
 //! room, so a page is rarely written twice):
-//! `Journal` (append the originals not yet journaled) → `Sync` →
-//! [`Header` (the new record count, `synchronous=FULL`) → `Sync`] → `Lock` (EXCLUSIVE; if it cannot be had
+//! `Journal` (append the originals not yet journaled) → `Sync` (the
+//! journal's syncs and record count, and a new segment header, as
+//! SQLite's pager seals its journal before a spill) → `Lock` (EXCLUSIVE; if it cannot be had
 //! the spill is given up for this transaction and the cache just grows) →
 //! `Pages` (write the dirty pages) → the pages become clean and evictable.
 //!
@@ -26,7 +27,7 @@
 //! spilled the transaction holds EXCLUSIVE, and rollback must copy the
 //! originals back into the file.
 
-use super::{Pager, PagerState, Synchronous};
+use super::{Pager, PagerState};
 use crate::btree::Pgno;
 use crate::error::Result;
 use crate::io::{Buffer, Completion, LockLevel};
@@ -38,13 +39,11 @@ pub enum SpillStep {
     /// No spill in progress.
     #[default]
     Idle,
-    /// Journal writes submitted.
-    Journal(Vec<Completion>),
-    /// Journal fsync submitted.
-    Sync(Completion),
-    /// `synchronous=FULL`: the header's new record count submitted (a
-    /// second sync follows).
-    Header(Completion),
+    /// Journal writes submitted, with the read of where the next header
+    /// goes.
+    Journal(Vec<Completion>, Option<Completion>),
+    /// The journal's syncs, record count and next header submitted.
+    Sync(Vec<Completion>),
     /// About to take EXCLUSIVE and write pages.
     Lock,
     /// Page writes submitted for these pages.
@@ -114,48 +113,34 @@ impl Pager {
                 SpillStep::Idle => {
                     let journal_synced = self.journal_end > 0
                         && self.journal_synced_end == self.journal_end
-                        && self.originals.len() == self.journaled.len()
+                        && self.journal_order.len() == self.journaled.len()
                         && !self.journal_header_pending;
                     if self.opts.memory || !self.journal_mode.uses_file() || journal_synced {
                         self.spill_step = SpillStep::Lock;
                     } else {
                         let cs = self.append_journal()?;
-                        self.spill_step = SpillStep::Journal(cs);
+                        let probe = self.probe_next_journal_header()?;
+                        self.spill_step = SpillStep::Journal(cs, probe);
                     }
                 }
-                SpillStep::Journal(cs) => {
+                SpillStep::Journal(cs, probe) => {
+                    // (Nothing taken before everything is done: a re-entry
+                    // takes the results.)
+                    if cs.iter().chain(&probe).any(|c| !c.is_done()) {
+                        self.spill_step = SpillStep::Journal(cs, probe);
+                        return Ok(Poll::Pending);
+                    }
+                    all_done(&cs)?;
+                    let cs = self.seal_journal(probe, true)?;
+                    self.spill_step = SpillStep::Sync(cs);
+                }
+                SpillStep::Sync(cs) => {
                     if !all_done(&cs)? {
-                        self.spill_step = SpillStep::Journal(cs);
+                        self.spill_step = SpillStep::Sync(cs);
                         return Ok(Poll::Pending);
                     }
-                    if self.synchronous > Synchronous::Off {
-                        let c = self.journal_file(false)?.sync(false)?;
-                        self.spill_step = SpillStep::Sync(c);
-                    } else {
-                        self.spill_step = SpillStep::Lock;
-                    }
-                }
-                SpillStep::Sync(c) => {
-                    if !c.is_done() {
-                        self.spill_step = SpillStep::Sync(c);
-                        return Ok(Poll::Pending);
-                    }
-                    c.take()?;
-                    self.spill_step = match self.write_journal_header()? {
-                        Some(c) => SpillStep::Header(c),
-                        None => {
-                            self.journal_synced_end = self.journal_end;
-                            SpillStep::Lock
-                        }
-                    };
-                }
-                SpillStep::Header(c) => {
-                    if !c.is_done() {
-                        self.spill_step = SpillStep::Header(c);
-                        return Ok(Poll::Pending);
-                    }
-                    c.take()?;
-                    self.spill_step = SpillStep::Sync(self.journal_file(false)?.sync(false)?);
+                    self.journal_synced_end = self.journal_end;
+                    self.spill_step = SpillStep::Lock;
                 }
                 SpillStep::Lock => {
                     if self.locks_file() && !self.file.lock(LockLevel::Exclusive)? {

@@ -220,17 +220,34 @@ pub struct ConnState {
 
 impl ConnState {
     /// Whether an operation refused with `SQLITE_BUSY` should be tried
-    /// again (`count` retries so far, waiting since `started`): asks the
-    /// busy handler, or sleeps a little while the busy timeout lasts.
-    pub fn busy_retry(&mut self, count: i32, started: std::time::Instant) -> bool {
+    /// again (`count` retries so far; `_started`: when the first was
+    /// refused): asks the busy handler, or sleeps while the busy timeout
+    /// lasts, on SQLite's schedule (1, 2, 5, 10, 15, 20, 25, 25, 25, 50,
+    /// 50, then 100 ms per retry, the last sleep cut to end at the
+    /// timeout), through the I/O backend (an application VFS's `xSleep`).
+    pub fn busy_retry(&mut self, count: i32, _started: std::time::Instant) -> bool {
         if let Some(h) = self.busy_handler.as_mut() {
             return h(count);
         }
-        if self.busy_timeout_ms > 0 && started.elapsed().as_millis() < self.busy_timeout_ms as u128 {
-            std::thread::sleep(std::time::Duration::from_millis(1.max((count as u64).min(25))));
-            return true;
+        const DELAYS: [i64; 12] = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
+        if self.busy_timeout_ms <= 0 || count < 0 {
+            return false;
         }
-        false
+        let count = count as i64;
+        let (mut delay, prior) = if count < 12 {
+            (DELAYS[count as usize], DELAYS[..count as usize].iter().sum::<i64>())
+        } else {
+            (100, DELAYS.iter().sum::<i64>() + 100 * (count - 12))
+        };
+        let timeout = self.busy_timeout_ms as i64;
+        if prior + delay > timeout {
+            delay = timeout - prior;
+            if delay <= 0 {
+                return false;
+            }
+        }
+        self.io.backend().sleep(std::time::Duration::from_millis(delay as u64));
+        true
     }
 
     /// The transaction ended (committed or rolled back): nothing is
