@@ -347,3 +347,28 @@ fn integrity_findings_as_sqlite() {
         ],
     );
 }
+
+#[test]
+fn contentless_unindexed_without_sizes_scans_its_content() {
+    let mut c = crate::sql_common::ours_open();
+    let r = RefDb::open();
+    same_steps(
+        &mut c,
+        &r,
+        &[
+            "CREATE VIRTUAL TABLE k USING fts5(a, b UNINDEXED, content='', contentless_unindexed=1, columnsize=0)",
+            "INSERT INTO k(rowid, a, b) VALUES(5, 'x y', 'p'), (2, 'y', 'q')",
+            "SELECT rowid, * FROM k",
+            "SELECT rowid, * FROM k ORDER BY rowid DESC",
+            "SELECT rowid, * FROM k WHERE rowid = 5",
+            "SELECT rowid, * FROM k WHERE rowid > 2",
+            "SELECT count(*) FROM k",
+            "SELECT rowid, b FROM k('y') ORDER BY rowid",
+            // Without UNINDEXED columns there is no %_content: no scan.
+            "CREATE VIRTUAL TABLE k2 USING fts5(a, b, content='', contentless_unindexed=1, columnsize=0)",
+            "INSERT INTO k2(rowid, a, b) VALUES(5, 'x y', 'p')",
+            "SELECT rowid, * FROM k2",
+            "SELECT rowid, * FROM k2 WHERE rowid = 5",
+        ],
+    );
+}

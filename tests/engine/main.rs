@@ -42,6 +42,7 @@ mod ext_fts3;
 mod ext_fts5;
 mod ext_fts5_content;
 mod ext_fts5_detail;
+mod ext_fts5_secure;
 mod ext_fts5_snippet;
 mod ext_fts5_tokenize;
 mod ext_fts5_vocab;

@@ -1,7 +1,8 @@
 //! # The special commands: `INSERT INTO t(t, rank) VALUES('cmd', arg)`
 //!
 //! 'rebuild', 'optimize', 'merge' and the persistent settings 'pgsz',
-//! 'automerge', 'crisismerge' and 'usermerge' (stored in `%_config`, the
+//! 'automerge', 'crisismerge', 'usermerge' and 'secure-delete' (stored
+//! in `%_config`, the
 //! structure cookie bumped so other connections notice), with SQLite's
 //! value ranges; 'delete' (a row's index entries, given its old values)
 //! and 'delete-all' for external content and contentless tables (an
@@ -61,12 +62,12 @@ pub fn run(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, cmd: &str, arg:
             }
             Ok(())
         }
-        "pgsz" | "automerge" | "crisismerge" | "usermerge" => {
+        "pgsz" | "automerge" | "crisismerge" | "usermerge" | "secure-delete" => {
             let v = int_arg(arg).ok_or_else(logic_error)?;
             let ok = match cmd {
                 "pgsz" => (32..=65536).contains(&v),
                 "automerge" => (0..=64).contains(&v),
-                "crisismerge" => v >= 0,
+                "crisismerge" | "secure-delete" => v >= 0,
                 _ => (2..=16).contains(&v),
             };
             if !ok {

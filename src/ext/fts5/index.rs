@@ -2,7 +2,9 @@
 //!
 //! Segments are added by [`flush`] (one level-0 segment per run of
 //! pending changes, ids the smallest free ones, the write counter grown
-//! by the pages written) and combined by merges: a level holding
+//! by the pages written unless 'automerge' is 0, as SQLite's; under
+//! 'secure-delete' a run's deletes are first cut out of the existing
+//! segments by `secure.rs`) and combined by merges: a level holding
 //! `crisismerge` segments (default 16) is merged whole into one segment
 //! on the next level, as SQLite does when writes outpace its incremental
 //! merging; [`optimize`] merges everything into one segment; the 'merge'
@@ -23,6 +25,7 @@ use super::codec::{get, put, Terms};
 use super::config::Config;
 use super::merge::merge;
 use super::pending::{terms, Pending};
+use super::secure;
 use super::segread;
 use super::segwrite::{build, Segment};
 use super::shadow::rows;
@@ -40,6 +43,10 @@ pub struct Settings {
     pub crisismerge: usize,
     /// Least segments on a level for 'merge' with a positive argument.
     pub usermerge: usize,
+    /// 'secure-delete': deletes cut entries out of the segments.
+    pub secure_delete: bool,
+    /// 'automerge' is not 0 (else SQLite keeps no write counter).
+    pub automerge: bool,
 }
 
 /// Run `sql` with `params`.
@@ -60,13 +67,15 @@ pub fn exec(c: &mut Connection, sql: &str, params: &[Value]) -> Result<()> {
 
 /// Read the settings from `%_config`.
 pub fn settings(c: &mut Connection, cfg: &Config) -> Result<Settings> {
-    let mut s = Settings { pgsz: 4050, crisismerge: 16, usermerge: 4 };
+    let mut s = Settings { pgsz: 4050, crisismerge: 16, usermerge: 4, secure_delete: false, automerge: true };
     for r in rows(c, &format!("SELECT k, v FROM {}", cfg.shadow("config")))? {
         let (Value::Text(k), Value::Integer(v)) = (&r[0], &r[1]) else { continue };
         match k.as_slice() {
             b"pgsz" => s.pgsz = (*v).clamp(32, 65536) as usize,
             b"crisismerge" => s.crisismerge = if *v <= 1 { 16 } else { (*v).min(2000) as usize },
             b"usermerge" => s.usermerge = (*v).clamp(2, 16) as usize,
+            b"secure-delete" => s.secure_delete = *v != 0,
+            b"automerge" => s.automerge = *v != 0,
             _ => {}
         }
     }
@@ -119,7 +128,11 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
     }
     let s = settings(c, cfg)?;
     let mut st = load(c, cfg)?;
-    for t in runs {
+    let mut secured = false;
+    for mut t in runs {
+        if s.secure_delete {
+            secured |= secure_deletes(c, cfg, &st, &mut t)?;
+        }
         if t.is_empty() {
             continue;
         }
@@ -130,7 +143,9 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
             st.levels.push(Level::default());
         }
         st.levels[0].segs.push(Seg { id, first: 1, last: seg.pages });
-        st.counter += u64::from(seg.pages);
+        if s.automerge {
+            st.counter += u64::from(seg.pages);
+        }
         let mut l = 0;
         while l < st.levels.len() {
             if st.levels[l].segs.len() >= s.crisismerge {
@@ -139,7 +154,46 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
             l += 1;
         }
     }
+    if secured && version(c, cfg)? != 5 {
+        // Files with cut-out entries are marked for older readers.
+        exec(c, &format!("REPLACE INTO {}(k, v) VALUES('version', 5)", cfg.shadow("config")), &[])?;
+        st.cookie = st.cookie.wrapping_add(1);
+    }
     store(c, cfg, &st)
+}
+
+/// The 'version' of `%_config`.
+fn version(c: &mut Connection, cfg: &Config) -> Result<i64> {
+    let r = rows(c, &format!("SELECT v FROM {} WHERE k = 'version'", cfg.shadow("config")))?;
+    Ok(r.first().map_or(0, |r| r[0].as_ref().to_i64()))
+}
+
+/// 'secure-delete': cut the entries `t` deletes out of the segments of
+/// `st`, then leave in `t` only what the new segment holds (entries with
+/// positions, without their delete flag). Returns whether `t` deleted
+/// anything.
+fn secure_deletes(c: &mut Connection, cfg: &Config, st: &Structure, t: &mut Terms) -> Result<bool> {
+    let data = cfg.shadow("data");
+    let segs = st.newest_first();
+    let mut cache = secure::Pages::default();
+    let mut any = false;
+    for (term, dl) in t.iter_mut() {
+        let dels: Vec<i64> = dl.iter().filter(|(_, e)| e.delete).map(|(r, _)| *r).collect();
+        for r in dels {
+            any = true;
+            secure::remove(c, &data, &mut cache, &segs, cfg.detail, term, r)?;
+            if let Some(e) = dl.get_mut(&r) {
+                if e.poslist.is_empty() {
+                    dl.remove(&r);
+                } else {
+                    e.delete = false;
+                }
+            }
+        }
+    }
+    t.retain(|_, dl| !dl.is_empty());
+    cache.store(c, &data, &cfg.shadow("idx"))?;
+    Ok(any)
 }
 
 fn read_segs(c: &mut Connection, cfg: &Config, segs: &[Seg]) -> Result<Vec<Terms>> {

@@ -17,6 +17,7 @@
 //! - `codec.rs`, `structure.rs`: varints, doclists, the structure record,
 //! - `segwrite.rs`, `segread.rs`: one segment's pages written / read,
 //! - `index.rs`, `merge.rs`: flushing, merging, 'optimize',
+//! - `secure.rs`: 'secure-delete', entries cut out of segment pages,
 //! - `commands.rs`: the special INSERT commands,
 //! - `aux.rs`: `bm25()` and the auxiliary functions' dispatch,
 //! - `snippet.rs`: `highlight()` and `snippet()`,
@@ -55,6 +56,7 @@ pub mod matcher;
 pub mod merge;
 pub mod pending;
 pub mod query;
+pub mod secure;
 pub mod segread;
 pub mod segwrite;
 pub mod shadow;

@@ -10,7 +10,9 @@
 //! error when read) or are NULL (contentless; `contentless_unindexed=1`
 //! keeps the UNINDEXED ones in `%_content`). A scan without MATCH reads
 //! the content table in rowid order, or for a contentless table the
-//! rowids of `%_docsize` (none without it: "does not support scanning").
+//! rowids of `%_docsize` (of the `%_content` a `contentless_unindexed=1`
+//! table keeps when there is no `%_docsize`; neither: "does not support
+//! scanning").
 //!
 //! bm25's figures come from the averages record and `%_docsize` (token
 //! counts of the content when `columnsize=0`; -1 per column for a
@@ -146,10 +148,16 @@ pub fn scan(c: &mut Connection, cfg: &Config, q: Option<&Query>, p: &Pending) ->
     let Some(q) = q else {
         let mut out = Vec::new();
         if cfg.content == Content::None {
-            if !cfg.columnsize {
+            // The rowids are those of `%_docsize`, else of the `%_content`
+            // a `contentless_unindexed=1` table keeps (as SQLite scans).
+            let ids = if cfg.columnsize {
+                cfg.shadow("docsize")
+            } else if !cfg.stored_columns().is_empty() {
+                cfg.shadow("content")
+            } else {
                 return Err(Error::sql(format!("{}: table does not support scanning", cfg.name)));
-            }
-            for r in rows(c, &format!("SELECT id FROM {} ORDER BY id", cfg.shadow("docsize")))? {
+            };
+            for r in rows(c, &format!("SELECT id FROM {ids} ORDER BY id"))? {
                 let Value::Integer(rowid) = r[0] else { return Err(Error::corrupt()) };
                 let vals = values(c, cfg, rowid)?.unwrap_or_else(|| vec![Value::Null; n]);
                 out.push(Arc::new(Row { rowid, values: vals, tokens: vec![Vec::new(); n], inst: Vec::new(), size: vec![0; n], missing: false }));
