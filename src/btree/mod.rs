@@ -892,7 +892,9 @@ impl Cursor {
         self.payload_valid = false;
         self.header.reset();
         self.count_walk = None;
-        self.leaf = cursor_read::LeafHeader::default();
+        // (The cache slot hint stays: a statement run again meets the
+        // same leaf, in the same slot if still cached.)
+        self.leaf = cursor_read::LeafHeader::with_slot_hint(self.leaf.slot_hint());
     }
 
     /// Whether the path still holds (no change to this tree since it was
