@@ -110,10 +110,19 @@ impl ReentrantLock {
     }
 
     /// Take the lock without a guard (`sqlite3_mutex_enter`).
+    // (Inline, the wait out of line: every API call takes the lock, and
+    // it is nearly always free or already this thread's.)
+    #[inline]
     pub fn enter(&self) {
-        if self.try_enter() {
-            return;
+        if !self.try_enter() {
+            self.enter_waiting();
         }
+    }
+
+    /// [`ReentrantLock::enter`] when another thread holds the lock.
+    #[cold]
+    #[inline(never)]
+    fn enter_waiting(&self) {
         let me = thread_token();
         let mut waiting = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
         *waiting += 1;
@@ -136,6 +145,7 @@ impl ReentrantLock {
     }
 
     /// Take the lock if no other thread holds it.
+    #[inline]
     pub fn try_enter(&self) -> bool {
         let me = thread_token();
         let cur = self.owner.load(Ordering::Relaxed);
@@ -152,6 +162,7 @@ impl ReentrantLock {
 
     /// Release one hold; a thread that does not hold the lock changes
     /// nothing.
+    #[inline]
     pub fn leave(&self) {
         if self.owner.load(Ordering::Relaxed) & !WAITING != thread_token() {
             return;
@@ -163,9 +174,16 @@ impl ReentrantLock {
         }
         self.depth.store(0, Ordering::Relaxed);
         if self.owner.swap(0, Ordering::Release) & WAITING != 0 {
-            let _g = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
-            self.released.notify_one();
+            self.wake_waiter();
         }
+    }
+
+    /// Wake a thread waiting in [`ReentrantLock::enter`].
+    #[cold]
+    #[inline(never)]
+    fn wake_waiter(&self) {
+        let _g = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
+        self.released.notify_one();
     }
 
     /// Whether the calling thread holds the lock.
@@ -491,11 +509,18 @@ impl sqlite3_stmt {
 
     /// Release the application buffer bound to parameter `i`, if any (all
     /// of them when `i` is `None`).
+    // (Inline, the release out of line: every bind asks, and most
+    // statements hold no application buffer.)
+    #[inline]
     pub fn release_bound(&mut self, i: Option<usize>) {
-        // (Every bind asks; most statements hold no application buffer.)
-        if self.bound.is_empty() {
-            return;
+        if !self.bound.is_empty() {
+            self.release_bound_held(i);
         }
+    }
+
+    /// [`sqlite3_stmt::release_bound`] when buffers are held.
+    #[inline(never)]
+    fn release_bound_held(&mut self, i: Option<usize>) {
         let (gone, kept): (Vec<_>, Vec<_>) = std::mem::take(&mut self.bound).into_iter().partition(|b| i.is_none_or(|i| b.0 == i));
         self.bound = kept;
         for (_, destroy, p) in gone {

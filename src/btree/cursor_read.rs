@@ -73,6 +73,18 @@ pub(super) struct LeafHeader {
     slot: u32,
 }
 
+impl LeafHeader {
+    /// No leaf read yet, with a cache slot hint kept from before.
+    pub(super) fn with_slot_hint(slot: u32) -> LeafHeader {
+        LeafHeader { slot, ..LeafHeader::default() }
+    }
+
+    /// The cache slot the leaf was last found in.
+    pub(super) fn slot_hint(&self) -> u32 {
+        self.slot
+    }
+}
+
 fn get_u32_of(d: &[u8]) -> Result<Pgno> {
     super::cell::get_u32(d, 0)
 }
@@ -452,7 +464,12 @@ impl Cursor {
         // (A retry after fetching a page continues the descent there.)
         let mut resume = None;
         let r = bt.run_read(|bt| {
-            let (found, _) = bt.seek_rowid_path(root, rowid, &mut spare.path, &mut spare.hints, &mut resume)?;
+            let (found, exact) = bt.seek_rowid_path(root, rowid, &mut spare.path, &mut spare.hints, &mut resume)?;
+            if exact {
+                // (The descent checked the leaf and read the rowid there:
+                // nothing to look at again.)
+                return Ok((Landed::Entry { rowid, payload_valid: false }, (SeekResult::Found, false)));
+            }
             if found {
                 let idx = spare.path.last().map_or(0, |l| l.idx);
                 let (got, result) = bt.land_on_spot(&mut spare.path, idx, rowid)?;
@@ -508,9 +525,11 @@ impl Cursor {
         if self.key_info.is_some() {
             return Err(Error::new(SQLITE_INTERNAL, "rowid of an index cursor"));
         }
+        let mut slot = self.leaf.slot;
         if let Some(near) = self.near_path(bt) {
-            match bt.last_rowid_near(near, self.on_known_last_leaf(bt)) {
+            match bt.last_rowid_near(near, self.on_known_last_leaf(bt), &mut slot) {
                 Ok(Some(rowid)) => {
+                    self.leaf.slot = slot;
                     self.install_in_place(bt, rowid);
                     // (The same path: its leaf is still the last.)
                     self.note_last_leaf(bt);

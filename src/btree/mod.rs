@@ -189,6 +189,9 @@ pub struct Btree {
     /// on the pages hold text in it; the cursors' interface speaks UTF-8
     /// records (see [`crate::value::encoding`]).
     text_encoding: TextEncoding,
+    /// The page cache slot page 1 was last found in (a hint for
+    /// [`Btree::meta`], which every statement's `Transaction` asks).
+    page1_slot: u32,
 }
 
 impl Btree {
@@ -211,6 +214,7 @@ impl Btree {
             seq: base,
             global_seq: base,
             tree_changes: Vec::new(),
+            page1_slot: 0,
             walk: None,
             temp_journal_mode: None,
             text_encoding: TextEncoding::Utf8,
@@ -594,6 +598,15 @@ impl Btree {
 
     /// Read a header meta word.
     pub fn meta(&mut self, field: Meta) -> IoPoll<u32> {
+        // Page 1 in the cache (the usual case: every statement's
+        // `Transaction` asks for the schema cookie): read in place, without
+        // the retrying frame of an operation. (A miss is forgotten by
+        // `run_read`.)
+        if self.pager.db_size() != 0 {
+            if let Ok(page1) = self.pager.page_hinted(1, &mut self.page1_slot) {
+                return Ok(Poll::Ready(cell::get_u32(page1, 36 + 4 * field as usize)?));
+            }
+        }
         self.run_read(|bt| {
             if bt.pager.db_size() == 0 {
                 return Ok(0);
@@ -879,7 +892,9 @@ impl Cursor {
         self.payload_valid = false;
         self.header.reset();
         self.count_walk = None;
-        self.leaf = cursor_read::LeafHeader::default();
+        // (The cache slot hint stays: a statement run again meets the
+        // same leaf, in the same slot if still cached.)
+        self.leaf = cursor_read::LeafHeader::with_slot_hint(self.leaf.slot_hint());
     }
 
     /// Whether the path still holds (no change to this tree since it was

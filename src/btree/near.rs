@@ -33,12 +33,18 @@ pub(super) struct LeafSpot {
 
 impl Btree {
     /// Rowid of cell `i` of a table leaf.
+    // (Inline, with the short-varint readers of the descent: asked once
+    // per insert, by `NewRowid` and by a seek landing on its spot.)
+    #[inline]
     pub(super) fn leaf_rowid(&self, data: &[u8], h: &page::PageHeader, i: usize) -> Result<i64> {
-        let usable = self.usable();
-        let off = page::cell_offset(data, h, i, usable)?;
-        let cell = &data[off..usable as usize];
-        let (_, n) = super::cell::get_varint(cell)?;
-        let (rowid, _) = super::cell::get_varint(cell.get(n..).ok_or_else(Error::corrupt)?)?;
+        let usable = self.usable() as usize;
+        if i >= h.ncells {
+            return Err(Error::corrupt());
+        }
+        let off = super::rowid_seek::cell_start(data, h.offset + h.kind.header_size(), h.ncells, i, usable)?;
+        let cell = &data[off..usable];
+        let n = super::rowid_seek::varint_len(cell)?;
+        let (rowid, _) = super::rowid_seek::varint(cell.get(n..).ok_or_else(Error::corrupt)?)?;
         Ok(rowid as i64)
     }
 
@@ -147,9 +153,12 @@ impl Btree {
     /// Table trees: the rowid of the tree's last entry when a fresh path
     /// ends on it (the previous append's row), read without a descent;
     /// `None` otherwise.
-    pub(super) fn last_rowid_near(&self, path: &[Level], last_leaf: bool) -> Result<Option<i64>> {
+    /// `slot`: a cache slot hint for the leaf ([`Pager::page_hinted`]).
+    ///
+    /// [`Pager::page_hinted`]: crate::pager::Pager::page_hinted
+    pub(super) fn last_rowid_near(&self, path: &[Level], last_leaf: bool, slot: &mut u32) -> Result<Option<i64>> {
         let Some(top) = path.last().copied() else { return Ok(None) };
-        let data = self.pager.page(top.pgno)?;
+        let data = self.pager.page_hinted(top.pgno, slot)?;
         let h = page::header(data, top.pgno)?;
         if h.kind != PageKind::TableLeaf || top.idx + 1 != h.ncells {
             return Ok(None);

@@ -828,10 +828,17 @@ impl Pager {
         if let Some(p) = self.cache.get_in_slot(*hint, pgno) {
             return Ok(p.data.as_slice());
         }
-        match self.cache.slot_of(pgno) {
-            Some(slot) => {
+        self.page_rehinted(pgno, hint)
+    }
+
+    /// [`Pager::page_hinted`] when the page is not in the hinted slot.
+    // (Out of line: the hinted look-up inlines into per-row paths.)
+    #[inline(never)]
+    fn page_rehinted(&self, pgno: Pgno, hint: &mut u32) -> Result<&[u8]> {
+        match self.cache.slot_of(pgno).and_then(|slot| Some((slot, self.cache.get_in_slot(slot, pgno)?))) {
+            Some((slot, p)) => {
                 *hint = slot;
-                self.page(pgno)
+                Ok(p.data.as_slice())
             }
             None => Err(self.miss(pgno)),
         }

@@ -461,17 +461,28 @@ impl Vm {
         self.pinned.clear();
         self.pc = 0;
         // Every register back to NULL, their byte buffers kept aside.
-        self.regs.truncate(prog.n_regs + 1);
+        // (Matched in place: most hold NULL or a number, which need no
+        // move out and no drop.)
+        let n_regs = prog.n_regs + 1;
+        self.regs.truncate(n_regs);
         for r in self.regs.iter_mut() {
-            if let Value::Text(mut b) | Value::Blob(mut b) = std::mem::take(&mut r.value) {
-                if self.spare_bufs.len() < MAX_SPARE_BUFFERS && b.capacity() <= MAX_SPARE_BUFFER {
-                    b.clear();
-                    self.spare_bufs.push(b);
+            match r.value {
+                Value::Null => {}
+                Value::Text(_) | Value::Blob(_) => {
+                    if let Value::Text(mut b) | Value::Blob(mut b) = std::mem::take(&mut r.value) {
+                        if self.spare_bufs.len() < MAX_SPARE_BUFFERS && b.capacity() <= MAX_SPARE_BUFFER {
+                            b.clear();
+                            self.spare_bufs.push(b);
+                        }
+                    }
                 }
+                _ => r.value = Value::Null,
             }
             r.subtype = 0;
         }
-        self.regs.resize(prog.n_regs + 1, Register::default());
+        if self.regs.len() < n_regs {
+            self.regs.resize(n_regs, Register::default());
+        }
         self.close_cursors();
         self.cursors.clear();
         self.cursors.resize_with(prog.n_cursors, || None);

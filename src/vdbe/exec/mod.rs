@@ -41,6 +41,9 @@ pub enum Flow {
     Done,
     /// Waiting for I/O: re-execute this instruction later.
     Pending,
+    /// The instruction needs the connection lent to a callback (see
+    /// [`Handback::Host`]); it has not run. Only [`dispatch`] answers it.
+    Lend,
 }
 
 /// Why [`run_core`] handed control back to [`run`].
@@ -156,6 +159,7 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
             }
             Ok(Flow::Pending) => return Ok(VmStep::Pending),
             Ok(Flow::Row) => return Err(internal("a lent instruction produced a row")),
+            Ok(Flow::Lend) => return Err(internal("a lent instruction asked to be lent again")),
             Err(e) => {
                 txn::abort(vm, host.state(), &e, top.readonly);
                 vtab_txn::after_abort(vm, host);
@@ -174,31 +178,10 @@ fn run_core(vm: &mut Vm, top: &Program, env: &mut ConnState, progress_due: i64) 
             return Err(Error::new(crate::error::SQLITE_INTERNAL, "program counter out of range"));
         };
         let prog = current;
-        let flow = match insn.opcode {
-            // Handed back before it counts as run (see `run`).
-            Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue | Opcode::AggInverse if agg::lends(insn) => return Ok(Handback::Host),
-            Opcode::Insert | Opcode::Delete | Opcode::IdxInsert if env.preupdate_hook.is_some() => return Ok(Handback::Host),
-            // Virtual-table methods, and transaction ends while virtual
-            // tables take part, are lent the connection too.
-            Opcode::VOpen
-            | Opcode::VFilter
-            | Opcode::VNext
-            | Opcode::VColumn
-            | Opcode::VRowid
-            | Opcode::VUpdate
-            | Opcode::VBegin
-            | Opcode::VCreate
-            | Opcode::VDestroy
-            | Opcode::VRename
-            | Opcode::VCheck
-            | Opcode::VInitIn => return Ok(Handback::Host),
-            Opcode::Halt if insn.p1 == 0 && vm.frames.is_empty() && !env.vtabs.in_transaction.is_empty() => return Ok(Handback::Host),
-            Opcode::AutoCommit | Opcode::Savepoint if !env.vtabs.in_transaction.is_empty() => return Ok(Handback::Host),
-            _ => {
-                vm.steps += 1;
-                dispatch(vm, top, &mut current, prog, insn, env)
-            }
-        };
+        // (One match per instruction: the few that are lent the
+        // connection answer `Flow::Lend` from `dispatch` itself.)
+        vm.steps += 1;
+        let flow = dispatch(vm, top, &mut current, prog, insn, env);
         match flow {
             Ok(Flow::Next) => vm.pc += 1,
             Ok(Flow::Jump(a)) => {
@@ -222,6 +205,11 @@ fn run_core(vm: &mut Vm, top: &Program, env: &mut ConnState, progress_due: i64) 
                 return Ok(Handback::Step(VmStep::Done));
             }
             Ok(Flow::Pending) => return Ok(Handback::Step(VmStep::Pending)),
+            Ok(Flow::Lend) => {
+                // Handed back before it counts as run (see `run`).
+                vm.steps -= 1;
+                return Ok(Handback::Host);
+            }
             Err(e) => {
                 txn::abort(vm, env, &e, top.readonly);
                 return Err(e);
@@ -230,7 +218,10 @@ fn run_core(vm: &mut Vm, top: &Program, env: &mut ConnState, progress_due: i64) 
     }
 }
 
-/// Execute one instruction (its family's function).
+/// Execute one instruction (its family's function), or answer
+/// [`Flow::Lend`] for one that needs the connection lent: an application's
+/// function, a write the pre-update hook hears of, a virtual table's
+/// method, a transaction end while virtual tables take part.
 #[inline(always)]
 fn dispatch<'p>(vm: &mut Vm, top: &'p Program, current: &mut &'p Program, prog: &'p Program, insn: &super::program::Insn, env: &mut ConnState) -> Result<Flow> {
     match insn.opcode {
@@ -244,6 +235,10 @@ fn dispatch<'p>(vm: &mut Vm, top: &'p Program, current: &mut &'p Program, prog: 
             *current = running(vm, top);
             Ok(flow)
         }
+        Opcode::Halt if insn.p1 == 0 && !env.vtabs.in_transaction.is_empty() => Ok(Flow::Lend),
+        Opcode::AutoCommit | Opcode::Savepoint if !env.vtabs.in_transaction.is_empty() => Ok(Flow::Lend),
+        Opcode::Insert | Opcode::Delete | Opcode::IdxInsert if env.preupdate_hook.is_some() => Ok(Flow::Lend),
+        Opcode::Function | Opcode::AggStep | Opcode::AggFinal | Opcode::AggValue | Opcode::AggInverse if agg::lends(insn) => Ok(Flow::Lend),
         Opcode::Program => {
             let flow = frame::enter(vm, top, insn, env.max_trigger_depth);
             *current = running(vm, top);
@@ -352,7 +347,7 @@ fn dispatch<'p>(vm: &mut Vm, top: &'p Program, current: &mut &'p Program, prog: 
         | Opcode::PragmaBtree => schema::exec(vm, insn, env),
         Opcode::FkCounter | Opcode::FkIfZero | Opcode::FkIfOff | Opcode::FkCheck => fkey::exec(vm, insn, env),
         Opcode::JsonRows => tablefn::exec(vm, insn),
-        // (Handed back to `run` by `run_core`.)
+        // (Lent the connection, always.)
         Opcode::VOpen
         | Opcode::VFilter
         | Opcode::VNext
@@ -364,7 +359,7 @@ fn dispatch<'p>(vm: &mut Vm, top: &'p Program, current: &mut &'p Program, prog: 
         | Opcode::VDestroy
         | Opcode::VRename
         | Opcode::VCheck
-        | Opcode::VInitIn => Err(internal("virtual-table instruction run without the connection")),
+        | Opcode::VInitIn => Ok(Flow::Lend),
     }
 }
 
