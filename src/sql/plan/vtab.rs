@@ -165,7 +165,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
         let push = |out: &mut Vec<VConstraint<'a, 'b>>, c: &mut Compiler<'_>, col: i32, op: u8, rhs: Option<&'a Expr<'b>>, coll: Option<String>| {
             let deps = match rhs {
                 Some(e) => {
-                    let deps = c.expr_deps(e);
+                    let deps = value_deps(c, e);
                     if deps == u64::MAX || deps & me != 0 {
                         return;
                     }
@@ -401,6 +401,19 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
     }
     out.extend(derived.into_iter().rev().flatten());
     Ok(out)
+}
+
+/// The FROM items a constraint's value reads (`u64::MAX`: not known
+/// before the loops, or a subquery inside a larger expression). A
+/// subquery reads the columns its correlation names.
+fn value_deps(c: &mut Compiler<'_>, e: &Expr<'_>) -> u64 {
+    match crate::sql::model::expr_shape::strip_parens(e) {
+        Expr::Subquery(sel) => match c.subquery_outer_refs(sel) {
+            Some(refs) => refs.iter().fold(0u64, |m, r| m | 1u64 << r.item.min(63)),
+            None => u64::MAX,
+        },
+        _ => c.expr_deps(e),
+    }
 }
 
 /// Whether `e` names a column of any table in reach (SQLite's TK_COLUMN).
