@@ -16,7 +16,7 @@ use crate::sql::model::expr_shape::{walk, window_spec_exprs};
 use crate::sql::resolve::ColumnRef;
 use sqlite3_parser::ast::{self, Expr, JoinConstraint, OneSelect, ResultColumn, SelectTable};
 
-impl<'b> Compiler<'_> {
+impl Compiler<'_> {
     /// The columns of the innermost scope's items that `sel` reads, or
     /// `None` when that cannot be told from the text.
     pub(crate) fn subquery_outer_refs(&mut self, sel: &ast::Select<'_>) -> Option<Vec<ColumnRef>> {
