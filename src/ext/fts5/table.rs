@@ -305,15 +305,16 @@ impl VTabCursor for Fts5Cursor {
         let ncol = self.cfg.columns.len();
         let mut qs = Vec::new();
         let targets: Vec<usize> = idx_str.unwrap_or("").split(',').filter(|s| !s.is_empty()).filter_map(|s| s.parse().ok()).collect();
-        // SQLite parses the last MATCH first: its error is the one seen.
-        for (k, a) in args.iter().enumerate().rev() {
+        // In argument order, as SQLite's fts5: the first MATCH the planner
+        // offered (the last written) is parsed first, its error is the
+        // one seen.
+        for (k, a) in args.iter().enumerate() {
             let col = targets.get(k).copied().unwrap_or(ncol);
             // NULL reads as an empty query (a syntax error, as in SQLite).
             let text = a.as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default();
             let text = String::from_utf8_lossy(&text).into_owned();
             qs.push(query::parse(&text, &self.cfg.columns, (col < ncol).then_some(col), &self.cfg.tokenizer, self.cfg.detail)?);
         }
-        qs.reverse();
         // One MATCH that is only empty phrases: SQLite matches no row.
         let nothing = qs.len() > 1 && qs.iter().any(|q| matcher::is_empty(&q.root, &q.phrases));
         let q = and_all(qs).map(Arc::new);

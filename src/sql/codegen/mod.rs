@@ -338,6 +338,9 @@ pub struct Compiler<'s> {
     /// The LIMIT/OFFSET the SELECT being compiled offers its one virtual
     /// table (taken by that table's loop).
     pub vtab_limit_offer: Option<crate::sql::plan::vtab::LimitOffer>,
+    /// The plans SQLite's calls gave each virtual table of a join while
+    /// its order was chosen (by cursor), taken by the table's loop.
+    pub vtab_plans: Vec<crate::sql::plan::vtab::VtabPlans>,
     /// The loop that took the offer has its module skip the OFFSET rows.
     pub vtab_offset_omitted: bool,
     /// `SQLITE_LIMIT_EXPR_DEPTH`, which also bounds views and CTEs
@@ -457,6 +460,7 @@ impl<'s> Compiler<'s> {
             vtab_cursors: Default::default(),
             vtab_consumed: Vec::new(),
             vtab_limit_offer: None,
+            vtab_plans: Vec::new(),
             vtab_offset_omitted: false,
             max_expr_depth: 1000,
             view_depth: 0,

@@ -184,6 +184,7 @@ impl<'b> Compiler<'_> {
             cursor: cur,
             table: None,
             left: false,
+            cross: false,
             on: Vec::new(),
             matched: None,
             using: Vec::new(),

@@ -41,6 +41,9 @@ pub struct FromItem<'a, 'b> {
     pub table: Option<Arc<Table>>,
     /// LEFT JOIN (this item may produce a null row).
     pub left: bool,
+    /// CROSS JOIN: the tables before this item stay outside it (SQLite
+    /// never reorders across it).
+    pub cross: bool,
     /// Join terms attached to this item.
     pub on: Vec<JoinTerm<'a, 'b>>,
     /// RIGHT or FULL JOIN (this item is its right table): the temporary

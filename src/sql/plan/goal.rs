@@ -30,6 +30,31 @@ pub struct LoopRequest {
     pub uses: Option<ColumnUses>,
 }
 
+/// Whether an ORDER BY term is a constant (no column, function or
+/// subquery in it), which SQLite leaves out of the order it plans for.
+fn is_constant_term(e: &Expr<'_>) -> bool {
+    let mut constant = true;
+    walk(e, &mut |x| {
+        if matches!(
+            x,
+            Expr::Id(_)
+                | Expr::Name(_)
+                | Expr::Qualified(..)
+                | Expr::DoublyQualified(..)
+                | Expr::FunctionCall { .. }
+                | Expr::FunctionCallStar { .. }
+                | Expr::Subquery(_)
+                | Expr::Exists(_)
+                | Expr::InSelect { .. }
+                | Expr::Raise(..)
+        ) {
+            constant = false;
+        }
+        constant
+    });
+    constant && !has_subquery(e)
+}
+
 /// The expression under COLLATE and single parentheses, and the
 /// explicit collation, if any.
 fn strip_collate<'x, 'y>(mut e: &'x Expr<'y>) -> (&'x Expr<'y>, Option<String>) {
@@ -76,6 +101,10 @@ impl Compiler<'_> {
             }
             let desc = matches!(t.order, Some(SortOrder::Desc));
             let (own, own_coll) = strip_collate(&t.expr);
+            // A constant term orders nothing: left out, as SQLite does.
+            if order_map.get(i).copied().flatten().is_none() && is_constant_term(own) {
+                continue;
+            }
             let (r, coll) = match order_map.get(i).copied().flatten().and_then(|k| items.get(k)) {
                 Some(ResultItem::Col(r, _, _)) => (r.clone(), own_coll),
                 Some(ResultItem::Expr(e, _)) => {
@@ -91,7 +120,34 @@ impl Compiler<'_> {
             item = Some(it);
             out.push(term);
         }
-        Some(OrderGoal { item: item?, terms: out, grouping: false, min_max: false })
+        Some(OrderGoal { item: item?, terms: out, grouping: false, min_max: false, vtab_distinct: 0 })
+    }
+
+    /// The order a DISTINCT without ORDER BY asks of a virtual table
+    /// (`sqlite3_vtab_distinct` 2): its result columns, when each is a
+    /// column (not the rowid) of one virtual-table item of `from`.
+    pub(crate) fn distinct_goal(&mut self, from: &[FromItem<'_, '_>], items: &[ResultItem<'_, '_>]) -> Option<OrderGoal> {
+        let mut out = Vec::new();
+        let mut item = None;
+        for it in items {
+            let r = match it {
+                ResultItem::Col(r, _, _) => r.clone(),
+                ResultItem::Expr(e, _) => {
+                    let (inner, _) = strip_collate(e);
+                    self.plain_column(inner)?
+                }
+            };
+            r.column?;
+            let (i, term) = self.goal_term(&r, None, false)?;
+            if item.is_some_and(|x| x != i) {
+                return None;
+            }
+            item = Some(i);
+            out.push(term);
+        }
+        let item = item?;
+        from.iter().find(|f| f.item == item)?.vtab.as_ref()?;
+        Some(OrderGoal { item, terms: out, grouping: false, min_max: false, vtab_distinct: 2 })
     }
 
     /// The goal of GROUP BY expressions (already mapped from ordinals).
@@ -108,7 +164,7 @@ impl Compiler<'_> {
             item = Some(it);
             out.push(term);
         }
-        Some(OrderGoal { item: item?, terms: out, grouping: true, min_max: false })
+        Some(OrderGoal { item: item?, terms: out, grouping: true, min_max: false, vtab_distinct: 1 })
     }
 
     /// The goal of a lone `min(col)` / `max(col)`: the column ascending
@@ -127,7 +183,7 @@ impl Compiler<'_> {
         let (inner, coll) = strip_collate(&args[0]);
         let r = self.plain_column(inner)?;
         let (it, term) = self.goal_term(&r, coll, desc)?;
-        Some(OrderGoal { item: it, terms: vec![term], grouping: false, min_max: true })
+        Some(OrderGoal { item: it, terms: vec![term], grouping: false, min_max: true, vtab_distinct: 0 })
     }
 
     /// Every column of this SELECT's FROM items that `exprs` and the

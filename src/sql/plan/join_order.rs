@@ -15,10 +15,10 @@
 //! deliver, orders not reading that table outermost also pay for sorting
 //! their output (rows x log2 rows).
 //!
-//! A virtual table's loop is what its module's xBestIndex estimates, given
-//! the constraints usable with the items placed outside it (a plan it
-//! rejects costs infinitely much, so a table-valued function comes after
-//! the tables its arguments read).
+//! A virtual table's loop is what its module's xBestIndex estimates: the
+//! cheapest of the plans asked as SQLite asks them (`VtabPlans`) that the
+//! items placed outside allow (none allowed costs infinitely much, so a
+//! table-valued function comes after the tables its arguments read).
 //!
 //! Invariants: every order of up to [`EXHAUSTIVE_MAX`] tables is costed,
 //! FROM order first, and another order is only taken when it is strictly
@@ -49,12 +49,20 @@ type Estimate = (f64, f64);
 
 impl<'b> Compiler<'_> {
     /// The cheapest nested-loop order of `items` for `terms`.
-    pub(crate) fn join_order<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>], goal: Option<&OrderGoal>) -> Vec<usize> {
+    pub(crate) fn join_order<'a>(
+        &mut self,
+        items: &[FromItem<'a, 'b>],
+        terms: &[&'a Expr<'b>],
+        goal: Option<&OrderGoal>,
+        uses: Option<&crate::sql::plan::goal::ColumnUses>,
+    ) -> Vec<usize> {
         let n = items.len();
         // The item whose order an ORDER BY / GROUP BY wants, when reading
         // it outermost can give that order: other orders pay for a sort.
         let ordered_item = goal.filter(|g| self.goal_servable(items, g)).map(|g| g.item);
-        let facts = self.join_facts(items, terms);
+        let facts = self.join_facts(items, terms, goal, uses);
+        // The loops take the plans asked here.
+        self.vtab_plans.extend(facts.loops.iter().filter_map(|l| l.vtab.clone()));
         if n > EXHAUSTIVE_MAX {
             return greedy_order(&facts);
         }
@@ -91,7 +99,13 @@ impl<'b> Compiler<'_> {
     /// every item, once: each candidate is taken with all the other items
     /// placed and keeps the items its value reads, so the loop estimate
     /// for any set of items placed before is a filter on bit masks.
-    fn join_facts<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>]) -> JoinFacts {
+    fn join_facts<'a>(
+        &mut self,
+        items: &[FromItem<'a, 'b>],
+        terms: &[&'a Expr<'b>],
+        goal: Option<&OrderGoal>,
+        uses: Option<&crate::sql::plan::goal::ColumnUses>,
+    ) -> JoinFacts {
         let all = items.iter().fold(0u64, |m, it| m | 1 << it.item.min(63));
         let term_deps = terms.iter().map(|t| self.expr_deps(t)).collect();
         let mut loops = Vec::with_capacity(items.len());
@@ -120,14 +134,16 @@ impl<'b> Compiler<'_> {
                     indexes.push(IndexFacts { unique: idx.unique, keys, first_column });
                 }
             }
-            // A virtual table is costed by its module (xBestIndex with the
-            // constraints whose values the placed items give).
+            // A virtual table is costed by its module: the plans SQLite's
+            // calls give (see `VtabPlans`). (An error is raised again
+            // when the loop asks.)
             let vtab = match &it.vtab {
-                Some(v) => match crate::sql::plan::vtab::constraints_of(self, it, others, terms) {
-                    Ok(cs) => Some(crate::sql::plan::vtab::VtabCostFacts {
-                        table: v.inst.table.clone(),
-                        constraints: cs.iter().map(|c| (c.column, c.op, c.deps)).collect(),
-                    }),
+                Some(v) => match crate::sql::plan::vtab::constraints_of(self, it, 0, terms) {
+                    Ok(cs) => {
+                        let g = crate::sql::plan::vtab::goal_for(it, goal);
+                        let col_used = crate::sql::plan::vtab::col_used(it, uses);
+                        crate::sql::plan::vtab::VtabPlans::ask(it.cursor, &*v.inst.table, &v.inst.name, &cs, g, col_used).ok()
+                    }
                     Err(_) => None,
                 },
                 None => None,
@@ -160,7 +176,7 @@ struct LoopFacts {
     /// Indexes without WHERE the hints allow, in schema order.
     indexes: Vec<IndexFacts>,
     /// A virtual table: its module's estimates.
-    vtab: Option<crate::sql::plan::vtab::VtabCostFacts>,
+    vtab: Option<crate::sql::plan::vtab::VtabPlans>,
 }
 
 /// An index as the cost model sees it.

@@ -37,6 +37,11 @@ pub struct OrderGoal {
     /// min()/max(): the first row of the order is the only one needed
     /// (the plan text then says SEARCH for a full scan).
     pub min_max: bool,
+    /// What `sqlite3_vtab_distinct` tells a virtual table of this order:
+    /// 0 the order itself, 1 GROUP BY, 2 DISTINCT (the terms are the
+    /// result columns, any order with equal rows adjacent will do),
+    /// 3 DISTINCT with ORDER BY.
+    pub vtab_distinct: i32,
 }
 
 /// How a scan serves a goal.

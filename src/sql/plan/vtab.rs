@@ -14,10 +14,21 @@
 //! constraint out, or while looping over an IN list itself, is asked for
 //! again with both unusable, as SQLite does.
 //!
-//! Invariant: a constraint whose value reads the table itself, a later
-//! table or a subquery is not offered; one SQLite rejects with
-//! `SQLITE_CONSTRAINT` is retried with only the function arguments usable,
-//! then "no query solution".
+//! The constraints come in SQLite's order (see [`constraints_of`]), with
+//! what SQLite derives from the terms (BETWEEN and LIKE/GLOB prefix
+//! bounds, USING columns, NE/IS NOT/IS NOT NULL/LIKE... as auxiliary
+//! operators); a DISTINCT shows its result columns as the ORDER BY
+//! (`sqlite3_vtab_distinct` 2, 3 with an ORDER BY). In a join SQLite
+//! reorders, the calls are those of SQLite's `whereLoopAddVirtual`
+//! ([`VtabPlans`]), made once while the join is ordered; the loop then
+//! takes the plan asked for the items placed outside it.
+//!
+//! Invariant: a constraint whose value reads the table itself or a
+//! subquery is not offered; one reading a table not placed outside is
+//! offered unusable; a plan must not loop over more than one IN list (a
+//! plan that would is asked for again). Outside joins, a plan SQLite
+//! rejects with `SQLITE_CONSTRAINT` is retried with only the function
+//! arguments usable, then "no query solution".
 
 use crate::error::{Error, Result, SQLITE_CONSTRAINT};
 use crate::sql::codegen::Compiler;
@@ -48,6 +59,11 @@ pub struct VConstraint<'a, 'b> {
     pub collation: String,
     /// A LIMIT or OFFSET constraint: where its value is.
     pub limit: Option<LimitArg>,
+    /// A value SQLite derives as text (a LIKE/GLOB prefix bound), for
+    /// a constraint without `rhs`.
+    pub text: Option<Vec<u8>>,
+    /// USING/NATURAL: the value is this column of a table to the left.
+    pub rhs_col: Option<crate::sql::resolve::ColumnRef>,
 }
 
 /// The value of a LIMIT or OFFSET constraint.
@@ -116,6 +132,8 @@ pub fn limit_constraints<'a, 'b>(offer: &LimitOffer) -> Vec<VConstraint<'a, 'b>>
         in_list: None,
         collation: "BINARY".to_string(),
         limit: Some(arg),
+        text: None,
+        rhs_col: None,
     };
     let mut out = Vec::new();
     if let Some(o) = offer.offset {
@@ -125,18 +143,29 @@ pub fn limit_constraints<'a, 'b>(offer: &LimitOffer) -> Vec<VConstraint<'a, 'b>>
     out
 }
 
-/// The constraints of `it` at a loop inside the items `before`.
+/// The constraints of `it` at a loop inside the items `before`, in
+/// SQLite's order: first the terms that are constraints as written (a
+/// comparison with the table's column on either side, IN, IS NULL), then
+/// the arguments of `t(a, b)`, then the constraints SQLite derives from a
+/// term (the two bounds of BETWEEN and of a LIKE/GLOB prefix, NE, IS NOT,
+/// IS NOT NULL, LIKE/GLOB/MATCH/REGEXP and overloaded functions, the
+/// parts of a row-value equality, a comparison between two columns read
+/// from the other column's side), which SQLite appends while it analyses
+/// the terms from the last to the first.
 pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Result<Vec<VConstraint<'a, 'b>>> {
     let v = it.vtab.as_ref().expect("a virtual-table item");
     let mut out = Vec::new();
+    // Derived constraints, per term.
+    let mut derived: Vec<Vec<VConstraint<'a, 'b>>> = Vec::with_capacity(terms.len());
     let me = 1u64 << it.item.min(63);
     for t in terms {
         let addr = *t as *const Expr<'b> as usize;
+        let mut later: Vec<VConstraint<'a, 'b>> = Vec::new();
         // (`coll`: a collation written on either side of the comparison.)
         let push = |out: &mut Vec<VConstraint<'a, 'b>>, c: &mut Compiler<'_>, col: i32, op: u8, rhs: Option<&'a Expr<'b>>, coll: Option<String>| {
             let deps = match rhs {
                 Some(e) => {
-                    let deps = c.expr_deps(e);
+                    let deps = value_deps(c, e);
                     if deps == u64::MAX || deps & me != 0 {
                         return;
                     }
@@ -145,142 +174,211 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                 None => 0,
             };
             let collation = coll.unwrap_or_else(|| if col >= 0 { collation_of(v, col as usize) } else { "BINARY".to_string() });
-            out.push(VConstraint { column: col, op, rhs, term: Some(addr), usable: deps & !before == 0, deps, collation, in_list: None, limit: None });
+            out.push(VConstraint {
+                column: col,
+                op,
+                rhs,
+                term: Some(addr),
+                usable: deps & !before == 0,
+                deps,
+                collation,
+                in_list: None,
+                limit: None,
+                text: None,
+                rhs_col: None,
+            });
         };
-        match t {
-            // `(a, b) = (x, y)`: one equality per pair, as SQLite splits it.
-            Expr::Binary(Expr::Parenthesized(ls), Operator::Equals, Expr::Parenthesized(rs)) if ls.len() > 1 && ls.len() == rs.len() => {
-                for (l, r) in ls.iter().zip(rs.iter()) {
-                    for (col_side, other) in [(l, r), (r, l)] {
-                        let (col_inner, col_coll) = strip_collate(col_side);
-                        if let Some(col) = column_of(c, it, col_inner) {
-                            let coll = col_coll.or_else(|| strip_collate(other).1);
-                            push(&mut out, c, col, ConstraintOp::EQ, Some(other), coll);
-                            break;
+        'term: {
+            match t {
+                // `(a, b) = (x, y)`: one equality per pair, as SQLite splits it.
+                Expr::Binary(Expr::Parenthesized(ls), Operator::Equals, Expr::Parenthesized(rs)) if ls.len() > 1 && ls.len() == rs.len() => {
+                    for (l, r) in ls.iter().zip(rs.iter()) {
+                        for (col_side, other) in [(l, r), (r, l)] {
+                            let (col_inner, col_coll) = strip_collate(col_side);
+                            if let Some(col) = column_of(c, it, col_inner) {
+                                let coll = col_coll.or_else(|| strip_collate(other).1);
+                                push(&mut later, c, col, ConstraintOp::EQ, Some(other), coll);
+                                break;
+                            }
                         }
                     }
                 }
-            }
-            Expr::Between { lhs, not: false, start, end } => {
-                let (col_inner, coll) = strip_collate(lhs);
-                if let Some(col) = column_of(c, it, col_inner) {
-                    push(&mut out, c, col, ConstraintOp::GE, Some(start), coll.clone());
-                    push(&mut out, c, col, ConstraintOp::LE, Some(end), coll);
-                }
-            }
-            // `x IN (y)` is `x = y`.
-            Expr::InList { lhs, not: false, rhs: Some(list) } if list.len() == 1 => {
-                let (col_inner, coll) = strip_collate(lhs);
-                if let Some(col) = column_of(c, it, col_inner) {
-                    push(&mut out, c, col, ConstraintOp::EQ, Some(&list[0]), coll);
-                }
-            }
-            Expr::Binary(l, op, r) => {
-                let code = |op: &Operator, swapped: bool| -> Option<u8> {
-                    Some(match op {
-                        Operator::Equals => ConstraintOp::EQ,
-                        Operator::NotEquals => ConstraintOp::NE,
-                        Operator::Is => ConstraintOp::IS,
-                        Operator::IsNot => ConstraintOp::ISNOT,
-                        Operator::Less if swapped => ConstraintOp::GT,
-                        Operator::Less => ConstraintOp::LT,
-                        Operator::LessEquals if swapped => ConstraintOp::GE,
-                        Operator::LessEquals => ConstraintOp::LE,
-                        Operator::Greater if swapped => ConstraintOp::LT,
-                        Operator::Greater => ConstraintOp::GT,
-                        Operator::GreaterEquals if swapped => ConstraintOp::LE,
-                        Operator::GreaterEquals => ConstraintOp::GE,
-                        _ => return None,
-                    })
-                };
-                let Some(_) = code(op, false) else { continue };
-                for (col_side, other, swapped) in [(l, r, false), (r, l, true)] {
-                    let (col_inner, col_coll) = strip_collate(col_side);
-                    let Some(col) = column_of(c, it, col_inner) else { continue };
-                    let coll = col_coll.or_else(|| strip_collate(other).1);
-                    let mut o = code(op, swapped).unwrap();
-                    // `x IS NULL` written as a comparison with NULL.
-                    if matches!(other, Expr::Literal(Literal::Null)) {
-                        match o {
-                            ConstraintOp::IS => {
-                                push(&mut out, c, col, ConstraintOp::ISNULL, None, coll);
-                                continue;
-                            }
-                            ConstraintOp::ISNOT => {
-                                push(&mut out, c, col, ConstraintOp::ISNOTNULL, None, coll);
-                                continue;
-                            }
-                            _ => {}
-                        }
-                    }
-                    if o == 0 {
-                        o = ConstraintOp::EQ;
-                    }
-                    push(&mut out, c, col, o, Some(other), coll);
-                }
-            }
-            // (One IN list per loop: the loop over its values is the
-            // outermost part of the table's loop.)
-            Expr::InList { lhs, not: false, rhs: Some(list) } if !list.is_empty() && !out.iter().any(|k| k.in_list.is_some()) => {
-                if let Some(col) = column_of(c, it, lhs) {
-                    let mut deps = 0u64;
-                    for e in list.iter() {
-                        deps |= c.expr_deps(e);
-                    }
-                    if deps != u64::MAX && deps & me == 0 {
-                        let collation = if col >= 0 { collation_of(v, col as usize) } else { "BINARY".to_string() };
-                        out.push(VConstraint {
-                            column: col,
-                            op: ConstraintOp::EQ,
-                            rhs: None,
-                            term: Some(addr),
-                            usable: deps & !before == 0,
-                            deps,
-                            collation,
-                            in_list: Some(list),
-                            limit: None,
-                        });
+                Expr::Between { lhs, not: false, start, end } => {
+                    let (col_inner, coll) = strip_collate(lhs);
+                    if let Some(col) = column_of(c, it, col_inner) {
+                        push(&mut later, c, col, ConstraintOp::GE, Some(start), coll.clone());
+                        push(&mut later, c, col, ConstraintOp::LE, Some(end), coll);
                     }
                 }
-            }
-            Expr::IsNull(e) => {
-                if let Some(col) = column_of(c, it, e) {
-                    push(&mut out, c, col, ConstraintOp::ISNULL, None, None);
+                // `x IN (y)` is `x = y`.
+                Expr::InList { lhs, not: false, rhs: Some(list) } if list.len() == 1 => {
+                    let (col_inner, coll) = strip_collate(lhs);
+                    if let Some(col) = column_of(c, it, col_inner) {
+                        push(&mut out, c, col, ConstraintOp::EQ, Some(&list[0]), coll);
+                    }
                 }
-            }
-            Expr::NotNull(e) => {
-                if let Some(col) = column_of(c, it, e) {
-                    push(&mut out, c, col, ConstraintOp::ISNOTNULL, None, None);
-                }
-            }
-            Expr::Like { lhs, not: false, op, rhs, escape: None } => {
-                if let Some(col) = column_of(c, it, lhs) {
-                    let o = match op {
-                        LikeOperator::Like => ConstraintOp::LIKE,
-                        LikeOperator::Glob => ConstraintOp::GLOB,
-                        LikeOperator::Match => ConstraintOp::MATCH,
-                        LikeOperator::Regexp => ConstraintOp::REGEXP,
+                Expr::Binary(l, op, r) => {
+                    let code = |op: &Operator, swapped: bool| -> Option<u8> {
+                        Some(match op {
+                            Operator::Equals => ConstraintOp::EQ,
+                            Operator::NotEquals => ConstraintOp::NE,
+                            Operator::Is => ConstraintOp::IS,
+                            Operator::IsNot => ConstraintOp::ISNOT,
+                            Operator::Less if swapped => ConstraintOp::GT,
+                            Operator::Less => ConstraintOp::LT,
+                            Operator::LessEquals if swapped => ConstraintOp::GE,
+                            Operator::LessEquals => ConstraintOp::LE,
+                            Operator::Greater if swapped => ConstraintOp::LT,
+                            Operator::Greater => ConstraintOp::GT,
+                            Operator::GreaterEquals if swapped => ConstraintOp::LE,
+                            Operator::GreaterEquals => ConstraintOp::GE,
+                            _ => return None,
+                        })
                     };
-                    push(&mut out, c, col, o, Some(rhs), None);
+                    let Some(_) = code(op, false) else { break 'term };
+                    // (A comparison of two columns is the left column's where
+                    // written; the right column's comes as a derived copy.)
+                    let left_is_column = is_column_name(c, strip_collate(l).0);
+                    for (col_side, other, swapped) in [(l, r, false), (r, l, true)] {
+                        let (col_inner, col_coll) = strip_collate(col_side);
+                        let Some(col) = column_of(c, it, col_inner) else { continue };
+                        let coll = col_coll.or_else(|| strip_collate(other).1);
+                        let mut o = code(op, swapped).unwrap();
+                        // `x IS NULL` written as a comparison with NULL.
+                        if matches!(other, Expr::Literal(Literal::Null)) {
+                            match o {
+                                ConstraintOp::IS => {
+                                    push(&mut out, c, col, ConstraintOp::ISNULL, None, coll);
+                                    continue;
+                                }
+                                ConstraintOp::ISNOT => {
+                                    push(&mut later, c, col, ConstraintOp::ISNOTNULL, None, coll);
+                                    continue;
+                                }
+                                _ => {}
+                            }
+                        }
+                        if o == 0 {
+                            o = ConstraintOp::EQ;
+                        }
+                        let derived_here = matches!(o, ConstraintOp::NE | ConstraintOp::ISNOT) || (swapped && left_is_column);
+                        push(if derived_here { &mut later } else { &mut out }, c, col, o, Some(other), coll);
+                    }
                 }
-            }
-            Expr::FunctionCall { name, args: Some(args), distinctness: None, order_by: None, filter_over: None } if args.len() == 2 => {
-                let fname = crate::sql::parse::unquote(name.0);
-                // The column as second argument, then as first (SQLite's
-                // order).
-                for (col_arg, other) in [(&args[1], &args[0]), (&args[0], &args[1])] {
-                    let Some(col) = column_of(c, it, col_arg) else { continue };
-                    if let Some((_, op)) = v.inst.table.find_function(2, &fname) {
-                        if op >= i32::from(ConstraintOp::FUNCTION) && op <= 255 {
-                            push(&mut out, c, col, op as u8, Some(other), None);
-                            break;
+                // (Every IN list is offered; a plan may loop over one of them
+                // itself, see `looped_in_lists`.)
+                Expr::InList { lhs, not: false, rhs: Some(list) } if !list.is_empty() => {
+                    if let Some(col) = column_of(c, it, lhs) {
+                        let mut deps = 0u64;
+                        for e in list.iter() {
+                            deps |= c.expr_deps(e);
+                        }
+                        if deps != u64::MAX && deps & me == 0 {
+                            let collation = if col >= 0 { collation_of(v, col as usize) } else { "BINARY".to_string() };
+                            out.push(VConstraint {
+                                column: col,
+                                op: ConstraintOp::EQ,
+                                rhs: None,
+                                term: Some(addr),
+                                usable: deps & !before == 0,
+                                deps,
+                                collation,
+                                in_list: Some(list),
+                                limit: None,
+                                text: None,
+                                rhs_col: None,
+                            });
                         }
                     }
                 }
+                Expr::IsNull(e) => {
+                    if let Some(col) = column_of(c, it, e) {
+                        push(&mut out, c, col, ConstraintOp::ISNULL, None, None);
+                    }
+                }
+                Expr::NotNull(e) => {
+                    if let Some(col) = column_of(c, it, e) {
+                        push(&mut later, c, col, ConstraintOp::ISNOTNULL, None, None);
+                    }
+                }
+                Expr::Like { lhs, not: false, op, rhs, escape } => {
+                    if let Some(col) = column_of(c, it, lhs) {
+                        if matches!(op, LikeOperator::Like | LikeOperator::Glob) {
+                            let like = *op == LikeOperator::Like;
+                            prefix_bounds(&mut later, col, addr, rhs, escape.as_deref(), like);
+                        }
+                        if escape.is_none() {
+                            let o = match op {
+                                LikeOperator::Like => ConstraintOp::LIKE,
+                                LikeOperator::Glob => ConstraintOp::GLOB,
+                                LikeOperator::Match => ConstraintOp::MATCH,
+                                LikeOperator::Regexp => ConstraintOp::REGEXP,
+                            };
+                            push(&mut later, c, col, o, Some(rhs), None);
+                        }
+                    }
+                }
+                Expr::FunctionCall { name, args: Some(args), distinctness: None, order_by: None, filter_over: None } if args.len() == 2 || args.len() == 3 => {
+                    let fname = crate::sql::parse::unquote(name.0);
+                    // like(pattern, column [, escape]) and glob(pattern,
+                    // column): the prefix bounds, as for the operators.
+                    let builtin = ["like", "glob", "match", "regexp"].iter().position(|n| fname.eq_ignore_ascii_case(n));
+                    if let (Some(k @ (0 | 1)), Some(col)) = (builtin, column_of(c, it, &args[1])) {
+                        prefix_bounds(&mut later, col, addr, &args[0], args.get(2), k == 0);
+                    }
+                    if args.len() == 3 {
+                        break 'term;
+                    }
+                    // MATCH, GLOB, LIKE and REGEXP attach to the column as
+                    // second argument; an overloaded function to the column
+                    // as first argument.
+                    if let (Some(k), Some(col)) = (builtin, column_of(c, it, &args[1])) {
+                        let o = [ConstraintOp::LIKE, ConstraintOp::GLOB, ConstraintOp::MATCH, ConstraintOp::REGEXP][k];
+                        push(&mut later, c, col, o, Some(&args[0]), None);
+                        break 'term;
+                    }
+                    for (col_arg, other) in [(&args[1], &args[0]), (&args[0], &args[1])] {
+                        let Some(col) = column_of(c, it, col_arg) else { continue };
+                        if let Some((_, op)) = v.inst.table.find_function(2, &fname) {
+                            if op >= i32::from(ConstraintOp::FUNCTION) && op <= 255 {
+                                push(&mut later, c, col, op as u8, Some(other), None);
+                                break;
+                            }
+                        }
+                    }
+                }
+                _ => {}
             }
-            _ => {}
         }
+        derived.push(later);
     }
+    // USING/NATURAL: `left.x = it.x`, an ON term after the WHERE terms,
+    // whose copy read from this side SQLite derives.
+    let mut using = Vec::new();
+    for j in &it.on {
+        let crate::sql::model::from::JoinTerm::ColEq(l, r) = j else { continue };
+        let [l0] = &l[..] else { continue };
+        if r.cursor != it.cursor || l0.depth != 0 {
+            continue;
+        }
+        let deps = 1u64 << l0.item.min(63);
+        let col = r.column.map_or(-1, |k| k as i32);
+        let collation = l0.collation.clone().or_else(|| r.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.to_ascii_uppercase());
+        using.push(VConstraint {
+            column: col,
+            op: ConstraintOp::EQ,
+            rhs: None,
+            term: None,
+            usable: deps & !before == 0,
+            deps,
+            collation,
+            in_list: None,
+            limit: None,
+            text: None,
+            rhs_col: Some(l0.clone()),
+        });
+    }
+    derived.push(using);
     // The arguments of `t(a, b)` come after the WHERE terms, as SQLite
     // appends them to the WHERE clause.
     let hidden: Vec<usize> = v.decl.hidden.iter().enumerate().filter(|(_, h)| **h).map(|(i, _)| i).collect();
@@ -297,9 +395,128 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
             collation: collation_of(v, hidden[k]),
             in_list: None,
             limit: None,
+            text: None,
+            rhs_col: None,
         });
     }
+    out.extend(derived.into_iter().rev().flatten());
     Ok(out)
+}
+
+/// The FROM items a constraint's value reads (`u64::MAX`: not known
+/// before the loops, or a subquery inside a larger expression). A
+/// subquery reads the columns its correlation names.
+fn value_deps(c: &mut Compiler<'_>, e: &Expr<'_>) -> u64 {
+    match crate::sql::model::expr_shape::strip_parens(e) {
+        Expr::Subquery(sel) => match c.subquery_outer_refs(sel) {
+            Some(refs) => refs.iter().fold(0u64, |m, r| m | 1u64 << r.item.min(63)),
+            None => u64::MAX,
+        },
+        _ => c.expr_deps(e),
+    }
+}
+
+/// Whether `e` names a column of any table in reach (SQLite's TK_COLUMN).
+fn is_column_name(c: &mut Compiler<'_>, e: &Expr<'_>) -> bool {
+    let r = match e {
+        Expr::Id(id) => c.resolve_name(None, &crate::sql::parse::unquoted(id.0)).ok().flatten(),
+        Expr::Qualified(q, n) => c.resolve_name(Some(&crate::sql::parse::unquoted(q.0)), &crate::sql::parse::unquoted(n.0)).ok().flatten(),
+        Expr::DoublyQualified(..) => return true,
+        _ => None,
+    };
+    r.is_some()
+}
+
+/// The bounds SQLite derives from `column LIKE 'abc%'` (GLOB alike): the
+/// pattern's literal prefix `p`, as `column >= p` and `column < p'` (`p`
+/// with its last byte incremented), under NOCASE for LIKE (upper case for
+/// the lower bound, lower case for the upper one) and BINARY for GLOB. A
+/// prefix that reads as a number, or whose bounds do, gives none (a
+/// virtual table's column may hold numbers).
+fn prefix_bounds<'a, 'b>(out: &mut Vec<VConstraint<'a, 'b>>, col: i32, addr: usize, pattern: &Expr<'_>, escape: Option<&Expr<'_>>, like: bool) {
+    let Expr::Literal(Literal::String(s)) = strip_collate(pattern).0 else { return };
+    let z = crate::sql::parse::unquote(s).into_bytes();
+    let esc = match escape {
+        None => None,
+        Some(e) => match strip_collate(e).0 {
+            Expr::Literal(Literal::String(x)) => match crate::sql::parse::unquote(x).as_bytes() {
+                [b] => Some(*b),
+                _ => return,
+            },
+            _ => return,
+        },
+    };
+    let wild: &[u8] = if like { b"%_" } else { b"*?[" };
+    // (An escape equal to a wildcard leaves that wildcard out.)
+    let is_wild = |b: u8| wild.contains(&b) && Some(b) != esc;
+    let mut cnt = 0usize;
+    while cnt < z.len() && !is_wild(z[cnt]) {
+        let b = z[cnt];
+        cnt += 1;
+        if Some(b) == esc && cnt < z.len() && z[cnt] < 0x80 {
+            cnt += 1;
+        } else if b >= 0x80 {
+            // A whole UTF-8 character, unless malformed.
+            let len = match b {
+                0xc0..=0xdf => 2,
+                0xe0..=0xef => 3,
+                0xf0..=0xf7 => 4,
+                _ => 0,
+            };
+            let end = cnt - 1 + len;
+            if len == 0 || end > z.len() || std::str::from_utf8(&z[cnt - 1..end]).is_err() {
+                cnt -= 1;
+                break;
+            }
+            cnt = end;
+        }
+    }
+    if !(cnt > 1 || (cnt > 0 && Some(z[0]) != esc)) || z[cnt - 1] == 0xff {
+        return;
+    }
+    let mut prefix = Vec::with_capacity(cnt);
+    let mut i = 0;
+    while i < cnt {
+        if Some(z[i]) == esc {
+            i += 1;
+        }
+        if i < cnt {
+            prefix.push(z[i]);
+        }
+        i += 1;
+    }
+    if prefix.is_empty() {
+        return;
+    }
+    let numeric = |p: &[u8]| {
+        let t = String::from_utf8_lossy(p);
+        let t = t.trim();
+        !t.is_empty() && !t.bytes().any(|b| b.is_ascii_alphabetic() && b != b'e' && b != b'E') && t.parse::<f64>().is_ok()
+    };
+    let mut bumped = prefix.clone();
+    *bumped.last_mut().unwrap() = bumped.last().unwrap().wrapping_add(1);
+    if numeric(&prefix) || prefix == b"-" || numeric(&bumped) {
+        return;
+    }
+    let (low, mut high) = if like { (prefix.to_ascii_uppercase(), prefix.to_ascii_lowercase()) } else { (prefix.clone(), prefix) };
+    let last = high.last_mut().unwrap();
+    *last = last.wrapping_add(1);
+    let collation = if like { "NOCASE" } else { "BINARY" }.to_string();
+    for (op, bound) in [(ConstraintOp::GE, low), (ConstraintOp::LT, high)] {
+        out.push(VConstraint {
+            column: col,
+            op,
+            rhs: None,
+            term: Some(addr),
+            usable: true,
+            deps: 0,
+            collation: collation.clone(),
+            in_list: None,
+            limit: None,
+            text: Some(bound),
+            rhs_col: None,
+        });
+    }
 }
 
 /// `e` under COLLATE and single parentheses, and the collation written
@@ -328,15 +545,35 @@ fn collation_of(v: &crate::sql::model::from::VtabItem<'_, '_>, col: usize) -> St
     v.decl.table.columns.get(col).and_then(|c| c.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.to_ascii_uppercase())
 }
 
-/// Ask `table` for its plan over `cands` (see the module doc).
+/// The IN lists a plan uses that the loop runs over value by value (not
+/// taken whole through `sqlite3_vtab_in`).
+fn looped_in_lists(cands: &[VConstraint<'_, '_>], info: &IndexInfo) -> Vec<usize> {
+    (0..cands.len()).filter(|&i| cands[i].in_list.is_some() && info.usage[i].argv_index > 0 && !info.in_handled[i]).collect()
+}
+
+/// Ask `table` for its plan over `cands` (see the module doc). The loop
+/// runs over one IN list's values at most: a plan looping over several
+/// (SQLite nests those loops) is asked for again with only the first of
+/// them usable.
 pub fn choose_plan(table: &dyn VTab, name: &str, cands: &[VConstraint<'_, '_>], goal: Option<&OrderGoal>, col_used: u64) -> Result<IndexInfo> {
-    let order_by: Vec<IndexOrderBy> = match goal {
-        Some(g) if !g.min_max || g.terms.first().is_some_and(|t| t.desc) => {
-            g.terms.iter().map(|t| IndexOrderBy { column: t.column.map_or(-1, |c| c as i32), desc: t.desc }).collect()
-        }
-        _ => Vec::new(),
-    };
-    let distinct = if goal.is_some_and(|g| g.grouping) { 1 } else { 0 };
+    let info = choose_plan_keeping(table, name, cands, goal, col_used, None)?;
+    match looped_in_lists(cands, &info)[..] {
+        [first, _, ..] => choose_plan_keeping(table, name, cands, goal, col_used, Some(first)),
+        _ => Ok(info),
+    }
+}
+
+/// [`choose_plan`], with only the IN list `keep_in` usable when given.
+fn choose_plan_keeping(
+    table: &dyn VTab,
+    name: &str,
+    cands: &[VConstraint<'_, '_>],
+    goal: Option<&OrderGoal>,
+    col_used: u64,
+    keep_in: Option<usize>,
+) -> Result<IndexInfo> {
+    let order_by: Vec<IndexOrderBy> = order_terms(goal);
+    let distinct = if order_by.is_empty() { 0 } else { goal.map_or(0, |g| g.vtab_distinct) };
     // Which constraints a call disables on top of those not usable: the
     // table-valued-function arguments alone stay (after SQLITE_CONSTRAINT),
     // LIMIT/OFFSET, IN lists.
@@ -354,7 +591,8 @@ pub fn choose_plan(table: &dyn VTab, name: &str, cands: &[VConstraint<'_, '_>], 
                 let off = (d.all_but_args && c.term.is_some())
                     || (d.limits && c.limit.is_some())
                     || (d.in_lists && c.in_list.is_some())
-                    || (d.all_but_args && c.limit.is_some());
+                    || (d.all_but_args && c.limit.is_some())
+                    || (keep_in.is_some_and(|k| k != i) && c.in_list.is_some());
                 IndexConstraint { column: c.column, op: c.op, usable: c.usable && !off, term_offset: i as i32 }
             })
             .collect();
@@ -367,7 +605,11 @@ pub fn choose_plan(table: &dyn VTab, name: &str, cands: &[VConstraint<'_, '_>], 
             info.collations[i] = c.collation.clone();
             info.rhs[i] = match c.limit {
                 Some(l) => l.literal.map(crate::value::Value::Integer),
-                None => c.rhs.and_then(crate::sql::schema::constant_value),
+                None => match (&c.text, c.rhs) {
+                    (Some(t), _) => Some(crate::value::Value::Text(t.clone())),
+                    (None, Some(e)) => rhs_constant(e),
+                    (None, None) => None,
+                },
             };
         }
         table.best_index(&mut info)?;
@@ -413,6 +655,20 @@ pub fn choose_plan(table: &dyn VTab, name: &str, cands: &[VConstraint<'_, '_>], 
     Ok(first)
 }
 
+/// The value `sqlite3_vtab_rhs_value` shows for `e`: a literal (a blob
+/// too), maybe signed.
+fn rhs_constant(e: &Expr<'_>) -> Option<crate::value::Value> {
+    match strip_collate(e).0 {
+        Expr::Literal(Literal::Blob(h)) => {
+            let h = h.as_bytes();
+            let digit = |b: u8| (b as char).to_digit(16).map(|d| d as u8);
+            let bytes: Option<Vec<u8>> = h.chunks(2).map(|p| Some(digit(p[0])? << 4 | digit(*p.get(1)?)?)).collect();
+            bytes.map(crate::value::Value::Blob)
+        }
+        _ => crate::sql::schema::constant_value(e),
+    }
+}
+
 /// SQLite's checks of an xBestIndex answer: arguments numbered 1..n
 /// without gaps or repeats, each from a usable constraint.
 fn check_answer(info: &IndexInfo, name: &str) -> Result<()> {
@@ -435,35 +691,180 @@ fn check_answer(info: &IndexInfo, name: &str) -> Result<()> {
     Ok(())
 }
 
-/// What join ordering needs to ask a virtual table for its cost with any
-/// set of tables placed outside it.
-pub struct VtabCostFacts {
-    /// The table.
-    pub table: std::sync::Arc<dyn VTab>,
-    /// Its constraints: (column, operator, items the value reads).
-    pub constraints: Vec<(i32, u8, u64)>,
+/// The plans of a virtual table in a join, asked as SQLite 3.54.1 asks
+/// them while it orders the join (`whereLoopAddVirtual`): first with
+/// every constraint usable; when that plan needs other tables or loops
+/// over an IN list, again without IN lists, then once for each distinct
+/// set of tables a constraint's value reads (in increasing mask order,
+/// skipping the sets already answered), then with none usable when no
+/// plan so far needs no other table, and finally with none usable and no
+/// IN list when no plan so far needs neither. Each plan is kept with the
+/// items its used constraints read; the join order and the loop take,
+/// for the items placed outside, the cheapest plan those items allow (no
+/// further call).
+#[derive(Clone)]
+pub struct VtabPlans {
+    /// The table's cursor.
+    pub cursor: i32,
+    /// (items the plan needs placed outside, the answer).
+    pub plans: Vec<(u64, IndexInfo)>,
 }
 
-impl VtabCostFacts {
-    /// (cost of one pass, rows) as the module estimates them with the
-    /// items `before` placed outside; a plan it rejects (or fails) costs
-    /// infinitely much.
+impl VtabPlans {
+    /// Ask `table` the calls SQLite makes (see the type's doc).
+    pub fn ask(cursor: i32, table: &dyn VTab, name: &str, cands: &[VConstraint<'_, '_>], goal: Option<&OrderGoal>, col_used: u64) -> Result<VtabPlans> {
+        let order_by: Vec<IndexOrderBy> = order_terms(goal);
+        let distinct = if order_by.is_empty() { 0 } else { goal.map_or(0, |g| g.vtab_distinct) };
+        let call = |mask: u64, no_in: bool, keep_in: Option<usize>| -> Result<Option<IndexInfo>> {
+            let constraints = cands
+                .iter()
+                .enumerate()
+                .map(|(i, c)| IndexConstraint {
+                    column: c.column,
+                    op: c.op,
+                    usable: c.deps != u64::MAX && c.deps & !mask == 0 && !((no_in || keep_in.is_some_and(|k| k != i)) && c.in_list.is_some()),
+                    term_offset: i as i32,
+                })
+                .collect();
+            let mut info = IndexInfo::new(constraints, order_by.clone(), col_used);
+            info.distinct = distinct;
+            for (i, c) in cands.iter().enumerate() {
+                info.is_in[i] = c.in_list.is_some();
+                info.collations[i] = c.collation.clone();
+                info.rhs[i] = match (&c.text, c.rhs) {
+                    (Some(t), _) => Some(crate::value::Value::Text(t.clone())),
+                    (None, Some(e)) => rhs_constant(e),
+                    (None, None) => None,
+                };
+            }
+            match table.best_index(&mut info) {
+                Ok(()) => {}
+                // (A combination the module refuses makes no plan.)
+                Err(e) if e.primary() == SQLITE_CONSTRAINT => return Ok(None),
+                Err(e) => return Err(e),
+            }
+            check_answer(&info, name)?;
+            Ok(Some(info))
+        };
+        // (The loop runs over one IN list at most: see `choose_plan`.)
+        let call = |mask: u64, no_in: bool| -> Result<Option<IndexInfo>> {
+            let Some(info) = call(mask, no_in, None)? else { return Ok(None) };
+            match looped_in_lists(cands, &info)[..] {
+                [first, _, ..] => call(mask, no_in, Some(first)),
+                _ => Ok(Some(info)),
+            }
+        };
+        let needs = |info: &IndexInfo| cands.iter().zip(&info.usage).filter(|(_, u)| u.argv_index > 0).fold(0u64, |m, (c, _)| m | c.deps);
+        let in_loop = |info: &IndexInfo| cands.iter().zip(&info.usage).zip(&info.in_handled).any(|((c, u), h)| c.in_list.is_some() && u.argv_index > 0 && !h);
+        let mut plans: Vec<(u64, IndexInfo)> = Vec::new();
+        let first = call(u64::MAX, false)?;
+        let (best, uses_in) = first.as_ref().map_or((0, false), |i| (needs(i), in_loop(i)));
+        let answered = first.is_some();
+        if let Some(i) = first {
+            plans.push((best, i));
+        }
+        if answered && (best != 0 || uses_in) {
+            let mut seen_zero = false;
+            let mut seen_zero_no_in = false;
+            let mut best_no_in = 0u64;
+            if uses_in {
+                if let Some(i) = call(u64::MAX, true)? {
+                    best_no_in = needs(&i);
+                    if best_no_in == 0 {
+                        seen_zero = true;
+                        seen_zero_no_in = true;
+                    }
+                    plans.push((best_no_in, i));
+                }
+            }
+            let mut masks: Vec<u64> = cands.iter().map(|c| c.deps).filter(|d| *d != 0 && *d != u64::MAX).collect();
+            masks.sort_unstable();
+            masks.dedup();
+            for m in masks {
+                if m == best || m == best_no_in {
+                    continue;
+                }
+                if let Some(i) = call(m, false)? {
+                    if needs(&i) == 0 {
+                        seen_zero = true;
+                        if !in_loop(&i) {
+                            seen_zero_no_in = true;
+                        }
+                    }
+                    plans.push((needs(&i), i));
+                }
+            }
+            if !seen_zero {
+                if let Some(i) = call(0, false)? {
+                    if !in_loop(&i) {
+                        seen_zero_no_in = true;
+                    }
+                    plans.push((needs(&i), i));
+                }
+            }
+            if !seen_zero_no_in {
+                if let Some(i) = call(0, true)? {
+                    plans.push((needs(&i), i));
+                }
+            }
+        }
+        Ok(VtabPlans { cursor, plans })
+    }
+
+    /// The cheapest plan the items `before` allow (the first of equal
+    /// costs).
+    pub fn best(&self, before: u64) -> Option<&IndexInfo> {
+        let mut best: Option<&IndexInfo> = None;
+        for (needs, info) in &self.plans {
+            if needs & !before == 0 && best.is_none_or(|b| info.estimated_cost < b.estimated_cost) {
+                best = Some(info);
+            }
+        }
+        best
+    }
+
+    /// (cost of one pass, rows) of the plan for `before`; infinite when
+    /// none is allowed.
     pub fn estimate(&self, before: u64) -> (f64, f64) {
-        let constraints = self
-            .constraints
-            .iter()
-            .enumerate()
-            .map(|(i, (column, op, deps))| IndexConstraint {
-                column: *column,
-                op: *op,
-                usable: *deps != u64::MAX && deps & !before == 0,
-                term_offset: i as i32,
-            })
-            .collect();
-        let mut info = IndexInfo::new(constraints, Vec::new(), u64::MAX);
-        match self.table.best_index(&mut info) {
-            Ok(()) if info.estimated_cost.is_finite() => (info.estimated_cost.max(0.0), (info.estimated_rows.max(1)) as f64),
+        match self.best(before) {
+            Some(info) if info.estimated_cost.is_finite() => (info.estimated_cost.max(0.0), (info.estimated_rows.max(1)) as f64),
             _ => (f64::INFINITY, f64::INFINITY),
         }
+    }
+}
+
+/// The ORDER BY a virtual table is shown for `goal` (none for a min()
+/// whose NULLs would come first).
+fn order_terms(goal: Option<&OrderGoal>) -> Vec<IndexOrderBy> {
+    match goal {
+        Some(g) if !g.min_max || g.terms.first().is_some_and(|t| t.desc) => {
+            g.terms.iter().map(|t| IndexOrderBy { column: t.column.map_or(-1, |c| c as i32), desc: t.desc }).collect()
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// The goal a virtual-table item is shown: one on its own columns, each
+/// under the column's collation (another collation leaves the module no
+/// order to consume, as in SQLite).
+pub fn goal_for<'g>(it: &FromItem<'_, '_>, goal: Option<&'g OrderGoal>) -> Option<&'g OrderGoal> {
+    let v = it.vtab.as_ref()?;
+    let column_collation = |col: Option<usize>| {
+        col.and_then(|c| v.decl.table.columns.get(c)).and_then(|c| c.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.to_ascii_uppercase())
+    };
+    goal.filter(|g| g.item == it.item && g.terms.iter().all(|t| t.collation == column_collation(t.column)))
+}
+
+/// `colUsed` for a virtual-table item: the columns `uses` lists for it
+/// and the hidden columns `t(a, b)` binds (every bit when unknown).
+pub fn col_used(it: &FromItem<'_, '_>, uses: Option<&crate::sql::plan::goal::ColumnUses>) -> u64 {
+    let Some(v) = it.vtab.as_ref() else { return u64::MAX };
+    let args_used = v.decl.hidden.iter().enumerate().filter(|(_, h)| **h).take(v.args.len()).fold(0u64, |m, (i, _)| m | 1u64 << i.min(63));
+    match uses {
+        Some(u) => u.iter().filter(|(i, _)| *i == it.item).fold(args_used, |m, (_, c)| match c {
+            Some(c) => m | 1u64 << (*c).min(63),
+            None => m,
+        }),
+        None => u64::MAX,
     }
 }

@@ -105,6 +105,7 @@ impl<'b> Compiler<'_> {
             self.open_from_item(&j.table, &mut out)?;
             let idx = out.len() - 1;
             out[idx].left = jt.contains(JoinType::LEFT);
+            out[idx].cross = jt.contains(JoinType::CROSS);
             if is_right {
                 // RIGHT and FULL JOIN: the right table remembers which of
                 // its rows matched, for the pass that adds the others
@@ -450,6 +451,7 @@ impl<'b> Compiler<'_> {
                     cursor: cur,
                     table: Some(table),
                     left: false,
+                    cross: false,
                     on: Vec::new(),
                     matched: None,
                     using: Vec::new(),
@@ -559,6 +561,7 @@ impl<'b> Compiler<'_> {
             cursor: cur,
             table: None,
             left: false,
+            cross: false,
             on: Vec::new(),
             matched: None,
             using: Vec::new(),
@@ -783,7 +786,9 @@ impl<'b> Compiler<'_> {
         // tables their arguments read.
         let reorder = n > 1
             && n < 64
-            && items.iter().all(|it| !it.left && it.matched.is_none() && it.table_fn.is_none() && it.on.iter().all(|j| matches!(j, JoinTerm::Expr(_))));
+            && items
+                .iter()
+                .all(|it| !it.left && !it.cross && it.matched.is_none() && it.table_fn.is_none() && it.on.iter().all(|j| matches!(j, JoinTerm::Expr(_))));
         // The last RIGHT or FULL JOIN: the tables before it may be
         // NULL-filled by its unmatched pass, and WHERE terms are checked
         // no earlier than there (a row must not be dropped before it
@@ -816,7 +821,7 @@ impl<'b> Compiler<'_> {
                 }
             }
         }
-        let order: Vec<usize> = if reorder { self.join_order(items, &all_terms, req.goal.as_ref()) } else { (0..n).collect() };
+        let order: Vec<usize> = if reorder { self.join_order(items, &all_terms, req.goal.as_ref(), req.uses.as_ref()) } else { (0..n).collect() };
         let mut pos = vec![0usize; n];
         for (lvl, &i) in order.iter().enumerate() {
             pos[i] = lvl;
@@ -861,7 +866,18 @@ impl<'b> Compiler<'_> {
             let it = &items[ii];
             // Terms usable for lookups: WHERE terms at this level and the
             // ON terms of joins at this level.
-            let mut lookup_terms: Vec<&'a Expr<'b>> = placed[lvl].clone();
+            // (A virtual table is offered every term, usable or not, in
+            // the WHERE clause's order, as SQLite offers them.)
+            // Terms reading a table past the next CROSS or outer join are
+            // not offered at all (SQLite's `mUnusable`).
+            let mut lookup_terms: Vec<&'a Expr<'b>> = if it.vtab.is_some() {
+                let unusable = items[ii + 1..].iter().skip_while(|f| !(f.cross || f.left || f.matched.is_some())).fold(0u64, |m, f| m | 1u64 << f.item.min(63));
+                let mut ts = all_terms.clone();
+                ts.retain(|t| self.expr_deps(t) & unusable == 0);
+                ts
+            } else {
+                placed[lvl].clone()
+            };
             if !on_moved[ii] {
                 for j in &it.on {
                     if let JoinTerm::Expr(e) = j {

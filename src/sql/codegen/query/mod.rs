@@ -28,6 +28,7 @@ pub(in crate::sql::codegen) mod outer_aggregate;
 pub(in crate::sql::codegen) mod recursive_cte;
 pub mod select;
 pub(in crate::sql::codegen) mod simple_count;
+pub(in crate::sql::codegen) mod subquery_refs;
 pub(in crate::sql::codegen) mod table_fn;
 pub(in crate::sql::codegen) mod view_columns;
 pub(in crate::sql::codegen) mod vtab_scan;

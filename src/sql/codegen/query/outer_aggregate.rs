@@ -34,6 +34,20 @@ pub(in crate::sql::codegen) struct Level {
 }
 
 impl Level {
+    /// Whether an item of this level has the column: `Some(true)` surely
+    /// (its qualifier, or a column of a table whose columns are known),
+    /// `Some(false)` surely not, `None` when an item's columns are not
+    /// known before it is compiled.
+    pub(in crate::sql::codegen) fn knows(&self, qualifier: Option<&str>, name: &str) -> Option<bool> {
+        match qualifier {
+            Some(q) if self.qualifiers.iter().any(|x| x.eq_ignore_ascii_case(q)) => Some(true),
+            Some(_) if self.opaque => None,
+            Some(_) => Some(false),
+            None if self.provides(None, name) && self.columns.is_none() => None,
+            None => Some(self.provides(None, name)),
+        }
+    }
+
     pub(in crate::sql::codegen) fn provides(&self, qualifier: Option<&str>, name: &str) -> bool {
         match qualifier {
             Some(q) => self.opaque || self.qualifiers.iter().any(|x| x.eq_ignore_ascii_case(q)),

@@ -917,7 +917,13 @@ impl Compiler<'_> {
                 if ctx.sorter.is_some() {
                     if let Some(ob) = order_by {
                         req.goal = self.order_by_goal(ob, &ctx.order_map, &items);
+                        // (What a virtual table is told: DISTINCT too.)
+                        if let Some(g) = req.goal.as_mut().filter(|_| is_distinct) {
+                            g.vtab_distinct = 3;
+                        }
                     }
+                } else if is_distinct {
+                    req.goal = self.distinct_goal(&items_from, &items);
                 }
                 // The WHERE loop of an UPDATE or DELETE (`onepass_rowids`)
                 // needs the whole row, as in SQLite: no index covers it.

@@ -151,6 +151,7 @@ impl<'b> Compiler<'_> {
             cursor: cur,
             table: None,
             left: false,
+            cross: false,
             on: Vec::new(),
             matched: None,
             index_hint: None,

@@ -1,5 +1,6 @@
 //! The loop over a virtual table: the planner's question to the module
-//! (`best_index`, built by `sql::plan::vtab`), then `VFilter` with the
+//! (`best_index`, built by `sql::plan::vtab`; in a join ordered by cost,
+//! the plan asked while ordering it), then `VFilter` with the
 //! arguments it asked for and `VNext` at the loop's end.
 //!
 //! Invariant: a constraint's value passed to xFilter is computed before
@@ -49,22 +50,15 @@ impl<'b> Compiler<'_> {
                 offer = None;
             }
         }
-        // (An ORDER BY term under another collation than its column's
-        // leaves the module no order to consume, as in SQLite.)
-        let column_collation = |col: Option<usize>| {
-            col.and_then(|c| v.decl.table.columns.get(c)).and_then(|c| c.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.to_ascii_uppercase())
+        let goal = crate::sql::plan::vtab::goal_for(it, goal);
+        let col_used = crate::sql::plan::vtab::col_used(it, uses);
+        // In a join SQLite ordered, the plan asked then for the items
+        // placed outside (no further call).
+        let planned = self.vtab_plans.iter().find(|p| p.cursor == it.cursor).and_then(|p| p.best(before)).cloned();
+        let info = match planned {
+            Some(info) => info,
+            None => choose_plan(&*v.inst.table, &v.inst.name, &cands, goal, col_used)?,
         };
-        let goal = goal.filter(|g| g.item == it.item && g.terms.iter().all(|t| t.collation == column_collation(t.column)));
-        // The hidden columns bound by `t(a, b)` count as read.
-        let args_used = v.decl.hidden.iter().enumerate().filter(|(_, h)| **h).take(v.args.len()).fold(0u64, |m, (i, _)| m | 1u64 << i.min(63));
-        let col_used = match uses {
-            Some(u) => u.iter().filter(|(i, _)| *i == it.item).fold(args_used, |m, (_, c)| match c {
-                Some(c) => m | 1u64 << (*c).min(63),
-                None => m,
-            }),
-            None => u64::MAX,
-        };
-        let info = choose_plan(&*v.inst.table, &v.inst.name, &cands, goal, col_used)?;
         // The arguments, in argvIndex order.
         let n_args = info.usage.iter().map(|u| u.argv_index).max().unwrap_or(0).max(0) as usize;
         let base = self.b.regs(2 + n_args);
@@ -94,6 +88,7 @@ impl<'b> Compiler<'_> {
                 self.b.add(Opcode::Rewind, vcur, end, 0);
                 let vtop = self.b.here();
                 self.b.add(Opcode::Column, vcur, 0, base + 1 + u.argv_index);
+                debug_assert!(in_loop.is_none(), "a plan loops over one IN list at most");
                 in_loop = Some((vcur, vtop, self.b.label()));
             }
         }
@@ -112,7 +107,14 @@ impl<'b> Compiler<'_> {
                         self.expr(e, target)?;
                         continue;
                     }
-                    (None, None) => self.b.add(Opcode::Null, 0, target, 0),
+                    (None, None) => match (&c.text, &c.rhs_col) {
+                        (Some(t), _) => self.b.add4(Opcode::String8, 0, target, 0, P4::Bytes(t.clone()), 0),
+                        (None, Some(col)) => {
+                            self.emit_column(col, target)?;
+                            continue;
+                        }
+                        (None, None) => self.b.add(Opcode::Null, 0, target, 0),
+                    },
                 };
             }
         }

@@ -1,0 +1,307 @@
+/* What a virtual table's xBestIndex is given, and how often it is called,
+** for many query shapes: single table, joins with a real table and with a
+** second virtual table, subqueries, IN lists, OR, LIKE/GLOB/MATCH/REGEXP,
+** IS/NULL tests, DISTINCT/GROUP BY/ORDER BY, LIMIT. The module "pv" logs
+** every xBestIndex input (each constraint's column, operator, usable flag,
+** sqlite3_vtab_rhs_value, sqlite3_vtab_in, a collation other than BINARY;
+** the ORDER BY; colUsed; sqlite3_vtab_distinct) and its answer, and every
+** xFilter with its arguments; the rows are printed too. Two policies: "plain"
+** takes nothing; "eager" takes equality and range constraints on column a
+** (omitted), an IN on a whole through sqlite3_vtab_in, and consumes an
+** ORDER BY a. Table v has rows 1..6, w rows 1..4: a = n, b = n % 3,
+** c = 'x' || n.
+** Shapes left out because ringlite differs (README, "Differences from
+** SQLite", Virtual tables): `a IN (SELECT ...)`, `(a, b) IN (VALUES ...)`,
+** and colUsed with a subquery anywhere in the statement (so `a = (SELECT
+** ...)`, offered as SQLite offers it, is left out too); OR terms (SQLite turns
+** `a = 1 OR a = 3` into an IN constraint and asks xBestIndex once per OR
+** branch for an OR-by-union plan); `(a, b) > (3, 0)` (SQLite offers a >=
+** on a); `a = 3 AND 0` and `a = 3 AND a = 4` (SQLite proves them empty
+** before planning or xFilter); USING/NATURAL for the left table; subqueries,
+** views and CTEs in FROM (SQLite flattens them or pushes WHERE terms into
+** them) and a UNION's ORDER BY offered to its arms; the join order of
+** tables SQLite costs otherwise. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "sqlite3.h"
+static sqlite3 *db;
+static int eager;
+static void run(const char *sql) {
+  sqlite3_stmt *st; const char *tail = sql;
+  while (tail && *tail) {
+    int rc = sqlite3_prepare_v2(db, tail, -1, &st, &tail);
+    if (rc != SQLITE_OK) { printf("  prepare error %d: %s\n", rc, sqlite3_errmsg(db)); return; }
+    if (!st) break;
+    if (sqlite3_bind_parameter_count(st) > 0) sqlite3_bind_int(st, 1, 3);
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+      int i, n = sqlite3_column_count(st); printf("  ");
+      for (i = 0; i < n; i++) { const unsigned char *t = sqlite3_column_text(st, i); printf("%s%s", i ? "|" : "", t ? (const char *)t : "NULL"); }
+      printf("\n");
+    }
+    if (rc != SQLITE_DONE) printf("  step error %d: %s\n", rc, sqlite3_errmsg(db));
+    sqlite3_finalize(st);
+  }
+}
+static void q(const char *sql) { printf("%s\n", sql); run(sql); }
+
+typedef struct { sqlite3_vtab base; char name[8]; int rows; } T;
+typedef struct { sqlite3_vtab_cursor base; int row, last; char set[16]; int useSet; } C;
+static int xConnect(sqlite3 *d, void *aux, int argc, const char *const *argv, sqlite3_vtab **pp, char **err) {
+  (void)aux;(void)err;
+  sqlite3_declare_vtab(d, "CREATE TABLE x(a INTEGER, b, c TEXT, h HIDDEN)");
+  T *t = sqlite3_malloc(sizeof *t); memset(t, 0, sizeof *t);
+  snprintf(t->name, sizeof t->name, "%s", argv[2]);
+  t->rows = argc > 3 ? atoi(argv[3]) : 6;
+  *pp = &t->base; return SQLITE_OK;
+}
+static int xDisconnect(sqlite3_vtab *v) { sqlite3_free(v); return SQLITE_OK; }
+static void show(sqlite3_value *v) {
+  switch (sqlite3_value_type(v)) {
+    case SQLITE_INTEGER: printf("i%s", sqlite3_value_text(v)); break;
+    case SQLITE_FLOAT: printf("f%s", sqlite3_value_text(v)); break;
+    case SQLITE_TEXT: printf("'%s'", sqlite3_value_text(v)); break;
+    case SQLITE_BLOB: printf("blob%d", sqlite3_value_bytes(v)); break;
+    default: printf("null");
+  }
+}
+static int xBestIndex(sqlite3_vtab *vt, sqlite3_index_info *info) {
+  T *t = (T *)vt; int i, n = 0, eq = 0, range = 0; char str[64] = "";
+  printf("  [BI %s n=%d", t->name, info->nConstraint);
+  for (i = 0; i < info->nConstraint; i++) {
+    struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    sqlite3_value *rhs = 0; int rc = sqlite3_vtab_rhs_value(info, i, &rhs);
+    const char *coll = sqlite3_vtab_collation(info, i);
+    printf(" {%d op%d%s", c->iColumn, c->op, c->usable ? "" : " unusable");
+    if (rc == SQLITE_OK) { printf(" rhs="); show(rhs); } else if (rc != SQLITE_NOTFOUND) printf(" rc=%d", rc);
+    if (sqlite3_vtab_in(info, i, -1)) printf(" in");
+    if (coll && strcmp(coll, "BINARY")) printf(" coll=%s", coll);
+    printf("}");
+  }
+  printf(" ob=%d", info->nOrderBy);
+  for (i = 0; i < info->nOrderBy; i++) printf(" %d%s", info->aOrderBy[i].iColumn, info->aOrderBy[i].desc ? "d" : "");
+  printf(" distinct=%d colUsed=%llx", sqlite3_vtab_distinct(info), (unsigned long long)info->colUsed);
+  if (eager) {
+    for (i = 0; i < info->nConstraint; i++) {
+      struct sqlite3_index_constraint *c = &info->aConstraint[i];
+      char k = 0;
+      if (!c->usable || c->iColumn != 0) continue;
+      switch (c->op) {
+        case SQLITE_INDEX_CONSTRAINT_EQ: k = sqlite3_vtab_in(info, i, 1) ? 'I' : '='; eq++; break;
+        case SQLITE_INDEX_CONSTRAINT_GT: k = '>'; range++; break;
+        case SQLITE_INDEX_CONSTRAINT_GE: k = 'G'; range++; break;
+        case SQLITE_INDEX_CONSTRAINT_LT: k = '<'; range++; break;
+        case SQLITE_INDEX_CONSTRAINT_LE: k = 'L'; range++; break;
+        default: continue;
+      }
+      if (n >= 60) continue;
+      info->aConstraintUsage[i].argvIndex = ++n;
+      info->aConstraintUsage[i].omit = 1;
+      str[n - 1] = k; str[n] = 0;
+    }
+    if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn == 0 && !info->aOrderBy[0].desc) info->orderByConsumed = 1;
+  }
+  info->idxNum = n;
+  info->idxStr = sqlite3_mprintf("%s", str); info->needToFreeIdxStr = 1;
+  info->estimatedCost = eq ? 10.0 : range ? 100.0 / range : 1000.0 + t->rows;
+  info->estimatedRows = eq ? 1 : range ? 3 : t->rows;
+  printf(" -> %s%s cost=%g]\n", str, info->orderByConsumed ? " ordered" : "", info->estimatedCost);
+  return SQLITE_OK;
+}
+static int xOpen(sqlite3_vtab *v, sqlite3_vtab_cursor **pp) { (void)v; C *c = sqlite3_malloc(sizeof *c); memset(c, 0, sizeof *c); *pp = &c->base; return SQLITE_OK; }
+static int xClose(sqlite3_vtab_cursor *c) { sqlite3_free(c); return SQLITE_OK; }
+static int xFilter(sqlite3_vtab_cursor *cur, int num, const char *str, int argc, sqlite3_value **argv) {
+  C *c = (C *)cur; T *t = (T *)cur->pVtab; int i; (void)num;
+  c->row = 1; c->last = t->rows; c->useSet = 0; memset(c->set, 0, sizeof c->set);
+  printf("  [F %s %s", t->name, str ? str : "(null)");
+  for (i = 0; i < argc; i++) {
+    char k = str ? str[i] : 0;
+    sqlite3_value *v = argv[i];
+    printf(" ");
+    if (k == 'I') {
+      sqlite3_value *x; int rc;
+      printf("(");
+      c->useSet = 1;
+      for (rc = sqlite3_vtab_in_first(v, &x); rc == SQLITE_OK; rc = sqlite3_vtab_in_next(v, &x)) {
+        show(x); printf(",");
+        if (sqlite3_value_type(x) == SQLITE_INTEGER && sqlite3_value_int(x) >= 0 && sqlite3_value_int(x) < 16) c->set[sqlite3_value_int(x)] = 1;
+      }
+      printf(")");
+      continue;
+    }
+    show(v);
+    if (sqlite3_value_type(v) == SQLITE_NULL) { c->row = 1; c->last = 0; continue; }
+    double d = sqlite3_value_double(v);
+    int lo = (int)d, hi = (int)d;
+    if ((double)lo < d) hi = lo + 1;
+    if (d < 0) { lo = -1; hi = -1; }
+    switch (k) {
+      case '=': if ((double)lo != d) { c->last = 0; } else { if (lo > c->row) c->row = lo; if (lo < c->last) c->last = lo; } break;
+      case '>': if (lo + 1 > c->row && (double)lo == d) c->row = lo + 1; else if (hi > c->row) c->row = hi; break;
+      case 'G': if (hi > c->row) c->row = hi; break;
+      case '<': if ((double)hi == d) { if (hi - 1 < c->last) c->last = hi - 1; } else if (lo < c->last) c->last = lo; break;
+      case 'L': if (lo < c->last) c->last = lo; break;
+    }
+  }
+  printf("]\n");
+  while (c->row <= c->last && c->useSet && !c->set[c->row & 15]) c->row++;
+  return SQLITE_OK;
+}
+static int xNext(sqlite3_vtab_cursor *cur) {
+  C *c = (C *)cur; c->row++;
+  while (c->row <= c->last && c->useSet && !c->set[c->row & 15]) c->row++;
+  return SQLITE_OK;
+}
+static int xEof(sqlite3_vtab_cursor *cur) { C *c = (C *)cur; return c->row > c->last; }
+static int xColumn(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int i) {
+  C *c = (C *)cur;
+  if (i == 0) sqlite3_result_int(ctx, c->row);
+  else if (i == 1) sqlite3_result_int(ctx, c->row % 3);
+  else if (i == 2) sqlite3_result_text(ctx, sqlite3_mprintf("x%d", c->row), -1, sqlite3_free);
+  else sqlite3_result_null(ctx);
+  return SQLITE_OK;
+}
+static int xRowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *r) { *r = ((C *)cur)->row; return SQLITE_OK; }
+static sqlite3_module mod = { 2, xConnect, xConnect, xBestIndex, xDisconnect, xDisconnect, xOpen, xClose, xFilter, xNext, xEof, xColumn, xRowid, 0,0,0,0,0,0,0,0,0,0,0,0 };
+
+/* regexp and match as substring tests, so that REGEXP and MATCH resolve. */
+static void substr_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  const char *pat = (const char *)sqlite3_value_text(argv[0]), *s = (const char *)sqlite3_value_text(argv[1]); (void)argc;
+  if (!pat || !s) { sqlite3_result_null(ctx); return; }
+  sqlite3_result_int(ctx, strstr(s, pat) != 0);
+}
+
+int main(void) {
+  static const char *const qs[] = {
+    /* one table: comparisons and what rhs_value sees */
+    "SELECT a FROM v",
+    "SELECT * FROM v WHERE a = 3",
+    "SELECT a FROM v WHERE 3 = a",
+    "SELECT a FROM v WHERE a > 2 AND a <= 4",
+    "SELECT a FROM v WHERE 2 < a",
+    "SELECT a FROM v WHERE a BETWEEN 2 AND 4",
+    "SELECT a FROM v WHERE a = '3'",
+    "SELECT a FROM v WHERE a = x'03'",
+    "SELECT a FROM v WHERE a = 1+2",
+    "SELECT a FROM v WHERE a = ?1",
+    "SELECT a FROM v WHERE a = abs(-3)",
+    "SELECT a FROM v WHERE a = random() % 1",
+    "SELECT a FROM v WHERE a = b",
+    "SELECT a FROM v WHERE a + 0 = 3",
+    "SELECT a FROM v WHERE a > 1 AND a > 2 AND b = 0",
+    "SELECT a FROM v WHERE a != 3 AND NOT a = 4 AND a <> 5",
+    "SELECT a FROM v WHERE 1 AND a = 3",
+    "SELECT a FROM v WHERE (a, b) = (3, 0)",
+    "SELECT a FROM v WHERE rowid = 3",
+    "SELECT a FROM v WHERE rowid > 4",
+    "SELECT a, c FROM v WHERE c = 'X3' COLLATE nocase",
+    "SELECT a, c FROM v WHERE c COLLATE nocase = 'X3'",
+    /* IN */
+    "SELECT a FROM v WHERE a IN (2, 4, 6)",
+    "SELECT a FROM v WHERE a IN (4)",
+    "SELECT a FROM v WHERE a IN ()",
+    "SELECT a FROM v WHERE a NOT IN (1, 2)",
+    "SELECT a FROM v WHERE a IN (2, 4) AND b IN (1, 2)",
+    /* NULL tests and IS */
+    "SELECT a FROM v WHERE a IS 3",
+    "SELECT a FROM v WHERE a IS NOT 3",
+    "SELECT a FROM v WHERE a IS NULL",
+    "SELECT a FROM v WHERE a IS NOT NULL AND b ISNULL",
+    "SELECT a FROM v WHERE a NOTNULL",
+    "SELECT a FROM v WHERE a = NULL",
+    "SELECT a FROM v WHERE NULL = a",
+    /* LIKE, GLOB, MATCH, REGEXP */
+    "SELECT a FROM v WHERE c LIKE 'x1%'",
+    "SELECT a FROM v WHERE c LIKE 'X1'",
+    "SELECT a FROM v WHERE c GLOB 'x1*'",
+    "SELECT a FROM v WHERE c LIKE 'x1%' ESCAPE '^'",
+    "SELECT a FROM v WHERE c NOT LIKE 'x1%'",
+    "SELECT a FROM v WHERE 'x1' LIKE c",
+    "SELECT a FROM v WHERE c MATCH 'x2'",
+    "SELECT a FROM v WHERE c REGEXP 'x2'",
+    "SELECT a FROM v WHERE c NOT GLOB 'x1*'",
+    "SELECT a FROM v WHERE like('x1%', c)",
+    "SELECT a FROM v WHERE glob('x1*', c)",
+    /* OR */
+    /* hidden columns, table-valued function syntax */
+    "SELECT a FROM v WHERE h = 'q'",
+    "SELECT a, h FROM v('q')",
+    "SELECT a FROM v('q') WHERE a = 2",
+    /* ORDER BY, DISTINCT, GROUP BY, aggregates */
+    "SELECT a FROM v ORDER BY a",
+    "SELECT a FROM v ORDER BY a DESC",
+    "SELECT a FROM v ORDER BY b, a",
+    "SELECT a FROM v ORDER BY a, 'k'",
+    "SELECT a FROM v ORDER BY 'k', a",
+    "SELECT a FROM v ORDER BY a, NULL",
+    "SELECT a FROM v ORDER BY a NULLS LAST",
+    "SELECT a FROM v ORDER BY a DESC NULLS FIRST",
+    "SELECT a FROM v ORDER BY c COLLATE nocase",
+    "SELECT a FROM v ORDER BY c COLLATE binary",
+    "SELECT a FROM v ORDER BY rowid",
+    "SELECT a FROM v ORDER BY a + 1",
+    "SELECT a FROM v ORDER BY 1",
+    "SELECT DISTINCT b FROM v",
+    "SELECT DISTINCT b FROM v ORDER BY b",
+    "SELECT DISTINCT b FROM v ORDER BY b DESC",
+    "SELECT DISTINCT a, b FROM v ORDER BY b",
+    "SELECT DISTINCT b, a FROM v",
+    "SELECT DISTINCT b FROM v WHERE a > 2",
+    "SELECT DISTINCT rowid, b FROM v",
+    "SELECT b FROM v GROUP BY b",
+    "SELECT b, count(*) FROM v GROUP BY b ORDER BY b",
+    "SELECT b, count(*) FROM v GROUP BY b ORDER BY b DESC",
+    "SELECT b, count(*) FROM v GROUP BY b ORDER BY count(*)",
+    "SELECT b, c FROM v GROUP BY b, c",
+    "SELECT count(DISTINCT b) FROM v",
+    "SELECT count(*) FROM v",
+    "SELECT max(a) FROM v",
+    "SELECT min(a) FROM v",
+    "SELECT a FROM v ORDER BY a LIMIT 2",
+    "SELECT a FROM v WHERE a > 2 LIMIT 2 OFFSET 1",
+    "SELECT DISTINCT b FROM v LIMIT 2",
+    /* joins with a real table */
+    "SELECT * FROM r LEFT JOIN v ON v.a = r.x",
+    "SELECT * FROM v LEFT JOIN r ON v.a = r.x",
+    "SELECT * FROM r CROSS JOIN v WHERE v.a = r.x",
+    "SELECT * FROM v CROSS JOIN r WHERE v.a = r.x",
+    "SELECT * FROM r, v WHERE v.a > r.x AND v.a < 4 ORDER BY v.a",
+    "SELECT * FROM v, r WHERE r.x = 2 ORDER BY v.a",
+    "SELECT r.x, v.a FROM r, v('q') WHERE v.a = 1",
+    "SELECT r.x, v.a FROM r, v WHERE v.h = r.x AND v.a = 1",
+    /* two virtual tables */
+    "SELECT * FROM v, w WHERE v.a = w.a",
+    "SELECT * FROM v, w WHERE v.a = w.b AND w.a = 2",
+    "SELECT * FROM r, v, w WHERE v.a = r.x AND w.a = v.b",
+    "SELECT * FROM v LEFT JOIN w ON w.a = v.a AND w.b = 1",
+    /* subqueries around a virtual table */
+    "SELECT * FROM (SELECT a, b FROM v LIMIT 5) WHERE a = 3",
+    "SELECT * FROM r WHERE x IN (SELECT a FROM v WHERE b = 1)",
+    "SELECT x, (SELECT count(*) FROM v WHERE v.a = r.x) FROM r",
+    "SELECT * FROM r WHERE EXISTS (SELECT 1 FROM v WHERE v.a = r.x)",
+    "WITH c AS MATERIALIZED (SELECT * FROM v) SELECT * FROM c WHERE a = 2",
+    "SELECT * FROM r, (SELECT a FROM v LIMIT 4) s WHERE s.a = r.x",
+    NULL };
+  /* Joins whose order SQLite's cost model decides otherwise once the
+  ** module takes the join constraint (ringlite's costs for real tables are
+  ** not SQLite's): asked under the plain policy only. */
+  static const char *const plain_only[] = {
+    "SELECT * FROM r, v WHERE v.a = r.x",
+    "SELECT * FROM v, r WHERE v.a = r.x",
+    "SELECT * FROM r JOIN v ON v.a = r.x + 1",
+    "SELECT * FROM r, v WHERE v.a IN (r.x, 5)",
+    NULL };
+  int i;
+  sqlite3_open(":memory:", &db);
+  sqlite3_create_module(db, "pv", &mod, 0);
+  sqlite3_create_function(db, "regexp", 2, SQLITE_UTF8, 0, substr_fn, 0, 0);
+  sqlite3_create_function(db, "match", 2, SQLITE_UTF8, 0, substr_fn, 0, 0);
+  run("CREATE VIRTUAL TABLE v USING pv; CREATE VIRTUAL TABLE w USING pv(4); CREATE TABLE r(x); INSERT INTO r VALUES (1),(2),(3)");
+  for (eager = 0; eager < 2; eager++) {
+    printf("=== policy %s\n", eager ? "eager" : "plain");
+    for (i = 0; qs[i]; i++) q(qs[i]);
+    for (i = 0; !eager && plain_only[i]; i++) q(plain_only[i]);
+  }
+  sqlite3_close(db);
+  return 0;
+}
