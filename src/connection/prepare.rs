@@ -211,7 +211,7 @@ impl Connection {
             // Parameters are numbered in source order before compiling
             // (`sql::params`); the compiler still sees the original text.
             let numbering = crate::sql::params::number(&parse_text[..tail]);
-            crate::sql::params::check_variable_limit(&numbering.names, max_variables)?;
+            crate::sql::params::check_variable_limit(&parse_text[..tail], &numbering.names, max_variables)?;
             let build_program = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
                 let mut c = Compiler::new(schema, funcs, colls, stmt_sql, databases);
                 c.collation_order = collation_order;
@@ -326,6 +326,8 @@ impl Connection {
     /// Compile the first statement in `sql`. Returns the statement (`None`
     /// for only whitespace or comments) and the byte offset just past it.
     pub fn prepare(&mut self, sql: &[u8]) -> Result<(Option<Statement>, usize)> {
+        // (The message of SQLite's parser, as for a NUL-terminated text; a C
+        // caller giving the length gets "statement too long", see capi.)
         if sql.len() as i64 > i64::from(self.limits[LIMIT_SQL_LENGTH as usize]) {
             return Err(Error::code(crate::error::SQLITE_TOOBIG));
         }
