@@ -18,9 +18,18 @@ use crate::sql::schema::Schema;
 use crate::vdbe::program::Program;
 use std::sync::Arc;
 
+/// The length of the statement SQLite reads its schema table with.
+const SCHEMA_READ_SQL_LENGTH: i32 = 71;
+
 impl Connection {
     /// Read the schema if it is not loaded or a statement changed it.
     pub(super) fn ensure_schema(&mut self) -> Result<()> {
+        // SQLite reads the schema table through a statement of its own, 71
+        // bytes long, under SQLITE_LIMIT_SQL_LENGTH: below that every read
+        // of the schema fails so.
+        if !self.schema_loaded && self.limits[LIMIT_SQL_LENGTH as usize] < SCHEMA_READ_SQL_LENGTH {
+            return Err(Error::new(crate::error::SQLITE_CORRUPT, "malformed database schema (sqlite_master) - string or blob too big"));
+        }
         let appended = std::mem::take(&mut self.state.schema_appended);
         let deleted = std::mem::take(&mut self.state.schema_deleted);
         if self.schema_loaded && !self.state.schema_changed && appended & deleted == 0 {
