@@ -89,6 +89,19 @@ unsafe fn prepare8(db: *mut sqlite3, z: *const c_char, n: c_int, pp: *mut *mut s
     let len = crate::convert::c_len(z, if n < 0 { -1 } else { n as i64 });
     let sql = std::slice::from_raw_parts(z as *const u8, len);
     let (rc, used) = prepare_bytes(db, sql, pp);
+    // A text past SQLITE_LIMIT_SQL_LENGTH: SQLite's parser refuses a
+    // NUL-terminated one with the code's own message (as the engine
+    // does), its prepare one whose length is given (and whose last byte
+    // is not a NUL) with "statement too long".
+    let terminated = n < 0 || (n > 0 && *z.add(n as usize - 1) == 0);
+    if rc == SQLITE_TOOBIG && !terminated {
+        if let Some(d) = db_ref(db) {
+            let limit = d.with_conn(|c| c.limit_value(1)).unwrap_or(i32::MAX);
+            if len as i64 > i64::from(limit) {
+                set_error(d, SQLITE_TOOBIG, Some("statement too long"));
+            }
+        }
+    }
     if !tail.is_null() {
         *tail = z.add(used);
     }

@@ -61,10 +61,27 @@ impl Btree {
         Ok(c)
     }
 
-    /// Descend from `pgno` to the leftmost leaf, appending to `path`.
+    /// The root of a cursor's tree must be of the cursor's kind (`table`:
+    /// a rowid table cursor): a table cursor on an index-kind root, or the
+    /// reverse, is corrupt, as SQLite finds it each time a cursor moves to
+    /// its root. (Seeks check every page they pass; see [`Btree::seek_path`].)
+    pub(super) fn check_root_kind(&self, root: Pgno, table: bool) -> Result<()> {
+        if self.header(root)?.kind.is_table() != table {
+            return Err(Error::corrupt());
+        }
+        Ok(())
+    }
+
+    /// Descend from `pgno` to the leftmost leaf, appending to `path`. A
+    /// child of the other kind than its parent is corrupt.
     pub(super) fn descend_leftmost(&self, path: &mut Vec<Level>, mut pgno: Pgno) -> Result<()> {
+        let mut table = None;
         loop {
             let h = self.header(pgno)?;
+            if table.is_some_and(|t| t != h.kind.is_table()) {
+                return Err(Error::corrupt());
+            }
+            table = Some(h.kind.is_table());
             self.push_checked(path, Level { pgno, idx: 0 })?;
             if h.kind.is_leaf() {
                 return Ok(());
@@ -75,8 +92,13 @@ impl Btree {
 
     /// Descend from `pgno` to the rightmost leaf, ending on its last cell.
     pub(super) fn descend_rightmost(&self, path: &mut Vec<Level>, mut pgno: Pgno) -> Result<()> {
+        let mut table = None;
         loop {
             let h = self.header(pgno)?;
+            if table.is_some_and(|t| t != h.kind.is_table()) {
+                return Err(Error::corrupt());
+            }
+            table = Some(h.kind.is_table());
             if h.kind.is_leaf() {
                 return self.push_checked(path, Level { pgno, idx: h.ncells.saturating_sub(1) });
             }

@@ -162,6 +162,7 @@ impl Btree {
     /// (the row is read when a column asks).
     fn land_last_rowid(&self, root: Pgno, spare: &mut Spare) -> Result<Landed> {
         spare.path.clear();
+        self.check_root_kind(root, true)?;
         self.descend_rightmost(&mut spare.path, root)?;
         let top = spare.path.last().copied().ok_or_else(Error::corrupt)?;
         let data = self.pager.page(top.pgno)?;
@@ -232,9 +233,11 @@ impl Cursor {
     /// Move to the first entry; `false` if the tree is empty.
     pub fn first(&mut self, bt: &mut Btree) -> IoPoll<bool> {
         let root = self.root;
+        let table = self.key_info.is_none();
         let mut spare = std::mem::take(&mut self.spare);
         let r = bt.run_read(|bt| {
             spare.path.clear();
+            bt.check_root_kind(root, table)?;
             bt.descend_leftmost(&mut spare.path, root)?;
             if !bt.settle_forward(&mut spare.path)? {
                 return Ok((Landed::Nowhere, false));
@@ -247,8 +250,10 @@ impl Cursor {
     /// Move to the last entry; `false` if the tree is empty.
     pub fn last(&mut self, bt: &mut Btree) -> IoPoll<bool> {
         let root = self.root;
+        let table = self.key_info.is_none();
         let mut spare = std::mem::take(&mut self.spare);
         let r = bt.run_read(|bt| {
+            bt.check_root_kind(root, table)?;
             let landed = bt.land_last(root, &mut spare)?;
             let found = matches!(landed, Landed::Entry { .. });
             Ok((landed, found))

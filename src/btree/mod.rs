@@ -1165,15 +1165,34 @@ impl Cursor {
         self.seq = bt.seq.wrapping_sub(1);
         Ok(Poll::Ready(()))
     }
-    /// Number of entries in the tree.
+    /// Number of entries in the tree; a root of the other kind than the
+    /// cursor's is corrupt (SQLite's count moves to the root as any move
+    /// does).
     pub fn count(&mut self, bt: &mut Btree) -> IoPoll<u64> {
+        self.count_checked(bt, true)
+    }
+
+    /// Number of entries in the tree, whatever the root's kind: the
+    /// integrity check counts an index's entries so, as SQLite's
+    /// structure pass does.
+    pub fn count_any_kind(&mut self, bt: &mut Btree) -> IoPoll<u64> {
+        self.count_checked(bt, false)
+    }
+
+    fn count_checked(&mut self, bt: &mut Btree, check_kind: bool) -> IoPoll<u64> {
         // (A database file still empty has an empty schema table.)
         if bt.pager.db_size() == 0 {
             return Ok(Poll::Ready(0));
         }
         let mut walk = match self.count_walk.take() {
             Some((seq, w)) if seq == bt.seq => w,
-            _ => Walk::new_shallow(&[self.root]),
+            _ => {
+                let (root, table) = (self.root, self.key_info.is_none());
+                if check_kind {
+                    crate::ready!(bt.run_read(|bt| bt.check_root_kind(root, table))?);
+                }
+                Walk::new_shallow(&[self.root])
+            }
         };
         match walk.run(bt) {
             Ok(Poll::Ready(())) => Ok(Poll::Ready(walk.entries)),

@@ -18,9 +18,18 @@ use crate::sql::schema::Schema;
 use crate::vdbe::program::Program;
 use std::sync::Arc;
 
+/// The length of the statement SQLite reads its schema table with.
+const SCHEMA_READ_SQL_LENGTH: i32 = 71;
+
 impl Connection {
     /// Read the schema if it is not loaded or a statement changed it.
     pub(super) fn ensure_schema(&mut self) -> Result<()> {
+        // SQLite reads the schema table through a statement of its own, 71
+        // bytes long, under SQLITE_LIMIT_SQL_LENGTH: below that every read
+        // of the schema fails so.
+        if !self.schema_loaded && self.limits[LIMIT_SQL_LENGTH as usize] < SCHEMA_READ_SQL_LENGTH {
+            return Err(Error::new(crate::error::SQLITE_CORRUPT, "malformed database schema (sqlite_master) - string or blob too big"));
+        }
         let appended = std::mem::take(&mut self.state.schema_appended);
         let deleted = std::mem::take(&mut self.state.schema_deleted);
         if self.schema_loaded && !self.state.schema_changed && appended & deleted == 0 {
@@ -211,7 +220,7 @@ impl Connection {
             // Parameters are numbered in source order before compiling
             // (`sql::params`); the compiler still sees the original text.
             let numbering = crate::sql::params::number(&parse_text[..tail]);
-            crate::sql::params::check_variable_limit(&numbering.names, max_variables)?;
+            crate::sql::params::check_variable_limit(&parse_text[..tail], &numbering.names, max_variables)?;
             let build_program = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
                 let mut c = Compiler::new(schema, funcs, colls, stmt_sql, databases);
                 c.collation_order = collation_order;
@@ -326,6 +335,8 @@ impl Connection {
     /// Compile the first statement in `sql`. Returns the statement (`None`
     /// for only whitespace or comments) and the byte offset just past it.
     pub fn prepare(&mut self, sql: &[u8]) -> Result<(Option<Statement>, usize)> {
+        // (The message of SQLite's parser, as for a NUL-terminated text; a C
+        // caller giving the length gets "statement too long", see capi.)
         if sql.len() as i64 > i64::from(self.limits[LIMIT_SQL_LENGTH as usize]) {
             return Err(Error::code(crate::error::SQLITE_TOOBIG));
         }

@@ -73,21 +73,56 @@ fn number_by_tokens(sql: &[u8]) -> Numbering {
     Numbering { text: Some(out), names }
 }
 
-/// SQLite's errors for a statement whose parameters (`names`, numbered as
-/// [`number`] numbers them) go past `SQLITE_LIMIT_VARIABLE_NUMBER`
-/// (`limit`): a `?NNN` beyond it names a number out of range, any other
-/// parameter beyond it is one too many.
-pub fn check_variable_limit(names: &[Option<String>], limit: i32) -> crate::error::Result<()> {
+/// SQLite's errors for a statement (`sql`, its parameters `names`,
+/// numbered as [`number`] numbers them) whose parameters go past
+/// `SQLITE_LIMIT_VARIABLE_NUMBER` (`limit`): a `?NNN` beyond it names a
+/// number out of range, any other parameter beyond it is one too many.
+/// SQLite meets them in source order and reports the first, so the text
+/// is walked again when one is found. (A `?NNN` past the largest limit is
+/// not in `names`: alone, the compiler refuses it.)
+pub fn check_variable_limit(sql: &[u8], names: &[Option<String>], limit: i32) -> crate::error::Result<()> {
     let limit = limit.max(0) as usize;
-    let Some(beyond) = names.get(limit + 1..) else { return Ok(()) };
-    let numbered = |n: &Option<String>| n.as_deref().and_then(|n| n.strip_prefix('?')).is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()));
-    if beyond.iter().any(numbered) {
-        return Err(crate::error::Error::sql(format!("variable number must be between ?1 and ?{limit}")));
+    match names.get(limit + 1..) {
+        Some(beyond) if !beyond.is_empty() => Err(first_variable_error(sql, limit)),
+        _ => Ok(()),
     }
-    if beyond.is_empty() {
-        return Ok(());
+}
+
+/// The error of the first parameter of `sql`, in source order, that
+/// `limit` refuses.
+fn first_variable_error(sql: &[u8], limit: usize) -> crate::error::Error {
+    let out_of_range = || crate::error::Error::sql(format!("variable number must be between ?1 and ?{limit}"));
+    let too_many = || crate::error::Error::sql("too many SQL variables");
+    let mut count = 0usize;
+    let mut seen = std::collections::HashSet::new();
+    for t in tokens(sql) {
+        if t.kind != TokenType::TK_VARIABLE {
+            continue;
+        }
+        let text = &sql[t.start..t.end];
+        match text.strip_prefix(b"?") {
+            Some([]) => count += 1,
+            Some(digits) if digits.iter().all(u8::is_ascii_digit) => {
+                match std::str::from_utf8(digits).ok().and_then(|d| d.parse::<usize>().ok()) {
+                    Some(n) if (1..=limit).contains(&n) => count = count.max(n),
+                    _ => return out_of_range(),
+                }
+                continue;
+            }
+            _ => {
+                if !seen.insert(text) {
+                    continue;
+                }
+                count += 1;
+            }
+        }
+        if count > limit {
+            return too_many();
+        }
     }
-    Err(crate::error::Error::sql("too many SQL variables"))
+    // (Not reached for a statement `names` came from: its numbering has
+    // a parameter past the limit.)
+    too_many()
 }
 
 /// Record `?NNN` (`digits` = NNN) in `names`; out of range numbers are

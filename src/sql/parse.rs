@@ -140,6 +140,9 @@ fn first_statement_in<R>(bump: &Bump, sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>
                         return Err(near(sql, t));
                     }
                 }
+                if let Some(t) = values_order_limit(sql, end) {
+                    return Err(near(sql, t));
+                }
                 // Whatever handles the tree (compiling, building the
                 // schema) starts on a large stack: not every walk over it
                 // grows the stack itself (the parser crate's formatting of
@@ -161,7 +164,7 @@ fn first_statement_in<R>(bump: &Bump, sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>
             if let Some(t) = register_token(sql, stop) {
                 return Err(near(sql, t));
             }
-            match dml_order_limit(sql, stop) {
+            match dml_order_limit(sql, stop).or_else(|| values_order_limit(sql, stop)) {
                 Some(t) => Err(near(sql, t)),
                 None => Err(map_error(sql, e)),
             }
@@ -276,6 +279,52 @@ pub fn dml_order_limit(sql: &[u8], stop: usize) -> Option<Tok> {
     None
 }
 
+/// The ORDER or LIMIT token right after a VALUES clause's last row (of a
+/// statement, a compound's last term, a subquery, a CTE, a trigger body)
+/// starting before `stop`: SQLite's grammar has no ORDER BY or LIMIT after
+/// a VALUES clause and reports its syntax error there; the parser crate
+/// accepts them.
+pub fn values_order_limit(sql: &[u8], stop: usize) -> Option<Tok> {
+    use TokenType::*;
+    let stop = stop.min(sql.len());
+    // (Most statements have no VALUES, or neither ORDER nor LIMIT: a byte
+    // scan says so without tokenizing.)
+    let has = |word: &[u8]| sql[..stop].windows(word.len()).any(|w| w.eq_ignore_ascii_case(word));
+    if !has(b"values") || !(has(b"order") || has(b"limit")) {
+        return None;
+    }
+    let mut depth = 0i32;
+    // The parenthesis depth of each VALUES clause whose rows may still
+    // continue (innermost last).
+    let mut open: Vec<i32> = Vec::new();
+    let mut prev: Option<TokenType> = None;
+    for t in tokens(sql) {
+        if t.start >= stop {
+            break;
+        }
+        match t.kind {
+            TK_LP => depth += 1,
+            TK_RP => {
+                depth -= 1;
+                while open.last().is_some_and(|&d| d > depth) {
+                    open.pop();
+                }
+            }
+            TK_VALUES if prev != Some(TK_DEFAULT) => open.push(depth),
+            _ if open.last() == Some(&depth) => match t.kind {
+                TK_COMMA => {}
+                TK_ORDER | TK_LIMIT => return Some(t),
+                _ => {
+                    open.pop();
+                }
+            },
+            _ => {}
+        }
+        prev = Some(t.kind);
+    }
+    None
+}
+
 /// Byte offset of the token the first statement of `sql` fails to parse
 /// at (`sqlite3_error_offset` after a syntax error); `None` when it parses
 /// or the input just ends early.
@@ -294,7 +343,7 @@ pub fn syntax_error_offset(sql: &[u8]) -> Option<usize> {
         None => end,
         Some(e) => error_position(e).map_or(sql.len(), |(line, column)| offset_of(sql, line, column)),
     };
-    if let Some(t) = dml_order_limit(sql, stop) {
+    if let Some(t) = dml_order_limit(sql, stop).or_else(|| values_order_limit(sql, stop)) {
         return Some(t.start);
     }
     match err? {

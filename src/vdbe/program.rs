@@ -148,6 +148,9 @@ pub enum Opcode {
     Delete,
     IdxInsert,
     IdxDelete,
+    /// r[P2] = entries of cursor P1's tree; P5 bit 1: a root of the other
+    /// kind than the cursor's is not refused (the integrity check's index
+    /// counts).
     Count,
     Sequence,
     // sorter

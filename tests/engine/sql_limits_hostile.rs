@@ -502,3 +502,65 @@ fn nested_views_and_ctes_count_against_the_depth_limit() {
         same_with_limits(&[(LIMIT_EXPR_DEPTH, 10)], &views(n), &format!("SELECT x FROM v{n}"));
     }
 }
+
+#[test]
+fn errors_met_first_in_source_order_as_sqlite() {
+    // Fuzz run F's classes: a VALUES clause takes no ORDER BY or LIMIT
+    // (a syntax error at that token, wherever the VALUES stands); CREATE
+    // INDEX checks its table and name before its width; of parameters
+    // past SQLITE_LIMIT_VARIABLE_NUMBER, the first in the text decides
+    // the message.
+    for sql in [
+        "VALUES(1) ORDER BY 1",
+        "VALUES(1), (2) LIMIT 1",
+        "SELECT 1 UNION ALL VALUES(2) ORDER BY 1",
+        "SELECT 1 UNION ALL VALUES(2) ORDER",
+        "VALUES(1) UNION SELECT 2 ORDER BY 1",
+        "SELECT * FROM (VALUES(1) ORDER BY 1)",
+        "SELECT * FROM (VALUES(1)) ORDER BY 1 LIMIT 1",
+        "SELECT 1 WHERE 1 IN (VALUES(1) LIMIT 1)",
+        "WITH w AS (VALUES(1) ORDER BY 1) SELECT * FROM w",
+        "WITH w AS (VALUES(1)) SELECT * FROM w ORDER BY 1",
+        "SELECT (VALUES(1)) ORDER BY 1",
+        "INSERT INTO t VALUES(1, 2, 3) LIMIT 1",
+        "INSERT INTO t DEFAULT VALUES",
+        "CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO t VALUES(1, 2, 3) ORDER BY 1; END",
+    ] {
+        same_with_limits(&[], "CREATE TABLE t(a, b, c)", sql);
+    }
+    let setup = "CREATE TABLE t(a, b, c); CREATE VIEW v AS SELECT 1 a; CREATE INDEX i0 ON t(a);";
+    for sql in [
+        "CREATE INDEX i ON w(a, b, c, a, b, c)",
+        "CREATE INDEX IF NOT EXISTS i0 ON w(a)",
+        "CREATE INDEX i0 ON t(a, b, c, a, b, c)",
+        "CREATE INDEX IF NOT EXISTS i0 ON t(a, b, c, a, b, c)",
+        "CREATE INDEX i ON v(a, b, c, a, b, c)",
+        "CREATE INDEX v ON v(a)",
+        "CREATE INDEX i ON sqlite_master(a, b, c, a, b, c)",
+        "CREATE INDEX i ON SQLITE_SCHEMA(a)",
+        "CREATE INDEX temp.i ON t(a, b, c, a, b, c)",
+        "CREATE INDEX sqlite_x ON t(a, b, c, a, b, c)",
+        "CREATE INDEX t ON t(a, b, c, a, b, c)",
+        "CREATE INDEX i ON t(zz, a, b, c, a, b, c)",
+        "CREATE INDEX i ON t(a, b, c, a, b, c) WHERE zz > 0",
+        "CREATE INDEX i ON t(a, b, c, a, b)",
+    ] {
+        same_with_limits(&[(LIMIT_COLUMN, 5)], setup, sql);
+    }
+    let q = |n: usize| vec!["?"; n].join(", ");
+    for sql in [
+        format!("SELECT {}, ?12", q(11)),
+        format!("SELECT ?40000, {}", q(11)),
+        format!("SELECT {}, ?40000", q(11)),
+        format!("SELECT ?12, {}", q(11)),
+        format!("SELECT {}, ?3", q(11)),
+        format!("SELECT ?10, {}", q(1)),
+        format!("SELECT :a, :b, :a, {}, ?11", q(8)),
+        format!("SELECT {}, :x", q(10)),
+        "SELECT ?11".to_string(),
+        "SELECT ?0, ?".to_string(),
+        "SELECT ?, ?2147483648, ?".to_string(),
+    ] {
+        same_with_limits(&[(LIMIT_VARIABLE_NUMBER, 10)], "", &sql);
+    }
+}

@@ -200,7 +200,11 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             let n = match vm.cursors[slot].as_mut() {
                 Some(VmCursor::Btree(c)) => {
                     let bt = &mut env.dbs[c.db].btree;
-                    pend!(c.cursor.count(bt)) as i64
+                    if insn.p5 & 0x01 != 0 {
+                        pend!(c.cursor.count_any_kind(bt)) as i64
+                    } else {
+                        pend!(c.cursor.count(bt)) as i64
+                    }
                 }
                 Some(VmCursor::Ephemeral(e)) => e.rows.len() as i64,
                 _ => 0,

@@ -176,7 +176,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             if cd.flags.contains(ColFlags::STORED) {
                 // Existing rows would need the value computed: SQLite
                 // refuses a STORED column unless the table is empty.
-                refuse_unless_empty(c, prog, &table, "cannot add a STORED column");
+                refuse_unless_empty(c, prog, &table, "cannot add a STORED column")?;
             }
             let mut default = None;
             let mut computed_default = false;
@@ -204,7 +204,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                             }
                             // Refused only when rows exist, which would
                             // need it computed.
-                            refuse_unless_empty(c, prog, &table, "Cannot add a column with non-constant default");
+                            refuse_unless_empty(c, prog, &table, "Cannot add a column with non-constant default")?;
                             computed_default = true;
                             continue;
                         }
@@ -450,7 +450,7 @@ impl Compiler<'_> {
     /// with its bare messages.
     fn verify_rows_after_add_column(&mut self, nt: &crate::sql::schema::Table) -> Result<()> {
         let tc = self.b.cursor();
-        self.b.add4(Opcode::OpenRead, tc, nt.root as i32, nt.db as i32, P4::Int64(nt.stored_count() as i64), 0);
+        self.open_table_read(tc, nt, nt.stored_count())?;
         let end = self.b.label();
         self.b.add(Opcode::Rewind, tc, end, 0);
         let top = self.b.here();
@@ -483,12 +483,13 @@ impl Compiler<'_> {
 /// ADD COLUMN of a column existing rows cannot get a value for: refused
 /// with `message` when the table has a row. SQLite's check is a SELECT
 /// raising the error at the first row, whose one column shows.
-fn refuse_unless_empty(c: &mut Compiler<'_>, prog: &mut Program, table: &crate::sql::schema::Table, message: &str) {
+fn refuse_unless_empty(c: &mut Compiler<'_>, prog: &mut Program, table: &crate::sql::schema::Table, message: &str) -> Result<()> {
     let tc = c.b.cursor();
-    c.b.add4(Opcode::OpenRead, tc, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
+    c.open_table_read(tc, table, table.columns.len())?;
     let empty = c.b.label();
     c.b.add(Opcode::Rewind, tc, empty, 0);
     c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text(message.into()), 0);
     c.b.bind(empty);
     prog.column_names = vec![format!("raise(ABORT,'{message}')")];
+    Ok(())
 }

@@ -315,7 +315,7 @@ impl Compiler<'_> {
     /// column `not_null` and satisfy `check`.
     fn verify_rows_for_constraint(&mut self, nt: &Table, not_null: Option<usize>, check: Option<&str>) -> Result<()> {
         let tc = self.b.cursor();
-        self.b.add4(Opcode::OpenRead, tc, nt.root as i32, nt.db as i32, P4::Int64(nt.stored_count() as i64), 0);
+        self.open_table_read(tc, nt, nt.stored_count())?;
         let end = self.b.label();
         self.b.add(Opcode::Rewind, tc, end, 0);
         let top = self.b.here();

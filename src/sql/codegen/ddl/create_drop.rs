@@ -386,7 +386,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 prog.changes_schema = true;
             }
         }
-        Stmt::CreateIndex { if_not_exists, idx_name, unique, tbl_name, .. } => {
+        Stmt::CreateIndex { if_not_exists, idx_name, unique, tbl_name, columns, .. } => {
             let name = unquote(idx_name.name.0);
             // The index goes to the database named (main if none) and its
             // table must be there too.
@@ -397,6 +397,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 c.schema
             } else {
                 let Some(t) = c.schema.shared_table_in(Some(c.ddl_db), &tname) else {
+                    if c.ddl_db == 1 && c.schema.table(&tname).is_some() {
+                        return Err(Error::sql(format!("cannot create a TEMP index on non-TEMP table \"{tname}\"")));
+                    }
                     return Err(Error::sql(format!("no such table: {}.{tname}", c.db_name(c.ddl_db))));
                 };
                 let mut s = crate::sql::schema::Schema::default();
@@ -404,18 +407,34 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 db_schema = s;
                 &db_schema
             };
-            if lookup.table(&tname).is_some_and(|t| t.virtual_table.is_some()) {
+            // SQLite's order: the table, what it is, the index's name, its
+            // width (`SQLITE_LIMIT_COLUMN`), then the columns' names.
+            let internal_schema = ["sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"].iter().any(|n| n.eq_ignore_ascii_case(&tname));
+            let Some(target) = lookup.table(&tname) else {
+                if internal_schema {
+                    let canonical = if tname.to_ascii_lowercase().starts_with("sqlite_temp_") { "sqlite_temp_master" } else { "sqlite_master" };
+                    return Err(Error::sql(format!("table {canonical} may not be indexed")));
+                }
+                return Err(Error::sql(format!("no such table: main.{tname}")));
+            };
+            if crate::sql::schema::is_internal_name(&tname) && !c.internal {
+                return Err(Error::sql(format!("table {} may not be indexed", target.name)));
+            }
+            if target.view_select.is_some() {
+                return Err(Error::sql("views may not be indexed".to_string()));
+            }
+            if target.virtual_table.is_some() {
                 return Err(Error::sql("virtual tables may not be indexed"));
             }
             if c.schema.index_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
             } else {
                 c.check_new_name(&name, idx_name.name.0, "index")?;
+                if columns.len() > c.max_columns {
+                    return Err(Error::sql("too many columns in index"));
+                }
                 let idx = index_from_stmt(stmt, None, 0, lookup)?;
                 let table = lookup.table(&idx.table).cloned().ok_or_else(|| Error::sql("no such table"))?;
-                if table.view_select.is_some() {
-                    return Err(Error::sql("views may not be indexed".to_string()));
-                }
                 c.validate_index_exprs(&table, &idx)?;
                 let sql = schema_sql(c.sql, if *unique { "UNIQUE INDEX" } else { "INDEX" });
                 c.writes = true;

@@ -214,6 +214,21 @@ impl Compiler<'_> {
         Ok(Arc::new(KeyInfo { fields }))
     }
 
+    /// Open cursor `cur` for reading on `table`'s tree: a WITHOUT ROWID
+    /// table's tree is of the index kind and is opened as a key cursor
+    /// with its key info (a table cursor refuses a root of that kind, as
+    /// SQLite's does); a rowid table's as a table cursor of `width`
+    /// columns.
+    pub fn open_table_read(&mut self, cur: i32, table: &Table, width: usize) -> Result<()> {
+        debug_assert!(table.virtual_table.is_none(), "a virtual table has no b-tree to read");
+        self.dbs_used |= 1 << table.db;
+        if table.without_rowid.is_some() {
+            return self.open_without_rowid_read(cur, table);
+        }
+        self.b.add4(Opcode::OpenRead, cur, table.root as i32, table.db as i32, P4::Int64(width as i64), 0);
+        Ok(())
+    }
+
     /// Open cursor `cur` for reading on a WITHOUT ROWID table and record
     /// where each column sits in its entries.
     pub fn open_without_rowid_read(&mut self, cur: i32, table: &Table) -> Result<()> {

@@ -160,7 +160,11 @@ impl Compiler<'_> {
         };
         self.b.add4(Opcode::OpenRead, cur, root as i32, db as i32, p4, 0);
         let n = self.b.reg();
-        self.b.add(Opcode::Count, cur, n, 0);
+        // (P5 1: an index's root of the table kind is not refused here:
+        // SQLite's count of an index's entries comes from its structure
+        // pass. A table's count, as any table cursor's move, refuses a
+        // root of the index kind.)
+        self.b.add4(Opcode::Count, cur, n, 0, P4::None, u16::from(idx.is_some()));
         self.b.add(Opcode::Close, cur, 0, 0);
         Ok(n)
     }
