@@ -108,6 +108,8 @@ const QUERIES: &[&str] = &[
     "SELECT 1 /* c */ \n\t ",
     "SELECT (1) /* c */ ORDER BY 1",
     "SELECT 1 AS x /* c */",
+    "SELECT * FROM (SELECT 1 /* c */ , a -- d\n FROM tabc)",
+    "WITH w AS (SELECT b + 1 /* e */ FROM tabc) SELECT * FROM w",
     // Byte-order marks between tokens are white space; inside a string,
     // a comment or a name they are text.
     "\u{feff}SELECT 1",

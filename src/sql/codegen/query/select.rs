@@ -631,7 +631,10 @@ impl Compiler<'_> {
         // Inside a view's body the text is the view's; a CTE's body is
         // written in the view or the statement around it.
         let texts = self.view_texts.iter().rev().map(|t| t.as_bytes()).chain(std::iter::once(self.sql));
-        let found = texts.flat_map(crate::sql::parse::all_result_column_spans).find(|span| squeeze(span).eq_ignore_ascii_case(&want));
+        // A span keeps the comments written after its expression; they are
+        // not part of what it renders.
+        let tokens_only = |span: &str| crate::sql::parse::tokens(span.as_bytes()).iter().map(|t| &span[t.start..t.end]).collect::<String>();
+        let found = texts.flat_map(crate::sql::parse::all_result_column_spans).find(|span| squeeze(&tokens_only(span)).eq_ignore_ascii_case(&want));
         found.unwrap_or(rendered)
     }
 
