@@ -243,8 +243,9 @@ fn commands_not_yet_done_are_refused() {
     }
 }
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
+/// A small deterministic generator (xorshift), shared by the FTS5 tests
+/// that write random documents.
+pub(crate) struct Rng(pub(crate) u64);
 impl Rng {
     fn next(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
@@ -252,13 +253,17 @@ impl Rng {
         self.0 ^= self.0 << 17;
         self.0
     }
-    fn below(&mut self, n: u64) -> u64 {
+    pub(crate) fn below(&mut self, n: u64) -> u64 {
         self.next() % n
     }
     fn doc(&mut self, words: usize) -> String {
-        let vocab = ["alpha", "beta", "gamma", "delta", "x", "y", "Zeta", "é", "prefixed", "prefixes", "prelude", "common", "common"];
-        (0..words)
-            .map(|_| if self.below(4) == 0 { format!("w{}", self.below(300)) } else { vocab[self.below(vocab.len() as u64) as usize].to_string() })
+        self.words(words, &["alpha", "beta", "gamma", "delta", "x", "y", "Zeta", "é", "prefixed", "prefixes", "prelude", "common", "common"], 300)
+    }
+    /// `n` words: one in four `w<k>` with k below `rare`, the rest drawn
+    /// from `vocab`.
+    pub(crate) fn words(&mut self, n: usize, vocab: &[&str], rare: u64) -> String {
+        (0..n)
+            .map(|_| if self.below(4) == 0 { format!("w{}", self.below(rare)) } else { vocab[self.below(vocab.len() as u64) as usize].to_string() })
             .collect::<Vec<_>>()
             .join(" ")
     }

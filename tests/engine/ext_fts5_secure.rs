@@ -58,24 +58,14 @@ fn same(c: &mut Connection, r: &RefDb, s: &str) {
     assert_eq!(run_ours(c, s), run_ref(r, s), "{s}");
 }
 
-/// A small deterministic generator (xorshift).
-struct Rng(u64);
+/// Random documents over a vocabulary without accents, rare words below 60.
+struct Rng(crate::ext_fts5::Rng);
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
     fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
+        self.0.below(n)
     }
     fn doc(&mut self, words: usize) -> String {
-        let vocab = ["alpha", "beta", "gamma", "delta", "x", "y", "Zeta", "prefixed", "prefixes", "prelude", "common", "common"];
-        (0..words)
-            .map(|_| if self.below(4) == 0 { format!("w{}", self.below(60)) } else { vocab[self.below(vocab.len() as u64) as usize].to_string() })
-            .collect::<Vec<_>>()
-            .join(" ")
+        self.0.words(words, &["alpha", "beta", "gamma", "delta", "x", "y", "Zeta", "prefixed", "prefixes", "prelude", "common", "common"], 60)
     }
 }
 
@@ -83,7 +73,7 @@ impl Rng {
 /// many deletes and updates of existing rows, some deletes of several
 /// rows between transactions.
 fn script(seed: u64, txns: usize) -> Vec<String> {
-    let mut g = Rng(seed);
+    let mut g = Rng(crate::ext_fts5::Rng(seed));
     let mut out = Vec::new();
     let mut rowid = 0i64;
     for _ in 0..txns {

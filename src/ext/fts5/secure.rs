@@ -28,6 +28,7 @@
 
 use super::codec::{get, put};
 use super::config::Detail;
+use super::segread::leaf_layout;
 use super::shadow::rows;
 use super::structure::{leaf_id, Seg};
 use crate::connection::Connection;
@@ -87,22 +88,7 @@ struct Page {
 
 impl Page {
     fn parse(b: &[u8]) -> Result<Page> {
-        if b.len() < 4 {
-            return Err(Error::corrupt());
-        }
-        let first_rowid = usize::from(u16::from_be_bytes([b[0], b[1]]));
-        let size = usize::from(u16::from_be_bytes([b[2], b[3]]));
-        if size < 4 || size > b.len() {
-            return Err(Error::corrupt());
-        }
-        let mut foot = Vec::new();
-        let (mut j, mut acc) = (size, 0usize);
-        while j < b.len() {
-            let (v, n) = get(b, j)?;
-            acc += v as usize;
-            foot.push(acc);
-            j = n;
-        }
+        let (first_rowid, size, foot) = leaf_layout(b)?;
         Ok(Page { first_rowid, body: b[..size].to_vec(), foot })
     }
 

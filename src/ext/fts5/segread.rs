@@ -40,6 +40,30 @@ pub fn read(c: &mut Connection, data: &str, seg: Seg, detail: Detail) -> Result<
     decode(&pages(c, data, seg)?, seg.first > 1, detail)
 }
 
+/// A leaf page's layout: the offset of its first rowid (0 if none starts
+/// on it), the size of header and body (where the footer starts), and the
+/// absolute offsets of the terms that start on it (the footer's deltas
+/// summed).
+pub(super) fn leaf_layout(page: &[u8]) -> Result<(usize, usize, Vec<usize>)> {
+    if page.len() < 4 {
+        return Err(Error::corrupt());
+    }
+    let first_rowid = usize::from(u16::from_be_bytes([page[0], page[1]]));
+    let size = usize::from(u16::from_be_bytes([page[2], page[3]]));
+    if size < 4 || size > page.len() {
+        return Err(Error::corrupt());
+    }
+    let mut offs = Vec::new();
+    let (mut j, mut acc) = (size, 0usize);
+    while j < page.len() {
+        let (v, n) = get(page, j)?;
+        acc += v as usize;
+        offs.push(acc);
+        j = n;
+    }
+    Ok((first_rowid, size, offs))
+}
+
 /// Decode consecutive leaf pages. `partial`: the first page may begin
 /// inside a doclist whose start was merged away; that part is skipped.
 pub fn decode(pages: &[Vec<u8>], partial: bool, detail: Detail) -> Result<Terms> {
@@ -50,22 +74,7 @@ pub fn decode(pages: &[Vec<u8>], partial: bool, detail: Detail) -> Result<Terms>
     let mut open: Option<(i64, Entry, usize)> = None;
     let mut last = 0i64;
     for (k, page) in pages.iter().enumerate() {
-        if page.len() < 4 {
-            return Err(Error::corrupt());
-        }
-        let first_rowid = usize::from(u16::from_be_bytes([page[0], page[1]]));
-        let size = usize::from(u16::from_be_bytes([page[2], page[3]]));
-        if size < 4 || size > page.len() {
-            return Err(Error::corrupt());
-        }
-        let mut offs = Vec::new();
-        let (mut j, mut acc) = (size, 0usize);
-        while j < page.len() {
-            let (v, n) = get(page, j)?;
-            acc += v as usize;
-            offs.push(acc);
-            j = n;
-        }
+        let (first_rowid, size, offs) = leaf_layout(page)?;
         let mut i = 4;
         if k == 0 && partial {
             i = offs.first().copied().unwrap_or(size);

@@ -43,7 +43,11 @@ static REPORTED: std::sync::OnceLock<(&'static str, String)> = std::sync::OnceLo
 /// programs that check it compare its first 60 characters (SQLite's shell)
 /// or the version alone, and a reader of it learns which library answers.
 pub fn report_sqlite_version(version: &'static str, source_id: &str) {
-    REPORTED.get_or_init(|| (version, format!("{source_id} ringlite-{RINGLITE_VERSION}")));
+    REPORTED.get_or_init(|| marked(version, source_id));
+}
+
+fn marked(version: &'static str, source_id: &str) -> (&'static str, String) {
+    (version, format!("{source_id} ringlite-{RINGLITE_VERSION}"))
 }
 
 /// The SQLite version ringlite reports (`sqlite_version()`, `sqlite3_libversion()`).
@@ -58,8 +62,7 @@ pub fn sqlite_source_id() -> &'static str {
 
 /// The reported strings; the reference SQLite's if nothing set them first.
 fn reported() -> &'static (&'static str, String) {
-    report_sqlite_version(DEFAULT_SQLITE_VERSION, DEFAULT_SQLITE_SOURCE_ID);
-    REPORTED.get().expect("set just above")
+    REPORTED.get_or_init(|| marked(DEFAULT_SQLITE_VERSION, DEFAULT_SQLITE_SOURCE_ID))
 }
 
 /// The compile-time options ringlite reports, without the `SQLITE_`
