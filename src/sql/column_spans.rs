@@ -46,7 +46,9 @@ const STANDARD_TYPES: [&str; 6] = ["ANY", "BLOB", "INT", "INTEGER", "REAL", "TEX
 
 /// A type that starts quoted is its first quoted name only (SQLite
 /// dequotes the type's text in place, which ends it at the closing quote).
-fn dequote(t: &str) -> String {
+/// The same holds for an unnamed CHECK constraint's text used as its name
+/// in "CHECK constraint failed: ...": `"value" >= 0` reads `value`.
+pub(crate) fn dequote(t: &str) -> String {
     let close = match t.chars().next() {
         Some('"') => '"',
         Some('\'') => '\'',

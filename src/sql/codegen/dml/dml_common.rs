@@ -299,7 +299,9 @@ impl Compiler<'_> {
                 if oc == OnConflict::Ignore {
                     c.b.add(Opcode::Goto, 0, skip, 0);
                 } else {
-                    let label = name.unwrap_or(text);
+                    // An unnamed check is named by its text, dequoted as
+                    // SQLite dequotes it: up to a leading quote's close.
+                    let label = name.unwrap_or_else(|| crate::sql::column_spans::dequote(&text));
                     c.constraint_halt(crate::error::SQLITE_CONSTRAINT_CHECK, format!("CHECK constraint failed: {label}"), oc);
                 }
                 c.b.bind(ok);

@@ -432,6 +432,16 @@ fn insert_row_with_rowid(
             autoincrement_floor(c, rowid);
         }
     }
+    // AUTOINCREMENT counts every rowid the statement chose or was given,
+    // before any constraint is checked: a row that a conflict then turns
+    // into an upsert's UPDATE, an IGNORE or a REPLACE still used its rowid
+    // up (SQLite's `autoIncStep` right after the rowid is known).
+    if let Some((_, seq, _, _)) = c.autoinc.filter(|_| !without_rowid) {
+        let lower = c.b.label();
+        c.b.add4(Opcode::Le, seq, lower, rowid, crate::vdbe::program::P4::None, 0);
+        c.b.add(Opcode::SCopy, rowid, seq, 0);
+        c.b.bind(lower);
+    }
     if let Some(ipk) = t.table.rowid_alias {
         c.b.add(Opcode::SCopy, rowid, row + ipk as i32, 0);
     }
@@ -471,12 +481,6 @@ fn insert_row_with_rowid(
     }
     c.fk_check_child(&t.table, row, 1, None)?;
     c.fk_check_parent(&t.table, row, rowid, -1, None)?;
-    if let Some((_, seq, _, _)) = c.autoinc {
-        let lower = c.b.label();
-        c.b.add4(Opcode::Le, seq, lower, rowid, crate::vdbe::program::P4::None, 0);
-        c.b.add(Opcode::SCopy, rowid, seq, 0);
-        c.b.bind(lower);
-    }
     c.fire_triggers(t, crate::sql::codegen::target::Event::Insert, false, None, Some((row, rowid)), &[], skip)?;
     c.emit_returning(t)?;
     c.b.bind(skip);
