@@ -22,19 +22,25 @@ typedef struct RlArg {
 } RlArg;
 
 extern char *ringlite_capi_format(const char *fmt, const RlArg *a, int n);
+extern void ringlite_capi_format_into(const char *fmt, const RlArg *a, int n, char *buf, int nBuf);
 extern void ringlite_capi_str_format(sqlite3_str *p, const char *fmt, const RlArg *a, int n);
 extern void ringlite_capi_log(int code, const char *fmt, const RlArg *a, int n);
 extern void *sqlite3_malloc(int);
 extern void sqlite3_free(void *);
 
-/* Pull the arguments of fmt from ap into a malloc'd array; *pn is its size. */
-static RlArg *rl_collect(const char *fmt, va_list ap, int *pn) {
+/* Room for the arguments of a format with up to 5 conversions (each
+** takes at most 3: width, precision, value), on the caller's stack. */
+#define RL_LOCAL_ARGS 16
+
+/* Pull the arguments of fmt from ap into `local` (RL_LOCAL_ARGS entries)
+** when they fit, else into a malloc'd array; *pn is their count. */
+static RlArg *rl_collect_into(const char *fmt, va_list ap, int *pn, RlArg *local) {
   int cap = 1, n = 0;
   const char *p;
   RlArg *a;
   if (fmt == 0) { *pn = 0; return 0; }
   for (p = fmt; *p; p++) if (*p == '%') cap += 3;
-  a = (RlArg *)malloc(sizeof(RlArg) * (size_t)cap);
+  a = cap <= RL_LOCAL_ARGS && local ? local : (RlArg *)malloc(sizeof(RlArg) * (size_t)cap);
   if (a == 0) { *pn = 0; return 0; }
   for (p = fmt; *p; p++) {
     int longs = 0;
@@ -82,17 +88,23 @@ static RlArg *rl_collect(const char *fmt, va_list ap, int *pn) {
   return a;
 }
 
+/* rl_collect_into with no local room: the array is always malloc'd. */
+static RlArg *rl_collect(const char *fmt, va_list ap, int *pn) {
+  return rl_collect_into(fmt, ap, pn, 0);
+}
+
 char *sqlite3_vmprintf(const char *zFormat, va_list ap) {
   int n;
   char *z;
   va_list cp;
   RlArg *a;
+  RlArg local[RL_LOCAL_ARGS];
   if (zFormat == 0) return 0;
   va_copy(cp, ap);
-  a = rl_collect(zFormat, cp, &n);
+  a = rl_collect_into(zFormat, cp, &n, local);
   va_end(cp);
   z = ringlite_capi_format(zFormat, a, n);
-  free(a);
+  if (a != local) free(a);
   return z;
 }
 
@@ -105,17 +117,20 @@ char *sqlite3_mprintf(const char *zFormat, ...) {
   return z;
 }
 
+/* Formatted straight into zBuf (no allocated result to copy and free),
+** with the arguments of a short format collected on the stack. */
 char *sqlite3_vsnprintf(int n, char *zBuf, const char *zFormat, va_list ap) {
-  char *z;
-  size_t len;
+  int nArg;
+  va_list cp;
+  RlArg *a;
+  RlArg local[RL_LOCAL_ARGS];
   if (n <= 0 || zBuf == 0) return zBuf;
-  z = sqlite3_vmprintf(zFormat, ap);
-  if (z == 0) { zBuf[0] = 0; return zBuf; }
-  len = strlen(z);
-  if (len > (size_t)(n - 1)) len = (size_t)(n - 1);
-  memcpy(zBuf, z, len);
-  zBuf[len] = 0;
-  sqlite3_free(z);
+  if (zFormat == 0) { zBuf[0] = 0; return zBuf; }
+  va_copy(cp, ap);
+  a = rl_collect_into(zFormat, cp, &nArg, local);
+  va_end(cp);
+  ringlite_capi_format_into(zFormat, a, nArg, zBuf, n);
+  if (a != local) free(a);
   return zBuf;
 }
 

@@ -52,12 +52,13 @@ impl PrintfArgs for ShimArgs<'_> {
     fn double_arg(&mut self) -> f64 {
         self.take().d
     }
-    fn text_arg(&mut self) -> Option<Vec<u8>> {
+    fn text_arg(&mut self) -> Option<std::borrow::Cow<'_, [u8]>> {
         let a = self.take();
         if a.s.is_null() {
             None
         } else {
-            Some(unsafe { CStr::from_ptr(a.s) }.to_bytes().to_vec())
+            // (The caller's string outlives the formatting: borrowed.)
+            Some(std::borrow::Cow::Borrowed(unsafe { CStr::from_ptr(a.s) }.to_bytes()))
         }
     }
     fn char_arg(&mut self) -> u32 {
@@ -101,6 +102,32 @@ pub unsafe extern "C" fn ringlite_capi_format(fmt: *const c_char, a: *const Prin
             Ok(s) => crate::memory::malloc_cstr(&s),
             Err(_) => std::ptr::null_mut(),
         }
+    })
+}
+
+/// Called by the shim for `sqlite3_vsnprintf`: the formatted string
+/// written into `buf` (`n` > 0 bytes), cut to `n - 1` bytes and ended by a
+/// NUL; an empty string when formatting fails. No block is allocated for
+/// the result (the common `sqlite3_snprintf` into a stack buffer).
+#[no_mangle]
+pub unsafe extern "C" fn ringlite_capi_format_into(fmt: *const c_char, a: *const PrintfArg, n_args: c_int, buf: *mut c_char, n: c_int) {
+    ffi_guard!((), {
+        if buf.is_null() || n <= 0 {
+            return;
+        }
+        let len = if fmt.is_null() {
+            0
+        } else {
+            match format(CStr::from_ptr(fmt).to_bytes(), args(a, n_args)) {
+                Ok(s) => {
+                    let len = s.len().min(n as usize - 1);
+                    std::ptr::copy_nonoverlapping(s.as_ptr(), buf as *mut u8, len);
+                    len
+                }
+                Err(_) => 0,
+            }
+        };
+        *buf.add(len) = 0;
     })
 }
 

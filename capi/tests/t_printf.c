@@ -47,6 +47,21 @@ int main(void) {
   show("empty", sqlite3_mprintf("%s", ""));
   printf("snprintf: [%s]\n", sqlite3_snprintf(sizeof buf, buf, "%s-%d", "a long string here", 12345));
   printf("snprintf0: [%s]\n", sqlite3_snprintf(0, buf, "%d", 1));
+  /* Formatted straight into the buffer: exact fit, one byte short,
+  ** quoting, NULLs, an owned %z string, and more arguments than the
+  ** shim keeps on its stack (16). */
+  printf("snprintf-fit: [%s]\n", sqlite3_snprintf(sizeof buf, buf, "%s", "fifteen chars!!"));
+  printf("snprintf-cut: [%s]\n", sqlite3_snprintf(sizeof buf, buf, "%s", "sixteen chars!!!"));
+  printf("snprintf-one: [%s]\n", sqlite3_snprintf(1, buf, "%s", "x"));
+  printf("snprintf-q: [%s]\n", sqlite3_snprintf(sizeof buf, buf, "%q|%Q|%w", "it's", (char *)0, "a\"b"));
+  printf("snprintf-null: [%s]\n", sqlite3_snprintf(sizeof buf, buf, "%s|%.2s|%5s", (char *)0, "abc", "z"));
+  printf("snprintf-z: [%s]\n", sqlite3_snprintf(sizeof buf, buf, "%z.", sqlite3_mprintf("owned %d", 6)));
+  {
+    char wide[200];
+    printf("snprintf-many: [%s]\n", sqlite3_snprintf(sizeof wide, wide, "%d %d %d %d %d %d %*d %.*s %s %c %x %lld %u",
+      1, 2, 3, 4, 5, 6, 4, 7, 3, "abcdef", "eight", 'n', 255, -9223372036854775807LL, 4000000000u));
+    printf("snprintf-float: [%s]\n", sqlite3_snprintf(sizeof wide, wide, "%.3f|%g|%!.15g", 3.14159, 1e-5, 0.1));
+  }
   s = sqlite3_str_new(0);
   sqlite3_str_appendf(s, "%d-%s", 7, "seven");
   sqlite3_str_append(s, "++", 2);

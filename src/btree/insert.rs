@@ -80,6 +80,14 @@ impl Btree {
                     self.balance_siblings(path, level, super::balance::NewContent::Insert(top.idx, &new))?;
                     return Ok(false);
                 }
+                // The page holds the new cell once its free space (after
+                // deletes, in freeblocks) is gathered: repack it where it
+                // is rather than decoding every cell into a node and
+                // writing them back, when that node would need no
+                // balancing either.
+                if self.fits_repacked(top.pgno, new.len(), level > 0)? && self.defragment(top.pgno)? && self.insert_in_gap(top.pgno, top.idx, &new)? {
+                    return Ok(true);
+                }
                 let mut node = self.read_node(top.pgno)?;
                 node.cells.insert(top.idx, new);
                 self.fix_page(path, level, node)?;
@@ -170,28 +178,34 @@ impl Btree {
     fn defragment(&mut self, pgno: Pgno) -> Result<bool> {
         let usable = self.usable();
         // Every cell's place and length, checked before anything moves.
-        let (h, copy, cells) = {
+        // (Only the cell content area is copied aside: the cells all lie
+        // in it, from its start to the end of the usable space.)
+        let (h, first, copy, cells) = {
             let data = self.pager.page(pgno)?;
             let h = page::header(data, pgno)?;
             let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
             let mut end = usable as usize;
+            let mut first = usable as usize;
             let mut cells = Vec::with_capacity(h.ncells);
             for i in 0..h.ncells {
-                let (Ok(off), Ok((bytes, _))) = (page::cell_offset(data, &h, i, usable), page::cell(data, &h, i, usable)) else { return Ok(false) };
-                match end.checked_sub(bytes.len()) {
+                // (As `page::cell` reads it, its offset looked up once.)
+                let Ok(off) = page::cell_offset(data, &h, i, usable) else { return Ok(false) };
+                let Ok(info) = cell::parse(h.kind, &data[off..usable as usize], usable) else { return Ok(false) };
+                match end.checked_sub(info.size) {
                     Some(e) if e >= ptr_end => end = e,
                     _ => return Ok(false),
                 }
-                cells.push((off, bytes.len()));
+                first = first.min(off);
+                cells.push((off, info.size));
             }
-            (h, data[..usable as usize].to_vec(), cells)
+            (h, first, data[first..usable as usize].to_vec(), cells)
         };
         let d = self.pager.page_mut(pgno)?;
         let ptr_base = h.offset + h.kind.header_size();
         let mut end = usable as usize;
         for (i, &(off, len)) in cells.iter().enumerate() {
             end -= len;
-            d[end..end + len].copy_from_slice(&copy[off..off + len]);
+            d[end..end + len].copy_from_slice(&copy[off - first..off - first + len]);
             d[ptr_base + 2 * i..ptr_base + 2 * i + 2].copy_from_slice(&(end as u16).to_be_bytes());
         }
         d[ptr_base + 2 * h.ncells..end].fill(0);
@@ -200,6 +214,25 @@ impl Btree {
         d[h.offset + 5..h.offset + 7].copy_from_slice(&(end as u16).to_be_bytes());
         d[h.offset + 7] = 0;
         Ok(true)
+    }
+
+    /// Whether page `pgno` takes a cell of `len` bytes once repacked (its
+    /// free space, freeblocks and fragments included, is large enough),
+    /// and, for a page that is not the root (`balanced`), is then at least
+    /// a third full: the page [`Btree::fix_page`] would write as it is,
+    /// without balancing. `false` when its free-space bookkeeping does not
+    /// read sane.
+    fn fits_repacked(&self, pgno: Pgno, len: usize, balanced: bool) -> Result<bool> {
+        let usable = self.usable() as usize;
+        let data = self.pager.page(pgno)?;
+        let h = page::header(data, pgno)?;
+        let Some(free) = super::drop_cell::free_bytes(data, h.offset, h.kind, h.ncells, usable) else { return Ok(false) };
+        if free < len + 2 {
+            return Ok(false);
+        }
+        // Bytes in use after the insert, counted as `page::underfull` does.
+        let Some(used) = usable.checked_sub(h.offset + free) else { return Ok(false) };
+        Ok(!balanced || (used + len + 2) * 3 >= usable)
     }
 
     /// Whether page `pgno` cannot take a cell of `len` bytes even when

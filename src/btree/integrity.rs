@@ -34,6 +34,28 @@ use std::collections::HashMap;
 const LARGEST_ROOT: usize = 52;
 const INCREMENTAL_VACUUM: usize = 64;
 
+/// Where a report about a reference points: the prefix of its message
+/// ("Tree R page P cell I: "), formatted only when a report is made.
+#[derive(Clone, Copy)]
+enum At {
+    /// No prefix (the tree roots, the freelist).
+    Nowhere,
+    /// Cell `cell` of page `pgno` of the tree rooted at `root`.
+    Cell { root: Pgno, pgno: Pgno, cell: usize },
+    /// The right child of page `pgno` (auto_vacuum databases' naming).
+    RightChild { root: Pgno, pgno: Pgno },
+}
+
+impl std::fmt::Display for At {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            At::Nowhere => Ok(()),
+            At::Cell { root, pgno, cell } => write!(f, "Tree {root} page {pgno} cell {cell}: "),
+            At::RightChild { root, pgno } => write!(f, "Tree {root} page {pgno} right child: "),
+        }
+    }
+}
+
 struct Checker {
     errors: Vec<String>,
     max: usize,
@@ -51,11 +73,11 @@ impl Checker {
         }
     }
     fn reference(&mut self, pgno: Pgno, db_size: Pgno) -> bool {
-        self.reference_at("", pgno, db_size)
+        self.reference_at(At::Nowhere, pgno, db_size)
     }
     /// Count a reference to `pgno`; a page out of range or referenced
     /// before is reported (after the prefix `at`) and not to be followed.
-    fn reference_at(&mut self, at: &str, pgno: Pgno, db_size: Pgno) -> bool {
+    fn reference_at(&mut self, at: At, pgno: Pgno, db_size: Pgno) -> bool {
         if pgno < 1 || pgno > db_size {
             self.error(format!("{at}invalid page number {pgno}"));
             return false;
@@ -115,7 +137,7 @@ impl Btree {
                 self.check_ptrmap(&mut ck, root, ROOTPAGE, 0)?;
             }
             let mut max_key = i64::MAX;
-            self.check_tree_page(&mut ck, root, root, 0, &mut max_key, "")?;
+            self.check_tree_page(&mut ck, root, root, 0, &mut max_key, At::Nowhere)?;
         }
         // Page 1 holds the header even when sqlite_schema is not checked.
         ck.refs.entry(1).or_insert(1);
@@ -171,7 +193,7 @@ impl Btree {
     /// space is corrupt, 0 for an interior page none of whose children
     /// could be checked), or `None` when the page itself could not be:
     /// such a child is not compared with its siblings' depth, as in SQLite.
-    fn check_tree_page(&self, ck: &mut Checker, root: Pgno, pgno: Pgno, level: usize, max_key: &mut i64, at: &str) -> Result<Option<usize>> {
+    fn check_tree_page(&self, ck: &mut Checker, root: Pgno, pgno: Pgno, level: usize, max_key: &mut i64, at: At) -> Result<Option<usize>> {
         let db_size = self.pager.db_size();
         if level > super::cursor::MAX_DEPTH {
             ck.error(format!("Tree {root} page {pgno}: tree too deep"));
@@ -208,15 +230,14 @@ impl Btree {
         if !h.kind.is_leaf() {
             // SQLite names the right child's reference "right child" in
             // auto_vacuum databases and "cell 0" otherwise.
-            let at = if ck.ptrmap { format!("Tree {root} page {pgno} right child: ") } else { format!("Tree {root} page {pgno} cell 0: ") };
+            let at = if ck.ptrmap { At::RightChild { root, pgno } } else { At::Cell { root, pgno, cell: 0 } };
             self.check_ptrmap(ck, h.right, BTREE, pgno)?;
-            depth = self.check_tree_page(ck, root, h.right, level + 1, max_key, &at)?;
+            depth = self.check_tree_page(ck, root, h.right, level + 1, max_key, at)?;
         }
         for i in (0..h.ncells).rev() {
             // (In auto_vacuum databases SQLite keeps naming the cells of an
             // interior page "right child" after checking that child.)
-            let at =
-                if ck.ptrmap && !h.kind.is_leaf() { format!("Tree {root} page {pgno} right child: ") } else { format!("Tree {root} page {pgno} cell {i}: ") };
+            let at = if ck.ptrmap && !h.kind.is_leaf() { At::RightChild { root, pgno } } else { At::Cell { root, pgno, cell: i } };
             if let Some((_, msg)) = coverage.cells.iter().find(|(c, _)| *c == i) {
                 ck.error(format!("{at}{msg}"));
                 continue;
@@ -242,11 +263,11 @@ impl Btree {
             }
             if (info.local as u64) < info.payload_size {
                 let expected = (info.payload_size as usize - info.local).div_ceil(usable as usize - 4);
-                self.check_overflow_chain(ck, &at, info.overflow, pgno, expected)?;
+                self.check_overflow_chain(ck, at, info.overflow, pgno, expected)?;
             }
             if !h.kind.is_leaf() {
                 self.check_ptrmap(ck, info.left_child, BTREE, pgno)?;
-                let child_depth = self.check_tree_page(ck, root, info.left_child, level + 1, max_key, &at)?;
+                let child_depth = self.check_tree_page(ck, root, info.left_child, level + 1, max_key, at)?;
                 key_can_be_equal = false;
                 if let Some(d) = child_depth {
                     if depth.is_some_and(|cur| cur != d) {
@@ -267,7 +288,7 @@ impl Btree {
     /// needs if the pointers go on. A page number out of range or seen
     /// before ends it with that report; reaching 0 after another number of
     /// pages than `expected` is reported as the list's length.
-    fn check_overflow_chain(&self, ck: &mut Checker, at: &str, first: Pgno, owner: Pgno, expected: usize) -> Result<()> {
+    fn check_overflow_chain(&self, ck: &mut Checker, at: At, first: Pgno, owner: Pgno, expected: usize) -> Result<()> {
         let db_size = self.pager.db_size();
         let mut next = first;
         let mut expect = (OVERFLOW1, owner);

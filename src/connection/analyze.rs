@@ -221,7 +221,7 @@ impl Connection {
     }
 
     /// How an index's entries compare (its columns' collations).
-    fn key_info_for_index(&self, db: usize, ix: &crate::sql::schema::Index) -> Result<Arc<KeyInfo>> {
+    pub(super) fn key_info_for_index(&self, db: usize, ix: &crate::sql::schema::Index) -> Result<Arc<KeyInfo>> {
         self.with_compiler(db, |c| c.index_key_info(ix))
     }
 

@@ -8,11 +8,15 @@
 //!    writer until the end) and the connection behaves as inside `BEGIN`,
 //!    so that every read below sees one snapshot.
 //! 2. A fresh database (a private in-memory one, or the `INTO` file) with
-//!    the same page size is filled through SQL on a second connection that
-//!    shares this one's functions and collations: the tables are created,
-//!    then the indexes, then every row is copied with its rowid, then
-//!    `sqlite_sequence`'s rows, and last the views and triggers (their
-//!    stored text, so nothing fires during the copy).
+//!    the same page size is filled on a second connection that shares
+//!    this one's functions and collations: the tables are created, then
+//!    the indexes (through SQL, so the root pages are SQLite's), then
+//!    every row is copied with its rowid, then `sqlite_sequence`'s rows,
+//!    and last the views and triggers (their stored text, so nothing
+//!    fires during the copy). A rowid table's records and its indexes'
+//!    entries are copied B-tree to B-tree in key order, unchanged (each
+//!    an append to the new tree's right edge), as SQLite's transfer
+//!    does; a WITHOUT ROWID table goes through an INSERT per row.
 //! 3. `VACUUM INTO` stops there, after giving the new file the meta values
 //!    SQLite carries over (default cache size, text encoding, user_version,
 //!    application_id). In-place VACUUM copies the new database back page by
@@ -245,13 +249,19 @@ impl Connection {
         for r in creates("table").filter(|r| !internal(r)) {
             run(&mut dest, r.sql.as_deref().unwrap_or_default(), &[], |_| Ok(()))?;
         }
-        // Rows first, then the indexes: CREATE INDEX builds each one from
-        // sorted keys instead of an insert at a random place per row.
-        for r in creates("table").filter(|r| !internal(r)) {
-            self.copy_table_rows(db, &mut dest, &r.name)?;
-        }
+        // As SQLite: every table, then every index (so the root pages are
+        // SQLite's), then the rows. A rowid table's rows and its indexes'
+        // entries are copied B-tree to B-tree in key order (each an
+        // append); any other table through SQL.
         for r in creates("index") {
             run(&mut dest, r.sql.as_deref().unwrap_or_default(), &[], |_| Ok(()))?;
+        }
+        for r in creates("table").filter(|r| !internal(r)) {
+            if self.copies_by_record(db, &mut dest, &r.name)? {
+                self.copy_table_records(db, &mut dest, &r.name)?;
+            } else {
+                self.copy_table_rows(db, &mut dest, &r.name)?;
+            }
         }
         if rows.iter().any(|r| r.kind == "table" && r.name.eq_ignore_ascii_case("sqlite_sequence")) {
             run(&mut dest, "DELETE FROM sqlite_sequence", &[], |_| Ok(()))?;
@@ -326,19 +336,11 @@ impl Connection {
         }
     }
 
-    /// Copy every row of table `name` (rowids included) into `dest`.
+    /// Copy every row of table `name` (rowids included) into `dest`
+    /// through SQL (an INSERT per row; the table's indexes, if any, are
+    /// filled by it).
     fn copy_table_rows(&mut self, db: usize, dest: &mut Connection, name: &str) -> Result<()> {
         let schema = quote(&self.state.dbs[db].name);
-        let table = self.schemas.get(db).and_then(|s| s.table(name)).ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {name}")))?;
-        if let Some(why) = &table.unsupported {
-            return Err(Error::unsupported(&format!("VACUUM of table {name}: {why}")));
-        }
-        if table.without_rowid.is_none() {
-            let root = table.root;
-            if self.copy_table_records(db, dest, name, root)? {
-                return Ok(());
-            }
-        }
         let table = self.schemas.get(db).and_then(|s| s.table(name)).ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {name}")))?;
         // Generated columns are computed again as the rows go in.
         let mut cols: Vec<String> = table.columns.iter().filter(|c| c.generated.is_none()).map(|c| quote(&c.name)).collect();
@@ -379,53 +381,82 @@ impl Connection {
 }
 
 impl Connection {
-    /// Copy the rows of rowid table `name` (root page `src_root`) into
-    /// `dest` record by record, B-tree to B-tree, in rowid order: no SQL,
-    /// and every row is an append to the new tree's rightmost leaf. The
-    /// records are copied unchanged, as SQLite's VACUUM does (its
-    /// INSERT ... SELECT transfer copies raw records without re-checking
-    /// constraints or recomputing stored columns). `false` (nothing
-    /// copied) when the two databases' text encodings differ, `dest`
-    /// does not know the table, or the table has UNIQUE / PRIMARY KEY
-    /// indexes (created with it, before the rows): the SQL copy then does
-    /// it.
-    fn copy_table_records(&mut self, db: usize, dest: &mut Connection, name: &str, src_root: u32) -> Result<bool> {
-        let mut dest_root = None;
-        run(dest, "SELECT rootpage FROM main.sqlite_schema WHERE type = 'table' AND name = ?", &[Value::text(name.to_string())], |st| {
-            dest_root = Some(st.column(0).as_ref().to_i64());
-            Ok(())
-        })?;
-        let Some(dest_root) = dest_root.filter(|r| *r > 1).map(|r| r as u32) else { return Ok(false) };
-        // The table's UNIQUE / PRIMARY KEY indexes exist from its CREATE
-        // TABLE on and are filled by the SQL copy only.
-        let mut indexed = false;
-        run(dest, "SELECT 1 FROM main.sqlite_schema WHERE type = 'index' AND tbl_name = ?", &[Value::text(name.to_string())], |_| {
-            indexed = true;
-            Ok(())
-        })?;
-        if indexed {
+    /// Whether table `name` is copied B-tree to B-tree
+    /// ([`Connection::copy_table_records`]): a rowid table the engine
+    /// supports, on two databases of the same text encoding (the records
+    /// are copied as they are).
+    fn copies_by_record(&mut self, db: usize, dest: &mut Connection, name: &str) -> Result<bool> {
+        let table = self.schemas.get(db).and_then(|s| s.table(name)).ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {name}")))?;
+        if let Some(why) = &table.unsupported {
+            return Err(Error::unsupported(&format!("VACUUM of table {name}: {why}")));
+        }
+        if table.without_rowid.is_some() {
             return Ok(false);
         }
         let src = &mut self.state.dbs[db].btree;
         let dst = &mut dest.state.dbs[0].btree;
-        if block(src, |b| b.meta(Meta::TextEncoding))?.max(1) != block(dst, |b| b.meta(Meta::TextEncoding))?.max(1) || dst.txn_state() != TxnState::Write {
-            return Ok(false);
+        Ok(block(src, |b| b.meta(Meta::TextEncoding))?.max(1) == block(dst, |b| b.meta(Meta::TextEncoding))?.max(1) && dst.txn_state() == TxnState::Write)
+    }
+
+    /// Copy rowid table `name` into `dest`, where it and its indexes exist
+    /// empty: its rows (rowids included) and then each index's entries,
+    /// B-tree to B-tree in key order, so that every entry is an append to
+    /// the new tree's rightmost leaf. No SQL: the records are copied
+    /// unchanged, as SQLite's VACUUM does (its INSERT ... SELECT transfer
+    /// copies raw records and index entries without re-checking
+    /// constraints or recomputing stored columns).
+    fn copy_table_records(&mut self, db: usize, dest: &mut Connection, name: &str) -> Result<()> {
+        let dest_root = |dest: &mut Connection, kind: &str, name: &str| -> Result<u32> {
+            let mut root = None;
+            run(
+                dest,
+                "SELECT rootpage FROM main.sqlite_schema WHERE type = ? AND name = ?",
+                &[Value::text(kind.to_string()), Value::text(name.to_string())],
+                |st| {
+                    root = Some(st.column(0).as_ref().to_i64());
+                    Ok(())
+                },
+            )?;
+            root.filter(|r| *r > 1).map(|r| r as u32).ok_or_else(|| Error::new(SQLITE_ERROR, format!("VACUUM: {kind} {name} missing from the copy")))
+        };
+        let schema = self.schemas.get(db).ok_or_else(|| Error::new(SQLITE_ERROR, "VACUUM: no schema"))?;
+        let table = schema.table(name).ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {name}")))?;
+        let src_root = table.root;
+        let indexes: Vec<crate::sql::schema::Index> = schema.indexes_of(table).into_iter().cloned().collect();
+        let mut trees = vec![(src_root, dest_root(dest, "table", name)?, None)];
+        for ix in &indexes {
+            let key_info = self.key_info_for_index(db, ix)?;
+            trees.push((ix.root, dest_root(dest, "index", &ix.name)?, Some(key_info)));
         }
-        let mut from = Cursor::new(src_root, false, None);
-        let mut to = Cursor::new(dest_root, true, None);
-        let mut more = block(src, |b| from.first(b))?;
-        while more {
-            let rowid = from.rowid();
-            let record = block(src, |b| {
-                Ok(match from.payload(b)? {
-                    Poll::Ready(p) => Poll::Ready(p.to_vec()),
-                    Poll::Pending => Poll::Pending,
-                })
-            })?;
-            block(dst, |b| to.insert(b, InsertKey::Rowid(rowid), &record))?;
-            more = block(src, |b| from.next(b))?;
+        let src = &mut self.state.dbs[db].btree;
+        let dst = &mut dest.state.dbs[0].btree;
+        for (src_root, dest_root, key_info) in trees {
+            let index = key_info.is_some();
+            let mut from = Cursor::new(src_root, false, key_info.clone());
+            let mut to = Cursor::new(dest_root, true, key_info);
+            let mut more = block(src, |b| from.first(b))?;
+            let mut record = Vec::new();
+            while more {
+                let rowid = if index { 0 } else { from.rowid() };
+                block(src, |b| {
+                    Ok(match from.payload(b)? {
+                        Poll::Ready(p) => {
+                            record.clear();
+                            record.extend_from_slice(p);
+                            Poll::Ready(())
+                        }
+                        Poll::Pending => Poll::Pending,
+                    })
+                })?;
+                if index {
+                    block(dst, |b| to.insert(b, InsertKey::Index(&record), &[]))?;
+                } else {
+                    block(dst, |b| to.insert(b, InsertKey::Rowid(rowid), &record))?;
+                }
+                more = block(src, |b| from.next(b))?;
+            }
         }
-        Ok(true)
+        Ok(())
     }
 }
 

@@ -19,6 +19,7 @@ use super::fpdecode::{fp_decode, FpDecode};
 use super::numeric::{format_real, value_to_f64, value_to_i64};
 use super::{Value, ValueRef};
 use crate::error::{Error, Result, SQLITE_TOOBIG};
+use std::borrow::Cow;
 
 /// The C length modifier given for an integer conversion.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,7 +45,7 @@ pub trait PrintfArgs {
     fn double_arg(&mut self) -> f64;
     /// The next string argument; `None` for a NULL pointer / SQL NULL or a
     /// missing argument.
-    fn text_arg(&mut self) -> Option<Vec<u8>>;
+    fn text_arg(&mut self) -> Option<Cow<'_, [u8]>>;
     /// `%c` with C varargs: the next `unsigned int` argument (a code point).
     /// Never called in SQL mode.
     fn char_arg(&mut self) -> u32 {
@@ -86,12 +87,12 @@ impl PrintfArgs for SqlArgs<'_> {
     fn double_arg(&mut self) -> f64 {
         self.next().map_or(0.0, value_to_f64)
     }
-    fn text_arg(&mut self) -> Option<Vec<u8>> {
+    fn text_arg(&mut self) -> Option<Cow<'_, [u8]>> {
         match self.next()? {
             ValueRef::Null => None,
-            ValueRef::Integer(i) => Some(i.to_string().into_bytes()),
-            ValueRef::Real(r) => Some(format_real(r).into_bytes()),
-            ValueRef::Text(t) | ValueRef::Blob(t) => Some(t.to_vec()),
+            ValueRef::Integer(i) => Some(Cow::Owned(i.to_string().into_bytes())),
+            ValueRef::Real(r) => Some(Cow::Owned(format_real(r).into_bytes())),
+            ValueRef::Text(t) | ValueRef::Blob(t) => Some(Cow::Borrowed(t)),
         }
     }
 }
@@ -151,11 +152,11 @@ impl PrintfArgs for ListArgs<'_> {
             _ => 0.0,
         }
     }
-    fn text_arg(&mut self) -> Option<Vec<u8>> {
+    fn text_arg(&mut self) -> Option<Cow<'_, [u8]>> {
         match self.next()? {
-            Arg::Text(t) => t.map(<[u8]>::to_vec),
-            Arg::Int(i) => Some(i.to_string().into_bytes()),
-            Arg::Double(r) => Some(format_real(r).into_bytes()),
+            Arg::Text(t) => t.map(Cow::Borrowed),
+            Arg::Int(i) => Some(Cow::Owned(i.to_string().into_bytes())),
+            Arg::Double(r) => Some(Cow::Owned(format_real(r).into_bytes())),
         }
     }
     fn char_arg(&mut self) -> u32 {
@@ -193,11 +194,17 @@ fn too_big() -> Error {
 }
 
 /// The text up to its first NUL.
-fn c_str(mut t: Vec<u8>) -> Vec<u8> {
-    if let Some(p) = t.iter().position(|&c| c == 0) {
-        t.truncate(p);
+fn c_str(t: Cow<'_, [u8]>) -> Cow<'_, [u8]> {
+    match t.iter().position(|&c| c == 0) {
+        Some(p) => match t {
+            Cow::Borrowed(b) => Cow::Borrowed(&b[..p]),
+            Cow::Owned(mut v) => {
+                v.truncate(p);
+                Cow::Owned(v)
+            }
+        },
+        None => t,
     }
-    t
 }
 
 const DIGITS_UPPER: &[u8; 16] = b"0123456789ABCDEF";
@@ -224,7 +231,9 @@ pub fn format_with_limit(fmt: &[u8], args: &mut dyn PrintfArgs, max_len: usize) 
         None => fmt,
     };
     let limit = max_len as i64;
-    let mut out: Vec<u8> = Vec::new();
+    // (Room for the usual result at once: grown from empty it was
+    // reallocated several times per call.)
+    let mut out: Vec<u8> = Vec::with_capacity(fmt.len() + 64);
     let at = |i: usize| -> u8 { fmt.get(i).copied().unwrap_or(0) };
     let mut i = 0;
     while i < fmt.len() {
@@ -353,6 +362,10 @@ pub fn format_with_limit(fmt: &[u8], args: &mut dyn PrintfArgs, max_len: usize) 
 /// Appends `body` padded to the spec's width with spaces (SQLite's common
 /// tail for non-numeric conversions); width is in bytes here.
 fn pad_spaces(out: &mut Vec<u8>, body: &[u8], width: i64, left: bool) {
+    if width <= body.len() as i64 {
+        out.extend_from_slice(body);
+        return;
+    }
     let pad = (width - body.len() as i64).max(0) as usize;
     if !left {
         out.resize(out.len() + pad, b' ');
@@ -732,8 +745,8 @@ fn format_quoted(c: u8, sp: &mut Spec, args: &mut dyn PrintfArgs, out: &mut Vec<
     let q = if c == b'w' { b'"' } else { b'\'' };
     let mut alt = sp.alt && c != b'w';
     let mut need_quote = 0;
-    let s: Vec<u8> = match arg {
-        None => (if c == b'Q' { &b"NULL"[..] } else { &b"(NULL)"[..] }).to_vec(),
+    let s: Cow<'_, [u8]> = match arg {
+        None => Cow::Borrowed(if c == b'Q' { &b"NULL"[..] } else { &b"(NULL)"[..] }),
         Some(s) => {
             if c == b'Q' {
                 need_quote = 1;

@@ -152,6 +152,31 @@ fn indexes() {
     );
 }
 
+/// CREATE UNIQUE INDEX over rows holding duplicates: equal keys are found
+/// next to each other in sorted order, NULLs never conflict, collations,
+/// numeric equality across types and partial indexes decide as in SQLite.
+#[test]
+fn unique_index_built_over_duplicates() {
+    check_each(
+        "CREATE TABLE t(a, b, c TEXT, d TEXT COLLATE NOCASE);
+         INSERT INTO t VALUES(1, 2, 'x', 'x'), (1, 3, 'X', 'X'), (NULL, 1, 'y', 'y'), (NULL, 1, NULL, NULL), (1.0, 9, '1', 'z'), (5, 2, x'00', 'w');
+         WITH RECURSIVE n(i) AS (SELECT 10 UNION ALL SELECT i + 1 FROM n WHERE i < 900) INSERT INTO t SELECT i, -i, 'k' || i, 'K' || i FROM n;",
+        &[
+            "CREATE UNIQUE INDEX u ON t(a); PRAGMA integrity_check",
+            "CREATE UNIQUE INDEX u ON t(a, b); PRAGMA integrity_check; SELECT count(*) FROM t WHERE a = 1",
+            "CREATE UNIQUE INDEX u ON t(b, a); PRAGMA integrity_check",
+            "CREATE UNIQUE INDEX u ON t(c); PRAGMA integrity_check",
+            "CREATE UNIQUE INDEX u ON t(d); PRAGMA integrity_check",
+            "CREATE UNIQUE INDEX u ON t(c COLLATE NOCASE)",
+            "CREATE UNIQUE INDEX u ON t(a DESC, b DESC); PRAGMA integrity_check",
+            "CREATE UNIQUE INDEX u ON t(abs(b))",
+            "CREATE UNIQUE INDEX u ON t(b) WHERE a > 1; PRAGMA integrity_check; SELECT b FROM t WHERE a > 1 AND b = 2",
+            "CREATE UNIQUE INDEX u ON t(b) WHERE a >= 1",
+            "DELETE FROM t WHERE a = 1 AND b = 3; CREATE UNIQUE INDEX u ON t(a); PRAGMA integrity_check",
+        ],
+    );
+}
+
 #[test]
 fn transactions() {
     check_each(

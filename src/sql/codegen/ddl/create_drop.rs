@@ -155,7 +155,7 @@ impl Compiler<'_> {
         let n = idx.columns.len();
         let width = table.index_entry_width(idx);
         let sorter = self.b.cursor();
-        self.b.add4(Opcode::SorterOpen, sorter, width as i32, 0, P4::KeyInfo(ki), 0);
+        self.b.add4(Opcode::SorterOpen, sorter, width as i32, 0, P4::KeyInfo(ki.clone()), 0);
         let pseudo = self.b.cursor();
         let pseudo_reg = self.b.reg();
         self.b.add(Opcode::OpenPseudo, pseudo, pseudo_reg, width as i32);
@@ -225,14 +225,26 @@ impl Compiler<'_> {
         let entry = pseudo_reg;
         self.b.add(Opcode::SorterData, sorter, entry, pseudo);
         if idx.unique {
+            // Entries with equal keys come out of the sorter next to each
+            // other: each key is compared with the previous one (as
+            // SQLite's SorterCompare does; a NULL never conflicts), not
+            // looked up in the index, which would move the index cursor
+            // off the tree's right edge where the next entry is appended.
             for i in 0..n {
                 self.b.add(Opcode::Column, pseudo, i as i32, k + i as i32);
             }
+            let prev = self.b.regs(n);
+            let seen = self.b.reg();
             let ok = self.b.label();
-            self.b.add4(Opcode::NoConflict, ic, ok, k, P4::Int64(n as i64), 0);
+            self.b.add(Opcode::IfNot, seen, ok, 1);
+            for (i, field) in ki.fields.iter().take(n).enumerate() {
+                self.b.add4(Opcode::Ne, k + i as i32, ok, prev + i as i32, P4::Coll(field.collation.clone()), crate::vdbe::program::cmp_flags::JUMPIFNULL);
+            }
             let msg = crate::sql::codegen::target::unique_failure_message(table, idx);
             self.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_UNIQUE, 0, 0, P4::Text(msg), 0);
             self.b.bind(ok);
+            self.b.add(Opcode::Copy, k, prev, n as i32 - 1);
+            self.b.add(Opcode::Integer, 1, seen, 0);
         }
         self.b.add(Opcode::IdxInsert, ic, entry, 0);
         self.b.add(Opcode::SorterNext, sorter, sorted_top as i32, 0);
