@@ -266,6 +266,9 @@ pub struct sqlite3 {
     /// stepping another), and which ([`Stepping`]).
     pub stepping: std::cell::Cell<u32>,
     pub stepping_list: RefCell<Vec<usize>>,
+    /// The `sqlite3_file` objects `sqlite3_file_control` handed out for
+    /// files on the engine's own I/O (`file_control.rs`): alive until close.
+    pub file_objects: RefCell<Vec<crate::vfs_unix::NativeFileObject>>,
 }
 
 /// The counters a function call sees (see `sqlite3::counters_in_call`).
@@ -305,6 +308,7 @@ impl sqlite3 {
             db_config: RefCell::new(Default::default()),
             pins: std::cell::Cell::new(0),
             counters_in_call: std::cell::Cell::new(None),
+            file_objects: RefCell::new(Vec::new()),
             lent: std::cell::Cell::new(std::ptr::null_mut()),
             preupdate: RefCell::new(Default::default()),
             stepping: std::cell::Cell::new(0),

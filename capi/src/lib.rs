@@ -38,6 +38,7 @@ pub mod convert;
 pub mod error;
 pub mod exec;
 pub mod extension;
+pub mod file_control;
 pub mod fts5_abi;
 pub mod fts5_api;
 pub mod fts5_aux;

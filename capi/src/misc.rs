@@ -384,50 +384,6 @@ pub unsafe extern "C" fn sqlite3_wal_checkpoint_v2(db: *mut sqlite3, zDb: *const
     })
 }
 
-/// Send the file-control opcode `op` with argument `arg` to the file of
-/// schema `zDbName` (NULL for "main"). SQLITE_NOTFOUND when the file does
-/// not know the opcode; SQLITE_ERROR for an unknown schema.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_file_control(db: *mut sqlite3, zDbName: *const c_char, op: c_int, arg: *mut c_void) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(db) else {
-            return misuse();
-        };
-        let name = if zDbName.is_null() { "main".into() } else { CStr::from_ptr(zDbName).to_string_lossy() };
-        let _g = d.lock.lock();
-        let known = name.eq_ignore_ascii_case("temp") || d.with_conn(|c| c.db_readonly(&name) >= 0).unwrap_or(true);
-        if !known {
-            return SQLITE_ERROR;
-        }
-        // A file opened through an application VFS answers for itself;
-        // the engine's native files know no VFS-level controls, which
-        // SQLite reports as SQLITE_NOTFOUND.
-        let file = d.with_conn(|c| c.db_file(&name)).ok().flatten();
-        let Some(vf) = file.as_ref().and_then(|f| f.as_any()).and_then(|a| a.downcast_ref::<crate::vfs_backend::VfsFile>()) else {
-            return SQLITE_NOTFOUND;
-        };
-        match op {
-            SQLITE_FCNTL_FILE_POINTER if !arg.is_null() => {
-                *(arg as *mut *mut crate::types::sqlite3_file) = vf.raw();
-                SQLITE_OK
-            }
-            SQLITE_FCNTL_VFS_POINTER if !arg.is_null() => {
-                *(arg as *mut *mut crate::abi::sqlite3_vfs) = vf.vfs();
-                SQLITE_OK
-            }
-            SQLITE_FCNTL_JOURNAL_POINTER if !arg.is_null() => {
-                // The WAL's or journal's file; when none is open, as in
-                // SQLite, a file object whose pMethods is NULL (closed).
-                let j = d.with_conn(|c| c.db_journal_file(&name)).ok().flatten();
-                let jf = j.as_ref().and_then(|f| f.as_any()).and_then(|a| a.downcast_ref::<crate::vfs_backend::VfsFile>());
-                *(arg as *mut *mut crate::types::sqlite3_file) = jf.map_or(crate::vfs_backend::closed_file(), |f| f.raw());
-                SQLITE_OK
-            }
-            _ => vf.file_control(op, arg),
-        }
-    })
-}
-
 /// ringlite extension: drive the I/O of async connections (opened with
 /// `SQLITE_OPEN_ASYNC`). Hands every request queued since the last call to
 /// the kernel, then reaps finished ones: `timeout_ms` 0 does not wait, a

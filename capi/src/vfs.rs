@@ -81,6 +81,12 @@ pub fn find(name: Option<&[u8]>) -> *mut sqlite3_vfs {
     found.unwrap_or(0) as *mut sqlite3_vfs
 }
 
+/// The built-in "unix" object, the VFS of connections on the engine's own
+/// I/O (`SQLITE_FCNTL_VFS_POINTER`).
+pub fn unix_object() -> *mut sqlite3_vfs {
+    builtins().unix
+}
+
 /// How a connection opened through `vfs` does its I/O.
 pub enum Route {
     /// One of our own unwrapped file objects: the engine's native I/O

@@ -160,9 +160,45 @@ struct UnixFile {
     file: *mut Arc<dyn File>,
     /// Regions handed out by `xShmMap` (a leaked box).
     regions: *mut Vec<ShmRegion>,
-    /// `SQLITE_FCNTL_PERSIST_WAL` and `SQLITE_FCNTL_POWERSAFE_OVERWRITE`.
-    persist_wal: c_int,
-    psow: c_int,
+}
+
+/// The `sqlite3_file` of a database file a connection opened on the
+/// engine's own I/O, for `SQLITE_FCNTL_FILE_POINTER` and
+/// `SQLITE_FCNTL_JOURNAL_POINTER`: the "unix" object's methods on the
+/// connection's own engine file, so an application calling through it
+/// reads, locks and controls the very file the connection uses, as with
+/// SQLite. Owned by the connection's handle until close; never closed by
+/// the application (SQLite's objects are not theirs to close either).
+pub struct NativeFileObject(Box<UnixFile>);
+
+impl NativeFileObject {
+    /// An object for `file` (a file of a blocking connection: its
+    /// requests complete at submission).
+    pub fn new(file: Arc<dyn File>) -> NativeFileObject {
+        NativeFileObject(Box::new(UnixFile {
+            base: sqlite3_file { pMethods: &UNIX_IO_METHODS.0 },
+            file: Box::into_raw(Box::new(file)),
+            regions: Box::into_raw(Box::new(Vec::new())),
+        }))
+    }
+
+    /// Whether this object stands for `file`.
+    pub fn is_for(&self, file: &Arc<dyn File>) -> bool {
+        // SAFETY: `file` is set at construction and freed only by drop.
+        !self.0.file.is_null() && Arc::ptr_eq(unsafe { &*self.0.file }, file)
+    }
+
+    /// The object as SQLite's API hands it out.
+    pub fn raw(&mut self) -> *mut sqlite3_file {
+        &mut self.0.base
+    }
+}
+
+impl Drop for NativeFileObject {
+    fn drop(&mut self) {
+        // SAFETY: the object is ours; xClose frees what `new` leaked.
+        unsafe { x_close(self.raw()) };
+    }
 }
 
 /// The code of an engine error, as a VFS method returns it.
@@ -182,7 +218,11 @@ unsafe fn engine_file<'a>(f: *mut sqlite3_file) -> Option<&'a Arc<dyn File>> {
 /// The outcome of a request of the `sync` backend (complete at submission).
 fn finished(c: ringlite::Result<ringlite::io::Completion>) -> ringlite::Result<ringlite::io::CompletionResult> {
     let c = c?;
-    debug_assert!(c.is_done(), "the sync backend completes requests at submission");
+    // (A native file of an async connection completes later: its object
+    // is never handed out, see `NativeFileObject`.)
+    if !c.is_done() {
+        return Err(ringlite::Error::new(SQLITE_IOERR, "disk I/O error (request of an async connection)"));
+    }
     c.take()
 }
 
@@ -199,7 +239,7 @@ fn kind_of(flags: c_int) -> FileKind {
 }
 
 /// A fresh name for a nameless (temporary) file.
-fn temp_name() -> String {
+pub fn temp_name() -> String {
     static SEQ: AtomicU64 = AtomicU64::new(0);
     let dir = std::env::var("SQLITE_TMPDIR").ok().or_else(|| std::env::var("TMPDIR").ok()).unwrap_or_else(|| "/var/tmp".into());
     let dir = if std::path::Path::new(&dir).is_dir() { dir } else { "/tmp".into() };
@@ -232,10 +272,13 @@ unsafe extern "C" fn x_open(_: *mut sqlite3_vfs, name: sqlite3_filename, f: *mut
         Err(e) if e.primary() == SQLITE_CANTOPEN => return e.code,
         Err(_) => return SQLITE_CANTOPEN,
     };
+    if flags & SQLITE_OPEN_MAIN_DB != 0 && !name.is_null() {
+        if let Some(m) = file.modes() {
+            m.set_powersafe_overwrite(crate::uri::sqlite3_uri_boolean(name, c"psow".as_ptr(), 1) != 0);
+        }
+    }
     (*u).file = Box::into_raw(Box::new(file));
     (*u).regions = Box::into_raw(Box::new(Vec::new()));
-    (*u).persist_wal = 0;
-    (*u).psow = 1;
     (*u).base.pMethods = &UNIX_IO_METHODS.0;
     if !out_flags.is_null() {
         *out_flags = flags;
@@ -383,46 +426,10 @@ unsafe extern "C" fn x_check_reserved_lock(f: *mut sqlite3_file, out: *mut c_int
     }
 }
 
-/// A get-or-set flag control: a negative argument asks, others set.
-unsafe fn flag_control(slot: *mut c_int, arg: *mut c_void) {
-    let p = arg as *mut c_int;
-    if p.is_null() {
-        return;
-    }
-    if *p < 0 {
-        *p = *slot;
-    } else {
-        *slot = (*p != 0) as c_int;
-    }
-}
-
 unsafe extern "C" fn x_file_control(f: *mut sqlite3_file, op: c_int, arg: *mut c_void) -> c_int {
-    let Some(file) = engine_file(f) else { return SQLITE_NOTFOUND };
-    let u = f as *mut UnixFile;
-    match op {
-        SQLITE_FCNTL_LOCKSTATE if !arg.is_null() => {
-            *(arg as *mut c_int) = level_number(file.lock_level());
-            SQLITE_OK
-        }
-        SQLITE_FCNTL_HAS_MOVED if !arg.is_null() => {
-            *(arg as *mut c_int) = file.has_moved().unwrap_or(false) as c_int;
-            SQLITE_OK
-        }
-        SQLITE_FCNTL_PERSIST_WAL => {
-            flag_control(&mut (*u).persist_wal, arg);
-            SQLITE_OK
-        }
-        SQLITE_FCNTL_POWERSAFE_OVERWRITE => {
-            flag_control(&mut (*u).psow, arg);
-            SQLITE_OK
-        }
-        SQLITE_FCNTL_VFSNAME if !arg.is_null() => {
-            *(arg as *mut *mut c_char) = crate::memory::malloc_cstr(b"unix");
-            SQLITE_OK
-        }
-        // Hints this file has no use for (no chunked growth, no mmap).
-        SQLITE_FCNTL_SIZE_HINT | SQLITE_FCNTL_CHUNK_SIZE | SQLITE_FCNTL_SYNC_OMITTED => SQLITE_OK,
-        _ => SQLITE_NOTFOUND,
+    match engine_file(f) {
+        Some(file) => crate::file_control::unix_file_control(file.as_ref(), op, arg),
+        None => SQLITE_NOTFOUND,
     }
 }
 
@@ -431,12 +438,7 @@ unsafe extern "C" fn x_sector_size(_: *mut sqlite3_file) -> c_int {
 }
 
 unsafe extern "C" fn x_device_characteristics(f: *mut sqlite3_file) -> c_int {
-    let u = f as *mut UnixFile;
-    if !f.is_null() && (*u).psow != 0 {
-        SQLITE_IOCAP_POWERSAFE_OVERWRITE
-    } else {
-        0
-    }
+    engine_file(f).map_or(0, |file| file.device_characteristics() as c_int)
 }
 
 unsafe extern "C" fn x_shm_map(f: *mut sqlite3_file, region: c_int, size: c_int, extend: c_int, pp: *mut *mut c_void) -> c_int {

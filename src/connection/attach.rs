@@ -79,6 +79,7 @@ impl Connection {
                 e
             }
         })?;
+        target.apply_file_settings(&mut btree);
         if self.state.exclusive_locking_default {
             btree.pager_mut().set_locking_mode(Some(true))?;
         }

@@ -463,6 +463,7 @@ mod attach;
 pub mod backup;
 pub mod blob;
 mod compiled_cache;
+mod file_control;
 mod open;
 pub mod pages;
 mod prepare;

@@ -26,6 +26,33 @@ pub(super) struct OpenTarget {
     /// A named in-memory database every connection of the process that
     /// opens the same name with `cache=shared` sees (`io::shared_memory`).
     pub(super) shared: bool,
+    /// The `psow` URI parameter: whether the database file's device is
+    /// taken as powersafe-overwrite (`None`: the file's default, on).
+    pub(super) powersafe_overwrite: Option<bool>,
+}
+
+/// A URI parameter read as a boolean, as `sqlite3_uri_boolean` reads it:
+/// yes/true/on and no/false/off, else a number (non-zero is true); `None`
+/// for anything else.
+fn uri_boolean(v: &str) -> Option<bool> {
+    match v.to_ascii_lowercase().as_str() {
+        "yes" | "true" | "on" => Some(true),
+        "no" | "false" | "off" => Some(false),
+        n => {
+            let digits: String = n.chars().take_while(|c| c.is_ascii_digit()).collect();
+            (!digits.is_empty()).then(|| digits.bytes().any(|d| d != b'0'))
+        }
+    }
+}
+
+impl OpenTarget {
+    /// Settings of the URI that belong to the opened database file.
+    pub(super) fn apply_file_settings(&self, btree: &mut crate::btree::Btree) {
+        if let (Some(on), Some(modes)) = (self.powersafe_overwrite, btree.pager().file().modes()) {
+            modes.set_powersafe_overwrite(on);
+            btree.pager_mut().learn_device();
+        }
+    }
 }
 
 fn percent_decode(s: &str) -> String {
@@ -57,6 +84,7 @@ pub(super) fn parse_target(path: &str, flags: OpenFlags) -> Result<OpenTarget> {
         create: flags.has(OpenFlags::CREATE),
         immutable: false,
         shared: false,
+        powersafe_overwrite: None,
     };
     if flags.has(OpenFlags::URI) && path.starts_with("file:") {
         let rest = &path[5..];
@@ -104,7 +132,8 @@ pub(super) fn parse_target(path: &str, flags: OpenFlags) -> Result<OpenTarget> {
                     "private" => shared_cache = false,
                     other => return Err(Error::new(SQLITE_ERROR_CODE, format!("no such cache mode: {other}"))),
                 },
-                "vfs" | "psow" | "nolock" => {}
+                "psow" => t.powersafe_overwrite = uri_boolean(v),
+                "vfs" | "nolock" => {}
                 _ => {}
             }
         }
@@ -157,8 +186,9 @@ impl Connection {
     fn open_target(t: OpenTarget, flags: OpenFlags, io: IoContext) -> Result<Connection> {
         let opts = BtreeOptions { read_only: t.read_only, create: t.create, memory: t.memory, immutable: t.immutable, shared: t.shared };
         let file = if t.shared { crate::io::shared_memory::DB_PATH } else { t.path.as_str() };
-        let btree =
+        let mut btree =
             Btree::open(&io, file, opts).map_err(|e| if e.primary() == SQLITE_CANTOPEN { Error::new(e.code, "unable to open database file") } else { e })?;
+        t.apply_file_settings(&mut btree);
         let full_path = if t.memory { String::new() } else { io.backend().full_path(&t.path).unwrap_or(t.path.clone()) };
         let mut temp = Btree::open(&io, "", BtreeOptions { read_only: false, create: true, memory: true, immutable: false, shared: false })?;
         temp.set_temp_database();

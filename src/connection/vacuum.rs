@@ -215,9 +215,15 @@ impl Connection {
             Ok(())
         })?;
         let old_page_size = self.state.dbs[db].btree.page_size();
+        let old_reserve = self.state.dbs[db].btree.pager().reserved_bytes();
         let page_size = match into {
             None => self.state.dbs[db].btree.pager().page_size_for_vacuum(),
             Some(_) => old_page_size,
+        };
+        // (VACUUM INTO writes the reserve asked for too, as SQLite.)
+        let reserve = match into {
+            None => self.state.dbs[db].btree.pager().reserve_for_vacuum(),
+            Some(_) => self.state.dbs[db].btree.pager().requested_reserve(),
         };
         let mut dest = match into {
             Some(path) => Connection::open(path, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE | (self.open_flags.0 & OpenFlags::URI)))?,
@@ -226,6 +232,7 @@ impl Connection {
         dest.funcs = self.funcs.clone();
         dest.collations = self.collations.clone();
         dest.collation_order = self.collation_order.clone();
+        dest.state.dbs[0].btree.pager_mut().request_reserve(reserve);
         let auto_vacuum = match self.state.next_auto_vacuum.take() {
             Some(mode) => mode,
             None => block(&mut self.state.dbs[0].btree, |b| b.auto_vacuum_mode())?,
@@ -301,7 +308,7 @@ impl Connection {
                 block(dest_bt, |b| b.commit())?;
                 dest.close()
             }
-            None if page_size != old_page_size => {
+            None if page_size != old_page_size || dest_bt.pager().reserved_bytes() != old_reserve => {
                 // A new page size: the whole file is replaced at once.
                 block(dest_bt, |b| b.begin_read())?;
                 let mut image = Vec::new();

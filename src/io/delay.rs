@@ -168,6 +168,15 @@ impl File for DelayFile {
     fn size(&self) -> Result<u64> {
         self.inner.size()
     }
+    fn external_reader(&self) -> Result<bool> {
+        self.inner.external_reader()
+    }
+    fn modes(&self) -> Option<&super::FileModes> {
+        self.inner.modes()
+    }
+    fn hint(&self, hint: super::FileHint) {
+        self.inner.hint(hint)
+    }
     fn size_request(&self) -> Result<Completion> {
         self.inner.size_request()
     }

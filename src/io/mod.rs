@@ -35,6 +35,7 @@
 mod buffer;
 mod completion;
 pub mod delay;
+pub mod file_modes;
 pub mod lock;
 pub mod memory;
 pub mod notify;
@@ -51,6 +52,7 @@ pub mod zeros;
 
 pub use buffer::Buffer;
 pub use completion::{Completion, CompletionResult};
+pub use file_modes::FileModes;
 pub use select::backend_for;
 pub use uring::IoUringBackend;
 
@@ -279,7 +281,18 @@ pub trait File: Send + Sync {
     /// The device's `SQLITE_IOCAP_*` bits (`xDeviceCharacteristics`, see
     /// [`iocap`]): SQLite's unix VFS answers powersafe-overwrite.
     fn device_characteristics(&self) -> u32 {
-        iocap::POWERSAFE_OVERWRITE
+        if self.modes().is_none_or(|m| m.powersafe_overwrite()) {
+            iocap::POWERSAFE_OVERWRITE
+        } else {
+            0
+        }
+    }
+    /// The settings an application may change on this file through
+    /// `sqlite3_file_control` (see [`FileModes`]); `None` for files that
+    /// keep none (memory, simulated, and application VFS files, whose own
+    /// `xFileControl` answers).
+    fn modes(&self) -> Option<&FileModes> {
+        None
     }
     /// Move to a stronger lock level. `Ok(false)` means another connection
     /// holds a conflicting lock (the caller turns it into `SQLITE_BUSY`).
@@ -304,6 +317,12 @@ pub trait File: Send + Sync {
         let _ = (offset, n, exclusive, lock);
         Err(crate::error::Error::unsupported("shared memory on this backend"))
     }
+    /// Whether a connection of another process has a WAL read
+    /// transaction open on this database (`SQLITE_FCNTL_EXTERNAL_READER`):
+    /// `false` when this file has no shared memory mapped.
+    fn external_reader(&self) -> Result<bool> {
+        Ok(false)
+    }
     /// Drop the shared memory mapping; delete it if `delete`.
     fn shm_unmap(&self, delete: bool) -> Result<()> {
         let _ = delete;
@@ -323,7 +342,7 @@ pub trait File: Send + Sync {
     /// Whether the WAL is to be kept when the last connection closes
     /// (`SQLITE_FCNTL_PERSIST_WAL` asked of the database file).
     fn persist_wal(&self) -> bool {
-        false
+        self.modes().is_some_and(|m| m.persist_wal())
     }
     /// `PRAGMA name` or `PRAGMA name=arg` offered to the file before the
     /// engine handles it (SQLite's `SQLITE_FCNTL_PRAGMA`): `None` when the

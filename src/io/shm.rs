@@ -109,6 +109,24 @@ fn dms_held_elsewhere(fd: i32) -> Result<bool> {
     Ok(fl.l_type as i32 != libc::F_UNLCK)
 }
 
+/// Whether another process holds a lock on one of the WAL read-mark
+/// slots (3 and up) of the `-shm` file `fd`: a reader with a WAL
+/// transaction open there (`SQLITE_FCNTL_EXTERNAL_READER`).
+fn reader_elsewhere(fd: i32) -> Result<bool> {
+    // SAFETY: as in `setlk`.
+    let mut fl: libc::flock = unsafe { std::mem::zeroed() };
+    fl.l_type = libc::F_WRLCK as _;
+    fl.l_whence = libc::SEEK_SET as _;
+    fl.l_start = (SHM_LOCK_BASE + 3) as _;
+    fl.l_len = (SHM_NLOCK - 3) as _;
+    // SAFETY: valid descriptor and struct.
+    let rc = unsafe { libc::fcntl(fd, libc::F_GETLK, &mut fl as *mut libc::flock) };
+    if rc != 0 {
+        return Err(Error::new(crate::error::SQLITE_IOERR_LOCK, "disk I/O error"));
+    }
+    Ok(fl.l_type as i32 != libc::F_UNLCK)
+}
+
 impl ShmNode {
     /// Heap shared memory (memory and sim backends).
     pub fn heap() -> Arc<ShmNode> {
@@ -335,6 +353,16 @@ impl FileShm {
     /// `File::shm_lock`.
     pub fn lock(&self, offset: usize, n: usize, exclusive: bool, lock: bool) -> Result<bool> {
         guard(&self.handle).lock(offset, n, exclusive, lock)
+    }
+
+    /// Whether a connection of another process reads the WAL through this
+    /// shared memory; `false` while this file has none mapped.
+    pub fn external_reader(&self) -> Result<bool> {
+        let node = guard(&self.handle).node.clone();
+        match node.as_ref().and_then(|n| n.file.as_ref()) {
+            Some(f) => reader_elsewhere(std::os::unix::io::AsRawFd::as_raw_fd(f)),
+            None => Ok(false),
+        }
     }
 
     /// `File::shm_unmap`.

@@ -44,6 +44,7 @@ pub struct SyncFile {
     /// The directory is synced with the next sync (see
     /// [`super::needs_dir_sync`]).
     dir_sync_pending: std::sync::atomic::AtomicBool,
+    modes: super::FileModes,
 }
 
 fn io_err(code: i32) -> Error {
@@ -96,8 +97,28 @@ impl File for SyncFile {
 
     fn truncate(&self, size: u64) -> Result<Completion> {
         let f = self.fs()?;
-        let r = f.set_len(size);
+        let r = f.set_len(self.modes.chunked(size));
         Ok(Completion::ready(r.map(|_| CompletionResult { bytes: 0, buffer: None }).map_err(|_| io_err(SQLITE_IOERR_TRUNCATE))))
+    }
+
+    fn external_reader(&self) -> Result<bool> {
+        self.shm.external_reader()
+    }
+
+    fn modes(&self) -> Option<&super::FileModes> {
+        Some(&self.modes)
+    }
+
+    fn hint(&self, hint: super::FileHint) {
+        // With chunks, the file grows to the next whole chunk before the
+        // pages past its end are written (SQLite's unix VFS, SIZE_HINT).
+        // A failure here is not an error: the writes extend the file.
+        if let (super::FileHint::SizeHint(want), Ok(f)) = (hint, self.fs()) {
+            let target = self.modes.chunked(want);
+            if self.modes.chunk_size() > 0 && super::os_file_size(f).is_ok_and(|have| have < target) {
+                let _ = f.set_len(target);
+            }
+        }
     }
 
     fn size(&self) -> Result<u64> {
@@ -196,6 +217,7 @@ impl IoBackend for SyncBackend {
             shm: super::shm::FileShm::new(dev, ino, path),
             siblings: if opts.kind == super::FileKind::MainDb && !opts.delete_on_close { super::sibling::Siblings::open(path) } else { None },
             dir_sync_pending: super::needs_dir_sync(&opts).into(),
+            modes: super::FileModes::default(),
         }))
     }
 

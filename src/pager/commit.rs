@@ -320,6 +320,7 @@ impl Pager {
     }
 
     fn finish_commit(&mut self) -> Result<()> {
+        self.own_commits = self.own_commits.wrapping_add(1);
         self.file.hint(FileHint::CommitPhaseTwo);
         self.cache.mark_all_clean();
         self.last_change_counter = Some(header::get_u32(self.page(1)?, header::CHANGE_COUNTER));
@@ -331,6 +332,7 @@ impl Pager {
     }
 
     fn finish_wal_commit(&mut self) -> Result<()> {
+        self.own_commits = self.own_commits.wrapping_add(1);
         self.wal_publish()?;
         self.file.hint(FileHint::CommitPhaseTwo);
         self.cache.mark_all_clean();

@@ -116,6 +116,16 @@ impl Pager {
         }
     }
 
+    /// The reserved bytes per page VACUUM should rebuild the database
+    /// with: the requested reserve where the page size may change too.
+    pub fn reserve_for_vacuum(&self) -> u8 {
+        if !self.opts.memory && self.wal.is_none() {
+            self.requested_reserve()
+        } else {
+            self.reserved
+        }
+    }
+
     /// Replace the whole database, inside the write transaction, with
     /// `image`: a complete database whose page size differs from the
     /// current one. Page-by-page copies cannot do this, so the rollback
@@ -189,6 +199,7 @@ impl Pager {
         self.db_size = (image.len() / new_size as usize) as Pgno;
         self.last_change_counter = Some(counter);
         self.requested_page_size = None;
+        self.reserve_wanted = 0;
         self.finish_write_txn()
     }
 

@@ -90,14 +90,14 @@ pub fn parse(b: &[u8]) -> Result<HeaderInfo> {
 
 /// Page 1 of a new, empty database: SQLite's default header and an empty
 /// table leaf as the root of `sqlite_schema`.
-pub fn new_page1(page_size: u32) -> Vec<u8> {
+pub fn new_page1(page_size: u32, reserved: u8) -> Vec<u8> {
     let mut p = vec![0u8; page_size as usize];
     p[..16].copy_from_slice(MAGIC);
     let encoded = if page_size == 65536 { 1u16 } else { page_size as u16 };
     p[PAGE_SIZE..PAGE_SIZE + 2].copy_from_slice(&encoded.to_be_bytes());
     p[WRITE_VERSION] = 1;
     p[READ_VERSION] = 1;
-    p[RESERVED] = 0;
+    p[RESERVED] = reserved;
     p[21] = 64; // maximum embedded payload fraction
     p[22] = 32; // minimum embedded payload fraction
     p[23] = 32; // leaf payload fraction
@@ -107,7 +107,9 @@ pub fn new_page1(page_size: u32) -> Vec<u8> {
     put_u32(&mut p, SQLITE_VERSION, SQLITE_VERSION_NUMBER);
     // B-tree page header of the empty sqlite_schema leaf.
     p[100] = 13;
-    let content = if page_size == 65536 { 0u16 } else { page_size as u16 };
+    // (Cell content starts at the end of the usable space; 65536 is 0.)
+    let usable = page_size - reserved as u32;
+    let content = if usable == 65536 { 0u16 } else { usable as u16 };
     p[105..107].copy_from_slice(&content.to_be_bytes());
     p
 }

@@ -25,6 +25,12 @@ impl Pager {
         self.data_version
     }
 
+    /// `SQLITE_FCNTL_DATA_VERSION`: changes whenever the content may have
+    /// changed, through this connection's commits as through others'.
+    pub fn file_data_version(&self) -> u32 {
+        self.data_version.wrapping_add(self.own_commits)
+    }
+
     /// A read transaction found the database changed by someone else.
     pub(super) fn note_foreign_commit(&mut self) {
         self.data_version = self.data_version.wrapping_add(1);

@@ -305,6 +305,11 @@ pub struct Pager {
     /// `PRAGMA data_version`: bumped each time a read transaction finds
     /// that another connection committed (see `limits.rs`).
     data_version: u32,
+    /// Write transactions this connection committed (see
+    /// [`Pager::file_data_version`]).
+    own_commits: u32,
+    /// Reserved bytes per page asked for (see [`Pager::request_reserve`]).
+    reserve_wanted: u8,
     /// `PRAGMA journal_size_limit` (-1: no limit).
     journal_size_limit: i64,
     /// `PRAGMA max_page_count`: the database may not grow past it.
@@ -377,13 +382,13 @@ impl Pager {
             leaving_wal: false,
             requested_page_size: None,
             data_version: 1,
+            own_commits: 0,
+            reserve_wanted: 0,
             journal_size_limit: -1,
             max_page_count: limits::MAX_PAGE_COUNT,
             exclusive_mode: false,
         };
-        pager.sector = crate::io::journal_sector_size(&*pager.file);
-        pager.iocap = pager.file.device_characteristics();
-        debug_assert!(pager.sector.is_power_of_two() || pager.sector >= 32);
+        pager.learn_device();
         pager.apply_cache_size();
         Ok(pager)
     }
@@ -427,6 +432,38 @@ impl Pager {
     /// Usable bytes per page (page size minus reserved bytes).
     pub fn usable_size(&self) -> u32 {
         self.page_size - self.reserved as u32
+    }
+
+    /// Take the file's sector size and device characteristics, as SQLite
+    /// does when it opens a database: at open, and again when the open
+    /// settings of the file changed them (the `psow` URI parameter).
+    pub fn learn_device(&mut self) {
+        self.sector = crate::io::journal_sector_size(&*self.file);
+        self.iocap = self.file.device_characteristics();
+        debug_assert!(self.sector.is_power_of_two() || self.sector >= 32);
+    }
+
+    /// Reserved bytes at the end of each page (header byte 20).
+    pub fn reserved_bytes(&self) -> u8 {
+        self.reserved
+    }
+
+    /// Reserved bytes per page as `SQLITE_FCNTL_RESERVE_BYTES` reports
+    /// them: the file's, or more if more were asked for (SQLite never
+    /// lowers a database's reserve).
+    pub fn requested_reserve(&self) -> u8 {
+        self.reserved.max(self.reserve_wanted)
+    }
+
+    /// Ask for `n` reserved bytes per page (`SQLITE_FCNTL_RESERVE_BYTES`):
+    /// taken at once while the database is empty and no transaction is
+    /// open, else by the next VACUUM.
+    pub fn request_reserve(&mut self, n: u8) {
+        self.reserve_wanted = n;
+        if self.db_size == 0 && self.state != PagerState::Write && self.page_size - n.max(self.reserved) as u32 >= 480 {
+            self.reserved = n.max(self.reserved);
+            self.cache.clear();
+        }
     }
 
     /// Set the page size; only takes effect while the database is empty
@@ -733,7 +770,7 @@ impl Pager {
         if pgno == 1 && self.db_size == 0 {
             // An empty file is an empty database: its page 1 is the image
             // a first write would create (an empty sqlite_schema).
-            self.install(1, header::new_page1(self.page_size), false);
+            self.install(1, header::new_page1(self.page_size, self.reserved), false);
             return Ok(Poll::Ready(()));
         }
         if pgno == 0 || pgno > self.db_size {
@@ -1049,7 +1086,7 @@ impl Pager {
         self.orig_db_size = self.db_size;
         self.commit_step = CommitStep::Start;
         if self.db_size == 0 {
-            let page1 = header::new_page1(self.page_size);
+            let page1 = header::new_page1(self.page_size, self.reserved);
             self.page_new(1)?.copy_from_slice(&page1);
         }
         Ok(Poll::Ready(()))

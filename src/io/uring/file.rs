@@ -91,6 +91,7 @@ pub struct UringFile {
     /// The directory is synced with the next sync (see
     /// [`crate::io::needs_dir_sync`]).
     pub(super) dir_sync_pending: std::sync::atomic::AtomicBool,
+    pub(super) modes: crate::io::FileModes,
 }
 
 impl UringFile {
@@ -158,7 +159,29 @@ impl File for UringFile {
     }
 
     fn truncate(&self, size: u64) -> Result<Completion> {
-        self.submit(Op::Truncate { size })
+        self.submit(Op::Truncate { size: self.modes.chunked(size) })
+    }
+
+    fn external_reader(&self) -> Result<bool> {
+        self.shm.external_reader()
+    }
+
+    fn modes(&self) -> Option<&crate::io::FileModes> {
+        Some(&self.modes)
+    }
+
+    fn hint(&self, hint: crate::io::FileHint) {
+        // With chunks, the file grows to the next whole chunk before the
+        // pages past its end are written (SQLite's unix VFS, SIZE_HINT):
+        // a truncate request, ordered after what was submitted before it.
+        // Its outcome is not awaited; a failure leaves the writes to
+        // extend the file.
+        if let crate::io::FileHint::SizeHint(want) = hint {
+            let target = self.modes.chunked(want);
+            if self.modes.chunk_size() > 0 && self.size().is_ok_and(|have| have < target) {
+                let _ = self.submit(Op::Truncate { size: target });
+            }
+        }
     }
 
     fn size_request(&self) -> Result<Completion> {

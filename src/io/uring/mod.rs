@@ -155,6 +155,7 @@ impl IoBackend for IoUringBackend {
             level: Mutex::new(LockLevel::None),
             siblings: if opts.kind == super::FileKind::MainDb && !opts.delete_on_close { super::sibling::Siblings::open(path) } else { None },
             dir_sync_pending: super::needs_dir_sync(&opts).into(),
+            modes: crate::io::FileModes::default(),
         }))
     }
 
