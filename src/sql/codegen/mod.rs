@@ -26,6 +26,7 @@ pub mod builder;
 pub mod ddl;
 pub mod dml;
 pub mod expr;
+mod indexed_by;
 mod loop_kind;
 mod plan_lines;
 pub mod pragma;

@@ -27,7 +27,7 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
 }
 
 fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
-    let Stmt::Delete { with, tbl_name, where_clause, returning, order_by, limit, .. } = stmt else {
+    let Stmt::Delete { with, tbl_name, indexed, where_clause, returning, order_by, limit, .. } = stmt else {
         return Err(Error::sql("not a DELETE"));
     };
     if order_by.is_some() || limit.is_some() {
@@ -46,6 +46,9 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     let table = c.writable_table(target_db, &unquoted(tbl_name.name.0))?;
     let init = c.begin_program();
+    if let Some(sqlite3_parser::ast::Indexed::IndexedBy(ix)) = indexed {
+        c.check_indexed_by(&table, &unquote(ix.0))?;
+    }
     c.writes = true;
     match where_clause {
         None if returning.is_none() && c.schema.triggers_of(&table).is_empty() && !c.fk_involved(&table) && !c.preupdate_hooked => {

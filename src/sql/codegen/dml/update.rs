@@ -74,7 +74,7 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
 }
 
 fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
-    let Stmt::Update { with, or_conflict, tbl_name, sets, from, where_clause, returning, order_by, limit, .. } = stmt else {
+    let Stmt::Update { with, or_conflict, tbl_name, indexed, sets, from, where_clause, returning, order_by, limit, .. } = stmt else {
         return Err(Error::sql("not an UPDATE"));
     };
     if order_by.is_some() || limit.is_some() {
@@ -92,6 +92,9 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     }
     let table = c.writable_table(target_db, &unquoted(tbl_name.name.0))?;
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
+    if let Some(sqlite3_parser::ast::Indexed::IndexedBy(ix)) = indexed {
+        c.check_indexed_by(&table, &unquote(ix.0))?;
+    }
     if let Some(f) = from {
         check_from_target(c, &table, alias.as_deref(), f)?;
     }

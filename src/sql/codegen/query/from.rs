@@ -375,6 +375,9 @@ impl<'b> Compiler<'_> {
                         (None, None) => Error::sql(format!("no such table: {name}")),
                     });
                 };
+                if let Some(ast::Indexed::IndexedBy(ix)) = indexed {
+                    self.check_indexed_by(&table, &unquote(ix.0))?;
+                }
                 if table.virtual_table.is_some() {
                     let (inst, decl) = self.connected_vtab(&table)?.expect("a virtual table");
                     self.dbs_used |= 1 << table.db;
