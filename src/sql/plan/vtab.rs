@@ -237,7 +237,9 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
             match t {
                 // `(a, b) = (x, y)`: one equality per pair, as SQLite splits
                 // it (IS alike).
-                Expr::Binary(Expr::Parenthesized(ls), eq_op @ (Operator::Equals | Operator::Is), Expr::Parenthesized(rs)) if ls.len() > 1 && ls.len() == rs.len() => {
+                Expr::Binary(Expr::Parenthesized(ls), eq_op @ (Operator::Equals | Operator::Is), Expr::Parenthesized(rs))
+                    if ls.len() > 1 && ls.len() == rs.len() =>
+                {
                     let o = if *eq_op == Operator::Is { ConstraintOp::IS } else { ConstraintOp::EQ };
                     let first = later.len();
                     for (l, r) in ls.iter().zip(rs.iter()) {
@@ -259,9 +261,11 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                 }
                 // `(a, b) > (x, y)`: `a >= x` (`<` and `<=`: `a <= x`), the
                 // module's omit ignored (SQLite's vector range terms).
-                Expr::Binary(Expr::Parenthesized(ls), op @ (Operator::Less | Operator::LessEquals | Operator::Greater | Operator::GreaterEquals), Expr::Parenthesized(rs))
-                    if ls.len() > 1 && ls.len() == rs.len() =>
-                {
+                Expr::Binary(
+                    Expr::Parenthesized(ls),
+                    op @ (Operator::Less | Operator::LessEquals | Operator::Greater | Operator::GreaterEquals),
+                    Expr::Parenthesized(rs),
+                ) if ls.len() > 1 && ls.len() == rs.len() => {
                     let left_is_column = is_column_name(c, strip_collate(&ls[0]).0);
                     for (col_vec, other_vec, swapped) in [(ls, rs, false), (rs, ls, true)] {
                         let (col_inner, col_coll) = strip_collate(&col_vec[0]);
@@ -346,8 +350,9 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                         let (col_inner, col_coll) = strip_collate(col_side);
                         let Some(col) = column_of(c, it, col_inner) else { continue };
                         // (A right-side column constant propagation
-                        // replaced gives none.)
-                        if swapped && is_fixed(c, col_inner) {
+                        // replaced gives none, except to != and IS NOT,
+                        // which SQLite reads as auxiliary operators.)
+                        if swapped && is_fixed(c, col_inner) && !matches!(op, Operator::NotEquals | Operator::IsNot) {
                             continue;
                         }
                         let coll = col_coll.or_else(|| strip_collate(other).1);
@@ -624,7 +629,8 @@ fn or_as_in<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: u64, t:
         if is_column_name(c, strip_collate(value).0) || *column.get_or_insert(col) != col {
             return None;
         }
-        let column_affinity = usize::try_from(col).ok().and_then(|k| v.decl.table.columns.get(k)).map_or(crate::value::affinity::Affinity::Integer, |x| x.affinity);
+        let column_affinity =
+            usize::try_from(col).ok().and_then(|k| v.decl.table.columns.get(k)).map_or(crate::value::affinity::Affinity::Integer, |x| x.affinity);
         if c.expr_affinity(value).is_some_and(|a| a != column_affinity) {
             return None;
         }
@@ -683,7 +689,9 @@ pub fn or_terms_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: 
             let b = crate::sql::model::expr_shape::strip_parens(b);
             // A single comparison: SQLite's term with its left column.
             let single = match b {
-                Expr::Binary(l, op, r) if matches!(op, Operator::Equals | Operator::Less | Operator::LessEquals | Operator::Greater | Operator::GreaterEquals | Operator::Is) => {
+                Expr::Binary(l, op, r)
+                    if matches!(op, Operator::Equals | Operator::Less | Operator::LessEquals | Operator::Greater | Operator::GreaterEquals | Operator::Is) =>
+                {
                     let (l, r) = (strip_collate(l).0, strip_collate(r).0);
                     if column_of(c, it, l).is_some() {
                         Some(true)
@@ -735,7 +743,15 @@ pub fn or_terms_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: 
 /// (`joined`: those of a join, [`VtabPlans::ask`]), stopping at the first
 /// branch for which no plan uses a constraint. The answers only show: an
 /// OR-by-union plan is never chosen.
-pub fn ask_or_branches(table: &dyn VTab, name: &str, ors: &[OrBranches<'_, '_>], main: &[VConstraint<'_, '_>], goal: Option<&OrderGoal>, col_used: u64, cursor: Option<i32>) -> Result<()> {
+pub fn ask_or_branches(
+    table: &dyn VTab,
+    name: &str,
+    ors: &[OrBranches<'_, '_>],
+    main: &[VConstraint<'_, '_>],
+    goal: Option<&OrderGoal>,
+    col_used: u64,
+    cursor: Option<i32>,
+) -> Result<()> {
     for branches in ors {
         for b in branches {
             let Some(own) = b else { continue };
@@ -1088,7 +1104,9 @@ impl VtabPlans {
                 .map(|(i, c)| IndexConstraint {
                     column: c.column,
                     op: c.op,
-                    usable: c.deps != u64::MAX && c.deps & !mask == 0 && !((no_in || keep_in.is_some_and(|k| k != i && !cands[k].same_in(c))) && c.in_list.is_some()),
+                    usable: c.deps != u64::MAX
+                        && c.deps & !mask == 0
+                        && !((no_in || keep_in.is_some_and(|k| k != i && !cands[k].same_in(c))) && c.in_list.is_some()),
                     term_offset: i as i32,
                 })
                 .collect();

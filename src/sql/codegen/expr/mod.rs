@@ -1250,7 +1250,8 @@ impl Compiler<'_> {
     pub(in crate::sql::codegen) fn in_select_rows(&mut self, sel: &ast::Select<'_>, width: usize) -> Result<i32> {
         let cur = self.b.cursor();
         let once = self.once_placeholder();
-        let fields = (0..width).map(|_| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }).collect();
+        let fields =
+            (0..width).map(|_| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }).collect();
         self.b.add4(Opcode::OpenEphemeral, cur, width as i32, 0, P4::KeyInfo(Arc::new(crate::value::record::KeyInfo { fields })), 0);
         let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur))?;
         if info.n_columns != width {

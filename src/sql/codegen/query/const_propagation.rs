@@ -130,7 +130,9 @@ impl Compiler<'_> {
         let mut tests: Vec<(&Expr<'_>, Option<(&Expr<'_>, bool)>)> = Vec::new();
         for t in terms {
             match strip_parens(t) {
-                Expr::Binary(Expr::Parenthesized(ls), op @ (Operator::Equals | Operator::Is), Expr::Parenthesized(rs)) if ls.len() > 1 && ls.len() == rs.len() => {
+                Expr::Binary(Expr::Parenthesized(ls), op @ (Operator::Equals | Operator::Is), Expr::Parenthesized(rs))
+                    if ls.len() > 1 && ls.len() == rs.len() =>
+                {
                     tests.extend(ls.iter().zip(rs.iter()).map(|(l, r)| (l, Some((r, *op == Operator::Is)))));
                 }
                 _ => tests.push((t, None)),
@@ -143,7 +145,9 @@ impl Compiler<'_> {
                     let (ln, lall) = self.fixed_nodes(t, p);
                     let (rn, rall) = self.fixed_nodes(r, p);
                     // (A side without a column is constant already.)
-                    (lall || (ln.is_empty() && self.is_column_free(t))) && (rall || (rn.is_empty() && self.is_column_free(r))) && !(ln.is_empty() && rn.is_empty())
+                    (lall || (ln.is_empty() && self.is_column_free(t)))
+                        && (rall || (rn.is_empty() && self.is_column_free(r)))
+                        && !(ln.is_empty() && rn.is_empty())
                 }
             };
             if !constant {
@@ -194,7 +198,15 @@ impl Compiler<'_> {
         walk(e, &mut |x| {
             free &= !matches!(
                 x,
-                Expr::Id(_) | Expr::Name(_) | Expr::Qualified(..) | Expr::DoublyQualified(..) | Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } | Expr::InTable { .. } | Expr::Raise(..)
+                Expr::Id(_)
+                    | Expr::Name(_)
+                    | Expr::Qualified(..)
+                    | Expr::DoublyQualified(..)
+                    | Expr::Subquery(_)
+                    | Expr::Exists(_)
+                    | Expr::InSelect { .. }
+                    | Expr::InTable { .. }
+                    | Expr::Raise(..)
             );
             free
         });
@@ -214,7 +226,9 @@ impl Compiler<'_> {
             match x {
                 Expr::Binary(l, op, r) if is_comparison(op) => comparisons.push((l, r)),
                 Expr::Id(_) | Expr::Name(_) | Expr::Qualified(..) => columns.push(x),
-                Expr::DoublyQualified(..) | Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } | Expr::InTable { .. } | Expr::Raise(..) => other = true,
+                Expr::DoublyQualified(..) | Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } | Expr::InTable { .. } | Expr::Raise(..) => {
+                    other = true
+                }
                 _ => {}
             }
             true
@@ -229,9 +243,10 @@ impl Compiler<'_> {
         let mut all = !other && !columns.is_empty();
         for c in columns {
             let a = address(c);
-            let fixed = self.plain_column(c).and_then(|r| p.fixed.iter().find(|f| f.column.cursor == r.cursor && f.column.column == r.column)).is_some_and(|f| {
-                f.node != a && (!p.has_aff_blob || f.column.affinity != Affinity::Blob || operands.contains(&a))
-            });
+            let fixed = self
+                .plain_column(c)
+                .and_then(|r| p.fixed.iter().find(|f| f.column.cursor == r.cursor && f.column.column == r.column))
+                .is_some_and(|f| f.node != a && (!p.has_aff_blob || f.column.affinity != Affinity::Blob || operands.contains(&a)));
             if fixed {
                 nodes.push(a);
             } else {

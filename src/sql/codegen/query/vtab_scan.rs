@@ -122,8 +122,18 @@ impl<'b> Compiler<'_> {
                     used.sort_unstable();
                     let full = self.in_select_rows(sel, *width)?;
                     let proj = self.b.cursor();
-                    let fields = used.iter().map(|_| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }).collect();
-                    self.b.add4(Opcode::OpenEphemeral, proj, used.len() as i32, 0, P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields })), 0);
+                    let fields = used
+                        .iter()
+                        .map(|_| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false })
+                        .collect();
+                    self.b.add4(
+                        Opcode::OpenEphemeral,
+                        proj,
+                        used.len() as i32,
+                        0,
+                        P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields })),
+                        0,
+                    );
                     let filled = self.b.label();
                     self.b.add(Opcode::Rewind, full, filled, 0);
                     let ftop = self.b.here();
@@ -218,7 +228,9 @@ impl<'b> Compiler<'_> {
             .iter()
             .zip(&info.usage)
             .enumerate()
-            .map(|(i, (c, u))| u.omit && !c.no_omit && u.argv_index > 0 && ((i < 16 && u.argv_index <= 16) || c.op == ConstraintOp::OFFSET && c.limit.is_some()))
+            .map(|(i, (c, u))| {
+                u.omit && !c.no_omit && u.argv_index > 0 && ((i < 16 && u.argv_index <= 16) || c.op == ConstraintOp::OFFSET && c.limit.is_some())
+            })
             .collect();
         for (i, c) in cands.iter().enumerate() {
             if c.limit.is_some() {
