@@ -689,9 +689,7 @@ pub fn or_terms_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: 
             let b = crate::sql::model::expr_shape::strip_parens(b);
             // A single comparison: SQLite's term with its left column.
             let single = match b {
-                Expr::Binary(l, op, r)
-                    if matches!(op, Operator::Equals | Operator::Less | Operator::LessEquals | Operator::Greater | Operator::GreaterEquals | Operator::Is) =>
-                {
+                Expr::Binary(l, Operator::Equals | Operator::Less | Operator::LessEquals | Operator::Greater | Operator::GreaterEquals | Operator::Is, r) => {
                     let (l, r) = (strip_collate(l).0, strip_collate(r).0);
                     if column_of(c, it, l).is_some() {
                         Some(true)
