@@ -10,17 +10,19 @@
 ** (omitted), an IN on a whole through sqlite3_vtab_in, and consumes an
 ** ORDER BY a. Table v has rows 1..6, w rows 1..4: a = n, b = n % 3,
 ** c = 'x' || n.
+** Then 200 random queries over v (random_query) mix the shapes: IN lists
+** and `IN (SELECT ...)`, row-value IN, comparisons and IS, row-value
+** comparisons, LIKE/GLOB, BETWEEN, constant propagation (`a = 1 AND a > 2`),
+** `x AND 0`, OR terms SQLite reads as IN or asks about per branch,
+** correlated subqueries in the result (colUsed).
 ** Shapes left out because ringlite differs (README, "Differences from
-** SQLite", Virtual tables): `a IN (SELECT ...)`, `(a, b) IN (VALUES ...)`,
-** and colUsed with a subquery anywhere in the statement (so `a = (SELECT
-** ...)`, offered as SQLite offers it, is left out too); OR terms (SQLite turns
-** `a = 1 OR a = 3` into an IN constraint and asks xBestIndex once per OR
-** branch for an OR-by-union plan); `(a, b) > (3, 0)` (SQLite offers a >=
-** on a); `a = 3 AND 0` and `a = 3 AND a = 4` (SQLite proves them empty
-** before planning or xFilter); USING/NATURAL for the left table; subqueries,
-** views and CTEs in FROM (SQLite flattens them or pushes WHERE terms into
-** them) and a UNION's ORDER BY offered to its arms; the join order of
-** tables SQLite costs otherwise. */
+** SQLite", Virtual tables): OR terms SQLite plans by union (`a = 1 OR a >
+** 4` under a module taking both: SQLite asks again per branch and runs
+** xFilter once per branch); EXISTS in WHERE (SQLite 3.54 makes it a join);
+** USING/NATURAL for the left table; subqueries, views and CTEs in FROM
+** (SQLite flattens them or pushes WHERE terms into them) and a UNION's
+** ORDER BY offered to its arms; the join order of tables SQLite costs
+** otherwise. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,6 +173,46 @@ static void substr_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   sqlite3_result_int(ctx, strstr(s, pat) != 0);
 }
 
+/* Random queries over v, from pieces of the shapes above: a
+** deterministic generator (its own LCG, so both libraries see the same
+** text), each query run under the current policy. */
+static unsigned long long rng = 0x9e3779b97f4a7c15ULL;
+static int pick(int n) { rng = rng * 6364136223846793005ULL + 1442695040888963407ULL; return (int)((rng >> 33) % (unsigned)n); }
+static void random_term(char *out, size_t n) {
+  static const char *const cols[] = { "a", "b", "c", "rowid" };
+  static const char *const ops[] = { "=", "<", "<=", ">", ">=", "!=", "IS", "IS NOT" };
+  int k = pick(3) + 1;
+  switch (pick(17)) {
+    case 0: snprintf(out, n, "%s %s %d", cols[pick(2)], ops[pick(8)], k + pick(4)); break;
+    case 1: snprintf(out, n, "%d %s a", k, ops[pick(6)]); break;
+    case 2: snprintf(out, n, "a IN (%d, %d)", k, k + 2); break;
+    case 3: snprintf(out, n, "%s IN (SELECT x FROM r%s)", pick(2) ? "a" : "b", pick(2) ? "" : " WHERE x > 1"); break;
+    case 4: snprintf(out, n, "a %sIN (SELECT %d UNION SELECT %d)", pick(4) ? "" : "NOT ", k, k + 3); break;
+    case 5: snprintf(out, n, "(a, b) %s (%d, %d)", ops[1 + pick(4)], k + 1, pick(3)); break;
+    case 6: snprintf(out, n, "(a, b) %s (%d, %d)", pick(2) ? "=" : "IS", k, k % 3); break;
+    case 7: snprintf(out, n, "(%s) IN (SELECT x, x %% 3 FROM r)", pick(2) ? "a, b" : "b, a"); break;
+    case 8: snprintf(out, n, "c %s 'x%d%s'", pick(2) ? "LIKE" : "GLOB", k, pick(2) ? "%" : "*"); break;
+    case 9: snprintf(out, n, "a BETWEEN %d AND %d", k, k + 2); break;
+    case 10: snprintf(out, n, "b IS %sNULL", pick(2) ? "NOT " : ""); break;
+    case 11: snprintf(out, n, "a = %d AND a %s %d", k, ops[pick(6)], k + pick(3)); break;
+    case 12: snprintf(out, n, "%s", pick(2) ? "0" : "1"); break;
+    case 13: snprintf(out, n, "a + 0 > %d", k); break;
+    case 14: snprintf(out, n, "(a = %d OR %d = a)", k, k + 2); break;
+    case 15: snprintf(out, n, "(a = %d OR b = 1)", k); break;
+    default: snprintf(out, n, "(c = 'x%d' OR c = 'x%d')", k, k + 1); break;
+  }
+}
+static void random_query(char *out, size_t n) {
+  static const char *const sel[] = { "a", "a, b", "*", "c", "count(*)", "a, (SELECT count(*) FROM r WHERE r.x < v.c)", "b, (SELECT max(x) FROM r WHERE r.x = v.a)" };
+  static const char *const tail[] = { "", "", " ORDER BY a", " ORDER BY a DESC", " ORDER BY b, a", " LIMIT 2" };
+  char t1[160], t2[160], t3[160];
+  int nterms = pick(4), s = pick(7);
+  random_term(t1, sizeof t1); random_term(t2, sizeof t2); random_term(t3, sizeof t3);
+  snprintf(out, n, "SELECT %s FROM v%s%s%s%s%s%s%s", sel[s], nterms ? " WHERE " : "", nterms ? t1 : "",
+    nterms > 1 ? " AND " : "", nterms > 1 ? t2 : "", nterms > 2 ? " AND " : "", nterms > 2 ? t3 : "",
+    s == 4 ? "" : tail[pick(6)]);
+}
+
 int main(void) {
   static const char *const qs[] = {
     /* one table: comparisons and what rhs_value sees */
@@ -202,6 +244,30 @@ int main(void) {
     "SELECT a FROM v WHERE a IN ()",
     "SELECT a FROM v WHERE a NOT IN (1, 2)",
     "SELECT a FROM v WHERE a IN (2, 4) AND b IN (1, 2)",
+    "SELECT a FROM v WHERE a IN (SELECT x FROM r)",
+    "SELECT a FROM v WHERE a IN (SELECT NULL UNION SELECT 2)",
+    "SELECT a FROM v WHERE b IN (SELECT x FROM r) AND a > 1",
+    "SELECT a FROM v WHERE a NOT IN (SELECT x FROM r)",
+    "SELECT a FROM v WHERE a IN (SELECT x FROM r WHERE x > v.b)",
+    "SELECT a FROM v WHERE (a, b) IN (SELECT x, x % 3 FROM r)",
+    "SELECT a FROM v WHERE (a, b + 0) IN (SELECT x, x FROM r)",
+    "SELECT a FROM v WHERE (a, b) IN (VALUES (1, 1))",
+    "SELECT a FROM v WHERE (a, b) IN (VALUES (1, 1), (3, 0))",
+    "SELECT a FROM v WHERE (a, b) IN (SELECT x, x FROM r UNION SELECT 2, 2)",
+    /* row values, constant propagation, AND 0 */
+    "SELECT a FROM v WHERE (a, b) > (3, 0)",
+    "SELECT a FROM v WHERE (3, 0) >= (a, b)",
+    "SELECT a FROM v WHERE (a, b) IS (3, 0)",
+    "SELECT a FROM v WHERE (a, b + 0) = (1, 2)",
+    "SELECT a FROM v WHERE a = 3 AND 0",
+    "SELECT a FROM v WHERE c LIKE 'x%' AND 0",
+    "SELECT a FROM v WHERE 0",
+    "SELECT a FROM v WHERE a = 3 AND a = 4",
+    "SELECT a FROM v WHERE a = 3 AND a > 4",
+    "SELECT a FROM v WHERE a = 3 AND 2 < a",
+    "SELECT a FROM v WHERE b = 3 AND b = 4",
+    "SELECT a FROM v WHERE a = 3 AND false",
+    "SELECT * FROM r LEFT JOIN v ON v.a = 3 AND v.a = 4",
     /* NULL tests and IS */
     "SELECT a FROM v WHERE a IS 3",
     "SELECT a FROM v WHERE a IS NOT 3",
@@ -223,6 +289,20 @@ int main(void) {
     "SELECT a FROM v WHERE like('x1%', c)",
     "SELECT a FROM v WHERE glob('x1*', c)",
     /* OR */
+    "SELECT a FROM v WHERE a = 1 OR a = 3",
+    "SELECT a FROM v WHERE a = 1 OR 3 = a OR a = 5",
+    "SELECT a FROM v WHERE (a = 1 OR a = 3) AND b = 0",
+    "SELECT a FROM v WHERE (a = 1 OR a = 3) AND c LIKE 'x%'",
+    "SELECT a FROM v WHERE a = 1 OR b = 2",
+    "SELECT a FROM v WHERE a = '1' OR a = 3",
+    "SELECT a FROM v WHERE c = 'x1' OR c = 'x3'",
+    "SELECT a FROM v WHERE a = 1 OR a = 3 ORDER BY a",
+    "SELECT a FROM v WHERE a = 1 OR a = 3 LIMIT 1",
+    "SELECT a FROM v WHERE a IS 1 OR a IS 3",
+    "SELECT a FROM v WHERE a = 1 OR a + 0 = 3",
+    /* colUsed with subqueries */
+    "SELECT a, (SELECT count(*) FROM r WHERE r.x < v.c) FROM v",
+    "SELECT a FROM v WHERE a > (SELECT min(x) FROM r WHERE r.x < v.b)",
     /* hidden columns, table-valued function syntax */
     "SELECT a FROM v WHERE h = 'q'",
     "SELECT a, h FROM v('q')",
@@ -301,6 +381,14 @@ int main(void) {
     printf("=== policy %s\n", eager ? "eager" : "plain");
     for (i = 0; qs[i]; i++) q(qs[i]);
     for (i = 0; !eager && plain_only[i]; i++) q(plain_only[i]);
+  }
+  /* 200 random queries, alternating the policies. */
+  for (i = 0; i < 200; i++) {
+    char sql[600];
+    eager = i & 1;
+    random_query(sql, sizeof sql);
+    printf("=== random %d %s\n", i, eager ? "eager" : "plain");
+    q(sql);
   }
   sqlite3_close(db);
   return 0;

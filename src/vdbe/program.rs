@@ -237,7 +237,8 @@ pub enum Opcode {
     /// xIntegrity of the table in P4 (database name r[P1+1]... see exec):
     /// r[P2] = its message or NULL.
     VCheck,
-    /// r[P2] = the values of IN-list cursor P1, for `sqlite3_vtab_in_first`.
+    /// r[P2] = the IN list's values r[P1..P1+P3] (P5 1: the first column
+    /// of ephemeral index P1's rows), for `sqlite3_vtab_in_first`.
     VInitIn,
 }
 

@@ -344,6 +344,13 @@ pub struct Compiler<'s> {
     pub vtab_plans: Vec<crate::sql::plan::vtab::VtabPlans>,
     /// The loop that took the offer has its module skip the OFFSET rows.
     pub vtab_offset_omitted: bool,
+    /// `colUsed` of each virtual-table cursor whose SELECT could tell
+    /// every column the statement reads of it, correlated subqueries
+    /// included (see `plan::goal::vtab_col_uses`).
+    pub vtab_col_used: HashMap<i32, u64>,
+    /// The column nodes (by address) SQLite's constant propagation
+    /// replaces by a constant (see `query::const_propagation`).
+    pub const_fixed_nodes: Vec<usize>,
     /// `SQLITE_LIMIT_EXPR_DEPTH`, which also bounds views and CTEs
     /// expanded inside one another.
     pub max_expr_depth: usize,
@@ -462,6 +469,8 @@ impl<'s> Compiler<'s> {
             vtab_consumed: Vec::new(),
             vtab_limit_offer: None,
             vtab_plans: Vec::new(),
+            vtab_col_used: HashMap::new(),
+            const_fixed_nodes: Vec::new(),
             vtab_offset_omitted: false,
             max_expr_depth: 1000,
             view_depth: 0,

@@ -6,15 +6,54 @@
 
 use sqlite3_parser::ast::{self, Expr, Operator, Over};
 
-/// Split `e` at top-level ANDs.
+/// Split `e` at top-level ANDs, as SQLite's parser builds them: an AND
+/// one of whose operands is the integer literal 0 (or such a folded AND)
+/// is that 0 when neither operand holds a function call (LIKE and GLOB
+/// are calls), as `sqlite3ExprAnd` folds it (so `a = 3 AND 0` offers a
+/// virtual table no constraint).
 pub fn conjuncts<'a, 'b>(e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) {
-    match e {
-        Expr::Binary(l, Operator::And, r) => {
-            conjuncts(l, out);
-            conjuncts(r, out);
+    // (The 0 a subtree folded into, and whether it holds a call.)
+    fn split<'a, 'b>(e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) -> (Option<&'a Expr<'b>>, bool) {
+        match e {
+            Expr::Binary(l, Operator::And, r) => {
+                let start = out.len();
+                let (lz, lf) = split(l, out);
+                let (rz, rf) = split(r, out);
+                match lz.or(rz) {
+                    Some(zero) if !lf && !rf => {
+                        out.truncate(start);
+                        out.push(zero);
+                        (Some(zero), false)
+                    }
+                    _ => (None, lf || rf),
+                }
+            }
+            Expr::Parenthesized(v) if v.len() == 1 => split(&v[0], out),
+            _ => {
+                out.push(e);
+                if is_integer_zero(e) {
+                    return (Some(e), false);
+                }
+                let mut call = false;
+                walk(e, &mut |x| {
+                    call |= matches!(x, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. } | Expr::Like { .. });
+                    !call
+                });
+                (None, call)
+            }
         }
-        Expr::Parenthesized(v) if v.len() == 1 => conjuncts(&v[0], out),
-        _ => out.push(e),
+    }
+    split(e, out);
+}
+
+/// An integer literal whose value is 0 (`0`, `00`, `0x0`): SQLite's
+/// always-false expression.
+fn is_integer_zero(e: &Expr<'_>) -> bool {
+    let Expr::Literal(ast::Literal::Numeric(s)) = e else { return false };
+    let digits = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).filter(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()));
+    match digits {
+        Some(h) => h.bytes().all(|b| b == b'0'),
+        None => !s.is_empty() && s.bytes().all(|b| b == b'0'),
     }
 }
 

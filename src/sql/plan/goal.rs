@@ -188,11 +188,26 @@ impl Compiler<'_> {
 
     /// Every column of this SELECT's FROM items that `exprs` and the
     /// `cols` read; `None` when that cannot be known from the text.
-    pub(crate) fn column_uses(&mut self, exprs: &[&Expr<'_>], cols: &[ColumnRef]) -> Option<ColumnUses> {
+    /// With `subqueries`, a subquery adds the columns its correlation
+    /// reads (unknown when that cannot be told); without, it makes the
+    /// set unknown.
+    fn column_uses(&mut self, exprs: &[&Expr<'_>], cols: &[ColumnRef], subqueries: bool) -> Option<ColumnUses> {
         let mut out: ColumnUses = cols.iter().filter(|c| c.depth == 0).map(|c| (c.item, c.column)).collect();
         for e in exprs {
-            if has_subquery(e) || crate::sql::model::expr_shape::has_window_call(e) {
+            if (!subqueries && has_subquery(e)) || crate::sql::model::expr_shape::has_window_call(e) {
                 return None;
+            }
+            if subqueries {
+                let mut sels: Vec<&sqlite3_parser::ast::Select<'_>> = Vec::new();
+                walk(e, &mut |x| {
+                    if let Expr::Subquery(s) | Expr::Exists(s) | Expr::InSelect { rhs: s, .. } = x {
+                        sels.push(s);
+                    }
+                    true
+                });
+                for s in sels {
+                    out.extend(self.subquery_outer_refs(s)?.into_iter().map(|r| (r.item, r.column)));
+                }
             }
             // (Names as written, unquoted where used: no copy of each.)
             let mut names: Vec<(Option<&str>, &str)> = Vec::new();
@@ -215,6 +230,8 @@ impl Compiler<'_> {
                 match self.resolve_name(q.map(unquoted).as_deref(), &unquoted(n)) {
                     Ok(Some(r)) if r.depth == 0 => out.push((r.item, r.column)),
                     Ok(Some(_)) => {}
+                    // TRUE and FALSE where no column has the name.
+                    Ok(None) if q.is_none() && (n.eq_ignore_ascii_case("true") || n.eq_ignore_ascii_case("false")) => {}
                     // An alias or a name of something else: a column
                     // could hide behind it.
                     _ => return None,
@@ -232,6 +249,9 @@ impl<'b> Compiler<'_> {
     /// refills read the table cursors directly (a LEFT JOIN's null row
     /// covers its index cursor too).
     pub(crate) fn select_uses<'a>(&mut self, from: &[FromItem<'a, 'b>], items: &[ResultItem<'a, 'b>], exprs: &[&Expr<'_>]) -> Option<ColumnUses> {
+        if from.iter().any(|f| f.vtab.is_some()) {
+            self.vtab_col_uses(from, items, exprs);
+        }
         if from.iter().any(|f| f.matched.is_some() || f.table_fn.is_some()) || self.authorizer.is_some() {
             return None;
         }
@@ -243,6 +263,23 @@ impl<'b> Compiler<'_> {
                 return None;
             }
         }
+        self.uses_of(from, items, exprs, false)
+    }
+
+    /// Record `colUsed` for each virtual table of `from` (see
+    /// `Compiler::vtab_col_used`): what the statement reads of it, the
+    /// columns correlated subqueries read included, as SQLite counts them
+    /// (whatever the join, authorizer or index).
+    fn vtab_col_uses<'a>(&mut self, from: &[FromItem<'a, 'b>], items: &[ResultItem<'a, 'b>], exprs: &[&Expr<'_>]) {
+        let Some(uses) = self.uses_of(from, items, exprs, true) else { return };
+        for it in from.iter().filter(|f| f.vtab.is_some()) {
+            let mask = crate::sql::plan::vtab::col_used(it, Some(&uses));
+            self.vtab_col_used.insert(it.cursor, mask);
+        }
+    }
+
+    /// The columns `items`, the join terms of `from` and `exprs` read.
+    fn uses_of<'a>(&mut self, from: &[FromItem<'a, 'b>], items: &[ResultItem<'a, 'b>], exprs: &[&Expr<'_>], subqueries: bool) -> Option<ColumnUses> {
         let mut all: Vec<&Expr<'_>> = exprs.to_vec();
         let mut cols: Vec<ColumnRef> = Vec::new();
         for it in items {
@@ -267,7 +304,7 @@ impl<'b> Compiler<'_> {
                 }
             }
         }
-        self.column_uses(&all, &cols)
+        self.column_uses(&all, &cols, subqueries)
     }
 
     /// Whether some index of the schema is on `table`.

@@ -141,8 +141,14 @@ impl<'b> Compiler<'_> {
                 Some(v) => match crate::sql::plan::vtab::constraints_of(self, it, 0, terms) {
                     Ok(cs) => {
                         let g = crate::sql::plan::vtab::goal_for(it, goal);
-                        let col_used = crate::sql::plan::vtab::col_used(it, uses);
-                        crate::sql::plan::vtab::VtabPlans::ask(it.cursor, &*v.inst.table, &v.inst.name, &cs, g, col_used).ok()
+                        let col_used = self.vtab_col_used.get(&it.cursor).copied().unwrap_or_else(|| crate::sql::plan::vtab::col_used(it, uses));
+                        let plans = crate::sql::plan::vtab::VtabPlans::ask(it.cursor, &*v.inst.table, &v.inst.name, &cs, g, col_used).ok();
+                        if plans.is_some() {
+                            if let Ok(ors) = crate::sql::plan::vtab::or_terms_of(self, it, 0, terms) {
+                                let _ = crate::sql::plan::vtab::ask_or_branches(&*v.inst.table, &v.inst.name, &ors, &cs, g, col_used, Some(it.cursor));
+                            }
+                        }
+                        plans
                     }
                     Err(_) => None,
                 },

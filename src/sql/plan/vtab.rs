@@ -35,9 +35,10 @@ use crate::sql::codegen::Compiler;
 use crate::sql::model::from::FromItem;
 use crate::sql::plan::order::OrderGoal;
 use crate::vtab::{ConstraintOp, IndexConstraint, IndexInfo, IndexOrderBy, VTab};
-use sqlite3_parser::ast::{Expr, LikeOperator, Literal, Operator};
+use sqlite3_parser::ast::{Expr, LikeOperator, Literal, Operator, Select};
 
 /// One constraint offered to xBestIndex.
+#[derive(Clone)]
 pub struct VConstraint<'a, 'b> {
     /// Column of the virtual table (-1 the rowid).
     pub column: i32,
@@ -52,9 +53,10 @@ pub struct VConstraint<'a, 'b> {
     pub usable: bool,
     /// The FROM items its value reads.
     pub deps: u64,
-    /// `column IN (list)`: an EQ constraint whose values the loop runs
-    /// xFilter for one by one.
-    pub in_list: Option<&'a [Expr<'b>]>,
+    /// `column IN (list)` or `column IN (SELECT ...)`: an EQ constraint
+    /// whose values the loop runs xFilter for one by one, unless the
+    /// module takes them all at once (`sqlite3_vtab_in`).
+    pub in_list: Option<InValues<'a, 'b>>,
     /// The comparison's collation.
     pub collation: String,
     /// A LIMIT or OFFSET constraint: where its value is.
@@ -64,6 +66,45 @@ pub struct VConstraint<'a, 'b> {
     pub text: Option<Vec<u8>>,
     /// USING/NATURAL: the value is this column of a table to the left.
     pub rhs_col: Option<crate::sql::resolve::ColumnRef>,
+    /// A row-value inequality `(col, ...) > (x, ...)`, offered as `>=`
+    /// (`<=`) on its first column with `rhs` the first value: the module's
+    /// omit is ignored and `sqlite3_vtab_rhs_value` finds no value, as in
+    /// SQLite.
+    pub no_omit: bool,
+    /// A field of a row value (`(a, b) = (x, y)`, `(a, b) IN (SELECT ..)`)
+    /// the term has this many of: the term is left out only when each is
+    /// a constraint the module omits (0 for other terms).
+    pub slices: usize,
+}
+
+/// The right side of an IN constraint.
+#[derive(Clone)]
+pub enum InValues<'a, 'b> {
+    /// `column IN (x, y, ...)`.
+    List(&'a [Expr<'b>]),
+    /// `column = x OR column = y ...`, which SQLite reads as
+    /// `column IN (x, y, ...)`.
+    Or(Vec<&'a Expr<'b>>),
+    /// `column IN (SELECT ...)`: the subquery's rows, one column.
+    Select(&'a Select<'b>),
+    /// `(.., column, ..) IN (SELECT ...)`: field `field` of the
+    /// subquery's `width`-column rows (SQLite's slice of a row-value IN:
+    /// an equality the module cannot take whole, looped over with the
+    /// other slices of the same term).
+    Row { sel: &'a Select<'b>, field: usize, width: usize },
+}
+
+impl VConstraint<'_, '_> {
+    /// An IN constraint `sqlite3_vtab_in` may hand over whole.
+    pub fn is_whole_in(&self) -> bool {
+        matches!(self.in_list, Some(InValues::List(_) | InValues::Or(_) | InValues::Select(_)))
+    }
+
+    /// Whether `other` loops over the same IN values (the slices of one
+    /// row-value IN do).
+    fn same_in(&self, other: &VConstraint<'_, '_>) -> bool {
+        matches!((&self.in_list, &other.in_list), (Some(InValues::Row { .. }), Some(InValues::Row { .. })) if self.term == other.term)
+    }
 }
 
 /// The value of a LIMIT or OFFSET constraint.
@@ -134,6 +175,8 @@ pub fn limit_constraints<'a, 'b>(offer: &LimitOffer) -> Vec<VConstraint<'a, 'b>>
         limit: Some(arg),
         text: None,
         rhs_col: None,
+        no_omit: false,
+        slices: 0,
     };
     let mut out = Vec::new();
     if let Some(o) = offer.offset {
@@ -186,20 +229,77 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                 limit: None,
                 text: None,
                 rhs_col: None,
+                no_omit: false,
+                slices: 0,
             });
         };
         'term: {
             match t {
-                // `(a, b) = (x, y)`: one equality per pair, as SQLite splits it.
-                Expr::Binary(Expr::Parenthesized(ls), Operator::Equals, Expr::Parenthesized(rs)) if ls.len() > 1 && ls.len() == rs.len() => {
+                // `(a, b) = (x, y)`: one equality per pair, as SQLite splits
+                // it (IS alike).
+                Expr::Binary(Expr::Parenthesized(ls), eq_op @ (Operator::Equals | Operator::Is), Expr::Parenthesized(rs))
+                    if ls.len() > 1 && ls.len() == rs.len() =>
+                {
+                    let o = if *eq_op == Operator::Is { ConstraintOp::IS } else { ConstraintOp::EQ };
+                    let first = later.len();
                     for (l, r) in ls.iter().zip(rs.iter()) {
                         for (col_side, other) in [(l, r), (r, l)] {
                             let (col_inner, col_coll) = strip_collate(col_side);
+                            if std::ptr::eq(col_side, r) && is_fixed(c, col_inner) {
+                                continue;
+                            }
                             if let Some(col) = column_of(c, it, col_inner) {
                                 let coll = col_coll.or_else(|| strip_collate(other).1);
-                                push(&mut later, c, col, ConstraintOp::EQ, Some(other), coll);
+                                push(&mut later, c, col, o, Some(other), coll);
                                 break;
                             }
+                        }
+                    }
+                    for k in &mut later[first..] {
+                        k.slices = ls.len();
+                    }
+                }
+                // `(a, b) > (x, y)`: `a >= x` (`<` and `<=`: `a <= x`), the
+                // module's omit ignored (SQLite's vector range terms).
+                Expr::Binary(
+                    Expr::Parenthesized(ls),
+                    op @ (Operator::Less | Operator::LessEquals | Operator::Greater | Operator::GreaterEquals),
+                    Expr::Parenthesized(rs),
+                ) if ls.len() > 1 && ls.len() == rs.len() => {
+                    let left_is_column = is_column_name(c, strip_collate(&ls[0]).0);
+                    for (col_vec, other_vec, swapped) in [(ls, rs, false), (rs, ls, true)] {
+                        let (col_inner, col_coll) = strip_collate(&col_vec[0]);
+                        let Some(col) = column_of(c, it, col_inner) else { continue };
+                        let less = matches!(op, Operator::Less | Operator::LessEquals) != swapped;
+                        let mut deps = 0u64;
+                        for e in other_vec.iter() {
+                            deps |= value_deps(c, e);
+                        }
+                        if deps == u64::MAX || deps & me != 0 {
+                            continue;
+                        }
+                        let other = &other_vec[0];
+                        let coll = col_coll.or_else(|| strip_collate(other).1);
+                        let collation = coll.unwrap_or_else(|| if col >= 0 { collation_of(v, col as usize) } else { "BINARY".to_string() });
+                        let cons = VConstraint {
+                            column: col,
+                            op: if less { ConstraintOp::LE } else { ConstraintOp::GE },
+                            rhs: Some(other),
+                            term: Some(addr),
+                            usable: deps & !before == 0,
+                            deps,
+                            collation,
+                            in_list: None,
+                            limit: None,
+                            text: None,
+                            rhs_col: None,
+                            no_omit: true,
+                            slices: 0,
+                        };
+                        if swapped && left_is_column {
+                            later.push(cons);
+                        } else {
+                            out.push(cons);
                         }
                     }
                 }
@@ -215,6 +315,13 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                     let (col_inner, coll) = strip_collate(lhs);
                     if let Some(col) = column_of(c, it, col_inner) {
                         push(&mut out, c, col, ConstraintOp::EQ, Some(&list[0]), coll);
+                    }
+                }
+                // `a = x OR a = y`: `a IN (x, y)`, a constraint SQLite
+                // derives (see `or_as_in`).
+                Expr::Binary(_, Operator::Or, _) => {
+                    if let Some(cons) = or_as_in(c, it, before, t, addr) {
+                        later.push(cons);
                     }
                 }
                 Expr::Binary(l, op, r) => {
@@ -242,6 +349,12 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                     for (col_side, other, swapped) in [(l, r, false), (r, l, true)] {
                         let (col_inner, col_coll) = strip_collate(col_side);
                         let Some(col) = column_of(c, it, col_inner) else { continue };
+                        // (A right-side column constant propagation
+                        // replaced gives none, except to != and IS NOT,
+                        // which SQLite reads as auxiliary operators.)
+                        if swapped && is_fixed(c, col_inner) && !matches!(op, Operator::NotEquals | Operator::IsNot) {
+                            continue;
+                        }
                         let coll = col_coll.or_else(|| strip_collate(other).1);
                         let mut o = code(op, swapped).unwrap();
                         // `x IS NULL` written as a comparison with NULL.
@@ -283,10 +396,71 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                                 usable: deps & !before == 0,
                                 deps,
                                 collation,
-                                in_list: Some(list),
+                                in_list: Some(InValues::List(list)),
                                 limit: None,
                                 text: None,
                                 rhs_col: None,
+                                no_omit: false,
+                                slices: 0,
+                            });
+                        }
+                    }
+                }
+                // `(a, b) IN (SELECT x, y ...)`: an equality per field
+                // naming a column of the table, SQLite's slices (a compound
+                // subquery or a window definition is not sliced).
+                Expr::InSelect { lhs: Expr::Parenthesized(ls), not: false, rhs: sel } if ls.len() > 1 => {
+                    let simple = sel.body.compounds.as_ref().is_none_or(|c| c.is_empty())
+                        && match &sel.body.select {
+                            sqlite3_parser::ast::OneSelect::Select { window_clause, .. } => window_clause.is_none(),
+                            sqlite3_parser::ast::OneSelect::Values(_) => true,
+                        };
+                    let deps = if simple { select_deps(c, sel) } else { u64::MAX };
+                    if deps != u64::MAX && deps & me == 0 {
+                        for (field, l) in ls.iter().enumerate() {
+                            let (col_inner, coll) = strip_collate(l);
+                            let Some(col) = column_of(c, it, col_inner) else { continue };
+                            let collation = coll.unwrap_or_else(|| if col >= 0 { collation_of(v, col as usize) } else { "BINARY".to_string() });
+                            later.push(VConstraint {
+                                column: col,
+                                op: ConstraintOp::EQ,
+                                rhs: None,
+                                term: Some(addr),
+                                usable: deps & !before == 0,
+                                deps,
+                                collation,
+                                in_list: Some(InValues::Row { sel, field, width: ls.len() }),
+                                limit: None,
+                                text: None,
+                                rhs_col: None,
+                                no_omit: false,
+                                slices: ls.len(),
+                            });
+                        }
+                    }
+                }
+                // `x IN (SELECT ...)`: an EQ constraint whose values the
+                // subquery gives (offered when the subquery does not read
+                // the table itself).
+                Expr::InSelect { lhs, not: false, rhs: sel } => {
+                    if let Some(col) = column_of(c, it, lhs) {
+                        let deps = select_deps(c, sel);
+                        if deps != u64::MAX && deps & me == 0 {
+                            let collation = if col >= 0 { collation_of(v, col as usize) } else { "BINARY".to_string() };
+                            out.push(VConstraint {
+                                column: col,
+                                op: ConstraintOp::EQ,
+                                rhs: None,
+                                term: Some(addr),
+                                usable: deps & !before == 0,
+                                deps,
+                                collation,
+                                in_list: Some(InValues::Select(sel)),
+                                limit: None,
+                                text: None,
+                                rhs_col: None,
+                                no_omit: false,
+                                slices: 0,
                             });
                         }
                     }
@@ -376,6 +550,8 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
             limit: None,
             text: None,
             rhs_col: Some(l0.clone()),
+            no_omit: false,
+            slices: 0,
         });
     }
     derived.push(using);
@@ -397,6 +573,8 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
             limit: None,
             text: None,
             rhs_col: None,
+            no_omit: false,
+            slices: 0,
         });
     }
     out.extend(derived.into_iter().rev().flatten());
@@ -408,11 +586,203 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
 /// subquery reads the columns its correlation names.
 fn value_deps(c: &mut Compiler<'_>, e: &Expr<'_>) -> u64 {
     match crate::sql::model::expr_shape::strip_parens(e) {
-        Expr::Subquery(sel) => match c.subquery_outer_refs(sel) {
-            Some(refs) => refs.iter().fold(0u64, |m, r| m | 1u64 << r.item.min(63)),
-            None => u64::MAX,
-        },
+        Expr::Subquery(sel) => select_deps(c, sel),
         _ => c.expr_deps(e),
+    }
+}
+
+/// The branches of an OR, through parentheses.
+fn or_branches<'a, 'b>(e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) {
+    match e {
+        Expr::Binary(l, Operator::Or, r) => {
+            or_branches(l, out);
+            or_branches(r, out);
+        }
+        Expr::Parenthesized(v) if v.len() == 1 => or_branches(&v[0], out),
+        _ => out.push(e),
+    }
+}
+
+/// The IN constraint SQLite derives from an OR whose branches all compare
+/// the same column of `it` for equality (`a = 1 OR 3 = a`): each value
+/// without an affinity or with the column's, one collation for all, none
+/// reading the table itself. (A branch comparing two columns is not
+/// taken: SQLite's handling of its commuted copy is not followed.)
+fn or_as_in<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: u64, t: &'a Expr<'b>, addr: usize) -> Option<VConstraint<'a, 'b>> {
+    let v = it.vtab.as_ref()?;
+    let me = 1u64 << it.item.min(63);
+    let mut branches = Vec::new();
+    or_branches(t, &mut branches);
+    let mut column = None;
+    let mut values = Vec::new();
+    let mut collation: Option<Option<String>> = None;
+    let mut deps = 0u64;
+    for b in branches {
+        let Expr::Binary(l, Operator::Equals, r) = crate::sql::model::expr_shape::strip_parens(b) else { return None };
+        let (col, value) = if is_column_name(c, strip_collate(l).0) {
+            (column_of(c, it, strip_collate(l).0)?, &**r)
+        } else if is_fixed(c, strip_collate(r).0) {
+            return None;
+        } else {
+            (column_of(c, it, strip_collate(r).0)?, &**l)
+        };
+        if is_column_name(c, strip_collate(value).0) || *column.get_or_insert(col) != col {
+            return None;
+        }
+        let column_affinity =
+            usize::try_from(col).ok().and_then(|k| v.decl.table.columns.get(k)).map_or(crate::value::affinity::Affinity::Integer, |x| x.affinity);
+        if c.expr_affinity(value).is_some_and(|a| a != column_affinity) {
+            return None;
+        }
+        let lc = c.expr_collation(l);
+        let rc = c.expr_collation(r);
+        let coll = crate::sql::codegen::expr::row_value::pick_collation(lc.as_ref(), rc.as_ref()).map(|n| n.to_ascii_uppercase());
+        if *collation.get_or_insert_with(|| coll.clone()) != coll {
+            return None;
+        }
+        let d = value_deps(c, value);
+        if d == u64::MAX || d & me != 0 {
+            return None;
+        }
+        deps |= d;
+        values.push(value);
+    }
+    let col = column?;
+    let collation = collation.flatten().unwrap_or_else(|| if col >= 0 { collation_of(v, col as usize) } else { "BINARY".to_string() });
+    Some(VConstraint {
+        column: col,
+        op: ConstraintOp::EQ,
+        rhs: None,
+        term: Some(addr),
+        usable: deps & !before == 0,
+        deps,
+        collation,
+        in_list: Some(InValues::Or(values)),
+        limit: None,
+        text: None,
+        rhs_col: None,
+        no_omit: false,
+        slices: 0,
+    })
+}
+
+/// The branches of one OR term that SQLite asks xBestIndex about
+/// (`whereLoopAddOr`): for each branch in order, its constraints (a
+/// comparison, IN or IS NULL on a column of the table alone; any other
+/// branch with everything SQLite derives from its AND terms), `None` for a
+/// branch SQLite passes over (its column side names another table).
+pub type OrBranches<'a, 'b> = Vec<Option<Vec<VConstraint<'a, 'b>>>>;
+
+/// The OR terms among `terms` whose every branch has a constraint on `it`
+/// (SQLite's indexable OR terms), as [`OrBranches`].
+pub fn or_terms_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Result<Vec<OrBranches<'a, 'b>>> {
+    let mut out = Vec::new();
+    'term: for t in terms {
+        let t = crate::sql::model::expr_shape::strip_parens(t);
+        if !matches!(t, Expr::Binary(_, Operator::Or, _)) {
+            continue;
+        }
+        let mut branches = Vec::new();
+        or_branches(t, &mut branches);
+        let mut per_branch = Vec::new();
+        for b in branches {
+            let b = crate::sql::model::expr_shape::strip_parens(b);
+            // A single comparison: SQLite's term with its left column.
+            let single = match b {
+                Expr::Binary(l, Operator::Equals | Operator::Less | Operator::LessEquals | Operator::Greater | Operator::GreaterEquals | Operator::Is, r) => {
+                    let (l, r) = (strip_collate(l).0, strip_collate(r).0);
+                    if column_of(c, it, l).is_some() {
+                        Some(true)
+                    } else if is_column_name(c, l) {
+                        // (Its copy read from the right side makes the OR
+                        // indexable; the branch itself is passed over.)
+                        if column_of(c, it, r).is_none() || is_fixed(c, r) {
+                            continue 'term;
+                        }
+                        Some(false)
+                    } else if column_of(c, it, r).is_some() && !is_fixed(c, r) {
+                        Some(true)
+                    } else {
+                        continue 'term;
+                    }
+                }
+                Expr::InList { lhs, not: false, .. } | Expr::InSelect { lhs, not: false, .. } if column_of(c, it, lhs).is_some() => Some(true),
+                Expr::IsNull(e) if column_of(c, it, e).is_some() => Some(true),
+                _ => None,
+            };
+            match single {
+                Some(false) => per_branch.push(None),
+                Some(true) => {
+                    let cons = constraints_of(c, it, before, &[b])?;
+                    match cons.into_iter().next() {
+                        Some(k) => per_branch.push(Some(vec![k])),
+                        None => continue 'term,
+                    }
+                }
+                None => {
+                    let mut ands = Vec::new();
+                    crate::sql::model::expr_shape::conjuncts(b, &mut ands);
+                    let cons = constraints_of(c, it, before, &ands)?;
+                    if cons.is_empty() {
+                        continue 'term;
+                    }
+                    per_branch.push(Some(cons));
+                }
+            }
+        }
+        out.push(per_branch);
+    }
+    Ok(out)
+}
+
+/// Ask the module about each branch of `ors` as SQLite's
+/// `whereLoopAddOr` does, after the table's own calls: the branch's
+/// constraints followed by all of `main`, the calls of a table alone
+/// (`joined`: those of a join, [`VtabPlans::ask`]), stopping at the first
+/// branch for which no plan uses a constraint. The answers only show: an
+/// OR-by-union plan is never chosen.
+pub fn ask_or_branches(
+    table: &dyn VTab,
+    name: &str,
+    ors: &[OrBranches<'_, '_>],
+    main: &[VConstraint<'_, '_>],
+    goal: Option<&OrderGoal>,
+    col_used: u64,
+    cursor: Option<i32>,
+) -> Result<()> {
+    for branches in ors {
+        for b in branches {
+            let Some(own) = b else { continue };
+            let mut cands: Vec<VConstraint<'_, '_>> = own.clone();
+            cands.extend(main.iter().cloned());
+            let uses_one = |info: &IndexInfo| info.usage.iter().any(|u| u.argv_index > 0);
+            let used = match cursor {
+                Some(cur) => VtabPlans::ask(cur, table, name, &cands, goal, col_used)?.plans.iter().any(|(_, i)| uses_one(i)),
+                None => match choose_plan(table, name, &cands, goal, col_used) {
+                    Ok(info) => uses_one(&info),
+                    Err(e) if e.primary() == SQLITE_CONSTRAINT || e.to_string() == "no query solution" => false,
+                    Err(e) => return Err(e),
+                },
+            };
+            if !used {
+                break;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether `e` is a column node constant propagation replaced (SQLite
+/// reads no constraint from the right side of a comparison through it).
+fn is_fixed(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
+    c.const_fixed_nodes.contains(&(e as *const Expr<'_> as usize))
+}
+
+/// The FROM items a subquery reads (`u64::MAX`: unknown).
+fn select_deps(c: &mut Compiler<'_>, sel: &Select<'_>) -> u64 {
+    match c.subquery_outer_refs(sel) {
+        Some(refs) => refs.iter().fold(0u64, |m, r| m | 1u64 << r.item.min(63)),
+        None => u64::MAX,
     }
 }
 
@@ -515,6 +885,8 @@ fn prefix_bounds<'a, 'b>(out: &mut Vec<VConstraint<'a, 'b>>, col: i32, addr: usi
             limit: None,
             text: Some(bound),
             rhs_col: None,
+            no_omit: false,
+            slices: 0,
         });
     }
 }
@@ -548,7 +920,14 @@ fn collation_of(v: &crate::sql::model::from::VtabItem<'_, '_>, col: usize) -> St
 /// The IN lists a plan uses that the loop runs over value by value (not
 /// taken whole through `sqlite3_vtab_in`).
 fn looped_in_lists(cands: &[VConstraint<'_, '_>], info: &IndexInfo) -> Vec<usize> {
-    (0..cands.len()).filter(|&i| cands[i].in_list.is_some() && info.usage[i].argv_index > 0 && !info.in_handled[i]).collect()
+    let mut out: Vec<usize> = Vec::new();
+    for i in (0..cands.len()).filter(|&i| cands[i].in_list.is_some() && info.usage[i].argv_index > 0 && !info.in_handled[i]) {
+        // (The slices of one row-value IN are one loop.)
+        if !out.iter().any(|&k| cands[k].same_in(&cands[i])) {
+            out.push(i);
+        }
+    }
+    out
 }
 
 /// Ask `table` for its plan over `cands` (see the module doc). The loop
@@ -592,14 +971,14 @@ fn choose_plan_keeping(
                     || (d.limits && c.limit.is_some())
                     || (d.in_lists && c.in_list.is_some())
                     || (d.all_but_args && c.limit.is_some())
-                    || (keep_in.is_some_and(|k| k != i) && c.in_list.is_some());
+                    || (keep_in.is_some_and(|k| k != i && !cands[k].same_in(c)) && c.in_list.is_some());
                 IndexConstraint { column: c.column, op: c.op, usable: c.usable && !off, term_offset: i as i32 }
             })
             .collect();
         let mut info = IndexInfo::new(constraints, order_by.clone(), col_used);
         info.distinct = distinct;
         for (i, c) in cands.iter().enumerate() {
-            info.is_in[i] = c.in_list.is_some();
+            info.is_in[i] = c.is_whole_in();
         }
         for (i, c) in cands.iter().enumerate() {
             info.collations[i] = c.collation.clone();
@@ -607,6 +986,7 @@ fn choose_plan_keeping(
                 Some(l) => l.literal.map(crate::value::Value::Integer),
                 None => match (&c.text, c.rhs) {
                     (Some(t), _) => Some(crate::value::Value::Text(t.clone())),
+                    (None, Some(_)) if c.no_omit => None,
                     (None, Some(e)) => rhs_constant(e),
                     (None, None) => None,
                 },
@@ -722,17 +1102,20 @@ impl VtabPlans {
                 .map(|(i, c)| IndexConstraint {
                     column: c.column,
                     op: c.op,
-                    usable: c.deps != u64::MAX && c.deps & !mask == 0 && !((no_in || keep_in.is_some_and(|k| k != i)) && c.in_list.is_some()),
+                    usable: c.deps != u64::MAX
+                        && c.deps & !mask == 0
+                        && !((no_in || keep_in.is_some_and(|k| k != i && !cands[k].same_in(c))) && c.in_list.is_some()),
                     term_offset: i as i32,
                 })
                 .collect();
             let mut info = IndexInfo::new(constraints, order_by.clone(), col_used);
             info.distinct = distinct;
             for (i, c) in cands.iter().enumerate() {
-                info.is_in[i] = c.in_list.is_some();
+                info.is_in[i] = c.is_whole_in();
                 info.collations[i] = c.collation.clone();
                 info.rhs[i] = match (&c.text, c.rhs) {
                     (Some(t), _) => Some(crate::value::Value::Text(t.clone())),
+                    (None, Some(_)) if c.no_omit => None,
                     (None, Some(e)) => rhs_constant(e),
                     (None, None) => None,
                 };

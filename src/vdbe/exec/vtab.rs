@@ -194,9 +194,17 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Fl
             Ok(Flow::Next)
         }
         Opcode::VInitIn => {
-            // P1..P1+P3: the IN list's values; P2: the xFilter argument
-            // that carries them all (see `vtab::in_list`).
-            let vals: Vec<Value> = (0..insn.p3).map(|i| reg(vm, insn.p1 + i).clone()).collect();
+            // P1..P1+P3: the IN list's values (P5 1: P1 is the ephemeral
+            // index holding them, an `IN (SELECT ...)`); P2: the xFilter
+            // argument that carries them all (see `vtab::in_list`).
+            let vals: Vec<Value> = if insn.p5 & 1 != 0 {
+                match vm.cursors.get(insn.p1 as usize).and_then(|c| c.as_ref()) {
+                    Some(VmCursor::Ephemeral(e)) => e.rows.iter().filter_map(|(_, r)| r.first().cloned()).collect(),
+                    _ => return Err(internal("VInitIn without an ephemeral index")),
+                }
+            } else {
+                (0..insn.p3).map(|i| reg(vm, insn.p1 + i).clone()).collect()
+            };
             let list = crate::vtab::in_list::InList::new(vals);
             set_reg(vm, insn.p2, Value::Pointer(crate::value::pointer::PointerValue::new(list)));
             Ok(Flow::Next)

@@ -1219,6 +1219,48 @@ impl Compiler<'_> {
         }
     }
 
+    /// The ephemeral index of the values `column IN (sel)` hands a
+    /// virtual table: the subquery's rows under the comparison's
+    /// affinity (the column's `column_affinity` against the subquery's)
+    /// and `collation`, filled once unless the subquery is correlated.
+    pub(in crate::sql::codegen) fn in_select_values(&mut self, sel: &ast::Select<'_>, column_affinity: Option<Affinity>, collation: &str) -> Result<i32> {
+        let cur = self.b.cursor();
+        let once = self.once_placeholder();
+        let key = crate::value::record::KeyField { collation: self.collation(collation)?, descending: false };
+        self.b.add4(Opcode::OpenEphemeral, cur, 1, 0, P4::KeyInfo(Arc::new(crate::value::record::KeyInfo { fields: vec![key] })), 0);
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur))?;
+        if info.n_columns != 1 {
+            return Err(Error::sql(format!("sub-select returns {} columns - expected 1", info.n_columns)));
+        }
+        self.finish_once(once, info.correlated);
+        let aff = comparison_affinity(column_affinity, info.first_affinity);
+        let at = self.ephem_records.remove(&cur).unwrap_or_default();
+        if aff != 0 {
+            let letter = (aff as u8 as char).to_string();
+            for at in at {
+                self.b.insns[at].p4 = P4::Affinity(letter.clone());
+            }
+        }
+        Ok(cur)
+    }
+
+    /// The ephemeral index of the rows `(a, b) IN (sel)` hands a virtual
+    /// table slice by slice (`width` columns), filled once unless the
+    /// subquery is correlated.
+    pub(in crate::sql::codegen) fn in_select_rows(&mut self, sel: &ast::Select<'_>, width: usize) -> Result<i32> {
+        let cur = self.b.cursor();
+        let once = self.once_placeholder();
+        let fields =
+            (0..width).map(|_| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }).collect();
+        self.b.add4(Opcode::OpenEphemeral, cur, width as i32, 0, P4::KeyInfo(Arc::new(crate::value::record::KeyInfo { fields })), 0);
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur))?;
+        if info.n_columns != width {
+            return Err(Error::sql(format!("sub-select returns {} columns - expected {width}", info.n_columns)));
+        }
+        self.finish_once(once, info.correlated);
+        Ok(cur)
+    }
+
     fn in_select(&mut self, lhs: &Expr<'_>, not: bool, sel: &ast::Select<'_>, target: i32) -> Result<()> {
         if may_be_row(lhs) && self.row_width_of(lhs)? > 1 {
             return self.in_select_row(lhs, not, sel, target);

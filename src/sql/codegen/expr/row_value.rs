@@ -397,7 +397,7 @@ impl Compiler<'_> {
     /// Compare two evaluated rows of the same width into `target` (see the
     /// module doc); `nested`: fields that are rows compare as rows (a
     /// split WHERE term), else they are misused.
-    fn compare_rows(&mut self, op: Opcode, null_eq: bool, l: &[RowField], r: &[RowField], target: i32, nested: bool) -> Result<()> {
+    pub(in crate::sql::codegen) fn compare_rows(&mut self, op: Opcode, null_eq: bool, l: &[RowField], r: &[RowField], target: i32, nested: bool) -> Result<()> {
         if l.len() != r.len() || l.is_empty() {
             return Err(misused());
         }

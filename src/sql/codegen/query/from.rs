@@ -824,6 +824,15 @@ impl<'b> Compiler<'_> {
                 }
             }
         }
+        // SQLite's constant propagation in a SELECT's WHERE (not an UPDATE's
+        // or DELETE's, not through ON clauses when a RIGHT JOIN is about),
+        // before the planner reads the terms.
+        let propagation = if n > 0 && self.select_depth != self.dml_where_level {
+            let where_terms: &[&Expr<'_>] = if last_right.is_none() { &all_terms } else { terms };
+            self.propagate_constants(where_terms)
+        } else {
+            None
+        };
         let order: Vec<usize> = if reorder { self.join_order(items, &all_terms, req.goal.as_ref(), req.uses.as_ref()) } else { (0..n).collect() };
         let mut pos = vec![0usize; n];
         for (lvl, &i) in order.iter().enumerate() {
@@ -846,6 +855,10 @@ impl<'b> Compiler<'_> {
         let outer_skip = self.b.label();
         for t in &constant {
             self.where_term_if_false(t, outer_skip)?;
+        }
+        if let Some(p) = &propagation {
+            let where_terms: &[&Expr<'_>] = if last_right.is_none() { &all_terms } else { terms };
+            self.propagated_constant_tests(where_terms, p, outer_skip)?;
         }
         if n == 0 {
             loops.push(Loop {
@@ -1227,7 +1240,7 @@ impl<'b> Compiler<'_> {
             // ORDER BY rowid DESC).
             let order = goal.map_or(Served::No, rowid_serves);
             let backward = order == Served::Backward;
-            let vcur = self.in_values(list, Affinity::Integer)?;
+            let vcur = self.in_values(*list, Affinity::Integer)?;
             self.b.add(if backward { Opcode::Last } else { Opcode::Rewind }, vcur, end, 0);
             let vtop = self.b.here();
             let r = self.b.reg();
@@ -1531,7 +1544,7 @@ impl<'b> Compiler<'_> {
 
     /// Put the values of an IN list (with `aff` applied, NULLs dropped,
     /// duplicates merged) in a temporary index; returns its cursor.
-    pub(in crate::sql::codegen) fn in_values(&mut self, list: &[Expr<'_>], aff: Affinity) -> Result<i32> {
+    pub(in crate::sql::codegen) fn in_values<'e, 'x: 'e>(&mut self, list: impl IntoIterator<Item = &'e Expr<'x>>, aff: Affinity) -> Result<i32> {
         let vcur = self.b.cursor();
         self.b.add4(Opcode::OpenEphemeral, vcur, 1, 0, P4::KeyInfo(crate::sql::model::query::binary_key_info(1)), 0);
         let r = self.b.reg();

@@ -15,6 +15,7 @@
 
 pub mod aggregate;
 pub mod compound;
+pub(in crate::sql::codegen) mod const_propagation;
 pub(in crate::sql::codegen) mod distinct_redundant;
 pub mod from;
 pub(in crate::sql::codegen) mod group_stream;

@@ -17,7 +17,7 @@ use crate::error::Result;
 use crate::sql::codegen::Compiler;
 use crate::sql::model::from::FromItem;
 use crate::sql::plan::order::OrderGoal;
-use crate::sql::plan::vtab::{choose_plan, constraints_of, limit_constraints};
+use crate::sql::plan::vtab::{choose_plan, constraints_of, limit_constraints, InValues};
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
 use crate::vtab::index_info::SCAN_HEX;
 use crate::vtab::ConstraintOp;
@@ -51,46 +51,133 @@ impl<'b> Compiler<'_> {
             }
         }
         let goal = crate::sql::plan::vtab::goal_for(it, goal);
-        let col_used = crate::sql::plan::vtab::col_used(it, uses);
+        let col_used = self.vtab_col_used.get(&it.cursor).copied().unwrap_or_else(|| crate::sql::plan::vtab::col_used(it, uses));
         // In a join SQLite ordered, the plan asked then for the items
         // placed outside (no further call).
         let planned = self.vtab_plans.iter().find(|p| p.cursor == it.cursor).and_then(|p| p.best(before)).cloned();
         let info = match planned {
             Some(info) => info,
-            None => choose_plan(&*v.inst.table, &v.inst.name, &cands, goal, col_used)?,
+            None => {
+                let info = choose_plan(&*v.inst.table, &v.inst.name, &cands, goal, col_used)?;
+                // The OR terms' branches are asked about too (no plan by
+                // union is made of them).
+                let ors = crate::sql::plan::vtab::or_terms_of(self, it, before, terms)?;
+                crate::sql::plan::vtab::ask_or_branches(&*v.inst.table, &v.inst.name, &ors, &cands, goal, col_used, None)?;
+                info
+            }
         };
         // The arguments, in argvIndex order.
         let n_args = info.usage.iter().map(|u| u.argv_index).max().unwrap_or(0).max(0) as usize;
         let base = self.b.regs(2 + n_args);
         // An IN list the plan uses: the scan runs for each of its values
         // (duplicates and NULLs dropped), outside VFilter.
-        let mut in_loop = None;
+        let mut in_loop: Option<(i32, usize, i32)> = None;
+        let mut row_term = None;
         for ((c, u), handled) in cands.iter().zip(&info.usage).zip(&info.in_handled) {
-            if let (Some(list), true, true) = (c.in_list, u.argv_index > 0, *handled) {
-                // Taken all at once (sqlite3_vtab_in): one argument
-                // carrying the whole list.
-                let first = self.b.regs(list.len());
-                for (k, e) in list.iter().enumerate() {
-                    self.expr(e, first + k as i32)?;
-                }
-                // The comparison's affinity, the column's (as SQLite stores
-                // the list in its ephemeral index).
-                let aff = usize::try_from(c.column).ok().and_then(|k| v.decl.table.columns.get(k)).map(|col| col.affinity.letter());
-                if let Some(a) = aff {
-                    let letters: String = std::iter::repeat_n(a, list.len()).collect();
-                    self.b.add4(Opcode::Affinity, first, list.len() as i32, 0, P4::Affinity(letters), 0);
-                }
-                self.b.add(Opcode::VInitIn, first, base + 1 + u.argv_index, list.len() as i32);
+            let (Some(values), true) = (&c.in_list, u.argv_index > 0) else { continue };
+            // The comparison's affinity, the column's (as SQLite stores
+            // the list in its ephemeral index).
+            let aff = usize::try_from(c.column).ok().and_then(|k| v.decl.table.columns.get(k)).map(|col| col.affinity);
+            let target = base + 1 + u.argv_index;
+            let list: Vec<&Expr<'_>> = match values {
+                InValues::List(list) => list.iter().collect(),
+                InValues::Or(list) => list.clone(),
+                InValues::Select(_) | InValues::Row { .. } => Vec::new(),
+            };
+            // (A further slice of a row-value IN is read with the first.)
+            if matches!(values, InValues::Row { .. }) && row_term.is_some() && row_term == c.term {
                 continue;
             }
-            if let (Some(list), true) = (c.in_list, u.argv_index > 0) {
-                let vcur = self.in_values(list, crate::vdbe::value_ops::Affinity::Blob)?;
-                self.b.add(Opcode::Rewind, vcur, end, 0);
-                let vtop = self.b.here();
-                self.b.add(Opcode::Column, vcur, 0, base + 1 + u.argv_index);
-                debug_assert!(in_loop.is_none(), "a plan loops over one IN list at most");
-                in_loop = Some((vcur, vtop, self.b.label()));
+            let vcur = match values {
+                InValues::List(_) | InValues::Or(_) if *handled => {
+                    // Taken all at once (sqlite3_vtab_in): one argument
+                    // carrying the whole list.
+                    let first = self.b.regs(list.len());
+                    for (k, e) in list.iter().enumerate() {
+                        self.expr(e, first + k as i32)?;
+                    }
+                    if let Some(a) = aff {
+                        let letters: String = std::iter::repeat_n(a.letter(), list.len()).collect();
+                        self.b.add4(Opcode::Affinity, first, list.len() as i32, 0, P4::Affinity(letters), 0);
+                    }
+                    self.b.add(Opcode::VInitIn, first, target, list.len() as i32);
+                    continue;
+                }
+                InValues::List(_) | InValues::Or(_) => self.in_values(list.iter().copied(), crate::vdbe::value_ops::Affinity::Blob)?,
+                InValues::Row { sel, width, .. } => {
+                    // The slices the plan uses, in argument order: the loop
+                    // reads the subquery's rows cut down to them, each
+                    // distinct (SQLite's IN reduced to the fields a loop
+                    // uses), and skips a row with a NULL among them.
+                    row_term = c.term;
+                    let mut used: Vec<(i32, usize)> = cands
+                        .iter()
+                        .zip(&info.usage)
+                        .filter(|(k, ku)| k.term == c.term && ku.argv_index > 0)
+                        .filter_map(|(k, ku)| match &k.in_list {
+                            Some(InValues::Row { field, .. }) => Some((ku.argv_index, *field)),
+                            _ => None,
+                        })
+                        .collect();
+                    used.sort_unstable();
+                    let full = self.in_select_rows(sel, *width)?;
+                    let proj = self.b.cursor();
+                    let fields = used
+                        .iter()
+                        .map(|_| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false })
+                        .collect();
+                    self.b.add4(
+                        Opcode::OpenEphemeral,
+                        proj,
+                        used.len() as i32,
+                        0,
+                        P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields })),
+                        0,
+                    );
+                    let filled = self.b.label();
+                    self.b.add(Opcode::Rewind, full, filled, 0);
+                    let ftop = self.b.here();
+                    let regs = self.b.regs(used.len());
+                    for (k, (_, f)) in used.iter().enumerate() {
+                        self.b.add(Opcode::Column, full, *f as i32, regs + k as i32);
+                    }
+                    let rec = self.b.reg();
+                    self.b.add(Opcode::MakeRecord, regs, used.len() as i32, rec);
+                    self.b.add(Opcode::IdxInsert, proj, rec, 0);
+                    self.b.add(Opcode::Next, full, ftop as i32, 0);
+                    self.b.bind(filled);
+                    self.b.add(Opcode::Rewind, proj, end, 0);
+                    let vtop = self.b.here();
+                    let vnext = self.b.label();
+                    for (k, (argv, _)) in used.iter().enumerate() {
+                        let t = base + 1 + argv;
+                        self.b.add(Opcode::Column, proj, k as i32, t);
+                        self.b.add(Opcode::IsNull, t, vnext, 0);
+                    }
+                    debug_assert!(in_loop.is_none(), "a plan loops over one IN list at most");
+                    in_loop = Some((proj, vtop, vnext));
+                    continue;
+                }
+                InValues::Select(sel) => {
+                    let vcur = self.in_select_values(sel, aff, &c.collation)?;
+                    if *handled {
+                        self.b.add4(Opcode::VInitIn, vcur, target, 0, P4::None, 1);
+                        continue;
+                    }
+                    vcur
+                }
+            };
+            // Looped over: the scan runs for each value (duplicates and
+            // NULLs dropped), outside VFilter.
+            self.b.add(Opcode::Rewind, vcur, end, 0);
+            let vtop = self.b.here();
+            let vnext = self.b.label();
+            self.b.add(Opcode::Column, vcur, 0, target);
+            if matches!(values, InValues::Select(_)) {
+                self.b.add(Opcode::IsNull, target, vnext, 0);
             }
+            debug_assert!(in_loop.is_none(), "a plan loops over one IN list at most");
+            in_loop = Some((vcur, vtop, vnext));
         }
         let empty = in_loop.map_or(end, |(_, _, vnext)| vnext);
         self.b.add(Opcode::Integer, info.idx_num, base, 0);
@@ -135,12 +222,15 @@ impl<'b> Compiler<'_> {
         // Arguments of `t(a, b)` the module did not take over are tested
         // as the `hidden = arg` terms they stand for.
         // (SQLite honours omit only for the first 16 constraints passed
-        // among the first 16 arguments, and for an OFFSET wherever it is.)
+        // among the first 16 arguments, and for an OFFSET wherever it is;
+        // never for a row-value inequality.)
         let omit_flags: Vec<bool> = cands
             .iter()
             .zip(&info.usage)
             .enumerate()
-            .map(|(i, (c, u))| u.omit && u.argv_index > 0 && ((i < 16 && u.argv_index <= 16) || c.op == ConstraintOp::OFFSET && c.limit.is_some()))
+            .map(|(i, (c, u))| {
+                u.omit && !c.no_omit && u.argv_index > 0 && ((i < 16 && u.argv_index <= 16) || c.op == ConstraintOp::OFFSET && c.limit.is_some())
+            })
             .collect();
         for (i, c) in cands.iter().enumerate() {
             if c.limit.is_some() {
@@ -155,6 +245,9 @@ impl<'b> Compiler<'_> {
                 // left out only when each of them is.
                 Some(addr) if omitted => {
                     let all = cands.iter().zip(&omit_flags).filter(|(k, _)| k.term == Some(addr)).all(|(_, o)| *o);
+                    // (A row-value IN is left out only when each of its
+                    // fields is a constraint.)
+                    let all = all && (c.slices == 0 || cands.iter().filter(|k| k.term == Some(addr)).count() == c.slices);
                     if all && !self.vtab_consumed.contains(&addr) {
                         self.vtab_consumed.push(addr);
                     }
