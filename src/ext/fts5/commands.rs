@@ -41,6 +41,7 @@ fn int_arg(v: Option<&Value>) -> Option<i64> {
 pub fn run(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, cmd: &str, arg: Option<&Value>, row: (Option<i64>, &[Value])) -> Result<()> {
     let own = cfg.content == Content::Own;
     match cmd {
+        "delete" if cfg.contentless_delete => Err(Error::sql("'delete' may not be used with a contentless_delete=1 table")),
         "delete" if !own => match row.0 {
             Some(id) => writer::delete_command(host, cfg, p, id, row.1),
             None => Ok(()),
