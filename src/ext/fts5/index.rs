@@ -139,7 +139,11 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
             secured |= secure_deletes(c, cfg, &st, &mut t)?;
         }
         if t.is_empty() {
-            run_rows.next();
+            let rows = p.carry_rows + run_rows.next().unwrap_or(0);
+            // Nothing written: the rows count in the next segment, unless
+            // tombstones were written (SQLite's flush then happened).
+            p.carry_rows = if p.tomb_adds > 0 { 0 } else { rows };
+            p.tomb_adds = 0;
             continue;
         }
         let id = st.free_id()?;
@@ -153,7 +157,9 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
             // The origin the run's rows were given in `%_docsize`.
             new.origin1 = st.next_origin();
             new.origin2 = new.origin1;
-            new.entries = run_rows.next().unwrap_or(0);
+            new.entries = p.carry_rows + run_rows.next().unwrap_or(0);
+            p.carry_rows = 0;
+            p.tomb_adds = 0;
         }
         st.levels[0].segs.push(new);
         st.promote(0);
@@ -245,7 +251,7 @@ fn merged_seg(st: &Structure, id: u32, pages: u32, inputs: &[Seg]) -> Seg {
 /// A `contentless_delete=1` delete of row `rowid`, whose `%_docsize`
 /// origin is `origin`: a tombstone in each segment whose origin range
 /// holds it (counted against the newest), the write counter bumped.
-pub fn contentless_delete(c: &mut Connection, cfg: &Config, origin: u64, rowid: i64) -> Result<()> {
+pub fn contentless_delete(c: &mut Connection, cfg: &Config, p: &mut Pending, origin: u64, rowid: i64) -> Result<()> {
     let s = settings(c, cfg)?;
     let mut st = load(c, cfg)?;
     let data = cfg.shadow("data");
@@ -258,11 +264,13 @@ pub fn contentless_delete(c: &mut Connection, cfg: &Config, origin: u64, rowid: 
                     counted = true;
                 }
                 tombstone::add(c, &data, seg, rowid, s.pgsz)?;
+                p.tomb_adds += 1;
+                // (SQLite's write counter grows by the tombstones added.)
+                if s.automerge {
+                    st.counter += 1;
+                }
             }
         }
-    }
-    if s.automerge {
-        st.counter += 1;
     }
     store(c, cfg, &st)
 }
@@ -301,13 +309,20 @@ pub fn optimize(c: &mut Connection, cfg: &Config) -> Result<()> {
     }
     let all: Vec<Seg> = st.levels.iter().rev().flat_map(|l| l.segs.iter().copied()).collect();
     let merged = merge(read_segs(c, cfg, &all)?, true);
-    let top = st.levels.iter().rposition(|l| !l.segs.is_empty()).unwrap_or(0);
-    let out_level = (top + 1).min(63);
+    // As SQLite: segments all on one level L are merged into L + 1 (the
+    // other levels kept, empty); segments on several levels are first
+    // gathered on a new level after the last, and merged into the next.
+    let used: Vec<usize> = (0..st.levels.len()).filter(|&l| !st.levels[l].segs.is_empty()).collect();
+    let (out_level, nlevel) = match used.as_slice() {
+        [l] => (*l + 1, st.levels.len().max(*l + 2)),
+        _ => (st.levels.len() + 1, st.levels.len() + 2),
+    };
+    let (out_level, nlevel) = (out_level.min(63), nlevel.min(64));
     let id = st.free_id()?;
     for s in &all {
         drop_segment(c, cfg, s.id)?;
     }
-    let mut levels = vec![Level::default(); out_level + 1];
+    let mut levels = vec![Level::default(); nlevel];
     if !merged.is_empty() {
         let seg = build(id, s.pgsz, &merged, true, cfg.detail);
         write_segment(c, cfg, id, &seg)?;

@@ -202,7 +202,7 @@ impl VTab for Fts5Table {
     }
 
     fn commit(&self, _host: &mut dyn VmHost) -> Result<()> {
-        lock(&self.pending).clear();
+        lock(&self.pending).commit();
         Ok(())
     }
 

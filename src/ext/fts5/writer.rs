@@ -11,7 +11,11 @@
 //! the values: an insert writes the index, sizes and averages only; a
 //! delete of an external content row reads its old values from the
 //! content table, and the 'delete' command is given them; contentless
-//! tables refuse UPDATE and DELETE, as SQLite does. Neither checks for an
+//! tables refuse UPDATE and DELETE, as SQLite does, unless created with
+//! `contentless_delete=1`: then a delete adds the row to the tombstones
+//! of the segment its `%_docsize` origin names (`tombstone.rs`), and
+//! the pending rows are flushed whenever the next row cannot join their
+//! run, so that each row's origin is known when it is written. Neither checks for an
 //! existing rowid (SQLite does not; `%_docsize` is replaced).
 //!
 //! Invariant: after each call, `%_docsize` (unless `columnsize=0`) has
@@ -206,7 +210,7 @@ fn contentless_delete(c: &mut Connection, cfg: &Config, p: &mut Pending, id: i64
         }
         let origin = r[1].as_ref().to_i64();
         if origin != 0 {
-            index::contentless_delete(c, cfg, origin as u64, id)?;
+            index::contentless_delete(c, cfg, p, origin as u64, id)?;
             n -= 1;
         }
         set_averages(c, cfg, n, &totals)?;
@@ -232,8 +236,12 @@ fn contentless(c: &mut Connection, cfg: &Config, p: &mut Pending, change: Change
         }
         Change::Insert(id, vals, _) => insert(c, cfg, p, id, vals).map(Some),
         Change::Update(old, new, mut vals, unchanged, mode) => {
+            // Which indexed columns the statement leaves: the engine does
+            // not report `sqlite3_value_nochange` for them yet, and this
+            // table answers NULL for them, so a NULL counts as left (an
+            // explicit NULL for every column is refused like a subset).
             let indexed = (0..cfg.columns.len()).filter(|&i| !cfg.unindexed[i]);
-            let (kept, given): (Vec<usize>, Vec<usize>) = indexed.partition(|&i| unchanged.get(i).copied().unwrap_or(false));
+            let (kept, given): (Vec<usize>, Vec<usize>) = indexed.partition(|&i| unchanged.get(i).copied().unwrap_or(false) || vals[i].is_null());
             let kept_cols = cfg.stored_columns();
             // UNINDEXED values the statement leaves come from the old row.
             if !kept_cols.is_empty() {
