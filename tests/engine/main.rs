@@ -41,6 +41,7 @@ mod ext_dbstat;
 mod ext_fts3;
 mod ext_fts5;
 mod ext_fts5_content;
+mod ext_fts5_contentless;
 mod ext_fts5_detail;
 mod ext_fts5_secure;
 mod ext_fts5_snippet;

@@ -1,7 +1,8 @@
 //! # The special commands: `INSERT INTO t(t, rank) VALUES('cmd', arg)`
 //!
 //! 'rebuild', 'optimize', 'merge' and the persistent settings 'pgsz',
-//! 'automerge', 'crisismerge', 'usermerge' and 'secure-delete' (stored
+//! 'automerge', 'crisismerge', 'usermerge', 'secure-delete' and
+//! 'deletemerge' (stored
 //! in `%_config`, the
 //! structure cookie bumped so other connections notice), with SQLite's
 //! value ranges; 'delete' (a row's index entries, given its old values)
@@ -41,6 +42,7 @@ fn int_arg(v: Option<&Value>) -> Option<i64> {
 pub fn run(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, cmd: &str, arg: Option<&Value>, row: (Option<i64>, &[Value])) -> Result<()> {
     let own = cfg.content == Content::Own;
     match cmd {
+        "delete" if cfg.contentless_delete => Err(Error::sql("'delete' may not be used with a contentless_delete=1 table")),
         "delete" if !own => match row.0 {
             Some(id) => writer::delete_command(host, cfg, p, id, row.1),
             None => Ok(()),
@@ -62,12 +64,14 @@ pub fn run(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, cmd: &str, arg:
             }
             Ok(())
         }
-        "pgsz" | "automerge" | "crisismerge" | "usermerge" | "secure-delete" => {
+        "pgsz" | "automerge" | "crisismerge" | "usermerge" | "secure-delete" | "deletemerge" => {
             let v = int_arg(arg).ok_or_else(logic_error)?;
             let ok = match cmd {
                 "pgsz" => (32..=65536).contains(&v),
                 "automerge" => (0..=64).contains(&v),
                 "crisismerge" | "secure-delete" => v >= 0,
+                // (Out of range values mean the default, 10%, or 0.)
+                "deletemerge" => true,
                 _ => (2..=16).contains(&v),
             };
             if !ok {

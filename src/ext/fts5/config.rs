@@ -6,8 +6,8 @@
 //! (full, column, none),
 //! `prefix=`, the table kinds of `content=` (own `%_content`, external
 //! content with `content_rowid=`, contentless `content=''` with
-//! `contentless_unindexed=`) and `columnsize=`. Every other option (and
-//! `contentless_delete=1`) is refused with an error saying so, never
+//! `contentless_unindexed=`, `contentless_delete=`) and `columnsize=`.
+//! Every other option is refused with an error saying so, never
 //! silently ignored.
 //!
 //! Invariant: a [`Config`] has at least one column, no column is named
@@ -41,6 +41,9 @@ pub struct Config {
     /// `contentless_unindexed=1`: a contentless table keeps its
     /// UNINDEXED columns' values in `%_content`.
     pub contentless_unindexed: bool,
+    /// `contentless_delete=1`: a contentless table whose rows may be
+    /// deleted and updated (tombstones, `tombstone.rs`).
+    pub contentless_delete: bool,
 }
 
 /// Where an fts5 table's column values live.
@@ -177,6 +180,7 @@ impl Config {
             content: Content::Own,
             columnsize: true,
             contentless_unindexed: false,
+            contentless_delete: false,
         };
         let mut tokenize_seen = false;
         let mut content: Option<String> = None;
@@ -280,13 +284,13 @@ impl Config {
         if contentless_delete && !contentless {
             return Err(Error::sql("contentless_delete=1 requires a contentless table"));
         }
+        if contentless_delete && !cfg.columnsize {
+            return Err(Error::sql("contentless_delete=1 is incompatible with columnsize=0"));
+        }
         if cfg.contentless_unindexed && !contentless {
             return Err(Error::sql("contentless_unindexed=1 requires a contentless table"));
         }
-        if contentless_delete {
-            // Its index format (tombstones, origins) is not written yet.
-            return Err(unsupported("contentless_delete"));
-        }
+        cfg.contentless_delete = contentless_delete;
         debug_assert_eq!(cfg.columns.len(), cfg.unindexed.len());
         Ok(cfg)
     }

@@ -29,7 +29,8 @@ use super::secure;
 use super::segread;
 use super::segwrite::{build, Segment};
 use super::shadow::rows;
-use super::structure::{Level, Seg, Structure};
+use super::structure::{tombstone_id, Level, Seg, Structure};
+use super::tombstone;
 use crate::connection::{Connection, StepResult};
 use crate::error::{Error, Result};
 use crate::value::Value;
@@ -115,6 +116,8 @@ fn drop_segment(c: &mut Connection, cfg: &Config, segid: u32) -> Result<()> {
     let lo = i64::from(segid) << 37;
     let hi = (i64::from(segid) + 1) << 37;
     exec(c, &format!("DELETE FROM {} WHERE id >= {lo} AND id < {hi}", cfg.shadow("data")), &[])?;
+    let (lo, hi) = (tombstone_id(segid, 0), tombstone_id(segid + 1, 0));
+    exec(c, &format!("DELETE FROM {} WHERE id >= {lo} AND id < {hi}", cfg.shadow("data")), &[])?;
     exec(c, &format!("DELETE FROM {} WHERE segid = {segid}", cfg.shadow("idx")), &[])
 }
 
@@ -122,6 +125,8 @@ fn drop_segment(c: &mut Connection, cfg: &Config, segid: u32) -> Result<()> {
 /// that reached `crisismerge` segments.
 pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
     let runs: Vec<Terms> = p.runs().into_iter().map(|r| terms(cfg, r)).collect();
+    let run_rows: Vec<u64> = p.runs().into_iter().map(|r| r.iter().filter(|o| !o.delete).count() as u64).collect();
+    let mut run_rows = run_rows.into_iter();
     p.flushed = p.ops.len();
     if runs.is_empty() {
         return Ok(());
@@ -134,6 +139,11 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
             secured |= secure_deletes(c, cfg, &st, &mut t)?;
         }
         if t.is_empty() {
+            let rows = p.carry_rows + run_rows.next().unwrap_or(0);
+            // Nothing written: the rows count in the next segment, unless
+            // tombstones were written (SQLite's flush then happened).
+            p.carry_rows = if p.tomb_adds > 0 { 0 } else { rows };
+            p.tomb_adds = 0;
             continue;
         }
         let id = st.free_id()?;
@@ -142,7 +152,17 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
         if st.levels.is_empty() {
             st.levels.push(Level::default());
         }
-        st.levels[0].segs.push(Seg { id, first: 1, last: seg.pages });
+        let mut new = Seg::new(id, 1, seg.pages);
+        if st.v2 {
+            // The origin the run's rows were given in `%_docsize`.
+            new.origin1 = st.next_origin();
+            new.origin2 = new.origin1;
+            new.entries = p.carry_rows + run_rows.next().unwrap_or(0);
+            p.carry_rows = 0;
+            p.tomb_adds = 0;
+        }
+        st.levels[0].segs.push(new);
+        st.promote(0);
         if s.automerge {
             st.counter += u64::from(seg.pages);
         }
@@ -150,6 +170,7 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
         while l < st.levels.len() {
             if st.levels[l].segs.len() >= s.crisismerge {
                 merge_level(c, cfg, &mut st, l, s.pgsz)?;
+                st.promote(l + 1);
             }
             l += 1;
         }
@@ -196,9 +217,62 @@ fn secure_deletes(c: &mut Connection, cfg: &Config, st: &Structure, t: &mut Term
     Ok(any)
 }
 
+/// The segments' contents, newest first, without the rows their
+/// tombstones delete.
 fn read_segs(c: &mut Connection, cfg: &Config, segs: &[Seg]) -> Result<Vec<Terms>> {
     let data = cfg.shadow("data");
-    segs.iter().rev().map(|s| segread::read(c, &data, *s, cfg.detail)).collect()
+    let mut out = Vec::with_capacity(segs.len());
+    for s in segs.iter().rev() {
+        let mut t = segread::read(c, &data, *s, cfg.detail)?;
+        if s.tomb_pages > 0 {
+            let dead = tombstone::read(c, &data, s)?;
+            for dl in t.values_mut() {
+                dl.retain(|r, _| !dead.contains(r));
+            }
+            t.retain(|_, dl| !dl.is_empty());
+        }
+        out.push(t);
+    }
+    Ok(out)
+}
+
+/// The output segment of a merge of `inputs` (oldest first): version 2
+/// keeps their origin range and the rows their tombstones left.
+fn merged_seg(st: &Structure, id: u32, pages: u32, inputs: &[Seg]) -> Seg {
+    let mut s = Seg::new(id, 1, pages);
+    if st.v2 {
+        s.origin1 = inputs.first().map_or(0, |x| x.origin1);
+        s.origin2 = inputs.last().map_or(0, |x| x.origin2);
+        s.entries = inputs.iter().map(|x| x.entries.saturating_sub(x.tomb_entries)).sum();
+    }
+    s
+}
+
+/// A `contentless_delete=1` delete of row `rowid`, whose `%_docsize`
+/// origin is `origin`: a tombstone in each segment whose origin range
+/// holds it (counted against the newest), the write counter bumped.
+pub fn contentless_delete(c: &mut Connection, cfg: &Config, p: &mut Pending, origin: u64, rowid: i64) -> Result<()> {
+    let s = settings(c, cfg)?;
+    let mut st = load(c, cfg)?;
+    let data = cfg.shadow("data");
+    let mut counted = false;
+    for l in st.levels.iter_mut().rev() {
+        for seg in l.segs.iter_mut().rev() {
+            if seg.origin1 <= origin && seg.origin2 >= origin {
+                if !counted {
+                    seg.tomb_entries += 1;
+                    counted = true;
+                }
+                tombstone::add(c, &data, seg, rowid, s.pgsz)?;
+                p.tomb_adds += 1;
+                // (SQLite's write counter grows by the tombstones added.)
+                if s.automerge {
+                    st.counter += 1;
+                }
+            }
+        }
+    }
+    store(c, cfg, &st)
 }
 
 /// Merge level `l` whole into one segment at the end of level `l + 1`.
@@ -213,7 +287,8 @@ fn merge_level(c: &mut Connection, cfg: &Config, st: &mut Structure, l: usize, p
     if !merged.is_empty() {
         let seg = build(id, pgsz, &merged, true, cfg.detail);
         write_segment(c, cfg, id, &seg)?;
-        st.levels[l + 1].segs.push(Seg { id, first: 1, last: seg.pages });
+        let out = merged_seg(st, id, seg.pages, &segs);
+        st.levels[l + 1].segs.push(out);
     }
     for s in &segs {
         drop_segment(c, cfg, s.id)?;
@@ -228,22 +303,30 @@ fn merge_level(c: &mut Connection, cfg: &Config, st: &mut Structure, l: usize, p
 pub fn optimize(c: &mut Connection, cfg: &Config) -> Result<()> {
     let s = settings(c, cfg)?;
     let mut st = load(c, cfg)?;
-    if st.nseg() <= 1 && st.levels.iter().all(|l| l.merging == 0) {
+    let tombstones = st.levels.iter().any(|l| l.segs.iter().any(|s| s.tomb_pages > 0));
+    if st.nseg() <= 1 && st.levels.iter().all(|l| l.merging == 0) && !tombstones {
         return Ok(());
     }
     let all: Vec<Seg> = st.levels.iter().rev().flat_map(|l| l.segs.iter().copied()).collect();
     let merged = merge(read_segs(c, cfg, &all)?, true);
-    let top = st.levels.iter().rposition(|l| !l.segs.is_empty()).unwrap_or(0);
-    let out_level = (top + 1).min(63);
+    // As SQLite: segments all on one level L are merged into L + 1 (the
+    // other levels kept, empty); segments on several levels are first
+    // gathered on a new level after the last, and merged into the next.
+    let used: Vec<usize> = (0..st.levels.len()).filter(|&l| !st.levels[l].segs.is_empty()).collect();
+    let (out_level, nlevel) = match used.as_slice() {
+        [l] => (*l + 1, st.levels.len().max(*l + 2)),
+        _ => (st.levels.len() + 1, st.levels.len() + 2),
+    };
+    let (out_level, nlevel) = (out_level.min(63), nlevel.min(64));
     let id = st.free_id()?;
     for s in &all {
         drop_segment(c, cfg, s.id)?;
     }
-    let mut levels = vec![Level::default(); out_level + 1];
+    let mut levels = vec![Level::default(); nlevel];
     if !merged.is_empty() {
         let seg = build(id, s.pgsz, &merged, true, cfg.detail);
         write_segment(c, cfg, id, &seg)?;
-        levels[out_level].segs.push(Seg { id, first: 1, last: seg.pages });
+        levels[out_level].segs.push(merged_seg(&st, id, seg.pages, &all));
     }
     st.levels = levels;
     store(c, cfg, &st)
@@ -269,6 +352,7 @@ pub fn user_merge(c: &mut Connection, cfg: &Config, n: i64) -> Result<bool> {
     while l < st.levels.len() {
         if st.levels[l].segs.len() >= s.usermerge || st.levels[l].merging > 0 {
             merge_level(c, cfg, &mut st, l, s.pgsz)?;
+            st.promote(l + 1);
             did = true;
         }
         l += 1;
@@ -291,7 +375,7 @@ pub fn clear(c: &mut Connection, cfg: &Config) -> Result<()> {
     let st = load(c, cfg)?;
     exec(c, &format!("DELETE FROM {} WHERE id > 10", cfg.shadow("data")), &[])?;
     exec(c, &format!("DELETE FROM {}", cfg.shadow("idx")), &[])?;
-    store(c, cfg, &Structure { cookie: st.cookie, counter: 0, levels: Vec::new() })
+    store(c, cfg, &Structure::empty(st.cookie, cfg.contentless_delete))
 }
 
 /// The averages record: rows, then tokens per column.

@@ -18,6 +18,7 @@
 //! - `segwrite.rs`, `segread.rs`: one segment's pages written / read,
 //! - `index.rs`, `merge.rs`: flushing, merging, 'optimize',
 //! - `secure.rs`: 'secure-delete', entries cut out of segment pages,
+//! - `tombstone.rs`: the tombstone hash tables of `contentless_delete=1`,
 //! - `commands.rs`: the special INSERT commands,
 //! - `aux.rs`: `bm25()` and the auxiliary functions' dispatch,
 //! - `snippet.rs`: `highlight()` and `snippet()`,
@@ -65,6 +66,7 @@ pub mod source;
 pub mod structure;
 pub mod table;
 pub mod tokenizer;
+pub mod tombstone;
 pub mod vocab;
 pub mod writer;
 

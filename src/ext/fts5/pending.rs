@@ -39,12 +39,23 @@ pub struct Pending {
     pub flushed: usize,
     /// Savepoints: (number, ops, flushed).
     pub marks: Vec<(i32, usize, usize)>,
+    /// `contentless_delete=1`: rows inserted since the last flush that
+    /// wrote something (SQLite counts a run that wrote nothing, rows
+    /// without tokens, into the next segment's rows, across commits).
+    pub carry_rows: u64,
+    /// `contentless_delete=1`: tombstones added since the last flush.
+    pub tomb_adds: u64,
 }
 
 impl Pending {
     /// Forget everything (commit or rollback).
     pub fn clear(&mut self) {
         *self = Pending::default();
+    }
+
+    /// Commit: the log is done with, rows still uncounted carry over.
+    pub fn commit(&mut self) {
+        *self = Pending { carry_rows: self.carry_rows, ..Pending::default() };
     }
 
     /// xSavepoint.
@@ -63,6 +74,8 @@ impl Pending {
         if let Some(&(_, ops, flushed)) = self.marks.iter().rev().find(|m| m.0 <= n) {
             self.ops.truncate(ops);
             self.flushed = flushed;
+            self.carry_rows = 0;
+            self.tomb_adds = 0;
         }
         self.marks.retain(|m| m.0 <= n);
     }

@@ -7,7 +7,9 @@
 //!   structure record (seven zero bytes: no segments),
 //! - `t_idx(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID`,
 //! - `t_content(id INTEGER PRIMARY KEY, c0, c1, ...)`: the values,
-//! - `t_docsize(id INTEGER PRIMARY KEY, sz BLOB)`: tokens per column,
+//! - `t_docsize(id INTEGER PRIMARY KEY, sz BLOB)`: tokens per column
+//!   (with `origin INTEGER` for `contentless_delete=1`: the origin of
+//!   the segment the row went to; its structure record is version 2),
 //! - `t_config(k PRIMARY KEY, v) WITHOUT ROWID`: row ('version', 4).
 //!
 //! `%_content` is left out for external content and contentless tables
@@ -59,7 +61,9 @@ pub fn create(host: &mut dyn VmHost, cfg: &Config) -> Result<()> {
     if !cols.is_empty() {
         tables.push(("content", format!("(id INTEGER PRIMARY KEY{cols})")));
     }
-    if cfg.columnsize {
+    if cfg.contentless_delete {
+        tables.push(("docsize", "(id INTEGER PRIMARY KEY, sz BLOB, origin INTEGER)".into()));
+    } else if cfg.columnsize {
         tables.push(("docsize", "(id INTEGER PRIMARY KEY, sz BLOB)".into()));
     }
     tables.push(("config", "(k PRIMARY KEY, v) WITHOUT ROWID".into()));
@@ -67,9 +71,10 @@ pub fn create(host: &mut dyn VmHost, cfg: &Config) -> Result<()> {
         rows(c, &format!("CREATE TABLE {}{body}", cfg.shadow(suffix)))
             .map_err(|e| Error::new(e.code, format!("fts5: error creating shadow table {}_{suffix}: {}", cfg.name, e.message)))?;
     }
+    let structure = if cfg.contentless_delete { "00000000FF000001000000" } else { "00000000000000" };
     let sql = format!(
         "INSERT INTO {data}(id, block) VALUES(1, X'');\
-         INSERT INTO {data}(id, block) VALUES(10, X'00000000000000');\
+         INSERT INTO {data}(id, block) VALUES(10, X'{structure}');\
          INSERT INTO {config}(k, v) VALUES('version', 4);",
         data = cfg.shadow("data"),
         config = cfg.shadow("config"),

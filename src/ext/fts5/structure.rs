@@ -8,6 +8,13 @@
 //! segments and each segment's id, first and last leaf page. Newer data
 //! is on lower levels, and later in a level.
 //!
+//! A `contentless_delete=1` table's record (version 2) has the 4 bytes
+//! `FF 00 00 01` after the cookie, and five more varints per segment:
+//! the range of origins its rows came from (each flush of pending rows
+//! takes the next origin, a merge's output the range of its inputs), its
+//! tombstone hash pages, the tombstones that count against its rows and
+//! the rows it holds. The next origin is one past the largest stored.
+//!
 //! Invariant: `nseg()` equals the sum of the levels' segment counts; an
 //! encoded record decodes to the same value.
 
@@ -23,6 +30,23 @@ pub struct Seg {
     pub first: u32,
     /// Last leaf page.
     pub last: u32,
+    /// Version 2 only: the first and last origin of its rows.
+    pub origin1: u64,
+    /// (See `origin1`.)
+    pub origin2: u64,
+    /// Version 2 only: pages of its tombstone hash table.
+    pub tomb_pages: u32,
+    /// Version 2 only: deleted rows counted against it.
+    pub tomb_entries: u64,
+    /// Version 2 only: rows written to it.
+    pub entries: u64,
+}
+
+impl Seg {
+    /// A segment with no version-2 fields set.
+    pub fn new(id: u32, first: u32, last: u32) -> Seg {
+        Seg { id, first, last, origin1: 0, origin2: 0, tomb_pages: 0, tomb_entries: 0, entries: 0 }
+    }
 }
 
 /// One level.
@@ -39,11 +63,16 @@ pub struct Level {
 pub struct Structure {
     /// The configuration cookie.
     pub cookie: u32,
+    /// Version 2 (`contentless_delete=1`): origins and tombstones kept.
+    pub v2: bool,
     /// Leaf pages written so far.
     pub counter: u64,
     /// Levels, newest data first.
     pub levels: Vec<Level>,
 }
+
+/// What follows the cookie in a version-2 record.
+pub const V2_MARK: [u8; 4] = [0xFF, 0x00, 0x00, 0x01];
 
 /// The largest segment id.
 pub const MAX_SEGID: u32 = 65535;
@@ -55,7 +84,8 @@ impl Structure {
             return Err(Error::corrupt());
         }
         let cookie = u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
-        let (nlevel, i) = get(b, 4)?;
+        let v2 = b.get(4..8) == Some(&V2_MARK[..]);
+        let (nlevel, i) = get(b, if v2 { 8 } else { 4 })?;
         let (nseg, i) = get(b, i)?;
         let (counter, mut i) = get(b, i)?;
         if nlevel > 64 {
@@ -70,16 +100,24 @@ impl Structure {
             for _ in 0..n.min(100_000) {
                 let (id, j) = get(b, i)?;
                 let (first, j) = get(b, j)?;
-                let (last, j) = get(b, j)?;
+                let (last, mut j) = get(b, j)?;
+                let mut seg = Seg::new(id as u32, first as u32, last as u32);
+                if v2 {
+                    let mut f = [0u64; 5];
+                    for x in f.iter_mut() {
+                        (*x, j) = get(b, j)?;
+                    }
+                    (seg.origin1, seg.origin2, seg.tomb_pages, seg.tomb_entries, seg.entries) = (f[0], f[1], f[2] as u32, f[3], f[4]);
+                }
                 i = j;
                 if id == 0 || id > u64::from(MAX_SEGID) || first > last {
                     return Err(Error::corrupt());
                 }
-                segs.push(Seg { id: id as u32, first: first as u32, last: last as u32 });
+                segs.push(seg);
             }
             levels.push(Level { merging, segs });
         }
-        let s = Structure { cookie, counter, levels };
+        let s = Structure { cookie, v2, counter, levels };
         if s.nseg() as u64 != nseg {
             return Err(Error::corrupt());
         }
@@ -89,6 +127,9 @@ impl Structure {
     /// Encode the record.
     pub fn encode(&self) -> Vec<u8> {
         let mut out = self.cookie.to_be_bytes().to_vec();
+        if self.v2 {
+            out.extend_from_slice(&V2_MARK);
+        }
         put(&mut out, self.levels.len() as u64);
         put(&mut out, self.nseg() as u64);
         put(&mut out, self.counter);
@@ -99,9 +140,59 @@ impl Structure {
                 put(&mut out, u64::from(s.id));
                 put(&mut out, u64::from(s.first));
                 put(&mut out, u64::from(s.last));
+                if self.v2 {
+                    for x in [s.origin1, s.origin2, u64::from(s.tomb_pages), s.tomb_entries, s.entries] {
+                        put(&mut out, x);
+                    }
+                }
             }
         }
         out
+    }
+
+    /// An empty structure (version 2 for `contentless_delete=1`).
+    pub fn empty(cookie: u32, v2: bool) -> Structure {
+        Structure { cookie, v2, counter: 0, levels: Vec::new() }
+    }
+
+    /// The origin the next flushed segment takes (version 2): one past
+    /// the largest origin of any segment.
+    pub fn next_origin(&self) -> u64 {
+        self.levels.iter().flat_map(|l| l.segs.iter().map(|s| s.origin2)).max().unwrap_or(0) + 1
+    }
+
+    /// After a segment was added at the end of level `lvl`: move small
+    /// segments between levels as SQLite 3.54.1 does. When a lower
+    /// populated level holds a segment at least as large as the new one,
+    /// the segments of the levels above it no larger than that one move
+    /// down to it; else those of the levels above `lvl` no larger than
+    /// the new one move to `lvl`. They go to the front of the level
+    /// (oldest), newest first from each level, until a larger one or a
+    /// level with a merge in progress.
+    pub fn promote(&mut self, lvl: usize) {
+        let Some(new) = self.levels.get(lvl).and_then(|l| l.segs.last()) else { return };
+        let size = |s: &Seg| u64::from(s.last) + 1 - u64::from(s.first);
+        let new_size = size(new);
+        let lower = (0..lvl).rev().find(|&i| !self.levels[i].segs.is_empty());
+        let (to, limit) = match lower {
+            Some(t) if self.levels[t].segs.iter().map(size).max().unwrap_or(0) >= new_size => (t, self.levels[t].segs.iter().map(size).max().unwrap_or(0)),
+            _ => (lvl, new_size),
+        };
+        if self.levels[to].merging != 0 {
+            return;
+        }
+        for il in to + 1..self.levels.len() {
+            if self.levels[il].merging != 0 {
+                return;
+            }
+            while let Some(s) = self.levels[il].segs.last().copied() {
+                if size(&s) > limit {
+                    return;
+                }
+                self.levels[il].segs.pop();
+                self.levels[to].segs.insert(0, s);
+            }
+        }
     }
 
     /// Number of segments.
@@ -129,4 +220,10 @@ pub fn leaf_id(segid: u32, pgno: u32) -> i64 {
 /// The `%_data` id of doclist-index page `pgno` at `height`.
 pub fn dlidx_id(segid: u32, height: u32, pgno: u32) -> i64 {
     (i64::from(segid) << 37) + (1i64 << 36) + (i64::from(height) << 31) + i64::from(pgno)
+}
+
+/// The `%_data` id of page `pg` of segment `segid`'s tombstone hash
+/// table (`contentless_delete=1`): as a leaf of segment `segid + 65536`.
+pub fn tombstone_id(segid: u32, pg: u32) -> i64 {
+    ((i64::from(segid) + (1 << 16)) << 37) + i64::from(pg)
 }

@@ -155,7 +155,7 @@ impl VTab for Fts5Table {
         true
     }
 
-    fn update(&self, host: &mut dyn VmHost, args: &[Value], on_conflict: ConflictMode, _nochange: &[bool]) -> Result<Option<i64>> {
+    fn update(&self, host: &mut dyn VmHost, args: &[Value], on_conflict: ConflictMode, nochange: &[bool]) -> Result<Option<i64>> {
         let n = self.cfg.columns.len();
         let rowid = |v: &Value| -> Result<Option<i64>> {
             match v {
@@ -186,7 +186,8 @@ impl VTab for Fts5Table {
             (None, None) => writer::apply(host, &self.cfg, &mut p, writer::Change::Insert(rowid(&args[1])?, vals, on_conflict)),
             (Some(old), _) => {
                 let new = rowid(&args[1])?.unwrap_or(old);
-                writer::apply(host, &self.cfg, &mut p, writer::Change::Update(old, new, vals))
+                let unchanged = (0..n).map(|i| nochange.get(2 + i).copied().unwrap_or(false)).collect();
+                writer::apply(host, &self.cfg, &mut p, writer::Change::Update(old, new, vals, unchanged, on_conflict))
             }
         }
     }
@@ -201,7 +202,7 @@ impl VTab for Fts5Table {
     }
 
     fn commit(&self, _host: &mut dyn VmHost) -> Result<()> {
-        lock(&self.pending).clear();
+        lock(&self.pending).commit();
         Ok(())
     }
 

@@ -11,7 +11,11 @@
 //! the values: an insert writes the index, sizes and averages only; a
 //! delete of an external content row reads its old values from the
 //! content table, and the 'delete' command is given them; contentless
-//! tables refuse UPDATE and DELETE, as SQLite does. Neither checks for an
+//! tables refuse UPDATE and DELETE, as SQLite does, unless created with
+//! `contentless_delete=1`: then a delete adds the row to the tombstones
+//! of the segment its `%_docsize` origin names (`tombstone.rs`), and
+//! the pending rows are flushed whenever the next row cannot join their
+//! run, so that each row's origin is known when it is written. Neither checks for an
 //! existing rowid (SQLite does not; `%_docsize` is replaced).
 //!
 //! Invariant: after each call, `%_docsize` (unless `columnsize=0`) has
@@ -34,8 +38,9 @@ pub enum Change {
     /// Insert a row (rowid None: the next free one), with the statement's
     /// conflict mode (OR IGNORE / OR REPLACE on an existing rowid).
     Insert(Option<i64>, Vec<Value>, ConflictMode),
-    /// Replace row `old` by row `new`.
-    Update(i64, i64, Vec<Value>),
+    /// Replace row `old` by row `new`; which columns the statement left
+    /// unchanged (`sqlite3_value_nochange`), its conflict mode.
+    Update(i64, i64, Vec<Value>, Vec<bool>, ConflictMode),
     /// Delete a row.
     Delete(i64),
 }
@@ -119,13 +124,26 @@ fn insert(c: &mut Connection, cfg: &Config, p: &mut Pending, id: Option<i64>, va
         let verb = if own { "INSERT" } else { "REPLACE" };
         exec(c, &format!("{verb} INTO {}(id{}) VALUES(?{marks})", cfg.shadow("content"), cols(cfg)), &params)?;
     }
+    if cfg.contentless_delete {
+        begin_write(c, cfg, p, id, false)?;
+    }
     if cfg.columnsize {
         let mut sz = Vec::new();
         for t in &toks {
             super::codec::put(&mut sz, t.len() as u64);
         }
         let verb = if own { "INSERT" } else { "REPLACE" };
-        exec(c, &format!("{verb} INTO {}(id, sz) VALUES(?, ?)", cfg.shadow("docsize")), &[Value::Integer(id), Value::Blob(sz)])?;
+        if cfg.contentless_delete {
+            // The origin the row's segment will have once flushed.
+            let origin = index::load(c, cfg)?.next_origin() as i64;
+            exec(
+                c,
+                &format!("REPLACE INTO {}(id, sz, origin) VALUES(?, ?, ?)", cfg.shadow("docsize")),
+                &[Value::Integer(id), Value::Blob(sz), Value::Integer(origin)],
+            )?;
+        } else {
+            exec(c, &format!("{verb} INTO {}(id, sz) VALUES(?, ?)", cfg.shadow("docsize")), &[Value::Integer(id), Value::Blob(sz)])?;
+        }
     }
     account(c, cfg, &toks, 1)?;
     p.ops.push(Op { rowid: id, delete: false, tokens: toks });
@@ -152,15 +170,119 @@ fn forget(c: &mut Connection, cfg: &Config, p: &mut Pending, id: i64, vals: &[Va
     Ok(())
 }
 
+/// Before a write of row `rowid` to a `contentless_delete=1` table: the
+/// pending rows are flushed (as SQLite does) when this row cannot join
+/// their run, so a row's segment, and with it its origin, is known
+/// before any later delete needs it. A delete is logged (without
+/// tokens: it writes a tombstone, no index entries) for the same rule.
+fn begin_write(c: &mut Connection, cfg: &Config, p: &mut Pending, rowid: i64, delete: bool) -> Result<()> {
+    if let Some(last) = p.ops[p.flushed..].last() {
+        if rowid < last.rowid || (rowid == last.rowid && !last.delete) {
+            index::flush(c, cfg, p)?;
+        }
+    }
+    if delete {
+        p.ops.push(Op { rowid, delete: true, tokens: vec![Vec::new(); cfg.columns.len()] });
+    }
+    Ok(())
+}
+
+/// Delete row `id` of a `contentless_delete=1` table: its sizes leave
+/// the averages, a tombstone goes to the segment of its `%_docsize`
+/// origin, its `%_docsize` and kept UNINDEXED values go.
+fn contentless_delete(c: &mut Connection, cfg: &Config, p: &mut Pending, id: i64) -> Result<()> {
+    begin_write(c, cfg, p, id, true)?;
+    let found = rows(c, &format!("SELECT sz, origin FROM {} WHERE id = {id}", cfg.shadow("docsize")))?.into_iter().next();
+    if let Some(r) = found {
+        let (mut n, mut totals) = averages(c, cfg)?;
+        let sz = match &r[0] {
+            Value::Blob(b) => b.clone(),
+            _ => Vec::new(),
+        };
+        let mut i = 0;
+        for t in totals.iter_mut() {
+            if i >= sz.len() {
+                return Err(Error::new(crate::error::SQLITE_CORRUPT_VTAB, "database disk image is malformed"));
+            }
+            let (v, j) = super::codec::get(&sz, i)?;
+            *t -= v as i64;
+            i = j;
+        }
+        let origin = r[1].as_ref().to_i64();
+        if origin != 0 {
+            index::contentless_delete(c, cfg, p, origin as u64, id)?;
+            n -= 1;
+        }
+        set_averages(c, cfg, n, &totals)?;
+    }
+    exec(c, &format!("DELETE FROM {} WHERE id = {id}", cfg.shadow("docsize")), &[])?;
+    if !cfg.stored_columns().is_empty() {
+        exec(c, &format!("DELETE FROM {} WHERE id = {id}", cfg.shadow("content")), &[])?;
+    }
+    Ok(())
+}
+
+/// A change to a contentless table, with SQLite's rules: DELETE and
+/// UPDATE need `contentless_delete=1`; an UPDATE must then give every
+/// indexed column, unless it changes only UNINDEXED ones (kept values
+/// rewritten, nothing else); INSERT OR REPLACE deletes the row first.
+fn contentless(c: &mut Connection, cfg: &Config, p: &mut Pending, change: Change) -> Result<Option<i64>> {
+    match change {
+        Change::Delete(_) if !cfg.contentless_delete => Err(Error::sql(format!("cannot DELETE from contentless fts5 table: {}", cfg.name))),
+        Change::Delete(id) => contentless_delete(c, cfg, p, id).map(|_| None),
+        Change::Insert(Some(id), vals, mode) if cfg.contentless_delete && mode == ON_CONFLICT_REPLACE => {
+            contentless_delete(c, cfg, p, id)?;
+            insert(c, cfg, p, Some(id), vals).map(Some)
+        }
+        Change::Insert(id, vals, _) => insert(c, cfg, p, id, vals).map(Some),
+        Change::Update(old, new, mut vals, unchanged, mode) => {
+            // Which indexed columns the statement leaves: the engine does
+            // not report `sqlite3_value_nochange` for them yet, and this
+            // table answers NULL for them, so a NULL counts as left (an
+            // explicit NULL for every column is refused like a subset).
+            let indexed = (0..cfg.columns.len()).filter(|&i| !cfg.unindexed[i]);
+            let (kept, given): (Vec<usize>, Vec<usize>) = indexed.partition(|&i| unchanged.get(i).copied().unwrap_or(false) || vals[i].is_null());
+            let kept_cols = cfg.stored_columns();
+            // UNINDEXED values the statement leaves come from the old row.
+            if !kept_cols.is_empty() {
+                if let Some(old_vals) = stored_unindexed(c, cfg, old)? {
+                    for (&i, v) in kept_cols.iter().zip(old_vals) {
+                        if unchanged.get(i).copied().unwrap_or(false) {
+                            vals[i] = v;
+                        }
+                    }
+                }
+            }
+            if given.is_empty() && old == new {
+                if !kept_cols.is_empty() {
+                    let marks: String = kept_cols.iter().map(|_| ", ?").collect();
+                    let mut params = vec![Value::Integer(old)];
+                    params.extend(kept_cols.iter().map(|&i| vals[i].clone()));
+                    exec(c, &format!("REPLACE INTO {}(id{}) VALUES(?{marks})", cfg.shadow("content"), cols(cfg)), &params)?;
+                }
+                return Ok(Some(old));
+            }
+            if !kept.is_empty() || !cfg.contentless_delete {
+                return Err(Error::sql(if cfg.contentless_delete {
+                    format!("cannot UPDATE a subset of columns on fts5 contentless-delete table: {}", cfg.name)
+                } else {
+                    format!("cannot UPDATE contentless fts5 table: {}", cfg.name)
+                }));
+            }
+            contentless_delete(c, cfg, p, old)?;
+            if old != new && mode == ON_CONFLICT_REPLACE {
+                contentless_delete(c, cfg, p, new)?;
+            }
+            insert(c, cfg, p, Some(new), vals).map(Some)
+        }
+    }
+}
+
 /// Apply `change`; returns the rowid of an inserted row.
 pub fn apply(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, change: Change) -> Result<Option<i64>> {
     let c = conn(host)?;
     if cfg.content == Content::None {
-        match change {
-            Change::Update(..) => return Err(Error::sql(format!("cannot UPDATE contentless fts5 table: {}", cfg.name))),
-            Change::Delete(_) => return Err(Error::sql(format!("cannot DELETE from contentless fts5 table: {}", cfg.name))),
-            Change::Insert(..) => {}
-        }
+        return contentless(c, cfg, p, change);
     }
     if cfg.content != Content::Own {
         // No rowid conflicts are detected: REPLACE and IGNORE are plain
@@ -168,7 +290,7 @@ pub fn apply(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, change: Chang
         return match change {
             Change::Insert(id, vals, _) => insert(c, cfg, p, id, vals).map(Some),
             Change::Delete(id) => delete(c, cfg, p, id).map(|_| None),
-            Change::Update(old, new, vals) => {
+            Change::Update(old, new, vals, ..) => {
                 delete(c, cfg, p, old)?;
                 insert(c, cfg, p, Some(new), vals).map(Some)
             }
@@ -186,7 +308,7 @@ pub fn apply(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, change: Chang
         }
         Change::Insert(id, vals, _) => insert(c, cfg, p, id, vals).map(Some),
         Change::Delete(id) => delete(c, cfg, p, id).map(|_| None),
-        Change::Update(old, new, vals) => {
+        Change::Update(old, new, vals, ..) => {
             if new != old && stored(c, cfg, new)?.is_some() {
                 return Err(Error::new(SQLITE_CONSTRAINT, "constraint failed"));
             }
