@@ -1,14 +1,56 @@
 //! Facts read off an expression's syntax alone, before any name is
 //! resolved: its top-level AND terms, a walk over its nodes (not entering
 //! subqueries), whether it holds a subquery or a window function call,
-//! whether it may be a row value. The planner and code generation both
-//! ask them.
+//! whether it may be a row value, whether SQLite's parser folds it to
+//! false. The planner and code generation both ask them.
+//!
+//! Invariant: an AND that SQLite's parser folds to `0` ([`folds_to_false`])
+//! is a leaf to [`conjuncts`] and [`walk`]: what it dropped is never
+//! resolved, compiled or counted, as in SQLite.
 
 use sqlite3_parser::ast::{self, Expr, Operator, Over};
+
+/// Whether `e` is the integer literal 0 as SQLite's parser marks it false
+/// (`EP_IsFalse`): a decimal or hexadecimal integer token of value 0,
+/// parentheses aside; or an AND the parser folded to that literal.
+pub fn is_false_literal(e: &Expr<'_>) -> bool {
+    match strip_parens(e) {
+        Expr::Literal(ast::Literal::Numeric(t)) => {
+            let hex = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X"));
+            match hex {
+                Some(h) => !h.is_empty() && h.bytes().all(|c| c == b'0'),
+                None => t.bytes().all(|c| c == b'0'),
+            }
+        }
+        x => folds_to_false(x),
+    }
+}
+
+/// Whether SQLite's parser replaces the AND `e` by the literal 0 as it
+/// builds it (`sqlite3ExprAnd`): one side is a false literal and neither
+/// holds a function call (`EP_HasFunc`, which subqueries do not pass up).
+/// The other side is then dropped unresolved: `SELECT nosuch AND 0` is 0.
+pub fn folds_to_false(e: &Expr<'_>) -> bool {
+    let Expr::Binary(l, Operator::And, r) = e else { return false };
+    (is_false_literal(l) || is_false_literal(r)) && !has_function_call(l) && !has_function_call(r)
+}
+
+/// Whether `e` holds a function call outside subqueries and folded ANDs.
+fn has_function_call(e: &Expr<'_>) -> bool {
+    let mut found = false;
+    walk(e, &mut |x| {
+        if matches!(x, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. }) {
+            found = true;
+        }
+        !found
+    });
+    found
+}
 
 /// Split `e` at top-level ANDs.
 pub fn conjuncts<'a, 'b>(e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) {
     match e {
+        Expr::Binary(..) if folds_to_false(e) => out.push(e),
         Expr::Binary(l, Operator::And, r) => {
             conjuncts(l, out);
             conjuncts(r, out);
@@ -25,6 +67,7 @@ pub fn walk<'a, 'b>(e: &'a Expr<'b>, f: &mut dyn FnMut(&'a Expr<'b>) -> bool) {
         return;
     }
     match e {
+        Expr::Binary(..) if folds_to_false(e) => {}
         Expr::Between { lhs, start, end, .. } => {
             walk(lhs, f);
             walk(start, f);
