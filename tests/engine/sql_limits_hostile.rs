@@ -654,3 +654,21 @@ fn a_text_past_the_sql_length_limit_by_its_length_or_its_nul() {
     assert_eq!((e.code, e.message.as_str()), (18, "string or blob too big"));
     assert!(ours.prepare(b"SELECT 1").is_ok());
 }
+
+#[test]
+fn a_check_refuses_a_subquery_where_its_resolver_meets_it() {
+    // Fuzz run H: a column that does not resolve before the subquery (or
+    // parameter) is reported first; the IN node comes before its operand.
+    for sql in [
+        "CREATE TABLE u(x CHECK(CASE WHEN t.a IS NOT EXISTS(SELECT 1) THEN 1 END))",
+        "CREATE TABLE u(x CHECK(EXISTS(SELECT 1) AND nosuch))",
+        "CREATE TABLE u(x CHECK(nosuch IN (SELECT 1)))",
+        "CREATE TABLE u(x CHECK(x + nosuch > ?))",
+        "CREATE TABLE u(x CHECK(? > nosuch))",
+        "CREATE TABLE u(x CHECK(x > 0), CHECK(nosuch < (SELECT 1)))",
+        "CREATE TABLE u(x CHECK((SELECT 1) < nosuch), CHECK(nosuch2))",
+        "CREATE TABLE u(x CHECK(x > 0))",
+    ] {
+        same_with_limits(&[], "CREATE TABLE t(a)", sql);
+    }
+}
