@@ -10,10 +10,19 @@
 
 use sqlite3_parser::ast::{self, Expr, Operator, Over};
 
+/// How deep [`folds_to_false`] looks into an AND's operands: a chain of
+/// 300,000 ANDs must neither overflow the stack nor cost its square (an
+/// operand deeper than this is taken as not folding).
+const FOLD_BUDGET: usize = 64;
+
 /// Whether `e` is the integer literal 0 as SQLite's parser marks it false
 /// (`EP_IsFalse`): a decimal or hexadecimal integer token of value 0,
 /// parentheses aside; or an AND the parser folded to that literal.
 pub fn is_false_literal(e: &Expr<'_>) -> bool {
+    is_false_within(e, FOLD_BUDGET)
+}
+
+fn is_false_within(e: &Expr<'_>, budget: usize) -> bool {
     match strip_parens(e) {
         Expr::Literal(ast::Literal::Numeric(t)) => {
             let hex = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X"));
@@ -22,7 +31,8 @@ pub fn is_false_literal(e: &Expr<'_>) -> bool {
                 None => t.bytes().all(|c| c == b'0'),
             }
         }
-        x => folds_to_false(x),
+        x @ Expr::Binary(_, Operator::And, _) if budget > 0 => folds_within(x, budget - 1),
+        _ => false,
     }
 }
 
@@ -31,20 +41,41 @@ pub fn is_false_literal(e: &Expr<'_>) -> bool {
 /// holds a function call (`EP_HasFunc`, which subqueries do not pass up).
 /// The other side is then dropped unresolved: `SELECT nosuch AND 0` is 0.
 pub fn folds_to_false(e: &Expr<'_>) -> bool {
-    let Expr::Binary(l, Operator::And, r) = e else { return false };
-    (is_false_literal(l) || is_false_literal(r)) && !has_function_call(l) && !has_function_call(r)
+    folds_within(e, FOLD_BUDGET)
 }
 
-/// Whether `e` holds a function call outside subqueries and folded ANDs.
-fn has_function_call(e: &Expr<'_>) -> bool {
-    let mut found = false;
-    walk(e, &mut |x| {
-        if matches!(x, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. }) {
-            found = true;
+fn folds_within(e: &Expr<'_>, budget: usize) -> bool {
+    let Expr::Binary(l, Operator::And, r) = e else { return false };
+    (is_false_within(l, budget) || is_false_within(r, budget)) && !has_call_within(l, budget) && !has_call_within(r, budget)
+}
+
+/// Whether `e` holds a function call outside subqueries and folded ANDs
+/// (past `budget` levels: taken as holding one).
+fn has_call_within(e: &Expr<'_>, budget: usize) -> bool {
+    let Some(b) = budget.checked_sub(1) else { return true };
+    let any = |xs: &mut dyn Iterator<Item = &Expr<'_>>| {
+        for x in xs {
+            if has_call_within(x, b) {
+                return true;
+            }
         }
-        !found
-    });
-    found
+        false
+    };
+    match e {
+        Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. } => true,
+        Expr::Binary(..) if folds_within(e, b) => false,
+        Expr::Binary(l, _, r) => any(&mut [*l, *r].into_iter()),
+        Expr::Between { lhs, start, end, .. } => any(&mut [*lhs, *start, *end].into_iter()),
+        Expr::Case { base, when_then_pairs, else_expr } => {
+            any(&mut base.iter().copied().chain(when_then_pairs.iter().flat_map(|(w, t)| [w, t])).chain(else_expr.iter().copied()))
+        }
+        Expr::Cast { expr: x, .. } | Expr::Collate(x, _) | Expr::IsNull(x) | Expr::NotNull(x) | Expr::Unary(_, x) => has_call_within(x, b),
+        Expr::InList { lhs, rhs, .. } => any(&mut std::iter::once(*lhs).chain(rhs.iter().flat_map(|r| r.iter()))),
+        Expr::InSelect { lhs, .. } | Expr::InTable { lhs, .. } => has_call_within(lhs, b),
+        Expr::Like { lhs, rhs, escape, .. } => any(&mut [*lhs, *rhs].into_iter().chain(escape.iter().copied())),
+        Expr::Parenthesized(v) => any(&mut v.iter()),
+        _ => false,
+    }
 }
 
 /// Split `e` at top-level ANDs.
