@@ -14,6 +14,15 @@ use std::ffi::{c_char, c_int, c_uint, c_void};
 /// Prepare the first statement of `sql`; returns the code and the number of
 /// bytes of `sql` consumed.
 pub unsafe fn prepare_bytes(db: *mut sqlite3, sql: &[u8], pp: *mut *mut sqlite3_stmt) -> (c_int, usize) {
+    prepare_text(db, sql, true, pp)
+}
+
+/// [`prepare_bytes`], for a text whose end is a NUL (`terminated`) or its
+/// given length: past SQLITE_LIMIT_SQL_LENGTH SQLite's parser refuses the
+/// first with "string or blob too big", its prepare the second with
+/// "statement too long" (`Connection::prepare_terminated` and
+/// `Connection::prepare`).
+unsafe fn prepare_text(db: *mut sqlite3, sql: &[u8], terminated: bool, pp: *mut *mut sqlite3_stmt) -> (c_int, usize) {
     if pp.is_null() {
         return (misuse(), 0);
     }
@@ -22,7 +31,8 @@ pub unsafe fn prepare_bytes(db: *mut sqlite3, sql: &[u8], pp: *mut *mut sqlite3_
         return (misuse(), 0);
     };
     let _g = d.lock.lock();
-    let mut r = d.with_conn(|c| c.prepare(sql)).and_then(|r| r);
+    let prepare = |c: &mut ringlite::connection::Connection| if terminated { c.prepare_terminated(sql) } else { c.prepare(sql) };
+    let mut r = d.with_conn(prepare).and_then(|r| r);
     // An unknown collation: give `sqlite3_collation_needed`'s callback a
     // chance to register it, then try again (once per missing name).
     let mut asked: Vec<String> = Vec::new();
@@ -32,7 +42,7 @@ pub unsafe fn prepare_bytes(db: *mut sqlite3, sql: &[u8], pp: *mut *mut sqlite3_
             break;
         }
         asked.push(name.to_string());
-        r = d.with_conn(|c| c.prepare(sql)).and_then(|r| r);
+        r = d.with_conn(prepare).and_then(|r| r);
     }
     match r {
         Err(e) => {
@@ -88,20 +98,8 @@ unsafe fn prepare8(db: *mut sqlite3, z: *const c_char, n: c_int, pp: *mut *mut s
     }
     let len = crate::convert::c_len(z, if n < 0 { -1 } else { n as i64 });
     let sql = std::slice::from_raw_parts(z as *const u8, len);
-    let (rc, used) = prepare_bytes(db, sql, pp);
-    // A text past SQLITE_LIMIT_SQL_LENGTH: SQLite's parser refuses a
-    // NUL-terminated one with the code's own message (as the engine
-    // does), its prepare one whose length is given (and whose last byte
-    // is not a NUL) with "statement too long".
     let terminated = n < 0 || (n > 0 && *z.add(n as usize - 1) == 0);
-    if rc == SQLITE_TOOBIG && !terminated {
-        if let Some(d) = db_ref(db) {
-            let limit = d.with_conn(|c| c.limit_value(1)).unwrap_or(i32::MAX);
-            if len as i64 > i64::from(limit) {
-                set_error(d, SQLITE_TOOBIG, Some("statement too long"));
-            }
-        }
-    }
+    let (rc, used) = prepare_text(db, sql, terminated, pp);
     if !tail.is_null() {
         *tail = z.add(used);
     }

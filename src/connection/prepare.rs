@@ -215,7 +215,7 @@ impl Connection {
             cacheable.set(crate::connection::compiled_cache::cacheable_statement(cmd));
             // The limits SQLite checks while parsing, before anything
             // walks the tree (see `sql::parse_limits`).
-            crate::sql::parse_limits::check(cmd, parse_limits, Some(&interrupt))?;
+            let deferred_depth = crate::sql::parse_limits::check(cmd, parse_limits, Some(&interrupt))?;
             let stmt_sql = &sql[..tail];
             // Parameters are numbered in source order before compiling
             // (`sql::params`); the compiler still sees the original text.
@@ -238,7 +238,13 @@ impl Connection {
                 c.vtabs = Some(vtabs);
                 c.vtab_connect = Some(vtab_connect);
                 c.max_expr_depth = parse_limits.expr_depth;
+                c.depth_point = deferred_depth.as_ref().map(|d| d.expr);
                 let mut prog = compile(&mut c, cmd)?;
+                // A compile that never met the expression too deep fails
+                // after it, as SQLite's resolver would have by then.
+                if let Some(d) = &deferred_depth {
+                    return Err(d.error.clone());
+                }
                 // SQLITE_LIMIT_VDBE_OP: SQLite fails to allocate a longer
                 // program (its programs and ours differ in length, so the
                 // boundary is not the same instruction).
@@ -334,9 +340,25 @@ impl Connection {
 
     /// Compile the first statement in `sql`. Returns the statement (`None`
     /// for only whitespace or comments) and the byte offset just past it.
+    ///
+    /// `sql` is the whole input, its length given, as for a C caller of
+    /// `sqlite3_prepare_v2` passing `nByte`: past `SQLITE_LIMIT_SQL_LENGTH`
+    /// it is "statement too long", as SQLite's prepare answers before
+    /// parsing. [`Connection::prepare_terminated`] is the NUL-terminated
+    /// form.
     pub fn prepare(&mut self, sql: &[u8]) -> Result<(Option<Statement>, usize)> {
-        // (The message of SQLite's parser, as for a NUL-terminated text; a C
-        // caller giving the length gets "statement too long", see capi.)
+        if sql.len() as i64 > i64::from(self.limits[LIMIT_SQL_LENGTH as usize]) {
+            return Err(Error::new(crate::error::SQLITE_TOOBIG, "statement too long"));
+        }
+        self.prepare_terminated(sql)
+    }
+
+    /// [`Connection::prepare`] for a text that ends with a NUL (a C caller
+    /// passing `nByte < 0`, `sqlite3_exec`, the statements SQLite runs for
+    /// itself): SQLite's parser refuses a text past
+    /// `SQLITE_LIMIT_SQL_LENGTH` with the code's own message, "string or
+    /// blob too big".
+    pub fn prepare_terminated(&mut self, sql: &[u8]) -> Result<(Option<Statement>, usize)> {
         if sql.len() as i64 > i64::from(self.limits[LIMIT_SQL_LENGTH as usize]) {
             return Err(Error::code(crate::error::SQLITE_TOOBIG));
         }

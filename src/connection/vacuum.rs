@@ -64,7 +64,7 @@ fn quote(name: &str) -> String {
 pub(super) fn run(conn: &mut Connection, sql: &str, params: &[Value], mut each: impl FnMut(&Statement) -> Result<()>) -> Result<()> {
     let mut rest = sql.as_bytes();
     while !rest.is_empty() {
-        let (st, tail) = conn.prepare(rest)?;
+        let (st, tail) = conn.prepare_terminated(rest)?;
         rest = &rest[tail..];
         let Some(mut st) = st else {
             if tail == 0 {
@@ -362,7 +362,7 @@ impl Connection {
         let n = cols.len();
         let list = cols.join(", ");
         let insert = format!("INSERT INTO {}({list}) VALUES({})", quote(name), vec!["?"; n].join(", "));
-        let (st, _) = dest.prepare(insert.as_bytes())?;
+        let (st, _) = dest.prepare_terminated(insert.as_bytes())?;
         let mut ins = st.ok_or_else(|| Error::new(SQLITE_ERROR, "VACUUM: empty insert"))?;
         let select = format!("SELECT {list} FROM {schema}.{}", quote(name));
         let copied = run(self, &select, &[], |st| {

@@ -130,7 +130,7 @@ impl VTabCursor for Cursor {
         // The B-trees: the schema table and every table or index with pages.
         let sql = format!("SELECT name, rootpage FROM \"{}\".sqlite_schema WHERE rootpage != 0", self.schema.replace('"', "\"\""));
         let mut trees = vec![("sqlite_schema".to_string(), 1i64)];
-        match conn.prepare(sql.as_bytes()) {
+        match conn.prepare_terminated(sql.as_bytes()) {
             Ok((Some(mut st), _)) => {
                 while let crate::connection::StepResult::Row = st.step(conn)? {
                     trees.push((text_of(st.column(0)).unwrap_or_default(), st.column(1).as_ref().to_i64()));

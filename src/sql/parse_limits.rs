@@ -47,14 +47,25 @@
 //! operand are read from the grammar but not checked, and may be off by a
 //! few: only statements within a few entries of the limit can differ.
 //!
+//! The running height of nested subqueries is SQLite's resolver's check,
+//! not its parser's: it fails when the resolver enters the expression, so
+//! a name that does not resolve before it wins. It is handed back as a
+//! [`DeferredDepth`] for the compiler to raise at that expression.
+//!
+//! An AND that SQLite's parser folds to the literal 0 (`x AND 0`,
+//! `model::expr_shape::folds_to_false`) is a leaf of height 1, and what
+//! it dropped holds no subquery for the running height.
+//!
 //! Invariant: the walk itself recurses at most once per height or parser
 //! entry counted, stops at the first limit exceeded, and runs on a grown
 //! stack (`with_stack`) at each subquery, so it cannot overflow the stack.
 
 use crate::error::{Error, Result, SQLITE_INTERRUPT};
+use crate::sql::model::expr_shape::folds_to_false;
 use sqlite3_parser::ast::{
     self, Cmd, Expr, FromClause, InsertBody, OneSelect, ResultColumn, Select, SelectTable, SortedColumn, Stmt, TriggerCmd, UnaryOperator, Upsert, UpsertDo,
 };
+use std::cell::Cell;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 /// The limits a statement is checked against (a connection's
@@ -86,19 +97,36 @@ const PARSER_INITIAL_STACK: usize = 50;
 /// Entries below a SELECT keyword of a top-level statement.
 const STMT_BASE: usize = SELECT_COLUMN_BASE - 4;
 
+/// Name resolution's height check failing at one expression: SQLite
+/// makes it when its resolver enters that expression, after resolving the
+/// names met before it, so a name that does not resolve there wins. The
+/// compiler fails at the expression (`Compiler::depth_point`), or after
+/// compiling when it never passed it.
+#[derive(Debug)]
+pub struct DeferredDepth {
+    /// The expression's address in the statement's tree.
+    pub expr: usize,
+    pub error: Error,
+}
+
 /// Check `cmd` against `limits`; `interrupt` is polled at each subquery
-/// (`sqlite3_interrupt` stops a prepare as SQLite's parser does).
-pub fn check(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>) -> Result<()> {
+/// (`sqlite3_interrupt` stops a prepare as SQLite's parser does). The
+/// parser's limits fail at once; the height reached through nested
+/// subqueries, which SQLite checks while resolving names, is handed back.
+pub fn check(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>) -> Result<Option<DeferredDepth>> {
     let stmt = match cmd {
         Cmd::Stmt(s) => s,
         Cmd::Explain(s) | Cmd::ExplainQueryPlan(s) => s,
     };
     let base = STMT_BASE + usize::from(!matches!(cmd, Cmd::Stmt(_)));
-    let mut w = Walk { limits, interrupt, in_view: false, insert_row: false };
-    crate::sql::parse::with_stack(|| w.stmt(stmt, base))
+    let mut w = Walk { limits, interrupt, in_view: false, insert_row: false, deferred: None };
+    crate::sql::parse::with_stack(|| w.stmt(stmt, base))?;
+    Ok(w.deferred)
 }
 
 struct Walk<'i> {
+    /// The first height past the limit name resolution would meet.
+    deferred: Option<DeferredDepth>,
     limits: ParseLimits,
     interrupt: Option<&'i AtomicBool>,
     /// Inside CREATE VIEW: SQLite checks a view's SELECT when it is used.
@@ -169,6 +197,14 @@ impl Walk<'_> {
             Expr::Between { lhs, not, start, end } => {
                 let h = self.expr(lhs, pd, n)?.max(self.expr(start, pd + 2, n)?).max(self.expr(end, pd + 4, n)?);
                 h + 1 + usize::from(*not)
+            }
+            // Both sides of an AND the parser folds to the literal 0 were
+            // built (and checked) on their own; the literal is a leaf, so
+            // the nodes above do not count for them.
+            Expr::Binary(l, _, r) if folds_to_false(e) => {
+                self.expr(l, pd, 0)?;
+                self.expr(r, pd + 2, 0)?;
+                1
             }
             Expr::Binary(l, _, r) => self.expr(l, pd, n)?.max(self.expr(r, pd + 2, n)?) + 1,
             Expr::Case { base, when_then_pairs, else_expr } => {
@@ -485,7 +521,9 @@ impl Walk<'_> {
         match stmt {
             Stmt::Select(s) => {
                 self.select(s, pd, 0)?;
-                Nesting::new(self.limits.expr_depth).select(s, 0)
+                let nesting = Nesting::new(self.limits.expr_depth);
+                self.deferred = nesting.deferred(nesting.select(s, 0));
+                Ok(())
             }
             Stmt::Insert { with, body, returning, .. } => {
                 self.with(with.as_ref(), pd)?;
@@ -493,7 +531,8 @@ impl Walk<'_> {
                     self.insert_row = s.body.compounds.is_none() && matches!(&s.body.select, OneSelect::Values(rows) if rows.len() == 1);
                     self.subquery(s, pd + 5, 0)?;
                     self.upsert(*upsert, pd + 5)?;
-                    Nesting::new(self.limits.expr_depth).select(s, 0)?;
+                    let nesting = Nesting::new(self.limits.expr_depth);
+                    self.deferred = nesting.deferred(nesting.select(s, 0));
                 }
                 self.returning(*returning, pd + 5)
             }
@@ -505,9 +544,8 @@ impl Walk<'_> {
                 }
                 self.opt(where_clause.as_ref(), pd + 6)?;
                 let nesting = Nesting::new(self.limits.expr_depth);
-                for e in sets.iter().map(|s| &s.expr).chain(where_clause.as_ref()) {
-                    nesting.expr(e, 0)?;
-                }
+                let r = sets.iter().map(|s| &s.expr).chain(where_clause.as_ref()).try_for_each(|e| nesting.expr(e, 0));
+                self.deferred = nesting.deferred(r);
                 self.returning(*returning, pd + 6)?;
                 self.dml_tail(*order_by, *limit, pd + 6)
             }
@@ -515,7 +553,8 @@ impl Walk<'_> {
                 self.with(with.as_ref(), pd)?;
                 self.opt(where_clause.as_ref(), pd + 5)?;
                 if let Some(e) = where_clause {
-                    Nesting::new(self.limits.expr_depth).expr(e, 0)?;
+                    let nesting = Nesting::new(self.limits.expr_depth);
+                    self.deferred = nesting.deferred(nesting.expr(e, 0));
                 }
                 self.returning(*returning, pd + 5)?;
                 self.dml_tail(*order_by, *limit, pd + 5)
@@ -608,11 +647,18 @@ impl Walk<'_> {
 /// in (through scalar subqueries), and refuses a total past the limit.
 struct Nesting {
     max: usize,
+    /// The expression found past the limit (its address).
+    point: Cell<usize>,
 }
 
 impl Nesting {
     fn new(max: usize) -> Self {
-        Nesting { max }
+        Nesting { max, point: Cell::new(0) }
+    }
+
+    /// The outcome of a walk as a deferred failure.
+    fn deferred(&self, r: Result<()>) -> Option<DeferredDepth> {
+        r.err().map(|error| DeferredDepth { expr: self.point.get(), error })
     }
 
     /// Resolve `s` with `acc` heights of enclosing expressions.
@@ -668,6 +714,7 @@ impl Nesting {
     fn expr(&self, e: &Expr<'_>, acc: usize) -> Result<()> {
         let total = acc + height(e);
         if total > self.max {
+            self.point.set(e as *const Expr<'_> as usize);
             return Err(too_deep(self.max));
         }
         let mut result = Ok(());
@@ -680,10 +727,68 @@ impl Nesting {
     }
 }
 
+/// Whether the expression at address `at` is one of `s`'s clause
+/// expressions or lies in a subquery of them (its FROM's, its CTEs' and
+/// nested ones included): the subquery a [`DeferredDepth`] is met in.
+pub fn select_holds(s: &Select<'_>, at: usize) -> bool {
+    crate::sql::parse::with_stack(|| {
+        let mut found = false;
+        let expr = |e: &Expr<'_>, found: &mut bool| {
+            if *found {
+                return;
+            }
+            if e as *const Expr<'_> as usize == at {
+                *found = true;
+                return;
+            }
+            subqueries(e, &mut |inner| *found = *found || select_holds(inner, at));
+        };
+        for cte in s.with.iter().flat_map(|w| w.ctes.iter()) {
+            found = found || select_holds(cte.select, at);
+        }
+        let cores = std::iter::once(&s.body.select).chain(s.body.compounds.iter().flat_map(|c| c.iter().map(|c| &c.select)));
+        for core in cores {
+            match core {
+                OneSelect::Select { columns, from, where_clause, group_by, having, .. } => {
+                    if let Some(f) = from {
+                        found = found || from_holds(f, at);
+                    }
+                    for c in columns.iter() {
+                        if let ResultColumn::Expr(e, _) = c {
+                            expr(e, &mut found);
+                        }
+                    }
+                    for e in where_clause.iter().copied().chain(group_by.iter().flat_map(|g| g.iter())).chain(having.iter().copied()) {
+                        expr(e, &mut found);
+                    }
+                }
+                OneSelect::Values(rows) => {
+                    for e in rows.iter().flat_map(|r| r.iter()) {
+                        expr(e, &mut found);
+                    }
+                }
+            }
+        }
+        for t in s.order_by.iter().flat_map(|o| o.iter()) {
+            expr(&t.expr, &mut found);
+        }
+        found
+    })
+}
+
+fn from_holds(f: &FromClause<'_>, at: usize) -> bool {
+    let items = f.select.into_iter().chain(f.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)));
+    items.into_iter().any(|t| match t {
+        SelectTable::Select(s, _) => select_holds(s, at),
+        SelectTable::Sub(inner, _) => from_holds(inner, at),
+        _ => false,
+    })
+}
+
 /// SQLite's height of `e` (already checked to be within the limit, so
 /// this recursion is bounded).
 fn height(e: &Expr<'_>) -> usize {
-    let mut w = Walk { limits: ParseLimits::NONE, interrupt: None, in_view: true, insert_row: false };
+    let mut w = Walk { limits: ParseLimits::NONE, interrupt: None, in_view: true, insert_row: false, deferred: None };
     w.expr(e, 0, 0).unwrap_or(0)
 }
 
@@ -705,6 +810,7 @@ fn subqueries_inner<'a, 'b>(e: &'a Expr<'b>, f: &mut dyn FnMut(&'a Select<'b>)) 
             subqueries(start, f);
             subqueries(end, f);
         }
+        Expr::Binary(..) if folds_to_false(e) => {}
         Expr::Binary(l, _, r) => {
             subqueries(l, f);
             subqueries(r, f);

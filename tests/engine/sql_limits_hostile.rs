@@ -564,3 +564,112 @@ fn errors_met_first_in_source_order_as_sqlite() {
         same_with_limits(&[(LIMIT_VARIABLE_NUMBER, 10)], "", &sql);
     }
 }
+
+#[test]
+fn depth_met_by_name_resolution_after_the_names_before_it() {
+    // Fuzz run G's class: the height summed through nested subqueries is
+    // SQLite's resolver's check, made as it enters the expression; a name
+    // that does not resolve before it wins, one after it does not.
+    let deep = "(SELECT (SELECT (SELECT 1+1+1+1+1)))";
+    for sql in [
+        format!("SELECT nosuch, {deep}"),
+        format!("SELECT {deep}, nosuch"),
+        format!("SELECT (SELECT nosuch + {deep})"),
+        format!("SELECT ({deep} + nosuch)"),
+        format!("SELECT a FROM t WHERE b = 1 AND {deep}"),
+        format!("INSERT INTO t VALUES(c + {deep}, 1, 2)"),
+        format!("INSERT INTO t VALUES({deep}, c, 2)"),
+        format!("UPDATE t SET a = nosuch + {deep}"),
+        format!("DELETE FROM t WHERE {deep} AND nosuch"),
+        format!("SELECT {deep}"),
+    ] {
+        same_with_limits(&[(LIMIT_EXPR_DEPTH, 8)], "CREATE TABLE t(a, b, c)", &sql);
+    }
+}
+
+#[test]
+fn an_and_with_a_false_literal_is_folded_before_names_resolve() {
+    // SQLite's parser builds `x AND 0` as the literal 0 when neither side
+    // calls a function: what `x` held is never resolved, and the folded
+    // node is a leaf for the expression height.
+    for sql in [
+        "SELECT nosuch AND 0",
+        "SELECT 0 AND nosuch",
+        "SELECT (nosuch AND 0) + 1",
+        "SELECT nosuch AND (0)",
+        "SELECT nosuch AND 00",
+        "SELECT nosuch AND 0x0",
+        "SELECT nosuch AND -0",
+        "SELECT nosuch AND 0.0",
+        "SELECT nosuch AND 1",
+        "SELECT abs(nosuch) AND 0",
+        "SELECT (nosuch + abs(1)) AND 0",
+        "SELECT (SELECT x FROM nosuch) AND 0",
+        "SELECT 1 AND 0 AND nosuch",
+        "SELECT nosuch COLLATE nocase AND 0",
+        "SELECT a FROM t WHERE nosuch AND 0",
+        "SELECT a FROM t WHERE a > 0 AND (nosuch AND 0) OR b",
+        "SELECT ? AND 0",
+    ] {
+        same_with_limits(&[], "CREATE TABLE t(a, b, c)", sql);
+    }
+    let tower = format!("SELECT {}1{} AND 0", "(1 + ".repeat(12), ")".repeat(12));
+    same_with_limits(&[(LIMIT_EXPR_DEPTH, 14)], "", &format!("SELECT ({tower}) + 1 + 1"));
+    same_with_limits(&[(LIMIT_EXPR_DEPTH, 14)], "", &format!("SELECT (SELECT (SELECT {}0 AND 1{}))", "(1 + ".repeat(12), ")".repeat(12)));
+}
+
+#[test]
+fn wide_compounds_and_column_lists_prepare_in_linear_time() {
+    // Fuzz run G's slow class: naming each arm's (or a CTE's) unaliased
+    // columns searched the whole text again per column.
+    let arms = |n: usize| (0..n).map(|i| if i % 3 == 0 { format!("VALUES({i})") } else { format!("SELECT {}", i % 23) }).collect::<Vec<_>>().join(" UNION ");
+    let columns = |n: usize| (0..n).map(|i| i.to_string()).collect::<Vec<_>>().join(", ");
+    let time = |sql: &str, limits: &[(i32, i32)]| {
+        let start = std::time::Instant::now();
+        same_with_limits(limits, "CREATE TABLE t(a)", sql);
+        start.elapsed()
+    };
+    let small = time(&arms(500), &[(LIMIT_COMPOUND_SELECT, 0)]);
+    let big = time(&arms(5000), &[(LIMIT_COMPOUND_SELECT, 0)]);
+    time(&format!("WITH w AS ({}) SELECT count(*) FROM w", arms(5000)), &[(LIMIT_COMPOUND_SELECT, 0)]);
+    time(&format!("CREATE VIEW cv AS {}; SELECT count(*) FROM cv", arms(3000)), &[(LIMIT_COMPOUND_SELECT, 0)]);
+    // Ten times the arms: at most ~10 times the time (margin for a
+    // loaded machine; quadratic was 100 times, 15 s).
+    assert!(big < small * 40 + std::time::Duration::from_secs(2), "500 arms {small:?}, 5000 arms {big:?}");
+    let wide = time(&format!("WITH w AS (SELECT {}) SELECT * FROM w", columns(2000)), &[]);
+    assert!(wide < std::time::Duration::from_secs(3), "a CTE of 2000 columns took {wide:?}");
+}
+
+#[test]
+fn a_text_past_the_sql_length_limit_by_its_length_or_its_nul() {
+    // The Rust API takes the text's length, as a C caller passing nByte:
+    // "statement too long"; a NUL-terminated text is refused by SQLite's
+    // parser with the code's own message.
+    let mut ours = ours_open();
+    // (At least 71: below, SQLite cannot read its schema table.)
+    ours.limit(LIMIT_SQL_LENGTH, 100);
+    let sql = format!("SELECT '{}'", "x".repeat(120));
+    let e = ours.prepare(sql.as_bytes()).err().expect("refused");
+    assert_eq!((e.code, e.message.as_str()), (18, "statement too long"));
+    let e = ours.prepare_terminated(sql.as_bytes()).err().expect("refused");
+    assert_eq!((e.code, e.message.as_str()), (18, "string or blob too big"));
+    assert!(ours.prepare(b"SELECT 1").is_ok());
+}
+
+#[test]
+fn a_check_refuses_a_subquery_where_its_resolver_meets_it() {
+    // Fuzz run H: a column that does not resolve before the subquery (or
+    // parameter) is reported first; the IN node comes before its operand.
+    for sql in [
+        "CREATE TABLE u(x CHECK(CASE WHEN t.a IS NOT EXISTS(SELECT 1) THEN 1 END))",
+        "CREATE TABLE u(x CHECK(EXISTS(SELECT 1) AND nosuch))",
+        "CREATE TABLE u(x CHECK(nosuch IN (SELECT 1)))",
+        "CREATE TABLE u(x CHECK(x + nosuch > ?))",
+        "CREATE TABLE u(x CHECK(? > nosuch))",
+        "CREATE TABLE u(x CHECK(x > 0), CHECK(nosuch < (SELECT 1)))",
+        "CREATE TABLE u(x CHECK((SELECT 1) < nosuch), CHECK(nosuch2))",
+        "CREATE TABLE u(x CHECK(x > 0))",
+    ] {
+        same_with_limits(&[], "CREATE TABLE t(a)", sql);
+    }
+}

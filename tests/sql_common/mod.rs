@@ -45,7 +45,7 @@ pub fn run_ours(conn: &mut Connection, sql: &str) -> Vec<Outcome> {
     let mut out = Vec::new();
     let mut rest = sql.as_bytes();
     loop {
-        let (stmt, tail) = match conn.prepare(rest) {
+        let (stmt, tail) = match conn.prepare_terminated(rest) {
             Ok(x) => x,
             Err(e) => {
                 out.push(Outcome::Error { code: e.primary(), message: e.message.clone() });

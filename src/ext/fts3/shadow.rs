@@ -20,7 +20,7 @@ pub fn conn(host: &mut dyn VmHost) -> Result<&mut Connection> {
 
 /// Run `sql` with `params`, returning every row.
 pub fn query(c: &mut Connection, sql: &str, params: &[Value]) -> Result<Vec<Vec<Value>>> {
-    let (stmt, _) = c.prepare(sql.as_bytes())?;
+    let (stmt, _) = c.prepare_terminated(sql.as_bytes())?;
     let Some(mut stmt) = stmt else {
         return Ok(Vec::new());
     };

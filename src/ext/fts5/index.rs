@@ -52,7 +52,7 @@ pub struct Settings {
 
 /// Run `sql` with `params`.
 pub fn exec(c: &mut Connection, sql: &str, params: &[Value]) -> Result<()> {
-    let (st, _) = c.prepare(sql.as_bytes())?;
+    let (st, _) = c.prepare_terminated(sql.as_bytes())?;
     let Some(mut st) = st else { return Ok(()) };
     for (i, p) in params.iter().enumerate() {
         st.bind(i + 1, p.clone())?;

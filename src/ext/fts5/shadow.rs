@@ -38,7 +38,7 @@ pub fn rows(c: &mut Connection, sql: &str) -> Result<Vec<Vec<Value>>> {
     let mut out = Vec::new();
     let mut rest = sql.as_bytes();
     while !rest.is_empty() {
-        let (st, used) = c.prepare(rest)?;
+        let (st, used) = c.prepare_terminated(rest)?;
         rest = &rest[used.min(rest.len())..];
         let Some(mut st) = st else { break };
         loop {

@@ -133,7 +133,7 @@ pub fn check(conn: &mut Connection, db: &str, table: &str) -> Result<String> {
     // The table must be readable, and its shadow tables must say how many
     // columns are coordinates.
     let head = |conn: &mut Connection, sql: &str| -> Option<usize> {
-        let (stmt, _) = conn.prepare(sql.as_bytes()).ok()?;
+        let (stmt, _) = conn.prepare_terminated(sql.as_bytes()).ok()?;
         stmt.map(|s| s.column_count())
     };
     let Some(n_cols) = head(conn, &format!("SELECT * FROM {}.{}", ident(db), ident(table))) else {
@@ -148,7 +148,7 @@ pub fn check(conn: &mut Connection, db: &str, table: &str) -> Result<String> {
         return Ok("Schema corrupt or not an rtree".to_string());
     }
     let sql = format!("SELECT sql FROM {}.sqlite_schema WHERE type = 'table' AND name = ?1", ident(db));
-    let (stmt, _) = conn.prepare(sql.as_bytes())?;
+    let (stmt, _) = conn.prepare_terminated(sql.as_bytes())?;
     let mut kind = CoordKind::Float;
     if let Some(mut s) = stmt {
         s.bind(1, Value::text(table))?;

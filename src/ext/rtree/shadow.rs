@@ -81,7 +81,7 @@ impl StmtCache {
 }
 
 fn prepare(conn: &mut Connection, sql: &str) -> Result<Statement> {
-    match conn.prepare(sql.as_bytes())? {
+    match conn.prepare_terminated(sql.as_bytes())? {
         (Some(s), _) => Ok(s),
         (None, _) => Err(Error::sql("empty statement")),
     }

@@ -20,7 +20,7 @@ pub fn ident(name: &str) -> String {
 
 /// Run one statement with `params` and return its rows.
 pub fn query(conn: &mut Connection, sql: &str, params: &[Value]) -> Result<Vec<Vec<Value>>> {
-    let (st, _) = conn.prepare(sql.as_bytes())?;
+    let (st, _) = conn.prepare_terminated(sql.as_bytes())?;
     let Some(mut st) = st else {
         return Ok(Vec::new());
     };

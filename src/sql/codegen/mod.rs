@@ -274,7 +274,9 @@ pub struct Compiler<'s> {
     /// The CREATE VIEW statements of the views being expanded, innermost
     /// last: the source text a nested SELECT of a view's body names its
     /// expression columns from (`query::select::subquery_column_text`).
-    pub view_texts: Vec<String>,
+    pub view_texts: Vec<query::column_text::IndexedText>,
+    /// The statement's result-column spans, indexed on first use.
+    pub statement_texts: query::column_text::StatementTexts,
     /// The next SELECT compiled is a parenthesized join's `SELECT *`: its
     /// `*` keeps every column, each tagged with its table
     /// (`SelectInfo::sources`).
@@ -354,6 +356,10 @@ pub struct Compiler<'s> {
     /// `SQLITE_LIMIT_EXPR_DEPTH`, which also bounds views and CTEs
     /// expanded inside one another.
     pub max_expr_depth: usize,
+    /// The expression at which name resolution is to fail as too deep
+    /// (its address in the statement's tree), if any
+    /// (`sql::parse_limits::DeferredDepth`).
+    pub depth_point: Option<usize>,
     /// Views and CTEs being expanded, one inside the other.
     pub view_depth: usize,
 }
@@ -449,6 +455,7 @@ impl<'s> Compiler<'s> {
             span_names: false,
             view_names_text: None,
             view_texts: Vec::new(),
+            statement_texts: Default::default(),
             nested_from: false,
             dml_target: None,
             row_values_after: Vec::new(),
@@ -473,6 +480,7 @@ impl<'s> Compiler<'s> {
             const_fixed_nodes: Vec::new(),
             vtab_offset_omitted: false,
             max_expr_depth: 1000,
+            depth_point: None,
             view_depth: 0,
         }
     }

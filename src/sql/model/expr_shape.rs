@@ -1,59 +1,93 @@
 //! Facts read off an expression's syntax alone, before any name is
 //! resolved: its top-level AND terms, a walk over its nodes (not entering
 //! subqueries), whether it holds a subquery or a window function call,
-//! whether it may be a row value. The planner and code generation both
-//! ask them.
+//! whether it may be a row value, whether SQLite's parser folds it to
+//! false. The planner and code generation both ask them.
+//!
+//! Invariant: an AND that SQLite's parser folds to `0` ([`folds_to_false`])
+//! is a leaf to [`conjuncts`] and [`walk`]: what it dropped is never
+//! resolved, compiled or counted, as in SQLite.
 
 use sqlite3_parser::ast::{self, Expr, Operator, Over};
 
-/// Split `e` at top-level ANDs, as SQLite's parser builds them: an AND
-/// one of whose operands is the integer literal 0 (or such a folded AND)
-/// is that 0 when neither operand holds a function call (LIKE and GLOB
-/// are calls), as `sqlite3ExprAnd` folds it (so `a = 3 AND 0` offers a
-/// virtual table no constraint).
-pub fn conjuncts<'a, 'b>(e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) {
-    // (The 0 a subtree folded into, and whether it holds a call.)
-    fn split<'a, 'b>(e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) -> (Option<&'a Expr<'b>>, bool) {
-        match e {
-            Expr::Binary(l, Operator::And, r) => {
-                let start = out.len();
-                let (lz, lf) = split(l, out);
-                let (rz, rf) = split(r, out);
-                match lz.or(rz) {
-                    Some(zero) if !lf && !rf => {
-                        out.truncate(start);
-                        out.push(zero);
-                        (Some(zero), false)
-                    }
-                    _ => (None, lf || rf),
-                }
-            }
-            Expr::Parenthesized(v) if v.len() == 1 => split(&v[0], out),
-            _ => {
-                out.push(e);
-                if is_integer_zero(e) {
-                    return (Some(e), false);
-                }
-                let mut call = false;
-                walk(e, &mut |x| {
-                    call |= matches!(x, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. } | Expr::Like { .. });
-                    !call
-                });
-                (None, call)
-            }
-        }
-    }
-    split(e, out);
+/// How deep [`folds_to_false`] looks into an AND's operands: a chain of
+/// 300,000 ANDs must neither overflow the stack nor cost its square (an
+/// operand deeper than this is taken as not folding).
+const FOLD_BUDGET: usize = 64;
+
+/// Whether `e` is the integer literal 0 as SQLite's parser marks it false
+/// (`EP_IsFalse`): a decimal or hexadecimal integer token of value 0,
+/// parentheses aside; or an AND the parser folded to that literal.
+pub fn is_false_literal(e: &Expr<'_>) -> bool {
+    is_false_within(e, FOLD_BUDGET)
 }
 
-/// An integer literal whose value is 0 (`0`, `00`, `0x0`): SQLite's
-/// always-false expression.
-fn is_integer_zero(e: &Expr<'_>) -> bool {
-    let Expr::Literal(ast::Literal::Numeric(s)) = e else { return false };
-    let digits = s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")).filter(|h| !h.is_empty() && h.bytes().all(|b| b.is_ascii_hexdigit()));
-    match digits {
-        Some(h) => h.bytes().all(|b| b == b'0'),
-        None => !s.is_empty() && s.bytes().all(|b| b == b'0'),
+fn is_false_within(e: &Expr<'_>, budget: usize) -> bool {
+    match strip_parens(e) {
+        Expr::Literal(ast::Literal::Numeric(t)) => {
+            let hex = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X"));
+            match hex {
+                Some(h) => !h.is_empty() && h.bytes().all(|c| c == b'0'),
+                None => t.bytes().all(|c| c == b'0'),
+            }
+        }
+        x @ Expr::Binary(_, Operator::And, _) if budget > 0 => folds_within(x, budget - 1),
+        _ => false,
+    }
+}
+
+/// Whether SQLite's parser replaces the AND `e` by the literal 0 as it
+/// builds it (`sqlite3ExprAnd`): one side is a false literal and neither
+/// holds a function call (`EP_HasFunc`, which subqueries do not pass up).
+/// The other side is then dropped unresolved: `SELECT nosuch AND 0` is 0.
+pub fn folds_to_false(e: &Expr<'_>) -> bool {
+    folds_within(e, FOLD_BUDGET)
+}
+
+fn folds_within(e: &Expr<'_>, budget: usize) -> bool {
+    let Expr::Binary(l, Operator::And, r) = e else { return false };
+    (is_false_within(l, budget) || is_false_within(r, budget)) && !has_call_within(l, budget) && !has_call_within(r, budget)
+}
+
+/// Whether `e` holds a function call outside subqueries and folded ANDs
+/// (past `budget` levels: taken as holding one).
+fn has_call_within(e: &Expr<'_>, budget: usize) -> bool {
+    let Some(b) = budget.checked_sub(1) else { return true };
+    let any = |xs: &mut dyn Iterator<Item = &Expr<'_>>| {
+        for x in xs {
+            if has_call_within(x, b) {
+                return true;
+            }
+        }
+        false
+    };
+    match e {
+        // (LIKE, GLOB, REGEXP and MATCH are calls of functions.)
+        Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. } | Expr::Like { .. } => true,
+        Expr::Binary(..) if folds_within(e, b) => false,
+        Expr::Binary(l, _, r) => any(&mut [*l, *r].into_iter()),
+        Expr::Between { lhs, start, end, .. } => any(&mut [*lhs, *start, *end].into_iter()),
+        Expr::Case { base, when_then_pairs, else_expr } => {
+            any(&mut base.iter().copied().chain(when_then_pairs.iter().flat_map(|(w, t)| [w, t])).chain(else_expr.iter().copied()))
+        }
+        Expr::Cast { expr: x, .. } | Expr::Collate(x, _) | Expr::IsNull(x) | Expr::NotNull(x) | Expr::Unary(_, x) => has_call_within(x, b),
+        Expr::InList { lhs, rhs, .. } => any(&mut std::iter::once(*lhs).chain(rhs.iter().flat_map(|r| r.iter()))),
+        Expr::InSelect { lhs, .. } | Expr::InTable { lhs, .. } => has_call_within(lhs, b),
+        Expr::Parenthesized(v) => any(&mut v.iter()),
+        _ => false,
+    }
+}
+
+/// Split `e` at top-level ANDs.
+pub fn conjuncts<'a, 'b>(e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) {
+    match e {
+        Expr::Binary(..) if folds_to_false(e) => out.push(e),
+        Expr::Binary(l, Operator::And, r) => {
+            conjuncts(l, out);
+            conjuncts(r, out);
+        }
+        Expr::Parenthesized(v) if v.len() == 1 => conjuncts(&v[0], out),
+        _ => out.push(e),
     }
 }
 
@@ -64,6 +98,7 @@ pub fn walk<'a, 'b>(e: &'a Expr<'b>, f: &mut dyn FnMut(&'a Expr<'b>) -> bool) {
         return;
     }
     match e {
+        Expr::Binary(..) if folds_to_false(e) => {}
         Expr::Between { lhs, start, end, .. } => {
             walk(lhs, f);
             walk(start, f);

@@ -186,33 +186,36 @@ impl Compiler<'_> {
         if table.checks.is_empty() {
             return Ok(());
         }
-        for (_, text) in &table.checks {
-            let mut problem = None;
-            crate::sql::parse::with_expr(text, |e| {
-                crate::sql::model::expr_shape::walk(e, &mut |x| {
-                    use sqlite3_parser::ast::Expr;
-                    match x {
-                        Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } => problem = problem.or(Some("subqueries")),
-                        Expr::Variable(_) => problem = problem.or(Some("parameters")),
-                        _ => {}
-                    }
-                    problem.is_none()
-                });
-                Ok(())
-            })?;
-            if let Some(what) = problem {
-                return Err(Error::sql(format!("{what} prohibited in CHECK constraints")));
-            }
-        }
         let saved = std::mem::take(&mut self.b);
         self.b.n_regs = saved.n_regs;
         self.b.n_cursors = saved.n_cursors;
         let row = self.b.regs(table.columns.len());
         let rowid = self.b.reg();
         let target = self.b.reg();
+        // Each CHECK in turn, its nodes in the resolver's order (a node
+        // before its operands): a subquery or parameter is refused where
+        // it is met, after the columns before it resolved.
         let r = self.with_row_scope(table, row, rowid, |c| {
             for (_, text) in &table.checks {
-                c.with_pure_context(2, |c| c.expr_text(text, target))?;
+                crate::sql::parse::with_expr(text, |e| {
+                    use sqlite3_parser::ast::Expr;
+                    let mut problem = None;
+                    let mut names_before: Vec<&Expr<'_>> = Vec::new();
+                    crate::sql::model::expr_shape::walk(e, &mut |x| {
+                        match x {
+                            Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } => problem = problem.or(Some("subqueries")),
+                            Expr::Variable(_) => problem = problem.or(Some("parameters")),
+                            Expr::Id(_) | Expr::Qualified(..) | Expr::DoublyQualified(..) if problem.is_none() => names_before.push(x),
+                            _ => {}
+                        }
+                        problem.is_none()
+                    });
+                    let Some(what) = problem else { return c.with_pure_context(2, |c| c.expr(e, target)) };
+                    for name in names_before {
+                        c.with_pure_context(2, |c| c.expr(name, target))?;
+                    }
+                    Err(Error::sql(format!("{what} prohibited in CHECK constraints")))
+                })?;
             }
             Ok(())
         });

@@ -117,8 +117,9 @@ impl Compiler<'_> {
     /// exact because the comparison is a total order once neither side is
     /// NULL (affinity and collation are the same as in the stored form).
     pub fn jump_if_false(&mut self, e: &Expr<'_>, label: i32) -> Result<()> {
+        self.check_depth_point(e)?;
         match e {
-            Expr::Binary(l, Operator::And, r) => {
+            Expr::Binary(l, Operator::And, r) if !crate::sql::model::expr_shape::folds_to_false(e) => {
                 self.jump_if_false(l, label)?;
                 return self.jump_if_false(r, label);
             }
@@ -743,8 +744,24 @@ impl Compiler<'_> {
         crate::sql::parse::with_stack(|| self.expr_inner(e, target))
     }
 
+    /// Name resolution reached the expression whose height, added to
+    /// those of the expressions around its subquery, is past the limit
+    /// (`sql::parse_limits::DeferredDepth`): SQLite fails there.
+    fn check_depth_point(&self, e: &Expr<'_>) -> Result<()> {
+        if self.depth_point == Some(e as *const Expr<'_> as usize) {
+            return Err(Error::sql(format!("Expression tree is too large (maximum depth {})", self.max_expr_depth)));
+        }
+        Ok(())
+    }
+
     fn expr_inner(&mut self, e: &Expr<'_>, target: i32) -> Result<()> {
+        self.check_depth_point(e)?;
         match e {
+            // SQLite's parser built the literal 0 instead (what the other
+            // side held is never resolved).
+            Expr::Binary(..) if crate::sql::model::expr_shape::folds_to_false(e) => {
+                self.b.add(Opcode::Integer, 0, target, 0);
+            }
             Expr::Literal(lit) => match lit {
                 Literal::Numeric(s) => {
                     let n = parse_numeric(s)?;

@@ -641,7 +641,7 @@ impl<'b> Compiler<'_> {
                 }
                 let is_view = view_text.is_some();
                 if let Some(text) = &view_text {
-                    self.view_texts.push(text.clone());
+                    self.view_texts.push(super::column_text::IndexedText::new(text.clone()));
                 }
                 self.view_names_text = view_text;
                 // (A view's columns are named as with the default naming

@@ -6,7 +6,7 @@
 //! `outer_aggregate.rs`, `simple_count.rs`, `having_*.rs`), window
 //! functions (`window.rs`, `window_frame.rs`), table-valued pragmas in
 //! FROM (`table_fn.rs`), result-column naming (`legacy_names.rs`,
-//! `view_columns.rs`).
+//! `view_columns.rs`, `column_text.rs`).
 //!
 //! Uses the shared core of `codegen/` (the `Compiler`, the builder,
 //! expressions, `target.rs`, `loop_kind.rs`), the query model
@@ -14,6 +14,7 @@
 //! DML or DDL module.
 
 pub mod aggregate;
+pub mod column_text;
 pub mod compound;
 pub(in crate::sql::codegen) mod const_propagation;
 pub(in crate::sql::codegen) mod distinct_redundant;

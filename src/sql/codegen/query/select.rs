@@ -625,17 +625,12 @@ impl Compiler<'_> {
     /// being expanded (innermost first) and of the statement as the span
     /// that renders the same (whitespace aside), else its text.
     fn subquery_column_text(&self, e: &Expr<'_>) -> String {
-        let rendered = column_text(e);
-        let squeeze = |t: &str| t.chars().filter(|c| !c.is_whitespace()).collect::<String>();
-        let want = squeeze(&crate::sql::params::expr_text(e));
+        let want = crate::sql::params::expr_text(e);
         // Inside a view's body the text is the view's; a CTE's body is
         // written in the view or the statement around it.
-        let texts = self.view_texts.iter().rev().map(|t| t.as_bytes()).chain(std::iter::once(self.sql));
-        // A span keeps the comments written after its expression; they are
-        // not part of what it renders.
-        let tokens_only = |span: &str| crate::sql::parse::tokens(span.as_bytes()).iter().map(|t| &span[t.start..t.end]).collect::<String>();
-        let found = texts.flat_map(crate::sql::parse::all_result_column_spans).find(|span| squeeze(&tokens_only(span)).eq_ignore_ascii_case(&want));
-        found.unwrap_or(rendered)
+        let views = self.view_texts.iter().rev().map(|t| t.columns());
+        let found = views.chain(std::iter::once(self.statement_texts.columns(self.sql))).find_map(|c| c.find(&want));
+        found.cloned().unwrap_or_else(|| column_text(e))
     }
 
     /// The table column a result item reads, if it is a plain column.
@@ -1101,7 +1096,17 @@ impl Compiler<'_> {
     pub fn check_names(&mut self, e: &Expr<'_>) -> Result<()> {
         // (qualifier, name, double-quoted, the database of `db.t.c`)
         let mut names: Vec<(Option<String>, String, bool, Option<String>)> = Vec::new();
+        // A subquery met before any name that does not resolve, holding
+        // the expression SQLite's resolver finds too deep: it fails there
+        // first (`sql::parse_limits::DeferredDepth`).
+        let depth_point = self.depth_point;
+        let mut deep_at: Option<usize> = None;
         crate::sql::model::expr_shape::walk(e, &mut |x| {
+            if let (Some(at), None, Expr::Subquery(s) | Expr::Exists(s) | Expr::InSelect { rhs: s, .. }) = (depth_point, deep_at, x) {
+                if crate::sql::parse_limits::select_holds(s, at) {
+                    deep_at = Some(names.len());
+                }
+            }
             match x {
                 Expr::Id(id) => names.push((None, unquote(id.0), id.0.starts_with('"'), None)),
                 Expr::Qualified(t, c) => names.push((Some(unquote(t.0)), unquote(c.0), false, None)),
@@ -1110,7 +1115,10 @@ impl Compiler<'_> {
             }
             true
         });
-        for (q, n, quoted, db) in names {
+        for (i, (q, n, quoted, db)) in names.into_iter().enumerate() {
+            if deep_at == Some(i) {
+                break;
+            }
             let resolved = match db.as_deref().and_then(|d| self.db_index(d)) {
                 Some(di) => crate::sql::resolve::resolve_in(&mut self.scopes, Some(di), q.as_deref(), &n)?,
                 None => self.resolve_name(q.as_deref(), &n)?,
@@ -1128,6 +1136,9 @@ impl Compiler<'_> {
                 continue;
             }
             return Err(crate::sql::resolve::no_such_column(q.as_deref(), &n));
+        }
+        if deep_at.is_some() {
+            return Err(Error::sql(format!("Expression tree is too large (maximum depth {})", self.max_expr_depth)));
         }
         Ok(())
     }

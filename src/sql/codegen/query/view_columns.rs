@@ -56,7 +56,7 @@ impl Compiler<'_> {
         let info = with_first_statement(select_sql.as_bytes(), |cmd, _| match cmd {
             Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
                 self.view_names_text = Some(view.sql.clone());
-                self.view_texts.push(view.sql.clone());
+                self.view_texts.push(super::column_text::IndexedText::new(view.sql.clone()));
                 let info = self.with_default_names(|c| c.compile_select(sel, Dest::EphemTable(cur)));
                 self.view_texts.pop();
                 self.view_names_text = None;
