@@ -2723,6 +2723,14 @@ int sqlite3_load_extension(sqlite3 *db, const char *zFile, const char *zProc, ch
 int sqlite3_enable_load_extension(sqlite3 *db, int onoff);
 
 /*
+ Send the file-control opcode `op` with argument `arg` to the file of
+ schema `zDbName` (NULL for "main"); see the module doc for who
+ answers. SQLITE_NOTFOUND when the file does not know the opcode;
+ SQLITE_ERROR for an unknown schema.
+ */
+int sqlite3_file_control(sqlite3 *db, const char *zDbName, int op, void *arg);
+
+/*
  Register an SQL function `zFunctionName` taking `nArg` arguments (-1 for
  any): a scalar one with `xFunc`, an aggregate with `xStep` and `xFinal`.
  `eTextRep` names the encoding and may carry SQLITE_DETERMINISTIC and the
@@ -3073,13 +3081,6 @@ int sqlite3_wal_checkpoint(sqlite3 *db, const char *zDb);
  and the frames checkpointed, in pages (-1 on error).
  */
 int sqlite3_wal_checkpoint_v2(sqlite3 *db, const char *zDb, int eMode, int *pnLog, int *pnCkpt);
-
-/*
- Send the file-control opcode `op` with argument `arg` to the file of
- schema `zDbName` (NULL for "main"). SQLITE_NOTFOUND when the file does
- not know the opcode; SQLITE_ERROR for an unknown schema.
- */
-int sqlite3_file_control(sqlite3 *db, const char *zDbName, int op, void *arg);
 
 /*
  ringlite extension: drive the I/O of async connections (opened with
