@@ -16,6 +16,11 @@
 //! statement that ends inside trigger bodies (an error, a reset) goes
 //! back to the values of the outermost one ([`unwind`]).
 //!
+//! `TriggerEnter` of an inline body (P1..P2 its instructions) also
+//! clears the body's `Once` flags, so that its run-once code (an
+//! uncorrelated subquery) runs once per firing, as in SQLite's trigger
+//! programs.
+//!
 //! `TriggerEnter` also enforces `SQLITE_LIMIT_TRIGGER_DEPTH` as SQLite's
 //! `OP_Program` does: a body may start while fewer than the limit are
 //! open, inline bodies and trigger programs alike (before its WHEN runs).
@@ -42,6 +47,12 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             }
             vm.trigger_saves.push(TriggerSave { last_insert_rowid: env.last_insert_rowid, changes: env.changes, step_changes: vm.n_trigger_change });
             vm.n_trigger_change = 0;
+            // An inline body (P1..P2) runs its run-once code again at each
+            // firing, as a trigger program does in its fresh frame.
+            let body = insn.p1 as usize..insn.p2 as usize;
+            if !body.is_empty() && !vm.once.is_empty() {
+                vm.once.retain(|pc| !body.contains(pc));
+            }
         }
         Opcode::TriggerLeave => {
             if let Some(s) = vm.trigger_saves.pop() {

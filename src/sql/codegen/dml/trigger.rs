@@ -297,7 +297,8 @@ impl Compiler<'_> {
         let done = self.b.label();
         // changes() and last_insert_rowid() inside the body are its own;
         // the caller's come back when it ends (also by RAISE(IGNORE)).
-        self.b.add(Opcode::TriggerEnter, 0, 0, 0);
+        // (P1..P2: the body, whose `Once` flags each firing starts without.)
+        let enter = self.b.add(Opcode::TriggerEnter, 0, 0, 0);
         let r = (|| -> Result<()> {
             if let Some(w) = when {
                 self.jump_if_false(w, done)?;
@@ -324,7 +325,9 @@ impl Compiler<'_> {
             Ok(())
         })();
         self.b.bind(done);
-        self.b.add(Opcode::TriggerLeave, 0, 0, 0);
+        let leave = self.b.add(Opcode::TriggerLeave, 0, 0, 0);
+        self.b.insns[enter].p1 = enter as i32 + 1;
+        self.b.insns[enter].p2 = leave as i32;
         self.firing.pop();
         self.scopes = saved_scopes;
         self.aliases = saved_aliases;

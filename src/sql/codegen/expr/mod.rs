@@ -1226,9 +1226,10 @@ impl Compiler<'_> {
     }
 
     pub(in crate::sql::codegen) fn finish_once(&mut self, addr: usize, correlated: bool) {
-        // In a trigger body every firing evaluates again (the body runs
-        // once per row, and the tables it reads may have changed).
-        if correlated || !self.firing.is_empty() {
+        // (In a trigger body, once per firing: a trigger program runs in
+        // a frame of its own, and an inline body's `TriggerEnter` forgets
+        // the `Once` flags of the body as each firing starts.)
+        if correlated {
             self.b.insns[addr].opcode = Opcode::Noop;
         } else {
             let here = self.b.here();
