@@ -7,7 +7,7 @@
 use crate::sql_common::{run_ours, run_ref, Outcome, RefDb};
 use ringlite::{Connection, OpenFlags};
 
-fn open_ours(path: &str) -> Connection {
+pub(crate) fn open_ours(path: &str) -> Connection {
     Connection::open(path, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE)).expect("open")
 }
 
@@ -299,12 +299,13 @@ fn script(seed: u64, txns: usize) -> Vec<String> {
 const INDEX: &str = "SELECT id, hex(block) FROM t_data ORDER BY id; SELECT segid, hex(term), pgno FROM t_idx ORDER BY segid, term;\
     SELECT id, hex(sz) FROM t_docsize ORDER BY id; SELECT * FROM t_config";
 
-fn ok_check() -> Option<Outcome> {
+/// `PRAGMA integrity_check`'s answer for a sound database.
+pub(crate) fn ok_check() -> Option<Outcome> {
     Some(Outcome::Rows { names: vec!["integrity_check".into()], rows: vec![vec![crate::sql_common::V::Text(b"ok".to_vec())]] })
 }
 
 /// Outcomes as lines of text (readable in a failed assertion).
-fn lines(o: Vec<Outcome>) -> Vec<String> {
+pub(crate) fn lines(o: Vec<Outcome>) -> Vec<String> {
     o.into_iter()
         .flat_map(|x| match x {
             Outcome::Rows { rows, .. } => rows
@@ -328,6 +329,16 @@ fn lines(o: Vec<Outcome>) -> Vec<String> {
 fn same(a: Vec<String>, b: Vec<String>, what: &str) {
     if let Some(i) = (0..a.len().max(b.len())).find(|&i| a.get(i) != b.get(i)) {
         panic!("{what}: line {i}\nours {:?}\nref  {:?}", a.get(i), b.get(i));
+    }
+}
+
+/// The rows `shadow` reads the same on ours and the reference, else the
+/// first difference (and both sides in full).
+pub(crate) fn same_shadow(c: &mut Connection, r: &RefDb, shadow: &str, what: &str) {
+    let (a, b) = (lines(run_ours(c, shadow)), lines(run_ref(r, shadow)));
+    if a != b {
+        let i = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
+        panic!("{what}: line {i}\nours: {:?}\nref:  {:?}\nours all: {a:#?}\nref all: {b:#?}", a.get(i), b.get(i));
     }
 }
 

@@ -7,51 +7,16 @@
 //! indexes), queries agree, and files go both ways with the other side's
 //! integrity check passing.
 
-use crate::sql_common::{run_ours, run_ref, Outcome, RefDb, V};
-use ringlite::{Connection, OpenFlags};
-
-fn open_ours(path: &str) -> Connection {
-    Connection::open(path, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE)).expect("open")
-}
-
-fn ok() -> Option<Outcome> {
-    Some(Outcome::Rows { names: vec!["integrity_check".into()], rows: vec![vec![V::Text(b"ok".to_vec())]] })
-}
+use crate::ext_fts5::{ok_check as ok, open_ours};
+use crate::sql_common::{run_ours, run_ref, RefDb};
+use ringlite::Connection;
 
 const SHADOW: &str = "SELECT id, hex(block) FROM t_data ORDER BY id; SELECT segid, hex(term), pgno FROM t_idx ORDER BY segid, term;\
     SELECT * FROM t_config ORDER BY k";
 
-/// Outcomes as lines (readable diffs of page bytes).
-fn lines(o: Vec<Outcome>) -> Vec<String> {
-    let mut out = Vec::new();
-    for x in o {
-        match x {
-            Outcome::Rows { rows, .. } => {
-                for r in rows {
-                    out.push(
-                        r.iter()
-                            .map(|v| match v {
-                                V::Text(t) => String::from_utf8_lossy(t).into_owned(),
-                                v => format!("{v:?}"),
-                            })
-                            .collect::<Vec<_>>()
-                            .join(" | "),
-                    );
-                }
-            }
-            e => out.push(format!("{e:?}")),
-        }
-    }
-    out
-}
-
 /// Same shadow rows on both sides, the first difference reported.
 fn same_shadow(c: &mut Connection, r: &RefDb, what: &str) {
-    let (a, b) = (lines(run_ours(c, SHADOW)), lines(run_ref(r, SHADOW)));
-    if a != b {
-        let i = a.iter().zip(&b).position(|(x, y)| x != y).unwrap_or(a.len().min(b.len()));
-        panic!("{what}: line {i}\nours: {:?}\nref:  {:?}\nours all: {a:#?}\nref all: {b:#?}", a.get(i), b.get(i));
-    }
+    crate::ext_fts5::same_shadow(c, r, SHADOW, what);
 }
 
 fn same(c: &mut Connection, r: &RefDb, s: &str) {

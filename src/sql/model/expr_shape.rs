@@ -163,6 +163,30 @@ pub fn walk<'a, 'b>(e: &'a Expr<'b>, f: &mut dyn FnMut(&'a Expr<'b>) -> bool) {
 }
 
 /// Whether `e` contains a subquery (outside nested subqueries' insides).
+/// Whether `e` is a constant by its syntax: no column name, function
+/// call, subquery (nor `IN table`) or RAISE in it.
+pub fn is_syntactic_constant(e: &Expr<'_>) -> bool {
+    let mut constant = true;
+    walk(e, &mut |x| {
+        constant &= !matches!(
+            x,
+            Expr::Id(_)
+                | Expr::Name(_)
+                | Expr::Qualified(..)
+                | Expr::DoublyQualified(..)
+                | Expr::FunctionCall { .. }
+                | Expr::FunctionCallStar { .. }
+                | Expr::Subquery(_)
+                | Expr::Exists(_)
+                | Expr::InSelect { .. }
+                | Expr::InTable { .. }
+                | Expr::Raise(..)
+        );
+        constant
+    });
+    constant
+}
+
 pub fn has_subquery(e: &Expr<'_>) -> bool {
     let mut found = false;
     walk(e, &mut |x| {

@@ -9,7 +9,7 @@
 //! anything else that could read a column outside the walked expressions.
 
 use crate::sql::codegen::Compiler;
-use crate::sql::model::expr_shape::{has_subquery, walk};
+use crate::sql::model::expr_shape::{has_subquery, is_syntactic_constant, walk};
 use crate::sql::model::from::{FromItem, JoinTerm};
 use crate::sql::model::query::{ResultItem, RowCtx};
 use crate::sql::parse::{unquote, unquoted};
@@ -28,31 +28,6 @@ pub struct LoopRequest {
     pub goal: Option<OrderGoal>,
     /// Every column the query reads, when that is known.
     pub uses: Option<ColumnUses>,
-}
-
-/// Whether an ORDER BY term is a constant (no column, function or
-/// subquery in it), which SQLite leaves out of the order it plans for.
-fn is_constant_term(e: &Expr<'_>) -> bool {
-    let mut constant = true;
-    walk(e, &mut |x| {
-        if matches!(
-            x,
-            Expr::Id(_)
-                | Expr::Name(_)
-                | Expr::Qualified(..)
-                | Expr::DoublyQualified(..)
-                | Expr::FunctionCall { .. }
-                | Expr::FunctionCallStar { .. }
-                | Expr::Subquery(_)
-                | Expr::Exists(_)
-                | Expr::InSelect { .. }
-                | Expr::Raise(..)
-        ) {
-            constant = false;
-        }
-        constant
-    });
-    constant && !has_subquery(e)
 }
 
 /// The expression under COLLATE and single parentheses, and the
@@ -102,7 +77,7 @@ impl Compiler<'_> {
             let desc = matches!(t.order, Some(SortOrder::Desc));
             let (own, own_coll) = strip_collate(&t.expr);
             // A constant term orders nothing: left out, as SQLite does.
-            if order_map.get(i).copied().flatten().is_none() && is_constant_term(own) {
+            if order_map.get(i).copied().flatten().is_none() && is_syntactic_constant(own) {
                 continue;
             }
             let (r, coll) = match order_map.get(i).copied().flatten().and_then(|k| items.get(k)) {

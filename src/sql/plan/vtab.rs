@@ -216,7 +216,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                 }
                 None => 0,
             };
-            let collation = coll.unwrap_or_else(|| if col >= 0 { collation_of(v, col as usize) } else { "BINARY".to_string() });
+            let collation = coll.unwrap_or_else(|| collation_of(v, col));
             out.push(VConstraint {
                 column: col,
                 op,
@@ -280,7 +280,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                         }
                         let other = &other_vec[0];
                         let coll = col_coll.or_else(|| strip_collate(other).1);
-                        let collation = coll.unwrap_or_else(|| if col >= 0 { collation_of(v, col as usize) } else { "BINARY".to_string() });
+                        let collation = coll.unwrap_or_else(|| collation_of(v, col));
                         let cons = VConstraint {
                             column: col,
                             op: if less { ConstraintOp::LE } else { ConstraintOp::GE },
@@ -387,22 +387,8 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                             deps |= c.expr_deps(e);
                         }
                         if deps != u64::MAX && deps & me == 0 {
-                            let collation = if col >= 0 { collation_of(v, col as usize) } else { "BINARY".to_string() };
-                            out.push(VConstraint {
-                                column: col,
-                                op: ConstraintOp::EQ,
-                                rhs: None,
-                                term: Some(addr),
-                                usable: deps & !before == 0,
-                                deps,
-                                collation,
-                                in_list: Some(InValues::List(list)),
-                                limit: None,
-                                text: None,
-                                rhs_col: None,
-                                no_omit: false,
-                                slices: 0,
-                            });
+                            let collation = collation_of(v, col);
+                            out.push(in_constraint(col, addr, deps, before, collation, InValues::List(list), 0));
                         }
                     }
                 }
@@ -420,22 +406,8 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                         for (field, l) in ls.iter().enumerate() {
                             let (col_inner, coll) = strip_collate(l);
                             let Some(col) = column_of(c, it, col_inner) else { continue };
-                            let collation = coll.unwrap_or_else(|| if col >= 0 { collation_of(v, col as usize) } else { "BINARY".to_string() });
-                            later.push(VConstraint {
-                                column: col,
-                                op: ConstraintOp::EQ,
-                                rhs: None,
-                                term: Some(addr),
-                                usable: deps & !before == 0,
-                                deps,
-                                collation,
-                                in_list: Some(InValues::Row { sel, field, width: ls.len() }),
-                                limit: None,
-                                text: None,
-                                rhs_col: None,
-                                no_omit: false,
-                                slices: ls.len(),
-                            });
+                            let collation = coll.unwrap_or_else(|| collation_of(v, col));
+                            later.push(in_constraint(col, addr, deps, before, collation, InValues::Row { sel, field, width: ls.len() }, ls.len()));
                         }
                     }
                 }
@@ -446,22 +418,8 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                     if let Some(col) = column_of(c, it, lhs) {
                         let deps = select_deps(c, sel);
                         if deps != u64::MAX && deps & me == 0 {
-                            let collation = if col >= 0 { collation_of(v, col as usize) } else { "BINARY".to_string() };
-                            out.push(VConstraint {
-                                column: col,
-                                op: ConstraintOp::EQ,
-                                rhs: None,
-                                term: Some(addr),
-                                usable: deps & !before == 0,
-                                deps,
-                                collation,
-                                in_list: Some(InValues::Select(sel)),
-                                limit: None,
-                                text: None,
-                                rhs_col: None,
-                                no_omit: false,
-                                slices: 0,
-                            });
+                            let collation = collation_of(v, col);
+                            out.push(in_constraint(col, addr, deps, before, collation, InValues::Select(sel), 0));
                         }
                     }
                 }
@@ -568,7 +526,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
             term: None,
             usable,
             deps,
-            collation: collation_of(v, hidden[k]),
+            collation: collation_of(v, hidden[k] as i32),
             in_list: None,
             limit: None,
             text: None,
@@ -648,22 +606,8 @@ fn or_as_in<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: u64, t:
         values.push(value);
     }
     let col = column?;
-    let collation = collation.flatten().unwrap_or_else(|| if col >= 0 { collation_of(v, col as usize) } else { "BINARY".to_string() });
-    Some(VConstraint {
-        column: col,
-        op: ConstraintOp::EQ,
-        rhs: None,
-        term: Some(addr),
-        usable: deps & !before == 0,
-        deps,
-        collation,
-        in_list: Some(InValues::Or(values)),
-        limit: None,
-        text: None,
-        rhs_col: None,
-        no_omit: false,
-        slices: 0,
-    })
+    let collation = collation.flatten().unwrap_or_else(|| collation_of(v, col));
+    Some(in_constraint(col, addr, deps, before, collation, InValues::Or(values), 0))
 }
 
 /// The branches of one OR term that SQLite asks xBestIndex about
@@ -913,8 +857,31 @@ fn column_of(c: &mut Compiler<'_>, it: &FromItem<'_, '_>, e: &Expr<'_>) -> Optio
     (r.item == it.item && r.cursor == it.cursor).then(|| r.column.map_or(-1, |c| c as i32))
 }
 
-fn collation_of(v: &crate::sql::model::from::VtabItem<'_, '_>, col: usize) -> String {
-    v.decl.table.columns.get(col).and_then(|c| c.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.to_ascii_uppercase())
+/// The declared collation of column `col` of the module's table (the
+/// rowid, -1, and undeclared ones: BINARY).
+fn collation_of(v: &crate::sql::model::from::VtabItem<'_, '_>, col: i32) -> String {
+    let declared = usize::try_from(col).ok().and_then(|i| v.decl.table.columns.get(i)).and_then(|c| c.collation.as_ref());
+    declared.map_or_else(|| "BINARY".to_string(), |c| c.to_ascii_uppercase())
+}
+
+/// An EQ constraint on `column` whose values an IN list, an IN subquery
+/// or an OR of equalities gives (`values`), from the term at `term`.
+fn in_constraint<'a, 'b>(column: i32, term: usize, deps: u64, before: u64, collation: String, values: InValues<'a, 'b>, slices: usize) -> VConstraint<'a, 'b> {
+    VConstraint {
+        column,
+        op: ConstraintOp::EQ,
+        rhs: None,
+        term: Some(term),
+        usable: deps & !before == 0,
+        deps,
+        collation,
+        in_list: Some(values),
+        limit: None,
+        text: None,
+        rhs_col: None,
+        no_omit: false,
+        slices,
+    }
 }
 
 /// The IN lists a plan uses that the loop runs over value by value (not

@@ -22,7 +22,7 @@
 
 use crate::error::Result;
 use crate::sql::codegen::{ColumnSource, Compiler};
-use crate::sql::model::expr_shape::{strip_parens, walk};
+use crate::sql::model::expr_shape::{is_syntactic_constant, strip_parens, walk};
 use crate::sql::resolve::ColumnRef;
 use crate::value::affinity::Affinity;
 use crate::vdbe::program::{Opcode, P4};
@@ -41,30 +41,14 @@ fn address(e: &Expr<'_>) -> usize {
 }
 
 /// Whether `e` is constant as SQLite's `sqlite3ExprIsConstant` sees it,
-/// narrowed: no column, function call or subquery.
+/// narrowed: a syntactic constant without a CAST.
 fn is_plain_constant(e: &Expr<'_>) -> bool {
-    let mut constant = true;
+    let mut cast = false;
     walk(e, &mut |x| {
-        if matches!(
-            x,
-            Expr::Id(_)
-                | Expr::Name(_)
-                | Expr::Qualified(..)
-                | Expr::DoublyQualified(..)
-                | Expr::FunctionCall { .. }
-                | Expr::FunctionCallStar { .. }
-                | Expr::Subquery(_)
-                | Expr::Exists(_)
-                | Expr::InSelect { .. }
-                | Expr::InTable { .. }
-                | Expr::Raise(..)
-                | Expr::Cast { .. }
-        ) {
-            constant = false;
-        }
-        constant
+        cast |= matches!(x, Expr::Cast { .. });
+        !cast
     });
-    constant
+    !cast && is_syntactic_constant(e)
 }
 
 fn is_comparison(op: &Operator) -> bool {
