@@ -238,6 +238,15 @@ impl Btree {
         &self.pager
     }
 
+    /// Run a resumable operation on this tree to completion, blocking on its
+    /// I/O between attempts: for connection-level work done outside the VM
+    /// (VACUUM, backup, incremental blob I/O, serialize), which has no
+    /// statement to suspend.
+    pub fn block_on<T>(&mut self, mut op: impl FnMut(&mut Btree) -> crate::IoPoll<T>) -> Result<T> {
+        let io = self.pager.io().clone();
+        io.block_on(|| op(self))
+    }
+
     /// The pager, mutably (tests and pragmas).
     pub fn pager_mut(&mut self) -> &mut Pager {
         &mut self.pager

@@ -22,7 +22,7 @@
 //! Both connections are passed to every call; the backup holds neither.
 
 use super::Connection;
-use crate::btree::{Btree, Pgno, TxnState};
+use crate::btree::{Pgno, TxnState};
 use crate::error::{Error, Result, SQLITE_ERROR, SQLITE_READONLY};
 use crate::pager::header;
 
@@ -52,11 +52,6 @@ pub struct Backup {
 fn db_index(conn: &Connection, name: &str) -> Result<usize> {
     let name = if name.is_empty() { "main" } else { name };
     conn.state.dbs.iter().position(|d| d.name.eq_ignore_ascii_case(name)).ok_or_else(|| Error::new(SQLITE_ERROR, format!("unknown database {name}")))
-}
-
-fn block<T>(bt: &mut Btree, mut op: impl FnMut(&mut Btree) -> crate::IoPoll<T>) -> Result<T> {
-    let io = bt.pager().io().clone();
-    io.block_on(|| op(bt))
 }
 
 impl Backup {
@@ -97,12 +92,12 @@ impl Backup {
         let src_bt = &mut src.state.dbs[self.src_db].btree;
         let started_read = src_bt.txn_state() == TxnState::None;
         if started_read {
-            block(src_bt, |b| b.begin_read())?;
+            src_bt.block_on(|b| b.begin_read())?;
         }
         let result = self.copy_pages(dest, src, n_pages);
         if started_read {
             let src_bt = &mut src.state.dbs[self.src_db].btree;
-            let _ = block(src_bt, |b| b.commit());
+            let _ = src_bt.block_on(|b| b.commit());
         }
         result
     }
@@ -111,7 +106,7 @@ impl Backup {
         let src_bt = &mut src.state.dbs[self.src_db].btree;
         let src_size = src_bt.pager().db_size();
         let src_page_size = src_bt.page_size();
-        let counter = if src_size == 0 { None } else { Some(header::get_u32(&block(src_bt, |b| b.pager_mut().read_page(1))?, header::CHANGE_COUNTER)) };
+        let counter = if src_size == 0 { None } else { Some(header::get_u32(&src_bt.block_on(|b| b.pager_mut().read_page(1))?, header::CHANGE_COUNTER)) };
         if self.stepped && counter != self.src_counter {
             // The source changed since the last step: start over.
             self.next = 1;
@@ -125,7 +120,7 @@ impl Backup {
             if dest_bt.pager().read_only() {
                 return Err(Error::code(SQLITE_READONLY));
             }
-            block(dest_bt, |b| b.pager_mut().begin_read())?;
+            dest_bt.block_on(|b| b.pager_mut().begin_read())?;
             if dest_bt.page_size() != src_page_size && dest_bt.pager().db_size() == 0 {
                 dest_bt.pager_mut().end_read()?;
                 dest_bt.set_page_size(src_page_size);
@@ -135,13 +130,13 @@ impl Backup {
                 if in_memory || dest_bt.journal_mode() == "wal" || src_size == 0 {
                     // SQLite's rule: these destinations cannot change
                     // their page size.
-                    let _ = block(dest_bt, |b| b.rollback());
+                    let _ = dest_bt.block_on(|b| b.rollback());
                     return Err(Error::code(SQLITE_READONLY));
                 }
                 return self.replace_whole_destination(dest, src);
             }
-            block(dest_bt, |b| b.pager_mut().begin_write(false)).inspect_err(|_| {
-                let _ = block(dest_bt, |b| b.rollback());
+            dest_bt.block_on(|b| b.pager_mut().begin_write(false)).inspect_err(|_| {
+                let _ = dest_bt.block_on(|b| b.rollback());
             })?;
             self.holds_dest = true;
         }
@@ -151,23 +146,23 @@ impl Backup {
         while self.next <= last {
             let pgno = self.next;
             let src_bt = &mut src.state.dbs[self.src_db].btree;
-            let mut image = block(src_bt, |b| b.pager_mut().read_page(pgno))?;
+            let mut image = src_bt.block_on(|b| b.pager_mut().read_page(pgno))?;
             if pgno == 1 && dest_wal {
                 // A WAL destination keeps saying so in its header.
                 image[FORMAT_VERSIONS].fill(2);
             }
             let dest_bt = &mut dest.state.dbs[self.dest_db].btree;
-            block(dest_bt, |b| b.pager_mut().put_page(pgno, &image))?;
+            dest_bt.block_on(|b| b.pager_mut().put_page(pgno, &image))?;
             self.next += 1;
         }
         if self.next <= src_size {
             return Ok(false);
         }
         let dest_bt = &mut dest.state.dbs[self.dest_db].btree;
-        block(dest_bt, |b| b.pager_mut().truncate_to(src_size))?;
+        dest_bt.block_on(|b| b.pager_mut().truncate_to(src_size))?;
         // On SQLITE_BUSY the next step finds every page copied and resumes
         // the commit where it stopped.
-        block(dest_bt, |b| b.commit())?;
+        dest_bt.block_on(|b| b.commit())?;
         self.holds_dest = false;
         self.done = true;
         dest.schema_loaded = false;
@@ -182,12 +177,12 @@ impl Backup {
         let src_bt = &mut src.state.dbs[self.src_db].btree;
         let mut image = Vec::with_capacity(self.src_pages as usize * src_bt.page_size() as usize);
         for pgno in 1..=self.src_pages {
-            image.extend_from_slice(&block(src_bt, |b| b.pager_mut().read_page(pgno))?);
+            image.extend_from_slice(&src_bt.block_on(|b| b.pager_mut().read_page(pgno))?);
         }
         let dest_bt = &mut dest.state.dbs[self.dest_db].btree;
-        let replaced = block(dest_bt, |b| b.pager_mut().begin_write(false)).and_then(|()| dest_bt.pager_mut().replace_with_new_page_size(&mut image));
+        let replaced = dest_bt.block_on(|b| b.pager_mut().begin_write(false)).and_then(|()| dest_bt.pager_mut().replace_with_new_page_size(&mut image));
         if let Err(e) = replaced {
-            let _ = block(dest_bt, |b| b.rollback());
+            let _ = dest_bt.block_on(|b| b.rollback());
             return Err(e);
         }
         self.next = self.src_pages + 1;
@@ -202,7 +197,7 @@ impl Backup {
         if self.holds_dest {
             self.holds_dest = false;
             let dest_bt = &mut dest.state.dbs[self.dest_db].btree;
-            block(dest_bt, |b| b.rollback())?;
+            dest_bt.block_on(|b| b.rollback())?;
             dest.schema_loaded = false;
         }
         Ok(())

@@ -52,11 +52,6 @@ pub struct Blob {
     hooked: (std::sync::Arc<crate::vdbe::program::WrittenTable>, usize),
 }
 
-fn block<T>(bt: &mut Btree, mut op: impl FnMut(&mut Btree) -> crate::IoPoll<T>) -> Result<T> {
-    let io = bt.pager().io().clone();
-    io.block_on(|| op(bt))
-}
-
 /// SQLite's name for the storage class of serial type `st`.
 fn type_name(st: u64) -> &'static str {
     match st {
@@ -71,7 +66,7 @@ fn type_name(st: u64) -> &'static str {
 /// A cursor on row `rowid` of the tree at `root`, `None` if there is none.
 fn seek_row(bt: &mut Btree, root: Pgno, rowid: i64) -> Result<Option<Cursor>> {
     let mut cursor = Cursor::new(root, false, None);
-    if block(bt, |b| cursor.seek_rowid(b, rowid))? != SeekResult::Found {
+    if bt.block_on(|b| cursor.seek_rowid(b, rowid))? != SeekResult::Found {
         return Ok(None);
     }
     Ok(Some(cursor))
@@ -124,10 +119,10 @@ impl Connection {
         let bt = &mut self.state.dbs[db_index].btree;
         if writable {
             if bt.txn_state() != TxnState::Write {
-                block(bt, |b| b.begin_write(false))?;
+                bt.block_on(|b| b.begin_write(false))?;
             }
         } else if bt.txn_state() == TxnState::None {
-            block(bt, |b| b.begin_read())?;
+            bt.block_on(|b| b.begin_read())?;
         }
         self.state.active_statements += 1;
         let mut blob = Blob {
@@ -157,7 +152,7 @@ impl Blob {
     fn load(&mut self, conn: &mut Connection, rowid: i64) -> Result<()> {
         let bt = &mut conn.state.dbs[self.db].btree;
         let mut cursor = seek_row(bt, self.root, rowid)?.ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such rowid: {rowid}")))?;
-        let (st, start) = match block(bt, |b| cursor.column_location(b, self.column))? {
+        let (st, start) = match bt.block_on(|b| cursor.column_location(b, self.column))? {
             Some((st, start, _)) => (st, start),
             None => (0, 0),
         };
@@ -166,7 +161,7 @@ impl Blob {
         }
         self.start = start;
         self.len = ((st - 12) / 2) as usize;
-        self.print = block(bt, |b| cursor.row_print(b))?;
+        self.print = bt.block_on(|b| cursor.row_print(b))?;
         self.rowid = rowid;
         self.expired = false;
         Ok(())
@@ -189,7 +184,7 @@ impl Blob {
         }
         let bt = &mut conn.state.dbs[self.db].btree;
         if let Some(mut cursor) = seek_row(bt, self.root, self.rowid)? {
-            if block(bt, |b| cursor.row_print(b))? == self.print {
+            if bt.block_on(|b| cursor.row_print(b))? == self.print {
                 return Ok(cursor);
             }
         }
@@ -212,7 +207,7 @@ impl Blob {
         let mut cursor = self.check_current(conn)?;
         let bt = &mut conn.state.dbs[self.db].btree;
         let (mut progress, mut out) = (None, Vec::with_capacity(buf.len()));
-        block(bt, |b| cursor.read_payload_range(b, r.start, r.end, &mut progress, &mut out))?;
+        bt.block_on(|b| cursor.read_payload_range(b, r.start, r.end, &mut progress, &mut out))?;
         buf.copy_from_slice(&out);
         self.last_error = None;
         Ok(())
@@ -231,7 +226,7 @@ impl Blob {
         }
         let bt = &mut conn.state.dbs[self.db].btree;
         let mut progress = None;
-        let written = block(bt, |b| cursor.overwrite_payload(b, r.start, data, &mut progress)).and_then(|()| block(bt, |b| cursor.row_print(b)));
+        let written = bt.block_on(|b| cursor.overwrite_payload(b, r.start, data, &mut progress)).and_then(|()| bt.block_on(|b| cursor.row_print(b)));
         match written {
             Ok(print) => self.print = print,
             Err(e) => {
@@ -254,7 +249,7 @@ impl Blob {
         // (The whole row is read only for the hook.)
         let bt = &mut conn.state.dbs[self.db].btree;
         let Some(mut cursor) = seek_row(bt, self.root, self.rowid)? else { return Ok(()) };
-        let record = block(bt, |b| cursor.payload(b).map(|p| p.map(<[u8]>::to_vec)))?;
+        let record = bt.block_on(|b| cursor.payload(b).map(|p| p.map(<[u8]>::to_vec)))?;
         let old = row_of_record(table, crate::value::record::decode_record(&record)?, self.rowid);
         let db = conn.state.dbs[self.db].name.clone();
         let event = PreUpdate {
@@ -299,9 +294,9 @@ impl Blob {
             let mut result = Ok(());
             for d in conn.state.dbs.iter_mut() {
                 if d.btree.txn_state() != TxnState::None {
-                    let r = block(&mut d.btree, |b| b.commit());
+                    let r = d.btree.block_on(|b| b.commit());
                     if r.is_err() {
-                        let _ = block(&mut d.btree, |b| b.rollback());
+                        let _ = d.btree.block_on(|b| b.rollback());
                         result = result.and(r);
                     }
                 }

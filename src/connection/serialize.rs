@@ -21,11 +21,6 @@ use super::Connection;
 use crate::btree::{Btree, BtreeOptions, TxnState};
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_ERROR};
 
-fn block<T>(bt: &mut Btree, mut op: impl FnMut(&mut Btree) -> crate::IoPoll<T>) -> Result<T> {
-    let io = bt.pager().io().clone();
-    io.block_on(|| op(bt))
-}
-
 impl Connection {
     fn schema_index(&self, schema: Option<&str>) -> Option<usize> {
         let name = schema.unwrap_or("main");
@@ -39,26 +34,26 @@ impl Connection {
         let bt = &mut self.state.dbs[i].btree;
         let started = bt.txn_state() == TxnState::None;
         if started {
-            block(bt, |b| b.begin_read())?;
+            bt.block_on(|b| b.begin_read())?;
         }
         let result = (|| {
             if bt.pager().db_size() == 0 && !bt.pager().read_only() && started {
                 // An empty database becomes a one-page one (SQLite runs
                 // `BEGIN IMMEDIATE; COMMIT` here).
-                block(bt, |b| b.pager_mut().begin_write(false))?;
-                block(bt, |b| b.commit())?;
-                block(bt, |b| b.begin_read())?;
+                bt.block_on(|b| b.pager_mut().begin_write(false))?;
+                bt.block_on(|b| b.commit())?;
+                bt.block_on(|b| b.begin_read())?;
             }
             let pages = bt.pager().db_size();
             let mut image = Vec::with_capacity(pages as usize * bt.page_size() as usize);
             for pgno in 1..=pages {
-                image.extend_from_slice(&block(bt, |b| b.pager_mut().read_page(pgno))?);
+                image.extend_from_slice(&bt.block_on(|b| b.pager_mut().read_page(pgno))?);
             }
             Ok(image)
         })();
         if started {
             let bt = &mut self.state.dbs[i].btree;
-            let _ = block(bt, |b| b.commit());
+            let _ = bt.block_on(|b| b.commit());
         }
         result.map(Some)
     }

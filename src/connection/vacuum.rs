@@ -40,7 +40,7 @@
 //! and passes `PRAGMA integrity_check`.
 
 use super::{Connection, OpenFlags, Statement, StepResult};
-use crate::btree::{Btree, Cursor, InsertKey, Meta, TxnState};
+use crate::btree::{Cursor, InsertKey, Meta, TxnState};
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_ERROR};
 use crate::pager::header::{self, get_u32, put_u32};
 use crate::value::Value;
@@ -50,11 +50,6 @@ use crate::Poll;
 /// Page-1 words VACUUM carries over from the old database: default cache
 /// size, text encoding, user_version, application_id.
 const CARRIED_META: [usize; 4] = [48, 56, 60, 68];
-
-fn block<T>(bt: &mut Btree, mut op: impl FnMut(&mut Btree) -> crate::IoPoll<T>) -> Result<T> {
-    let io = bt.pager().io().clone();
-    io.block_on(|| op(bt))
-}
 
 fn quote(name: &str) -> String {
     format!("\"{}\"", name.replace('"', "\"\""))
@@ -190,7 +185,7 @@ impl Connection {
         self.state.autocommit = true;
         let main = &mut self.state.dbs[db].btree;
         if main.txn_state() != TxnState::None {
-            let _ = block(main, |b| b.rollback());
+            let _ = main.block_on(|b| b.rollback());
         }
         self.schema_loaded = false;
         result
@@ -235,7 +230,7 @@ impl Connection {
         dest.state.dbs[0].btree.pager_mut().request_reserve(reserve);
         let auto_vacuum = match self.state.next_auto_vacuum.take() {
             Some(mode) => mode,
-            None => block(&mut self.state.dbs[0].btree, |b| b.auto_vacuum_mode())?,
+            None => self.state.dbs[0].btree.block_on(|b| b.auto_vacuum_mode())?,
         };
         run(
             &mut dest,
@@ -294,26 +289,26 @@ impl Connection {
         run(&mut dest, "COMMIT", &[], |_| Ok(()))?;
 
         let main = &mut self.state.dbs[db].btree;
-        let old_page1 = block(main, |b| b.pager_mut().read_page(1))?;
+        let old_page1 = main.block_on(|b| b.pager_mut().read_page(1))?;
         let dest_bt = &mut dest.state.dbs[0].btree;
         if dest_bt.page_size() != page_size {
             return Err(Error::new(SQLITE_ERROR, "VACUUM could not keep the page size"));
         }
         match into {
             Some(_) => {
-                block(dest_bt, |b| b.pager_mut().begin_write(false))?;
-                let mut page1 = block(dest_bt, |b| b.pager_mut().read_page(1))?;
+                dest_bt.block_on(|b| b.pager_mut().begin_write(false))?;
+                let mut page1 = dest_bt.block_on(|b| b.pager_mut().read_page(1))?;
                 carry_meta(&old_page1, &mut page1);
-                block(dest_bt, |b| b.pager_mut().put_page(1, &page1))?;
-                block(dest_bt, |b| b.commit())?;
+                dest_bt.block_on(|b| b.pager_mut().put_page(1, &page1))?;
+                dest_bt.block_on(|b| b.commit())?;
                 dest.close()
             }
             None if page_size != old_page_size || dest_bt.pager().reserved_bytes() != old_reserve => {
                 // A new page size: the whole file is replaced at once.
-                block(dest_bt, |b| b.begin_read())?;
+                dest_bt.block_on(|b| b.begin_read())?;
                 let mut image = Vec::new();
                 for pgno in 1..=dest_bt.pager().db_size() {
-                    image.extend_from_slice(&block(dest_bt, |b| b.pager_mut().read_page(pgno))?);
+                    image.extend_from_slice(&dest_bt.block_on(|b| b.pager_mut().read_page(pgno))?);
                 }
                 carry_meta(&old_page1, &mut image);
                 image[header::WRITE_VERSION..=header::READ_VERSION].copy_from_slice(&old_page1[header::WRITE_VERSION..=header::READ_VERSION]);
@@ -321,11 +316,11 @@ impl Connection {
                 self.state.dbs[db].btree.pager_mut().replace_with_new_page_size(&mut image)
             }
             None => {
-                block(dest_bt, |b| b.begin_read())?;
+                dest_bt.block_on(|b| b.begin_read())?;
                 let n_pages = dest_bt.pager().db_size();
                 for pgno in 1..=n_pages {
                     let dest_bt = &mut dest.state.dbs[0].btree;
-                    let mut image = block(dest_bt, |b| b.pager_mut().read_page(pgno))?;
+                    let mut image = dest_bt.block_on(|b| b.pager_mut().read_page(pgno))?;
                     if pgno == 1 {
                         carry_meta(&old_page1, &mut image);
                         image[header::WRITE_VERSION..=header::READ_VERSION].copy_from_slice(&old_page1[header::WRITE_VERSION..=header::READ_VERSION]);
@@ -334,11 +329,11 @@ impl Connection {
                         put_u32(&mut image, header::SCHEMA_COOKIE, get_u32(&old_page1, header::SCHEMA_COOKIE).wrapping_add(1));
                     }
                     let main = &mut self.state.dbs[db].btree;
-                    block(main, |b| b.pager_mut().put_page(pgno, &image))?;
+                    main.block_on(|b| b.pager_mut().put_page(pgno, &image))?;
                 }
                 let main = &mut self.state.dbs[db].btree;
-                block(main, |b| b.pager_mut().truncate_to(n_pages))?;
-                block(main, |b| b.commit())
+                main.block_on(|b| b.pager_mut().truncate_to(n_pages))?;
+                main.block_on(|b| b.commit())
             }
         }
     }
@@ -402,7 +397,7 @@ impl Connection {
         }
         let src = &mut self.state.dbs[db].btree;
         let dst = &mut dest.state.dbs[0].btree;
-        Ok(block(src, |b| b.meta(Meta::TextEncoding))?.max(1) == block(dst, |b| b.meta(Meta::TextEncoding))?.max(1) && dst.txn_state() == TxnState::Write)
+        Ok(src.block_on(|b| b.meta(Meta::TextEncoding))?.max(1) == dst.block_on(|b| b.meta(Meta::TextEncoding))?.max(1) && dst.txn_state() == TxnState::Write)
     }
 
     /// Copy rowid table `name` into `dest`, where it and its indexes exist
@@ -441,11 +436,11 @@ impl Connection {
             let index = key_info.is_some();
             let mut from = Cursor::new(src_root, false, key_info.clone());
             let mut to = Cursor::new(dest_root, true, key_info);
-            let mut more = block(src, |b| from.first(b))?;
+            let mut more = src.block_on(|b| from.first(b))?;
             let mut record = Vec::new();
             while more {
                 let rowid = if index { 0 } else { from.rowid() };
-                block(src, |b| {
+                src.block_on(|b| {
                     Ok(match from.payload(b)? {
                         Poll::Ready(p) => {
                             record.clear();
@@ -456,11 +451,11 @@ impl Connection {
                     })
                 })?;
                 if index {
-                    block(dst, |b| to.insert(b, InsertKey::Index(&record), &[]))?;
+                    dst.block_on(|b| to.insert(b, InsertKey::Index(&record), &[]))?;
                 } else {
-                    block(dst, |b| to.insert(b, InsertKey::Rowid(rowid), &record))?;
+                    dst.block_on(|b| to.insert(b, InsertKey::Rowid(rowid), &record))?;
                 }
-                more = block(src, |b| from.next(b))?;
+                more = src.block_on(|b| from.next(b))?;
             }
         }
         Ok(())

@@ -275,3 +275,52 @@ INSERT INTO posts SELECT i, i%4, '2024-0' || (i%9+1) || '-' || (10+i%17), 't'||i
         ],
     );
 }
+
+/// Partial indexes drive a loop only where the query's terms imply their
+/// WHERE clause (the same expression, an OR side, or `x IS NOT NULL`
+/// implied by a comparison on `x`); a partial index the terms imply is
+/// scanned rather than the table; INDEXED BY one they do not imply has no
+/// plan.
+#[test]
+fn partial_indexes_where_their_condition_is_implied() {
+    let setup = "CREATE TABLE t(a INTEGER PRIMARY KEY, b, c, d);
+CREATE INDEX tb ON t(b) WHERE c IS NOT NULL;
+CREATE INDEX tc ON t(c) WHERE d > 10;
+CREATE INDEX td ON t(d) WHERE b = 'x' OR b = 'y';
+CREATE INDEX te ON t(c, d) WHERE b > 0 AND c < 100;
+CREATE TABLE u(x, y);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<200) INSERT INTO t SELECT i, i%7, CASE WHEN i%3 THEN i END, i%20 FROM n;
+INSERT INTO u SELECT a, b FROM t WHERE a < 30;";
+    check_plans(
+        setup,
+        &[
+            "SELECT * FROM t WHERE b = 3 AND c IS NOT NULL",
+            "SELECT * FROM t WHERE b = 3 AND c > 5",
+            "SELECT * FROM t WHERE b = 3",
+            "SELECT * FROM t WHERE c = 4 AND d > 10",
+            "SELECT * FROM t WHERE c = 4 AND d > 11",
+            "SELECT * FROM t WHERE d = 4 AND b = 'x'",
+            "SELECT * FROM t WHERE c = 4 AND b > 0 AND c < 100",
+            "SELECT * FROM t INDEXED BY tb WHERE b = 3 AND c > 0",
+            "SELECT * FROM t INDEXED BY tc WHERE c = 4 AND d > 10",
+            "SELECT * FROM u, t WHERE t.b = u.y AND t.c IS NOT NULL",
+            "SELECT * FROM u LEFT JOIN t ON t.b = u.y AND t.c IS NOT NULL",
+            "SELECT * FROM t AS z WHERE z.b = 2 AND z.c+1 > 3",
+            "SELECT count(*) FROM t WHERE c IS NOT NULL AND b BETWEEN 1 AND 2",
+            "SELECT b FROM t WHERE c IS NOT NULL AND b IN (1,2)",
+        ],
+    );
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    run_ours(&mut ours, setup);
+    run_ref(&reference, setup);
+    for q in [
+        "SELECT * FROM t INDEXED BY tb WHERE b = 3",
+        "SELECT * FROM t INDEXED BY tc WHERE c = 4",
+        "DELETE FROM t INDEXED BY tb WHERE b = 3",
+        "UPDATE t INDEXED BY tb SET d = 1 WHERE b = 3",
+        "UPDATE t INDEXED BY tb SET d = 1 WHERE b = 3 AND c = 5",
+    ] {
+        assert_eq!(run_ours(&mut ours, q), run_ref(&reference, q), "{q}");
+    }
+}

@@ -116,18 +116,9 @@ impl<'b> Compiler<'_> {
             let ins = self.in_candidates_deps(it, others, terms).into_iter().map(|(c, list, d)| (c, list.len(), d)).collect();
             let mut indexes = Vec::new();
             if let Some(table) = &it.table {
-                let usable: Vec<crate::sql::schema::Index> = self
-                    .schema
-                    .indexes_of(table)
-                    .into_iter()
-                    .filter(|i| i.where_sql.is_none())
-                    .filter(|i| match &it.index_hint {
-                        None => true,
-                        Some(None) => false,
-                        Some(Some(n)) => i.name.eq_ignore_ascii_case(n),
-                    })
-                    .cloned()
-                    .collect();
+                // (INDEXED BY a partial index the terms do not imply is
+                // reported when the loop is built.)
+                let usable = self.loop_indexes(it, table, terms).unwrap_or_default();
                 for idx in &usable {
                     let keys = idx.columns.iter().map(|ic| self.index_lookup_key(table, ic)).collect();
                     let first_column = idx.columns.first().and_then(|f| f.column);

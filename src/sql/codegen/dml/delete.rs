@@ -48,6 +48,7 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let init = c.begin_program();
     if let Some(sqlite3_parser::ast::Indexed::IndexedBy(ix)) = indexed {
         c.check_indexed_by(&table, &unquote(ix.0))?;
+        c.check_indexed_by_plan(&table, &unquote(ix.0), alias.as_deref().unwrap_or(&table.name), where_clause.as_ref())?;
     }
     c.writes = true;
     match where_clause {

@@ -94,6 +94,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     if let Some(sqlite3_parser::ast::Indexed::IndexedBy(ix)) = indexed {
         c.check_indexed_by(&table, &unquote(ix.0))?;
+        c.check_indexed_by_plan(&table, &unquote(ix.0), alias.as_deref().unwrap_or(&table.name), where_clause.as_ref())?;
     }
     if let Some(f) = from {
         check_from_target(c, &table, alias.as_deref(), f)?;

@@ -1251,20 +1251,7 @@ impl<'b> Compiler<'_> {
             return Ok((kind, order.yes()));
         }
         // Best index: most leading equalities, then a range.
-        // Partial indexes are never used for lookups (their rows are a subset).
-        // NOT INDEXED: none; INDEXED BY: that one.
-        let indexes: Vec<Index> = self
-            .schema
-            .indexes_of(&table)
-            .into_iter()
-            .filter(|i| i.where_sql.is_none())
-            .filter(|i| match &it.index_hint {
-                None => true,
-                Some(None) => false,
-                Some(Some(n)) => i.name.eq_ignore_ascii_case(n),
-            })
-            .map(|i| table.index_with_key_suffix(i))
-            .collect();
+        let indexes: Vec<Index> = self.loop_indexes(it, &table, terms)?.iter().map(|i| table.index_with_key_suffix(i)).collect();
         let mut best: Option<(usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>)> = None;
         for idx in indexes.iter().cloned() {
             let keys: Vec<Option<usize>> = idx.columns.iter().map(|ic| self.index_lookup_key(&table, ic)).collect();
@@ -1412,11 +1399,21 @@ impl<'b> Compiler<'_> {
             let kind = self.emit_index_loop(&table, l, next, end)?;
             return Ok((kind, false));
         }
-        // A full scan: of a covering index narrower than the table rows
-        // when there is one.
+        // A full scan: of an index rather than the table where SQLite's
+        // costs prefer one: a covering partial index (fewest rows), a
+        // covering index narrower than the table rows, a partial index the
+        // terms imply (fewer rows, each looked up in the table); the
+        // narrowest of a kind.
         // (INDEXED BY reads its index even without a usable term.)
         let forced = matches!(it.index_hint, Some(Some(_)));
-        let narrow = indexes.iter().rev().filter(|i| forced || covers(i) && index_is_narrower(&table, i)).min_by_key(|i| index_width(&table, i)).cloned();
+        let scan_rank = |i: &Index| match (forced, covers(i), i.where_sql.is_some()) {
+            (true, _, _) | (false, true, true) => Some(0),
+            (false, true, false) if index_is_narrower(&table, i) => Some(1),
+            (false, false, true) => Some(2),
+            _ => None,
+        };
+        let narrow =
+            indexes.iter().rev().filter_map(|i| scan_rank(i).map(|r| (r, i))).min_by_key(|(r, i)| (*r, index_width(&table, i))).map(|(_, i)| i.clone());
         if let Some(idx) = narrow {
             let l = search((0, idx, Vec::new(), None, None), false);
             let kind = self.emit_index_loop(&table, l, next, end)?;

@@ -27,6 +27,7 @@ pub(in crate::sql::codegen) mod inner_table;
 pub(in crate::sql::codegen) mod legacy_names;
 pub(in crate::sql::codegen) mod ordered_aggregate;
 pub(in crate::sql::codegen) mod outer_aggregate;
+pub(crate) mod partial_index;
 pub(in crate::sql::codegen) mod recursive_cte;
 pub mod select;
 pub(in crate::sql::codegen) mod simple_count;
