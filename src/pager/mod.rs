@@ -600,6 +600,10 @@ impl Pager {
                         // in-memory database has neither journal file nor
                         // log.)
                         if self.wal.is_none() && !self.opts.memory {
+                            if let Some(step) = self.probe_now()? {
+                                self.read_step = Some(step);
+                                continue;
+                            }
                             let journal = self.probe_beside("-journal")?;
                             let header = self.header_read()?;
                             let size = self.file.size_request()?;
@@ -653,6 +657,34 @@ impl Pager {
                 }
             }
         }
+    }
+
+    /// The probes of [`ReadStep::Probe`] when the backend answers each at
+    /// once (no hot journal, the header readable without waiting): their
+    /// answers taken directly, without a completion for each (most of
+    /// what starting a read transaction on an unchanged file costs).
+    /// `None`: submit them as requests.
+    fn probe_now(&mut self) -> Result<Option<ReadStep>> {
+        if self.file.sibling_exists("-journal") != Some(false) {
+            return Ok(None);
+        }
+        let wal = if self.wal_probe_wanted() {
+            match self.file.sibling_exists("-wal") {
+                Some(w) => Some(w),
+                None => return Ok(None),
+            }
+        } else {
+            None
+        };
+        let Some(header) = self.file.read_now(0, 100) else { return Ok(None) };
+        let header = header?;
+        // (The header came without waiting: no write or truncate of the
+        // file is in flight, so its size is as current.)
+        self.size_probe = Some(self.file.size()?);
+        if let Some(w) = wal {
+            self.wal_probe = Some(w);
+        }
+        Ok(Some(ReadStep::Header(header.bytes, header.buffer.unwrap_or_default())))
     }
 
     /// Whether this database's path + `suffix` (`-journal`, `-wal`)
