@@ -659,15 +659,15 @@ impl Pager {
         }
     }
 
-    /// The probes of [`ReadStep::Probe`] when the backend answers each at
-    /// once (no hot journal, the header readable without waiting): their
-    /// answers taken directly, without a completion for each (most of
-    /// what starting a read transaction on an unchanged file costs).
-    /// `None`: submit them as requests.
+    /// The probes of [`ReadStep::Probe`] when the backend answers the
+    /// file-existence ones at once (beside the database file): their
+    /// answers are taken directly, and with no hot journal and the header
+    /// read at once (a blocking backend, or cached data) the step goes
+    /// straight to the header, without a completion for each probe (most
+    /// of what starting a read transaction on an unchanged file cost).
+    /// `None`: submit every probe as a request.
     fn probe_now(&mut self) -> Result<Option<ReadStep>> {
-        if self.file.sibling_exists("-journal") != Some(false) {
-            return Ok(None);
-        }
+        let Some(journal) = self.file.sibling_exists("-journal") else { return Ok(None) };
         let wal = if self.wal_probe_wanted() {
             match self.file.sibling_exists("-wal") {
                 Some(w) => Some(w),
@@ -676,10 +676,14 @@ impl Pager {
         } else {
             None
         };
-        let Some(header) = self.file.read_now(0, 100) else { return Ok(None) };
-        let header = header?;
-        // (The header came without waiting: no write or truncate of the
-        // file is in flight, so its size is as current.)
+        let header = self.header_read()?;
+        if journal || !header.is_done() {
+            let answered = |b: bool| Completion::ready(Ok(crate::io::CompletionResult { bytes: b as usize, buffer: None }));
+            return Ok(Some(ReadStep::Probe { journal: answered(journal), header, size: self.file.size_request()?, wal: wal.map(answered) }));
+        }
+        let header = header.take()?;
+        // (The header came at once: no write or truncate of the file is
+        // in flight, so its size is as current.)
         self.size_probe = Some(self.file.size()?);
         if let Some(w) = wal {
             self.wal_probe = Some(w);
