@@ -33,18 +33,18 @@ impl Btree {
     /// [`crate::pager::Pager::page_mut_last`]).
     pub(super) fn remove_leaf_cell_in_place(&mut self, pgno: Pgno, idx: usize, root: bool, free_chain: bool, last: bool) -> Result<bool> {
         let usable = self.usable() as usize;
-        let (kind, cell_bytes, off, free_before) = {
+        // (The cell is copied only when it has an overflow chain to free.)
+        let (kind, chained, size, off, free_before) = {
             let data = self.pager.page(pgno)?;
             let h = page::header(data, pgno)?;
             if !h.kind.is_leaf() || idx >= h.ncells {
                 return Ok(false);
             }
-            let (bytes, _) = page::cell(data, &h, idx, usable as u32)?;
+            let (bytes, info) = page::cell(data, &h, idx, usable as u32)?;
             let off = page::cell_offset(data, &h, idx, usable as u32)?;
             let Some(free) = free_bytes(data, h.offset, h.kind, h.ncells, usable) else { return Ok(false) };
-            (h.kind, bytes.to_vec(), off, free)
+            (h.kind, (info.overflow != 0).then(|| bytes.to_vec()), bytes.len(), off, free)
         };
-        let size = cell_bytes.len();
         if size < MIN_FREEBLOCK {
             return Ok(false);
         }
@@ -54,7 +54,7 @@ impl Btree {
         if !root && used * 3 < usable {
             return Ok(false);
         }
-        if free_chain {
+        if let (true, Some(cell_bytes)) = (free_chain, chained) {
             self.free_overflow(kind, &cell_bytes)?;
         }
         let data = if last { self.pager.page_mut_last(pgno)? } else { self.pager.page_mut(pgno)? };

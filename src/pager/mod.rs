@@ -600,6 +600,10 @@ impl Pager {
                         // in-memory database has neither journal file nor
                         // log.)
                         if self.wal.is_none() && !self.opts.memory {
+                            if let Some(step) = self.probe_now()? {
+                                self.read_step = Some(step);
+                                continue;
+                            }
                             let journal = self.probe_beside("-journal")?;
                             let header = self.header_read()?;
                             let size = self.file.size_request()?;
@@ -653,6 +657,38 @@ impl Pager {
                 }
             }
         }
+    }
+
+    /// The probes of [`ReadStep::Probe`] when the backend answers the
+    /// file-existence ones at once (beside the database file): their
+    /// answers are taken directly, and with no hot journal and the header
+    /// read at once (a blocking backend, or cached data) the step goes
+    /// straight to the header, without a completion for each probe (most
+    /// of what starting a read transaction on an unchanged file cost).
+    /// `None`: submit every probe as a request.
+    fn probe_now(&mut self) -> Result<Option<ReadStep>> {
+        let Some(journal) = self.file.sibling_exists("-journal") else { return Ok(None) };
+        let wal = if self.wal_probe_wanted() {
+            match self.file.sibling_exists("-wal") {
+                Some(w) => Some(w),
+                None => return Ok(None),
+            }
+        } else {
+            None
+        };
+        let header = self.header_read()?;
+        if journal || !header.is_done() {
+            let answered = |b: bool| Completion::ready(Ok(crate::io::CompletionResult { bytes: b as usize, buffer: None }));
+            return Ok(Some(ReadStep::Probe { journal: answered(journal), header, size: self.file.size_request()?, wal: wal.map(answered) }));
+        }
+        let header = header.take()?;
+        // (The header came at once: no write or truncate of the file is
+        // in flight, so its size is as current.)
+        self.size_probe = Some(self.file.size()?);
+        if let Some(w) = wal {
+            self.wal_probe = Some(w);
+        }
+        Ok(Some(ReadStep::Header(header.bytes, header.buffer.unwrap_or_default())))
     }
 
     /// Whether this database's path + `suffix` (`-journal`, `-wal`)

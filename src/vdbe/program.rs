@@ -410,15 +410,19 @@ pub struct Program {
     pub changes_schema: bool,
     /// Whether the statement counts rows for `changes()`.
     pub counts_changes: bool,
-    /// The statement writes at most one row, and only after every check
-    /// that can make it fail (a single-row INSERT without triggers,
-    /// foreign keys, upsert, AUTOINCREMENT, RETURNING, indexes on
-    /// expressions, VIRTUAL columns or with a WHERE clause, nor a REPLACE
-    /// that deletes before it writes: one on a table with indexes): a
-    /// failure leaves nothing to undo, so `Transaction` opens no statement
-    /// savepoint for it (SQLite's `usesStmtJournal` is false for such a
-    /// statement too). A savepoint would copy every page the row touches.
-    pub single_row_write: bool,
+    /// A failure half-way leaves nothing the statement must undo itself,
+    /// so `Transaction` opens no statement savepoint (SQLite's
+    /// `usesStmtJournal` is false, a savepoint would copy every page the
+    /// statement touches). Either the statement writes at most one row,
+    /// and only after every check that can make it fail (a single-row
+    /// INSERT without triggers, foreign keys, upsert, AUTOINCREMENT,
+    /// RETURNING, indexes on expressions, VIRTUAL columns or with a WHERE
+    /// clause, nor a REPLACE that deletes before it writes: one on a table
+    /// with indexes); or it is a one-pass UPDATE or DELETE that can fail
+    /// only as SQLite's may without a statement journal: by an error that
+    /// ends the transaction (I/O, a full disk, interrupt) or that SQLite
+    /// too leaves half done (see `Compiler::onepass_cannot_abort`).
+    pub no_statement_savepoint: bool,
     /// EXPLAIN QUERY PLAN rows: (id, parent, detail).
     pub query_plan: Vec<(i32, i32, String, i32)>,
     /// A VACUUM statement: run by the connection (`connection/vacuum.rs`),

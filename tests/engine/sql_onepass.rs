@@ -71,3 +71,46 @@ fn unsafe_statements_keep_two_passes() {
         assert!(ops.iter().any(|o| o == "OpenEphemeral"), "{sql} runs in one pass: {ops:?}");
     }
 }
+
+/// A one-pass write inside a transaction opens no statement savepoint
+/// when nothing in it can fail half-way but as SQLite's statement without
+/// a statement journal may (`Program::no_statement_savepoint`); one that
+/// calls a function or checks a constraint keeps it, and a failure
+/// half-way undoes only the statement, as in SQLite.
+#[test]
+fn statement_failing_half_way_undoes_only_itself() {
+    let setup = "CREATE TABLE z2(a INTEGER, b INTEGER NOT NULL, c TEXT, d INT CHECK (d < 100));
+        CREATE UNIQUE INDEX z2b ON z2(b); CREATE INDEX z2c ON z2(c);
+        INSERT INTO z2 VALUES(1,10,'one',1),(2,20,'two',2),(3,30,'three',3),(4,40,'four',4),(5,50,'five',5);
+        BEGIN;
+        DELETE FROM z2 WHERE b BETWEEN 45 AND 60;";
+    sql_common::check_each(
+        setup,
+        &[
+            "SELECT a, b, c, d FROM z2 ORDER BY a",
+            // A function raising an error at the third row (integer
+            // overflow: abs() of the smallest integer).
+            "DELETE FROM z2 WHERE abs(a - 3 - 9223372036854775807 - 1) > 0",
+            "SELECT a, b, c, d FROM z2 ORDER BY a",
+            "UPDATE z2 SET d=d+1 WHERE abs(a - 3 - 9223372036854775807 - 1) > 0",
+            "SELECT a, b, c, d FROM z2 ORDER BY a",
+            // A NOT NULL and a CHECK constraint failing at the third row.
+            "UPDATE z2 SET b=CASE WHEN a=3 THEN NULL ELSE b END, d=d+1",
+            "UPDATE z2 SET d=CASE WHEN a=3 THEN 1000 ELSE d+1 END WHERE c>'a'",
+            "SELECT a, b, c, d FROM z2 ORDER BY a",
+            // Writes that cannot fail half-way, then undone by a user
+            // savepoint and by the transaction's rollback.
+            "SAVEPOINT s1",
+            "DELETE FROM z2 WHERE b BETWEEN 15 AND 35",
+            "UPDATE z2 SET d=d*7 WHERE c<'p'",
+            "SELECT a, b, c, d FROM z2 ORDER BY a",
+            "ROLLBACK TO s1",
+            "SELECT a, b, c, d FROM z2 ORDER BY a",
+            "DELETE FROM z2 WHERE c>'g'",
+            "SELECT a, b, c, d FROM z2 ORDER BY a",
+            "ROLLBACK",
+            "SELECT a, b, c, d FROM z2 ORDER BY a",
+            "PRAGMA integrity_check",
+        ],
+    );
+}

@@ -86,7 +86,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                         pend!(bt.savepoint_open(env.savepoints.len() - 1));
                     }
                 }
-                let need_stmt = !prog.single_row_write && (!env.autocommit || env.active_statements > 1);
+                let need_stmt = !prog.no_statement_savepoint && (!env.autocommit || env.active_statements > 1);
                 if need_stmt && vm.stmt_savepoint.is_none_or(|(_, dbs)| dbs & (1 << db) == 0) {
                     // One statement savepoint at the same depth in every
                     // database the statement writes: below the user

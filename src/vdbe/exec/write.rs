@@ -252,31 +252,45 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             }
         }
         Opcode::IdxDelete => {
-            let key: Vec<Value> = (0..p3).map(|i| reg(vm, p2 + i).clone()).collect();
             let pc = vm.pc;
-            match vm.cursors[slot].as_mut() {
+            let Vm { regs, cursors, phase, .. } = &mut *vm;
+            match cursors[slot].as_mut() {
                 Some(VmCursor::Btree(c)) => {
                     let bt = &mut env.dbs[c.db].btree;
-                    if vm.phase != Some((pc, 1)) {
+                    if *phase != Some((pc, 1)) {
                         c.cache = None;
-                        let refs: Vec<ValueRef<'_>> = key.iter().map(|v| v.as_ref()).collect();
-                        let found = pend!(c.cursor.seek_index(bt, &refs, SeekOp::Ge));
+                        // The key borrowed from its registers (on the stack
+                        // for the usual few fields): no value is cloned and
+                        // the entry found is compared as stored, not decoded.
+                        let field = |i: i32| regs.get((p2 + i) as usize).map_or(ValueRef::Null, |r| r.value.as_ref());
+                        let mut few = [ValueRef::Null; 8];
+                        let many: Vec<ValueRef<'_>>;
+                        let key: &[ValueRef<'_>] = if (0..=8).contains(&p3) {
+                            for (i, k) in few.iter_mut().enumerate().take(p3 as usize) {
+                                *k = field(i as i32);
+                            }
+                            &few[..p3 as usize]
+                        } else {
+                            many = (0..p3.max(0)).map(field).collect();
+                            &many
+                        };
+                        let found = pend!(c.cursor.seek_index(bt, key, SeekOp::Ge));
                         if !found {
                             return Ok(Flow::Next);
                         }
-                        let payload = pend!(c.cursor.payload(bt)).to_vec();
-                        let entry = decode_record(&payload)?;
                         let ki = c.key_info.as_deref().unwrap_or(&crate::value::record::NO_KEY_INFO);
-                        if compare_leading(ki, key.len(), &entry, &key) != Ordering::Equal {
+                        let entry = pend!(c.cursor.payload(bt));
+                        if crate::value::record::compare_record_prefix(entry, key, ki)? != Ordering::Equal {
                             return Ok(Flow::Next);
                         }
-                        vm.phase = Some((pc, 1));
+                        *phase = Some((pc, 1));
                     }
                     pend!(c.cursor.delete(bt));
-                    vm.phase = None;
+                    *phase = None;
                     c.cache = None;
                 }
                 Some(VmCursor::Ephemeral(e)) => {
+                    let key: Vec<Value> = (0..p3).map(|i| regs.get((p2 + i) as usize).map_or(Value::Null, |r| r.value.clone())).collect();
                     if e.seek_forward(&key, |o| o != Ordering::Less) {
                         let equal = e.current().is_some_and(|(_, r)| compare_leading(e.key_info(), key.len(), r, &key) == Ordering::Equal);
                         if let (true, Some(p)) = (equal, e.pos) {

@@ -72,6 +72,7 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             c.delete_current_row(&t, flags)?;
             c.b.add(Opcode::Goto, 0, top as i32, 0);
             c.b.bind(end);
+            prog.no_statement_savepoint = c.onepass_cannot_abort();
         }
         w => {
             let t = c.open_write_target(table.clone())?;

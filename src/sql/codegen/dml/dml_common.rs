@@ -114,6 +114,39 @@ impl Compiler<'_> {
         Ok(regs)
     }
 
+    /// The row under `t.cursor` in new registers as [`Compiler::read_row`]
+    /// lays them out, for removing its index entries: when every index of
+    /// a rowid table keys on plain stored columns (no expression, partial
+    /// index WHERE or generated column, which may read any column), only
+    /// the columns some index keys on are read (SQLite's DELETE reads no
+    /// more); the other registers are left unset.
+    pub fn read_index_columns(&mut self, t: &WriteTarget) -> Result<i32> {
+        let plain = t.table.without_rowid.is_none()
+            && !t.table.has_virtual()
+            && t.indexes.iter().all(|(idx, _)| idx.where_sql.is_none() && idx.columns.iter().all(|c| c.column.is_some()));
+        if !plain {
+            return self.read_row(t);
+        }
+        let n = t.table.columns.len();
+        let regs = self.b.regs(n);
+        let mut read = vec![false; n];
+        for (idx, _) in &t.indexes {
+            for col in idx.columns.iter().filter_map(|c| c.column) {
+                if col >= n || read[col] {
+                    continue;
+                }
+                read[col] = true;
+                if t.table.rowid_alias == Some(col) {
+                    self.b.add(Opcode::Rowid, t.cursor, regs + col as i32, 0);
+                } else if let Some(field) = t.table.field_of(col) {
+                    let d = crate::sql::codegen::expr::default_p4(&t.table, col);
+                    self.b.add4(Opcode::Column, t.cursor, field as i32, regs + col as i32, d, 0);
+                }
+            }
+        }
+        Ok(regs)
+    }
+
     /// Partial index: jump past the index operation when the row in
     /// `row` is not covered by the index's WHERE. Returns the label to
     /// bind after the operation.
@@ -172,7 +205,7 @@ impl Compiler<'_> {
             fk_old = Some((row, rid));
         }
         if !t.indexes.is_empty() {
-            let row = self.read_row(t)?;
+            let row = self.read_index_columns(t)?;
             let rid = self.rowid_of_current(t);
             for (idx, c) in t.indexes.clone() {
                 let guard = self.partial_guard(t, &idx, row, rid)?;

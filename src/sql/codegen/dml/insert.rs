@@ -132,7 +132,7 @@ fn compile_insert_body(
     // Index entries are computed after the row is written: only plain
     // stored columns (no expression, VIRTUAL column or partial-index
     // WHERE, which could fail there) keep the write free of late errors.
-    prog.single_row_write = one_row
+    prog.no_statement_savepoint = one_row
         && (!may_replace || c.insert_overwrites_replaced_row(&t, false))
         && t.indexes.iter().all(|(idx, _)| idx.where_sql.is_none() && idx.columns.iter().all(|k| k.column.is_some_and(|col| !t.table.is_virtual(col))));
     c.setup_returning(*returning, &t.table, prog)?;

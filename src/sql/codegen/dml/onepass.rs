@@ -29,9 +29,29 @@ use crate::sql::codegen::target::OnConflict;
 use crate::sql::codegen::Compiler;
 use crate::sql::model::query::Dest;
 use crate::sql::schema::Table;
-use crate::vdbe::program::Opcode;
+use crate::vdbe::program::{Insn, Opcode};
 use sqlite3_parser::ast::{self, Stmt};
 use sqlite3_parser::dialect::TokenType;
+
+/// Whether an instruction of a one-pass UPDATE or DELETE can fail only
+/// as SQLite's statement without a statement journal may: by an error
+/// that ends the whole transaction (I/O, a full disk, interrupt) or one
+/// SQLite too leaves half done (a corrupt page, a value too big). Not a
+/// function call (any may raise an error; SQLite's `sqlite3MayAbort`), a
+/// constraint check or an error halt, a trigger program, a row handed
+/// to the application.
+fn cannot_abort(i: &Insn) -> bool {
+    use Opcode::*;
+    match i.opcode {
+        Halt => i.p1 == 0,
+        Init | Goto | Transaction | If | IfNot | IsNull | NotNull | Once | Noop | InitCoroutine | Yield | EndCoroutine | Integer | Int64 | Real | String8
+        | Blob | Null | Variable | Move | Copy | SCopy | Affinity | RealAffinity | Cast | Add | Subtract | Multiply | Divide | Remainder | Concat | BitAnd
+        | BitOr | ShiftLeft | ShiftRight | BitNot | Not | And | Or | IsTrue | Eq | Ne | Lt | Le | Gt | Ge | Compare | Jump | MakeRecord | Column | Rowid
+        | OpenRead | OpenWrite | Close | NullRow | IfNullRow | Rewind | Last | Next | Prev | SeekRowid | NotExists | SeekGE | SeekGT | SeekLE | SeekLT
+        | IdxGE | IdxGT | IdxLE | IdxLT | IdxRowid | Found | NotFound | Insert | Delete | IdxInsert | IdxDelete => true,
+        _ => false,
+    }
+}
 
 /// Whether an expression's text may read a table: a SELECT (subquery,
 /// EXISTS, IN (SELECT ...)) or `IN name` (a table or table-valued
@@ -81,6 +101,14 @@ impl Compiler<'_> {
                 && table.rowid_alias != Some(*i)
                 && indexes.iter().all(|idx| idx.where_sql.is_none() && idx.columns.iter().all(|ic| ic.column.is_some_and(|c| c != *i)))
         })
+    }
+
+    /// Whether the one-pass UPDATE or DELETE compiled so far needs no
+    /// statement savepoint: none of its instructions can fail but as
+    /// SQLite's statement without a statement journal may (see
+    /// `cannot_abort` and `Program::no_statement_savepoint`).
+    pub fn onepass_cannot_abort(&self) -> bool {
+        self.subprograms.is_empty() && self.b.insns.iter().chain(self.b.constants.iter()).all(cannot_abort)
     }
 
     /// Compile the WHERE loop over `table` as a coroutine yielding the

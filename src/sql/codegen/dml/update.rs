@@ -140,6 +140,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             c.b.add(Opcode::Goto, 0, top as i32, 0);
         }
         c.b.bind(end);
+        prog.no_statement_savepoint = c.onepass_cannot_abort();
         return finish_update(c, prog, init);
     }
     // Without FROM the rowids are collected and each row's values computed
