@@ -11,6 +11,9 @@
 //! - `tokenizer/`: unicode61, ascii, porter and trigram,
 //! - `query.rs`: the MATCH expression language,
 //! - `matcher.rs`: evaluating an expression on one row's tokens,
+//! - `lookup.rs`: the doclists of a query's tokens, read from the index,
+//! - `search.rs`: a MATCH answered from those doclists (`detail=full`),
+//! - `rows.rs`: the rows it returns, their content read when needed,
 //! - `table.rs`: xBestIndex/xFilter/xColumn, reading `%_content`,
 //! - `writer.rs`: INSERT/UPDATE/DELETE of content, sizes, averages,
 //! - `pending.rs`: the transaction's changes, flushed at commit,
@@ -53,10 +56,13 @@ pub mod commands;
 pub mod config;
 pub mod extension;
 pub mod index;
+pub mod lookup;
 pub mod matcher;
 pub mod merge;
 pub mod pending;
 pub mod query;
+pub mod rows;
+pub mod search;
 pub mod secure;
 pub mod segread;
 pub mod segwrite;
