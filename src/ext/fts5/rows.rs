@@ -87,7 +87,8 @@ fn decode_sizes(b: &[u8], size: &mut [i64]) -> Result<()> {
 /// `row` with its values and tokens read from the content.
 pub fn load(c: &mut Connection, cfg: &Config, row: &Row) -> Result<Row> {
     let n = cfg.columns.len();
-    let mut full = Row { rowid: row.rowid, values: vec![Value::Null; n], tokens: vec![Vec::new(); n], inst: row.inst.clone(), size: row.size.clone(), missing: false };
+    let mut full =
+        Row { rowid: row.rowid, values: vec![Value::Null; n], tokens: vec![Vec::new(); n], inst: row.inst.clone(), size: row.size.clone(), missing: false };
     let stored_cols: String = cfg.stored_columns().iter().map(|i| format!(", c{i}")).collect();
     let sql = match (&cfg.content, cfg.external()) {
         (_, Some((table, rowid))) => format!("SELECT 0{} FROM {table} WHERE {rowid} = ?1", super::writer::external_cols(cfg)),

@@ -72,7 +72,7 @@ fn phrase_rows(ph: &Phrase, lists: &[&Hits]) -> PhraseRows {
     let Some(first) = lists.first() else { return out };
     // Walk the rarest token's rows, looking the others up.
     let rarest = (0..lists.len()).min_by_key(|&k| lists[k].len()).unwrap_or(0);
-    for (rowid, _) in lists[rarest].iter() {
+    for rowid in lists[rarest].keys() {
         let Some(p0) = first.get(rowid) else { continue };
         let rest: Option<Vec<&Vec<(usize, usize)>>> = lists[1..].iter().map(|l| l.get(rowid)).collect();
         let Some(rest) = rest else { continue };

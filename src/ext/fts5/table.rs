@@ -469,7 +469,6 @@ impl Fts5Cursor {
         self.start(rows, q, stats)
     }
 
-
     fn publish(&self) {
         let mut s = lock(&self.shared);
         s.row = self.rows.get(self.at).cloned();
