@@ -45,9 +45,8 @@ pub fn run(c: &mut Connection, cfg: &Config, q: &Query, p: &Pending) -> Result<F
     for ph in &q.phrases {
         for (t, prefix) in &ph.tokens {
             let key = (t.clone(), *prefix);
-            if !tokens.contains_key(&key) {
-                let h = reader.token(c, t, *prefix)?;
-                tokens.insert(key, h);
+            if let std::collections::hash_map::Entry::Vacant(e) = tokens.entry(key) {
+                e.insert(reader.token(c, t, *prefix)?);
             }
         }
         let lists: Vec<&Hits> = ph.tokens.iter().map(|(t, prefix)| &tokens[&(t.clone(), *prefix)]).collect();
