@@ -7,9 +7,14 @@
 //!
 //! xBestIndex takes every usable `MATCH` on a column or the table column
 //! and `=` on the table column (`t('query')`); their queries are ANDed,
-//! a column's MATCH restricted to that column. xFilter reads `%_content`
-//! in rowid order, tokenizes each row and keeps the rows the expression
-//! matches, with the phrase instances and the statistics bm25 needs.
+//! a column's MATCH restricted to that column; and bounds on the rowid
+//! (`=`, `<`, `<=`, `>`, `>=`, checked again by the statement), and it
+//! consumes `ORDER BY rowid` (either way) and, with a MATCH, `ORDER BY
+//! rank` (either way). xFilter finds the rows the expression matches
+//! (from the index under `detail=full`, `search.rs`; else by tokenizing
+//! `%_content` in rowid order, or `source.rs`), with the phrase
+//! instances and the statistics bm25 needs, then applies the bounds
+//! and the order.
 //!
 //! Invariant: while a cursor is open its [`Shared`] is in [`CURSORS`]
 //! under its id, and `Shared::row` is the row the cursor points at.
