@@ -16,7 +16,7 @@
 
 use super::extension::{AuxFunction, AuxRow};
 use super::query::Query;
-use super::table::{cursors, Row, Shared, Stats};
+use super::table::{current_row, cursors, Row, Shared, Stats};
 use crate::connection::Connection;
 use crate::error::{Error, Result};
 use crate::value::Value;
@@ -71,14 +71,19 @@ fn context_error(name: &str) -> Error {
 }
 
 impl ScalarFunction for Aux {
-    fn call(&self, _ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<Value> {
+    fn call(&self, ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<Value> {
         let name = NAMES[self.0 as usize];
         let Some(first) = args.first() else {
             return Err(context_error(name));
         };
         let sh = shared_of(first, name)?;
-        let s = sh.lock().unwrap_or_else(|e| e.into_inner());
-        let Some(row) = s.row.clone() else {
+        let mut s = sh.lock().unwrap_or_else(|e| e.into_inner());
+        // bm25 reads no content: a light row stays light.
+        let row = match self.0 {
+            Which::Bm25 => s.row.clone(),
+            _ => current_row(&mut s, ctx.host.as_deref_mut())?,
+        };
+        let Some(row) = row else {
             return Ok(Value::Null);
         };
         match self.0 {
@@ -155,7 +160,7 @@ impl ScalarFunction for Custom {
         let key = Arc::as_ptr(&self.1) as *const () as usize;
         let (query, stats, row, tokenizer, columns, mut aux) = {
             let mut s = sh.lock().unwrap_or_else(|e| e.into_inner());
-            let Some(row) = s.row.clone() else {
+            let Some(row) = current_row(&mut s, ctx.host.as_deref_mut())? else {
                 return Ok(Value::Null);
             };
             let aux = s.aux_data.remove(&key);

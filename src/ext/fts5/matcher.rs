@@ -67,6 +67,12 @@ pub fn evaluate_hits(q: &Query, hits: &[bool], inst: &mut [Vec<Inst>]) -> bool {
     eval(&q.root, &q.phrases, Some(hits), inst) == Some(true)
 }
 
+/// [`evaluate`] on instances already found (from the index): on
+/// return `inst[i]` holds those that count for this row.
+pub fn evaluate_instances(q: &Query, inst: &mut [Vec<Inst>]) -> bool {
+    eval(&q.root, &q.phrases, None, inst) == Some(true)
+}
+
 /// Whether `n` is made only of empty phrases (SQLite's empty
 /// expression: ANDed with other MATCH constraints, no row matches).
 pub fn is_empty(n: &Node, phrases: &[Phrase]) -> bool {

@@ -11,6 +11,9 @@
 //! - `tokenizer/`: unicode61, ascii, porter and trigram,
 //! - `query.rs`: the MATCH expression language,
 //! - `matcher.rs`: evaluating an expression on one row's tokens,
+//! - `lookup.rs`: the doclists of a query's tokens, read from the index,
+//! - `search.rs`: a MATCH answered from those doclists (`detail=full`),
+//! - `rows.rs`: the rows it returns, their content read when needed,
 //! - `table.rs`: xBestIndex/xFilter/xColumn, reading `%_content`,
 //! - `writer.rs`: INSERT/UPDATE/DELETE of content, sizes, averages,
 //! - `pending.rs`: the transaction's changes, flushed at commit,
@@ -26,13 +29,13 @@
 //! - `extension.rs`: tokenizers and auxiliary functions the application
 //!   registers (SQLite's `fts5_api`), behind safe traits.
 //!
-//! How queries are answered in this stage: for a table with its own
-//! content, by tokenizing the rows of `%_content` (which holds every
-//! value as written; the answers are the same as the index would give,
-//! only slower); for external content and contentless tables, from the
-//! inverted index in `%_data`, read back whole (`source.rs`), since
-//! there the index alone says which rows match (with the transaction's
-//! pending changes merged in memory).
+//! How queries are answered: under `detail=full`, from the doclists of
+//! the query's tokens (`lookup.rs`, `search.rs`), as SQLite does, the
+//! rows' content read only when asked for (`rows.rs`). Under
+//! `detail=column`/`none`, a table with its own content tokenizes the
+//! rows of `%_content` (the answers are the same as the index would
+//! give, only slower), the others read the whole index back
+//! (`source.rs`), with the transaction's pending changes merged in.
 //! Writes follow SQLite: each transaction's changes become one new
 //! segment at commit, in SQLite's page layout (see `FORMAT.md`), with
 //! the position lists of the table's `detail=` mode. Under
@@ -53,10 +56,13 @@ pub mod commands;
 pub mod config;
 pub mod extension;
 pub mod index;
+pub mod lookup;
 pub mod matcher;
 pub mod merge;
 pub mod pending;
 pub mod query;
+pub mod rows;
+pub mod search;
 pub mod secure;
 pub mod segread;
 pub mod segwrite;

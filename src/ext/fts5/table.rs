@@ -7,14 +7,19 @@
 //!
 //! xBestIndex takes every usable `MATCH` on a column or the table column
 //! and `=` on the table column (`t('query')`); their queries are ANDed,
-//! a column's MATCH restricted to that column. xFilter reads `%_content`
-//! in rowid order, tokenizes each row and keeps the rows the expression
-//! matches, with the phrase instances and the statistics bm25 needs.
+//! a column's MATCH restricted to that column; and bounds on the rowid
+//! (`=`, `<`, `<=`, `>`, `>=`, checked again by the statement), and it
+//! consumes `ORDER BY rowid` (either way) and, with a MATCH, `ORDER BY
+//! rank` (either way). xFilter finds the rows the expression matches
+//! (from the index under `detail=full`, `search.rs`; else by tokenizing
+//! `%_content` in rowid order, or `source.rs`), with the phrase
+//! instances and the statistics bm25 needs, then applies the bounds
+//! and the order.
 //!
 //! Invariant: while a cursor is open its [`Shared`] is in [`CURSORS`]
 //! under its id, and `Shared::row` is the row the cursor points at.
 
-use super::config::{Config, Content};
+use super::config::{Config, Content, Detail};
 use super::extension::Extensions;
 use super::matcher::{self, Inst};
 use super::pending::Pending;
@@ -22,7 +27,7 @@ use super::query::{self, Node, Query};
 use super::shadow;
 use super::tokenizer::{Token, Tokenizer};
 use super::writer;
-use super::{commands, index, source};
+use super::{commands, index, search, source};
 use crate::error::{Error, Result, SQLITE_ERROR};
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
@@ -89,6 +94,9 @@ pub struct Shared {
     pub stats: Arc<Stats>,
     /// The current row.
     pub row: Option<Arc<Row>>,
+    /// Set while `row` is light (found through the index, its content
+    /// not read yet: see `rows.rs`): the table whose content to read.
+    pub unloaded: Option<Arc<Config>>,
     /// The table's tokenizer and column names (for application-defined
     /// auxiliary functions).
     pub tokenizer: Tokenizer,
@@ -97,6 +105,18 @@ pub struct Shared {
     /// What each application-defined auxiliary function kept on this
     /// cursor (`xSetAuxdata`), by function identity; dropped with it.
     pub aux_data: HashMap<usize, Box<dyn std::any::Any + Send>>,
+}
+
+/// The current row of `s`, its content read first if it was light
+/// (through `host`, the connection the caller was lent).
+pub fn current_row(s: &mut Shared, host: Option<&mut dyn VmHost>) -> Result<Option<Arc<Row>>> {
+    if let (Some(cfg), Some(row)) = (s.unloaded.clone(), s.row.clone()) {
+        let host = host.ok_or_else(|| Error::sql("fts5: no connection to read the row"))?;
+        let full = super::rows::load(shadow::conn(host)?, &cfg, &row)?;
+        s.row = Some(Arc::new(full));
+        s.unloaded = None;
+    }
+    Ok(s.row.clone())
 }
 
 /// Open cursors by id.
@@ -114,26 +134,51 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 impl VTab for Fts5Table {
     fn best_index(&self, info: &mut IndexInfo) -> Result<()> {
         let n = self.cfg.columns.len() as i32;
-        let mut cols = Vec::new();
+        let mut items = Vec::new();
+        let mut matches = 0;
+        let mut rowid_eq = false;
         for (i, c) in info.constraints.iter().enumerate() {
             if !c.usable {
                 continue;
             }
-            let take = (c.op == ConstraintOp::MATCH && c.column >= 0 && c.column <= n) || (c.op == ConstraintOp::EQ && c.column == n);
-            if take {
-                cols.push(c.column.to_string());
-                info.usage[i].argv_index = cols.len() as i32;
-                info.usage[i].omit = true;
+            let item = if (c.op == ConstraintOp::MATCH && c.column >= 0 && c.column <= n) || (c.op == ConstraintOp::EQ && c.column == n) {
+                matches += 1;
+                c.column.to_string()
+            } else if c.column < 0 && [ConstraintOp::EQ, ConstraintOp::GT, ConstraintOp::GE, ConstraintOp::LT, ConstraintOp::LE].contains(&c.op) {
+                // A bound on the rowid: applied to the rows found, and
+                // checked again by the statement (a bound that is not a
+                // number is left to it).
+                rowid_eq |= c.op == ConstraintOp::EQ;
+                format!("r{}", c.op)
+            } else {
+                continue;
+            };
+            items.push(item);
+            info.usage[i].argv_index = items.len() as i32;
+            info.usage[i].omit = matches > 0 && !items.last().is_some_and(|s| s.starts_with('r'));
+        }
+        // ORDER BY rowid (either way), or rank with a MATCH: the rows come
+        // in that order.
+        let mut order = 0;
+        if let [o] = info.order_by.as_slice() {
+            if o.column < 0 {
+                order = if o.desc { ORDER_ROWID_DESC } else { ORDER_ROWID };
+            } else if o.column == n + 1 && matches > 0 {
+                order = if o.desc { ORDER_RANK_DESC } else { ORDER_RANK };
             }
         }
-        info.idx_num = cols.len() as i32;
-        info.idx_str = Some(cols.join(","));
-        if cols.is_empty() {
+        info.order_by_consumed = order != 0;
+        info.idx_num = order;
+        info.idx_str = Some(items.join(","));
+        if matches == 0 && !rowid_eq {
             info.estimated_cost = 1_000_000.0;
             info.estimated_rows = 1_000_000;
+        } else if matches == 0 {
+            info.estimated_cost = 100.0;
+            info.estimated_rows = 1;
         } else {
-            info.estimated_cost = 1000.0;
-            info.estimated_rows = 100;
+            info.estimated_cost = if rowid_eq { 100.0 } else { 1000.0 };
+            info.estimated_rows = if rowid_eq { 1 } else { 100 };
         }
         Ok(())
     }
@@ -142,7 +187,7 @@ impl VTab for Fts5Table {
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let shared = Arc::new(Mutex::new(Shared { tokenizer: self.cfg.tokenizer.clone(), columns: self.cfg.columns.clone().into(), ..Shared::default() }));
         lock(cursors()).insert(id, shared.clone());
-        Ok(Box::new(Fts5Cursor { id, cfg: self.cfg.clone(), pending: self.pending.clone(), rows: Vec::new(), at: 0, shared }))
+        Ok(Box::new(Fts5Cursor { id, cfg: self.cfg.clone(), pending: self.pending.clone(), rows: Vec::new(), at: 0, shared, light: None }))
     }
 
     fn destroy(&self, host: &mut dyn VmHost) -> Result<()> {
@@ -243,6 +288,36 @@ impl VTab for Fts5Table {
     }
 }
 
+/// `idx_num` of a plan whose rows come in rowid order.
+const ORDER_ROWID: i32 = 1;
+/// ... in descending rowid order.
+const ORDER_ROWID_DESC: i32 = 2;
+/// ... in ascending `rank` order.
+const ORDER_RANK: i32 = 3;
+/// ... in descending `rank` order.
+const ORDER_RANK_DESC: i32 = 4;
+
+/// A rowid bound of the plan: the operator, the value.
+fn rowid_bound(op: u8, v: &Value, rowid: i64) -> bool {
+    let ord = match v {
+        Value::Integer(i) => rowid.cmp(i),
+        Value::Real(r) => match (rowid as f64).partial_cmp(r) {
+            Some(o) => o,
+            None => return true,
+        },
+        // Text, blobs and NULL: the statement checks them.
+        _ => return true,
+    };
+    match op {
+        ConstraintOp::EQ => ord.is_eq(),
+        ConstraintOp::GT => ord.is_gt(),
+        ConstraintOp::GE => ord.is_ge(),
+        ConstraintOp::LT => ord.is_lt(),
+        ConstraintOp::LE => ord.is_le(),
+        _ => true,
+    }
+}
+
 /// A cursor: the matched rows, computed at xFilter.
 pub struct Fts5Cursor {
     id: i64,
@@ -251,6 +326,8 @@ pub struct Fts5Cursor {
     rows: Vec<Arc<Row>>,
     at: usize,
     shared: Arc<Mutex<Shared>>,
+    /// Set when `rows` are light (their content read when needed).
+    light: Option<Arc<Config>>,
 }
 
 impl Drop for Fts5Cursor {
@@ -283,34 +360,18 @@ fn shift(n: Node, off: usize) -> Node {
 }
 
 impl Fts5Cursor {
-    fn publish(&self) {
-        lock(&self.shared).row = self.rows.get(self.at).cloned();
-    }
-
-    /// Position on the first of `rows`, the query and figures published.
-    fn start(&mut self, rows: Vec<Arc<Row>>, q: Option<Arc<Query>>, stats: Stats) -> Result<()> {
-        self.rows = rows;
-        self.at = 0;
-        {
-            let mut s = lock(&self.shared);
-            s.query = q;
-            s.stats = Arc::new(stats);
-        }
-        self.publish();
-        Ok(())
-    }
-}
-
-impl VTabCursor for Fts5Cursor {
-    fn filter(&mut self, host: &mut dyn VmHost, _idx_num: i32, idx_str: Option<&str>, args: &[Value]) -> Result<()> {
+    /// The rows the constraints' queries match (all rows without
+    /// one), in rowid order, the cursor positioned on the first.
+    fn filter_rows(&mut self, host: &mut dyn VmHost, idx_str: Option<&str>, args: &[Value]) -> Result<()> {
         let ncol = self.cfg.columns.len();
         let mut qs = Vec::new();
-        let targets: Vec<usize> = idx_str.unwrap_or("").split(',').filter(|s| !s.is_empty()).filter_map(|s| s.parse().ok()).collect();
+        // (Rowid bounds are applied afterwards.)
+        let items: Vec<&str> = idx_str.unwrap_or("").split(',').filter(|s| !s.is_empty()).collect();
         // In argument order, as SQLite's fts5: the first MATCH the planner
         // offered (the last written) is parsed first, its error is the
         // one seen.
         for (k, a) in args.iter().enumerate() {
-            let col = targets.get(k).copied().unwrap_or(ncol);
+            let Some(col) = items.get(k).map_or(Some(ncol), |s| s.parse::<usize>().ok()) else { continue };
             // NULL reads as an empty query (a syntax error, as in SQLite).
             let text = a.as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default();
             let text = String::from_utf8_lossy(&text).into_owned();
@@ -324,6 +385,21 @@ impl VTabCursor for Fts5Cursor {
             return self.start(Vec::new(), q, Stats { nhit: vec![0; nphrase], ..Stats::default() });
         }
         let c = shadow::conn(host)?;
+        self.light = None;
+        if let Some(q) = q.as_ref().filter(|_| self.cfg.detail == Detail::Full) {
+            // From the doclists of the query's tokens.
+            let found = {
+                let p = lock(&self.pending);
+                search::run(c, &self.cfg, q, &p)?
+            };
+            let (nrow, totals) = index::averages(c, &self.cfg)?;
+            let stats = Stats { nrow, ntoken: totals.iter().sum(), nhit: found.nhit, col_tokens: totals };
+            let rows = super::rows::build(c, &self.cfg, found.rows)?;
+            if super::rows::lazy(&self.cfg) {
+                self.light = Some(Arc::new(self.cfg.clone()));
+            }
+            return self.start(rows, Some(q.clone()), stats);
+        }
         if self.cfg.content != Content::Own {
             let (rows, stats) = {
                 let p = lock(&self.pending);
@@ -332,7 +408,27 @@ impl VTabCursor for Fts5Cursor {
             return self.start(rows, q, stats);
         }
         let cols: String = (0..ncol).map(|i| format!(", c{i}")).collect();
-        let data = shadow::rows(c, &format!("SELECT id{cols} FROM {} ORDER BY id", self.cfg.shadow("content")))?;
+        // Without a query, integer rowid bounds narrow the scan (all
+        // bounds are checked again on the rows; with a query, bm25's
+        // figures need every row).
+        let (mut lo, mut hi) = (i64::MIN, i64::MAX);
+        for (item, v) in items.iter().zip(args).filter(|_| q.is_none()) {
+            let (Some(op), Value::Integer(x)) = (item.strip_prefix('r').and_then(|op| op.parse::<u8>().ok()), v) else { continue };
+            match op {
+                ConstraintOp::EQ => (lo, hi) = (lo.max(*x), hi.min(*x)),
+                ConstraintOp::GT => lo = lo.max(x.saturating_add(1)),
+                ConstraintOp::GE => lo = lo.max(*x),
+                ConstraintOp::LT => hi = hi.min(x.saturating_sub(1)),
+                ConstraintOp::LE => hi = hi.min(*x),
+                _ => {}
+            }
+        }
+        let narrowed = (lo, hi) != (i64::MIN, i64::MAX);
+        let data = super::lookup::query(
+            c,
+            &format!("SELECT id{cols} FROM {} WHERE id >= ?1 AND id <= ?2 ORDER BY id", self.cfg.shadow("content")),
+            &[Value::Integer(lo), Value::Integer(hi)],
+        )?;
         let mut stats = Stats { nhit: vec![0; q.as_ref().map_or(0, |q| q.phrases.len())], ..Stats::default() };
         let mut rows = Vec::new();
         for r in data {
@@ -370,7 +466,67 @@ impl VTabCursor for Fts5Cursor {
                 rows.push(Arc::new(Row { rowid, values, tokens, inst, size, missing: false }));
             }
         }
+        if narrowed {
+            // Table figures are the whole table's.
+            let (nrow, totals) = index::averages(c, &self.cfg)?;
+            (stats.nrow, stats.ntoken, stats.col_tokens) = (nrow, totals.iter().sum(), totals);
+        }
         self.start(rows, q, stats)
+    }
+
+    fn publish(&self) {
+        let mut s = lock(&self.shared);
+        s.row = self.rows.get(self.at).cloned();
+        s.unloaded = self.light.clone();
+    }
+
+    /// Position on the first of `rows`, the query and figures published.
+    fn start(&mut self, rows: Vec<Arc<Row>>, q: Option<Arc<Query>>, stats: Stats) -> Result<()> {
+        self.rows = rows;
+        self.at = 0;
+        {
+            let mut s = lock(&self.shared);
+            s.query = q;
+            s.stats = Arc::new(stats);
+        }
+        self.publish();
+        Ok(())
+    }
+}
+
+impl VTabCursor for Fts5Cursor {
+    fn filter(&mut self, host: &mut dyn VmHost, idx_num: i32, idx_str: Option<&str>, args: &[Value]) -> Result<()> {
+        self.filter_rows(host, idx_str, args)?;
+        let bounds: Vec<(u8, &Value)> = idx_str
+            .unwrap_or("")
+            .split(',')
+            .zip(args)
+            .filter_map(|(item, v)| item.strip_prefix('r').and_then(|op| op.parse().ok()).map(|op| (op, v)))
+            .collect();
+        if !bounds.is_empty() {
+            self.rows.retain(|r| bounds.iter().all(|(op, v)| rowid_bound(*op, v, r.rowid)));
+        }
+        match idx_num {
+            ORDER_ROWID_DESC => self.rows.reverse(),
+            ORDER_RANK | ORDER_RANK_DESC => {
+                let s = lock(&self.shared);
+                if let Some(q) = s.query.clone() {
+                    let stats = s.stats.clone();
+                    drop(s);
+                    let mut keyed: Vec<(f64, Arc<Row>)> = self.rows.drain(..).map(|r| (super::aux::bm25(&q, &stats, &r, &[]), r)).collect();
+                    if idx_num == ORDER_RANK {
+                        keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
+                    } else {
+                        keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
+                    }
+                    self.rows = keyed.into_iter().map(|(_, r)| r).collect();
+                }
+            }
+            _ => {}
+        }
+        self.at = 0;
+        self.publish();
+        Ok(())
     }
 
     fn next(&mut self, _host: &mut dyn VmHost) -> Result<()> {
@@ -382,13 +538,13 @@ impl VTabCursor for Fts5Cursor {
     fn eof(&mut self) -> bool {
         self.at >= self.rows.len()
     }
-
-    fn column(&mut self, _host: &mut dyn VmHost, ctx: &mut ColumnContext) -> Result<Value> {
+    fn column(&mut self, host: &mut dyn VmHost, ctx: &mut ColumnContext) -> Result<Value> {
         let n = self.cfg.columns.len();
         let Some(row) = self.rows.get(self.at) else {
             return Ok(Value::Null);
         };
         if ctx.column < n {
+            let row = if self.light.is_some() { current_row(&mut lock(&self.shared), Some(host))?.unwrap_or_else(|| row.clone()) } else { row.clone() };
             if row.missing {
                 return Err(source::missing_row(&self.cfg, row.rowid));
             }
