@@ -16,6 +16,7 @@
 pub mod aggregate;
 pub mod column_text;
 pub mod compound;
+pub mod count_of_view;
 pub(in crate::sql::codegen) mod const_propagation;
 pub(in crate::sql::codegen) mod distinct_redundant;
 pub mod from;

@@ -119,10 +119,18 @@ impl Compiler<'_> {
 
     fn compile_select_inner(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
         let pushed_ctes = self.push_with(sel.with.as_ref())?;
+        let top = self.scopes.is_empty() && matches!(dest, Dest::Output);
         let r = if sel.body.compounds.as_ref().is_some_and(|c| !c.is_empty()) {
             self.compile_compound(sel, dest)
         } else {
-            self.compile_simple(&sel.body.select, sel.order_by, sel.limit, dest)
+            match self.count_of_view_text(sel, !top) {
+                Ok(Some(text)) => crate::sql::parse::with_first_statement(text.as_bytes(), |cmd, _| match cmd {
+                    Some(ast::Cmd::Stmt(ast::Stmt::Select(rewritten))) => self.compile_simple(&rewritten.body.select, None, sel.limit, dest),
+                    _ => Err(Error::sql("malformed count of a compound")),
+                }),
+                Ok(None) => self.compile_simple(&sel.body.select, sel.order_by, sel.limit, dest),
+                Err(e) => Err(e),
+            }
         };
         if pushed_ctes {
             self.ctes.pop();
@@ -868,21 +876,25 @@ impl Compiler<'_> {
                 self.b.add4(Opcode::OpenEphemeral, d, items.len() as i32, 0, P4::KeyInfo(Arc::new(KeyInfo { fields })), 8);
                 ctx.distinct = Some(d);
             }
-            for it in &items {
-                if let ResultItem::Expr(e, _) = it {
-                    self.check_names(e)?;
-                }
-            }
-            let mut terms = Vec::new();
-            if let Some(w) = where_clause {
-                conjuncts(w, &mut terms);
-            }
             // As SQLite decides it: the result list or GROUP BY make an
             // aggregate query; an aggregate only in ORDER BY does not (it
             // is then misused) and HAVING needs one of the two.
             let is_agg = group_by.is_some() || self.items_have_aggregates(&items);
+            // Names in SQLite's resolver order: the result list, then
+            // HAVING (refused first on a query that is not an aggregate
+            // one), then WHERE.
+            let mut clauses: Vec<&Expr<'_>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
+            if having.is_none() || is_agg {
+                clauses.extend(having.as_deref());
+                clauses.extend(where_clause.as_deref());
+            }
+            self.check_names_in(&clauses)?;
             if having.is_some() && !is_agg {
                 return Err(Error::sql("HAVING clause on a non-aggregate query"));
+            }
+            let mut terms = Vec::new();
+            if let Some(w) = where_clause {
+                conjuncts(w, &mut terms);
             }
             if !is_agg {
                 // An enclosing query's aggregate is still an aggregate in
@@ -1094,53 +1106,109 @@ impl Compiler<'_> {
     /// Report the first unresolvable column name in `e` the way SQLite
     /// does before any other clause is looked at.
     pub fn check_names(&mut self, e: &Expr<'_>) -> Result<()> {
-        // (qualifier, name, double-quoted, the database of `db.t.c`)
-        let mut names: Vec<(Option<String>, String, bool, Option<String>)> = Vec::new();
-        // A subquery met before any name that does not resolve, holding
-        // the expression SQLite's resolver finds too deep: it fails there
-        // first (`sql::parse_limits::DeferredDepth`).
-        let depth_point = self.depth_point;
-        let mut deep_at: Option<usize> = None;
-        crate::sql::model::expr_shape::walk(e, &mut |x| {
-            if let (Some(at), None, Expr::Subquery(s) | Expr::Exists(s) | Expr::InSelect { rhs: s, .. }) = (depth_point, deep_at, x) {
-                if crate::sql::parse_limits::select_holds(s, at) {
-                    deep_at = Some(names.len());
-                }
-            }
-            match x {
-                Expr::Id(id) => names.push((None, unquote(id.0), id.0.starts_with('"'), None)),
-                Expr::Qualified(t, c) => names.push((Some(unquote(t.0)), unquote(c.0), false, None)),
-                Expr::DoublyQualified(d, t, c) => names.push((Some(unquote(t.0)), unquote(c.0), false, Some(unquote(d.0)))),
-                _ => {}
-            }
-            true
-        });
-        for (i, (q, n, quoted, db)) in names.into_iter().enumerate() {
-            if deep_at == Some(i) {
+        self.check_names_in(&[e])
+    }
+
+    /// Report the name error SQLite's resolver reports for `exprs`, each
+    /// resolved in turn (the first with an error stops the list; see
+    /// [`NameEvent`] for the walk within one). A first pass treats
+    /// subqueries as resolving; only when it finds an error are the
+    /// subqueries up to it compiled (the program is discarded with the
+    /// error) to see which error SQLite meets, so a valid statement pays
+    /// one walk and no compile.
+    pub fn check_names_in(&mut self, exprs: &[&Expr<'_>]) -> Result<()> {
+        let walks: Vec<Vec<NameEvent<'_, '_>>> = exprs.iter().map(|e| name_events(e)).collect();
+        let mut failing = None;
+        for (k, events) in walks.iter().enumerate() {
+            if self.walk_name_events(events, false)?.is_some() {
+                failing = Some(k);
                 break;
             }
-            let resolved = match db.as_deref().and_then(|d| self.db_index(d)) {
-                Some(di) => crate::sql::resolve::resolve_in(&mut self.scopes, Some(di), q.as_deref(), &n)?,
-                None => self.resolve_name(q.as_deref(), &n)?,
-            };
-            if resolved.is_some() {
-                continue;
-            }
-            if let (Some(d), Some(t)) = (&db, &q) {
-                return Err(Error::sql(format!("no such column: {d}.{t}.{n}")));
-            }
-            if q.is_none() && (quoted || n.eq_ignore_ascii_case("true") || n.eq_ignore_ascii_case("false")) {
-                continue;
-            }
-            if q.is_none() && self.alias_visible(&n) {
-                continue;
-            }
-            return Err(crate::sql::resolve::no_such_column(q.as_deref(), &n));
         }
-        if deep_at.is_some() {
-            return Err(Error::sql(format!("Expression tree is too large (maximum depth {})", self.max_expr_depth)));
+        let Some(k) = failing else { return Ok(()) };
+        for events in &walks[..=k] {
+            if let Some(e) = self.walk_name_events(events, true)? {
+                return Err(e);
+            }
         }
         Ok(())
+    }
+
+    /// One expression's walk: the error that stands at its end (`None`:
+    /// none). With `compile_subqueries`, a subquery is compiled where it is
+    /// met and its error counts; without, it counts as resolving (unless
+    /// it holds the height SQLite's resolver refuses,
+    /// `sql::parse_limits::DeferredDepth`).
+    fn walk_name_events(&mut self, events: &[NameEvent<'_, '_>], compile_subqueries: bool) -> Result<Option<Error>> {
+        let depth_point = self.depth_point;
+        let mut last: Option<Error> = None;
+        let mut open = 0usize;
+        let mut i = 0;
+        while i < events.len() {
+            let failure = match &events[i] {
+                NameEvent::FunctionStart => {
+                    open += 1;
+                    None
+                }
+                NameEvent::FunctionEnd => {
+                    open -= 1;
+                    None
+                }
+                NameEvent::Name(q, n, quoted, db) => self.name_failure(q.as_deref(), n, *quoted, db.as_deref())?,
+                NameEvent::Subquery(s) => {
+                    if depth_point.is_some_and(|at| crate::sql::parse_limits::select_holds(s, at)) {
+                        Some(Error::sql(format!("Expression tree is too large (maximum depth {})", self.max_expr_depth)))
+                    } else if compile_subqueries {
+                        let reg = self.b.reg();
+                        let done = self.b.label();
+                        self.compile_select(s, Dest::Scalar { reg, done }).err()
+                    } else {
+                        None
+                    }
+                }
+            };
+            i += 1;
+            let Some(e) = failure else { continue };
+            last = Some(e);
+            // The walk stops, up to the innermost function around: its
+            // arguments are walked without looking at the outcome.
+            if open == 0 {
+                break;
+            }
+            let mut nested = 0usize;
+            while i < events.len() {
+                match events[i] {
+                    NameEvent::FunctionStart => nested += 1,
+                    NameEvent::FunctionEnd if nested == 0 => break,
+                    NameEvent::FunctionEnd => nested -= 1,
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        Ok(last)
+    }
+
+    /// The error of one column name as the resolver meets it (`None`: it
+    /// resolves, or is a string or a result alias).
+    fn name_failure(&mut self, q: Option<&str>, n: &str, quoted: bool, db: Option<&str>) -> Result<Option<Error>> {
+        let resolved = match db.and_then(|d| self.db_index(d)) {
+            Some(di) => crate::sql::resolve::resolve_in(&mut self.scopes, Some(di), q, n)?,
+            None => self.resolve_name(q, n)?,
+        };
+        if resolved.is_some() {
+            return Ok(None);
+        }
+        if let (Some(d), Some(t)) = (db, q) {
+            return Ok(Some(Error::sql(format!("no such column: {d}.{t}.{n}"))));
+        }
+        if q.is_none() && (quoted || n.eq_ignore_ascii_case("true") || n.eq_ignore_ascii_case("false")) {
+            return Ok(None);
+        }
+        if q.is_none() && self.alias_visible(n) {
+            return Ok(None);
+        }
+        Ok(Some(crate::sql::resolve::no_such_column(q, n)))
     }
 
     /// Compute result items into consecutive registers.
@@ -1250,8 +1318,15 @@ impl Compiler<'_> {
                 // aggregates make it an aggregate query over one row.
                 self.compile_aggregate(&[], &[], &items, None, None, &[], order_by, &mut ctx)?;
             } else {
+                // Every row is built in the same registers, as SQLite's
+                // co-routine does: each is consumed (stored, yielded or
+                // output) before the next is computed, and the program
+                // stays linear in the rows, not in rows times columns of
+                // registers.
+                let regs = self.b.regs(n);
+                let temps_only = ctx.sorter.is_none() || ctx.order_map.iter().all(Option::is_some);
+                let mut sending_regs: Option<usize> = None;
                 for row in rows.iter() {
-                    let regs = self.b.regs(n);
                     if row.iter().any(crate::sql::model::expr_shape::has_window_call) {
                         // A row calling a window function is a SELECT of its
                         // own: its windows see that one row.
@@ -1273,7 +1348,21 @@ impl Compiler<'_> {
                             r?;
                         }
                     }
-                    self.emit_row(&ctx, order_by, regs, n)?;
+                    // The registers sending a row on (its record, rowid,
+                    // sorter key) are the first row's again: they are dead
+                    // once the row is sent. (Not when an ORDER BY term is
+                    // computed there: its constants must keep theirs.)
+                    match sending_regs.filter(|_| temps_only) {
+                        Some(mark) => {
+                            let after_row = std::mem::replace(&mut self.b.n_regs, mark);
+                            self.emit_row(&ctx, order_by, regs, n)?;
+                            self.b.n_regs = self.b.n_regs.max(after_row);
+                        }
+                        None => {
+                            sending_regs = Some(self.b.n_regs);
+                            self.emit_row(&ctx, order_by, regs, n)?;
+                        }
+                    }
                 }
             }
             self.emit_sorter_output(&ctx, n);
@@ -1320,6 +1409,73 @@ impl Compiler<'_> {
         info.correlated = scope.correlated;
         Ok(info)
     }
+}
+
+/// What SQLite's resolver meets walking one expression, in its order: a
+/// column name, a subquery (resolved in place, after an IN's left side),
+/// and the bounds of a function's arguments (LIKE's pattern before its
+/// left side, as SQLite's parser makes `like(pattern, x)`). A name or
+/// subquery that fails stops the walk, but a function walks its
+/// arguments without looking at the outcome, so the walk goes on after
+/// the function and a later error replaces the message
+/// (`abs(nosuch1) * nosuch2` is "nosuch2").
+enum NameEvent<'a, 'b> {
+    /// (qualifier, name, double-quoted, the database of `db.t.c`)
+    Name(Option<String>, String, bool, Option<String>),
+    Subquery(&'a ast::Select<'b>),
+    FunctionStart,
+    FunctionEnd,
+}
+
+fn name_events<'a, 'b>(e: &'a Expr<'b>) -> Vec<NameEvent<'a, 'b>> {
+    let events = std::cell::RefCell::new(Vec::new());
+    collect_name_events(e, &events);
+    events.into_inner()
+}
+
+fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<NameEvent<'a, 'b>>>) {
+    crate::sql::model::expr_shape::walk(e, &mut |x| {
+        let event = match x {
+            Expr::Id(id) => NameEvent::Name(None, unquote(id.0), id.0.starts_with('"'), None),
+            Expr::Qualified(t, c) => NameEvent::Name(Some(unquote(t.0)), unquote(c.0), false, None),
+            Expr::DoublyQualified(d, t, c) => NameEvent::Name(Some(unquote(t.0)), unquote(c.0), false, Some(unquote(d.0))),
+            Expr::Subquery(s) | Expr::Exists(s) => NameEvent::Subquery(s),
+            Expr::InSelect { lhs, rhs, .. } => {
+                collect_name_events(lhs, out);
+                out.borrow_mut().push(NameEvent::Subquery(rhs));
+                return false;
+            }
+            Expr::FunctionCall { .. } | Expr::Like { .. } => {
+                out.borrow_mut().push(NameEvent::FunctionStart);
+                match x {
+                    Expr::Like { lhs, rhs, escape, .. } => {
+                        collect_name_events(rhs, out);
+                        collect_name_events(lhs, out);
+                        if let Some(esc) = escape {
+                            collect_name_events(esc, out);
+                        }
+                    }
+                    _ => {
+                        // (Its arguments, ORDER BY and FILTER, as the
+                        // shape walk visits them.)
+                        let mut first = true;
+                        crate::sql::model::expr_shape::walk(x, &mut |y| {
+                            if std::mem::take(&mut first) {
+                                return true;
+                            }
+                            collect_name_events(y, out);
+                            false
+                        });
+                    }
+                }
+                out.borrow_mut().push(NameEvent::FunctionEnd);
+                return false;
+            }
+            _ => return true,
+        };
+        out.borrow_mut().push(event);
+        true
+    });
 }
 
 /// The name result item `item` (number `i`, named `described` as a result
