@@ -87,7 +87,11 @@ impl Connection {
         // schema row holds): the schema is then not loaded at all.
         let max = self.state.max_length;
         let too_long = |t: &str| t.len() as i64 > max;
-        if loaded.iter().flat_map(|s| s.rows.iter()).any(|(ty, name, tbl, _, sql)| too_long(ty) || too_long(name) || too_long(tbl) || sql.as_deref().is_some_and(too_long)) {
+        if loaded
+            .iter()
+            .flat_map(|s| s.rows.iter())
+            .any(|(ty, name, tbl, _, sql)| too_long(ty) || too_long(name) || too_long(tbl) || sql.as_deref().is_some_and(too_long))
+        {
             return Err(crate::vdbe::value_ops::too_big());
         }
         // A lowered SQLITE_LIMIT_EXPR_DEPTH applies to the schema's own

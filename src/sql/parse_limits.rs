@@ -146,6 +146,7 @@ pub fn limit_error_in_unterminated(sql: &[u8], limits: ParseLimits) -> Option<Er
         }
     }
     let closing = ")".repeat(open);
+    let expr_limit = limits.expr_depth;
     for operand in ["", " 1", " t"] {
         // What the completion adds above the deepest point read: a
         // closing parenthesis is one parser entry above the operand
@@ -167,7 +168,9 @@ pub fn limit_error_in_unterminated(sql: &[u8], limits: ParseLimits) -> Option<Er
         });
         match verdict {
             Ok(()) => return None,
-            Err(e) if e.message.starts_with("Recursion limit") || e.message.starts_with("Expression tree is too large") => return Some(e),
+            Err(e) if e.message.starts_with("Recursion limit") => return Some(e),
+            // (Named with the limit as set, not as raised above.)
+            Err(e) if e.message.starts_with("Expression tree is too large") => return Some(too_deep(expr_limit)),
             Err(_) => continue,
         }
     }

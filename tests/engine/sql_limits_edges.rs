@@ -120,7 +120,12 @@ fn a_stored_value_past_the_length_limit_is_too_big_when_read() {
     }
     // DDL whose stored text would pass the limit.
     let long_default = format!("CREATE TABLE t(a DEFAULT '{}')", "x".repeat(52));
-    for sql in ["ALTER TABLE t RENAME TO tttttttttttttttttttt", "ALTER TABLE t RENAME a TO bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb", "ALTER TABLE t ADD COLUMN b", "SELECT sql FROM sqlite_schema"] {
+    for sql in [
+        "ALTER TABLE t RENAME TO tttttttttttttttttttt",
+        "ALTER TABLE t RENAME a TO bbbbbbbbbbbbbbbbbbbbbbbbbbbbbb",
+        "ALTER TABLE t ADD COLUMN b",
+        "SELECT sql FROM sqlite_schema",
+    ] {
         same_after(&long_default, &[(LIMIT_LENGTH, 60)], sql);
     }
     same_after("", &[(LIMIT_LENGTH, 60)], &long_default);
@@ -209,7 +214,12 @@ fn ddl_under_an_expression_depth_below_three() {
 fn the_schema_is_read_under_a_lowered_expression_depth() {
     let setup = "CREATE TABLE a0(x); CREATE VIEW v0 AS SELECT 1+2+3; CREATE TABLE t(a, b CHECK(a+1>0)); CREATE INDEX i ON t(a+1);";
     for depth in [1, 2, 3, 4, 10] {
-        same_on_reopened_file(&format!("depth{depth}"), setup, &[(LIMIT_EXPR_DEPTH, depth)], &["SELECT * FROM a0", "SELECT * FROM v0", "INSERT INTO t VALUES(1, 2)"]);
+        same_on_reopened_file(
+            &format!("depth{depth}"),
+            setup,
+            &[(LIMIT_EXPR_DEPTH, depth)],
+            &["SELECT * FROM a0", "SELECT * FROM v0", "INSERT INTO t VALUES(1, 2)"],
+        );
     }
 }
 
@@ -275,7 +285,12 @@ fn wide_statements_against_sqlite_time() {
         ("count(*) of a 500-arm UNION ALL view", view_setup.clone(), "SELECT count(*) FROM v".to_string(), 20),
         ("count(*) of a 500-arm UNION ALL subquery", fill.to_string(), format!("SELECT count(*) FROM ({})", arms(500)), 20),
         ("100,000-row VALUES", String::new(), format!("SELECT count(*), sum(column1) FROM (VALUES {values})"), 10),
-        ("INSERT of 10,000 VALUES rows, two indexes", "CREATE TABLE u(a PRIMARY KEY, b UNIQUE, c)".to_string(), format!("INSERT INTO u VALUES {inserts}; SELECT count(*) FROM u"), 10),
+        (
+            "INSERT of 10,000 VALUES rows, two indexes",
+            "CREATE TABLE u(a PRIMARY KEY, b UNIQUE, c)".to_string(),
+            format!("INSERT INTO u VALUES {inserts}; SELECT count(*) FROM u"),
+            10,
+        ),
     ];
     for (what, setup, sql, bound) in cases {
         let (ours, reference) = timed_pair(&setup, &sql);

@@ -30,7 +30,16 @@ impl Compiler<'_> {
         if sel.order_by.is_some() || sel.body.compounds.as_ref().is_some_and(|c| !c.is_empty()) {
             return Ok(None);
         }
-        let OneSelect::Select { distinctness: None, columns: [ResultColumn::Expr(Expr::FunctionCallStar { name, filter_over: None }, alias)], from: Some(from), where_clause: None, group_by: None, having: None, window_clause: None } = &sel.body.select else {
+        let OneSelect::Select {
+            distinctness: None,
+            columns: [ResultColumn::Expr(Expr::FunctionCallStar { name, filter_over: None }, alias)],
+            from: Some(from),
+            where_clause: None,
+            group_by: None,
+            having: None,
+            window_clause: None,
+        } = &sel.body.select
+        else {
             return Ok(None);
         };
         if !unquoted(name.0).eq_ignore_ascii_case("count") || from.joins.as_ref().is_some_and(|j| !j.is_empty()) {
@@ -85,7 +94,9 @@ impl Compiler<'_> {
         let arms = std::iter::once(&sub.body.select).chain(compounds.iter().map(|c| &c.select));
         let mut terms = Vec::with_capacity(compounds.len() + 1);
         for arm in arms {
-            let OneSelect::Select { distinctness, columns, from, where_clause: None, group_by: None, having: None, window_clause: None } = arm else { return false };
+            let OneSelect::Select { distinctness, columns, from, where_clause: None, group_by: None, having: None, window_clause: None } = arm else {
+                return false;
+            };
             if matches!(distinctness, Some(ast::Distinctness::Distinct)) || self.arm_has_aggregate(columns) {
                 return false;
             }
