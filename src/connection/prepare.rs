@@ -82,6 +82,32 @@ impl Connection {
                 self.encoding_fixed = self.state.io.block_on(|| main.page_count())? > 0;
             }
         }
+        // SQLite reads the schema table through OP_Column, which refuses
+        // a text longer than SQLITE_LIMIT_LENGTH (lowered below what a
+        // schema row holds): the schema is then not loaded at all.
+        let max = self.state.max_length;
+        let too_long = |t: &str| t.len() as i64 > max;
+        if loaded
+            .iter()
+            .flat_map(|s| s.rows.iter())
+            .any(|(ty, name, tbl, _, sql)| too_long(ty) || too_long(name) || too_long(tbl) || sql.as_deref().is_some_and(too_long))
+        {
+            return Err(crate::vdbe::value_ops::too_big());
+        }
+        // A lowered SQLITE_LIMIT_EXPR_DEPTH applies to the schema's own
+        // statements as SQLite parses them when it reads the schema.
+        let depth = self.limits[LIMIT_EXPR_DEPTH as usize];
+        if depth < LIMIT_DEFAULTS[LIMIT_EXPR_DEPTH as usize] {
+            for (_, name, _, _, sql) in loaded.iter().flat_map(|s| s.rows.iter()) {
+                let Some(sql) = sql else { continue };
+                if let Err(e) = schema_statement_depth(sql, depth as usize) {
+                    if depth == 0 {
+                        return Err(Error::sql("SQL logic error"));
+                    }
+                    return Err(Error::new(crate::error::SQLITE_CORRUPT, format!("malformed database schema ({name}) - {}", e.message)));
+                }
+            }
+        }
         self.schemas = loaded;
         let names: Vec<String> = self.state.dbs.iter().map(|d| d.name.clone()).collect();
         self.merged = Schema::merged(&self.schemas.iter().collect::<Vec<_>>(), &names);
@@ -274,7 +300,13 @@ impl Connection {
                 })?,
             };
             Ok((Some(Arc::new(prog)), tail))
-        })?;
+        });
+        // An unterminated statement too deep fails on the limit, as
+        // SQLite's parser meets it before the end of the input.
+        let compiled = match compiled {
+            Err(e) if e.message == "incomplete input" => Err(crate::sql::parse_limits::limit_error_in_unterminated(parse_text, parse_limits).unwrap_or(e)),
+            other => other,
+        }?;
         if let (Some(prog), tail) = &compiled {
             self.compile_checkpoints(prog.compile_checkpoints)?;
             if let (Some(stamp), true, false) = (stamp, cacheable.get(), file_asked.get()) {
@@ -386,4 +418,18 @@ impl Connection {
         self.register_statement(&stats);
         Ok((Some(Statement::new(text, prog, stats)), tail))
     }
+}
+
+/// Check one statement of a schema table against the expression height
+/// `limit` (the other limits do not apply to the schema).
+fn schema_statement_depth(sql: &str, limit: usize) -> Result<()> {
+    use crate::sql::parse_limits::ParseLimits;
+    let limits = ParseLimits { expr_depth: limit, parser_depth: usize::MAX, columns: usize::MAX, compound: 0, function_args: usize::MAX };
+    with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+        Some(cmd) => match crate::sql::parse_limits::check(cmd, limits, None)? {
+            Some(deferred) => Err(deferred.error),
+            None => Ok(()),
+        },
+        None => Ok(()),
+    })
 }

@@ -124,6 +124,59 @@ pub fn check(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>)
     Ok(w.deferred)
 }
 
+/// The limit SQLite's parser meets in an unterminated statement before
+/// it runs out of input: it builds the tree as it reads, so a statement
+/// too deep ("Recursion limit", "Expression tree is too large") fails
+/// there, not with "incomplete input". The parser crate here stops
+/// without a tree, so the statement is completed (its open parentheses
+/// closed, after an operand or a table name where one is missing) and
+/// the completed tree checked: closing only reduces what was read, so a
+/// limit it breaks was broken by the text read. `None`: no completion
+/// parses, or it breaks no limit (the error is "incomplete input").
+/// Checked against SQLite 3.54.1 in `tests/engine/sql_limits_hostile.rs`.
+pub fn limit_error_in_unterminated(sql: &[u8], limits: ParseLimits) -> Option<Error> {
+    use sqlite3_parser::dialect::TokenType;
+    let toks = crate::sql::parse::tokens(sql);
+    let mut open = 0usize;
+    for t in &toks {
+        match t.kind {
+            TokenType::TK_LP => open += 1,
+            TokenType::TK_RP => open = open.saturating_sub(1),
+            _ => {}
+        }
+    }
+    let closing = ")".repeat(open);
+    let expr_limit = limits.expr_depth;
+    for operand in ["", " 1", " t"] {
+        // What the completion adds above the deepest point read: a
+        // closing parenthesis is one parser entry above the operand
+        // before it, an added operand one entry (and one height) more.
+        let added = usize::from(open > 0) + usize::from(!operand.is_empty());
+        let limits = ParseLimits {
+            parser_depth: limits.parser_depth.saturating_add(added),
+            expr_depth: limits.expr_depth.saturating_add(usize::from(!operand.is_empty())),
+            ..limits
+        };
+        let mut text = sql.to_vec();
+        text.extend_from_slice(operand.as_bytes());
+        text.extend_from_slice(closing.as_bytes());
+        let verdict = crate::sql::parse::with_first_statement(&text, |cmd, _| match cmd {
+            // (The running height through subqueries is the resolver's,
+            // which an unterminated statement never reaches.)
+            Some(cmd) => check(cmd, limits, None).map(|_| ()),
+            None => Ok(()),
+        });
+        match verdict {
+            Ok(()) => return None,
+            Err(e) if e.message.starts_with("Recursion limit") => return Some(e),
+            // (Named with the limit as set, not as raised above.)
+            Err(e) if e.message.starts_with("Expression tree is too large") => return Some(too_deep(expr_limit)),
+            Err(_) => continue,
+        }
+    }
+    None
+}
+
 struct Walk<'i> {
     /// The first height past the limit name resolution would meet.
     deferred: Option<DeferredDepth>,

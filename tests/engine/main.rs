@@ -79,6 +79,7 @@ mod sql_integrity_chains;
 mod sql_integrity_pages;
 mod sql_integrity_records;
 mod sql_introspection;
+mod sql_limits_edges;
 mod sql_limits_hostile;
 mod sql_name_levels;
 mod sql_onepass;

@@ -10,6 +10,45 @@ use crate::sql::codegen::{auth, ddl, dml, pragma, query, Compiler};
 use crate::vdbe::program::{Opcode, Program};
 use sqlite3_parser::ast::{Cmd, Stmt};
 
+/// What SQLite reports for a statement that changes the schema when
+/// `SQLITE_LIMIT_EXPR_DEPTH` is below 3: its code runs statements of its
+/// own (SQLite's nested parse: `UPDATE sqlite_schema ... WHERE rowid=#N`,
+/// height 2, and `DELETE ... WHERE tbl_name=%Q AND type!='trigger'`,
+/// height 3, while compiling; a schema read `WHERE tbl_name=%Q AND
+/// type!='trigger'` when it runs), and these fail under the limit. Those
+/// failing while compiling name the limit; those failing when the program
+/// runs lose their message ("SQL logic error"; refused here when
+/// compiling, and not for EXPLAIN, which does not run them).
+/// Checked against SQLite 3.54.1 in `tests/engine/sql_limits_hostile.rs`.
+fn nested_statement_error(stmt: &Stmt<'_>, limit: usize, writes: bool, explain: bool) -> Option<Error> {
+    if limit >= 3 {
+        return None;
+    }
+    let too_large = || Some(Error::sql(format!("Expression tree is too large (maximum depth {limit})")));
+    let logic_error = || if explain { None } else { Some(Error::sql("SQL logic error")) };
+    match stmt {
+        // The schema row is written by an UPDATE (height 2), then read
+        // back by a WHERE of height 3.
+        Stmt::CreateTable { .. } | Stmt::CreateView { .. } | Stmt::CreateVirtualTable { .. } if writes => match limit {
+            1 => too_large(),
+            _ => logic_error(),
+        },
+        Stmt::Analyze(_) => match limit {
+            1 => too_large(),
+            _ => logic_error(),
+        },
+        // The row is inserted directly; only the read back fails.
+        Stmt::CreateIndex { .. } | Stmt::CreateTrigger { .. } if writes => logic_error(),
+        Stmt::Vacuum(..) => logic_error(),
+        // DELETE/UPDATE of schema rows by a WHERE of height 3.
+        Stmt::DropTable { .. } | Stmt::DropIndex { .. } | Stmt::DropView { .. } | Stmt::DropTrigger { .. } | Stmt::AlterTable(..) if writes => match limit {
+            0 => logic_error(),
+            _ => too_large(),
+        },
+        _ => None,
+    }
+}
+
 /// Compile one parsed statement.
 pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
     let (stmt, explain) = match cmd {
@@ -24,6 +63,9 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
     // level of a tree as deep as the parser allows.)
     let mut prog = crate::sql::parse::with_stack(|| compile_stmt(c, stmt))?;
     if let Some(e) = c.auth_error.take() {
+        return Err(e);
+    }
+    if let Some(e) = nested_statement_error(stmt, c.max_expr_depth, !prog.readonly, explain != 0) {
         return Err(e);
     }
     prog.explain = explain;

@@ -203,6 +203,10 @@ pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result
                 Poll::Ready(true) => r.subtype = 0,
                 Poll::Ready(false) => r.set(column_default(&insn.p4)),
             }
+            // A text or blob stored longer than SQLITE_LIMIT_LENGTH allows
+            // now (the limit was lowered, or another connection wrote it)
+            // is SQLITE_TOOBIG when read, as SQLite's OP_Column says.
+            crate::vdbe::value_ops::check_length(&r.value, env.max_length)?;
             return Ok(Flow::Next);
         }
     }
@@ -237,6 +241,7 @@ pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result
         Some(v) => v,
         None => column_default(&insn.p4),
     };
+    crate::vdbe::value_ops::check_length(&v, env.max_length)?;
     set_reg(vm, p3, v);
     if p2 == 1 {
         if let Some(VmCursor::Ephemeral(e)) = vm.cursors.get(p1 as usize).and_then(|c| c.as_ref()) {

@@ -174,6 +174,7 @@ fn compile_insert_body(
                 && sel.limit.is_none()
                 && sel.body.compounds.as_ref().is_none_or(|c| c.is_empty())
                 && matches!(sel.body.select, OneSelect::Values(_));
+            let mut rows_done = false;
             if plain_values {
                 let OneSelect::Values(rows) = &sel.body.select else { return Err(Error::sql("malformed VALUES")) };
                 // The rows are checked against each other before against
@@ -184,6 +185,13 @@ fn compile_insert_body(
                 for r in rows.iter() {
                     count_check(r.len())?;
                 }
+                if rows.len() > 1 {
+                    insert_value_rows(c, sel, &t, &targets, oc, upsert.as_ref(), &count_check)?;
+                    rows_done = true;
+                }
+            }
+            if plain_values && !rows_done {
+                let OneSelect::Values(rows) = &sel.body.select else { return Err(Error::sql("malformed VALUES")) };
                 c.scopes.push(Default::default());
                 for r in rows.iter() {
                     let vals: Vec<&Expr<'_>> = r.iter().collect();
@@ -205,7 +213,7 @@ fn compile_insert_body(
                     insert_row_with_rowid(c, &t, row, &targets, oc, extra_rowid, upsert.as_ref())?;
                 }
                 c.scopes.pop();
-            } else {
+            } else if !plain_values {
                 let shape_ok = upsert.is_none() && columns.is_none() && returning.is_none();
                 match crate::sql::codegen::dml::insert_xfer::emit_transfer(c, sel, &t, oc, shape_ok)? {
                     crate::sql::codegen::dml::insert_xfer::Transfer::Complete => {}
@@ -241,6 +249,74 @@ fn compile_insert_body(
     c.emit_change_count_row(prog, "rows inserted");
     c.end_program(init, Some(true));
     prog.counts_changes = true;
+    Ok(())
+}
+
+/// INSERT of several VALUES rows, as SQLite's multi-row VALUES: a
+/// co-routine computes each row in the same registers and yields it to
+/// one copy of the insert code, so the program grows by the rows'
+/// expressions only (it was the whole insert, constraint checks and index
+/// writes, per row). Where SQLite computes every row first (the table has
+/// triggers, or the rows may read it through a subquery), they are
+/// materialised first, as INSERT ... SELECT.
+#[allow(clippy::too_many_arguments)]
+fn insert_value_rows(
+    c: &mut Compiler<'_>,
+    sel: &sqlite3_parser::ast::Select<'_>,
+    t: &WriteTarget,
+    targets: &[usize],
+    oc: OnConflict,
+    upsert: Option<&crate::sql::codegen::dml::upsert::Upserts<'_, '_>>,
+    count_check: &dyn Fn(usize) -> Result<()>,
+) -> Result<()> {
+    let OneSelect::Values(rows) = &sel.body.select else { return Err(Error::sql("malformed VALUES")) };
+    let reads_subquery = rows.iter().flat_map(|r| r.iter()).any(crate::sql::model::expr_shape::has_subquery);
+    if reads_subquery || !c.schema.triggers_of(&t.table).is_empty() {
+        return insert_select_rows(c, sel, t, targets, oc, upsert, count_check);
+    }
+    let width = rows[0].len();
+    let co = c.b.reg();
+    let values = c.b.regs(width);
+    let after = c.b.label();
+    let at = c.b.here() as i32;
+    c.b.add(Opcode::InitCoroutine, co, after, at + 1);
+    c.scopes.push(Default::default());
+    let computed = (|| -> Result<()> {
+        for r in rows.iter() {
+            for (k, e) in r.iter().enumerate() {
+                if targets[k] != DISCARDED {
+                    c.expr(e, values + k as i32)?;
+                }
+            }
+            c.b.add(Opcode::Yield, co, 0, 0);
+        }
+        Ok(())
+    })();
+    c.scopes.pop();
+    computed?;
+    c.b.add(Opcode::EndCoroutine, co, 0, 0);
+    c.b.bind(after);
+    let done = c.b.label();
+    let top = c.b.here() as i32;
+    c.b.add(Opcode::Yield, co, done, 0);
+    let row = c.b.regs(t.table.columns.len());
+    fill_defaults(c, t, row, targets)?;
+    let mut extra_rowid = None;
+    for (k, &col) in targets.iter().enumerate() {
+        if col == DISCARDED {
+            continue;
+        }
+        if col == usize::MAX {
+            let rr = c.b.reg();
+            c.b.add(Opcode::Copy, values + k as i32, rr, 0);
+            extra_rowid = Some(rr);
+        } else {
+            c.b.add(Opcode::Copy, values + k as i32, row + col as i32, 0);
+        }
+    }
+    insert_row_with_rowid(c, t, row, targets, oc, extra_rowid, upsert)?;
+    c.b.add(Opcode::Goto, 0, top, 0);
+    c.b.bind(done);
     Ok(())
 }
 

@@ -3,10 +3,12 @@
 //! and join loops; `index_scan.rs`, `inner_table.rs`, `vtab_scan.rs`,
 //! `recursive_cte.rs` for particular loops), `compound.rs`, aggregates
 //! (`aggregate.rs`, `group_stream.rs`, `ordered_aggregate.rs`,
-//! `outer_aggregate.rs`, `simple_count.rs`, `having_*.rs`), window
+//! `outer_aggregate.rs`, `simple_count.rs`, `count_of_view.rs`,
+//! `having_*.rs`), window
 //! functions (`window.rs`, `window_frame.rs`), table-valued pragmas in
 //! FROM (`table_fn.rs`), result-column naming (`legacy_names.rs`,
-//! `view_columns.rs`, `column_text.rs`).
+//! `view_columns.rs`, `column_text.rs`), the order of name errors
+//! (`name_order.rs`).
 //!
 //! Uses the shared core of `codegen/` (the `Compiler`, the builder,
 //! expressions, `target.rs`, `loop_kind.rs`), the query model
@@ -17,6 +19,7 @@ pub mod aggregate;
 pub mod column_text;
 pub mod compound;
 pub(in crate::sql::codegen) mod const_propagation;
+pub(in crate::sql::codegen) mod count_of_view;
 pub(in crate::sql::codegen) mod distinct_redundant;
 pub mod from;
 pub(in crate::sql::codegen) mod group_stream;
@@ -25,6 +28,7 @@ pub(in crate::sql::codegen) mod having_to_where;
 pub(in crate::sql::codegen) mod index_scan;
 pub(in crate::sql::codegen) mod inner_table;
 pub(in crate::sql::codegen) mod legacy_names;
+pub(in crate::sql::codegen) mod name_order;
 pub(in crate::sql::codegen) mod ordered_aggregate;
 pub(in crate::sql::codegen) mod outer_aggregate;
 pub(crate) mod partial_index;

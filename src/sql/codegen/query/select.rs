@@ -119,10 +119,18 @@ impl Compiler<'_> {
 
     fn compile_select_inner(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
         let pushed_ctes = self.push_with(sel.with.as_ref())?;
+        let top = self.scopes.is_empty() && matches!(dest, Dest::Output);
         let r = if sel.body.compounds.as_ref().is_some_and(|c| !c.is_empty()) {
             self.compile_compound(sel, dest)
         } else {
-            self.compile_simple(&sel.body.select, sel.order_by, sel.limit, dest)
+            match self.count_of_view_text(sel, !top) {
+                Ok(Some(text)) => crate::sql::parse::with_first_statement(text.as_bytes(), |cmd, _| match cmd {
+                    Some(ast::Cmd::Stmt(ast::Stmt::Select(rewritten))) => self.compile_simple(&rewritten.body.select, None, sel.limit, dest),
+                    _ => Err(Error::sql("malformed count of a compound")),
+                }),
+                Ok(None) => self.compile_simple(&sel.body.select, sel.order_by, sel.limit, dest),
+                Err(e) => Err(e),
+            }
         };
         if pushed_ctes {
             self.ctes.pop();
@@ -868,21 +876,25 @@ impl Compiler<'_> {
                 self.b.add4(Opcode::OpenEphemeral, d, items.len() as i32, 0, P4::KeyInfo(Arc::new(KeyInfo { fields })), 8);
                 ctx.distinct = Some(d);
             }
-            for it in &items {
-                if let ResultItem::Expr(e, _) = it {
-                    self.check_names(e)?;
-                }
-            }
-            let mut terms = Vec::new();
-            if let Some(w) = where_clause {
-                conjuncts(w, &mut terms);
-            }
             // As SQLite decides it: the result list or GROUP BY make an
             // aggregate query; an aggregate only in ORDER BY does not (it
             // is then misused) and HAVING needs one of the two.
             let is_agg = group_by.is_some() || self.items_have_aggregates(&items);
+            // Names in SQLite's resolver order: the result list, then
+            // HAVING (refused first on a query that is not an aggregate
+            // one), then WHERE.
+            let mut clauses: Vec<&Expr<'_>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
+            if having.is_none() || is_agg {
+                clauses.extend(having.as_deref());
+                clauses.extend(where_clause.as_deref());
+            }
+            self.check_names_in(&clauses)?;
             if having.is_some() && !is_agg {
                 return Err(Error::sql("HAVING clause on a non-aggregate query"));
+            }
+            let mut terms = Vec::new();
+            if let Some(w) = where_clause {
+                conjuncts(w, &mut terms);
             }
             if !is_agg {
                 // An enclosing query's aggregate is still an aggregate in
@@ -1091,58 +1103,6 @@ impl Compiler<'_> {
         self.aliases.iter().any(|a| a.list.iter().any(|(x, _)| x.eq_ignore_ascii_case(name)))
     }
 
-    /// Report the first unresolvable column name in `e` the way SQLite
-    /// does before any other clause is looked at.
-    pub fn check_names(&mut self, e: &Expr<'_>) -> Result<()> {
-        // (qualifier, name, double-quoted, the database of `db.t.c`)
-        let mut names: Vec<(Option<String>, String, bool, Option<String>)> = Vec::new();
-        // A subquery met before any name that does not resolve, holding
-        // the expression SQLite's resolver finds too deep: it fails there
-        // first (`sql::parse_limits::DeferredDepth`).
-        let depth_point = self.depth_point;
-        let mut deep_at: Option<usize> = None;
-        crate::sql::model::expr_shape::walk(e, &mut |x| {
-            if let (Some(at), None, Expr::Subquery(s) | Expr::Exists(s) | Expr::InSelect { rhs: s, .. }) = (depth_point, deep_at, x) {
-                if crate::sql::parse_limits::select_holds(s, at) {
-                    deep_at = Some(names.len());
-                }
-            }
-            match x {
-                Expr::Id(id) => names.push((None, unquote(id.0), id.0.starts_with('"'), None)),
-                Expr::Qualified(t, c) => names.push((Some(unquote(t.0)), unquote(c.0), false, None)),
-                Expr::DoublyQualified(d, t, c) => names.push((Some(unquote(t.0)), unquote(c.0), false, Some(unquote(d.0)))),
-                _ => {}
-            }
-            true
-        });
-        for (i, (q, n, quoted, db)) in names.into_iter().enumerate() {
-            if deep_at == Some(i) {
-                break;
-            }
-            let resolved = match db.as_deref().and_then(|d| self.db_index(d)) {
-                Some(di) => crate::sql::resolve::resolve_in(&mut self.scopes, Some(di), q.as_deref(), &n)?,
-                None => self.resolve_name(q.as_deref(), &n)?,
-            };
-            if resolved.is_some() {
-                continue;
-            }
-            if let (Some(d), Some(t)) = (&db, &q) {
-                return Err(Error::sql(format!("no such column: {d}.{t}.{n}")));
-            }
-            if q.is_none() && (quoted || n.eq_ignore_ascii_case("true") || n.eq_ignore_ascii_case("false")) {
-                continue;
-            }
-            if q.is_none() && self.alias_visible(&n) {
-                continue;
-            }
-            return Err(crate::sql::resolve::no_such_column(q.as_deref(), &n));
-        }
-        if deep_at.is_some() {
-            return Err(Error::sql(format!("Expression tree is too large (maximum depth {})", self.max_expr_depth)));
-        }
-        Ok(())
-    }
-
     /// Compute result items into consecutive registers.
     pub fn compute_items(&mut self, items: &[ResultItem<'_, '_>], regs: i32) -> Result<()> {
         // A result column cannot name another's alias (nor can its subqueries).
@@ -1250,8 +1210,15 @@ impl Compiler<'_> {
                 // aggregates make it an aggregate query over one row.
                 self.compile_aggregate(&[], &[], &items, None, None, &[], order_by, &mut ctx)?;
             } else {
+                // Every row is built in the same registers, as SQLite's
+                // co-routine does: each is consumed (stored, yielded or
+                // output) before the next is computed, and the program
+                // stays linear in the rows, not in rows times columns of
+                // registers.
+                let regs = self.b.regs(n);
+                let temps_only = ctx.sorter.is_none() || ctx.order_map.iter().all(Option::is_some);
+                let mut sending_regs: Option<usize> = None;
                 for row in rows.iter() {
-                    let regs = self.b.regs(n);
                     if row.iter().any(crate::sql::model::expr_shape::has_window_call) {
                         // A row calling a window function is a SELECT of its
                         // own: its windows see that one row.
@@ -1273,7 +1240,21 @@ impl Compiler<'_> {
                             r?;
                         }
                     }
-                    self.emit_row(&ctx, order_by, regs, n)?;
+                    // The registers sending a row on (its record, rowid,
+                    // sorter key) are the first row's again: they are dead
+                    // once the row is sent. (Not when an ORDER BY term is
+                    // computed there: its constants must keep theirs.)
+                    match sending_regs.filter(|_| temps_only) {
+                        Some(mark) => {
+                            let after_row = std::mem::replace(&mut self.b.n_regs, mark);
+                            self.emit_row(&ctx, order_by, regs, n)?;
+                            self.b.n_regs = self.b.n_regs.max(after_row);
+                        }
+                        None => {
+                            sending_regs = Some(self.b.n_regs);
+                            self.emit_row(&ctx, order_by, regs, n)?;
+                        }
+                    }
                 }
             }
             self.emit_sorter_output(&ctx, n);

@@ -1,0 +1,192 @@
+//! The order SQLite's resolver meets names in, for the first name error
+//! of a clause: a subquery's own names where it stands (before the names
+//! after it), the result list, then HAVING, then WHERE, each expression
+//! in turn; within one expression a failing name or subquery stops the
+//! walk except inside a function's arguments, which SQLite walks
+//! without looking at the outcome (the walk goes on after the function
+//! and a later error replaces the message). Subqueries are compiled to
+//! learn their errors only once a name is known to fail.
+
+use crate::error::{Error, Result};
+use crate::sql::codegen::Compiler;
+use crate::sql::model::query::Dest;
+use crate::sql::parse::unquote;
+use sqlite3_parser::ast::{self, Expr};
+
+impl Compiler<'_> {
+    /// Report the first unresolvable column name in `e` the way SQLite
+    /// does before any other clause is looked at.
+    pub fn check_names(&mut self, e: &Expr<'_>) -> Result<()> {
+        self.check_names_in(&[e])
+    }
+
+    /// Report the name error SQLite's resolver reports for `exprs`, each
+    /// resolved in turn (the first with an error stops the list; see
+    /// [`NameEvent`] for the walk within one). A first pass treats
+    /// subqueries as resolving; only when it finds an error are the
+    /// subqueries up to it compiled (the program is discarded with the
+    /// error) to see which error SQLite meets, so a valid statement pays
+    /// one walk and no compile.
+    pub fn check_names_in(&mut self, exprs: &[&Expr<'_>]) -> Result<()> {
+        let walks: Vec<Vec<NameEvent<'_, '_>>> = exprs.iter().map(|e| name_events(e)).collect();
+        let mut failing = None;
+        for (k, events) in walks.iter().enumerate() {
+            if self.walk_name_events(events, false)?.is_some() {
+                failing = Some(k);
+                break;
+            }
+        }
+        let Some(k) = failing else { return Ok(()) };
+        for events in &walks[..=k] {
+            if let Some(e) = self.walk_name_events(events, true)? {
+                return Err(e);
+            }
+        }
+        Ok(())
+    }
+
+    /// One expression's walk: the error that stands at its end (`None`:
+    /// none). With `compile_subqueries`, a subquery is compiled where it is
+    /// met and its error counts; without, it counts as resolving (unless
+    /// it holds the height SQLite's resolver refuses,
+    /// `sql::parse_limits::DeferredDepth`).
+    fn walk_name_events(&mut self, events: &[NameEvent<'_, '_>], compile_subqueries: bool) -> Result<Option<Error>> {
+        let depth_point = self.depth_point;
+        let mut last: Option<Error> = None;
+        let mut open = 0usize;
+        let mut i = 0;
+        while i < events.len() {
+            let failure = match &events[i] {
+                NameEvent::FunctionStart => {
+                    open += 1;
+                    None
+                }
+                NameEvent::FunctionEnd => {
+                    open -= 1;
+                    None
+                }
+                NameEvent::Name(q, n, quoted, db) => self.name_failure(q.as_deref(), n, *quoted, db.as_deref())?,
+                NameEvent::Subquery(s) => {
+                    if depth_point.is_some_and(|at| crate::sql::parse_limits::select_holds(s, at)) {
+                        Some(Error::sql(format!("Expression tree is too large (maximum depth {})", self.max_expr_depth)))
+                    } else if compile_subqueries {
+                        let reg = self.b.reg();
+                        let done = self.b.label();
+                        self.compile_select(s, Dest::Scalar { reg, done }).err()
+                    } else {
+                        None
+                    }
+                }
+            };
+            i += 1;
+            let Some(e) = failure else { continue };
+            last = Some(e);
+            // The walk stops, up to the innermost function around: its
+            // arguments are walked without looking at the outcome.
+            if open == 0 {
+                break;
+            }
+            let mut nested = 0usize;
+            while i < events.len() {
+                match events[i] {
+                    NameEvent::FunctionStart => nested += 1,
+                    NameEvent::FunctionEnd if nested == 0 => break,
+                    NameEvent::FunctionEnd => nested -= 1,
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        Ok(last)
+    }
+
+    /// The error of one column name as the resolver meets it (`None`: it
+    /// resolves, or is a string or a result alias).
+    fn name_failure(&mut self, q: Option<&str>, n: &str, quoted: bool, db: Option<&str>) -> Result<Option<Error>> {
+        let resolved = match db.and_then(|d| self.db_index(d)) {
+            Some(di) => crate::sql::resolve::resolve_in(&mut self.scopes, Some(di), q, n)?,
+            None => self.resolve_name(q, n)?,
+        };
+        if resolved.is_some() {
+            return Ok(None);
+        }
+        if let (Some(d), Some(t)) = (db, q) {
+            return Ok(Some(Error::sql(format!("no such column: {d}.{t}.{n}"))));
+        }
+        if q.is_none() && (quoted || n.eq_ignore_ascii_case("true") || n.eq_ignore_ascii_case("false")) {
+            return Ok(None);
+        }
+        if q.is_none() && self.alias_visible(n) {
+            return Ok(None);
+        }
+        Ok(Some(crate::sql::resolve::no_such_column(q, n)))
+    }
+}
+
+/// What SQLite's resolver meets walking one expression, in its order: a
+/// column name, a subquery (resolved in place, an IN's before its left side),
+/// and the bounds of a function's arguments (LIKE's pattern before its
+/// left side, as SQLite's parser makes `like(pattern, x)`). A name or
+/// subquery that fails stops the walk, but a function walks its
+/// arguments without looking at the outcome, so the walk goes on after
+/// the function and a later error replaces the message
+/// (`abs(nosuch1) * nosuch2` is "nosuch2").
+enum NameEvent<'a, 'b> {
+    /// (qualifier, name, double-quoted, the database of `db.t.c`)
+    Name(Option<String>, String, bool, Option<String>),
+    Subquery(&'a ast::Select<'b>),
+    FunctionStart,
+    FunctionEnd,
+}
+
+fn name_events<'a, 'b>(e: &'a Expr<'b>) -> Vec<NameEvent<'a, 'b>> {
+    let events = std::cell::RefCell::new(Vec::new());
+    collect_name_events(e, &events);
+    events.into_inner()
+}
+
+fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<NameEvent<'a, 'b>>>) {
+    crate::sql::model::expr_shape::walk(e, &mut |x| {
+        let event = match x {
+            Expr::Id(id) => NameEvent::Name(None, unquote(id.0), id.0.starts_with('"'), None),
+            Expr::Qualified(t, c) => NameEvent::Name(Some(unquote(t.0)), unquote(c.0), false, None),
+            Expr::DoublyQualified(d, t, c) => NameEvent::Name(Some(unquote(t.0)), unquote(c.0), false, Some(unquote(d.0))),
+            Expr::Subquery(s) | Expr::Exists(s) => NameEvent::Subquery(s),
+            // (The IN node resolves its SELECT before its left side.)
+            Expr::InSelect { lhs, rhs, .. } => {
+                out.borrow_mut().push(NameEvent::Subquery(rhs));
+                collect_name_events(lhs, out);
+                return false;
+            }
+            Expr::FunctionCall { .. } | Expr::Like { .. } => {
+                out.borrow_mut().push(NameEvent::FunctionStart);
+                match x {
+                    Expr::Like { lhs, rhs, escape, .. } => {
+                        collect_name_events(rhs, out);
+                        collect_name_events(lhs, out);
+                        if let Some(esc) = escape {
+                            collect_name_events(esc, out);
+                        }
+                    }
+                    _ => {
+                        // (Its arguments, ORDER BY and FILTER, as the
+                        // shape walk visits them.)
+                        let mut first = true;
+                        crate::sql::model::expr_shape::walk(x, &mut |y| {
+                            if std::mem::take(&mut first) {
+                                return true;
+                            }
+                            collect_name_events(y, out);
+                            false
+                        });
+                    }
+                }
+                out.borrow_mut().push(NameEvent::FunctionEnd);
+                return false;
+            }
+            _ => return true,
+        };
+        out.borrow_mut().push(event);
+        true
+    });
+}
