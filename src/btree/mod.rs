@@ -290,6 +290,13 @@ impl Btree {
         }
     }
 
+    /// The change sequence: it differs from any earlier value after any
+    /// change to any tree, a transaction's start or end, or a rollback
+    /// (what a cache of rows read from the file is valid against).
+    pub fn change_sequence(&self) -> u64 {
+        self.seq
+    }
+
     /// Whether a path into the tree at `root` computed when the sequence
     /// was `seq` still holds: no change since then touched that tree.
     fn path_fresh(&self, root: Pgno, seq: u64) -> bool {
