@@ -293,11 +293,12 @@ impl Connection {
     }
 
     /// A number that changes whenever anything in schema `schema` may
-    /// have changed (a write by any statement, a transaction started or
-    /// ended, a rollback to a savepoint): extensions keep rows they read
-    /// while it stays the same. `None` if there is no such schema.
+    /// have changed (a write by any statement, a rollback, a write
+    /// transaction's start, another connection's commit): extensions keep
+    /// rows they read while it stays the same. `None` if there is no such
+    /// schema.
     pub fn change_sequence(&self, schema: &str) -> Option<u64> {
-        self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map(|d| d.btree.change_sequence())
+        self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map(|d| d.btree.content_sequence())
     }
 
     /// Transaction state of schema `schema` (or the highest of all when

@@ -94,6 +94,7 @@ impl RtreeModule {
             scanning: AtomicUsize::new(0),
             cache: Mutex::new(None),
             ops: AtomicU64::new(0),
+            ops_done: AtomicU64::new(0),
         };
         Ok(Connected { table: Arc::new(RtreeTable(Arc::new(table))), schema, config: VtabConfig { constraint_support: true, ..VtabConfig::default() } })
     }
@@ -129,8 +130,10 @@ pub struct Rtree {
     /// Nodes and parent links kept between calls (`store.rs`); `None`
     /// while an operation has it out.
     cache: Mutex<Option<store::NodeCache>>,
-    /// Operations started (one inside another is seen by the outer one).
+    /// Operations started (one inside another is seen by the outer one)
+    /// and ended.
     ops: AtomicU64,
+    ops_done: AtomicU64,
 }
 
 impl Rtree {
@@ -155,14 +158,6 @@ impl Rtree {
         }
         self.node_size.store(size, Ordering::Relaxed);
         Ok(size)
-    }
-
-    /// Node `n`: from the cache while it is valid, else from `%_node`.
-    pub fn read_node(&self, conn: &mut Connection, n: i64) -> Result<Node> {
-        if let Some(node) = self.with_valid_cache(conn, |c| c.get(n).cloned()) {
-            return Ok(node);
-        }
-        self.read_node_sql(conn, n)
     }
 
     /// Node `n` from `%_node`.

@@ -16,7 +16,9 @@
 //! or another connection's commit (seen when a read transaction starts)
 //! changes it, and the cache is dropped. So a bulk insert in one
 //! transaction reads the upper levels of the tree once, and nothing read
-//! is ever trusted after something may have changed it.
+//! is ever trusted after something may have changed it. Cursors read
+//! through the same cache and add what they read to it (queries one after
+//! another share the nodes they visit while nothing is written).
 //!
 //! Invariants: a node in `nodes` is the newest version of that node;
 //! `dirty` names only nodes present in `nodes`; `parents` agrees with
@@ -50,9 +52,22 @@ pub struct NodeCache {
 }
 
 impl NodeCache {
-    /// Node `n` if cached.
-    pub fn get(&self, n: i64) -> Option<&Node> {
-        self.nodes.get(&n)
+    /// Keep the cache under its limits: past [`CACHE_BYTES`] the leaves
+    /// go and inner nodes (the root and every node known as a parent)
+    /// stay, as they are what the next operation reads; past half of it
+    /// after that, everything goes.
+    fn trim(&mut self, node_size: usize) {
+        let node_size = node_size.max(1);
+        if self.nodes.len() * node_size > CACHE_BYTES {
+            let inner: HashSet<i64> = self.parents.values().flatten().copied().chain([1]).collect();
+            self.nodes.retain(|n, _| inner.contains(n));
+            if self.nodes.len() * node_size > CACHE_BYTES / 2 {
+                self.nodes.clear();
+            }
+        }
+        if self.parents.len() > CACHE_PARENTS {
+            self.parents.clear();
+        }
     }
 }
 
@@ -67,11 +82,36 @@ impl Rtree {
         }
     }
 
-    /// Run `f` on the table's cache if it is valid for `conn`.
-    pub fn with_valid_cache<T>(&self, conn: &Connection, f: impl FnOnce(&NodeCache) -> Option<T>) -> Option<T> {
-        let seq = conn.change_sequence(&self.db)?;
-        let guard = self.cache.lock().unwrap();
-        guard.as_ref().filter(|c| c.seq == seq).and_then(f)
+    /// Node `n` for a cursor: from the cache while it is valid, else
+    /// read from `%_node` and remembered (in a new cache if the old one
+    /// is stale; not while an operation has the cache out).
+    pub fn read_node(&self, conn: &mut Connection, n: i64) -> Result<Node> {
+        if let Some(seq) = conn.change_sequence(&self.db) {
+            let guard = self.cache.lock().unwrap();
+            if let Some(node) = guard.as_ref().filter(|c| c.seq == seq).and_then(|c| c.nodes.get(&n)) {
+                return Ok(node.clone());
+            }
+        }
+        let node = self.read_node_sql(conn, n)?;
+        if let Some(seq) = conn.change_sequence(&self.db) {
+            let mut guard = self.cache.lock().unwrap();
+            let op_running = self.ops.load(std::sync::atomic::Ordering::Relaxed) != self.ops_done.load(std::sync::atomic::Ordering::Relaxed);
+            if !op_running {
+                let cache = guard.get_or_insert_with(NodeCache::default);
+                if cache.seq != seq {
+                    *cache = NodeCache { seq, ..NodeCache::default() };
+                }
+                cache.trim(self.node_size.load(std::sync::atomic::Ordering::Relaxed));
+                cache.nodes.insert(n, node.clone());
+            }
+        }
+        Ok(node)
+    }
+}
+
+impl Drop for Store<'_> {
+    fn drop(&mut self) {
+        self.rt.ops_done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -184,20 +224,8 @@ impl<'a> Store<'a> {
             return Ok(());
         }
         let Some(seq) = self.conn.change_sequence(&self.rt.db) else { return Ok(()) };
-        let mut cache = self.cache;
-        let node_size = self.rt.node_size.load(std::sync::atomic::Ordering::Relaxed).max(1);
-        if cache.nodes.len() * node_size > CACHE_BYTES {
-            // Leaves go, inner nodes (the root and every node known as a
-            // parent) stay: they are what the next insert reads.
-            let inner: HashSet<i64> = cache.parents.values().flatten().copied().chain([1]).collect();
-            cache.nodes.retain(|n, _| inner.contains(n));
-            if cache.nodes.len() * node_size > CACHE_BYTES / 2 {
-                cache.nodes.clear();
-            }
-        }
-        if cache.parents.len() > CACHE_PARENTS {
-            cache.parents.clear();
-        }
+        let mut cache = std::mem::take(&mut self.cache);
+        cache.trim(self.rt.node_size.load(std::sync::atomic::Ordering::Relaxed));
         cache.seq = seq;
         *self.rt.cache.lock().unwrap() = Some(cache);
         Ok(())
