@@ -93,12 +93,7 @@ struct Test {
 impl Test {
     /// Whether the entry's coordinate satisfies the test.
     fn leaf(&self, c: &Cell) -> bool {
-        self.leaf_box(&doubles(c))
-    }
-
-    /// [`Test::leaf`] on a box decoded as doubles ([`Node::box_at`]).
-    fn leaf_box(&self, b: &[f64]) -> bool {
-        let x = b[self.coord];
+        let x = c.coords[self.coord].d();
         match self.op {
             b'A' => x == self.v,
             b'B' => x <= self.v,
@@ -111,13 +106,8 @@ impl Test {
     /// Whether some entry under the box of `c` may satisfy the test
     /// (every coordinate of the dimension lies in its [lower, upper]).
     fn inner(&self, c: &Cell) -> bool {
-        self.inner_box(&doubles(c))
-    }
-
-    /// [`Test::inner`] on a box decoded as doubles.
-    fn inner_box(&self, b: &[f64]) -> bool {
         let d = self.coord / 2;
-        let (lo, hi) = (b[2 * d], b[2 * d + 1]);
+        let (lo, hi) = (c.coords[2 * d].d(), c.coords[2 * d + 1].d());
         match self.op {
             b'A' => lo <= self.v && self.v <= hi,
             b'B' => lo <= self.v,
@@ -126,15 +116,6 @@ impl Test {
             _ => hi > self.v,
         }
     }
-}
-
-/// A cell's box as doubles.
-fn doubles(c: &Cell) -> [f64; 10] {
-    let mut b = [0.0; 10];
-    for (x, v) in b.iter_mut().zip(c.coords.iter()) {
-        *x = v.d();
-    }
-    b
 }
 
 /// What a constraint's value means for a numeric column: a number, no
@@ -360,21 +341,16 @@ impl Cursor {
                 self.stack.pop();
                 continue;
             }
-            // (The box is tested as doubles straight from the blob; only
-            // a row returned is decoded as a cell.)
-            let i = *next;
-            let mut b = [0.0f64; 10];
-            node.box_at(i, &mut b);
+            let cell = node.cell(*next);
             *next += 1;
             let level = *level;
             if level == 0 {
-                if self.tests.iter().all(|t| t.leaf_box(&b)) {
-                    self.current = Some(node.cell(i));
+                if self.tests.iter().all(|t| t.leaf(&cell)) {
+                    self.current = Some(cell);
                     return Ok(());
                 }
-            } else if self.tests.iter().all(|t| t.inner_box(&b)) {
-                let child_no = node.rowid(i);
-                let child = self.rt.read_node(host_conn(host)?, child_no)?;
+            } else if self.tests.iter().all(|t| t.inner(&cell)) {
+                let child = self.rt.read_node(host_conn(host)?, cell.rowid)?;
                 self.stack.push((child, 0, level - 1));
             }
         }
