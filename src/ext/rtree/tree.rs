@@ -48,7 +48,7 @@ impl<'s, 'a> Tree<'s, 'a> {
     /// Insert entry `cell` (its rowid is the entry's).
     pub fn insert(&mut self, cell: &Cell) -> Result<()> {
         let leaf = self.choose(cell, 0)?;
-        self.insert_cell(leaf, cell.clone(), 0)
+        self.insert_cell(leaf, *cell, 0)
     }
 
     /// The node at `level` whose box grows least to take `cell` (ties:
@@ -151,7 +151,7 @@ impl<'s, 'a> Tree<'s, 'a> {
 
     fn split(&mut self, mut node: Node, cell: Cell, level: usize) -> Result<()> {
         let mut cells = node.cells();
-        cells.push(cell.clone());
+        cells.push(cell);
         let (lcells, rcells) = split_cells(&cells, self.min_cells(&node));
         let is_root = node.number == 1;
         let mut right = self.st.new_node()?;
@@ -300,7 +300,7 @@ pub fn split_cells(cells: &[Cell], min: usize) -> (Vec<Cell>, Vec<Cell>) {
         }
     }
     let (_, order, k) = best.expect("a split of no dimensions");
-    (order[..k].iter().map(|&i| cells[i].clone()).collect(), order[k..].iter().map(|&i| cells[i].clone()).collect())
+    (order[..k].iter().map(|&i| cells[i]).collect(), order[k..].iter().map(|&i| cells[i]).collect())
 }
 
 /// Sort `idx` by `less`, a merge sort that takes the right run's element
