@@ -170,6 +170,10 @@ pub struct Btree {
     /// Bumped by every change to any tree: cursors remember the value
     /// they saw when positioned (see [`Btree::path_fresh`]).
     seq: u64,
+    /// `seq` at the last event that may have changed what the file holds
+    /// as this connection sees it: every bump of `seq` but a read
+    /// transaction's start that found no other connection's commit.
+    content_seq: u64,
     /// `seq` at the last change that may have moved entries of any tree.
     global_seq: u64,
     /// Trees changed since `global_seq` by inserts and deletes, with the
@@ -212,6 +216,7 @@ impl Btree {
         Ok(Btree {
             pager: Pager::open(&io, path, popts)?,
             seq: base,
+            content_seq: base,
             global_seq: base,
             tree_changes: Vec::new(),
             page1_slot: 0,
@@ -247,8 +252,11 @@ impl Btree {
         io.block_on(|| op(self))
     }
 
-    /// The pager, mutably (tests and pragmas).
+    /// The pager, mutably (tests and pragmas). Pages may be written
+    /// through it (backup, deserialize): it counts as a content change.
     pub fn pager_mut(&mut self) -> &mut Pager {
+        self.seq += 1;
+        self.content_seq = self.seq;
         &mut self.pager
     }
 
@@ -282,6 +290,7 @@ impl Btree {
     /// Count a change that may have touched any tree.
     fn bump_global(&mut self) {
         self.seq += 1;
+        self.content_seq = self.seq;
         self.global_seq = self.seq;
         self.tree_changes.clear();
     }
@@ -289,6 +298,7 @@ impl Btree {
     /// Count a change to the tree rooted at `root` only.
     fn bump_tree(&mut self, root: Pgno) {
         self.seq += 1;
+        self.content_seq = self.seq;
         if let Some(t) = self.tree_changes.iter_mut().find(|t| t.0 == root) {
             t.1 = self.seq;
         } else if self.tree_changes.len() < MAX_TRACKED_TREES {
@@ -297,6 +307,14 @@ impl Btree {
             self.global_seq = self.seq;
             self.tree_changes.clear();
         }
+    }
+
+    /// The content sequence: it differs from any earlier value after any
+    /// change to any tree, a write transaction's start, a rollback, or a
+    /// read transaction's start that found another connection's commit
+    /// (what a cache of rows read from the file is valid against).
+    pub fn content_sequence(&self) -> u64 {
+        self.content_seq
     }
 
     /// Whether a path into the tree at `root` computed when the sequence
@@ -357,8 +375,12 @@ impl Btree {
     /// Start a read transaction: shared lock, hot-journal recovery, cache
     /// validation against the file change counter.
     pub fn begin_read(&mut self) -> IoPoll<()> {
+        let (version, content) = (self.pager.data_version(), self.content_seq);
         let r = self.pager.begin_read()?;
         self.bump_global();
+        if self.pager.data_version() == version {
+            self.content_seq = content;
+        }
         Ok(r)
     }
     /// Start (or upgrade to) a write transaction.

@@ -292,6 +292,15 @@ impl Connection {
         self.state.last_insert_rowid = rowid;
     }
 
+    /// A number that changes whenever anything in schema `schema` may
+    /// have changed (a write by any statement, a rollback, a write
+    /// transaction's start, another connection's commit): extensions keep
+    /// rows they read while it stays the same. `None` if there is no such
+    /// schema.
+    pub fn change_sequence(&self, schema: &str) -> Option<u64> {
+        self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map(|d| d.btree.content_sequence())
+    }
+
     /// Transaction state of schema `schema` (or the highest of all when
     /// `None`): 0 none, 1 read, 2 write; -1 if no such schema.
     pub fn txn_state(&self, schema: Option<&str>) -> i32 {

@@ -15,8 +15,11 @@
 //!
 //! Invariants: the node size of a table is fixed when it is created (from
 //! the page size) and read back from the root's blob when it is
-//! connected; nothing is cached between calls except prepared statements,
-//! so transactions and savepoints of the shadow tables are the table's.
+//! connected; between calls the table keeps its prepared statements and
+//! the nodes and parent links last read or written (`store.rs`), trusted
+//! only while the database's change sequence is the one they were
+//! stamped with, so transactions and savepoints of the shadow tables are
+//! the table's.
 
 mod check;
 pub mod geometry;
@@ -34,8 +37,8 @@ use crate::vdbe::host::VmHost;
 use crate::vtab::{ConflictMode, Connected, IndexInfo, Module, VTab, VTabCursor, VtabConfig, ON_CONFLICT_REPLACE};
 use node::{Cell, CoordKind, Node};
 use schema::Columns;
-use shadow::{Names, StmtCache};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use shadow::{Arg, Names, Sql, StmtCache};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// Register `rtree`, `rtree_i32` and the R*Tree SQL functions.
@@ -81,13 +84,17 @@ impl RtreeModule {
         };
         let schema = cols.declaration(self.kind);
         let table = Rtree {
+            stmts: StmtCache::new(&names, cols.aux.len()),
+            db: names.db.clone(),
             names: Mutex::new(names),
             dims: cols.dims,
             kind: self.kind,
             node_size: AtomicUsize::new(node_size),
             cols,
-            stmts: StmtCache::default(),
             scanning: AtomicUsize::new(0),
+            cache: Mutex::new(None),
+            ops: AtomicU64::new(0),
+            ops_done: AtomicU64::new(0),
         };
         Ok(Connected { table: Arc::new(RtreeTable(Arc::new(table))), schema, config: VtabConfig { constraint_support: true, ..VtabConfig::default() } })
     }
@@ -108,6 +115,8 @@ impl Module for RtreeModule {
 /// One R*Tree table.
 pub struct Rtree {
     names: Mutex<Names>,
+    /// The database holding the shadow tables (fixed: a rename keeps it).
+    db: String,
     /// Dimensions (1 to 5).
     pub dims: usize,
     /// Coordinate storage.
@@ -118,6 +127,13 @@ pub struct Rtree {
     stmts: StmtCache,
     /// Cursors in the middle of a scan (writes are refused meanwhile).
     scanning: AtomicUsize,
+    /// Nodes and parent links kept between calls (`store.rs`); `None`
+    /// while an operation has it out.
+    cache: Mutex<Option<store::NodeCache>>,
+    /// Operations started (one inside another is seen by the outer one)
+    /// and ended.
+    ops: AtomicU64,
+    ops_done: AtomicU64,
 }
 
 impl Rtree {
@@ -136,8 +152,7 @@ impl Rtree {
         if known != 0 {
             return Ok(known);
         }
-        let sql = format!("SELECT length(data) FROM {} WHERE nodeno = 1", self.shadow("node"));
-        let size = self.stmts.one(conn, &sql, &[])?.map_or(0, |v| v.as_ref().to_i64().max(0)) as usize;
+        let size = self.stmts.one(conn, Sql::NodeSize, &[])?.map_or(0, |v| v.as_ref().to_i64().max(0)) as usize;
         if size < 512 - 64 {
             return Err(Error::new(SQLITE_CORRUPT_VTAB, format!("undersize RTree blobs in \"{}_node\"", self.names().table)));
         }
@@ -146,14 +161,19 @@ impl Rtree {
     }
 
     /// Node `n` from `%_node`.
-    pub fn read_node(&self, conn: &mut Connection, n: i64) -> Result<Node> {
-        let sql = format!("SELECT data FROM {} WHERE nodeno = ?1", self.shadow("node"));
-        let data = match self.stmts.one(conn, &sql, &[Value::Integer(n)])? {
-            Some(Value::Blob(b)) => b,
-            // (Read as sqlite3_column_blob reads it: text gives its bytes.)
-            Some(v @ Value::Text(_)) => v.as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default(),
-            _ => return Err(corrupt()),
-        };
+    fn read_node_sql(&self, conn: &mut Connection, n: i64) -> Result<Node> {
+        let mut data = None;
+        self.stmts.run(conn, Sql::ReadNode, &[Arg::Int(n)], |s| {
+            if data.is_none() {
+                data = match s.column(0) {
+                    Value::Blob(b) => Some(b.clone()),
+                    // (Read as sqlite3_column_blob reads it: text gives its bytes.)
+                    v @ Value::Text(_) => Some(v.as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default()),
+                    _ => None,
+                }
+            }
+        })?;
+        let Some(data) = data else { return Err(corrupt()) };
         if data.len() != self.node_size(conn)? {
             return Err(corrupt());
         }
@@ -162,13 +182,11 @@ impl Rtree {
 
     /// The leaf holding entry `rowid`, if the entry exists.
     pub fn leaf_of(&self, conn: &mut Connection, rowid: i64) -> Result<Option<i64>> {
-        let sql = format!("SELECT nodeno FROM {} WHERE rowid = ?1", self.shadow("rowid"));
-        Ok(self.stmts.one(conn, &sql, &[Value::Integer(rowid)])?.map(|v| v.as_ref().to_i64()))
+        Ok(self.stmts.one(conn, Sql::LeafOf, &[Arg::Int(rowid)])?.map(|v| v.as_ref().to_i64()))
     }
 
     fn set_leaf(&self, conn: &mut Connection, rowid: i64, leaf: i64) -> Result<()> {
-        let sql = format!("INSERT INTO {}(rowid, nodeno) VALUES(?1, ?2) ON CONFLICT(rowid) DO UPDATE SET nodeno = excluded.nodeno", self.shadow("rowid"));
-        self.stmts.exec(conn, &sql, &[Value::Integer(rowid), Value::Integer(leaf)])
+        self.stmts.exec(conn, Sql::SetLeaf, &[Arg::Int(rowid), Arg::Int(leaf)])
     }
 
     /// The auxiliary columns of entry `rowid`.
@@ -176,32 +194,31 @@ impl Rtree {
         if self.cols.aux.is_empty() {
             return Ok(Vec::new());
         }
-        let list: Vec<String> = (0..self.cols.aux.len()).map(|i| format!("a{i}")).collect();
-        let sql = format!("SELECT {} FROM {} WHERE rowid = ?1", list.join(","), self.shadow("rowid"));
-        Ok(self.stmts.query(conn, &sql, &[Value::Integer(rowid)], 1)?.pop().unwrap_or_else(|| vec![Value::Null; self.cols.aux.len()]))
+        let mut row = None;
+        self.stmts.run(conn, Sql::Aux, &[Arg::Int(rowid)], |s| {
+            if row.is_none() {
+                row = Some((0..s.column_count()).map(|i| s.column(i).clone()).collect());
+            }
+        })?;
+        Ok(row.unwrap_or_else(|| vec![Value::Null; self.cols.aux.len()]))
     }
 
-    fn delete_entry(&self, conn: &mut Connection, rowid: i64) -> Result<()> {
-        let Some(leaf) = self.leaf_of(conn, rowid)? else { return Ok(()) };
-        let mut st = store::Store::new(self, conn);
-        let mut t = tree::Tree::new(&mut st)?;
+    fn delete_entry(st: &mut store::Store, rowid: i64) -> Result<()> {
+        let Some(leaf) = st.rt.leaf_of(st.conn, rowid)? else { return Ok(()) };
+        let mut t = tree::Tree::new(st)?;
         t.delete(rowid, leaf)?;
         st.flush()?;
-        let sql = format!("DELETE FROM {} WHERE rowid = ?1", self.shadow("rowid"));
-        self.stmts.exec(conn, &sql, &[Value::Integer(rowid)])
+        st.rt.stmts.exec(st.conn, Sql::DeleteLeaf, &[Arg::Int(rowid)])
     }
 
-    fn insert_entry(&self, conn: &mut Connection, cell: &Cell, aux: &[Value]) -> Result<()> {
-        let mut st = store::Store::new(self, conn);
-        let mut t = tree::Tree::new(&mut st)?;
+    fn insert_entry(st: &mut store::Store, cell: &Cell, aux: &[Value]) -> Result<()> {
+        let mut t = tree::Tree::new(st)?;
         t.insert(cell)?;
         st.flush()?;
         if !aux.is_empty() {
-            let sets: Vec<String> = (0..aux.len()).map(|i| format!("a{i} = ?{}", i + 2)).collect();
-            let sql = format!("UPDATE {} SET {} WHERE rowid = ?1", self.shadow("rowid"), sets.join(", "));
-            let mut params = vec![Value::Integer(cell.rowid)];
-            params.extend(aux.iter().cloned());
-            self.stmts.exec(conn, &sql, &params)?;
+            let mut args = vec![Arg::Int(cell.rowid)];
+            args.extend(aux.iter().map(Arg::Value));
+            st.rt.stmts.exec(st.conn, Sql::SetAux, &args)?;
         }
         Ok(())
     }
@@ -209,7 +226,7 @@ impl Rtree {
     /// The cell for a row's column values (after the id), checking that
     /// no lower bound exceeds its upper bound.
     fn cell_of(&self, rowid: i64, values: &[Value]) -> Result<Cell> {
-        let mut coords = Vec::with_capacity(2 * self.dims);
+        let mut coords = node::Coords::new();
         for (i, v) in values.iter().take(2 * self.dims).enumerate() {
             coords.push(node::coord_from_value(self.kind, v, i % 2 == 1));
         }
@@ -247,7 +264,8 @@ impl VTab for RtreeTable {
 
     fn destroy(&self, host: &mut dyn VmHost) -> Result<()> {
         let conn = host_conn(host)?;
-        self.stmts.clear();
+        self.stmts.rename(&self.names());
+        *self.cache.lock().unwrap() = None;
         for s in ["node", "parent", "rowid"] {
             shadow::exec_once(conn, &format!("DROP TABLE IF EXISTS {}", self.shadow(s)))?;
         }
@@ -263,8 +281,10 @@ impl VTab for RtreeTable {
             return Err(Error::code(crate::error::SQLITE_LOCKED_VTAB));
         }
         let conn = host_conn(host)?;
+        let mut st = store::Store::new(self, conn);
         if args.len() == 1 {
-            self.delete_entry(conn, args[0].as_ref().to_i64())?;
+            Rtree::delete_entry(&mut st, args[0].as_ref().to_i64())?;
+            st.finish()?;
             return Ok(None);
         }
         let old = (!args[0].is_null()).then(|| args[0].as_ref().to_i64());
@@ -281,27 +301,27 @@ impl VTab for RtreeTable {
         let mut cell = self.cell_of(given.unwrap_or(0), values)?;
         let aux: Vec<Value> = values.iter().skip(2 * self.dims).cloned().collect();
         if let Some(id) = given {
-            if old != Some(id) && self.leaf_of(conn, id)?.is_some() {
+            if old != Some(id) && self.leaf_of(st.conn, id)?.is_some() {
                 if on_conflict != ON_CONFLICT_REPLACE {
                     let n = self.names();
                     return Err(Error::new(SQLITE_CONSTRAINT_PRIMARYKEY, format!("UNIQUE constraint failed: {}.{}", n.table, self.cols.names[0])));
                 }
-                self.delete_entry(conn, id)?;
+                Rtree::delete_entry(&mut st, id)?;
             }
         }
         if let Some(o) = old {
-            self.delete_entry(conn, o)?;
+            Rtree::delete_entry(&mut st, o)?;
         }
         let rowid = match given {
             Some(id) => id,
             None => {
-                let sql = format!("INSERT INTO {}(rowid, nodeno) VALUES(NULL, NULL)", self.shadow("rowid"));
-                self.stmts.exec(conn, &sql, &[])?;
-                conn.last_insert_rowid()
+                self.stmts.exec(st.conn, Sql::NewRowid, &[])?;
+                st.conn.last_insert_rowid()
             }
         };
         cell.rowid = rowid;
-        self.insert_entry(conn, &cell, &aux)?;
+        Rtree::insert_entry(&mut st, &cell, &aux)?;
+        st.finish()?;
         Ok(if old.is_none() { Some(rowid) } else { None })
     }
 
@@ -311,13 +331,16 @@ impl VTab for RtreeTable {
 
     fn rename(&self, host: &mut dyn VmHost, new_name: &str) -> Result<()> {
         let conn = host_conn(host)?;
-        self.stmts.clear();
+        *self.cache.lock().unwrap() = None;
         let old = self.names();
+        // (No statement on the old names outlives them.)
+        self.stmts.rename(&old);
         for s in ["node", "parent", "rowid"] {
             let sql = format!("ALTER TABLE {} RENAME TO {}", old.shadow(s), shadow::ident(&format!("{new_name}_{s}")));
             shadow::exec_once(conn, &sql)?;
         }
         self.names.lock().unwrap().table = new_name.to_string();
+        self.stmts.rename(&self.names());
         Ok(())
     }
 

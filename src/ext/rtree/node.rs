@@ -144,13 +144,84 @@ pub fn coord_from_value(kind: CoordKind, v: &Value, upper: bool) -> Coord {
     }
 }
 
+/// Most coordinates of a cell (five dimensions).
+const MAX_COORDS: usize = 10;
+
+/// A cell's coordinates, held inline (a cell is decoded, copied and
+/// compared in the inner loops of choose-leaf and split: no allocation).
+#[derive(Clone, Copy)]
+pub struct Coords {
+    n: u8,
+    v: [Coord; MAX_COORDS],
+}
+
+impl Coords {
+    /// No coordinates yet.
+    pub fn new() -> Coords {
+        Coords { n: 0, v: [Coord::I(0); MAX_COORDS] }
+    }
+
+    /// Append `c` (at most [`MAX_COORDS`]).
+    pub fn push(&mut self, c: Coord) {
+        self.v[self.n as usize] = c;
+        self.n += 1;
+    }
+}
+
+impl Default for Coords {
+    fn default() -> Self {
+        Coords::new()
+    }
+}
+
+impl std::ops::Deref for Coords {
+    type Target = [Coord];
+    fn deref(&self) -> &[Coord] {
+        &self.v[..self.n as usize]
+    }
+}
+
+impl std::ops::DerefMut for Coords {
+    fn deref_mut(&mut self) -> &mut [Coord] {
+        &mut self.v[..self.n as usize]
+    }
+}
+
+impl PartialEq for Coords {
+    fn eq(&self, o: &Coords) -> bool {
+        **self == **o
+    }
+}
+
+impl std::fmt::Debug for Coords {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        (**self).fmt(f)
+    }
+}
+
+impl FromIterator<Coord> for Coords {
+    fn from_iter<I: IntoIterator<Item = Coord>>(it: I) -> Coords {
+        let mut c = Coords::new();
+        it.into_iter().for_each(|x| c.push(x));
+        c
+    }
+}
+
+impl<'a> IntoIterator for &'a Coords {
+    type Item = &'a Coord;
+    type IntoIter = std::slice::Iter<'a, Coord>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
 /// A cell: a rowid (entry or child node) and its box.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Cell {
     /// Entry rowid (leaf) or child node number.
     pub rowid: i64,
     /// Lower and upper bound per dimension.
-    pub coords: Vec<Coord>,
+    pub coords: Coords,
 }
 
 impl Cell {
@@ -176,13 +247,6 @@ impl Cell {
         self.coords.chunks(2).map(|p| p[1].d() - p[0].d()).sum()
     }
 
-    /// How much the area grows to cover `o`.
-    pub fn growth(&self, o: &Cell) -> f64 {
-        let mut u = self.clone();
-        u.union_with(o);
-        u.area() - self.area()
-    }
-
     /// Area of the intersection with `o` (0 when disjoint).
     pub fn overlap(&self, o: &Cell) -> f64 {
         let mut a = 1.0;
@@ -201,7 +265,7 @@ impl Cell {
 /// The bounding box of `cells` (which is not empty), rowid 0.
 pub fn bounding_box<'a>(mut cells: impl Iterator<Item = &'a Cell>) -> Cell {
     let first = cells.next().expect("bounding box of no cells");
-    let mut b = Cell { rowid: 0, coords: first.coords.clone() };
+    let mut b = Cell { rowid: 0, coords: first.coords };
     for c in cells {
         b.union_with(c);
     }
@@ -273,6 +337,19 @@ impl Node {
         let rowid = i64::from_be_bytes(b[0..8].try_into().unwrap());
         let coords = (0..2 * self.dims).map(|k| Coord::from_bits(self.kind, u32::from_be_bytes(b[8 + 4 * k..12 + 4 * k].try_into().unwrap()))).collect();
         Cell { rowid, coords }
+    }
+
+    /// The box of cell `i` as doubles, lower and upper bound per
+    /// dimension, into `out` (which has room for them).
+    pub fn box_at(&self, i: usize, out: &mut [f64]) {
+        let off = 4 + i * Self::cell_size(self.dims) + 8;
+        for (k, x) in out.iter_mut().take(2 * self.dims).enumerate() {
+            let b = u32::from_be_bytes(self.data[off + 4 * k..off + 4 * k + 4].try_into().unwrap());
+            *x = match self.kind {
+                CoordKind::Float => f32::from_bits(b) as f64,
+                CoordKind::Int => b as i32 as f64,
+            };
+        }
     }
 
     /// The rowid of cell `i` without decoding its box.
@@ -359,9 +436,9 @@ mod tests {
     fn cells_round_trip() {
         let mut n = Node::empty(1, node_size(4096, 2), 2, CoordKind::Float);
         assert_eq!(n.data.len(), 1228);
-        let c = Cell { rowid: 7, coords: vec![Coord::F(1.0), Coord::F(2.0), Coord::F(-3.0), Coord::F(4.0)] };
+        let c = Cell { rowid: 7, coords: [Coord::F(1.0), Coord::F(2.0), Coord::F(-3.0), Coord::F(4.0)].into_iter().collect() };
         assert!(n.push(&c));
-        assert!(n.push(&Cell { rowid: 8, ..c.clone() }));
+        assert!(n.push(&Cell { rowid: 8, ..c }));
         assert_eq!(n.cell(0), c);
         n.remove(0);
         assert_eq!(n.cell_count(), 1);

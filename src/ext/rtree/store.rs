@@ -1,76 +1,178 @@
-//! # One operation's view of an R*Tree: nodes cached, maps written through
+//! # Nodes and parents of an R*Tree, cached across calls
 //!
-//! An insert or delete reads nodes from `%_node` once, changes them in
-//! memory and writes each changed node back when the operation finishes
-//! ([`Store::flush`]); node numbers are taken and given back at once
-//! (a new node is inserted with a NULL number, SQLite's way, so numbers
-//! follow its allocation), and the `%_rowid`/`%_parent` maps are written
-//! as soon as they change.
+//! An insert or delete reads nodes from `%_node` through a [`Store`],
+//! changes them in memory and writes each changed node back when the
+//! operation finishes ([`Store::flush`]); node numbers are taken and given
+//! back at once (a new node is inserted with a NULL number, SQLite's way,
+//! so numbers follow its allocation), and the `%_rowid`/`%_parent` maps
+//! are written as soon as they change.
+//!
+//! What a store read or wrote stays in the table's [`NodeCache`] after
+//! the operation, stamped with the database's change sequence
+//! ([`Connection::change_sequence`]) taken once the operation's last write
+//! is done. The next operation (or cursor) uses the cache only if the
+//! sequence is still the same: any other write to the database, a
+//! rollback (of the transaction or to a savepoint), a transaction's end
+//! or another connection's commit (seen when a read transaction starts)
+//! changes it, and the cache is dropped. So a bulk insert in one
+//! transaction reads the upper levels of the tree once, and nothing read
+//! is ever trusted after something may have changed it. Cursors read
+//! through the same cache and add what they read to it (queries one after
+//! another share the nodes they visit while nothing is written).
 //!
 //! Invariants: a node in `nodes` is the newest version of that node;
 //! `dirty` names only nodes present in `nodes`; `parents` agrees with
-//! `%_parent` plus the changes made through this store.
+//! `%_parent` plus the changes made through this store; a cache is put
+//! back only by an operation that succeeded and that no other operation
+//! on the same table ran inside (a trigger on a shadow table), and holds
+//! at most [`CACHE_BYTES`] of node blobs between operations.
 
 use super::node::Node;
+use super::shadow::{Arg, Sql};
 use super::Rtree;
 use crate::connection::Connection;
 use crate::error::Result;
-use crate::value::Value;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap, HashSet};
 
-/// The cache of one operation.
+/// Node bytes kept between operations (past it the cache starts over):
+/// the inner nodes of a tree of millions of entries and the most
+/// recently used leaves.
+pub const CACHE_BYTES: usize = 4 << 20;
+
+/// Parent entries kept between operations.
+const CACHE_PARENTS: usize = 1 << 16;
+
+/// Nodes and parent links read or written, valid while the database's
+/// change sequence is `seq`.
+#[derive(Default)]
+pub struct NodeCache {
+    seq: u64,
+    nodes: HashMap<i64, Node>,
+    parents: HashMap<i64, Option<i64>>,
+}
+
+impl NodeCache {
+    /// Keep the cache under its limits: past [`CACHE_BYTES`] the leaves
+    /// go and inner nodes (the root and every node known as a parent)
+    /// stay, as they are what the next operation reads; past half of it
+    /// after that, everything goes.
+    fn trim(&mut self, node_size: usize) {
+        let node_size = node_size.max(1);
+        if self.nodes.len() * node_size > CACHE_BYTES {
+            let inner: HashSet<i64> = self.parents.values().flatten().copied().chain([1]).collect();
+            self.nodes.retain(|n, _| inner.contains(n));
+            if self.nodes.len() * node_size > CACHE_BYTES / 2 {
+                self.nodes.clear();
+            }
+        }
+        if self.parents.len() > CACHE_PARENTS {
+            self.parents.clear();
+        }
+    }
+}
+
+impl Rtree {
+    /// The table's cache if it is still valid for `conn`, taken out (an
+    /// empty one otherwise).
+    fn take_cache(&self, conn: &Connection) -> NodeCache {
+        let cached = self.cache.lock().unwrap().take();
+        match (cached, conn.change_sequence(&self.db)) {
+            (Some(c), Some(seq)) if c.seq == seq => c,
+            _ => NodeCache::default(),
+        }
+    }
+
+    /// Node `n` for a cursor: from the cache while it is valid, else
+    /// read from `%_node` and remembered (in a new cache if the old one
+    /// is stale; not while an operation has the cache out).
+    pub fn read_node(&self, conn: &mut Connection, n: i64) -> Result<Node> {
+        if let Some(seq) = conn.change_sequence(&self.db) {
+            let guard = self.cache.lock().unwrap();
+            if let Some(node) = guard.as_ref().filter(|c| c.seq == seq).and_then(|c| c.nodes.get(&n)) {
+                return Ok(node.clone());
+            }
+        }
+        let node = self.read_node_sql(conn, n)?;
+        if let Some(seq) = conn.change_sequence(&self.db) {
+            let mut guard = self.cache.lock().unwrap();
+            let op_running = self.ops.load(std::sync::atomic::Ordering::Relaxed) != self.ops_done.load(std::sync::atomic::Ordering::Relaxed);
+            if !op_running {
+                let cache = guard.get_or_insert_with(NodeCache::default);
+                if cache.seq != seq {
+                    *cache = NodeCache { seq, ..NodeCache::default() };
+                }
+                cache.trim(self.node_size.load(std::sync::atomic::Ordering::Relaxed));
+                cache.nodes.insert(n, node.clone());
+            }
+        }
+        Ok(node)
+    }
+}
+
+impl Drop for Store<'_> {
+    fn drop(&mut self) {
+        self.rt.ops_done.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+/// The nodes of one operation.
 pub struct Store<'a> {
     /// The table.
     pub rt: &'a Rtree,
     /// The connection lent to the operation.
     pub conn: &'a mut Connection,
-    nodes: HashMap<i64, Node>,
+    cache: NodeCache,
     dirty: BTreeSet<i64>,
-    parents: HashMap<i64, Option<i64>>,
+    /// The table's operation count when this one started.
+    op: u64,
 }
 
 impl<'a> Store<'a> {
-    /// A store over `rt`'s shadow tables.
+    /// A store over `rt`'s shadow tables, starting from its cache if
+    /// nothing changed since the cache was stamped.
     pub fn new(rt: &'a Rtree, conn: &'a mut Connection) -> Store<'a> {
-        Store { rt, conn, nodes: HashMap::new(), dirty: BTreeSet::new(), parents: HashMap::new() }
+        let cache = rt.take_cache(conn);
+        let op = rt.ops.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        Store { rt, conn, cache, dirty: BTreeSet::new(), op }
     }
 
     /// Node `n` (a copy; put it back with [`Store::put`]).
     pub fn node(&mut self, n: i64) -> Result<Node> {
-        if let Some(x) = self.nodes.get(&n) {
-            return Ok(x.clone());
+        self.node_ref(n).cloned()
+    }
+
+    /// Node `n`, borrowed.
+    pub fn node_ref(&mut self, n: i64) -> Result<&Node> {
+        if !self.cache.nodes.contains_key(&n) {
+            let x = self.rt.read_node_sql(self.conn, n)?;
+            self.cache.nodes.insert(n, x);
         }
-        let x = self.rt.read_node(self.conn, n)?;
-        self.nodes.insert(n, x.clone());
-        Ok(x)
+        Ok(&self.cache.nodes[&n])
     }
 
     /// Replace the cached node; written by [`Store::flush`].
     pub fn put(&mut self, node: Node) {
         self.dirty.insert(node.number);
-        self.nodes.insert(node.number, node);
+        self.cache.nodes.insert(node.number, node);
     }
 
     /// A new empty node with its number taken in `%_node`.
     pub fn new_node(&mut self) -> Result<Node> {
-        let sql = format!("INSERT INTO {}(nodeno, data) VALUES(NULL, ?1)", self.rt.shadow("node"));
         let size = self.rt.node_size(self.conn)?;
         let mut node = Node::empty(0, size, self.rt.dims, self.rt.kind);
-        self.rt.stmts.exec(self.conn, &sql, &[Value::Blob(node.data.clone())])?;
+        self.rt.stmts.exec(self.conn, Sql::NewNode, &[Arg::Bytes(&node.data)])?;
         node.number = self.conn.last_insert_rowid();
-        self.nodes.insert(node.number, node.clone());
+        self.cache.nodes.insert(node.number, node.clone());
         Ok(node)
     }
 
     /// Remove node `n` and its parent entry.
     pub fn delete_node(&mut self, n: i64) -> Result<()> {
-        self.nodes.remove(&n);
+        self.cache.nodes.remove(&n);
         self.dirty.remove(&n);
-        let sql = format!("DELETE FROM {} WHERE nodeno = ?1", self.rt.shadow("node"));
-        self.rt.stmts.exec(self.conn, &sql, &[Value::Integer(n)])?;
-        let sql = format!("DELETE FROM {} WHERE nodeno = ?1", self.rt.shadow("parent"));
-        self.rt.stmts.exec(self.conn, &sql, &[Value::Integer(n)])?;
-        self.parents.insert(n, None);
+        self.rt.stmts.exec(self.conn, Sql::DeleteNode, &[Arg::Int(n)])?;
+        self.rt.stmts.exec(self.conn, Sql::DeleteParent, &[Arg::Int(n)])?;
+        self.cache.parents.insert(n, None);
         Ok(())
     }
 
@@ -79,23 +181,21 @@ impl<'a> Store<'a> {
         if n == 1 {
             return Ok(None);
         }
-        if let Some(p) = self.parents.get(&n) {
+        if let Some(p) = self.cache.parents.get(&n) {
             return Ok(*p);
         }
-        let sql = format!("SELECT parentnode FROM {} WHERE nodeno = ?1", self.rt.shadow("parent"));
-        let p = self.rt.stmts.one(self.conn, &sql, &[Value::Integer(n)])?.map(|v| v.as_ref().to_i64());
+        let p = self.rt.stmts.one(self.conn, Sql::ParentOf, &[Arg::Int(n)])?.map(|v| v.as_ref().to_i64());
         if p.is_none() {
             return Err(super::corrupt());
         }
-        self.parents.insert(n, p);
+        self.cache.parents.insert(n, p);
         Ok(p)
     }
 
     /// Record that node `child` is in node `parent`.
     pub fn set_parent(&mut self, child: i64, parent: i64) -> Result<()> {
-        let sql = format!("INSERT OR REPLACE INTO {}(nodeno, parentnode) VALUES(?1, ?2)", self.rt.shadow("parent"));
-        self.rt.stmts.exec(self.conn, &sql, &[Value::Integer(child), Value::Integer(parent)])?;
-        self.parents.insert(child, Some(parent));
+        self.rt.stmts.exec(self.conn, Sql::SetParent, &[Arg::Int(child), Arg::Int(parent)])?;
+        self.cache.parents.insert(child, Some(parent));
         Ok(())
     }
 
@@ -107,11 +207,27 @@ impl<'a> Store<'a> {
 
     /// Write every changed node.
     pub fn flush(&mut self) -> Result<()> {
-        let sql = format!("INSERT OR REPLACE INTO {}(nodeno, data) VALUES(?1, ?2)", self.rt.shadow("node"));
         for n in std::mem::take(&mut self.dirty) {
-            let data = self.nodes[&n].data.clone();
-            self.rt.stmts.exec(self.conn, &sql, &[Value::Integer(n), Value::Blob(data)])?;
+            let data = &self.cache.nodes[&n].data;
+            self.rt.stmts.exec(self.conn, Sql::WriteNode, &[Arg::Int(n), Arg::Bytes(data)])?;
         }
+        Ok(())
+    }
+
+    /// End a successful operation (every write done): the cache goes
+    /// back to the table, stamped with the change sequence now.
+    pub fn finish(mut self) -> Result<()> {
+        self.flush()?;
+        if self.rt.ops.load(std::sync::atomic::Ordering::Relaxed) != self.op {
+            // (Another operation ran inside this one: what it changed may
+            // be stale here.)
+            return Ok(());
+        }
+        let Some(seq) = self.conn.change_sequence(&self.rt.db) else { return Ok(()) };
+        let mut cache = std::mem::take(&mut self.cache);
+        cache.trim(self.rt.node_size.load(std::sync::atomic::Ordering::Relaxed));
+        cache.seq = seq;
+        *self.rt.cache.lock().unwrap() = Some(cache);
         Ok(())
     }
 }

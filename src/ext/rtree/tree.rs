@@ -48,20 +48,37 @@ impl<'s, 'a> Tree<'s, 'a> {
     /// Insert entry `cell` (its rowid is the entry's).
     pub fn insert(&mut self, cell: &Cell) -> Result<()> {
         let leaf = self.choose(cell, 0)?;
-        self.insert_cell(leaf, cell.clone(), 0)
+        self.insert_cell(leaf, *cell, 0)
     }
 
-    /// The node at `level` whose box grows least to take `cell`.
+    /// The node at `level` whose box grows least to take `cell` (ties:
+    /// the smaller box). Computed in doubles straight from the node's
+    /// bytes: the values [`Cell::union_with`] and [`Cell::area`] give.
     fn choose(&mut self, cell: &Cell, level: usize) -> Result<i64> {
+        let dims = cell.coords.len() / 2;
+        let mut target = [0.0f64; 10];
+        for (t, c) in target.iter_mut().zip(cell.coords.iter()) {
+            *t = c.d();
+        }
+        let mut b = [0.0f64; 10];
         let mut n = 1;
         let mut at = self.depth;
         while at > level {
-            let node = self.st.node(n)?;
+            let node = self.st.node_ref(n)?;
             let mut best: Option<(usize, f64, f64)> = None;
             for i in 0..node.cell_count() {
-                let c = node.cell(i);
-                let growth = c.growth(cell);
-                let area = c.area();
+                node.box_at(i, &mut b);
+                let (mut area, mut grown) = (1.0f64, 1.0f64);
+                for d in 0..dims {
+                    let (lo, hi) = (b[2 * d], b[2 * d + 1]);
+                    area *= hi - lo;
+                    // (Coord::min/max: keep the cell's bound unless the
+                    // new one is beyond it.)
+                    let ulo = if target[2 * d] < lo { target[2 * d] } else { lo };
+                    let uhi = if target[2 * d + 1] > hi { target[2 * d + 1] } else { hi };
+                    grown *= uhi - ulo;
+                }
+                let growth = grown - area;
                 let better = match best {
                     None => true,
                     Some((_, g, a)) => growth < g || (growth == g && area < a),
@@ -134,7 +151,7 @@ impl<'s, 'a> Tree<'s, 'a> {
 
     fn split(&mut self, mut node: Node, cell: Cell, level: usize) -> Result<()> {
         let mut cells = node.cells();
-        cells.push(cell.clone());
+        cells.push(cell);
         let (lcells, rcells) = split_cells(&cells, self.min_cells(&node));
         let is_root = node.number == 1;
         let mut right = self.st.new_node()?;
@@ -250,11 +267,24 @@ pub fn split_cells(cells: &[Cell], min: usize) -> (Vec<Cell>, Vec<Cell>) {
         merge_sort(&mut order, &|a, b| key(a) < key(b));
         let mut margin = 0.0;
         let mut pick: Option<(usize, f64, f64)> = None;
+        // Boxes of every prefix and suffix of the order (a box is the
+        // same whatever order its cells are united in).
+        let mut prefix = Vec::with_capacity(n + 1);
+        let mut suffix = vec![cells[order[n - 1]]; n];
+        let mut acc = cells[order[0]];
+        for &i in &order {
+            acc.union_with(&cells[i]);
+            prefix.push(acc);
+        }
+        let mut acc = cells[order[n - 1]];
+        for j in (0..n).rev() {
+            acc.union_with(&cells[order[j]]);
+            suffix[j] = acc;
+        }
         for k in min..=(n - min) {
-            let l = bounding_box(order[..k].iter().map(|&i| &cells[i]));
-            let r = bounding_box(order[k..].iter().map(|&i| &cells[i]));
+            let (l, r) = (&prefix[k - 1], &suffix[k]);
             margin += l.margin() + r.margin();
-            let overlap = l.overlap(&r);
+            let overlap = l.overlap(r);
             let area = l.area() + r.area();
             let better = match pick {
                 None => true,
@@ -270,7 +300,7 @@ pub fn split_cells(cells: &[Cell], min: usize) -> (Vec<Cell>, Vec<Cell>) {
         }
     }
     let (_, order, k) = best.expect("a split of no dimensions");
-    (order[..k].iter().map(|&i| cells[i].clone()).collect(), order[k..].iter().map(|&i| cells[i].clone()).collect())
+    (order[..k].iter().map(|&i| cells[i]).collect(), order[k..].iter().map(|&i| cells[i]).collect())
 }
 
 /// Sort `idx` by `less`, a merge sort that takes the right run's element
