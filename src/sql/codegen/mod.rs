@@ -260,6 +260,10 @@ pub struct Compiler<'s> {
     /// visits: its `rowid` column is not an application read to authorize
     /// (a lower-case `rowid` in the statement's WHERE is not checked either).
     pub internal_rowid_read: bool,
+    /// Compiling the query that collects an UPDATE of a virtual table: the
+    /// registers receiving, per column, the subtype its unchanged read
+    /// left (`dml/vtab_dml.rs`); empty otherwise.
+    pub vtab_unchanged_flags: Vec<i32>,
     /// The address of the WHERE or ON term (`rowid = expr`) the last
     /// loop opened by `open_access` decides by its `SeekRowid`, so that
     /// it is not tested again inside the loop (as SQLite omits it).
@@ -451,6 +455,7 @@ impl<'s> Compiler<'s> {
             authorizer: None,
             auth_error: None,
             internal_rowid_read: false,
+            vtab_unchanged_flags: Vec::new(),
             seek_consumed: None,
             span_names: false,
             view_names_text: None,
