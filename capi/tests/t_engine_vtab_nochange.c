@@ -215,6 +215,9 @@ int main(void) {
     "UPDATE %s SET c = 'in' WHERE rowid IN (SELECT id FROM o)",
     "UPDATE %s SET b = (SELECT count(*) FROM o) WHERE rowid = 2",
     "UPDATE %s SET a = 'w' WHERE rowid = 99",
+    "UPDATE %s SET (a, c) = ('p', 'q') WHERE rowid = 1",
+    "UPDATE %s SET (b, a) = (a, 'r'), h = 'hx' WHERE rowid = 3",
+    "UPDATE %s SET (a, b) = ('p', 'q', 'r')",
   };
   int ti, ui;
   if (sqlite3_open(":memory:", &db) != SQLITE_OK) return 1;

@@ -127,6 +127,11 @@ pub struct Compiler<'s> {
     /// reads instead: the right column of a RIGHT JOIN alone, the
     /// coalesce() of both sides' after a FULL JOIN.
     pub using_coalesce: HashMap<(i32, i64), Vec<crate::sql::resolve::ColumnRef>>,
+    /// USING/NATURAL equalities by the cursor of their left table: its
+    /// column and the right table's, for the inner joins the planner may
+    /// place the right table outside (SQLite offers the term to a left
+    /// virtual table too).
+    pub using_left_terms: HashMap<i32, Vec<(crate::sql::resolve::ColumnRef, crate::sql::resolve::ColumnRef)>>,
     /// Cursors open on WITHOUT ROWID tables: table column to position in
     /// the stored record.
     pub record_positions: HashMap<i32, Vec<usize>>,
@@ -411,6 +416,7 @@ impl<'s> Compiler<'s> {
             agg_shadowed: Default::default(),
             col_map: Default::default(),
             using_coalesce: HashMap::new(),
+            using_left_terms: HashMap::new(),
             record_positions: HashMap::new(),
             aliases: Vec::new(),
             comparing: false,

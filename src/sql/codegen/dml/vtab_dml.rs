@@ -277,15 +277,18 @@ pub fn update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
     let mut new_values: Vec<Option<String>> = vec![None; n];
     let mut new_rowid: Option<String> = None;
     for s in sets.iter() {
-        if s.col_names.len() != 1 {
-            return Err(Error::unsupported("row-value assignments to a virtual table"));
-        }
-        let name = unquoted(s.col_names[0].0);
-        let text = ast_text(&s.expr);
-        match table.column_index(&name) {
-            Some(i) => new_values[i] = Some(text),
-            None if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&name)) => new_rowid = Some(text),
-            None => return Err(Error::sql(format!("no such column: {name}"))),
+        // (`(a, b) = (x, y)` is one assignment per column.)
+        for (col, v) in s.col_names.iter().zip(crate::sql::codegen::dml::assign::set_values(s)?) {
+            let crate::sql::codegen::dml::assign::SetValue::Expr(e) = v else {
+                return Err(Error::unsupported("row-value subquery assignments to a virtual table"));
+            };
+            let name = unquoted(col.0);
+            let text = ast_text(e);
+            match table.column_index(&name) {
+                Some(i) => new_values[i] = Some(text),
+                None if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&name)) => new_rowid = Some(text),
+                None => return Err(Error::sql(format!("no such column: {name}"))),
+            }
         }
     }
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
