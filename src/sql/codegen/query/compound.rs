@@ -136,6 +136,25 @@ impl Compiler<'_> {
             .collect()
     }
 
+    /// Whether a FROM item of `arm` names a virtual table (or a name the
+    /// schema does not hold, which may be an eponymous one).
+    fn arm_reads_vtab(&self, arm: &OneSelect<'_>) -> bool {
+        use sqlite3_parser::ast::SelectTable;
+        let OneSelect::Select { from: Some(from), .. } = arm else { return false };
+        from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table))).any(|t| {
+            let (SelectTable::Table(qn, _, _) | SelectTable::TableCall(qn, _, _)) = t else { return false };
+            let name = crate::sql::parse::unquote(qn.name.0);
+            if self.cte(&name).is_some() {
+                return false;
+            }
+            let db = qn.db_name.as_ref().and_then(|d| self.db_index(&crate::sql::parse::unquote(d.0)));
+            match self.schema.table_in(db, &name) {
+                Some(t) => t.virtual_table.is_some(),
+                None => true,
+            }
+        })
+    }
+
     /// `arm_order`: the ORDER BY each arm sorts by (see `arm_order_text`)
     /// and how many of its terms are the compound's own.
     #[allow(clippy::too_many_arguments)]
@@ -154,9 +173,12 @@ impl Compiler<'_> {
         // where an operator from the one before it on is not UNION ALL
         // (SQLite's `multiSelectOrderBy`, applied from the last operator
         // to the first). Only plain SELECT arms sort.
+        // (Only arms reading a virtual table: elsewhere the order is not
+        // seen and the arm's sort would be work for nothing.)
+        let reads_vtab: Vec<bool> = std::iter::once(&sel.body.select).chain(compounds.iter().map(|c| &c.select)).map(|a| self.arm_reads_vtab(a)).collect();
         let order_of = |j: usize, arm: &sqlite3_parser::ast::OneSelect<'_>| -> Option<&[SortedColumn<'_>]> {
             let (terms, base) = arm_order?;
-            if !matches!(arm, sqlite3_parser::ast::OneSelect::Select { .. }) {
+            if !matches!(arm, sqlite3_parser::ast::OneSelect::Select { .. }) || !reads_vtab[j] {
                 return None;
             }
             let full = compounds[j.saturating_sub(1)..].iter().any(|c| c.operator != CompoundOperator::UnionAll);
