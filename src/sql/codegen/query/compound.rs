@@ -65,7 +65,7 @@ impl Compiler<'_> {
         let r = match arm_order_text(sel) {
             Some((text, base)) => crate::sql::parse::with_first_statement(text.as_bytes(), |cmd, _| {
                 let terms = match cmd {
-                    Some(sqlite3_parser::ast::Cmd::Stmt(sqlite3_parser::ast::Stmt::Select(s))) => s.order_by.as_deref(),
+                    Some(sqlite3_parser::ast::Cmd::Stmt(sqlite3_parser::ast::Stmt::Select(s))) => s.order_by,
                     _ => None,
                 };
                 self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names, terms.map(|t| (t, base)))
@@ -353,7 +353,7 @@ impl Compiler<'_> {
 /// plainly a column of the first arm (a number, an alias or a column name
 /// of its result) before the arms are compiled, or the first arm has `*`.
 fn arm_order_text(sel: &Select<'_>) -> Option<(String, usize)> {
-    let terms = sel.order_by.as_deref()?;
+    let terms = sel.order_by?;
     let OneSelect::Select { columns, .. } = &sel.body.select else { return None };
     if columns.iter().any(|c| !matches!(c, ResultColumn::Expr(..))) {
         return None;
