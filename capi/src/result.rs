@@ -29,6 +29,9 @@ unsafe fn set(c: *mut sqlite3_context, v: Value) {
     if let Some(c) = c.as_mut() {
         c.result = v;
         c.error = None;
+        // A value is set: xColumn no longer leaves it unchanged
+        // (`sqlite3_vtab_nochange` answers 0 from here, as in SQLite).
+        c.nochange = false;
     }
 }
 

@@ -396,6 +396,8 @@ impl VTabCursor for CCursor {
         }
         self.check(rc)?;
         ctx.subtype = c.subtype;
+        // Still set: the method set no result for an unchanged column.
+        ctx.left_unchanged = c.nochange;
         Ok(std::mem::take(&mut c.result))
     }
     fn rowid(&mut self, host: &mut dyn VmHost) -> ringlite::Result<i64> {

@@ -14,14 +14,16 @@
 ** and `IN (SELECT ...)`, row-value IN, comparisons and IS, row-value
 ** comparisons, LIKE/GLOB, BETWEEN, constant propagation (`a = 1 AND a > 2`),
 ** `x AND 0`, OR terms SQLite reads as IN or asks about per branch,
-** correlated subqueries in the result (colUsed).
+** correlated subqueries in the result (colUsed). Then USING across outer
+** and CROSS joins, LIKE under PRAGMA case_sensitive_like (BINARY prefix
+** bounds) and compounds whose ORDER BY SQLite offers to each arm.
 ** Shapes left out because ringlite differs (README, "Differences from
 ** SQLite", Virtual tables): OR terms SQLite plans by union (`a = 1 OR a >
 ** 4` under a module taking both: SQLite asks again per branch and runs
 ** xFilter once per branch); EXISTS in WHERE (SQLite 3.54 makes it a join);
-** USING/NATURAL for the left table; subqueries, views and CTEs in FROM
-** (SQLite flattens them or pushes WHERE terms into them) and a UNION's
-** ORDER BY offered to its arms; the join order of tables SQLite costs
+** inner USING/NATURAL joins (ringlite does not reorder them, so the left
+** table is offered the equality unusable); subqueries, views and CTEs in FROM
+** (SQLite flattens them or pushes WHERE terms into them); the join order of tables SQLite costs
 ** otherwise. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -371,16 +373,49 @@ int main(void) {
     "SELECT * FROM r JOIN v ON v.a = r.x + 1",
     "SELECT * FROM r, v WHERE v.a IN (r.x, 5)",
     NULL };
+  /* USING across outer and CROSS joins (not offered to the left table),
+  ** LIKE under case_sensitive_like, a compound's ORDER BY offered to
+  ** its arms. */
+  static const char *const joins_compounds[] = {
+    "SELECT * FROM v LEFT JOIN s USING (a)",
+    "SELECT * FROM s LEFT JOIN v USING (a)",
+    "SELECT * FROM v CROSS JOIN s USING (b)",
+    "PRAGMA case_sensitive_like = 1",
+    "SELECT a FROM v WHERE c LIKE 'x1%'",
+    "SELECT a FROM v WHERE c LIKE 'X1%'",
+    "SELECT a FROM v WHERE c LIKE 'x1'",
+    "SELECT a FROM v WHERE c GLOB 'x1*'",
+    "SELECT a FROM v WHERE like('x1%', c)",
+    "SELECT a FROM v WHERE c LIKE 'x1%' ESCAPE '^'",
+    "PRAGMA case_sensitive_like = 0",
+    "SELECT a FROM v WHERE c LIKE 'x1%'",
+    "SELECT a FROM v UNION SELECT a FROM w ORDER BY 1",
+    "SELECT a FROM v UNION ALL SELECT a FROM w ORDER BY a",
+    "SELECT a FROM v UNION ALL SELECT a FROM w ORDER BY 1 DESC",
+    "SELECT a, b FROM v UNION SELECT b, a FROM w ORDER BY 2",
+    "SELECT a FROM v INTERSECT SELECT a FROM w ORDER BY 1",
+    "SELECT a FROM v EXCEPT SELECT b FROM w ORDER BY 1",
+    "SELECT a FROM v UNION ALL SELECT a FROM w ORDER BY 1 LIMIT 2",
+    "SELECT a FROM v UNION ALL SELECT x FROM r ORDER BY 1",
+    "SELECT a FROM v WHERE a > 2 UNION SELECT a FROM w WHERE a < 3 ORDER BY 1",
+    "SELECT a FROM v UNION SELECT a FROM w UNION ALL SELECT a FROM v ORDER BY 1",
+    "SELECT a AS k, b FROM v UNION ALL SELECT b, a FROM w ORDER BY k DESC",
+    "SELECT a, b FROM v UNION ALL SELECT a, b FROM w UNION SELECT b, a FROM v ORDER BY b",
+    "SELECT c FROM v UNION SELECT c FROM w ORDER BY 1 COLLATE nocase",
+    "SELECT * FROM (SELECT a FROM v UNION ALL SELECT a FROM w ORDER BY 1) LIMIT 3",
+    NULL };
   int i;
   sqlite3_open(":memory:", &db);
   sqlite3_create_module(db, "pv", &mod, 0);
   sqlite3_create_function(db, "regexp", 2, SQLITE_UTF8, 0, substr_fn, 0, 0);
   sqlite3_create_function(db, "match", 2, SQLITE_UTF8, 0, substr_fn, 0, 0);
-  run("CREATE VIRTUAL TABLE v USING pv; CREATE VIRTUAL TABLE w USING pv(4); CREATE TABLE r(x); INSERT INTO r VALUES (1),(2),(3)");
+  run("CREATE VIRTUAL TABLE v USING pv; CREATE VIRTUAL TABLE w USING pv(4); CREATE TABLE r(x); INSERT INTO r VALUES (1),(2),(3);"
+      "CREATE TABLE s(a, b); INSERT INTO s VALUES (1, 1), (2, 2), (5, 2)");
   for (eager = 0; eager < 2; eager++) {
     printf("=== policy %s\n", eager ? "eager" : "plain");
     for (i = 0; qs[i]; i++) q(qs[i]);
     for (i = 0; !eager && plain_only[i]; i++) q(plain_only[i]);
+    for (i = 0; joins_compounds[i]; i++) q(joins_compounds[i]);
   }
   /* 200 random queries, alternating the policies. */
   for (i = 0; i < 200; i++) {

@@ -229,6 +229,14 @@ pub fn resolve_in(scopes: &mut [Scope], db: Option<usize>, qualifier: Option<&st
 /// which hide the rowid from those names.
 pub const INTERNAL_ROWID: &str = "_ringlite_rowid_";
 
+/// The internal name (then the column's number) the query collecting an
+/// UPDATE of a virtual table reads a column the statement leaves with
+/// (`dml/vtab_dml.rs`); it resolves as the item's rowid.
+pub const UNCHANGED_VALUE: &str = "_ringlite_unchanged_";
+/// The internal name (then the column's number) of the subtype that read
+/// left (`NOCHANGE_SUBTYPE` where the module left the value out).
+pub const UNCHANGED_FLAG: &str = "_ringlite_unchanged_flag_";
+
 /// The rowid of the innermost scope's item named `qualifier` (the first
 /// item with a rowid when none), whatever its columns are called.
 pub fn resolve_rowid(scopes: &[Scope], qualifier: Option<&str>) -> Option<ColumnRef> {

@@ -128,8 +128,6 @@ pub struct ConnState {
     pub interrupt: Arc<AtomicBool>,
     /// State of the pseudo-random generator.
     pub prng: u64,
-    /// `PRAGMA case_sensitive_like`.
-    pub case_sensitive_like: bool,
     /// The switches statements compile under (`settings.rs`).
     pub settings: settings::Settings,
     /// `sqlite3_busy_timeout` / `PRAGMA busy_timeout`: how long a locked

@@ -74,7 +74,8 @@ pub enum Opcode {
     SCopy,
     /// The subtype of register p1 into p2 (NULL for none).
     GetSubtype,
-    /// Register p1's integer (NULL: none) as the subtype of register p2.
+    /// Register p1's integer (NULL: none) as the subtype of register p2
+    /// (its low byte; P5 1: whole, for a virtual table's unchanged column).
     SetSubtype,
     IntCopy,
     MustBeInt,

@@ -36,6 +36,9 @@ pub struct Settings {
     /// and `full_column_names` off, a plain column reference is named by
     /// its source text.
     pub short_column_names: bool,
+    /// `PRAGMA case_sensitive_like`: LIKE compares case (its function, and
+    /// the prefix bounds a virtual table is offered, are then BINARY).
+    pub case_sensitive_like: bool,
 }
 
 impl Settings {
@@ -49,6 +52,7 @@ impl Settings {
         legacy_alter_table: false,
         full_column_names: false,
         short_column_names: true,
+        case_sensitive_like: false,
     };
 }
 

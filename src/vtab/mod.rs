@@ -189,6 +189,9 @@ pub struct ColumnContext {
     /// `sqlite3_vtab_nochange`: the column is read for an UPDATE that does
     /// not change it; the module may leave the value out (answer NULL).
     pub nochange: bool,
+    /// Set by the module when `nochange` and it left the value out: xUpdate
+    /// then sees the value as unchanged (`sqlite3_value_nochange`).
+    pub left_unchanged: bool,
     /// The result's subtype (`sqlite3_result_subtype`).
     pub subtype: u32,
 }

@@ -370,3 +370,50 @@ fn contentless_unindexed_without_sizes_scans_its_content() {
         ],
     );
 }
+
+/// An UPDATE that leaves columns out: FTS5 does not read them
+/// (`sqlite3_vtab_nochange`) and takes them from the old row, for tables
+/// with their own content, external content and `contentless_unindexed=1`;
+/// a contentless-delete table accepts an UPDATE setting every indexed
+/// column, some to NULL, and refuses one leaving an indexed column out.
+#[test]
+fn updates_leaving_columns_keep_the_old_values() {
+    let mut c = crate::sql_common::ours_open();
+    let r = RefDb::open();
+    same_steps(
+        &mut c,
+        &r,
+        &[
+            "CREATE VIRTUAL TABLE o USING fts5(a, b, u UNINDEXED)",
+            "INSERT INTO o(rowid, a, b, u) VALUES (1, 'x y', 'z w', 'u1'), (2, 'p q', 'r s', 'u2')",
+            "UPDATE o SET a = 'new words' WHERE rowid = 1",
+            "UPDATE o SET u = 'u9', rowid = 5 WHERE rowid = 2",
+            "SELECT rowid, * FROM o ORDER BY rowid",
+            "SELECT rowid FROM o('z OR new OR r')",
+            &shadow_rows("o", true, true),
+            "INSERT INTO o(o) VALUES('integrity-check')",
+            "CREATE TABLE src(id INTEGER PRIMARY KEY, a, b)",
+            "INSERT INTO src VALUES (1, 'one two', 'three'), (2, 'four', 'five six')",
+            "CREATE VIRTUAL TABLE e USING fts5(a, b, content=src, content_rowid=id)",
+            "INSERT INTO e(e) VALUES('rebuild')",
+            "UPDATE e SET b = 'three' WHERE rowid = 1",
+            "SELECT rowid FROM e('three OR one')",
+            &shadow_rows("e", false, true),
+            "CREATE VIRTUAL TABLE cu USING fts5(a, b, u UNINDEXED, content='', contentless_unindexed=1, contentless_delete=1)",
+            "INSERT INTO cu(rowid, a, b, u) VALUES (1, 'x', 'y', 'kept'), (2, 'p', 'q', 'also')",
+            "UPDATE cu SET a = NULL, b = 'yy' WHERE rowid = 1",
+            "UPDATE cu SET a = NULL, b = NULL WHERE rowid = 2",
+            "UPDATE cu SET a = 'only' WHERE rowid = 1",
+            "UPDATE cu SET u = 'changed' WHERE rowid = 1",
+            "SELECT rowid, * FROM cu ORDER BY rowid",
+            "SELECT rowid FROM cu('yy OR x OR p')",
+            &shadow_rows("cu", true, true),
+            "CREATE VIRTUAL TABLE cd USING fts5(a, b, content='', contentless_delete=1)",
+            "INSERT INTO cd(rowid, a, b) VALUES (1, 'x', 'y')",
+            "UPDATE cd SET a = NULL, b = 'n' WHERE rowid = 1",
+            "UPDATE cd SET b = 'm' WHERE rowid = 1",
+            "SELECT rowid FROM cd('n OR x OR y')",
+            &shadow_rows("cd", false, true),
+        ],
+    );
+}

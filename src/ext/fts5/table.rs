@@ -544,6 +544,12 @@ impl VTabCursor for Fts5Cursor {
             return Ok(Value::Null);
         };
         if ctx.column < n {
+            // A column an UPDATE leaves is not read (SQLite's xColumn
+            // seeks no row for it): xUpdate sees it unchanged.
+            if ctx.nochange {
+                ctx.left_unchanged = true;
+                return Ok(Value::Null);
+            }
             let row = if self.light.is_some() { current_row(&mut lock(&self.shared), Some(host))?.unwrap_or_else(|| row.clone()) } else { row.clone() };
             if row.missing {
                 return Err(source::missing_row(&self.cfg, row.rowid));

@@ -155,6 +155,23 @@ fn delete(c: &mut Connection, cfg: &Config, p: &mut Pending, id: i64) -> Result<
     forget(c, cfg, p, id, &vals)
 }
 
+/// An UPDATE of a table with content: row `old` deleted, then `vals`
+/// inserted as row `new`, where the columns the statement left unchanged
+/// (`sqlite3_value_nochange`: the cursor did not read them) take the old
+/// row's values, as SQLite's saved row gives them.
+fn replace_row(c: &mut Connection, cfg: &Config, p: &mut Pending, old: i64, new: i64, mut vals: Vec<Value>, unchanged: &[bool]) -> Result<Option<i64>> {
+    let saved = stored(c, cfg, old)?;
+    if let Some(prev) = &saved {
+        forget(c, cfg, p, old, prev)?;
+    }
+    for (i, v) in vals.iter_mut().enumerate() {
+        if unchanged.get(i).copied().unwrap_or(false) {
+            *v = saved.as_ref().and_then(|s| s.get(i).cloned()).unwrap_or(Value::Null);
+        }
+    }
+    insert(c, cfg, p, Some(new), vals).map(Some)
+}
+
 /// Remove row `id`, whose values were `vals`, from the index, sizes and
 /// averages (and `%_content`).
 fn forget(c: &mut Connection, cfg: &Config, p: &mut Pending, id: i64, vals: &[Value]) -> Result<()> {
@@ -236,12 +253,10 @@ fn contentless(c: &mut Connection, cfg: &Config, p: &mut Pending, change: Change
         }
         Change::Insert(id, vals, _) => insert(c, cfg, p, id, vals).map(Some),
         Change::Update(old, new, mut vals, unchanged, mode) => {
-            // Which indexed columns the statement leaves: the engine does
-            // not report `sqlite3_value_nochange` for them yet, and this
-            // table answers NULL for them, so a NULL counts as left (an
-            // explicit NULL for every column is refused like a subset).
+            // Which indexed columns the statement leaves
+            // (`sqlite3_value_nochange`); one it sets to NULL is given.
             let indexed = (0..cfg.columns.len()).filter(|&i| !cfg.unindexed[i]);
-            let (kept, given): (Vec<usize>, Vec<usize>) = indexed.partition(|&i| unchanged.get(i).copied().unwrap_or(false) || vals[i].is_null());
+            let (kept, given): (Vec<usize>, Vec<usize>) = indexed.partition(|&i| unchanged.get(i).copied().unwrap_or(false));
             let kept_cols = cfg.stored_columns();
             // UNINDEXED values the statement leaves come from the old row.
             if !kept_cols.is_empty() {
@@ -290,10 +305,7 @@ pub fn apply(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, change: Chang
         return match change {
             Change::Insert(id, vals, _) => insert(c, cfg, p, id, vals).map(Some),
             Change::Delete(id) => delete(c, cfg, p, id).map(|_| None),
-            Change::Update(old, new, vals, ..) => {
-                delete(c, cfg, p, old)?;
-                insert(c, cfg, p, Some(new), vals).map(Some)
-            }
+            Change::Update(old, new, vals, unchanged, _) => replace_row(c, cfg, p, old, new, vals, &unchanged),
         };
     }
     match change {
@@ -308,12 +320,11 @@ pub fn apply(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, change: Chang
         }
         Change::Insert(id, vals, _) => insert(c, cfg, p, id, vals).map(Some),
         Change::Delete(id) => delete(c, cfg, p, id).map(|_| None),
-        Change::Update(old, new, vals, ..) => {
+        Change::Update(old, new, vals, unchanged, _) => {
             if new != old && stored(c, cfg, new)?.is_some() {
                 return Err(Error::new(SQLITE_CONSTRAINT, "constraint failed"));
             }
-            delete(c, cfg, p, old)?;
-            insert(c, cfg, p, Some(new), vals).map(Some)
+            replace_row(c, cfg, p, old, new, vals, &unchanged)
         }
     }
 }

@@ -127,6 +127,11 @@ pub struct Compiler<'s> {
     /// reads instead: the right column of a RIGHT JOIN alone, the
     /// coalesce() of both sides' after a FULL JOIN.
     pub using_coalesce: HashMap<(i32, i64), Vec<crate::sql::resolve::ColumnRef>>,
+    /// USING/NATURAL equalities by the cursor of their left table: its
+    /// column and the right table's, for the inner joins the planner may
+    /// place the right table outside (SQLite offers the term to a left
+    /// virtual table too).
+    pub using_left_terms: HashMap<i32, Vec<(crate::sql::resolve::ColumnRef, crate::sql::resolve::ColumnRef)>>,
     /// Cursors open on WITHOUT ROWID tables: table column to position in
     /// the stored record.
     pub record_positions: HashMap<i32, Vec<usize>>,
@@ -260,6 +265,10 @@ pub struct Compiler<'s> {
     /// visits: its `rowid` column is not an application read to authorize
     /// (a lower-case `rowid` in the statement's WHERE is not checked either).
     pub internal_rowid_read: bool,
+    /// Compiling the query that collects an UPDATE of a virtual table: the
+    /// registers receiving, per column, the subtype its unchanged read
+    /// left (`dml/vtab_dml.rs`); empty otherwise.
+    pub vtab_unchanged_flags: Vec<i32>,
     /// The address of the WHERE or ON term (`rowid = expr`) the last
     /// loop opened by `open_access` decides by its `SeekRowid`, so that
     /// it is not tested again inside the loop (as SQLite omits it).
@@ -407,6 +416,7 @@ impl<'s> Compiler<'s> {
             agg_shadowed: Default::default(),
             col_map: Default::default(),
             using_coalesce: HashMap::new(),
+            using_left_terms: HashMap::new(),
             record_positions: HashMap::new(),
             aliases: Vec::new(),
             comparing: false,
@@ -451,6 +461,7 @@ impl<'s> Compiler<'s> {
             authorizer: None,
             auth_error: None,
             internal_rowid_read: false,
+            vtab_unchanged_flags: Vec::new(),
             seek_consumed: None,
             span_names: false,
             view_names_text: None,

@@ -437,7 +437,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                     if let Some(col) = column_of(c, it, lhs) {
                         if matches!(op, LikeOperator::Like | LikeOperator::Glob) {
                             let like = *op == LikeOperator::Like;
-                            prefix_bounds(&mut later, col, addr, rhs, escape.as_deref(), like);
+                            prefix_bounds(&mut later, col, addr, rhs, escape.as_deref(), like, like && !c.settings.case_sensitive_like);
                         }
                         if escape.is_none() {
                             let o = match op {
@@ -456,7 +456,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                     // column): the prefix bounds, as for the operators.
                     let builtin = ["like", "glob", "match", "regexp"].iter().position(|n| fname.eq_ignore_ascii_case(n));
                     if let (Some(k @ (0 | 1)), Some(col)) = (builtin, column_of(c, it, &args[1])) {
-                        prefix_bounds(&mut later, col, addr, &args[0], args.get(2), k == 0);
+                        prefix_bounds(&mut later, col, addr, &args[0], args.get(2), k == 0, k == 0 && !c.settings.case_sensitive_like);
                     }
                     if args.len() == 3 {
                         break 'term;
@@ -513,6 +513,27 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
         });
     }
     derived.push(using);
+    // USING/NATURAL where this table is the left one: `it.x = right.x`,
+    // a term after the WHERE terms, in join order.
+    for (mine, other) in c.using_left_terms.get(&it.cursor).cloned().unwrap_or_default() {
+        let deps = 1u64 << other.item.min(63);
+        let collation = mine.collation.clone().or_else(|| other.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.to_ascii_uppercase());
+        out.push(VConstraint {
+            column: mine.column.map_or(-1, |k| k as i32),
+            op: ConstraintOp::EQ,
+            rhs: None,
+            term: None,
+            usable: deps & !before == 0,
+            deps,
+            collation,
+            in_list: None,
+            limit: None,
+            text: None,
+            rhs_col: Some(other),
+            no_omit: false,
+            slices: 0,
+        });
+    }
     // The arguments of `t(a, b)` come after the WHERE terms, as SQLite
     // appends them to the WHERE clause.
     let hidden: Vec<usize> = v.decl.hidden.iter().enumerate().filter(|(_, h)| **h).map(|(i, _)| i).collect();
@@ -747,7 +768,11 @@ fn is_column_name(c: &mut Compiler<'_>, e: &Expr<'_>) -> bool {
 /// the lower bound, lower case for the upper one) and BINARY for GLOB. A
 /// prefix that reads as a number, or whose bounds do, gives none (a
 /// virtual table's column may hold numbers).
-fn prefix_bounds<'a, 'b>(out: &mut Vec<VConstraint<'a, 'b>>, col: i32, addr: usize, pattern: &Expr<'_>, escape: Option<&Expr<'_>>, like: bool) {
+/// `nocase`: a LIKE while `PRAGMA case_sensitive_like` is off (bounds
+/// from the upper- and lower-case prefix, NOCASE), as SQLite's
+/// `isLikeOrGlob`; GLOB and a case-sensitive LIKE bound the prefix as
+/// written, BINARY.
+fn prefix_bounds<'a, 'b>(out: &mut Vec<VConstraint<'a, 'b>>, col: i32, addr: usize, pattern: &Expr<'_>, escape: Option<&Expr<'_>>, like: bool, nocase: bool) {
     let Expr::Literal(Literal::String(s)) = strip_collate(pattern).0 else { return };
     let z = crate::sql::parse::unquote(s).into_bytes();
     let esc = match escape {
@@ -812,10 +837,10 @@ fn prefix_bounds<'a, 'b>(out: &mut Vec<VConstraint<'a, 'b>>, col: i32, addr: usi
     if numeric(&prefix) || prefix == b"-" || numeric(&bumped) {
         return;
     }
-    let (low, mut high) = if like { (prefix.to_ascii_uppercase(), prefix.to_ascii_lowercase()) } else { (prefix.clone(), prefix) };
+    let (low, mut high) = if nocase { (prefix.to_ascii_uppercase(), prefix.to_ascii_lowercase()) } else { (prefix.clone(), prefix) };
     let last = high.last_mut().unwrap();
     *last = last.wrapping_add(1);
-    let collation = if like { "NOCASE" } else { "BINARY" }.to_string();
+    let collation = if nocase { "NOCASE" } else { "BINARY" }.to_string();
     for (op, bound) in [(ConstraintOp::GE, low), (ConstraintOp::LT, high)] {
         out.push(VConstraint {
             column: col,

@@ -268,7 +268,7 @@ fn function_context<'a>(
         last_insert_rowid: env.last_insert_rowid,
         changes: env.changes,
         total_changes: env.total_changes,
-        case_sensitive_like: env.case_sensitive_like,
+        case_sensitive_like: env.settings.case_sensitive_like,
         now_jd_ms,
         clock: env.io.has_clock().then(|| env.io.backend().clone()),
         arg_subtypes,

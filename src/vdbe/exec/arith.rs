@@ -84,9 +84,11 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
             vm.regs[p2 as usize].set(if st == 0 { Value::Null } else { Value::Integer(st as i64) });
         }
         Opcode::SetSubtype => {
-            // (Only the low byte is kept, as by sqlite3_result_subtype.)
+            // (Only the low byte is kept, as by sqlite3_result_subtype;
+            // P5 1: the whole value, for `NOCHANGE_SUBTYPE`.)
+            let mask = if insn.p5 & 1 != 0 { u32::MAX } else { 0xff };
             let st = match &vm.regs[p1 as usize].value {
-                Value::Integer(i) => (*i as u32) & 0xff,
+                Value::Integer(i) => (*i as u32) & mask,
                 _ => 0,
             };
             vm.regs[p2 as usize].subtype = st;

@@ -112,7 +112,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 env.settings_generation += 1;
             }
             if name == "case_sensitive_like" {
-                env.case_sensitive_like = value.is_some_and(pragma_bool);
+                env.settings.case_sensitive_like = value.is_some_and(pragma_bool);
                 return Ok(Flow::Next);
             }
             if name == "locking_mode_default" {

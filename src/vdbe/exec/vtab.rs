@@ -64,12 +64,13 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Fl
                 set_reg(vm, insn.p3, Value::Null);
                 return Ok(Flow::Next);
             }
-            let mut ctx = ColumnContext { column: insn.p2 as usize, nochange: insn.p5 & 1 != 0, subtype: 0 };
+            let mut ctx = ColumnContext { column: insn.p2 as usize, nochange: insn.p5 & 1 != 0, left_unchanged: false, subtype: 0 };
             let cur = &mut c.cursor;
             let v = lend(host, |h| cur.column(h, &mut ctx))?;
-            set_reg(vm, insn.p3, v);
+            let unchanged = ctx.nochange && ctx.left_unchanged;
+            set_reg(vm, insn.p3, if unchanged { Value::Null } else { v });
             if let Some(r) = vm.regs.get_mut(insn.p3 as usize) {
-                r.subtype = ctx.subtype;
+                r.subtype = if unchanged { NOCHANGE_SUBTYPE } else { ctx.subtype };
             }
             Ok(Flow::Next)
         }
@@ -214,7 +215,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Fl
 }
 
 /// The subtype `VColumn` with P5 1 leaves on a column the module did not
-/// compute (`sqlite3_vtab_nochange`), so `VUpdate` can tell it.
+/// compute (`sqlite3_vtab_nochange`), so `VUpdate` can tell it (outside
+/// the byte of SQL subtypes; `SetSubtype` with P5 1 restores it whole).
 pub const NOCHANGE_SUBTYPE: u32 = 0x4e43_4847;
 
 /// xBegin on `t` unless already called in this transaction, then xSavepoint

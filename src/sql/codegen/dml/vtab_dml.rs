@@ -4,13 +4,21 @@
 //!
 //! The rows are collected first into a temporary table (INSERT: the rows of
 //! the VALUES or SELECT; UPDATE: old rowid, new rowid and every column's new
-//! value; DELETE: the rowids), then handed to xUpdate one by one, so a
+//! value, then the subtypes of the columns it leaves; DELETE: the rowids,
+//! sorted and each once, as SQLite's RowSet), then handed to xUpdate one by one, so a
 //! module never sees a write while one of its own scans of the statement is
 //! open (SQLite does the same where it cannot update in one pass).
 //! Arguments are SQLite's: argv[0] the old rowid (NULL for INSERT), argv[1]
 //! the new rowid (NULL when the module chooses), then the columns in
 //! declaration order, hidden ones included; a DELETE passes the old rowid
 //! alone.
+//!
+//! A column an UPDATE does not assign is read with `sqlite3_vtab_nochange`
+//! true (`VColumn` P5 1, through the internal names of
+//! `resolve::UNCHANGED_VALUE`); where the module leaves it out, the
+//! register's `NOCHANGE_SUBTYPE` is stored beside the row and put back
+//! before `VUpdate`, so xUpdate sees `sqlite3_value_nochange` true, as
+//! SQLite's record keeps such a value (serial type 10).
 //!
 //! As in SQLite 3.54.1: UPDATE ... FROM joins the target (outermost) with
 //! the FROM items and calls xUpdate once per joined row, so a target row
@@ -24,6 +32,7 @@ use crate::sql::codegen::target::OnConflict;
 use crate::sql::codegen::Compiler;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{ast_text, unquote, unquoted, with_first_statement};
+use crate::sql::resolve::{UNCHANGED_FLAG, UNCHANGED_VALUE};
 use crate::vdbe::program::{Opcode, Program, P4};
 use crate::vtab::VtabInstance;
 use sqlite3_parser::ast::{self, InsertBody, Stmt};
@@ -58,14 +67,16 @@ impl Compiler<'_> {
     }
 
     /// Compile the select `sql` (or the AST `sel`) into temporary table
-    /// `cur`; returns its width.
-    fn vtab_collect(&mut self, cur: i32, sel: Option<&ast::Select<'_>>, sql: &str) -> Result<usize> {
+    /// `cur` (an index when `keys`: sorted, without duplicates); returns
+    /// its width.
+    fn vtab_collect(&mut self, cur: i32, sel: Option<&ast::Select<'_>>, sql: &str, keys: bool) -> Result<usize> {
         // (The scopes around stay visible: in a trigger body they hold
         // NEW and OLD.)
+        let dest = if keys { Dest::EphemIndex(cur) } else { Dest::EphemTable(cur) };
         let info = match sel {
-            Some(sel) => self.compile_select(sel, Dest::EphemTable(cur)),
+            Some(sel) => self.compile_select(sel, dest),
             None => with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
-                Some(ast::Cmd::Stmt(Stmt::Select(sel))) => self.compile_select(sel, Dest::EphemTable(cur)),
+                Some(ast::Cmd::Stmt(Stmt::Select(sel))) => self.compile_select(sel, dest),
                 _ => Err(Error::sql("malformed statement")),
             }),
         };
@@ -105,6 +116,38 @@ impl Compiler<'_> {
         self.dbs_used |= 1 << inst.db;
         self.b.add4(Opcode::VBegin, multi as i32, 0, 0, P4::VTab(inst.clone()), 0);
         init
+    }
+
+    /// In the query collecting a virtual table's UPDATE, `t.name` with one
+    /// of the internal names of an unchanged column (`UNCHANGED_VALUE`
+    /// then the column's number: `VColumn` with P5 1, as SQLite reads a
+    /// column the UPDATE does not assign, its subtype kept aside;
+    /// `UNCHANGED_FLAG`: that subtype, stored beside the row). Returns
+    /// whether `name` was one (emitted into `target`).
+    pub(in crate::sql::codegen) fn vtab_unchanged_read(&mut self, t: &str, name: &str, target: i32) -> Result<bool> {
+        if self.vtab_unchanged_flags.is_empty() {
+            return Ok(false);
+        }
+        let (flag, rest) = match name.strip_prefix(UNCHANGED_FLAG) {
+            Some(r) => (true, r),
+            None => match name.strip_prefix(UNCHANGED_VALUE) {
+                Some(r) => (false, r),
+                None => return Ok(false),
+            },
+        };
+        let Some((i, &flag_reg)) = rest.parse::<usize>().ok().and_then(|i| self.vtab_unchanged_flags.get(i).map(|r| (i, r))) else {
+            return Ok(false);
+        };
+        if flag {
+            self.b.add(Opcode::SCopy, flag_reg, target, 0);
+            return Ok(true);
+        }
+        let Some(r) = crate::sql::resolve::resolve_rowid(&self.scopes, Some(t)) else {
+            return Err(Error::sql(format!("no such column: {t}.{name}")));
+        };
+        self.b.add4(Opcode::VColumn, r.cursor, i as i32, target, P4::None, 1);
+        self.b.add(Opcode::GetSubtype, target, flag_reg, 0);
+        Ok(true)
     }
 
     /// `"db"."name"` of the table.
@@ -169,11 +212,11 @@ pub fn insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
     let cur = c.b.cursor();
     c.b.add(Opcode::OpenEphemeral, cur, targets.len() as i32, 0);
     let width = match body {
-        InsertBody::Select(sel, None) => c.vtab_collect(cur, Some(sel), "")?,
+        InsertBody::Select(sel, None) => c.vtab_collect(cur, Some(sel), "", false)?,
         InsertBody::Select(_, Some(_)) => unreachable!("refused above"),
         InsertBody::DefaultValues => {
             let sql = format!("SELECT {}", vec!["NULL"; targets.len().max(1)].join(", "));
-            c.vtab_collect(cur, None, &sql)?
+            c.vtab_collect(cur, None, &sql, false)?
         }
     };
     if width != targets.len() {
@@ -234,15 +277,18 @@ pub fn update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
     let mut new_values: Vec<Option<String>> = vec![None; n];
     let mut new_rowid: Option<String> = None;
     for s in sets.iter() {
-        if s.col_names.len() != 1 {
-            return Err(Error::unsupported("row-value assignments to a virtual table"));
-        }
-        let name = unquoted(s.col_names[0].0);
-        let text = ast_text(&s.expr);
-        match table.column_index(&name) {
-            Some(i) => new_values[i] = Some(text),
-            None if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&name)) => new_rowid = Some(text),
-            None => return Err(Error::sql(format!("no such column: {name}"))),
+        // (`(a, b) = (x, y)` is one assignment per column.)
+        for (col, v) in s.col_names.iter().zip(crate::sql::codegen::dml::assign::set_values(s)?) {
+            let crate::sql::codegen::dml::assign::SetValue::Expr(e) = v else {
+                return Err(Error::unsupported("row-value subquery assignments to a virtual table"));
+            };
+            let name = unquoted(col.0);
+            let text = ast_text(e);
+            match table.column_index(&name) {
+                Some(i) => new_values[i] = Some(text),
+                None if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&name)) => new_rowid = Some(text),
+                None => return Err(Error::sql(format!("no such column: {name}"))),
+            }
         }
     }
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
@@ -251,12 +297,17 @@ pub fn update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
     let qual = format!("{}.", q(alias.as_deref().unwrap_or(&inst.name)));
     let key = format!("{qual}{}", key_expr(table));
     let mut cols = vec![key.clone(), new_rowid.map_or(key, |e| format!("({e})"))];
+    // Columns the statement leaves are read as unchanged (the module may
+    // leave them out, `sqlite3_vtab_nochange`); whether it did is stored
+    // after the row (SQLite's record keeps it as serial type 10).
+    let unchanged: Vec<usize> = (0..n).filter(|&i| new_values[i].is_none()).collect();
     for (i, v) in new_values.iter().enumerate() {
         cols.push(match v {
             Some(e) => format!("({e})"),
-            None => format!("{qual}{}", q(&table.columns[i].name)),
+            None => format!("{qual}{UNCHANGED_VALUE}{i}"),
         });
     }
+    cols.extend(unchanged.iter().map(|i| format!("{qual}{UNCHANGED_FLAG}{i}")));
     let mut sql = format!("SELECT {} FROM {}", cols.join(", "), c.vtab_qualified(&inst, alias.as_deref()));
     // UPDATE ... FROM: the target joined with the FROM items, one xUpdate
     // per joined row (the target as the outer loop, as SQLite runs it).
@@ -272,8 +323,12 @@ pub fn update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
     let oc = c.conflict_resolution(*or_conflict);
     let init = c.vtab_dml_start(&inst, true);
     let cur = c.b.cursor();
-    c.b.add(Opcode::OpenEphemeral, cur, (n + 2) as i32, 0);
-    c.vtab_collect(cur, None, &sql)?;
+    c.b.add(Opcode::OpenEphemeral, cur, (n + 2 + unchanged.len()) as i32, 0);
+    let flags = c.b.regs(n);
+    c.vtab_unchanged_flags = (0..n as i32).map(|i| flags + i).collect();
+    let collected = c.vtab_collect(cur, None, &sql, false);
+    c.vtab_unchanged_flags.clear();
+    collected?;
     c.vtab_update_loop(
         &inst,
         cur,
@@ -283,6 +338,11 @@ pub fn update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
         |c, base| {
             for k in 0..n + 2 {
                 c.b.add(Opcode::Column, cur, k as i32, base + k as i32);
+            }
+            let flag = c.b.reg();
+            for (j, &i) in unchanged.iter().enumerate() {
+                c.b.add(Opcode::Column, cur, (n + 2 + j) as i32, flag);
+                c.b.add4(Opcode::SetSubtype, flag, base + 2 + i as i32, 0, P4::None, 1);
             }
             Ok(())
         },
@@ -306,9 +366,11 @@ pub fn delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
         sql.push_str(&ast_text(w));
     }
     let init = c.vtab_dml_start(&inst, true);
+    // The keys in order, each once (SQLite's RowSet, or its index of
+    // primary keys).
     let cur = c.b.cursor();
-    c.b.add(Opcode::OpenEphemeral, cur, 1, 0);
-    c.vtab_collect(cur, None, &sql)?;
+    c.b.add4(Opcode::OpenEphemeral, cur, 1, 0, P4::KeyInfo(crate::sql::model::query::binary_key_info(1)), 0);
+    c.vtab_collect(cur, None, &sql, true)?;
     c.vtab_update_loop(
         &inst,
         cur,

@@ -152,7 +152,9 @@ impl Compiler<'_> {
 
     /// Resolve an identifier, trying columns of every scope.
     pub fn resolve_name(&mut self, qualifier: Option<&str>, name: &str) -> Result<Option<ColumnRef>> {
-        if self.internal_rowid_read && name == crate::sql::resolve::INTERNAL_ROWID {
+        if (self.internal_rowid_read && name == crate::sql::resolve::INTERNAL_ROWID)
+            || (!self.vtab_unchanged_flags.is_empty() && name.starts_with(crate::sql::resolve::UNCHANGED_VALUE))
+        {
             return Ok(crate::sql::resolve::resolve_rowid(&self.scopes, qualifier));
         }
         resolve(&mut self.scopes, qualifier, name)
@@ -793,9 +795,11 @@ impl Compiler<'_> {
             Expr::Name(n) => self.identifier(n.0, target)?,
             Expr::Qualified(t, c) => {
                 let (t, c) = (unquoted(t.0), unquoted(c.0));
-                match self.resolve_name(Some(&t), &c)? {
-                    Some(r) => self.emit_column(&r, target)?,
-                    None => return Err(no_such_column(Some(&t), &c)),
+                if !self.vtab_unchanged_read(&t, &c, target)? {
+                    match self.resolve_name(Some(&t), &c)? {
+                        Some(r) => self.emit_column(&r, target)?,
+                        None => return Err(no_such_column(Some(&t), &c)),
+                    }
                 }
             }
             // A CHECK constraint's `db.table.column`: SQLite ignores the

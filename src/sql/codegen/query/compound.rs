@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
 use crate::sql::model::query::{binary_key_info, Dest, ResultItem, RowCtx, SelectInfo};
 use crate::vdbe::program::{Opcode, P4};
-use sqlite3_parser::ast::{CompoundOperator, Select};
+use sqlite3_parser::ast::{CompoundOperator, Expr, Literal, OneSelect, ResultColumn, Select, SortedColumn};
 
 impl Compiler<'_> {
     fn open_temp(&mut self, n: usize, index: bool) -> i32 {
@@ -59,7 +59,19 @@ impl Compiler<'_> {
         let e0 = self.b.cursor();
         let open_addr = self.b.add(Opcode::OpenEphemeral, e0, 0, 0);
         let outer_key_opens = std::mem::take(&mut self.compound_key_opens);
-        let r = self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names);
+        // Each arm sorts by the compound's ORDER BY first, as SQLite's
+        // merge of sorted arms does, so a virtual table in an arm is
+        // offered that order (the rows are sorted again at the end).
+        let r = match arm_order_text(sel) {
+            Some((text, base)) => crate::sql::parse::with_first_statement(text.as_bytes(), |cmd, _| {
+                let terms = match cmd {
+                    Some(sqlite3_parser::ast::Cmd::Stmt(sqlite3_parser::ast::Stmt::Select(s))) => s.order_by,
+                    _ => None,
+                };
+                self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names, terms.map(|t| (t, base)))
+            }),
+            None => self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names, None),
+        };
         let key_opens = std::mem::replace(&mut self.compound_key_opens, outer_key_opens);
         let (out, colls) = r?;
         // Duplicates are told apart under each column's collation: that of
@@ -124,6 +136,28 @@ impl Compiler<'_> {
             .collect()
     }
 
+    /// Whether a FROM item of `arm` names a virtual table (or a name the
+    /// schema does not hold, which may be an eponymous one).
+    fn arm_reads_vtab(&self, arm: &OneSelect<'_>) -> bool {
+        use sqlite3_parser::ast::SelectTable;
+        let OneSelect::Select { from: Some(from), .. } = arm else { return false };
+        from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table))).any(|t| {
+            let (SelectTable::Table(qn, _, _) | SelectTable::TableCall(qn, _, _)) = t else { return false };
+            let name = crate::sql::parse::unquote(qn.name.0);
+            if self.cte(&name).is_some() {
+                return false;
+            }
+            let db = qn.db_name.as_ref().and_then(|d| self.db_index(&crate::sql::parse::unquote(d.0)));
+            match self.schema.table_in(db, &name) {
+                Some(t) => t.virtual_table.is_some(),
+                None => true,
+            }
+        })
+    }
+
+    /// `arm_order`: the ORDER BY each arm sorts by (see `arm_order_text`)
+    /// and how many of its terms are the compound's own.
+    #[allow(clippy::too_many_arguments)]
     fn compile_compound_arms(
         &mut self,
         sel: &Select<'_>,
@@ -132,10 +166,27 @@ impl Compiler<'_> {
         open_addr: usize,
         mut is_index: bool,
         want_names: bool,
+        arm_order: Option<(&[SortedColumn<'_>], usize)>,
     ) -> Result<(SelectInfo, Vec<crate::value::collation::Collation>)> {
         let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
+        // Arm `j`'s ORDER BY: the compound's terms, then the other columns
+        // where an operator from the one before it on is not UNION ALL
+        // (SQLite's `multiSelectOrderBy`, applied from the last operator
+        // to the first). Only plain SELECT arms sort.
+        // (Only arms reading a virtual table: elsewhere the order is not
+        // seen and the arm's sort would be work for nothing.)
+        let reads_vtab: Vec<bool> = std::iter::once(&sel.body.select).chain(compounds.iter().map(|c| &c.select)).map(|a| self.arm_reads_vtab(a)).collect();
+        let order_of = |j: usize, arm: &sqlite3_parser::ast::OneSelect<'_>| -> Option<&[SortedColumn<'_>]> {
+            let (terms, base) = arm_order?;
+            if !matches!(arm, sqlite3_parser::ast::OneSelect::Select { .. }) || !reads_vtab[j] {
+                return None;
+            }
+            let full = compounds[j.saturating_sub(1)..].iter().any(|c| c.operator != CompoundOperator::UnionAll);
+            Some(if full { terms } else { &terms[..base] })
+        };
         self.top_compound_arm = want_names;
-        let first = self.compile_simple(&sel.body.select, None, None, if is_index { Dest::EphemIndex(e0) } else { Dest::EphemTable(e0) });
+        let first =
+            self.compile_simple(&sel.body.select, order_of(0, &sel.body.select), None, if is_index { Dest::EphemIndex(e0) } else { Dest::EphemTable(e0) });
         self.top_compound_arm = false;
         let info = first?;
         let n = info.n_columns;
@@ -147,7 +198,8 @@ impl Compiler<'_> {
         }
         let mut cur = e0;
         let mut correlated = info.correlated;
-        for cs in compounds {
+        for (j, cs) in compounds.iter().enumerate() {
+            let arm_order_by = order_of(j + 1, &cs.select);
             let check = |i: &SelectInfo, op: CompoundOperator| -> Result<()> {
                 if i.n_columns != n {
                     let name = match op {
@@ -166,7 +218,7 @@ impl Compiler<'_> {
                         cur = self.convert_temp(cur, n, false)?;
                         is_index = false;
                     }
-                    let i = self.compile_simple(&cs.select, None, None, Dest::EphemTable(cur))?;
+                    let i = self.compile_simple(&cs.select, arm_order_by, None, Dest::EphemTable(cur))?;
                     check(&i, cs.operator)?;
                     arms.push(i.clone());
                     correlated |= i.correlated;
@@ -176,7 +228,7 @@ impl Compiler<'_> {
                         cur = self.convert_temp(cur, n, true)?;
                         is_index = true;
                     }
-                    let i = self.compile_simple(&cs.select, None, None, Dest::EphemIndex(cur))?;
+                    let i = self.compile_simple(&cs.select, arm_order_by, None, Dest::EphemIndex(cur))?;
                     check(&i, cs.operator)?;
                     arms.push(i.clone());
                     correlated |= i.correlated;
@@ -187,7 +239,7 @@ impl Compiler<'_> {
                         is_index = true;
                     }
                     let x = self.open_temp(n, true);
-                    let i = self.compile_simple(&cs.select, None, None, Dest::EphemIndex(x))?;
+                    let i = self.compile_simple(&cs.select, arm_order_by, None, Dest::EphemIndex(x))?;
                     check(&i, cs.operator)?;
                     arms.push(i.clone());
                     correlated |= i.correlated;
@@ -292,4 +344,64 @@ impl Compiler<'_> {
         out.arms = arms;
         Ok((out, colls))
     }
+}
+
+/// The ORDER BY SQLite's merge of a compound gives its arms, as the text
+/// `SELECT 0 ORDER BY ...` (each term by its result column's number, its
+/// DESC kept, then the other columns), and the number of the
+/// compound's own terms; `None` without an ORDER BY or where a term is not
+/// plainly a column of the first arm (a number, an alias or a column name
+/// of its result) before the arms are compiled, or the first arm has `*`.
+fn arm_order_text(sel: &Select<'_>) -> Option<(String, usize)> {
+    let terms = sel.order_by?;
+    let OneSelect::Select { columns, .. } = &sel.body.select else { return None };
+    if columns.iter().any(|c| !matches!(c, ResultColumn::Expr(..))) {
+        return None;
+    }
+    let n = columns.len();
+    let name_of = |c: &ResultColumn<'_>| -> (Option<String>, Option<String>) {
+        let ResultColumn::Expr(e, alias) = c else { return (None, None) };
+        let alias = alias.as_ref().map(|a| match a {
+            sqlite3_parser::ast::As::As(x) | sqlite3_parser::ast::As::Elided(x) => crate::sql::parse::unquote(x.0),
+        });
+        let column = match e {
+            Expr::Id(x) => Some(crate::sql::parse::unquote(x.0)),
+            Expr::Qualified(_, x) => Some(crate::sql::parse::unquote(x.0)),
+            _ => None,
+        };
+        (alias, column)
+    };
+    let mut used = Vec::new();
+    let mut parts = Vec::new();
+    for t in terms {
+        if t.nulls.is_some() {
+            return None;
+        }
+        // (A COLLATE is not passed on: SQLite offers the arm's column in
+        // its own order; the final sort applies the collation.)
+        let mut e = &t.expr;
+        while let Expr::Collate(inner, _) = e {
+            e = inner;
+        }
+        let k = match e {
+            Expr::Literal(Literal::Numeric(s)) => s.parse::<usize>().ok().filter(|k| (1..=n).contains(k))?,
+            Expr::Id(x) => {
+                let name = crate::sql::parse::unquote(x.0);
+                let names: Vec<_> = columns.iter().map(name_of).collect();
+                let by_alias = names.iter().position(|(a, _)| a.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(&name)));
+                let by_column = names.iter().position(|(a, c)| a.is_none() && c.as_deref().is_some_and(|c| c.eq_ignore_ascii_case(&name)));
+                by_alias.or(by_column)? + 1
+            }
+            _ => return None,
+        };
+        used.push(k);
+        let mut part = k.to_string();
+        if matches!(t.order, Some(sqlite3_parser::ast::SortOrder::Desc)) {
+            part.push_str(" DESC");
+        }
+        parts.push(part);
+    }
+    let base = parts.len();
+    parts.extend((1..=n).filter(|k| !used.contains(k)).map(|k| k.to_string()));
+    Some((format!("SELECT 0 ORDER BY {}", parts.join(", ")), base))
 }

@@ -193,6 +193,15 @@ impl<'b> Compiler<'_> {
                     reads.push(r.clone());
                     self.using_coalesce.insert(key, reads);
                 }
+                // The left table may read it as `left.x = right.x` unless
+                // an outer or CROSS join keeps the right table inside
+                // (SQLite's `mUnusable`).
+                if let [l0] = &left[..] {
+                    let blocked = out.iter().any(|f| f.item > l0.item && f.item <= ri && (f.left || f.cross || f.matched.is_some()));
+                    if !blocked {
+                        self.using_left_terms.entry(l0.cursor).or_default().push((l0.clone(), r.clone()));
+                    }
+                }
                 out[idx].on.push(JoinTerm::ColEq(left, r));
                 out[idx].using.push(name.clone());
                 self.scopes.last_mut().unwrap().items[ri].using.push(name.clone());
