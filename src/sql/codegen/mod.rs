@@ -264,6 +264,10 @@ pub struct Compiler<'s> {
     /// loop opened by `open_access` decides by its `SeekRowid`, so that
     /// it is not tested again inside the loop (as SQLite omits it).
     pub seek_consumed: Option<usize>,
+    /// Opening the lookup of one branch of a MULTI-INDEX OR loop
+    /// (`query/multi_or.rs`): no OR of its own, and a covering index is
+    /// shown as SQLite shows it but the table row is still read.
+    pub in_or_branch: bool,
     /// The next SELECT compiled names its result columns from the source
     /// text (the top SELECT of CREATE TABLE ... AS).
     pub span_names: bool,
@@ -452,6 +456,7 @@ impl<'s> Compiler<'s> {
             auth_error: None,
             internal_rowid_read: false,
             seek_consumed: None,
+            in_or_branch: false,
             span_names: false,
             view_names_text: None,
             view_texts: Vec::new(),
