@@ -40,18 +40,6 @@ pub struct OrPlan<'a, 'b> {
     pub rows: f64,
 }
 
-impl OrPlan<'_, '_> {
-    /// What the union costs, in rows: those found, and with `sorted` the
-    /// sort of them an ordered scan would have saved.
-    pub fn rows_cost(&self, sorted: bool) -> f64 {
-        if sorted {
-            self.rows * (1.0 + self.rows.max(2.0).log2())
-        } else {
-            self.rows
-        }
-    }
-}
-
 /// The branches of `e` when it is an OR (through parentheses), in
 /// written order.
 pub fn disjuncts<'a, 'b>(e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) {
@@ -69,7 +57,14 @@ impl<'b> Compiler<'_> {
     /// `it` (tables in `before` placed), with its estimated rows; `None`
     /// when there is none, inside an OR branch (no nesting, as SQLite),
     /// or under INDEXED BY / NOT INDEXED.
-    pub(crate) fn multi_or_plan<'a>(&mut self, it: &FromItem<'a, 'b>, table: &Table, before: u64, terms: &[&'a Expr<'b>], indexes: &[Index]) -> Option<OrPlan<'a, 'b>> {
+    pub(crate) fn multi_or_plan<'a>(
+        &mut self,
+        it: &FromItem<'a, 'b>,
+        table: &Table,
+        before: u64,
+        terms: &[&'a Expr<'b>],
+        indexes: &[Index],
+    ) -> Option<OrPlan<'a, 'b>> {
         if self.in_or_branch || it.index_hint.is_some() {
             return None;
         }

@@ -1332,11 +1332,13 @@ impl<'b> Compiler<'_> {
             IndexLoop { table_cursor: it.cursor, item_name: item_name.clone(), idx, eqs, lower, upper, backward, covering, covering_shown, min_max }
         };
         // An OR term read as a union of lookups, when its branches find
-        // fewer rows than the best single path (with an order a scan
-        // gives, the union also pays for sorting).
+        // fewer rows than the best single path (against a scan giving the
+        // wanted order, a quarter of them: the union's rows are sorted).
         if may_prefilter {
             if let Some(plan) = self.multi_or_plan(it, &table, before, terms, &indexes) {
-                if plan.rows_cost(goal.is_some()) < self.single_path_rows(&table, &indexes, best.as_ref().map(|b| (b.0, &b.1, b.2.len())), &cands, &ins, goal) {
+                if plan.rows * if goal.is_some() { 4.0 } else { 1.0 }
+                    < self.single_path_rows(&table, &indexes, best.as_ref().map(|b| (b.0, &b.1, b.2.len())), &cands, &ins, goal)
+                {
                     let kind = self.multi_or_loop(it, before, plan, end, uses)?;
                     return Ok((kind, false));
                 }
@@ -1422,10 +1424,14 @@ impl<'b> Compiler<'_> {
                     return Ok((kind, false));
                 }
             }
-            // A range on the rowid beats an index range (no second lookup).
+            // A range on the rowid beats an index range (no second lookup);
+            // in an OR branch, not one bounded on fewer sides (as SQLite
+            // weighs a branch's ranges).
             let lower = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Gt | LookupOp::Ge));
             let upper = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Lt | LookupOp::Le));
-            if lower.is_some() || upper.is_some() {
+            let rowid_bounds = lower.is_some() as usize + upper.is_some() as usize;
+            let index_wins = self.in_or_branch && best.as_ref().is_some_and(|b| b.0 > rowid_bounds);
+            if rowid_bounds > 0 && !index_wins {
                 let kind = self.rowid_range(it.cursor, lower.map(|(_, op, e)| (*op, *e)), upper.map(|(_, op, e)| (*op, *e)), false, end, &item_name)?;
                 return Ok((kind, false));
             }
