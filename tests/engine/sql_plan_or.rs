@@ -134,7 +134,7 @@ fn or_terms_plan_and_rows_match_reference() {
         }
         // Without ORDER BY (or with ties under it) the order follows the
         // plan: rows are compared in order where the plans agree, as a
-        // set elsewhere.
+        // set elsewhere (not at all under LIMIT, which keeps other rows).
         let (mut mine, mut theirs) = (run_ours(&mut ours, q), run_ref(&reference, q));
         if !same_plan {
             for o in mine.iter_mut().chain(theirs.iter_mut()) {
@@ -143,7 +143,7 @@ fn or_terms_plan_and_rows_match_reference() {
                 }
             }
         }
-        if mine != theirs {
+        if mine != theirs && (same_plan || !q.contains("LIMIT")) {
             rows_differ.push(format!("rows of {q}"));
         }
     }
