@@ -41,7 +41,11 @@ fn safe_statements_run_in_one_pass() {
         "DELETE FROM pi WHERE y>3 AND z>0",
     ] {
         let ops = opcodes(&mut ours, sql);
-        assert!(!ops.iter().any(|o| o == "OpenEphemeral"), "{sql} collects rowids: {ops:?}");
+        // (One pass: the WHERE loop is a coroutine, or there is none and
+        // nothing is collected; a MULTI-INDEX OR loop's ephemeral index of
+        // rows seen lives inside the coroutine.)
+        let coroutine = ops.iter().any(|o| o == "Yield");
+        assert!(coroutine || !ops.iter().any(|o| o == "OpenEphemeral"), "{sql} collects rowids: {ops:?}");
     }
 }
 

@@ -1,7 +1,7 @@
 //! How an open loop of a FROM clause reads its table: what
 //! `close_loops` must emit to advance and end it (`from.rs`). Shared by
 //! the loop openers (`from.rs`, `index_scan.rs`, `inner_table.rs`,
-//! `vtab_scan.rs`) and by the one-pass writes that look at the loop a
+//! `vtab_scan.rs`, `multi_or.rs`) and by the one-pass writes that look at the loop a
 //! WHERE clause chose (`without_rowid.rs`).
 
 /// The kind of an open loop, with the cursors and addresses closing it.
@@ -27,4 +27,7 @@ pub(crate) enum LoopKind {
     /// A virtual table's scan run once per value of an IN list: (cursor,
     /// top, values cursor, values top, values next label).
     VirtualIn(i32, usize, i32, usize, i32),
+    /// A MULTI-INDEX OR loop (`multi_or.rs`): the body is a subroutine
+    /// its branches call, returning through this register.
+    Or(i32),
 }

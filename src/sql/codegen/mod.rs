@@ -273,6 +273,10 @@ pub struct Compiler<'s> {
     /// loop opened by `open_access` decides by its `SeekRowid`, so that
     /// it is not tested again inside the loop (as SQLite omits it).
     pub seek_consumed: Option<usize>,
+    /// Opening the lookup of one branch of a MULTI-INDEX OR loop
+    /// (`query/multi_or.rs`): no OR of its own, and a covering index is
+    /// shown as SQLite shows it but the table row is still read.
+    pub in_or_branch: bool,
     /// The next SELECT compiled names its result columns from the source
     /// text (the top SELECT of CREATE TABLE ... AS).
     pub span_names: bool,
@@ -463,6 +467,7 @@ impl<'s> Compiler<'s> {
             internal_rowid_read: false,
             vtab_unchanged_flags: Vec::new(),
             seek_consumed: None,
+            in_or_branch: false,
             span_names: false,
             view_names_text: None,
             view_texts: Vec::new(),

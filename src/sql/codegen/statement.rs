@@ -73,7 +73,9 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
     // EXPLAIN QUERY PLAN shows the plan lines.)
     prog.param_names = std::mem::take(&mut c.params);
     if explain == 2 {
-        prog.query_plan = c.eqp.take().into_iter().enumerate().map(|(i, (_, p, d, n))| ((i as i32 + 1) * 2, p, d, n)).collect();
+        // Ids are SQLite-like even numbers; a parent is kept as its line
+        // number + 1.
+        prog.query_plan = c.eqp.take().into_iter().enumerate().map(|(i, (_, p, d, n))| ((i as i32 + 1) * 2, p * 2, d, n)).collect();
     }
     if explain == 1 {
         prog.column_names = crate::vdbe::explain::EXPLAIN_COLUMNS.iter().map(|s| s.to_string()).collect();

@@ -145,7 +145,26 @@ impl<'b> Compiler<'_> {
                 },
                 None => None,
             };
-            loops.push(LoopFacts { me, has_table: it.table.is_some(), cands, ins, indexes, vtab });
+            let mut ors = Vec::new();
+            if it.table.is_some() && it.vtab.is_none() && it.index_hint.is_none() {
+                for t in terms {
+                    let mut branches = Vec::new();
+                    crate::sql::plan::multi_or::disjuncts(t, &mut branches);
+                    if branches.len() < 2 || self.expr_deps(t) & me == 0 {
+                        continue;
+                    }
+                    let mut facts = Vec::new();
+                    for b in branches {
+                        let mut sub = Vec::new();
+                        crate::sql::model::expr_shape::conjuncts(b, &mut sub);
+                        let cands = self.lookup_candidates_deps(it, others, &sub).into_iter().map(|(c, op, _, d)| (c, op, d)).collect();
+                        let ins = self.in_candidates_deps(it, others, &sub).into_iter().map(|(c, list, d)| (c, list.len(), d)).collect();
+                        facts.push(BranchFacts { cands, ins });
+                    }
+                    ors.push(facts);
+                }
+            }
+            loops.push(LoopFacts { me, has_table: it.table.is_some(), cands, ins, indexes, vtab, ors });
         }
         JoinFacts { term_deps, loops }
     }
@@ -174,6 +193,14 @@ struct LoopFacts {
     indexes: Vec<IndexFacts>,
     /// A virtual table: its module's estimates.
     vtab: Option<crate::sql::plan::vtab::VtabPlans>,
+    /// OR terms reading this item: the lookup terms of each branch.
+    ors: Vec<Vec<BranchFacts>>,
+}
+
+/// The lookup terms of one branch of an OR term (as in `LoopFacts`).
+struct BranchFacts {
+    cands: Vec<(Option<usize>, LookupOp, u64)>,
+    ins: Vec<(Option<usize>, usize, u64)>,
 }
 
 /// An index as the cost model sees it.
@@ -242,8 +269,38 @@ fn loop_estimate(facts: &JoinFacts, i: usize, before: u64) -> Estimate {
     }
     let me = lf.me;
     let filters = facts.term_deps.iter().filter(|&&d| d != u64::MAX && d & me != 0 && d & !(before | me) == 0).count() as i32;
-    let cands: Vec<(Option<usize>, LookupOp)> = lf.cands.iter().filter(|c| c.2 & !before == 0).map(|c| (c.0, c.1)).collect();
-    let ins: Vec<(Option<usize>, usize)> = lf.ins.iter().filter(|c| c.2 & !before == 0).map(|c| (c.0, c.1)).collect();
+    let (mut cost, mut rows, mut used) = access_estimate(lf.has_table, &lf.indexes, &lf.cands, &lf.ins, before);
+    // An OR term whose every branch has a lookup: the union of them
+    // (see `multi_or.rs`).
+    for branches in &lf.ors {
+        let mut union = (0.0, 0.0);
+        for b in branches {
+            let (c, r, u) = access_estimate(lf.has_table, &lf.indexes, &b.cands, &b.ins, before);
+            if u == 0 {
+                union = (f64::INFINITY, f64::INFINITY);
+                break;
+            }
+            union = (union.0 + c, union.1 + r);
+        }
+        if union.0 + union.1 < cost + rows {
+            (cost, rows, used) = (union.0, union.1, 1);
+        }
+    }
+    let rest = (filters - used).max(0);
+    (cost, (rows / 4f64.powi(rest)).max(1.0))
+}
+
+/// The best single access path of a loop (cost, rows, terms it uses)
+/// with the lookup terms `cands` and `ins` whose values `before` allows.
+fn access_estimate(
+    has_table: bool,
+    indexes: &[IndexFacts],
+    cands: &[(Option<usize>, LookupOp, u64)],
+    ins: &[(Option<usize>, usize, u64)],
+    before: u64,
+) -> (f64, f64, i32) {
+    let cands: Vec<(Option<usize>, LookupOp)> = cands.iter().filter(|c| c.2 & !before == 0).map(|c| (c.0, c.1)).collect();
+    let ins: Vec<(Option<usize>, usize)> = ins.iter().filter(|c| c.2 & !before == 0).map(|c| (c.0, c.1)).collect();
     // (cost, rows, terms used by the lookup itself)
     let mut access = (TABLE_ROWS, TABLE_ROWS, 0i32);
     let mut consider = |cost: f64, rows: f64, used: i32| {
@@ -258,9 +315,9 @@ fn loop_estimate(facts: &JoinFacts, i: usize, before: u64) -> Estimate {
         let k = *len as f64;
         consider(k * SEEK_COST, k, 1);
     }
-    if lf.has_table {
+    if has_table {
         let ranged = |c: usize| cands.iter().filter(|(x, op)| *x == Some(c) && *op != LookupOp::Eq).count().min(2) as i32;
-        for idx in &lf.indexes {
+        for idx in indexes {
             let mut eq = 0usize;
             for key in &idx.keys {
                 if key.is_some() && cands.iter().any(|(c, op)| c == key && *op == LookupOp::Eq) {
@@ -291,9 +348,7 @@ fn loop_estimate(facts: &JoinFacts, i: usize, before: u64) -> Estimate {
             consider(SEEK_COST + rows * INDEX_ROW_COST, rows, eq as i32 + range);
         }
     }
-    let (cost, rows, used) = access;
-    let rest = (filters - used).max(0);
-    (cost, (rows / 4f64.powi(rest)).max(1.0))
+    access
 }
 
 /// Advance `p` to the next permutation in lexicographic order; `false`

@@ -1,6 +1,7 @@
 //! Query planning: splitting WHERE into conjuncts (`terms`), finding which
 //! FROM items each term needs, choosing for each loop a full scan, a rowid
-//! lookup, or an index search (`access`), and the order of the loops of an
+//! lookup, or an index search (`access`), or a union of lookups for an
+//! OR term (`multi_or`), and the order of the loops of an
 //! inner join by estimated cost (`join_order`), and which loop orders
 //! serve an ORDER BY, GROUP BY or min()/max() (`order`, `goal`).
 //!
@@ -17,6 +18,7 @@
 pub mod access;
 pub mod goal;
 pub mod join_order;
+pub mod multi_or;
 pub mod order;
 pub mod terms;
 pub mod vtab;

@@ -957,9 +957,7 @@ impl<'b> Compiler<'_> {
             }
             let is_consumed = |addr: usize| Some(addr) == consumed || vconsumed.contains(&addr);
             if it.left && it.matched.is_none() {
-                if let Some(line) = self.eqp.text_mut(shown_at) {
-                    line.push_str(" LEFT-JOIN");
-                }
+                self.eqp.mark_left_join(shown_at);
             }
             if lvl == 0 {
                 order_served = served && plain && !it.left && last_right.is_none();
@@ -1102,7 +1100,7 @@ impl<'b> Compiler<'_> {
     /// Registers holding the key `it`'s `matched` index records for the
     /// current row (first register, count): the rowid, or a WITHOUT ROWID
     /// table's PRIMARY KEY columns (they lead its records).
-    fn matched_key(&mut self, it: &FromItem<'_, 'b>) -> (i32, i32) {
+    pub(in crate::sql::codegen) fn matched_key(&mut self, it: &FromItem<'_, 'b>) -> (i32, i32) {
         match &it.table {
             Some(t) if t.without_rowid.is_some() => {
                 let width = t.key_width();
@@ -1129,33 +1127,7 @@ impl<'b> Compiler<'_> {
                 self.b.add(Opcode::Return, sub.ret, 0, 0);
             }
             self.b.bind(l.next);
-            match l.kind {
-                LoopKind::Scan(cur, top) | LoopKind::Index(cur, top) | LoopKind::InRowid(cur, top) => {
-                    self.b.add(Opcode::Next, cur, top as i32, 0);
-                }
-                LoopKind::ScanBack(cur, top) | LoopKind::IndexBack(cur, top) => {
-                    self.b.add(Opcode::Prev, cur, top as i32, 0);
-                }
-                LoopKind::FullScan(cur, top, backward) => {
-                    // P5 = SQLITE_STMTSTATUS_FULLSCAN_STEP, as SQLite marks
-                    // a loop over a whole table.
-                    self.b.add4(if backward { Opcode::Prev } else { Opcode::Next }, cur, top as i32, 0, P4::None, 1);
-                }
-                LoopKind::InIndex(icur, itop, vcur, vtop, vnext) => {
-                    self.b.add(Opcode::Next, icur, itop as i32, 0);
-                    self.b.bind(vnext);
-                    self.b.add(Opcode::Next, vcur, vtop as i32, 0);
-                }
-                LoopKind::Virtual(cur, top) => {
-                    self.b.add(Opcode::VNext, cur, top as i32, 0);
-                }
-                LoopKind::VirtualIn(cur, top, vcur, vtop, vnext) => {
-                    self.b.add(Opcode::VNext, cur, top as i32, 0);
-                    self.b.bind(vnext);
-                    self.b.add(Opcode::Next, vcur, vtop as i32, 0);
-                }
-                LoopKind::Once => {}
-            }
+            self.advance_loop(&l.kind);
             let outermost = i + 1 == n;
             if let Some((flag, body, done)) = l.left_flag {
                 if !outermost {
@@ -1167,7 +1139,11 @@ impl<'b> Compiler<'_> {
                 }
                 self.b.add(Opcode::NullRow, l.table_cursor, 0, 0);
                 self.b.add(Opcode::Integer, 1, flag, 0);
-                self.b.add(Opcode::Goto, 0, body, 0);
+                // (A MULTI-INDEX OR loop's body is its subroutine.)
+                match l.kind {
+                    LoopKind::Or(ret) => self.b.add(Opcode::Gosub, ret, body, 0),
+                    _ => self.b.add(Opcode::Goto, 0, body, 0),
+                };
                 self.b.bind(done);
                 if outermost {
                     self.b.bind(l.end);
@@ -1186,12 +1162,46 @@ impl<'b> Compiler<'_> {
         }
     }
 
+    /// The instructions that move loop `kind` to its next row (and past
+    /// its last to its end label, bound after them by the caller).
+    pub(in crate::sql::codegen) fn advance_loop(&mut self, kind: &LoopKind) {
+        match *kind {
+            LoopKind::Scan(cur, top) | LoopKind::Index(cur, top) | LoopKind::InRowid(cur, top) => {
+                self.b.add(Opcode::Next, cur, top as i32, 0);
+            }
+            LoopKind::ScanBack(cur, top) | LoopKind::IndexBack(cur, top) => {
+                self.b.add(Opcode::Prev, cur, top as i32, 0);
+            }
+            LoopKind::FullScan(cur, top, backward) => {
+                // P5 = SQLITE_STMTSTATUS_FULLSCAN_STEP, as SQLite marks
+                // a loop over a whole table.
+                self.b.add4(if backward { Opcode::Prev } else { Opcode::Next }, cur, top as i32, 0, P4::None, 1);
+            }
+            LoopKind::InIndex(icur, itop, vcur, vtop, vnext) => {
+                self.b.add(Opcode::Next, icur, itop as i32, 0);
+                self.b.bind(vnext);
+                self.b.add(Opcode::Next, vcur, vtop as i32, 0);
+            }
+            LoopKind::Virtual(cur, top) => {
+                self.b.add(Opcode::VNext, cur, top as i32, 0);
+            }
+            LoopKind::VirtualIn(cur, top, vcur, vtop, vnext) => {
+                self.b.add(Opcode::VNext, cur, top as i32, 0);
+                self.b.bind(vnext);
+                self.b.add(Opcode::Next, vcur, vtop as i32, 0);
+            }
+            LoopKind::Once => {}
+            LoopKind::Or(ret) => {
+                self.b.add(Opcode::Return, ret, 0, 0);
+            }
+        }
+    }
+
     /// The loop over item `it` (tables in `before` already placed): the
     /// access path, and whether it yields the rows in the order `req`
     /// asks for.
     #[allow(clippy::too_many_arguments)]
-    #[allow(clippy::too_many_arguments)]
-    fn open_access<'a>(
+    pub(in crate::sql::codegen) fn open_access<'a>(
         &mut self,
         it: &FromItem<'a, 'b>,
         before: u64,
@@ -1310,11 +1320,26 @@ impl<'b> Compiler<'_> {
             }
         }
         let covers = |idx: &Index| uses.is_some_and(|u| Self::index_covers(&table, idx, it.item, u));
+        let or_branch = self.in_or_branch;
         let search = |best: (usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>), backward: bool| {
             let (_, idx, eqs, lower, upper) = best;
-            let covering = covers(&idx);
-            IndexLoop { table_cursor: it.cursor, item_name: item_name.clone(), idx, eqs, lower, upper, backward, covering, min_max }
+            let covering_shown = covers(&idx);
+            let covering = covering_shown && !or_branch;
+            IndexLoop { table_cursor: it.cursor, item_name: item_name.clone(), idx, eqs, lower, upper, backward, covering, covering_shown, min_max }
         };
+        // An OR term read as a union of lookups, when its branches find
+        // fewer rows than the best single path (against a scan giving the
+        // wanted order, a quarter of them: the union's rows are sorted).
+        if may_prefilter {
+            if let Some(plan) = self.multi_or_plan(it, &table, before, terms, &indexes) {
+                if plan.rows * if goal.is_some() { 4.0 } else { 1.0 }
+                    < self.single_path_rows(&table, &indexes, best.as_ref().map(|b| (b.0, &b.1, b.2.len())), &cands, &ins, goal)
+                {
+                    let kind = self.multi_or_loop(it, before, plan, end, uses)?;
+                    return Ok((kind, false));
+                }
+            }
+        }
         // Equalities on an index prefix win over any order.
         if let Some(b) = best.take_if(|b| b.0 >= 4) {
             let served = goal.map_or(Served::No, |g| index_serves(g, &table, &b.1, b.2.len()));
@@ -1395,10 +1420,14 @@ impl<'b> Compiler<'_> {
                     return Ok((kind, false));
                 }
             }
-            // A range on the rowid beats an index range (no second lookup).
+            // A range on the rowid beats an index range (no second lookup);
+            // in an OR branch, not one bounded on fewer sides (as SQLite
+            // weighs a branch's ranges).
             let lower = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Gt | LookupOp::Ge));
             let upper = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Lt | LookupOp::Le));
-            if lower.is_some() || upper.is_some() {
+            let rowid_bounds = lower.is_some() as usize + upper.is_some() as usize;
+            let index_wins = self.in_or_branch && best.as_ref().is_some_and(|b| b.0 > rowid_bounds);
+            if rowid_bounds > 0 && !index_wins {
                 let kind = self.rowid_range(it.cursor, lower.map(|(_, op, e)| (*op, *e)), upper.map(|(_, op, e)| (*op, *e)), false, end, &item_name)?;
                 return Ok((kind, false));
             }

@@ -39,6 +39,9 @@ pub(crate) struct IndexLoop<'a, 'b> {
     pub backward: bool,
     /// Read the columns from the index entries.
     pub covering: bool,
+    /// Shown as a covering index (a MULTI-INDEX OR branch reads the
+    /// table row all the same: see `multi_or.rs`).
+    pub covering_shown: bool,
     /// A min()/max() query: a full scan is shown as SEARCH.
     pub min_max: bool,
 }
@@ -181,7 +184,7 @@ impl<'b> Compiler<'_> {
         } else {
             self.seek_table_from_index(table, idx, icur, l.table_cursor, next);
         }
-        let how = if l.covering { "COVERING INDEX" } else { "INDEX" };
+        let how = if l.covering || l.covering_shown { "COVERING INDEX" } else { "INDEX" };
         if desc.is_empty() {
             let verb = if l.min_max { "SEARCH" } else { "SCAN" };
             self.eqp.push(format_args!("{verb} {} USING {how} {}", l.item_name, idx.name));

@@ -1,7 +1,8 @@
 //! Queries: SELECT and what it is made of. `select.rs` (result columns,
 //! WHERE, DISTINCT, ORDER BY, LIMIT, destinations) with `from.rs` (FROM
 //! and join loops; `index_scan.rs`, `inner_table.rs`, `vtab_scan.rs`,
-//! `recursive_cte.rs` for particular loops), `compound.rs`, aggregates
+//! `recursive_cte.rs`, `multi_or.rs` for particular loops; `partial_index.rs`
+//! for when a partial index may drive one), `compound.rs`, aggregates
 //! (`aggregate.rs`, `group_stream.rs`, `ordered_aggregate.rs`,
 //! `outer_aggregate.rs`, `simple_count.rs`, `count_of_view.rs`,
 //! `having_*.rs`), window
@@ -28,6 +29,7 @@ pub(in crate::sql::codegen) mod having_to_where;
 pub(in crate::sql::codegen) mod index_scan;
 pub(in crate::sql::codegen) mod inner_table;
 pub(in crate::sql::codegen) mod legacy_names;
+pub(in crate::sql::codegen) mod multi_or;
 pub(in crate::sql::codegen) mod name_order;
 pub(in crate::sql::codegen) mod ordered_aggregate;
 pub(in crate::sql::codegen) mod outer_aggregate;
