@@ -75,7 +75,7 @@ fn t_branch(g: &mut Lcg) -> (u64, String) {
 }
 
 fn or_queries() -> Vec<String> {
-    let mut g = Lcg(0x5eed_0fu64);
+    let mut g = Lcg(0x005e_ed0f_u64);
     let mut out = Vec::new();
     let heads = ["SELECT * FROM t", "SELECT id, a, b FROM t", "SELECT count(*), sum(id) FROM t", "SELECT id FROM t"];
     let tails = ["", " ORDER BY id", " ORDER BY c", " LIMIT 5", " ORDER BY b, id"];
