@@ -40,6 +40,32 @@ pub struct OrPlan<'a, 'b> {
     pub rows: f64,
 }
 
+/// Whether a two-way OR has, one in each branch, two comparisons of the
+/// same column with the same value whose operators combine into one
+/// (`a > 2 OR (a = 2 AND b > 2)` gives `a >= 2`). SQLite adds that
+/// combination as a virtual term and usually searches with it rather
+/// than reading a union; ringlite does not derive the term yet, so it
+/// does not offer the union either (the plan stays the single path).
+fn combines_to_one_bound(branches: &[&Expr<'_>]) -> bool {
+    let [one, two] = branches else { return false };
+    let comparison = |e: &Expr<'_>| match strip_parens(e) {
+        Expr::Binary(l, op @ (Operator::Equals | Operator::Less | Operator::LessEquals | Operator::Greater | Operator::GreaterEquals), r)
+            if matches!(strip_parens(l), Expr::Id(_) | Expr::Qualified(..) | Expr::DoublyQualified(..)) =>
+        {
+            Some((l.to_string(), *op, r.to_string()))
+        }
+        _ => None,
+    };
+    let (mut left, mut right) = (Vec::new(), Vec::new());
+    conjuncts(one, &mut left);
+    conjuncts(two, &mut right);
+    let below = |op: Operator| matches!(op, Operator::Equals | Operator::Less | Operator::LessEquals);
+    let above = |op: Operator| matches!(op, Operator::Equals | Operator::Greater | Operator::GreaterEquals);
+    left.iter().filter_map(|e| comparison(e)).any(|(a, op1, b)| {
+        right.iter().filter_map(|e| comparison(e)).any(|(c, op2, d)| a == c && b == d && ((below(op1) && below(op2)) || (above(op1) && above(op2))))
+    })
+}
+
 /// The branches of `e` when it is an OR (through parentheses), in
 /// written order.
 pub fn disjuncts<'a, 'b>(e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) {
@@ -73,7 +99,7 @@ impl<'b> Compiler<'_> {
         for (k, t) in terms.iter().enumerate() {
             let mut branches = Vec::new();
             disjuncts(t, &mut branches);
-            if branches.len() < 2 || self.expr_deps(t) & !(before | me) != 0 {
+            if branches.len() < 2 || self.expr_deps(t) & !(before | me) != 0 || combines_to_one_bound(&branches) {
                 continue;
             }
             let others: Vec<&'a Expr<'b>> = terms.iter().enumerate().filter(|(j, o)| *j != k && !has_subquery(o)).map(|(_, o)| *o).collect();
