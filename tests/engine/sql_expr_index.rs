@@ -79,21 +79,6 @@ DELETE FROM t WHERE a BETWEEN 100 AND 120; REPLACE INTO t(rowid, a, b) VALUES(8,
     assert_eq!(run_ref(&reader, QUERIES), run_ref(&r, QUERIES));
 }
 
-/// EXPLAIN QUERY PLAN's detail lines (SQLite's ids are instruction
-/// addresses, ours are not).
-fn details(outcomes: &[Outcome]) -> Vec<String> {
-    match outcomes.last() {
-        Some(Outcome::Rows { rows, .. }) => rows
-            .iter()
-            .map(|r| match r.last() {
-                Some(V::Text(t)) => String::from_utf8_lossy(t).into_owned(),
-                other => format!("{other:?}"),
-            })
-            .collect(),
-        other => vec![format!("{other:?}")],
-    }
-}
-
 /// A WHERE term that repeats an indexed expression (any spelling of the
 /// same expression: case, spacing, the table's name or alias as
 /// qualifier) searches the index as SQLite does; other terms scan.
@@ -121,7 +106,7 @@ CREATE INDEX i4 ON t(substr(b, 2) COLLATE nocase);";
     run_ref(&reference, setup);
     for q in queries {
         let sql = format!("EXPLAIN QUERY PLAN {q}");
-        assert_eq!(details(&run_ours(&mut ours, &sql)), details(&run_ref(&reference, &sql)), "plan of {q}");
+        assert_eq!(plan_details(&run_ours(&mut ours, &sql)), plan_details(&run_ref(&reference, &sql)), "plan of {q}");
         assert_eq!(run_ours(&mut ours, q), run_ref(&reference, q), "result of {q}");
     }
 }

@@ -2,20 +2,7 @@
 //! where the join order and the lookup on each inner table matter (the
 //! ids differ: SQLite's are instruction addresses).
 use crate::sql_common;
-use sql_common::{ours_open, run_ours, run_ref, Outcome, RefDb, V};
-
-fn details(outcomes: &[Outcome]) -> Vec<String> {
-    match outcomes.last() {
-        Some(Outcome::Rows { rows, .. }) => rows
-            .iter()
-            .map(|r| match r.last() {
-                Some(V::Text(t)) => String::from_utf8_lossy(t).into_owned(),
-                other => format!("{other:?}"),
-            })
-            .collect(),
-        other => vec![format!("{other:?}")],
-    }
-}
+use sql_common::{ours_open, plan_details, run_ours, run_ref, RefDb};
 
 fn check_plans(setup: &str, queries: &[&str]) {
     let mut ours = ours_open();
@@ -24,7 +11,7 @@ fn check_plans(setup: &str, queries: &[&str]) {
     run_ref(&reference, setup);
     for q in queries {
         let sql = format!("EXPLAIN QUERY PLAN {q}");
-        assert_eq!(details(&run_ours(&mut ours, &sql)), details(&run_ref(&reference, &sql)), "plan of {q}");
+        assert_eq!(plan_details(&run_ours(&mut ours, &sql)), plan_details(&run_ref(&reference, &sql)), "plan of {q}");
         // The answers agree too.
         assert_eq!(run_ours(&mut ours, q), run_ref(&reference, q), "result of {q}");
     }

@@ -6,7 +6,7 @@
 //! must be the reference's, rows compared in the order returned (a
 //! MULTI-INDEX OR returns them branch by branch).
 use crate::sql_common;
-use sql_common::{ours_open, run_ours, run_ref, Outcome, RefDb, V};
+use sql_common::{ours_open, plan_details, run_ours, run_ref, Outcome, RefDb};
 
 const SCHEMA: &str = "CREATE TABLE t(id INTEGER PRIMARY KEY, a INT, b TEXT, c INT, d INT, e INT, f INT);
 CREATE INDEX ta ON t(a); CREATE INDEX tb ON t(b); CREATE INDEX tcd ON t(c, d); CREATE UNIQUE INDEX te ON t(e);
@@ -18,19 +18,6 @@ INSERT INTO t SELECT i, (i * 7) % 13, 'b' || (i % 7), i % 5, i % 11, 1000 - i, i
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 120)
 INSERT INTO w SELECT 'k' || (i * 37 % 120), i % 9, i % 4, i FROM n;
 INSERT INTO u VALUES(1, 2), (3, 4), (5, 5), (12, 0), (7, 999);";
-
-fn details(outcomes: &[Outcome]) -> Vec<String> {
-    match outcomes.last() {
-        Some(Outcome::Rows { rows, .. }) => rows
-            .iter()
-            .map(|r| match r.last() {
-                Some(V::Text(t)) => String::from_utf8_lossy(t).into_owned(),
-                other => format!("{other:?}"),
-            })
-            .collect(),
-        other => vec![format!("{other:?}")],
-    }
-}
 
 /// A small deterministic generator (the queries are the same each run).
 struct Lcg(u64);
@@ -126,7 +113,7 @@ fn or_terms_plan_and_rows_match_reference() {
     let mut rows_differ = Vec::new();
     for q in &queries {
         let sql = format!("EXPLAIN QUERY PLAN {q}");
-        let (mine, theirs) = (details(&run_ours(&mut ours, &sql)), details(&run_ref(&reference, &sql)));
+        let (mine, theirs) = (plan_details(&run_ours(&mut ours, &sql)), plan_details(&run_ref(&reference, &sql)));
         multi += theirs.iter().any(|l| l == "MULTI-INDEX OR") as usize;
         let same_plan = mine == theirs;
         if !same_plan {
@@ -172,7 +159,7 @@ fn or_terms_in_update_and_delete_match_reference() {
         "SELECT * FROM w",
     ] {
         let sql = format!("EXPLAIN QUERY PLAN {q}");
-        assert_eq!(details(&run_ours(&mut ours, &sql)), details(&run_ref(&reference, &sql)), "plan of {q}");
+        assert_eq!(plan_details(&run_ours(&mut ours, &sql)), plan_details(&run_ref(&reference, &sql)), "plan of {q}");
         assert_eq!(run_ours(&mut ours, q), run_ref(&reference, q), "result of {q}");
     }
 }

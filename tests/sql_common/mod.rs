@@ -201,3 +201,18 @@ pub fn check_each_unordered(setup: &str, queries: &[&str]) {
         assert_eq!(a, b, "\nSQL: {q}\nours: {a:?}\nref:  {b:?}");
     }
 }
+
+/// EXPLAIN QUERY PLAN's detail lines of the last statement's rows (the
+/// ids differ: SQLite's are instruction addresses).
+pub fn plan_details(outcomes: &[Outcome]) -> Vec<String> {
+    match outcomes.last() {
+        Some(Outcome::Rows { rows, .. }) => rows
+            .iter()
+            .map(|r| match r.last() {
+                Some(V::Text(t)) => String::from_utf8_lossy(t).into_owned(),
+                other => format!("{other:?}"),
+            })
+            .collect(),
+        other => vec![format!("{other:?}")],
+    }
+}

@@ -19,12 +19,12 @@
 //! read of the whole index (`index::read_all` merged with the pending
 //! runs) holds for the token's key(s).
 
-use super::codec::{get, positions, Doclist, Entry, Terms, PRESENT};
+use super::codec::{get, positions, Doclist, Entry, Terms};
 use super::config::{Config, Detail};
 use super::index;
 use super::merge::merge;
 use super::pending::{terms, Pending};
-use super::segread::leaf_layout;
+use super::segread::{leaf_layout, none_entry};
 use super::structure::{leaf_id, Seg};
 use super::tombstone;
 use crate::connection::{Connection, StepResult};
@@ -292,18 +292,8 @@ impl<'a> Scan<'a> {
             absolute = false;
             self.last = rowid;
             if self.detail == Detail::None {
-                let marker = |i: usize| i < size && page[i] == 0 && !offs.contains(&i);
-                let mut e = Entry { delete: false, poslist: PRESENT.to_vec() };
-                i = j;
-                if marker(i) {
-                    e.delete = true;
-                    i += 1;
-                    if marker(i) {
-                        i += 1;
-                    } else {
-                        e.poslist.clear();
-                    }
-                }
+                let e;
+                (e, i) = none_entry(page, j, size, &offs);
                 self.dl.insert(rowid, e);
                 continue;
             }

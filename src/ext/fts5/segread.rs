@@ -40,6 +40,26 @@ pub fn read(c: &mut Connection, data: &str, seg: Seg, detail: Detail) -> Result<
     decode(&pages(c, data, seg)?, seg.first > 1, detail)
 }
 
+/// A `detail=none` entry after its rowid at `at`: the marker bytes (a
+/// delete flag, then "holds the term" for a delete of a row that keeps
+/// it) decoded, and the offset after them. A term starting with a zero
+/// shared-prefix length (an offset in `offs`) is not a marker.
+pub(super) fn none_entry(page: &[u8], at: usize, size: usize, offs: &[usize]) -> (Entry, usize) {
+    let marker = |i: usize| i < size && page[i] == 0 && !offs.contains(&i);
+    let mut e = Entry { delete: false, poslist: PRESENT.to_vec() };
+    let mut i = at;
+    if marker(i) {
+        e.delete = true;
+        i += 1;
+        if marker(i) {
+            i += 1;
+        } else {
+            e.poslist.clear();
+        }
+    }
+    (e, i)
+}
+
 /// A leaf page's layout: the offset of its first rowid (0 if none starts
 /// on it), the size of header and body (where the footer starts), and the
 /// absolute offsets of the terms that start on it (the footer's deltas
@@ -123,21 +143,8 @@ pub fn decode(pages: &[Vec<u8>], partial: bool, detail: Detail) -> Result<Terms>
             absolute = false;
             last = rowid;
             if detail == Detail::None {
-                // Marker bytes: delete flag, then "holds the term".
-                // A term starting with a zero shared-prefix length is
-                // not a marker.
-                let marker = |i: usize| i < size && page[i] == 0 && !offs.contains(&i);
-                let mut e = Entry { delete: false, poslist: PRESENT.to_vec() };
-                i = j;
-                if marker(i) {
-                    e.delete = true;
-                    i += 1;
-                    if marker(i) {
-                        i += 1;
-                    } else {
-                        e.poslist.clear();
-                    }
-                }
+                let e;
+                (e, i) = none_entry(page, j, size, &offs);
                 dl.insert(rowid, e);
                 continue;
             }
