@@ -257,7 +257,7 @@ impl Connection {
             attach_generation: 0,
             open_flags: flags,
             funcs: FunctionRegistry::with_builtins(),
-            fts5_extensions: Default::default(),
+            extension_state: Default::default(),
             collations: HashMap::new(),
             collation_order: Vec::new(),
             memory: t.memory,
@@ -272,7 +272,7 @@ impl Connection {
             authorizer: None,
             internal_sql: false,
         };
-        crate::ext::register_builtins(&mut conn)?;
+        (crate::REGISTER_BUILTIN_EXTENSIONS)(&mut conn)?;
         Ok(conn)
     }
 

@@ -204,7 +204,7 @@ impl Compiler<'_> {
                 let all = self.agg_regs.clone();
                 let default_owner = self.agg_scope_depth;
                 let owner = |acc: &i32| self.agg_owner_depth.get(acc).copied().unwrap_or(default_owner);
-                let mut visible = crate::sql::fast_hash::FastMap::default();
+                let mut visible = crate::util::fast_hash::FastMap::default();
                 for (key, &acc) in &self.agg_regs {
                     // (An entry of a deeper query may hide the enclosing one's.)
                     let mut acc = Some(acc);
