@@ -132,7 +132,7 @@ impl Btree {
     fn replace_leaf_cell_in_place(&mut self, path: &[Level], level: usize, leaf_kind: PageKind, rowid: i64, payload: Payload<'_>) -> Result<Option<bool>> {
         let top = path[level];
         let usable = self.usable();
-        let (off, old_len, gap, frags, sane) = {
+        let (off, old_len, gap, frags, free, largest) = {
             let data = self.pager.page(top.pgno)?;
             let h = page::header(data, top.pgno)?;
             if h.kind != leaf_kind || top.idx >= h.ncells {
@@ -143,9 +143,10 @@ impl Btree {
                 return Ok(None);
             }
             let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
-            let sane = super::drop_cell::free_bytes(data, h.offset, h.kind, h.ncells, usable as usize).is_some();
+            let free = super::drop_cell::free_bytes(data, h.offset, h.kind, h.ncells, usable as usize);
+            let largest = if free.is_some() { largest_freeblock(data, h.offset) } else { 0 };
             let gap = content_start(data, &h).saturating_sub(ptr_end);
-            (page::cell_offset(data, &h, top.idx, usable)?, bytes.len(), gap, data[h.offset + 7], sane)
+            (page::cell_offset(data, &h, top.idx, usable)?, bytes.len(), gap, data[h.offset + 7], free, largest)
         };
         let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
         if new.len() == old_len {
@@ -154,23 +155,43 @@ impl Btree {
             self.pager.page_mut_last(top.pgno)?[off..off + old_len].copy_from_slice(&new);
             return Ok(Some(true));
         }
-        // SQLite's dropCell then insertCell, as one change of the page,
-        // when the new cell then surely has a place without repacking:
-        // it is no longer than the old one (whose bytes become a
-        // freeblock, or join the gap), or the gap holds it already. (Not
-        // with more than 57 fragment bytes: SQLite's slot search then
+        // SQLite's dropCell then insertCell, as one change of the page
+        // (no undo image: nothing after it can fail), when the new cell
+        // then surely has a place: it is no longer than the old one (whose
+        // bytes become a freeblock, or join the gap), or the gap or a
+        // freeblock holds it already (freeblocks only grow by the drop).
+        // (Not with more than 57 fragment bytes: SQLite's slot search then
         // gives up on a freeblock the cell would fill but for 1-3 bytes.)
-        if sane && frags <= 57 && old_len >= super::drop_cell::MIN_FREEBLOCK && (new.len() <= old_len || gap >= new.len()) {
-            self.ptrmap_note_cell(top.pgno, leaf_kind, &new)?;
-            let d = self.pager.page_mut_last(top.pgno)?;
-            let h = page::header(d, top.pgno)?;
-            super::drop_cell::remove_cell_bytes(d, &h, top.idx, off, old_len);
-            let h = page::PageHeader { ncells: h.ncells - 1, ..h };
-            // (Cannot fail: see above; the page is checked all the same.)
-            let slot = plan_slot(d, &h, new.len(), usable as usize).ok_or_else(Error::corrupt)?;
-            let start = open_slot(d, &h, top.idx, new.len(), slot);
-            d[start..start + new.len()].copy_from_slice(&new);
-            return Ok(Some(true));
+        // Otherwise, when the page holds it once repacked, the page is
+        // repacked after the drop (SQLite's defragmentPage), its cells
+        // checked first.
+        if let Some(free) = free.filter(|_| old_len >= super::drop_cell::MIN_FREEBLOCK) {
+            let has_place = frags <= 57 && (new.len() <= old_len || gap >= new.len() || largest >= new.len());
+            let repacked = if has_place || new.len() > free + old_len {
+                None
+            } else {
+                let data = self.pager.page(top.pgno)?;
+                let h = page::header(data, top.pgno)?;
+                cell_extents(data, &h, usable as usize).map(|mut cells| {
+                    cells.remove(top.idx);
+                    cells
+                })
+            };
+            if has_place || repacked.is_some() {
+                self.ptrmap_note_cell(top.pgno, leaf_kind, &new)?;
+                let d = self.pager.page_mut_last(top.pgno)?;
+                let h = page::header(d, top.pgno)?;
+                super::drop_cell::remove_cell_bytes(d, &h, top.idx, off, old_len);
+                let h = page::PageHeader { ncells: h.ncells - 1, ..h };
+                if let Some(cells) = &repacked {
+                    repack(d, &h, cells, usable as usize);
+                }
+                // (Cannot fail: see above; the page is checked all the same.)
+                let slot = plan_slot(d, &h, new.len(), usable as usize).ok_or_else(Error::corrupt)?;
+                let start = open_slot(d, &h, top.idx, new.len(), slot);
+                d[start..start + new.len()].copy_from_slice(&new);
+                return Ok(Some(true));
+            }
         }
         if !self.remove_leaf_cell_in_place(top.pgno, top.idx, true, true, false)? {
             let mut node = self.read_node(top.pgno)?;
@@ -199,43 +220,14 @@ impl Btree {
     /// fragments; the gap is zeroed). `false` (page untouched) when the
     /// cells do not read sane: the general path then decodes the page.
     fn defragment(&mut self, pgno: Pgno) -> Result<bool> {
-        let usable = self.usable();
-        // Every cell's place and length, checked before anything moves.
-        // (Only the cell content area is copied aside: the cells all lie
-        // in it, from its start to the end of the usable space.)
-        let (h, first, copy, cells) = {
+        let usable = self.usable() as usize;
+        let (h, cells) = {
             let data = self.pager.page(pgno)?;
             let h = page::header(data, pgno)?;
-            let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
-            let mut end = usable as usize;
-            let mut first = usable as usize;
-            let mut cells = Vec::with_capacity(h.ncells);
-            for i in 0..h.ncells {
-                // (As `page::cell` reads it, its offset looked up once.)
-                let Ok(off) = page::cell_offset(data, &h, i, usable) else { return Ok(false) };
-                let Ok(info) = cell::parse(h.kind, &data[off..usable as usize], usable) else { return Ok(false) };
-                match end.checked_sub(info.size) {
-                    Some(e) if e >= ptr_end => end = e,
-                    _ => return Ok(false),
-                }
-                first = first.min(off);
-                cells.push((off, info.size));
-            }
-            (h, first, data[first..usable as usize].to_vec(), cells)
+            let Some(cells) = cell_extents(data, &h, usable) else { return Ok(false) };
+            (h, cells)
         };
-        let d = self.pager.page_mut(pgno)?;
-        let ptr_base = h.offset + h.kind.header_size();
-        let mut end = usable as usize;
-        for (i, &(off, len)) in cells.iter().enumerate() {
-            end -= len;
-            d[end..end + len].copy_from_slice(&copy[off - first..off - first + len]);
-            d[ptr_base + 2 * i..ptr_base + 2 * i + 2].copy_from_slice(&(end as u16).to_be_bytes());
-        }
-        d[ptr_base + 2 * h.ncells..end].fill(0);
-        // No freeblock, content from `end` (65536 is written 0), no fragments.
-        d[h.offset + 1..h.offset + 3].fill(0);
-        d[h.offset + 5..h.offset + 7].copy_from_slice(&(end as u16).to_be_bytes());
-        d[h.offset + 7] = 0;
+        repack(self.pager.page_mut(pgno)?, &h, &cells, usable);
         Ok(true)
     }
 
@@ -423,4 +415,56 @@ fn open_slot(d: &mut [u8], h: &page::PageHeader, idx: usize, len: usize, slot: S
     d[at..at + 2].copy_from_slice(&(start as u16).to_be_bytes());
     d[off + 3..off + 5].copy_from_slice(&((h.ncells + 1) as u16).to_be_bytes());
     start
+}
+
+/// Every cell's place and length on a page with header `h`, in pointer
+/// order, checked as [`repack`] needs them (each cell parses and they
+/// all fit between the pointer array and the end of the usable space);
+/// `None` when they do not read sane.
+fn cell_extents(data: &[u8], h: &page::PageHeader, usable: usize) -> Option<Vec<(usize, usize)>> {
+    let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
+    let mut end = usable;
+    let mut cells = Vec::with_capacity(h.ncells);
+    for i in 0..h.ncells {
+        // (As `page::cell` reads it, its offset looked up once.)
+        let off = page::cell_offset(data, h, i, usable as u32).ok()?;
+        let info = cell::parse(h.kind, &data[off..usable], usable as u32).ok()?;
+        end = end.checked_sub(info.size).filter(|&e| e >= ptr_end)?;
+        cells.push((off, info.size));
+    }
+    Some(cells)
+}
+
+/// Move the cells `cells` (from [`cell_extents`], in pointer order)
+/// together at the end of the page, so that all its free space is the
+/// one gap between the pointer array and the content area (no
+/// freeblocks, no fragments; the gap is zeroed). Only the cell content
+/// area is copied aside: the cells all lie in it.
+fn repack(d: &mut [u8], h: &page::PageHeader, cells: &[(usize, usize)], usable: usize) {
+    let first = cells.iter().map(|&(off, _)| off).min().unwrap_or(usable);
+    let copy = d[first..usable].to_vec();
+    let ptr_base = h.offset + h.kind.header_size();
+    let mut end = usable;
+    for (i, &(off, len)) in cells.iter().enumerate() {
+        end -= len;
+        d[end..end + len].copy_from_slice(&copy[off - first..off - first + len]);
+        d[ptr_base + 2 * i..ptr_base + 2 * i + 2].copy_from_slice(&(end as u16).to_be_bytes());
+    }
+    d[ptr_base + 2 * cells.len()..end].fill(0);
+    // No freeblock, content from `end` (65536 is written 0), no fragments.
+    d[h.offset + 1..h.offset + 3].fill(0);
+    d[h.offset + 5..h.offset + 7].copy_from_slice(&(end as u16).to_be_bytes());
+    d[h.offset + 7] = 0;
+}
+
+/// The size of the largest freeblock on a page whose freeblock list
+/// `drop_cell::free_bytes` accepted.
+fn largest_freeblock(data: &[u8], hoff: usize) -> usize {
+    let mut largest = 0;
+    let mut block = get_u16(data, hoff + 1);
+    while block != 0 {
+        largest = largest.max(get_u16(data, block + 2));
+        block = get_u16(data, block);
+    }
+    largest
 }
