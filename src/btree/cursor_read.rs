@@ -844,6 +844,35 @@ impl Cursor {
     #[cold]
     #[inline(never)]
     fn column_not_at_hand(&mut self, bt: &mut Btree, i: usize, dst: &mut Value) -> IoPoll<Option<bool>> {
+        if self.state == CursorState::Valid && self.key_info.is_none() && self.chain_read.is_none() && self.fresh(bt) {
+            // The common case after a seek: the row's cell, all in its
+            // leaf, copied from there at once (no path cloned, the cell
+            // parsed once; what `stored_payload` does for such a row).
+            if let Some(top) = self.path.last().copied() {
+                let buf = &mut self.payload;
+                let whole = crate::ready!(bt.run_read(|bt| {
+                    let data = bt.pager.page(top.pgno)?;
+                    let h = page::header(data, top.pgno)?;
+                    if h.kind != PageKind::TableLeaf {
+                        return Err(Error::corrupt());
+                    }
+                    let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
+                    if info.overflow != 0 {
+                        return Ok(false);
+                    }
+                    let local = bytes.get(info.payload_offset..info.payload_offset + info.local).ok_or_else(Error::corrupt)?;
+                    buf.clear();
+                    buf.extend_from_slice(local);
+                    Ok(true)
+                })?);
+                if whole {
+                    self.seq = bt.seq;
+                    self.payload_valid = true;
+                    self.header.reset();
+                    return Ok(Poll::Ready(None));
+                }
+            }
+        }
         if self.state == CursorState::Valid && self.key_info.is_none() {
             if let Some(found) = crate::ready!(self.column_from_chain(bt, i, dst)?) {
                 return Ok(Poll::Ready(Some(found)));

@@ -16,7 +16,7 @@ use super::{Btree, Pgno};
 use crate::error::Result;
 
 /// Freeblocks are at least 4 bytes: next offset, size.
-const MIN_FREEBLOCK: usize = 4;
+pub(super) const MIN_FREEBLOCK: usize = 4;
 
 impl Btree {
     /// Remove cell `idx` of leaf page `pgno` in place. `root`: the page is
@@ -59,16 +59,23 @@ impl Btree {
         }
         let data = if last { self.pager.page_mut_last(pgno)? } else { self.pager.page_mut(pgno)? };
         let h = page::header(data, pgno)?;
-        let ptr_base = h.offset + h.kind.header_size();
-        let ptr_end = ptr_base + 2 * h.ncells;
-        let at = ptr_base + 2 * idx;
-        data.copy_within(at + 2..ptr_end, at);
-        data[ptr_end - 2..ptr_end].fill(0);
-        data[h.offset + 3..h.offset + 5].copy_from_slice(&((h.ncells - 1) as u16).to_be_bytes());
-        data[off..off + size].fill(0);
-        add_free_block(data, h.offset, off, size);
+        remove_cell_bytes(data, &h, idx, off, size);
         Ok(true)
     }
+}
+
+/// Remove cell `idx` (at `off`, `size` bytes) of a page whose free-space
+/// bookkeeping `free_bytes` accepted: its pointer leaves the array, its
+/// bytes (zeroed) join the free space (SQLite's dropCell).
+pub(super) fn remove_cell_bytes(data: &mut [u8], h: &page::PageHeader, idx: usize, off: usize, size: usize) {
+    let ptr_base = h.offset + h.kind.header_size();
+    let ptr_end = ptr_base + 2 * h.ncells;
+    let at = ptr_base + 2 * idx;
+    data.copy_within(at + 2..ptr_end, at);
+    data[ptr_end - 2..ptr_end].fill(0);
+    data[h.offset + 3..h.offset + 5].copy_from_slice(&((h.ncells - 1) as u16).to_be_bytes());
+    data[off..off + size].fill(0);
+    add_free_block(data, h.offset, off, size);
 }
 
 fn get_u16(data: &[u8], at: usize) -> usize {

@@ -3,9 +3,11 @@
 //! An insert finds the leaf where the key belongs (or the entry with the
 //! same key, which it replaces in place, on a leaf or, in index trees, on
 //! an interior page), by a seek or from the cursor's own leaf
-//! (`near.rs`). A cell whose payload is all local and fits the gap
-//! between the pointer array and the content area is written straight
-//! into the page (nothing is built first); otherwise the cell is built
+//! (`near.rs`). A cell whose payload is all local and has a place on the
+//! page without repacking it (chosen as SQLite's allocateSpace: the first
+//! freeblock large enough, else the gap between the pointer array and the
+//! content area) is written straight into the page (nothing is built
+//! first); otherwise the cell is built
 //! (spilling large payloads into an overflow chain) and the page's new
 //! content goes to balancing. A row appended past the end of a full
 //! rightmost leaf starts a new leaf instead (`balance_quick`), which is
@@ -53,13 +55,13 @@ impl Btree {
         if !exact {
             let h = page::header(self.pager.page(top.pgno)?, top.pgno)?;
             if h.kind == leaf_kind && top.idx <= h.ncells {
-                if payload.is_plain() && self.insert_local_in_gap(top.pgno, top.idx, leaf_kind, rowid, payload.bytes)? {
+                if payload.is_plain() && self.insert_local_in_free_slot(top.pgno, top.idx, leaf_kind, rowid, payload.bytes)? {
                     // (The operation's last change, as below.)
                     return Ok(true);
                 }
                 let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
-                if self.insert_in_gap(top.pgno, top.idx, &new)? {
-                    // (The operation's last change: see `insert_in_gap`.)
+                if self.insert_in_free_slot(top.pgno, top.idx, &new)? {
+                    // (The operation's last change: see `insert_in_free_slot`.)
                     return Ok(true);
                 }
                 if level > 0 && top.idx == h.ncells && h.ncells > 1 {
@@ -85,7 +87,7 @@ impl Btree {
                 // is rather than decoding every cell into a node and
                 // writing them back, when that node would need no
                 // balancing either.
-                if self.fits_repacked(top.pgno, new.len(), level > 0)? && self.defragment(top.pgno)? && self.insert_in_gap(top.pgno, top.idx, &new)? {
+                if self.fits_repacked(top.pgno, new.len(), level > 0)? && self.defragment(top.pgno)? && self.insert_in_free_slot(top.pgno, top.idx, &new)? {
                     return Ok(true);
                 }
                 let mut node = self.read_node(top.pgno)?;
@@ -130,7 +132,7 @@ impl Btree {
     fn replace_leaf_cell_in_place(&mut self, path: &[Level], level: usize, leaf_kind: PageKind, rowid: i64, payload: Payload<'_>) -> Result<Option<bool>> {
         let top = path[level];
         let usable = self.usable();
-        let (off, old_len) = {
+        let (off, old_len, gap, frags, free, largest) = {
             let data = self.pager.page(top.pgno)?;
             let h = page::header(data, top.pgno)?;
             if h.kind != leaf_kind || top.idx >= h.ncells {
@@ -140,7 +142,11 @@ impl Btree {
             if info.overflow != 0 {
                 return Ok(None);
             }
-            (page::cell_offset(data, &h, top.idx, usable)?, bytes.len())
+            let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
+            let free = super::drop_cell::free_bytes(data, h.offset, h.kind, h.ncells, usable as usize);
+            let largest = if free.is_some() { largest_freeblock(data, h.offset) } else { 0 };
+            let gap = content_start(data, &h).saturating_sub(ptr_end);
+            (page::cell_offset(data, &h, top.idx, usable)?, bytes.len(), gap, data[h.offset + 7], free, largest)
         };
         let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
         if new.len() == old_len {
@@ -149,19 +155,57 @@ impl Btree {
             self.pager.page_mut_last(top.pgno)?[off..off + old_len].copy_from_slice(&new);
             return Ok(Some(true));
         }
+        // SQLite's dropCell then insertCell, as one change of the page
+        // (no undo image: nothing after it can fail), when the new cell
+        // then surely has a place: it is no longer than the old one (whose
+        // bytes become a freeblock, or join the gap), or the gap or a
+        // freeblock holds it already (freeblocks only grow by the drop).
+        // (Not with more than 57 fragment bytes: SQLite's slot search then
+        // gives up on a freeblock the cell would fill but for 1-3 bytes.)
+        // Otherwise, when the page holds it once repacked, the page is
+        // repacked after the drop (SQLite's defragmentPage), its cells
+        // checked first.
+        if let Some(free) = free.filter(|_| old_len >= super::drop_cell::MIN_FREEBLOCK) {
+            let has_place = frags <= 57 && (new.len() <= old_len || gap >= new.len() || largest >= new.len());
+            let repacked = if has_place || new.len() > free + old_len {
+                None
+            } else {
+                let data = self.pager.page(top.pgno)?;
+                let h = page::header(data, top.pgno)?;
+                cell_extents(data, &h, usable as usize).map(|mut cells| {
+                    cells.remove(top.idx);
+                    cells
+                })
+            };
+            if has_place || repacked.is_some() {
+                self.ptrmap_note_cell(top.pgno, leaf_kind, &new)?;
+                let d = self.pager.page_mut_last(top.pgno)?;
+                let h = page::header(d, top.pgno)?;
+                super::drop_cell::remove_cell_bytes(d, &h, top.idx, off, old_len);
+                let h = page::PageHeader { ncells: h.ncells - 1, ..h };
+                if let Some(cells) = &repacked {
+                    repack(d, &h, cells, usable as usize);
+                }
+                // (Cannot fail: see above; the page is checked all the same.)
+                let slot = plan_slot(d, &h, new.len(), usable as usize).ok_or_else(Error::corrupt)?;
+                let start = open_slot(d, &h, top.idx, new.len(), slot);
+                d[start..start + new.len()].copy_from_slice(&new);
+                return Ok(Some(true));
+            }
+        }
         if !self.remove_leaf_cell_in_place(top.pgno, top.idx, true, true, false)? {
             let mut node = self.read_node(top.pgno)?;
             node.cells[top.idx] = new;
             self.fix_page(path, level, node)?;
             return Ok(Some(false));
         }
-        if self.insert_in_gap(top.pgno, top.idx, &new)? {
+        if self.insert_in_free_slot(top.pgno, top.idx, &new)? {
             return Ok(Some(true));
         }
         // The page holds the new cell once its free space is gathered:
         // repack it where it is (as SQLite's defragmentPage) rather than
         // decoding every cell into a node and writing them back.
-        if !self.overflows_with(top.pgno, new.len())? && self.defragment(top.pgno)? && self.insert_in_gap(top.pgno, top.idx, &new)? {
+        if !self.overflows_with(top.pgno, new.len())? && self.defragment(top.pgno)? && self.insert_in_free_slot(top.pgno, top.idx, &new)? {
             return Ok(Some(true));
         }
         let mut node = self.read_node(top.pgno)?;
@@ -176,43 +220,14 @@ impl Btree {
     /// fragments; the gap is zeroed). `false` (page untouched) when the
     /// cells do not read sane: the general path then decodes the page.
     fn defragment(&mut self, pgno: Pgno) -> Result<bool> {
-        let usable = self.usable();
-        // Every cell's place and length, checked before anything moves.
-        // (Only the cell content area is copied aside: the cells all lie
-        // in it, from its start to the end of the usable space.)
-        let (h, first, copy, cells) = {
+        let usable = self.usable() as usize;
+        let (h, cells) = {
             let data = self.pager.page(pgno)?;
             let h = page::header(data, pgno)?;
-            let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
-            let mut end = usable as usize;
-            let mut first = usable as usize;
-            let mut cells = Vec::with_capacity(h.ncells);
-            for i in 0..h.ncells {
-                // (As `page::cell` reads it, its offset looked up once.)
-                let Ok(off) = page::cell_offset(data, &h, i, usable) else { return Ok(false) };
-                let Ok(info) = cell::parse(h.kind, &data[off..usable as usize], usable) else { return Ok(false) };
-                match end.checked_sub(info.size) {
-                    Some(e) if e >= ptr_end => end = e,
-                    _ => return Ok(false),
-                }
-                first = first.min(off);
-                cells.push((off, info.size));
-            }
-            (h, first, data[first..usable as usize].to_vec(), cells)
+            let Some(cells) = cell_extents(data, &h, usable) else { return Ok(false) };
+            (h, cells)
         };
-        let d = self.pager.page_mut(pgno)?;
-        let ptr_base = h.offset + h.kind.header_size();
-        let mut end = usable as usize;
-        for (i, &(off, len)) in cells.iter().enumerate() {
-            end -= len;
-            d[end..end + len].copy_from_slice(&copy[off - first..off - first + len]);
-            d[ptr_base + 2 * i..ptr_base + 2 * i + 2].copy_from_slice(&(end as u16).to_be_bytes());
-        }
-        d[ptr_base + 2 * h.ncells..end].fill(0);
-        // No freeblock, content from `end` (65536 is written 0), no fragments.
-        d[h.offset + 1..h.offset + 3].fill(0);
-        d[h.offset + 5..h.offset + 7].copy_from_slice(&(end as u16).to_be_bytes());
-        d[h.offset + 7] = 0;
+        repack(self.pager.page_mut(pgno)?, &h, &cells, usable);
         Ok(true)
     }
 
@@ -246,28 +261,27 @@ impl Btree {
         Ok(free.is_some_and(|f| f < len + 2))
     }
 
-    /// The common case: the cell fits in the gap between the cell pointer
-    /// array and the cell content area, so it is written in place (as
-    /// SQLite does) without repacking the page. Existing freeblocks and
-    /// fragments are left as they are. `false` if it does not fit.
+    /// The common case: the cell has a place on the page as it is (a
+    /// freeblock or the gap, see [`plan_slot`]), so it is written there (as
+    /// SQLite does) without repacking the page. `false` if there is none.
     ///
     /// When it fits, writing the page is the last thing the operation
     /// does (every caller returns at once), so the page is modified with
     /// [`crate::pager::Pager::page_mut_last`]: no undo image per insert.
-    fn insert_in_gap(&mut self, pgno: Pgno, idx: usize, cell_bytes: &[u8]) -> Result<bool> {
-        let Some(h) = self.gap_for(pgno, idx, cell_bytes.len())? else { return Ok(false) };
+    fn insert_in_free_slot(&mut self, pgno: Pgno, idx: usize, cell_bytes: &[u8]) -> Result<bool> {
+        let Some((h, slot)) = self.slot_for(pgno, idx, cell_bytes.len())? else { return Ok(false) };
         self.ptrmap_note_cell(pgno, h.kind, cell_bytes)?;
         let d = self.pager.page_mut_last(pgno)?;
-        let start = open_slot(d, &h, idx, cell_bytes.len());
+        let start = open_slot(d, &h, idx, cell_bytes.len(), slot);
         d[start..start + cell_bytes.len()].copy_from_slice(cell_bytes);
         Ok(true)
     }
 
-    /// `insert_in_gap` for a leaf cell whose payload is all local, written
+    /// `insert_in_free_slot` for a leaf cell whose payload is all local, written
     /// straight into the page (no cell built first: the one allocation
-    /// every insert made). `false` if the payload overflows or the gap is
-    /// too small.
-    fn insert_local_in_gap(&mut self, pgno: Pgno, idx: usize, kind: PageKind, rowid: i64, payload: &[u8]) -> Result<bool> {
+    /// every insert made). `false` if the payload overflows or has no
+    /// place on the page as it is.
+    fn insert_local_in_free_slot(&mut self, pgno: Pgno, idx: usize, kind: PageKind, rowid: i64, payload: &[u8]) -> Result<bool> {
         let table = kind == PageKind::TableLeaf;
         if payload.len() > cell::max_local(table, self.usable()) {
             return Ok(false);
@@ -276,10 +290,10 @@ impl Btree {
         let rowid_len = if table { crate::value::varint::varint_len(rowid as u64) } else { 0 };
         let encoded = size_len + rowid_len + payload.len();
         let len = encoded.max(cell::MIN_CELL);
-        let Some(h) = self.gap_for(pgno, idx, len)? else { return Ok(false) };
+        let Some((h, slot)) = self.slot_for(pgno, idx, len)? else { return Ok(false) };
         // (No pointer-map entry: the cell has no overflow chain.)
         let d = self.pager.page_mut_last(pgno)?;
-        let start = open_slot(d, &h, idx, len);
+        let start = open_slot(d, &h, idx, len, slot);
         let cell = &mut d[start..start + len];
         crate::value::varint::put_varint(&mut cell[..size_len], payload.len() as u64);
         if table {
@@ -290,19 +304,17 @@ impl Btree {
         Ok(true)
     }
 
-    /// The header of page `pgno` when a cell of `len` bytes fits in the
-    /// gap between its pointer array and its content area at index `idx`;
-    /// `None` otherwise (or when the header does not read sane).
-    fn gap_for(&self, pgno: Pgno, idx: usize, len: usize) -> Result<Option<page::PageHeader>> {
-        let usable = self.usable() as usize;
+    /// The header of page `pgno` and the place for a cell of `len` bytes
+    /// at index `idx` when one is free without repacking the page
+    /// ([`plan_slot`]); `None` otherwise (or when the header does not read
+    /// sane).
+    fn slot_for(&self, pgno: Pgno, idx: usize, len: usize) -> Result<Option<(page::PageHeader, Slot)>> {
         let data = self.pager.page(pgno)?;
         let h = page::header(data, pgno)?;
-        let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
-        let content = content_start(data, &h);
-        if idx > h.ncells || content > usable || content < ptr_end || h.ncells >= 0xffff || content - ptr_end < len + 2 {
+        if idx > h.ncells {
             return Ok(None);
         }
-        Ok(Some(h))
+        Ok(plan_slot(data, &h, len, self.usable() as usize).map(|slot| (h, slot)))
     }
 }
 
@@ -313,18 +325,146 @@ fn content_start(data: &[u8], h: &page::PageHeader) -> usize {
     }
 }
 
-/// Make room for a `len`-byte cell at index `idx` of a page `gap_for`
-/// accepted: a pointer inserted, the content area grown down, the cell
-/// count raised. Returns where the cell's bytes go.
-fn open_slot(d: &mut [u8], h: &page::PageHeader, idx: usize, len: usize) -> usize {
+fn get_u16(data: &[u8], at: usize) -> usize {
+    u16::from_be_bytes([data[at], data[at + 1]]) as usize
+}
+
+/// Where a new cell goes on a page (SQLite's allocateSpace).
+#[derive(Clone, Copy)]
+enum Slot {
+    /// The top of the gap between the pointer array and the content area.
+    Gap,
+    /// The end of the freeblock at `pc`, which the 2 bytes at `link` point
+    /// to; `rest` bytes of it stay free (fewer than 4 become fragment
+    /// bytes, the block leaving the list).
+    Freeblock { link: usize, pc: usize, rest: usize },
+}
+
+/// Where a cell of `len` bytes goes on a page with header `h` (its pointer
+/// array takes 2 more bytes), chosen as SQLite's allocateSpace does, so
+/// that the page's bytes are SQLite's: the first freeblock large enough
+/// (pageFindSlot), when the gap has room for the pointer; else the gap.
+/// `None` when neither holds it (the page must be repacked or balanced)
+/// or the bookkeeping does not read sane (the general path decodes it).
+fn plan_slot(data: &[u8], h: &page::PageHeader, len: usize, usable: usize) -> Option<Slot> {
+    let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
+    let top = content_start(data, h);
+    if top > usable || top < ptr_end || h.ncells >= 0xffff || len > usable {
+        return None;
+    }
+    if get_u16(data, h.offset + 1) != 0 && ptr_end + 2 <= top {
+        let max_pc = usable - len;
+        let mut link = h.offset + 1;
+        let mut pc = get_u16(data, link);
+        while pc <= max_pc {
+            if pc < top {
+                return None;
+            }
+            let size = get_u16(data, pc + 2);
+            if size >= len {
+                let rest = size - len;
+                if rest < 4 && data[h.offset + 7] > 57 {
+                    // (SQLite gives up the search here: at most 60
+                    // fragment bytes.)
+                    break;
+                }
+                if pc + size > usable {
+                    return None;
+                }
+                return Some(Slot::Freeblock { link, pc, rest });
+            }
+            link = pc;
+            pc = get_u16(data, pc);
+            if pc == 0 {
+                break;
+            }
+            if pc <= link {
+                return None;
+            }
+        }
+    }
+    (top - ptr_end >= len + 2).then_some(Slot::Gap)
+}
+
+/// Make room for a `len`-byte cell at index `idx` of a page `plan_slot`
+/// gave `slot` for: a pointer inserted, the slot taken (the content area
+/// grown down, or the freeblock shrunk or unlinked), the cell count
+/// raised. Returns where the cell's bytes go.
+fn open_slot(d: &mut [u8], h: &page::PageHeader, idx: usize, len: usize, slot: Slot) -> usize {
     let off = h.offset;
     let ptr_base = off + h.kind.header_size();
     let ptr_end = ptr_base + 2 * h.ncells;
-    let start = content_start(d, h) - len;
+    let start = match slot {
+        Slot::Gap => {
+            let start = content_start(d, h) - len;
+            d[off + 5..off + 7].copy_from_slice(&(start as u16).to_be_bytes());
+            start
+        }
+        Slot::Freeblock { link, pc, rest } if rest < 4 => {
+            d.copy_within(pc..pc + 2, link);
+            d[off + 7] += rest as u8;
+            pc
+        }
+        Slot::Freeblock { pc, rest, .. } => {
+            d[pc + 2..pc + 4].copy_from_slice(&(rest as u16).to_be_bytes());
+            pc + rest
+        }
+    };
     let at = ptr_base + 2 * idx;
     d.copy_within(at..ptr_end, at + 2);
     d[at..at + 2].copy_from_slice(&(start as u16).to_be_bytes());
     d[off + 3..off + 5].copy_from_slice(&((h.ncells + 1) as u16).to_be_bytes());
-    d[off + 5..off + 7].copy_from_slice(&(start as u16).to_be_bytes());
     start
+}
+
+/// Every cell's place and length on a page with header `h`, in pointer
+/// order, checked as [`repack`] needs them (each cell parses and they
+/// all fit between the pointer array and the end of the usable space);
+/// `None` when they do not read sane.
+fn cell_extents(data: &[u8], h: &page::PageHeader, usable: usize) -> Option<Vec<(usize, usize)>> {
+    let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
+    let mut end = usable;
+    let mut cells = Vec::with_capacity(h.ncells);
+    for i in 0..h.ncells {
+        // (As `page::cell` reads it, its offset looked up once.)
+        let off = page::cell_offset(data, h, i, usable as u32).ok()?;
+        let info = cell::parse(h.kind, &data[off..usable], usable as u32).ok()?;
+        end = end.checked_sub(info.size).filter(|&e| e >= ptr_end)?;
+        cells.push((off, info.size));
+    }
+    Some(cells)
+}
+
+/// Move the cells `cells` (from [`cell_extents`], in pointer order)
+/// together at the end of the page, so that all its free space is the
+/// one gap between the pointer array and the content area (no
+/// freeblocks, no fragments; the gap is zeroed). Only the cell content
+/// area is copied aside: the cells all lie in it.
+fn repack(d: &mut [u8], h: &page::PageHeader, cells: &[(usize, usize)], usable: usize) {
+    let first = cells.iter().map(|&(off, _)| off).min().unwrap_or(usable);
+    let copy = d[first..usable].to_vec();
+    let ptr_base = h.offset + h.kind.header_size();
+    let mut end = usable;
+    for (i, &(off, len)) in cells.iter().enumerate() {
+        end -= len;
+        d[end..end + len].copy_from_slice(&copy[off - first..off - first + len]);
+        d[ptr_base + 2 * i..ptr_base + 2 * i + 2].copy_from_slice(&(end as u16).to_be_bytes());
+    }
+    d[ptr_base + 2 * cells.len()..end].fill(0);
+    // No freeblock, content from `end` (65536 is written 0), no fragments.
+    d[h.offset + 1..h.offset + 3].fill(0);
+    d[h.offset + 5..h.offset + 7].copy_from_slice(&(end as u16).to_be_bytes());
+    d[h.offset + 7] = 0;
+}
+
+/// The size of the largest freeblock on a page whose freeblock list
+/// `drop_cell::free_bytes` accepted.
+fn largest_freeblock(data: &[u8], hoff: usize) -> usize {
+    let mut largest = 0;
+    let mut block = get_u16(data, hoff + 1);
+    while block != 0 {
+        largest = largest.max(get_u16(data, block + 2));
+        block = get_u16(data, block);
+    }
+    largest
 }
