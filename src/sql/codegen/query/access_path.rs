@@ -85,7 +85,7 @@ impl<'b> Compiler<'_> {
             // ORDER BY rowid DESC).
             let order = goal.map_or(Served::No, rowid_serves);
             let backward = order == Served::Backward;
-            let vcur = self.in_values(*list, Affinity::Integer)?;
+            let vcur = self.in_values(list.iter().copied(), Affinity::Integer)?;
             self.b.add(if backward { Opcode::Last } else { Opcode::Rewind }, vcur, end, 0);
             let vtop = self.b.here();
             let r = self.b.reg();
@@ -141,7 +141,16 @@ impl<'b> Compiler<'_> {
                 let covering = uses.is_some_and(|u| Self::index_covers(&table, i, it.item, u));
                 (serves, covering, -index_width(&table, i))
             };
-            if score > 0 && best.as_ref().is_none_or(|b| score > b.0 || score == b.0 && rank(&idx, eqs.len()) > rank(&b.1, b.2.len())) {
+            // A UNIQUE index pinned whole finds one row: it beats more
+            // equalities on another (as SQLite's costs weigh it).
+            let one_row = |i: &Index, n_eq: usize| i.unique && n_eq >= i.columns.len();
+            let key = (one_row(&idx, eqs.len()), score);
+            if score > 0
+                && best.as_ref().is_none_or(|b| {
+                    let best_key = (one_row(&b.1, b.2.len()), b.0);
+                    key > best_key || key == best_key && rank(&idx, eqs.len()) > rank(&b.1, b.2.len())
+                })
+            {
                 best = Some((score, idx, eqs, lower, upper));
             }
         }
@@ -168,33 +177,46 @@ impl<'b> Compiler<'_> {
         }
         // Equalities on an index prefix win over any order.
         if let Some(b) = best.take_if(|b| b.0 >= 4) {
-            let served = goal.map_or(Served::No, |g| index_serves(g, &table, &b.1, b.2.len()));
+            // (A UNIQUE key pinned whole finds at most one row: any order.)
+            let one_row = b.1.unique && b.2.len() >= b.1.columns.len();
+            let served = goal.map_or(Served::No, |g| if one_row { Served::Forward } else { index_serves(g, &table, &b.1, b.2.len()) });
             let l = search(b, served == Served::Backward);
             let kind = self.emit_index_loop(&table, l, next, end)?;
             return Ok((kind, served.yes()));
         }
         // `column IN (...)` on an index's first column, when no index has
         // an equality prefix.
-        let in_pick: Option<(Index, usize, &'a [Expr<'b>])> = indexes.iter().find_map(|idx| {
+        let in_pick: Option<(Index, usize, &[&'a Expr<'b>])> = indexes.iter().find_map(|idx| {
             let first_col = idx.columns.first()?.column?;
             let (_, list) = ins.iter().find(|(c, _)| *c == Some(first_col))?;
-            Some((idx.clone(), first_col, *list))
+            Some((idx.clone(), first_col, &list[..]))
         });
         if let Some(g) = goal {
-            // The IN values are read in ascending order: the order of the
-            // column, then of the rest of the index within each value.
+            // The IN values are read in ascending (or descending) order:
+            // the order of the column, then of the rest of the index within
+            // each value, read the same way.
             if let Some((idx, first_col, list)) = in_pick.clone() {
                 let ic = &idx.columns[0];
                 let lead = g.terms.iter().take_while(|t| t.column == Some(first_col)).count();
+                let lead_terms = &g.terms[..lead];
+                let backward = !g.grouping && lead_terms.iter().all(|t| t.desc);
                 let lead_ok = lead > 0
                     && !ic.descending
                     && index_collation(&table, ic) == "BINARY"
-                    && g.terms[..lead].iter().all(|t| (!t.desc || g.grouping) && t.collation == "BINARY");
+                    && lead_terms.iter().all(|t| (t.desc == backward || g.grouping) && t.collation == "BINARY");
                 let rest = OrderGoal { terms: g.terms[lead..].to_vec(), ..g.clone() };
-                if lead_ok && index_serves(&rest, &table, &idx, 1) == Served::Forward {
-                    let kind = self.in_index_loop(it, &table, &idx, first_col, list, next, end, &item_name)?;
+                let rest_served = index_serves(&rest, &table, &idx, 1);
+                let rest_ok = if backward { rest_served == Served::Backward || rest.terms.is_empty() } else { rest_served == Served::Forward };
+                if lead_ok && rest_ok {
+                    let kind = self.in_index_loop(it, &table, &idx, first_col, list, (next, end), &item_name, covers(&idx), backward)?;
                     return Ok((kind, true));
                 }
+            }
+            // Otherwise the IN lookups and a sort: a few rows per value
+            // beat any range or scan in the order (as SQLite weighs them).
+            if let Some((idx, first_col, list)) = in_pick.clone() {
+                let kind = self.in_index_loop(it, &table, &idx, first_col, list, (next, end), &item_name, covers(&idx), false)?;
+                return Ok((kind, false));
             }
             // A range on the index giving the order.
             if let Some(b) = best.take_if(|b| index_serves(g, &table, &b.1, b.2.len()).yes()) {
@@ -236,7 +258,7 @@ impl<'b> Compiler<'_> {
         }
         {
             if let Some((idx, first_col, list)) = in_pick.clone() {
-                let kind = self.in_index_loop(it, &table, &idx, first_col, list, next, end, &item_name)?;
+                let kind = self.in_index_loop(it, &table, &idx, first_col, list, (next, end), &item_name, covers(&idx), false)?;
                 return Ok((kind, false));
             }
             // A range of a WITHOUT ROWID table's key, where a rowid table
@@ -297,7 +319,9 @@ impl<'b> Compiler<'_> {
     }
 
     /// A loop over the index entries equal to each value of an IN list on
-    /// its first column (values read in ascending order, each once).
+    /// its first column (values read in ascending order, or descending
+    /// with the entries of each value read backwards, each once); the
+    /// columns read from the entries when the index `covers` the query.
     #[allow(clippy::too_many_arguments)]
     fn in_index_loop(
         &mut self,
@@ -305,28 +329,36 @@ impl<'b> Compiler<'_> {
         table: &Table,
         idx: &Index,
         first_col: usize,
-        list: &[Expr<'_>],
-        next: i32,
-        end: i32,
+        list: &[&Expr<'_>],
+        (next, end): (i32, i32),
         item_name: &str,
+        covers: bool,
+        backward: bool,
     ) -> Result<LoopKind> {
         let aff = table.columns[first_col].affinity;
-        let vcur = self.in_values(list, aff)?;
+        let vcur = self.in_values(list.iter().copied(), aff)?;
         let icur = self.b.cursor();
         let ki = self.index_key_info(idx)?;
         self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
         self.comment(&idx.name);
         let vnext = self.b.label();
-        self.b.add(Opcode::Rewind, vcur, end, 0);
+        self.b.add(if backward { Opcode::Last } else { Opcode::Rewind }, vcur, end, 0);
         let vtop = self.b.here();
         let key = self.b.reg();
         self.b.add(Opcode::Column, vcur, 0, key);
-        self.b.add4(Opcode::SeekGE, icur, vnext, key, P4::Int64(1), 0);
+        self.b.add4(if backward { Opcode::SeekLE } else { Opcode::SeekGE }, icur, vnext, key, P4::Int64(1), 0);
         let top = self.b.here();
-        self.b.add4(Opcode::IdxGT, icur, vnext, key, P4::Int64(1), 0);
-        self.seek_table_from_index(table, idx, icur, it.cursor, next);
-        self.eqp.push(format_args!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first_col].name));
-        Ok(LoopKind::InIndex(icur, top, vcur, vtop, vnext))
+        self.b.add4(if backward { Opcode::IdxLT } else { Opcode::IdxGT }, icur, vnext, key, P4::Int64(1), 0);
+        // A covering index is read alone (in an OR branch it is only
+        // shown so: the union reads the table row, see `multi_or.rs`).
+        if covers && !self.in_or_branch {
+            self.map_columns_to_index(table, idx, it.cursor, icur);
+        } else {
+            self.seek_table_from_index(table, idx, icur, it.cursor, next);
+        }
+        let how = if covers { "COVERING INDEX" } else { "INDEX" };
+        self.eqp.push(format_args!("SEARCH {item_name} USING {how} {} ({}=?)", idx.name, table.columns[first_col].name));
+        Ok(LoopKind::InIndex(icur, top, vcur, vtop, vnext, backward))
     }
 
     /// A loop over every row of a table, in rowid order or backwards.

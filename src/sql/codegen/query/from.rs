@@ -1172,10 +1172,11 @@ impl<'b> Compiler<'_> {
                 // a loop over a whole table.
                 self.b.add4(if backward { Opcode::Prev } else { Opcode::Next }, cur, top as i32, 0, P4::None, 1);
             }
-            LoopKind::InIndex(icur, itop, vcur, vtop, vnext) => {
-                self.b.add(Opcode::Next, icur, itop as i32, 0);
+            LoopKind::InIndex(icur, itop, vcur, vtop, vnext, backward) => {
+                let step = if backward { Opcode::Prev } else { Opcode::Next };
+                self.b.add(step, icur, itop as i32, 0);
                 self.b.bind(vnext);
-                self.b.add(Opcode::Next, vcur, vtop as i32, 0);
+                self.b.add(step, vcur, vtop as i32, 0);
             }
             LoopKind::Virtual(cur, top) => {
                 self.b.add(Opcode::VNext, cur, top as i32, 0);
