@@ -3,7 +3,11 @@
 //! each path is (the join order built from these is in `join_order.rs`).
 //! A comparison of two rows written out lends its fields: `(a, b) = (x, y)`
 //! gives `a = x` and `b = y`, an ordering bounds the first fields only
-//! (`(a, b) > (x, y)` gives `a >= x`).
+//! (`(a, b) > (x, y)` gives `a >= x`). Two OR shapes lend lookups too, as
+//! SQLite's WHERE analysis derives them: an OR of equalities on one
+//! column is an IN list (`or_in_list`), and a two-way OR the bound its
+//! branches combine into (`multi_or::combined_disjunct_bounds`); the OR
+//! itself stays the filter.
 //!
 //! Invariant: a term is only usable for a lookup when its other side
 //! depends on tables placed earlier and its affinity and collation let
