@@ -139,7 +139,7 @@ fn or_terms_plan_and_rows_match_reference() {
     // its costs of an OR with range branches against another range or
     // an ordered scan differ from ringlite's, and covering IN branches;
     // see README "Row order without ORDER BY") may only get fewer.
-    assert!(plans_differ.len() <= 16, "{} of {} plans differ:\n{}", plans_differ.len(), queries.len(), plans_differ.join("\n"));
+    assert!(plans_differ.len() <= 10, "{} of {} plans differ:\n{}", plans_differ.len(), queries.len(), plans_differ.join("\n"));
     assert!(multi > queries.len() / 3, "only {multi} MULTI-INDEX OR plans");
 }
 
@@ -162,4 +162,175 @@ fn or_terms_in_update_and_delete_match_reference() {
         assert_eq!(plan_details(&run_ours(&mut ours, &sql)), plan_details(&run_ref(&reference, &sql)), "plan of {q}");
         assert_eq!(run_ours(&mut ours, q), run_ref(&reference, q), "result of {q}");
     }
+}
+
+/// ORs SQLite reads otherwise than as a union: an OR of equalities on
+/// one column is `column IN (...)` (whereexpr.c's OR-to-IN: on the
+/// rowid, an index, a UNIQUE index; values on either side; with ORDER
+/// BY in either direction), and a two-way OR whose branches compare one
+/// column with one value in compatible directions lends the bound they
+/// combine into (whereCombineDisjuncts: `a > 2 OR (a = 2 AND b > 2)`
+/// searches `a >= 2`), which the union then has to beat. Queries
+/// generated once from a fixed seed, kept as written.
+const ONE_COLUMN_ORS: &[&str] = &[
+    "SELECT id FROM t WHERE a = 1 OR a = 2 OR a = 3",
+    "SELECT id FROM t WHERE a = 1 OR a IN (5, 2)",
+    "SELECT id FROM t WHERE id = 5 OR id = 3",
+    "SELECT id FROM t WHERE 5 = id OR id = 3",
+    "SELECT id FROM t WHERE f = 1 OR f = 2",
+    "SELECT id FROM t WHERE (c = 1 AND d = 2) OR c = 3",
+    "SELECT id FROM t WHERE (c = 1 AND d = 2) OR (c = 3 AND d = 4)",
+    "SELECT id FROM t WHERE (a = 1 AND d = 2) OR (a = 3 AND f = 4)",
+    "SELECT id FROM t WHERE a = 1 OR a = 2 OR b = 'b1'",
+    "SELECT id FROM t WHERE b = 'b1' OR b = 'b3'",
+    "SELECT id FROM t WHERE b = 1 OR b = 'b3'",
+    "SELECT id FROM t WHERE a = '1' OR a = 2",
+    "SELECT id FROM t WHERE a = 1 OR a = 2 ORDER BY a DESC",
+    "SELECT id FROM t WHERE a = c OR a = 2",
+    "SELECT id FROM t WHERE (a = 1 OR a = 2) AND c = 3",
+    "SELECT id FROM t WHERE (a = 1 OR a = 2) AND e = 990",
+    "SELECT id FROM t WHERE e = 990 OR e = 991",
+    "SELECT * FROM w WHERE x = 1 OR x = 2",
+    "SELECT id FROM t WHERE a IN (1,2) OR a IN (3)",
+    "SELECT id FROM t WHERE (a = 1 AND b = 'b1') OR (a = 2 AND b = 'b2')",
+    "SELECT id FROM t WHERE a IN (1,2,3)",
+    "SELECT * FROM t WHERE a IN (1,2,3)",
+    "SELECT id FROM t WHERE a > 2 OR (a = 2 AND b > 'b2')",
+    "SELECT id FROM t WHERE (a = 2 AND e = 990) OR (a = 2 AND e = 991)",
+    "SELECT id FROM t WHERE (a = 2 AND c = 1) OR (a = 2 AND c = 2)",
+    "SELECT id FROM t WHERE id > 2 OR (id = 2 AND b > 'b2')",
+    "SELECT id FROM t WHERE id < 5 OR (id = 5 AND b > 'b2')",
+    "SELECT id FROM t WHERE a < 3 OR a = 3",
+    "SELECT id FROM t WHERE a > 3 OR a = 3",
+    "SELECT id FROM t WHERE a > 3 OR a < 3",
+    "SELECT id FROM t WHERE 3 < a OR (3 = a AND b > 'b2')",
+    "SELECT id FROM t WHERE a > 3 OR (a = 3 AND c BETWEEN 1 AND 2)",
+    "SELECT id FROM t WHERE c > 3 OR (c = 3 AND d > 2)",
+    "SELECT * FROM t WHERE c > 3 OR (c = 3 AND d > 2)",
+    "SELECT id FROM t WHERE f > 1 OR (f = 1 AND a > 2)",
+    "SELECT id FROM t WHERE a = 5 OR (a = 5 AND b = 'b1')",
+    "SELECT id FROM t WHERE (a = 5 AND c = 1) OR (a = 5 AND b = 'b1')",
+    "SELECT id FROM t WHERE a = 1 OR a = 2 ORDER BY a",
+    "SELECT id FROM t WHERE a IN (1, 2) ORDER BY a DESC",
+    "SELECT id, a FROM t WHERE a IN (1, 2) ORDER BY a DESC, id DESC",
+    "SELECT id FROM t WHERE (a = 1 OR a = 2) ORDER BY a DESC LIMIT 3",
+    "SELECT * FROM t WHERE c = 1 AND d = 2 AND e = 989",
+    "SELECT * FROM t WHERE a = 1 AND e = 989",
+    "SELECT * FROM t WHERE b = 'b1' AND e = 979",
+    "SELECT id FROM t WHERE id = 5 OR id = 3 OR id = 5",
+    "SELECT id FROM t WHERE a = 1 OR 2 = a OR a = 1",
+    "SELECT id FROM t WHERE a = 1.5 OR a = '2'",
+    "SELECT id FROM t WHERE b = 'b1' OR b = 'B2' COLLATE NOCASE",
+    "SELECT id FROM t WHERE a = NULL OR a = 2",
+    "SELECT count(*) FROM t WHERE a = 1 OR a = 2 OR a = 3 OR a = 4",
+    "SELECT id FROM t WHERE (a = 1 OR a = 2) AND (b = 'b1' OR b = 'b2')",
+    "SELECT id FROM t WHERE a > 3 OR (a = 3 AND b > 'b2') ORDER BY a",
+    "SELECT id FROM t WHERE a < 3 OR (a = 3 AND b < 'b2') ORDER BY a DESC",
+    "SELECT id FROM t WHERE e >= 995 OR e = 994",
+    "SELECT id, a, c FROM t WHERE (id = 203 OR id = 38) LIMIT 4",
+    "SELECT * FROM t WHERE (3 = a OR a = 6 OR 3 = a OR 6 = a) AND c > 1 ORDER BY id",
+    "SELECT * FROM t WHERE (f = 0 OR 3 = f OR 1 = f OR f = 1) LIMIT 4",
+    "SELECT id FROM t WHERE (93 = id OR id = 293 OR 191 = id OR id = 33) AND c > 1 ORDER BY a",
+    "SELECT id FROM t WHERE (f = 3 OR f = 3 OR f = 3 OR f = 1) AND id > 100",
+    "SELECT * FROM t WHERE (c = 4 OR c = 2 OR c = 2) LIMIT 4",
+    "SELECT id, a, c FROM t WHERE (c = 2 OR c = 4 OR 3 = c) ORDER BY a",
+    "SELECT * FROM t WHERE (0 = f OR f = 2 OR f = 3 OR f = 3) ORDER BY a",
+    "SELECT id FROM t WHERE (313 = id OR id = 31) ORDER BY id",
+    "SELECT id, a, c FROM t WHERE (944 = e OR e = 919 OR e = 832) AND f = 1 ORDER BY a",
+    "SELECT id FROM t WHERE (id = 195 OR 78 = id OR id = 78 OR 120 = id) AND c > 1 ORDER BY a DESC",
+    "SELECT id FROM t WHERE (id = 75 OR id = 190) LIMIT 4",
+    "SELECT * FROM t WHERE (c = 5 OR c = 3 OR c = 5 OR c = 3) AND f = 1 ORDER BY a",
+    "SELECT * FROM t WHERE (0 = f OR f = 1 OR f = 0)",
+    "SELECT id FROM t WHERE (4 = c OR c = 2) LIMIT 4",
+    "SELECT * FROM t WHERE (e = 819 OR e = 998) ORDER BY a",
+    "SELECT id FROM t WHERE (e = 937 OR 763 = e OR e = 865) AND f = 1 LIMIT 4",
+    "SELECT id, a, c FROM t WHERE (a = 8 OR a = 11)",
+    "SELECT id FROM t WHERE (f = 2 OR f = 2 OR f = 2) AND c > 1 ORDER BY id",
+    "SELECT id, a, c FROM t WHERE (806 = e OR e = 942 OR e = 704 OR e = 833) ORDER BY a",
+    "SELECT * FROM t WHERE (2 = f OR f = 0 OR f = 1) AND f = 1 ORDER BY a",
+    "SELECT count(*), sum(id) FROM t WHERE (f = 0 OR f = 0 OR f = 1)",
+    "SELECT id FROM t WHERE (f = 0 OR f = 3 OR f = 0)",
+    "SELECT id FROM t WHERE (b = 'b7' OR b = 'b2' OR b = 'b7' OR 'b5' = b) AND c > 1",
+    "SELECT * FROM t WHERE (10 = a OR a = 11 OR a = 6 OR a = 3) ORDER BY a DESC",
+    "SELECT id, a, c FROM t WHERE (b = 'b3' OR b = 'b5' OR b = 'b6') ORDER BY a",
+    "SELECT id FROM t WHERE (f = 3 OR f = 1 OR f = 0 OR f = 1) ORDER BY id",
+    "SELECT id FROM t WHERE (e = 751 OR e = 856 OR e = 961 OR e = 744) ORDER BY id",
+    "SELECT count(*), sum(id) FROM t WHERE (id = 51 OR 288 = id)",
+    "SELECT id, a, c FROM t WHERE (id = 259 OR id = 103 OR id = 232 OR id = 245) LIMIT 4",
+    "SELECT * FROM t WHERE (b = 'b2' OR b = 'b6' OR b = 'b1') AND f = 1 ORDER BY id",
+    "SELECT count(*), sum(id) FROM t WHERE (f = 0 OR f = 1 OR 2 = f)",
+    "SELECT id, a, c FROM t WHERE (b = 'b1' OR 'b7' = b OR 'b3' = b OR b = 'b6') AND f = 1 ORDER BY a",
+    "SELECT count(*), sum(id) FROM t WHERE ('b5' = b OR 'b5' = b OR b = 'b7')",
+    "SELECT * FROM t WHERE (id = 152 OR 33 = id OR id = 118 OR 54 = id) ORDER BY id",
+    "SELECT count(*), sum(id) FROM t WHERE (id = 217 OR id = 133) AND c > 1",
+    "SELECT * FROM t WHERE (f = 0 OR f = 1 OR f = 0) ORDER BY a DESC",
+    "SELECT id FROM t WHERE (a = 13 OR a = 4 OR 7 = a OR a = 8)",
+    "SELECT id FROM t WHERE (c = 1 OR c = 1 OR c = 1 OR c = 2) AND c > 1 ORDER BY a DESC",
+    "SELECT count(*), sum(id) FROM t WHERE (e = 781 OR e = 699 OR 708 = e OR e = 948)",
+    "SELECT id FROM t WHERE (b = 'b1' OR b = 'b6' OR b = 'b6') ORDER BY id",
+    "SELECT * FROM t WHERE (id = 72 OR id = 178)",
+    "SELECT id, a, c FROM t WHERE (f = 2 OR 0 = f OR f = 3 OR f = 2) AND id > 100",
+    "SELECT id, a, c FROM t WHERE (e = 770 OR e = 691) ORDER BY id",
+    "SELECT id FROM t WHERE (a = 3 OR a = 0 OR a = 1) AND c > 1 ORDER BY id",
+    "SELECT * FROM t WHERE (c = 0 OR 0 = c) AND c > 1 ORDER BY a",
+    "SELECT count(*), sum(id) FROM t WHERE (a = 4 OR a = 1 OR a = 8)",
+    "SELECT count(*), sum(id) FROM t WHERE id < 254 OR (id = 254 AND b >= 'b2')",
+    "SELECT * FROM t WHERE f > 1 OR (f = 1 AND a >= 8)",
+    "SELECT * FROM t WHERE c > 5 OR (5 = c AND d <= 5)",
+    "SELECT * FROM t WHERE f < 1 OR (1 = f AND a > 7) LIMIT 4",
+    "SELECT * FROM t WHERE (a = 1 AND c = 5) OR (a = 1 AND f = 1) ORDER BY a DESC",
+    "SELECT count(*), sum(id) FROM t WHERE c >= 5 OR (5 = c AND d <= 3)",
+    "SELECT id FROM t WHERE a > 7 OR (a = 7 AND b >= 'b4') ORDER BY a DESC",
+    "SELECT count(*), sum(id) FROM t WHERE id > 156 OR (id = 156 AND b <= 'b2')",
+    "SELECT count(*), sum(id) FROM t WHERE (id = 51 AND b = 'b3') OR (id = 51 AND f = 1)",
+    "SELECT * FROM t WHERE (e = 928 AND a = 12) OR (e = 928 AND f = 1) ORDER BY a",
+    "SELECT count(*), sum(id) FROM t WHERE (a = 4 AND b = 'b7') OR (a = 4 AND f = 1)",
+    "SELECT id, a, c FROM t WHERE (c = 1 AND d = 1) OR (c = 1 AND f = 1) ORDER BY id",
+    "SELECT id FROM t WHERE (a = 13 AND c = 5) OR (a = 13 AND f = 1) ORDER BY a",
+    "SELECT count(*), sum(id) FROM t WHERE e >= 891 OR (891 = e AND a > 0)",
+    "SELECT count(*), sum(id) FROM t WHERE (e = 844 AND a = 11) OR (e = 844 AND f = 1)",
+    "SELECT count(*), sum(id) FROM t WHERE (id = 62 AND b = 'b5') OR (id = 62 AND f = 1)",
+    "SELECT * FROM t WHERE (a = 3 AND b = 'b0') OR (a = 3 AND f = 1) ORDER BY a",
+    "SELECT * FROM t WHERE (e = 991 AND a = 1) OR (e = 991 AND f = 1) ORDER BY a DESC",
+    "SELECT count(*), sum(id) FROM t WHERE (a = 0 AND b = 'b4') OR (a = 0 AND f = 1)",
+    "SELECT count(*), sum(id) FROM t WHERE a < 5 OR (a = 5 AND c <= 1)",
+    "SELECT count(*), sum(id) FROM t WHERE a > 8 OR (8 = a AND c > 1)",
+    "SELECT id FROM t WHERE a < 12 OR (a = 12 AND c <= 1) ORDER BY id",
+    "SELECT id, a, c FROM t WHERE (e = 902 AND a = 5) OR (e = 902 AND f = 1) ORDER BY a",
+    "SELECT id FROM t WHERE f <= 1 OR (f = 1 AND a <= 4) ORDER BY id",
+    "SELECT count(*), sum(id) FROM t WHERE (a = 3 AND b = 'b7') OR (a = 3 AND f = 1)",
+    "SELECT id FROM t WHERE e >= 761 OR (e = 761 AND a >= 8) ORDER BY a DESC",
+    "SELECT id FROM t WHERE (a = 1 AND c = 2) OR (a = 1 AND f = 1)",
+    "SELECT id, a, c FROM t WHERE f <= 3 OR (3 = f AND a >= 6) ORDER BY a DESC",
+    "SELECT * FROM t WHERE a < 7 OR a = 7 ORDER BY a DESC",
+    "SELECT * FROM t WHERE (c = 3 AND d = 6) OR (c = 3 AND f = 1) ORDER BY id",
+    "SELECT count(*), sum(id) FROM t WHERE a <= 6 OR (a = 6 AND b > 'b7')",
+    "SELECT id FROM t WHERE a <= 13 OR (a = 13 AND c >= 3) ORDER BY id",
+    "SELECT * FROM t WHERE c > 4 OR (c = 4 AND d <= 10)",
+    "SELECT id, a, c FROM t WHERE c > 1 OR c = 1 LIMIT 4",
+    "SELECT id, a, c FROM t WHERE f > 3 OR (f = 3 AND a > 11) LIMIT 4",
+    "SELECT * FROM t WHERE a < 3 OR (a = 3 AND c >= 3) LIMIT 4",
+    "SELECT id FROM t WHERE id < 236 OR (236 = id AND b >= 'b4') LIMIT 4",
+    "SELECT id FROM t WHERE c < 0 OR (c = 0 AND d > 6) ORDER BY a",
+    "SELECT id, a, c FROM t WHERE f < 3 OR (3 = f AND a >= 1) ORDER BY id",
+    "SELECT count(*), sum(id) FROM t WHERE (e = 707 AND a = 11) OR (e = 707 AND f = 1)",
+];
+
+#[test]
+fn one_column_ors_and_combined_bounds_match_reference() {
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    run_ours(&mut ours, SCHEMA);
+    run_ref(&reference, SCHEMA);
+    let mut differ = Vec::new();
+    for q in ONE_COLUMN_ORS {
+        let sql = format!("EXPLAIN QUERY PLAN {q}");
+        let (mine, theirs) = (plan_details(&run_ours(&mut ours, &sql)), plan_details(&run_ref(&reference, &sql)));
+        if mine != theirs {
+            differ.push(format!("plan of {q}:\n  ours {mine:?}\n  ref  {theirs:?}"));
+        } else if run_ours(&mut ours, q) != run_ref(&reference, q) {
+            differ.push(format!("rows of {q}"));
+        }
+    }
+    assert!(differ.is_empty(), "{} of {} differ:\n{}", differ.len(), ONE_COLUMN_ORS.len(), differ.join("\n"));
 }

@@ -18,8 +18,9 @@ pub(crate) enum LoopKind {
     Once,
     Index(i32, usize),
     /// An index loop inside a loop over IN-list values:
-    /// (index cursor, index top, values cursor, values top, values next).
-    InIndex(i32, usize, i32, usize, i32),
+    /// (index cursor, index top, values cursor, values top, values next,
+    /// both read backwards).
+    InIndex(i32, usize, i32, usize, i32, bool),
     /// Rowid lookups for each IN-list value: (values cursor, values top).
     InRowid(i32, usize),
     /// A virtual table's scan: (cursor, top), closed by `VNext`.

@@ -3,20 +3,25 @@
 //! each path is (the join order built from these is in `join_order.rs`).
 //! A comparison of two rows written out lends its fields: `(a, b) = (x, y)`
 //! gives `a = x` and `b = y`, an ordering bounds the first fields only
-//! (`(a, b) > (x, y)` gives `a >= x`).
+//! (`(a, b) > (x, y)` gives `a >= x`). Two OR shapes lend lookups too, as
+//! SQLite's WHERE analysis derives them: an OR of equalities on one
+//! column is an IN list (`or_in_list`), and a two-way OR the bound its
+//! branches combine into (`multi_or::combined_disjunct_bounds`); the OR
+//! itself stays the filter.
 //!
 //! Invariant: a term is only usable for a lookup when its other side
 //! depends on tables placed earlier and its affinity and collation let
 //! the index order decide the comparison.
 
 use crate::sql::codegen::Compiler;
+use crate::sql::model::expr_shape::strip_parens;
 use crate::sql::model::expr_shape::{has_subquery, walk};
 use crate::sql::model::from::FromItem;
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::terms::LookupOp;
 use crate::vdbe::program::P4;
 use crate::vdbe::value_ops::Affinity;
-use sqlite3_parser::ast::Expr;
+use sqlite3_parser::ast::{Expr, Operator};
 
 impl<'b> Compiler<'_> {
     /// Terms `column op expr` of item `it` whose other side is available
@@ -44,8 +49,17 @@ impl<'b> Compiler<'_> {
             // Between rows, `(a, b) = (x, y)` implies `a = x` and `b = y`,
             // and an ordering of rows bounds their first fields:
             // `(a, b) > (x, y)` implies `a >= x` (the term stays a filter).
+            // (The sides are `(column side, value side, operator)`.)
             sides.clear();
             match t {
+                // A two-way OR lends the bound its branches combine into
+                // (`a > 2 OR (a = 2 AND b > 2)` gives `a >= 2`).
+                Expr::Binary(_, Operator::Or, _) => {
+                    crate::sql::plan::multi_or::combined_disjunct_bounds(t, &mut sides);
+                    if sides.is_empty() {
+                        continue;
+                    }
+                }
                 Expr::Binary(l, op, r) => match (LookupOp::from_op(*op), row_pairs(l, r)) {
                     (None, _) => continue,
                     (Some(lop), None) => sides.extend([(&**l, &**r, lop), (&**r, &**l, lop.swapped())]),
@@ -145,14 +159,33 @@ impl<'b> Compiler<'_> {
 
     /// `column IN (list)` terms on item `it` whose values are available
     /// before it and carry no affinity of their own.
-    pub(crate) fn in_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, &'a [Expr<'b>])> {
+    /// An OR of equalities on one column (`a = 1 OR a = 2`) is one of
+    /// them, as `a IN (1, 2)` (see [`Self::or_in_list`]).
+    pub(crate) fn in_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, Vec<&'a Expr<'b>>)> {
         self.in_candidates_deps(it, before, terms).into_iter().map(|(c, l, _)| (c, l)).collect()
     }
 
     /// [`Self::in_candidates`], each with the items its values read.
-    pub(crate) fn in_candidates_deps<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, &'a [Expr<'b>], u64)> {
+    pub(crate) fn in_candidates_deps<'a>(
+        &mut self,
+        it: &FromItem<'a, 'b>,
+        before: u64,
+        terms: &[&'a Expr<'b>],
+    ) -> Vec<(Option<usize>, Vec<&'a Expr<'b>>, u64)> {
         let mut out = Vec::new();
         for t in terms {
+            if let Some((column, values)) = self.or_in_list(it, t) {
+                let mut deps = 0u64;
+                let usable = values.iter().all(|v| {
+                    let d = self.expr_deps(v);
+                    deps |= d;
+                    d & !before == 0
+                });
+                if usable {
+                    out.push((column, values, deps));
+                }
+                continue;
+            }
             let Expr::InList { lhs, not: false, rhs: Some(list) } = t else { continue };
             if list.is_empty() {
                 continue;
@@ -181,10 +214,76 @@ impl<'b> Compiler<'_> {
                 deps |= d;
             }
             if ok {
-                out.push((cref.column, &list[..], deps));
+                out.push((cref.column, list.iter().collect(), deps));
             }
         }
         out
+    }
+
+    /// SQLite's OR-to-IN (the first case of whereexpr.c's OR analysis):
+    /// an OR term every branch of which is `column = value` (either side)
+    /// on one column of `it`, each value without subqueries and with no
+    /// affinity or the column's, compared under the column's collation:
+    /// that column (`None`: the rowid) and the values in written order.
+    /// SQLite then reads the term as `column IN (values)` and no longer
+    /// as a MULTI-INDEX OR ("case 1 trumps case 2"); IS, IN and AND
+    /// branches keep it an OR.
+    pub(crate) fn or_in_list<'a>(&mut self, it: &FromItem<'a, 'b>, term: &'a Expr<'b>) -> Option<(Option<usize>, Vec<&'a Expr<'b>>)> {
+        if !matches!(strip_parens(term), Expr::Binary(_, Operator::Or, _)) || it.table.is_none() {
+            return None;
+        }
+        let mut branches = Vec::new();
+        crate::sql::plan::multi_or::disjuncts(term, &mut branches);
+        // The sides of each branch naming a column of `it`, resolved once.
+        let mut sides: Vec<[Option<Option<usize>>; 2]> = Vec::with_capacity(branches.len());
+        for b in &branches {
+            let Expr::Binary(l, Operator::Equals, r) = b else { return None };
+            let mut pair = [None, None];
+            for (k, e) in [&**l, &**r].into_iter().enumerate() {
+                let cref = match strip_parens(e) {
+                    Expr::Id(id) => self.resolve_name(None, &unquoted(id.0)).ok().flatten(),
+                    Expr::Qualified(q, c) => self.resolve_name(Some(&unquoted(q.0)), &unquoted(c.0)).ok().flatten(),
+                    _ => None,
+                };
+                if let Some(c) = cref.filter(|c| c.depth == 0 && c.item == it.item && c.collation.is_none()) {
+                    pair[k] = Some(c.column);
+                }
+            }
+            if pair == [None, None] {
+                return None;
+            }
+            sides.push(pair);
+        }
+        let table = it.table.clone()?;
+        let col_aff = |c: Option<usize>| c.map_or(Affinity::Integer, |c| table.columns[c].affinity);
+        // The column: one the first branch compares, found in every other.
+        'column: for column in sides[0].iter().flatten().copied() {
+            let mut values = Vec::with_capacity(branches.len());
+            for (b, pair) in branches.iter().zip(&sides) {
+                let Expr::Binary(l, _, r) = b else { return None };
+                let value: &'a Expr<'b> = if pair[0] == Some(column) {
+                    r
+                } else if pair[1] == Some(column) {
+                    l
+                } else {
+                    continue 'column;
+                };
+                if has_subquery(value) || self.expr_affinity(value).is_some_and(|a| a != col_aff(column)) {
+                    continue 'column;
+                }
+                let col_side: &Expr<'_> = if std::ptr::eq(value, &**r) { l } else { r };
+                let coll_ok = match self.comparison_collation(col_side, value).ok() {
+                    Some(P4::Coll(c)) => column.and_then(|c| table.columns[c].collation.as_deref()).unwrap_or("BINARY").eq_ignore_ascii_case(&c.name),
+                    _ => true,
+                };
+                if !coll_ok {
+                    continue 'column;
+                }
+                values.push(value);
+            }
+            return Some((column, values));
+        }
+        None
     }
 
     /// Whether `e` reads a column of an enclosing query.

@@ -150,7 +150,7 @@ impl<'b> Compiler<'_> {
                 for t in terms {
                     let mut branches = Vec::new();
                     crate::sql::plan::multi_or::disjuncts(t, &mut branches);
-                    if branches.len() < 2 || self.expr_deps(t) & me == 0 {
+                    if branches.len() < 2 || self.expr_deps(t) & me == 0 || self.or_in_list(it, t).is_some() {
                         continue;
                     }
                     let mut facts = Vec::new();

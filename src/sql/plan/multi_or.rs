@@ -40,30 +40,55 @@ pub struct OrPlan<'a, 'b> {
     pub rows: f64,
 }
 
-/// Whether a two-way OR has, one in each branch, two comparisons of the
-/// same column with the same value whose operators combine into one
-/// (`a > 2 OR (a = 2 AND b > 2)` gives `a >= 2`). SQLite adds that
-/// combination as a virtual term and usually searches with it rather
-/// than reading a union; ringlite does not derive the term yet, so it
-/// does not offer the union either (the plan stays the single path).
-fn combines_to_one_bound(branches: &[&Expr<'_>]) -> bool {
-    let [one, two] = branches else { return false };
-    let comparison = |e: &Expr<'_>| match strip_parens(e) {
-        Expr::Binary(l, op @ (Operator::Equals | Operator::Less | Operator::LessEquals | Operator::Greater | Operator::GreaterEquals), r)
-            if matches!(strip_parens(l), Expr::Id(_) | Expr::Qualified(..) | Expr::DoublyQualified(..)) =>
-        {
-            Some((l.to_string(), *op, r.to_string()))
+/// SQLite's whereCombineDisjuncts: the bounds a two-way OR implies where
+/// one comparison of each branch (the branch itself, or one of its AND
+/// terms) compares the same column with the same value in compatible
+/// directions: `a > 2 OR (a = 2 AND b > 2)` gives `a >= 2`, `a < 2 OR
+/// a = 2` gives `a <= 2`, `(a = 2 AND c = 1) OR (a = 2 AND c = 2)` gives
+/// `a = 2`. Pushed to `out` as `(column side, value side, operator)` in
+/// both orientations, as [`Compiler::lookup_candidates`] takes a term's
+/// sides; which side names a column of the loop is its to decide. The
+/// bound is a virtual term: it drives a lookup, the OR stays the filter.
+pub fn combined_disjunct_bounds<'a, 'b>(term: &'a Expr<'b>, out: &mut Vec<(&'a Expr<'b>, &'a Expr<'b>, LookupOp)>) {
+    let mut branches = Vec::new();
+    disjuncts(term, &mut branches);
+    let [one, two] = branches[..] else { return };
+    let comparisons = |branch: &'a Expr<'b>| {
+        let mut terms = Vec::new();
+        conjuncts(branch, &mut terms);
+        let mut out: Vec<(&'a Expr<'b>, &'a Expr<'b>, LookupOp)> = Vec::new();
+        for t in terms {
+            if let Expr::Binary(l, op, r) = strip_parens(t) {
+                if let Some(lop) = LookupOp::from_op(*op) {
+                    if !matches!(strip_parens(l), Expr::Parenthesized(v) if v.len() > 1) && !matches!(strip_parens(r), Expr::Parenthesized(v) if v.len() > 1) {
+                        out.extend([(&**l, &**r, lop), (&**r, &**l, lop.swapped())]);
+                    }
+                }
+            }
         }
-        _ => None,
+        out
     };
-    let (mut left, mut right) = (Vec::new(), Vec::new());
-    conjuncts(one, &mut left);
-    conjuncts(two, &mut right);
-    let below = |op: Operator| matches!(op, Operator::Equals | Operator::Less | Operator::LessEquals);
-    let above = |op: Operator| matches!(op, Operator::Equals | Operator::Greater | Operator::GreaterEquals);
-    left.iter().filter_map(|e| comparison(e)).any(|(a, op1, b)| {
-        right.iter().filter_map(|e| comparison(e)).any(|(c, op2, d)| a == c && b == d && ((below(op1) && below(op2)) || (above(op1) && above(op2))))
-    })
+    let (left, right) = (comparisons(one), comparisons(two));
+    let below = |op: LookupOp| matches!(op, LookupOp::Eq | LookupOp::Lt | LookupOp::Le);
+    let above = |op: LookupOp| matches!(op, LookupOp::Eq | LookupOp::Gt | LookupOp::Ge);
+    for &(col, value, op1) in &left {
+        if !matches!(strip_parens(col), Expr::Id(_) | Expr::Qualified(..) | Expr::DoublyQualified(..)) {
+            continue;
+        }
+        for &(col2, value2, op2) in &right {
+            if !((below(op1) && below(op2)) || (above(op1) && above(op2))) || col.to_string() != col2.to_string() || value.to_string() != value2.to_string() {
+                continue;
+            }
+            let op = if op1 == op2 {
+                op1
+            } else if below(op1) && below(op2) {
+                LookupOp::Le
+            } else {
+                LookupOp::Ge
+            };
+            out.push((col, value, op));
+        }
+    }
 }
 
 /// The branches of `e` when it is an OR (through parentheses), in
@@ -99,7 +124,8 @@ impl<'b> Compiler<'_> {
         for (k, t) in terms.iter().enumerate() {
             let mut branches = Vec::new();
             disjuncts(t, &mut branches);
-            if branches.len() < 2 || self.expr_deps(t) & !(before | me) != 0 || combines_to_one_bound(&branches) {
+            // (An OR read as an IN list is no union: SQLite's OR-to-IN.)
+            if branches.len() < 2 || self.expr_deps(t) & !(before | me) != 0 || self.or_in_list(it, t).is_some() {
                 continue;
             }
             let others: Vec<&'a Expr<'b>> = terms.iter().enumerate().filter(|(j, o)| *j != k && !has_subquery(o)).map(|(_, o)| *o).collect();
@@ -136,7 +162,7 @@ impl<'b> Compiler<'_> {
         indexes: &[Index],
         best: Option<(usize, &Index, usize)>,
         cands: &[(Option<usize>, LookupOp, &Expr<'_>)],
-        ins: &[(Option<usize>, &[Expr<'_>])],
+        ins: &[(Option<usize>, Vec<&Expr<'_>>)],
         goal: Option<&crate::sql::plan::order::OrderGoal>,
     ) -> f64 {
         let mut rows = TABLE_ROWS;

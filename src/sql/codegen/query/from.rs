@@ -4,7 +4,7 @@
 //! JOIN's unmatched right rows), and per-loop
 //! access paths chosen from WHERE terms and the order the query wants
 //! (full scan, rowid lookup or range, index search or scan, each read
-//! forwards or backwards; index loops themselves are in `index_scan.rs`,
+//! forwards or backwards: `access_path.rs`; index loops themselves are in `index_scan.rs`,
 //! recursive CTEs in `recursive_cte.rs`, automatic indexes and filtered
 //! copies for inner loops no index serves in `inner_table.rs`).
 //! A `rowid = expr` term a rowid seek decides is not tested again in the
@@ -37,7 +37,6 @@
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::loop_kind::LoopKind;
-use crate::sql::codegen::query::index_scan::IndexLoop;
 use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::{has_subquery, walk};
 use crate::sql::model::from::{FromDisplay, FromItem, JoinTerm};
@@ -45,11 +44,7 @@ use crate::sql::model::query::unique_names;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted, with_first_statement};
 use crate::sql::plan::goal::LoopRequest;
-use crate::sql::plan::order::{index_collation, index_is_narrower, index_serves, index_width, rowid_serves, OrderGoal, Served};
-use crate::sql::plan::terms::LookupOp;
 use crate::sql::resolve::{ColumnRef, ScopeColumn, ScopeItem};
-use crate::sql::schema::{Index, Table};
-use crate::value::record::{KeyField, KeyInfo};
 use crate::vdbe::program::{Opcode, P4};
 use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{self, Expr, FromClause, JoinConstraint, JoinOperator, JoinType, Operator, SelectTable};
@@ -1177,10 +1172,11 @@ impl<'b> Compiler<'_> {
                 // a loop over a whole table.
                 self.b.add4(if backward { Opcode::Prev } else { Opcode::Next }, cur, top as i32, 0, P4::None, 1);
             }
-            LoopKind::InIndex(icur, itop, vcur, vtop, vnext) => {
-                self.b.add(Opcode::Next, icur, itop as i32, 0);
+            LoopKind::InIndex(icur, itop, vcur, vtop, vnext, backward) => {
+                let step = if backward { Opcode::Prev } else { Opcode::Next };
+                self.b.add(step, icur, itop as i32, 0);
                 self.b.bind(vnext);
-                self.b.add(Opcode::Next, vcur, vtop as i32, 0);
+                self.b.add(step, vcur, vtop as i32, 0);
             }
             LoopKind::Virtual(cur, top) => {
                 self.b.add(Opcode::VNext, cur, top as i32, 0);
@@ -1196,425 +1192,6 @@ impl<'b> Compiler<'_> {
             }
         }
     }
-
-    /// The loop over item `it` (tables in `before` already placed): the
-    /// access path, and whether it yields the rows in the order `req`
-    /// asks for.
-    #[allow(clippy::too_many_arguments)]
-    pub(in crate::sql::codegen) fn open_access<'a>(
-        &mut self,
-        it: &FromItem<'a, 'b>,
-        before: u64,
-        terms: &[&'a Expr<'b>],
-        next: i32,
-        end: i32,
-        may_prefilter: bool,
-        goal: Option<&crate::sql::plan::order::OrderGoal>,
-        uses: Option<&crate::sql::plan::goal::ColumnUses>,
-    ) -> Result<(LoopKind, bool)> {
-        if it.vtab.is_some() {
-            return self.open_vtab_loop(it, before, terms, next, end, goal, uses);
-        }
-        let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
-        let Some(table) = it.table.clone() else {
-            if let Some((args, recursive)) = it.table_fn {
-                self.fill_table_function(it, args, recursive, before)?;
-            }
-            self.b.add(Opcode::Rewind, it.cursor, end, 0);
-            let top = self.b.here();
-            self.eqp.push(format_args!("SCAN {item_name}"));
-            return Ok((LoopKind::Scan(it.cursor, top), false));
-        };
-        // A WITHOUT ROWID table: its key when an equality fixes its first
-        // column (SQLite prefers another index there only when it covers
-        // the query, which the loops here do not do yet); otherwise a
-        // secondary index, as for a rowid table, or a range of the key
-        // where a rowid table would take a rowid range.
-        let key_eqs = if table.without_rowid.is_some() { self.without_rowid_key_eqs(it, &table, before, terms) } else { 0 };
-        if key_eqs > 0 {
-            if let Some(kind) = self.without_rowid_key_seek(it, &table, before, terms, end, &item_name)? {
-                return Ok((kind, false));
-            }
-        }
-        let goal = goal.filter(|g| g.item == it.item);
-        let min_max = goal.is_some_and(|g| g.min_max);
-        let cands = self.lookup_candidates(it, before, terms);
-        // Rowid equality: one row, in any order.
-        if let Some((_, _, e)) = cands.iter().find(|(c, op, _)| c.is_none() && *op == LookupOp::Eq) {
-            let r = self.expr_new(e)?;
-            self.b.add(Opcode::SeekRowid, it.cursor, end, r);
-            self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
-            // The seek finds a row exactly when `rowid = e` holds: it
-            // converts `e` as the comparison's numeric affinity would.
-            self.seek_consumed = terms
-                .iter()
-                .find(|t| matches!(t, Expr::Binary(l, Operator::Equals, r) if std::ptr::eq(&**l, *e) || std::ptr::eq(&**r, *e)))
-                .map(|t| term_address(t));
-            let _ = next;
-            return Ok((LoopKind::Once, goal.is_some()));
-        }
-        let ins = self.in_candidates(it, before, terms);
-        if let Some((_, list)) = ins.iter().find(|(c, _)| c.is_none()) {
-            // The values are read in ascending order (or descending for
-            // ORDER BY rowid DESC).
-            let order = goal.map_or(Served::No, rowid_serves);
-            let backward = order == Served::Backward;
-            let vcur = self.in_values(*list, Affinity::Integer)?;
-            self.b.add(if backward { Opcode::Last } else { Opcode::Rewind }, vcur, end, 0);
-            let vtop = self.b.here();
-            let r = self.b.reg();
-            self.b.add(Opcode::Column, vcur, 0, r);
-            self.b.add(Opcode::SeekRowid, it.cursor, next, r);
-            self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
-            let kind = if backward { LoopKind::ScanBack(vcur, vtop) } else { LoopKind::InRowid(vcur, vtop) };
-            return Ok((kind, order.yes()));
-        }
-        // Best index: most leading equalities, then a range.
-        let indexes: Vec<Index> = self.loop_indexes(it, &table, terms)?.iter().map(|i| table.index_with_key_suffix(i)).collect();
-        let mut best: Option<(usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>)> = None;
-        for idx in indexes.iter().cloned() {
-            let keys: Vec<Option<usize>> = idx.columns.iter().map(|ic| self.index_lookup_key(&table, ic)).collect();
-            let mut eqs = Vec::new();
-            for key in &keys {
-                match cands.iter().find(|(c, op, _)| key.is_some() && c == key && *op == LookupOp::Eq) {
-                    Some((_, _, e)) => eqs.push(*e),
-                    None => break,
-                }
-            }
-            let mut lower = None;
-            let mut upper = None;
-            if let Some(ic) = idx.columns.get(eqs.len()) {
-                let key = keys[eqs.len()];
-                for (c, op, e) in &cands {
-                    if key.is_none() || *c != key {
-                        continue;
-                    }
-                    let op = if ic.descending { op.swapped() } else { *op };
-                    match op {
-                        LookupOp::Gt | LookupOp::Ge if lower.is_none() => lower = Some((op, *e)),
-                        LookupOp::Lt | LookupOp::Le if upper.is_none() => upper = Some((op, *e)),
-                        _ => {}
-                    }
-                }
-            } else if !eqs.is_empty() {
-                // Every key column pinned: the entries are in rowid order,
-                // so a rowid range bounds them too.
-                for (c, op, e) in &cands {
-                    match op {
-                        LookupOp::Gt | LookupOp::Ge if c.is_none() && lower.is_none() => lower = Some((*op, *e)),
-                        LookupOp::Lt | LookupOp::Le if c.is_none() && upper.is_none() => upper = Some((*op, *e)),
-                        _ => {}
-                    }
-                }
-            }
-            let score = eqs.len() * 4 + lower.is_some() as usize + upper.is_some() as usize;
-            // Between equally usable indexes: the one giving the wanted
-            // order, then a covering one, then the narrower.
-            let rank = |i: &Index, n_eq: usize| {
-                let serves = goal.is_some_and(|g| index_serves(g, &table, i, n_eq).yes());
-                let covering = uses.is_some_and(|u| Self::index_covers(&table, i, it.item, u));
-                (serves, covering, -index_width(&table, i))
-            };
-            if score > 0 && best.as_ref().is_none_or(|b| score > b.0 || score == b.0 && rank(&idx, eqs.len()) > rank(&b.1, b.2.len())) {
-                best = Some((score, idx, eqs, lower, upper));
-            }
-        }
-        let covers = |idx: &Index| uses.is_some_and(|u| Self::index_covers(&table, idx, it.item, u));
-        let or_branch = self.in_or_branch;
-        let search = |best: (usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>), backward: bool| {
-            let (_, idx, eqs, lower, upper) = best;
-            let covering_shown = covers(&idx);
-            let covering = covering_shown && !or_branch;
-            IndexLoop { table_cursor: it.cursor, item_name: item_name.clone(), idx, eqs, lower, upper, backward, covering, covering_shown, min_max }
-        };
-        // An OR term read as a union of lookups, when its branches find
-        // fewer rows than the best single path (against a scan giving the
-        // wanted order, a quarter of them: the union's rows are sorted).
-        if may_prefilter {
-            if let Some(plan) = self.multi_or_plan(it, &table, before, terms, &indexes) {
-                if plan.rows * if goal.is_some() { 4.0 } else { 1.0 }
-                    < self.single_path_rows(&table, &indexes, best.as_ref().map(|b| (b.0, &b.1, b.2.len())), &cands, &ins, goal)
-                {
-                    let kind = self.multi_or_loop(it, before, plan, end, uses)?;
-                    return Ok((kind, false));
-                }
-            }
-        }
-        // Equalities on an index prefix win over any order.
-        if let Some(b) = best.take_if(|b| b.0 >= 4) {
-            let served = goal.map_or(Served::No, |g| index_serves(g, &table, &b.1, b.2.len()));
-            let l = search(b, served == Served::Backward);
-            let kind = self.emit_index_loop(&table, l, next, end)?;
-            return Ok((kind, served.yes()));
-        }
-        // `column IN (...)` on an index's first column, when no index has
-        // an equality prefix.
-        let in_pick: Option<(Index, usize, &'a [Expr<'b>])> = indexes.iter().find_map(|idx| {
-            let first_col = idx.columns.first()?.column?;
-            let (_, list) = ins.iter().find(|(c, _)| *c == Some(first_col))?;
-            Some((idx.clone(), first_col, *list))
-        });
-        if let Some(g) = goal {
-            // The IN values are read in ascending order: the order of the
-            // column, then of the rest of the index within each value.
-            if let Some((idx, first_col, list)) = in_pick.clone() {
-                let ic = &idx.columns[0];
-                let lead = g.terms.iter().take_while(|t| t.column == Some(first_col)).count();
-                let lead_ok = lead > 0
-                    && !ic.descending
-                    && index_collation(&table, ic) == "BINARY"
-                    && g.terms[..lead].iter().all(|t| (!t.desc || g.grouping) && t.collation == "BINARY");
-                let rest = OrderGoal { terms: g.terms[lead..].to_vec(), ..g.clone() };
-                if lead_ok && index_serves(&rest, &table, &idx, 1) == Served::Forward {
-                    let kind = self.in_index_loop(it, &table, &idx, first_col, list, next, end, &item_name)?;
-                    return Ok((kind, true));
-                }
-            }
-            // A range on the index giving the order.
-            if let Some(b) = best.take_if(|b| index_serves(g, &table, &b.1, b.2.len()).yes()) {
-                let served = index_serves(g, &table, &b.1, b.2.len());
-                let l = search(b, served == Served::Backward);
-                let kind = self.emit_index_loop(&table, l, next, end)?;
-                return Ok((kind, true));
-            }
-            let lower = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Gt | LookupOp::Ge));
-            let upper = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Lt | LookupOp::Le));
-            let served = rowid_serves(g);
-            if served.yes() && (lower.is_some() || upper.is_some()) {
-                let kind = self.rowid_range(
-                    it.cursor,
-                    lower.map(|(_, op, e)| (*op, *e)),
-                    upper.map(|(_, op, e)| (*op, *e)),
-                    served == Served::Backward,
-                    end,
-                    &item_name,
-                )?;
-                return Ok((kind, true));
-            }
-            // Otherwise a full scan in the order beats a range read out of
-            // order (SQLite's choice without statistics).
-            if served.yes() {
-                let verb = if min_max { "SEARCH" } else { "SCAN" };
-                self.eqp.push(format_args!("{verb} {item_name}"));
-                return Ok((self.table_scan(it.cursor, served == Served::Backward, end), true));
-            }
-            let ordered: Vec<(Index, Served)> = indexes.iter().map(|i| (i.clone(), index_serves(g, &table, i, 0))).filter(|(_, s)| s.yes()).collect();
-            // A covering index first, then the narrowest; among equals the
-            // most recently created (SQLite weighs it first).
-            let pick = ordered.iter().rev().min_by_key(|(i, _)| (!covers(i), index_width(&table, i))).cloned();
-            if let Some((idx, served)) = pick {
-                let l = search((0, idx, Vec::new(), None, None), served == Served::Backward);
-                let kind = self.emit_index_loop(&table, l, next, end)?;
-                return Ok((kind, true));
-            }
-        }
-        {
-            if let Some((idx, first_col, list)) = in_pick.clone() {
-                let kind = self.in_index_loop(it, &table, &idx, first_col, list, next, end, &item_name)?;
-                return Ok((kind, false));
-            }
-            // A range of a WITHOUT ROWID table's key, where a rowid table
-            // would take a rowid range.
-            if table.without_rowid.is_some() {
-                if let Some(kind) = self.without_rowid_key_seek(it, &table, before, terms, end, &item_name)? {
-                    return Ok((kind, false));
-                }
-            }
-            // A range on the rowid beats an index range (no second lookup);
-            // in an OR branch, not one bounded on fewer sides (as SQLite
-            // weighs a branch's ranges).
-            let lower = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Gt | LookupOp::Ge));
-            let upper = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Lt | LookupOp::Le));
-            let rowid_bounds = lower.is_some() as usize + upper.is_some() as usize;
-            let index_wins = self.in_or_branch && best.as_ref().is_some_and(|b| b.0 > rowid_bounds);
-            if rowid_bounds > 0 && !index_wins {
-                let kind = self.rowid_range(it.cursor, lower.map(|(_, op, e)| (*op, *e)), upper.map(|(_, op, e)| (*op, *e)), false, end, &item_name)?;
-                return Ok((kind, false));
-            }
-        }
-        if let Some(b) = best {
-            let l = search(b, false);
-            let kind = self.emit_index_loop(&table, l, next, end)?;
-            return Ok((kind, false));
-        }
-        // A full scan: of an index rather than the table where SQLite's
-        // costs prefer one: a covering partial index (fewest rows), a
-        // covering index narrower than the table rows, a partial index the
-        // terms imply (fewer rows, each looked up in the table); the
-        // narrowest of a kind.
-        // (INDEXED BY reads its index even without a usable term.)
-        let forced = matches!(it.index_hint, Some(Some(_)));
-        let scan_rank = |i: &Index| match (forced, covers(i), i.where_sql.is_some()) {
-            (true, _, _) | (false, true, true) => Some(0),
-            (false, true, false) if index_is_narrower(&table, i) => Some(1),
-            (false, false, true) => Some(2),
-            _ => None,
-        };
-        let narrow =
-            indexes.iter().rev().filter_map(|i| scan_rank(i).map(|r| (r, i))).min_by_key(|(r, i)| (*r, index_width(&table, i))).map(|(_, i)| i.clone());
-        if let Some(idx) = narrow {
-            let l = search((0, idx, Vec::new(), None, None), false);
-            let kind = self.emit_index_loop(&table, l, next, end)?;
-            return Ok((kind, false));
-        }
-        if !it.left && may_prefilter {
-            if let Some(kind) = self.automatic_index_loop(it, &table, &cands, terms, uses, before, next, end, &item_name)? {
-                return Ok((kind, false));
-            }
-            if before != 0 {
-                self.prefilter_inner_table(it, &table, terms)?;
-            }
-        }
-        self.eqp.push(format_args!("SCAN {item_name}"));
-        let halt = self.empty_scan_halt.take().unwrap_or(end);
-        Ok((self.table_scan(it.cursor, false, halt), false))
-    }
-
-    /// A loop over the index entries equal to each value of an IN list on
-    /// its first column (values read in ascending order, each once).
-    #[allow(clippy::too_many_arguments)]
-    fn in_index_loop(
-        &mut self,
-        it: &FromItem<'_, 'b>,
-        table: &Table,
-        idx: &Index,
-        first_col: usize,
-        list: &[Expr<'_>],
-        next: i32,
-        end: i32,
-        item_name: &str,
-    ) -> Result<LoopKind> {
-        let aff = table.columns[first_col].affinity;
-        let vcur = self.in_values(list, aff)?;
-        let icur = self.b.cursor();
-        let ki = self.index_key_info(idx)?;
-        self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
-        self.comment(&idx.name);
-        let vnext = self.b.label();
-        self.b.add(Opcode::Rewind, vcur, end, 0);
-        let vtop = self.b.here();
-        let key = self.b.reg();
-        self.b.add(Opcode::Column, vcur, 0, key);
-        self.b.add4(Opcode::SeekGE, icur, vnext, key, P4::Int64(1), 0);
-        let top = self.b.here();
-        self.b.add4(Opcode::IdxGT, icur, vnext, key, P4::Int64(1), 0);
-        self.seek_table_from_index(table, idx, icur, it.cursor, next);
-        self.eqp.push(format_args!("SEARCH {item_name} USING INDEX {} ({}=?)", idx.name, table.columns[first_col].name));
-        Ok(LoopKind::InIndex(icur, top, vcur, vtop, vnext))
-    }
-
-    /// A loop over every row of a table, in rowid order or backwards.
-    fn table_scan(&mut self, cursor: i32, backward: bool, end: i32) -> LoopKind {
-        self.b.add(if backward { Opcode::Last } else { Opcode::Rewind }, cursor, end, 0);
-        LoopKind::FullScan(cursor, self.b.here(), backward)
-    }
-
-    /// A loop over the rows whose rowid lies between `lower` and `upper`
-    /// (either may be absent): a seek to the first rowid of the range, and
-    /// a rowid test before each row that ends the loop past the range;
-    /// `backward` starts at the range's last rowid and steps down.
-    /// The terms stay filters too, so a bound that is not a number (which
-    /// the seek and the test treat as SQLite's comparison does) only costs
-    /// a longer scan, never a wrong row.
-    #[allow(clippy::too_many_arguments)]
-    fn rowid_range<'a>(
-        &mut self,
-        cursor: i32,
-        lower: Option<(LookupOp, &'a Expr<'b>)>,
-        upper: Option<(LookupOp, &'a Expr<'b>)>,
-        backward: bool,
-        end: i32,
-        item_name: &str,
-    ) -> Result<LoopKind> {
-        let mut desc = Vec::new();
-        let lower_reg = lower.map(|_| self.b.reg());
-        let upper_reg = upper.map(|_| self.b.reg());
-        if let (Some((_, e)), Some(r)) = (upper, upper_reg) {
-            self.expr(e, r)?;
-        }
-        if let (Some((_, e)), Some(r)) = (lower, lower_reg) {
-            self.expr(e, r)?;
-        }
-        // The seek to where the walk starts: SeekGE/GT (LE/LT) on a table
-        // cursor compares numerically; NULL, or a value no rowid can be
-        // on the right side of, jumps to the end.
-        let (start, stop) = if backward { (upper.zip(upper_reg), lower.zip(lower_reg)) } else { (lower.zip(lower_reg), upper.zip(upper_reg)) };
-        match start {
-            Some(((op, _), r)) => {
-                let opc = match (backward, op) {
-                    (false, LookupOp::Gt) => Opcode::SeekGT,
-                    (false, _) => Opcode::SeekGE,
-                    (true, LookupOp::Lt) => Opcode::SeekLT,
-                    (true, _) => Opcode::SeekLE,
-                };
-                self.b.add4(opc, cursor, end, r, P4::Int64(0), 0);
-            }
-            None => {
-                self.b.add(if backward { Opcode::Last } else { Opcode::Rewind }, cursor, end, 0);
-            }
-        }
-        if lower.is_some() {
-            desc.push("rowid>?");
-        }
-        if upper.is_some() {
-            desc.push("rowid<?");
-        }
-        let top = self.b.here();
-        if let Some(((op, _), r)) = stop {
-            let rid = self.b.reg();
-            self.b.add(Opcode::Rowid, cursor, rid, 0);
-            // Past the range (or a NULL bound): stop.
-            let opc = match (backward, op) {
-                (false, LookupOp::Lt) => Opcode::Ge,
-                (false, _) => Opcode::Gt,
-                (true, LookupOp::Gt) => Opcode::Le,
-                (true, _) => Opcode::Lt,
-            };
-            let aff = Affinity::Numeric.letter() as u16 | crate::vdbe::program::cmp_flags::JUMPIFNULL;
-            self.b.add4(opc, r, end, rid, P4::None, aff);
-        }
-        self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY ({})", desc.join(" AND ")));
-        Ok(if backward { LoopKind::ScanBack(cursor, top) } else { LoopKind::Scan(cursor, top) })
-    }
-
-    /// Put the values of an IN list (with `aff` applied, NULLs dropped,
-    /// duplicates merged) in a temporary index; returns its cursor.
-    pub(in crate::sql::codegen) fn in_values<'e, 'x: 'e>(&mut self, list: impl IntoIterator<Item = &'e Expr<'x>>, aff: Affinity) -> Result<i32> {
-        let vcur = self.b.cursor();
-        self.b.add4(Opcode::OpenEphemeral, vcur, 1, 0, P4::KeyInfo(crate::sql::model::query::binary_key_info(1)), 0);
-        let r = self.b.reg();
-        let rec = self.b.reg();
-        for e in list {
-            self.expr(e, r)?;
-            let skip = self.b.label();
-            self.b.add(Opcode::IsNull, r, skip, 0);
-            self.b.add4(Opcode::Affinity, r, 1, 0, P4::Affinity(aff.letter().to_string()), 0);
-            self.b.add(Opcode::MakeRecord, r, 1, rec);
-            self.b.add(Opcode::IdxInsert, vcur, rec, 0);
-            self.b.bind(skip);
-        }
-        Ok(vcur)
-    }
-
-    /// Key description of an index (its columns, then the rowid).
-    pub fn index_key_info(&self, idx: &Index) -> Result<Arc<KeyInfo>> {
-        let table = self.schema.table(&idx.table).cloned();
-        let mut fields = Vec::new();
-        for c in &idx.columns {
-            let coll_name = c.collation.clone().or_else(|| table.as_ref().and_then(|t| t.columns.get(c.column?).and_then(|x| x.collation.clone())));
-            let collation = match coll_name {
-                Some(n) => self.collation(&n)?,
-                None => crate::value::collation::Collation::binary(),
-            };
-            fields.push(KeyField { collation, descending: c.descending });
-        }
-        if let Some(t) = table.as_ref().filter(|t| t.without_rowid.is_some()) {
-            for (_, descending, coll) in t.index_suffix(idx) {
-                fields.push(KeyField { collation: self.collation(&coll)?, descending });
-            }
-        }
-        Ok(Arc::new(KeyInfo { fields }))
-    }
 }
 
 #[allow(dead_code)]
@@ -1625,7 +1202,7 @@ fn is_and(op: Operator) -> bool {
 /// A term's identity for [`Compiler::seek_consumed`]: its address (the
 /// terms are borrowed from the statement's syntax tree for the whole
 /// compilation, so an address names one term).
-fn term_address(e: &Expr<'_>) -> usize {
+pub(in crate::sql::codegen) fn term_address(e: &Expr<'_>) -> usize {
     e as *const Expr<'_> as usize
 }
 

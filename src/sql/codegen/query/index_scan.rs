@@ -174,13 +174,7 @@ impl<'b> Compiler<'_> {
             }
         }
         if l.covering {
-            for (pos, ic) in idx.columns.iter().enumerate() {
-                if let Some(c) = ic.column {
-                    let key = if table.rowid_alias == Some(c) { -1 } else { c as i64 };
-                    self.col_map.entry((l.table_cursor, key)).or_insert(ColumnSource::Cursor(icur, pos));
-                }
-            }
-            self.col_map.insert((l.table_cursor, -1), ColumnSource::Cursor(icur, idx.columns.len()));
+            self.map_columns_to_index(table, idx, l.table_cursor, icur);
         } else {
             self.seek_table_from_index(table, idx, icur, l.table_cursor, next);
         }
@@ -192,6 +186,18 @@ impl<'b> Compiler<'_> {
             self.eqp.push(format_args!("SEARCH {} USING {how} {} ({})", l.item_name, idx.name, desc.join(" AND ")));
         }
         Ok(if l.backward { LoopKind::IndexBack(icur, top) } else { LoopKind::Index(icur, top) })
+    }
+
+    /// Redirect every read of `table_cursor`'s columns (and rowid) to the
+    /// entry under index cursor `icur` (a covering loop).
+    pub(crate) fn map_columns_to_index(&mut self, table: &Table, idx: &Index, table_cursor: i32, icur: i32) {
+        for (pos, ic) in idx.columns.iter().enumerate() {
+            if let Some(c) = ic.column {
+                let key = if table.rowid_alias == Some(c) { -1 } else { c as i64 };
+                self.col_map.entry((table_cursor, key)).or_insert(ColumnSource::Cursor(icur, pos));
+            }
+        }
+        self.col_map.insert((table_cursor, -1), ColumnSource::Cursor(icur, idx.columns.len()));
     }
 
     /// Whether index `idx` of FROM item `item` holds every column the

@@ -16,6 +16,7 @@
 //! (`sql/model/`) and the planner (`sql/plan/`); no file here names a
 //! DML or DDL module.
 
+pub(in crate::sql::codegen) mod access_path;
 pub mod aggregate;
 pub mod column_text;
 pub mod compound;
