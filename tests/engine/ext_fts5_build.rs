@@ -102,7 +102,12 @@ fn flushes_and_crisis_merges_are_the_references_byte_for_byte() {
         ];
         steps.extend(bulk(hashsize as u64, if hashsize == 1 { 60 } else { 600 }));
         // A transaction of updates and deletes (rowids going down too).
-        steps.extend(["BEGIN".into(), "DELETE FROM t WHERE rowid % 7 = 0".into(), "UPDATE t SET a = 'w1 w2 ' || a WHERE rowid % 5 = 1".into(), "COMMIT".into()]);
+        steps.extend([
+            "BEGIN".into(),
+            "DELETE FROM t WHERE rowid % 7 = 0".into(),
+            "UPDATE t SET a = 'w1 w2 ' || a WHERE rowid % 5 = 1".into(),
+            "COMMIT".into(),
+        ]);
         for s in &steps {
             assert_eq!(run_ours(&mut c, s), run_ref(&r, s), "{s}");
         }
@@ -213,8 +218,10 @@ fn top_n_by_bm25_computes_the_references_rows() {
         assert_eq!(run_ours(&mut c, s), run_ref(&r, s), "{s}");
     }
     for m in ["w1", "w2 OR w3", "w1 w3", "w5*", "nothing"] {
-        for (order, limit) in [("bm25(t)", 10), ("bm25(t) DESC", 7), ("bm25(t), rowid DESC", 12), ("rank", 10), ("bm25(t)", -1), ("bm25(t)", 0), ("bm25(t)", 1)] {
-            for cols in ["rowid, bm25(t), highlight(t, 0, '[', ']'), snippet(t, 1, '[', ']', '...', 4)", "rowid, (SELECT count(*) FROM calls) + length(a)", "rowid, a"]
+        for (order, limit) in [("bm25(t)", 10), ("bm25(t) DESC", 7), ("bm25(t), rowid DESC", 12), ("rank", 10), ("bm25(t)", -1), ("bm25(t)", 0), ("bm25(t)", 1)]
+        {
+            for cols in
+                ["rowid, bm25(t), highlight(t, 0, '[', ']'), snippet(t, 1, '[', ']', '...', 4)", "rowid, (SELECT count(*) FROM calls) + length(a)", "rowid, a"]
             {
                 let q = format!("SELECT {cols} FROM t WHERE t MATCH '{m}' ORDER BY {order} LIMIT {limit}");
                 assert_eq!(approx(run_ours(&mut c, &q)), approx(run_ref(&r, &q)), "{q}");

@@ -370,8 +370,7 @@ fn stream_merge(c: &mut Connection, cfg: &Config, inputs: &[Seg], oldest: bool, 
         streams.push(stream);
     }
     let mut w = Writer::new(id, pgsz, true, cfg.detail);
-    loop {
-        let Some(term) = heads.iter().flatten().map(|h| &h.0).min().cloned() else { break };
+    while let Some(term) = heads.iter().flatten().map(|h| &h.0).min().cloned() {
         let mut merged = super::codec::Doclist::new();
         for i in 0..streams.len() {
             if heads[i].as_ref().is_none_or(|h| h.0 != term) {

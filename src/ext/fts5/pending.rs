@@ -1,10 +1,12 @@
 //! # Changes not yet flushed to the index
 //!
 //! Within a transaction, each insert and delete is logged with the tokens
-//! it adds or removes; at commit (xSync) the log becomes one new level-0
-//! segment, as SQLite does. As in SQLite, a change whose rowid is below
-//! the previous one (or a delete of the row just inserted) starts a new
-//! segment, so each segment's doclists stay in rowid order; a delete
+//! it adds or removes, and added to a hash of term -> rows with their
+//! position lists, as SQLite's pending hash; at commit (xSync), or sooner
+//! (see below), the hash becomes one new level-0 segment, as SQLite does.
+//! As in SQLite, a change whose rowid is below the previous one (or a
+//! delete of the row just inserted) starts a new segment (the writer
+//! flushes first), so each segment's doclists stay in rowid order; a delete
 //! followed by an insert of the same rowid (an UPDATE) shares an entry
 //! (delete flag plus the new positions).
 //!

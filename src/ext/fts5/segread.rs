@@ -231,7 +231,11 @@ impl SegStream {
                 self.ended = true;
             } else {
                 let to = self.seg.last.min(self.next_page + BATCH - 1);
-                let sql = format!("SELECT id, block FROM {data} WHERE id >= {} AND id <= {} ORDER BY id", leaf_id(self.seg.id, self.next_page), leaf_id(self.seg.id, to));
+                let sql = format!(
+                    "SELECT id, block FROM {data} WHERE id >= {} AND id <= {} ORDER BY id",
+                    leaf_id(self.seg.id, self.next_page),
+                    leaf_id(self.seg.id, to)
+                );
                 let got = rows(c, &sql)?;
                 if got.len() as u32 != to - self.next_page + 1 {
                     return Err(Error::corrupt());

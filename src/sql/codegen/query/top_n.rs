@@ -39,7 +39,7 @@ impl Compiler<'_> {
         if ctx.sorter.is_none() || ctx.distinct.is_some() || extra_width > 0 {
             return false;
         }
-        if !ctx.limit.as_ref().is_some_and(|l| l.offset.is_none()) {
+        if ctx.limit.as_ref().is_none_or(|l| l.offset.is_some()) {
             return false;
         }
         let named: Vec<usize> = ctx.order_map.iter().flatten().copied().collect();
