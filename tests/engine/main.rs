@@ -40,6 +40,7 @@ mod crash_power;
 mod ext_dbstat;
 mod ext_fts3;
 mod ext_fts5;
+mod ext_fts5_build;
 mod ext_fts5_content;
 mod ext_fts5_contentless;
 mod ext_fts5_detail;

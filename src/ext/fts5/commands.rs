@@ -1,8 +1,8 @@
 //! # The special commands: `INSERT INTO t(t, rank) VALUES('cmd', arg)`
 //!
 //! 'rebuild', 'optimize', 'merge' and the persistent settings 'pgsz',
-//! 'automerge', 'crisismerge', 'usermerge', 'secure-delete' and
-//! 'deletemerge' (stored
+//! 'automerge', 'crisismerge', 'usermerge', 'secure-delete',
+//! 'deletemerge' and 'hashsize' (stored
 //! in `%_config`, the
 //! structure cookie bumped so other connections notice), with SQLite's
 //! value ranges; 'delete' (a row's index entries, given its old values)
@@ -64,12 +64,13 @@ pub fn run(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, cmd: &str, arg:
             }
             Ok(())
         }
-        "pgsz" | "automerge" | "crisismerge" | "usermerge" | "secure-delete" | "deletemerge" => {
+        "pgsz" | "automerge" | "crisismerge" | "usermerge" | "secure-delete" | "deletemerge" | "hashsize" => {
             let v = int_arg(arg).ok_or_else(logic_error)?;
             let ok = match cmd {
                 "pgsz" => (32..=65536).contains(&v),
                 "automerge" => (0..=64).contains(&v),
                 "crisismerge" | "secure-delete" => v >= 0,
+                "hashsize" => v > 0,
                 // (Out of range values mean the default, 10%, or 0.)
                 "deletemerge" => true,
                 _ => (2..=16).contains(&v),
@@ -78,6 +79,8 @@ pub fn run(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, cmd: &str, arg:
                 return Err(logic_error());
             }
             let c = conn(host)?;
+            // (The writer reads `hashsize` again.)
+            p.hashsize = None;
             index::exec(c, &format!("REPLACE INTO {}(k, v) VALUES(?, ?)", cfg.shadow("config")), &[Value::Text(cmd.into()), Value::Integer(v)])?;
             index::bump_cookie(c, cfg)
         }

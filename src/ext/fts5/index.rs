@@ -1,21 +1,30 @@
 //! # The inverted index in `%_data` / `%_idx`: flushing and merging
 //!
 //! Segments are added by [`flush`] (one level-0 segment per run of
-//! pending changes, ids the smallest free ones, the write counter grown
-//! by the pages written unless 'automerge' is 0, as SQLite's; under
-//! 'secure-delete' a run's deletes are first cut out of the existing
-//! segments by `secure.rs`) and combined by merges: a level holding
-//! `crisismerge` segments (default 16) is merged whole into one segment
-//! on the next level, as SQLite does when writes outpace its incremental
-//! merging; [`optimize`] merges everything into one segment; the 'merge'
-//! command merges whole levels holding at least `usermerge` segments (all
-//! levels when its argument is negative).
+//! pending changes, ids the smallest free ones; the writer flushes
+//! whenever the pending changes pass `hashsize` by SQLite's estimate, see
+//! `pending.rs`; under 'secure-delete' a run's deletes are first cut out
+//! of the existing segments by `secure.rs`) and combined by merges, with
+//! SQLite's rules: each flush adds its leaf pages to the write counter
+//! (unless 'automerge' is 0) and, per 64 pages counted, allows 64 pages
+//! times the number of levels of merge work, spent on the level with the
+//! most segments if it holds at least `automerge` (default 4); then any
+//! run of levels from level 0 holding `crisismerge` segments (default
+//! 16) is merged; [`optimize`] merges everything into one segment; the
+//! 'merge' command merges whole levels holding at least `usermerge`
+//! segments (all levels when its argument is negative).
 //!
-//! Where ringlite differs from SQLite: SQLite also merges incrementally
-//! ('automerge', a few pages after each write) and moves small segments
-//! between levels. Ringlite merges whole levels only at `crisismerge`.
-//! The index holds the same data either way and both libraries read,
-//! extend and integrity-check the other's (see FORMAT.md).
+//! Merges stream: each input segment is read a few pages at a time, term
+//! by term (`segread::SegStream`), and the output's pages are written as
+//! they fill, so a merge holds about one term's doclists in memory.
+//!
+//! Where ringlite differs from SQLite: SQLite's merges are incremental
+//! (a merge stops after its budget of pages at a term boundary, leaving
+//! the inputs trimmed and the level marked as merging, and resumes at the
+//! next flush); ringlite merges a chosen level whole at once, so the
+//! structure record may show a merge finished where SQLite's shows it in
+//! progress. The index holds the same data either way and both libraries
+//! read, extend and integrity-check the other's (see FORMAT.md).
 //!
 //! Invariant: after each function, the structure record lists exactly
 //! the segments whose pages are in `%_data`, and `%_idx` holds exactly
@@ -26,8 +35,8 @@ use super::config::Config;
 use super::merge::merge;
 use super::pending::{terms, Pending};
 use super::secure;
-use super::segread;
-use super::segwrite::{build, Segment};
+use super::segread::{self, SegStream};
+use super::segwrite::{build, Segment, Writer};
 use super::shadow::rows;
 use super::structure::{tombstone_id, Level, Seg, Structure};
 use super::tombstone;
@@ -46,9 +55,15 @@ pub struct Settings {
     pub usermerge: usize,
     /// 'secure-delete': deletes cut entries out of the segments.
     pub secure_delete: bool,
-    /// 'automerge' is not 0 (else SQLite keeps no write counter).
-    pub automerge: bool,
+    /// Least segments on a level for an automatic merge (0: none, and
+    /// SQLite then keeps no write counter).
+    pub automerge: usize,
+    /// Bytes of pending changes (SQLite's estimate) that force a flush.
+    pub hashsize: usize,
 }
+
+/// Leaf pages per unit of automatic merge work (SQLite's).
+const WORK_UNIT: u64 = 64;
 
 /// Run `sql` with `params`.
 pub fn exec(c: &mut Connection, sql: &str, params: &[Value]) -> Result<()> {
@@ -68,7 +83,7 @@ pub fn exec(c: &mut Connection, sql: &str, params: &[Value]) -> Result<()> {
 
 /// Read the settings from `%_config`.
 pub fn settings(c: &mut Connection, cfg: &Config) -> Result<Settings> {
-    let mut s = Settings { pgsz: 4050, crisismerge: 16, usermerge: 4, secure_delete: false, automerge: true };
+    let mut s = Settings { pgsz: 4050, crisismerge: 16, usermerge: 4, secure_delete: false, automerge: 4, hashsize: 1024 * 1024 };
     for r in rows(c, &format!("SELECT k, v FROM {}", cfg.shadow("config")))? {
         let (Value::Text(k), Value::Integer(v)) = (&r[0], &r[1]) else { continue };
         match k.as_slice() {
@@ -76,7 +91,9 @@ pub fn settings(c: &mut Connection, cfg: &Config) -> Result<Settings> {
             b"crisismerge" => s.crisismerge = if *v <= 1 { 16 } else { (*v).min(2000) as usize },
             b"usermerge" => s.usermerge = (*v).clamp(2, 16) as usize,
             b"secure-delete" => s.secure_delete = *v != 0,
-            b"automerge" => s.automerge = *v != 0,
+            // (1 means the default, as in SQLite.)
+            b"automerge" => s.automerge = if (0..=64).contains(v) && *v != 1 { *v as usize } else { 4 },
+            b"hashsize" => s.hashsize = if *v > 0 { (*v).min(i64::from(i32::MAX)) as usize } else { 1024 * 1024 },
             _ => {}
         }
     }
@@ -97,19 +114,39 @@ pub fn store(c: &mut Connection, cfg: &Config, st: &Structure) -> Result<()> {
     exec(c, &format!("REPLACE INTO {}(id, block) VALUES(10, ?)", cfg.shadow("data")), &[Value::Blob(st.encode())])
 }
 
-fn write_segment(c: &mut Connection, cfg: &Config, segid: u32, seg: &Segment) -> Result<()> {
-    let data = cfg.shadow("data");
-    for (id, b) in &seg.records {
-        exec(c, &format!("INSERT INTO {data}(id, block) VALUES(?, ?)"), &[Value::Integer(*id), Value::Blob(b.clone())])?;
-    }
-    for (k, p) in &seg.idx {
-        exec(
-            c,
-            &format!("INSERT INTO {}(segid, term, pgno) VALUES(?, ?, ?)", cfg.shadow("idx")),
-            &[Value::Integer(i64::from(segid)), Value::Blob(k.clone()), Value::Integer(*p)],
-        )?;
+/// Run `sql` once per row of parameters, prepared once.
+fn exec_each(c: &mut Connection, sql: &str, params: impl IntoIterator<Item = Vec<Value>>) -> Result<()> {
+    let (st, _) = c.prepare_terminated(sql.as_bytes())?;
+    let Some(mut st) = st else { return Ok(()) };
+    for row in params {
+        for (i, p) in row.into_iter().enumerate() {
+            st.bind(i + 1, p)?;
+        }
+        loop {
+            match st.step(c)? {
+                StepResult::Row => continue,
+                StepResult::Done => break,
+                StepResult::Io => return Err(Error::sql("fts5: unexpected I/O wait")),
+            }
+        }
+        st.reset(c);
     }
     Ok(())
+}
+
+/// Insert `%_data` rows.
+fn write_records(c: &mut Connection, cfg: &Config, records: Vec<(i64, Vec<u8>)>) -> Result<()> {
+    if records.is_empty() {
+        return Ok(());
+    }
+    let sql = format!("INSERT INTO {}(id, block) VALUES(?, ?)", cfg.shadow("data"));
+    exec_each(c, &sql, records.into_iter().map(|(id, b)| vec![Value::Integer(id), Value::Blob(b)]))
+}
+
+fn write_segment(c: &mut Connection, cfg: &Config, segid: u32, seg: Segment) -> Result<()> {
+    write_records(c, cfg, seg.records)?;
+    let sql = format!("INSERT INTO {}(segid, term, pgno) VALUES(?, ?, ?)", cfg.shadow("idx"));
+    exec_each(c, &sql, seg.idx.into_iter().map(|(k, p)| vec![Value::Integer(i64::from(segid)), Value::Blob(k), Value::Integer(p)]))
 }
 
 fn drop_segment(c: &mut Connection, cfg: &Config, segid: u32) -> Result<()> {
@@ -121,13 +158,16 @@ fn drop_segment(c: &mut Connection, cfg: &Config, segid: u32) -> Result<()> {
     exec(c, &format!("DELETE FROM {} WHERE segid = {segid}", cfg.shadow("idx")), &[])
 }
 
-/// Write the pending changes as new level-0 segments, then merge levels
-/// that reached `crisismerge` segments.
+/// Write the pending changes as new level-0 segments, each followed by
+/// SQLite's automatic and crisis merges.
 pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
-    let runs: Vec<Terms> = p.runs().into_iter().map(|r| terms(cfg, r)).collect();
-    let run_rows: Vec<u64> = p.runs().into_iter().map(|r| r.iter().filter(|o| !o.delete).count() as u64).collect();
+    let split = p.runs();
+    let run_rows: Vec<u64> = split.iter().map(|r| r.iter().filter(|o| !o.delete).count() as u64).collect();
+    // The writer flushes at each run's end, so the log is one run and its
+    // terms are in the pending hash already.
+    let runs: Vec<Terms> = if split.len() == 1 { vec![p.take_terms()] } else { split.into_iter().map(|r| terms(cfg, r)).collect() };
     let mut run_rows = run_rows.into_iter();
-    p.flushed = p.ops.len();
+    p.mark_flushed();
     if runs.is_empty() {
         return Ok(());
     }
@@ -144,15 +184,18 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
             // tombstones were written (SQLite's flush then happened).
             p.carry_rows = if p.tomb_adds > 0 { 0 } else { rows };
             p.tomb_adds = 0;
+            crisis_merge(c, cfg, &mut st, &s)?;
             continue;
         }
         let id = st.free_id()?;
         let seg = build(id, s.pgsz, &t, false, cfg.detail);
-        write_segment(c, cfg, id, &seg)?;
+        drop(t);
+        let pages = seg.pages;
+        write_segment(c, cfg, id, seg)?;
         if st.levels.is_empty() {
             st.levels.push(Level::default());
         }
-        let mut new = Seg::new(id, 1, seg.pages);
+        let mut new = Seg::new(id, 1, pages);
         if st.v2 {
             // The origin the run's rows were given in `%_docsize`.
             new.origin1 = st.next_origin();
@@ -163,17 +206,8 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
         }
         st.levels[0].segs.push(new);
         st.promote(0);
-        if s.automerge {
-            st.counter += u64::from(seg.pages);
-        }
-        let mut l = 0;
-        while l < st.levels.len() {
-            if st.levels[l].segs.len() >= s.crisismerge {
-                merge_level(c, cfg, &mut st, l, s.pgsz)?;
-                st.promote(l + 1);
-            }
-            l += 1;
-        }
+        auto_merge(c, cfg, &mut st, &s, u64::from(pages))?;
+        crisis_merge(c, cfg, &mut st, &s)?;
     }
     if secured && version(c, cfg)? != 5 {
         // Files with cut-out entries are marked for older readers.
@@ -181,6 +215,50 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
         st.cookie = st.cookie.wrapping_add(1);
     }
     store(c, cfg, &st)
+}
+
+/// After a flush of `pages` leaf pages: grow the write counter and spend
+/// the merge work it allows (SQLite's automerge), whole levels at a time.
+fn auto_merge(c: &mut Connection, cfg: &Config, st: &mut Structure, s: &Settings, pages: u64) -> Result<()> {
+    if s.automerge == 0 {
+        return Ok(());
+    }
+    let before = st.counter;
+    st.counter += pages;
+    let work = (st.counter / WORK_UNIT - before / WORK_UNIT) as i64;
+    let mut left = WORK_UNIT as i64 * work * st.levels.len() as i64;
+    while left > 0 {
+        // The level with the most segments (a merge in progress first).
+        let (mut best, mut nbest) = (0, 0);
+        for (l, level) in st.levels.iter().enumerate() {
+            if level.merging > 0 {
+                best = l;
+                nbest = s.automerge;
+                break;
+            }
+            if level.segs.len() > nbest {
+                (best, nbest) = (l, level.segs.len());
+            }
+        }
+        if nbest < s.automerge {
+            break;
+        }
+        left -= i64::from(merge_level(c, cfg, st, best, s.pgsz)?);
+        st.promote(best + 1);
+    }
+    Ok(())
+}
+
+/// SQLite's crisis merge: from level 0 up, each level holding at least
+/// `crisismerge` segments is merged into the next.
+fn crisis_merge(c: &mut Connection, cfg: &Config, st: &mut Structure, s: &Settings) -> Result<()> {
+    let mut l = 0;
+    while l < st.levels.len() && st.levels[l].segs.len() >= s.crisismerge {
+        merge_level(c, cfg, st, l, s.pgsz)?;
+        st.promote(l + 1);
+        l += 1;
+    }
+    Ok(())
 }
 
 /// The 'version' of `%_config`.
@@ -266,7 +344,7 @@ pub fn contentless_delete(c: &mut Connection, cfg: &Config, p: &mut Pending, ori
                 tombstone::add(c, &data, seg, rowid, s.pgsz)?;
                 p.tomb_adds += 1;
                 // (SQLite's write counter grows by the tombstones added.)
-                if s.automerge {
+                if s.automerge > 0 {
                     st.counter += 1;
                 }
             }
@@ -275,19 +353,64 @@ pub fn contentless_delete(c: &mut Connection, cfg: &Config, p: &mut Pending, ori
     store(c, cfg, &st)
 }
 
+/// Merge `inputs` (oldest first) into new segment `id`, streaming: each
+/// term's doclists are combined newest first (the rows an input's
+/// tombstones delete left out; pure deletes dropped when `oldest`, as
+/// `merge.rs` does) and written as the output's pages fill. Returns the
+/// output's leaf pages (0: nothing was left to write).
+fn stream_merge(c: &mut Connection, cfg: &Config, inputs: &[Seg], oldest: bool, id: u32, pgsz: usize) -> Result<u32> {
+    let data = cfg.shadow("data");
+    let mut streams = Vec::with_capacity(inputs.len());
+    let mut dead = Vec::with_capacity(inputs.len());
+    let mut heads = Vec::with_capacity(inputs.len());
+    for s in inputs.iter().rev() {
+        dead.push(if s.tomb_pages > 0 { Some(tombstone::read(c, &data, s)?) } else { None });
+        let mut stream = SegStream::new(*s, cfg.detail);
+        heads.push(stream.next(c, &data)?);
+        streams.push(stream);
+    }
+    let mut w = Writer::new(id, pgsz, true, cfg.detail);
+    while let Some(term) = heads.iter().flatten().map(|h| &h.0).min().cloned() {
+        let mut merged = super::codec::Doclist::new();
+        for i in 0..streams.len() {
+            if heads[i].as_ref().is_none_or(|h| h.0 != term) {
+                continue;
+            }
+            let next = streams[i].next(c, &data)?;
+            let Some((_, dl)) = std::mem::replace(&mut heads[i], next) else { continue };
+            for (rowid, e) in dl {
+                if dead[i].as_ref().is_some_and(|d| d.contains(&rowid)) {
+                    continue;
+                }
+                merged.entry(rowid).or_insert(e);
+            }
+        }
+        if oldest {
+            merged.retain(|_, e| !e.poslist.is_empty());
+        }
+        if !merged.is_empty() {
+            w.term(&term, &merged);
+            write_records(c, cfg, w.take_records())?;
+        }
+    }
+    let seg = w.finish();
+    let pages = seg.pages;
+    write_segment(c, cfg, id, seg)?;
+    Ok(pages)
+}
+
 /// Merge level `l` whole into one segment at the end of level `l + 1`.
-fn merge_level(c: &mut Connection, cfg: &Config, st: &mut Structure, l: usize, pgsz: usize) -> Result<()> {
+/// Returns the pages written.
+fn merge_level(c: &mut Connection, cfg: &Config, st: &mut Structure, l: usize, pgsz: usize) -> Result<u32> {
     let segs = st.levels[l].segs.clone();
     let oldest = st.levels[l + 1..].iter().all(|x| x.segs.is_empty());
-    let merged = merge(read_segs(c, cfg, &segs)?, oldest);
     let id = st.free_id()?;
     if st.levels.len() <= l + 1 {
         st.levels.push(Level::default());
     }
-    if !merged.is_empty() {
-        let seg = build(id, pgsz, &merged, true, cfg.detail);
-        write_segment(c, cfg, id, &seg)?;
-        let out = merged_seg(st, id, seg.pages, &segs);
+    let pages = stream_merge(c, cfg, &segs, oldest, id, pgsz)?;
+    if pages > 0 {
+        let out = merged_seg(st, id, pages, &segs);
         st.levels[l + 1].segs.push(out);
     }
     for s in &segs {
@@ -295,7 +418,7 @@ fn merge_level(c: &mut Connection, cfg: &Config, st: &mut Structure, l: usize, p
     }
     st.levels[l].segs.clear();
     st.levels[l].merging = 0;
-    Ok(())
+    Ok(pages)
 }
 
 /// 'optimize': everything into one segment, on the level after the
@@ -308,7 +431,6 @@ pub fn optimize(c: &mut Connection, cfg: &Config) -> Result<()> {
         return Ok(());
     }
     let all: Vec<Seg> = st.levels.iter().rev().flat_map(|l| l.segs.iter().copied()).collect();
-    let merged = merge(read_segs(c, cfg, &all)?, true);
     // As SQLite: segments all on one level L are merged into L + 1 (the
     // other levels kept, empty); segments on several levels are first
     // gathered on a new level after the last, and merged into the next.
@@ -319,14 +441,13 @@ pub fn optimize(c: &mut Connection, cfg: &Config) -> Result<()> {
     };
     let (out_level, nlevel) = (out_level.min(63), nlevel.min(64));
     let id = st.free_id()?;
+    let pages = stream_merge(c, cfg, &all, true, id, s.pgsz)?;
     for s in &all {
         drop_segment(c, cfg, s.id)?;
     }
     let mut levels = vec![Level::default(); nlevel];
-    if !merged.is_empty() {
-        let seg = build(id, s.pgsz, &merged, true, cfg.detail);
-        write_segment(c, cfg, id, &seg)?;
-        levels[out_level].segs.push(merged_seg(&st, id, seg.pages, &all));
+    if pages > 0 {
+        levels[out_level].segs.push(merged_seg(&st, id, pages, &all));
     }
     st.levels = levels;
     store(c, cfg, &st)

@@ -16,7 +16,7 @@
 //! - `rows.rs`: the rows it returns, their content read when needed,
 //! - `table.rs`: xBestIndex/xFilter/xColumn, reading `%_content`,
 //! - `writer.rs`: INSERT/UPDATE/DELETE of content, sizes, averages,
-//! - `pending.rs`: the transaction's changes, flushed at commit,
+//! - `pending.rs`: the transaction's changes and SQLite's hash of them,
 //! - `codec.rs`, `structure.rs`: varints, doclists, the structure record,
 //! - `segwrite.rs`, `segread.rs`: one segment's pages written / read,
 //! - `index.rs`, `merge.rs`: flushing, merging, 'optimize',
@@ -36,9 +36,12 @@
 //! rows of `%_content` (the answers are the same as the index would
 //! give, only slower), the others read the whole index back
 //! (`source.rs`), with the transaction's pending changes merged in.
-//! Writes follow SQLite: each transaction's changes become one new
-//! segment at commit, in SQLite's page layout (see `FORMAT.md`), with
-//! the position lists of the table's `detail=` mode. Under
+//! Writes follow SQLite: a transaction's changes are held as SQLite's
+//! pending hash holds them and become a new segment at commit, when
+//! their estimated size passes 'hashsize', or when a row cannot join
+//! their rowid run, in SQLite's page layout (see `FORMAT.md`), with the
+//! position lists of the table's `detail=` mode; merges follow SQLite's
+//! automerge/crisismerge rules, a level at a time, streaming. Under
 //! `detail=column`/`none` the parser refuses what SQLite refuses, the
 //! index answers which rows hold a term (external content and
 //! contentless tables) and the instances the auxiliary functions see

@@ -87,35 +87,61 @@ pub(super) fn leaf_layout(page: &[u8]) -> Result<(usize, usize, Vec<usize>)> {
 /// Decode consecutive leaf pages. `partial`: the first page may begin
 /// inside a doclist whose start was merged away; that part is skipped.
 pub fn decode(pages: &[Vec<u8>], partial: bool, detail: Detail) -> Result<Terms> {
-    let mut out = Terms::new();
-    let mut term: Option<Vec<u8>> = None;
-    let mut dl = Doclist::new();
-    // An entry whose position list continues on the next page.
-    let mut open: Option<(i64, Entry, usize)> = None;
-    let mut last = 0i64;
-    for (k, page) in pages.iter().enumerate() {
+    let mut d = Decoder::new(partial, detail);
+    let mut done = Vec::new();
+    for page in pages {
+        d.page(page, &mut done)?;
+    }
+    d.finish(&mut done)?;
+    Ok(done.into_iter().collect())
+}
+
+/// Decodes a segment's leaf pages one at a time, handing out each term
+/// with its doclist once the next term begins (or the pages end), so a
+/// merge holds one term per input in memory, not whole segments.
+pub struct Decoder {
+    detail: Detail,
+    /// The first page may begin inside a doclist (skipped).
+    partial: bool,
+    /// Pages decoded so far.
+    seen: usize,
+    term: Option<Vec<u8>>,
+    dl: Doclist,
+    /// An entry whose position list continues on the next page, and the
+    /// bytes it still needs.
+    open: Option<(i64, Entry, usize)>,
+    last: i64,
+}
+
+impl Decoder {
+    /// A decoder for a segment's pages (`partial`: see [`decode`]).
+    pub fn new(partial: bool, detail: Detail) -> Decoder {
+        Decoder { detail, partial, seen: 0, term: None, dl: Doclist::new(), open: None, last: 0 }
+    }
+
+    /// Decode the next page; terms completed by it are appended to `done`.
+    pub fn page(&mut self, page: &[u8], done: &mut Vec<(Vec<u8>, Doclist)>) -> Result<()> {
         let (first_rowid, size, offs) = leaf_layout(page)?;
         let mut i = 4;
-        if k == 0 && partial {
+        if self.seen == 0 && self.partial {
             i = offs.first().copied().unwrap_or(size);
         }
-        if let Some((rowid, mut e, need)) = open.take() {
+        self.seen += 1;
+        if let Some((rowid, mut e, need)) = self.open.take() {
             let n = need.min(size - i);
             e.poslist.extend_from_slice(&page[i..i + n]);
             i += n;
             if n < need {
-                open = Some((rowid, e, need - n));
-                continue;
+                self.open = Some((rowid, e, need - n));
+                return Ok(());
             }
-            dl.insert(rowid, e);
+            self.dl.insert(rowid, e);
         }
         let mut absolute = false;
         let mut next_term = offs.iter().position(|&o| o >= i);
         while i < size {
             if let Some(t) = next_term.filter(|&t| offs[t] == i) {
-                if let Some(old) = term.take() {
-                    out.insert(old, std::mem::take(&mut dl));
-                }
+                let prev = self.term.take();
                 let new = if t == 0 {
                     let (n, j) = get(page, i)?;
                     let b = page.get(j..j + n as usize).ok_or_else(Error::corrupt)?;
@@ -124,49 +150,106 @@ pub fn decode(pages: &[Vec<u8>], partial: bool, detail: Detail) -> Result<Terms>
                 } else {
                     let (sh, j) = get(page, i)?;
                     let (n, j) = get(page, j)?;
-                    let prev = out.keys().next_back().ok_or_else(Error::corrupt)?;
+                    let prev = prev.as_ref().ok_or_else(Error::corrupt)?;
                     let mut b = prev.get(..sh as usize).ok_or_else(Error::corrupt)?.to_vec();
                     b.extend_from_slice(page.get(j..j + n as usize).ok_or_else(Error::corrupt)?);
                     i = j + n as usize;
                     b
                 };
-                term = Some(new);
+                if let Some(old) = prev {
+                    done.push((old, std::mem::take(&mut self.dl)));
+                }
+                self.term = Some(new);
                 absolute = true;
                 next_term = if t + 1 < offs.len() { Some(t + 1) } else { None };
                 continue;
             }
-            if term.is_none() {
+            if self.term.is_none() {
                 return Err(Error::corrupt());
             }
             let (v, j) = get(page, i)?;
-            let rowid = if absolute || i == first_rowid { v as i64 } else { last.wrapping_add(v as i64) };
+            let rowid = if absolute || i == first_rowid { v as i64 } else { self.last.wrapping_add(v as i64) };
             absolute = false;
-            last = rowid;
-            if detail == Detail::None {
+            self.last = rowid;
+            if self.detail == Detail::None {
                 let e;
                 (e, i) = none_entry(page, j, size, &offs);
-                dl.insert(rowid, e);
+                self.dl.insert(rowid, e);
                 continue;
             }
             let (sz, j) = get(page, j)?;
             let need = (sz >> 1) as usize;
-            let e = Entry { delete: sz & 1 == 1, poslist: Vec::new() };
+            let mut e = Entry { delete: sz & 1 == 1, poslist: Vec::new() };
             let n = need.min(size.saturating_sub(j));
-            let mut e = e;
             e.poslist.extend_from_slice(&page[j..j + n]);
             i = j + n;
             if n < need {
-                open = Some((rowid, e, need - n));
+                self.open = Some((rowid, e, need - n));
             } else {
-                dl.insert(rowid, e);
+                self.dl.insert(rowid, e);
             }
         }
+        Ok(())
     }
-    if open.is_some() {
-        return Err(Error::corrupt());
+
+    /// The pages ended: the last term is complete.
+    pub fn finish(&mut self, done: &mut Vec<(Vec<u8>, Doclist)>) -> Result<()> {
+        if self.open.is_some() {
+            return Err(Error::corrupt());
+        }
+        if let Some(t) = self.term.take() {
+            done.push((t, std::mem::take(&mut self.dl)));
+        }
+        Ok(())
     }
-    if let Some(t) = term {
-        out.insert(t, dl);
+}
+
+/// A segment read term by term, its pages fetched a batch at a time.
+pub struct SegStream {
+    seg: Seg,
+    next_page: u32,
+    decoder: Decoder,
+    ready: std::collections::VecDeque<(Vec<u8>, Doclist)>,
+    ended: bool,
+}
+
+/// Pages fetched per read of a [`SegStream`].
+const BATCH: u32 = 32;
+
+impl SegStream {
+    /// A stream over `seg`.
+    pub fn new(seg: Seg, detail: Detail) -> SegStream {
+        SegStream { seg, next_page: seg.first, decoder: Decoder::new(seg.first > 1, detail), ready: Default::default(), ended: false }
     }
-    Ok(out)
+
+    /// The next term and its doclist, None after the last.
+    pub fn next(&mut self, c: &mut Connection, data: &str) -> Result<Option<(Vec<u8>, Doclist)>> {
+        while self.ready.is_empty() && !self.ended {
+            let mut done = Vec::new();
+            if self.next_page > self.seg.last {
+                self.decoder.finish(&mut done)?;
+                self.ended = true;
+            } else {
+                let to = self.seg.last.min(self.next_page + BATCH - 1);
+                let sql = format!(
+                    "SELECT id, block FROM {data} WHERE id >= {} AND id <= {} ORDER BY id",
+                    leaf_id(self.seg.id, self.next_page),
+                    leaf_id(self.seg.id, to)
+                );
+                let got = rows(c, &sql)?;
+                if got.len() as u32 != to - self.next_page + 1 {
+                    return Err(Error::corrupt());
+                }
+                for (k, r) in got.into_iter().enumerate() {
+                    match (&r[0], &r[1]) {
+                        (Value::Integer(id), Value::Blob(b)) if *id == leaf_id(self.seg.id, self.next_page + k as u32) => self.decoder.page(b, &mut done)?,
+                        _ => return Err(Error::corrupt()),
+                    }
+                }
+                self.next_page = to + 1;
+            }
+            self.ready.extend(done);
+        }
+        Ok(self.ready.pop_front())
+    }
 }

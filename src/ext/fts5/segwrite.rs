@@ -280,6 +280,12 @@ impl Writer {
         }
     }
 
+    /// The `%_data` rows completed so far (the caller writes them; they
+    /// are not returned again by [`Writer::finish`]).
+    pub fn take_records(&mut self) -> Vec<(i64, Vec<u8>)> {
+        std::mem::take(&mut self.out.records)
+    }
+
     /// Finish the segment.
     pub fn finish(mut self) -> Segment {
         self.close(true);

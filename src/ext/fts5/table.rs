@@ -267,7 +267,7 @@ impl VTab for Fts5Table {
     }
 
     fn rollback_to(&self, _host: &mut dyn VmHost, n: i32) -> Result<()> {
-        lock(&self.pending).rollback_to(n);
+        lock(&self.pending).rollback_to(&self.cfg, n);
         Ok(())
     }
 

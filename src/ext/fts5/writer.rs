@@ -124,9 +124,7 @@ fn insert(c: &mut Connection, cfg: &Config, p: &mut Pending, id: Option<i64>, va
         let verb = if own { "INSERT" } else { "REPLACE" };
         exec(c, &format!("{verb} INTO {}(id{}) VALUES(?{marks})", cfg.shadow("content"), cols(cfg)), &params)?;
     }
-    if cfg.contentless_delete {
-        begin_write(c, cfg, p, id, false)?;
-    }
+    begin_write(c, cfg, p, id, false)?;
     if cfg.columnsize {
         let mut sz = Vec::new();
         for t in &toks {
@@ -146,7 +144,7 @@ fn insert(c: &mut Connection, cfg: &Config, p: &mut Pending, id: Option<i64>, va
         }
     }
     account(c, cfg, &toks, 1)?;
-    p.ops.push(Op { rowid: id, delete: false, tokens: toks });
+    p.push(cfg, Op { rowid: id, delete: false, tokens: toks });
     Ok(id)
 }
 
@@ -175,6 +173,7 @@ fn replace_row(c: &mut Connection, cfg: &Config, p: &mut Pending, old: i64, new:
 /// Remove row `id`, whose values were `vals`, from the index, sizes and
 /// averages (and `%_content`).
 fn forget(c: &mut Connection, cfg: &Config, p: &mut Pending, id: i64, vals: &[Value]) -> Result<()> {
+    begin_write(c, cfg, p, id, false)?;
     let toks = tokens(cfg, vals)?;
     if !cfg.stored_columns().is_empty() {
         exec(c, &format!("DELETE FROM {} WHERE id = {id}", cfg.shadow("content")), &[])?;
@@ -183,23 +182,35 @@ fn forget(c: &mut Connection, cfg: &Config, p: &mut Pending, id: i64, vals: &[Va
         exec(c, &format!("DELETE FROM {} WHERE id = {id}", cfg.shadow("docsize")), &[])?;
     }
     account(c, cfg, &toks, -1)?;
-    p.ops.push(Op { rowid: id, delete: true, tokens: toks });
+    p.push(cfg, Op { rowid: id, delete: true, tokens: toks });
     Ok(())
 }
 
-/// Before a write of row `rowid` to a `contentless_delete=1` table: the
-/// pending rows are flushed (as SQLite does) when this row cannot join
-/// their run, so a row's segment, and with it its origin, is known
-/// before any later delete needs it. A delete is logged (without
-/// tokens: it writes a tombstone, no index entries) for the same rule.
-fn begin_write(c: &mut Connection, cfg: &Config, p: &mut Pending, rowid: i64, delete: bool) -> Result<()> {
+/// Before a write of row `rowid`: the pending rows are flushed, as
+/// SQLite flushes its hash, when this row cannot join their run (a
+/// lower rowid, or the same one again after an insert) or when they
+/// passed `hashsize` (SQLite's estimate, `Pending::bytes`). So a
+/// `contentless_delete=1` row's segment, and with it its origin, is
+/// known before any later delete needs it, and a long transaction
+/// writes segments as it goes. `tombstone`: log a `contentless_delete=1`
+/// delete (without tokens: it writes a tombstone, no index entries) for
+/// the run rule.
+fn begin_write(c: &mut Connection, cfg: &Config, p: &mut Pending, rowid: i64, tombstone: bool) -> Result<()> {
     if let Some(last) = p.ops[p.flushed..].last() {
-        if rowid < last.rowid || (rowid == last.rowid && !last.delete) {
+        let hashsize = match p.hashsize {
+            Some(h) => h,
+            None => {
+                let h = index::settings(c, cfg)?.hashsize;
+                p.hashsize = Some(h);
+                h
+            }
+        };
+        if rowid < last.rowid || (rowid == last.rowid && !last.delete) || p.bytes > hashsize {
             index::flush(c, cfg, p)?;
         }
     }
-    if delete {
-        p.ops.push(Op { rowid, delete: true, tokens: vec![Vec::new(); cfg.columns.len()] });
+    if tombstone {
+        p.push(cfg, Op { rowid, delete: true, tokens: vec![Vec::new(); cfg.columns.len()] });
     }
     Ok(())
 }
@@ -339,7 +350,7 @@ pub fn delete_command(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, id: 
 pub fn delete_all(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending) -> Result<()> {
     let c = conn(host)?;
     // What is pending describes rows that are gone now.
-    p.flushed = p.ops.len();
+    p.mark_flushed();
     index::clear(c, cfg)?;
     if cfg.columnsize {
         exec(c, &format!("DELETE FROM {}", cfg.shadow("docsize")), &[])?;
@@ -385,7 +396,8 @@ pub fn rebuild(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending) -> Result<(
         if cfg.columnsize {
             exec(c, &format!("INSERT INTO {}(id, sz) VALUES(?, ?)", cfg.shadow("docsize")), &[Value::Integer(id), Value::Blob(sz)])?;
         }
-        p.ops.push(Op { rowid: id, delete: false, tokens: toks });
+        begin_write(c, cfg, p, id, false)?;
+        p.push(cfg, Op { rowid: id, delete: false, tokens: toks });
     }
     set_averages(c, cfg, n, &totals)?;
     index::flush(c, cfg, p)

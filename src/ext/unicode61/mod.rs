@@ -15,7 +15,16 @@ use data::{CATEGORY, CN, DIACRITICS, FOLD, NAMES, STRIP1, STRIP2};
 
 /// The general category of `c` (an index of [`NAMES`]).
 pub fn category(c: char) -> u8 {
-    let cp = c as u32;
+    // ASCII, most of what is tokenized, from a table built once.
+    static ASCII: std::sync::OnceLock<[u8; 128]> = std::sync::OnceLock::new();
+    if c.is_ascii() {
+        return ASCII.get_or_init(|| std::array::from_fn(|i| lookup(i as u32)))[c as usize];
+    }
+    lookup(c as u32)
+}
+
+/// [`category`] by binary search of the table.
+fn lookup(cp: u32) -> u8 {
     match CATEGORY.binary_search_by(|&(a, b, _)| {
         if b < cp {
             std::cmp::Ordering::Less
@@ -40,7 +49,7 @@ pub fn default_token(c: char) -> bool {
 
 /// Whether `c` is one of the combining diacritics that continue a token.
 pub fn is_diacritic(c: char) -> bool {
-    DIACRITICS.binary_search(&(c as u32)).is_ok()
+    !c.is_ascii() && DIACRITICS.binary_search(&(c as u32)).is_ok()
 }
 
 /// The fold of `c` (lower case, then diacritics as `rd` asks); `None`

@@ -161,6 +161,8 @@ pub struct RowCtx {
     pub limit: Option<LimitRegs>,
     /// Where to go when LIMIT is reached.
     pub end: i32,
+    /// The sorter is a top-n index (`codegen/query/top_n.rs`).
+    pub top_n: bool,
 }
 
 /// Whether an ORDER BY term asks for the non-default NULL placement

@@ -271,7 +271,7 @@ impl Compiler<'_> {
         // Final output.
         let end = self.b.label();
         let lim = self.setup_limit(sel.limit, end)?;
-        let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end };
+        let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end, top_n: false };
         // ORDER BY terms may repeat a result expression of the first SELECT.
         let items: Vec<ResultItem<'_, '_>> = match &sel.body.select {
             sqlite3_parser::ast::OneSelect::Select { columns, .. } => columns

@@ -831,7 +831,7 @@ impl Compiler<'_> {
                 *s = own;
             }
             let lim = lim?;
-            let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end };
+            let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end, top_n: false };
             if let Some(terms) = order_by {
                 ctx.order_map = self.order_by_map(terms, &items, &info.names, false)?;
                 let nk = key_width(terms);
@@ -972,18 +972,27 @@ impl Compiler<'_> {
                 }
                 let width = items.len() + row_values.iter().map(|r| r.1).sum::<usize>();
                 let regs = self.b.regs(width);
-                self.compute_items(&items, regs)?;
-                let mut at = regs + items.len() as i32;
-                for (text, w) in &row_values {
-                    self.row_value_text(text, *w, at)?;
-                    at += *w as i32;
+                if let Some(ob) = order_by.filter(|_| self.wants_top_n(&ctx, &items, width - items.len())) {
+                    self.open_top_n(&mut ctx, items.len());
+                    self.emit_top_n_row(&ctx, ob, &items, regs)?;
+                } else {
+                    self.compute_items(&items, regs)?;
+                    let mut at = regs + items.len() as i32;
+                    for (text, w) in &row_values {
+                        self.row_value_text(text, *w, at)?;
+                        at += *w as i32;
+                    }
+                    self.emit_row(&ctx, order_by, regs, width)?;
                 }
-                self.emit_row(&ctx, order_by, regs, width)?;
                 self.close_loops(loops);
             }
             self.in_aggregate_query = saved_agg;
             if ctx.sorter.is_some() {
-                self.emit_sorter_output(&ctx, items.len());
+                if ctx.top_n {
+                    self.emit_top_n_output(&ctx, items.len());
+                } else {
+                    self.emit_sorter_output(&ctx, items.len());
+                }
                 self.eqp.push(format_args!("USE TEMP B-TREE FOR ORDER BY"));
             }
             self.b.bind(end);
@@ -1105,10 +1114,15 @@ impl Compiler<'_> {
 
     /// Compute result items into consecutive registers.
     pub fn compute_items(&mut self, items: &[ResultItem<'_, '_>], regs: i32) -> Result<()> {
+        self.compute_items_where(items, regs, &vec![true; items.len()])
+    }
+
+    /// [`Self::compute_items`], only the items marked in `which`.
+    pub fn compute_items_where(&mut self, items: &[ResultItem<'_, '_>], regs: i32, which: &[bool]) -> Result<()> {
         // A result column cannot name another's alias (nor can its subqueries).
         let own_aliases = self.aliases.last_mut().map(|a| std::mem::take(&mut a.list));
         let r = (|| {
-            for (i, it) in items.iter().enumerate() {
+            for (i, it) in items.iter().enumerate().filter(|(i, _)| which[*i]) {
                 match it {
                     ResultItem::Expr(e, _) => self.expr(e, regs + i as i32)?,
                     ResultItem::Col(r, _, true) => self.emit_unqualified_column(r, regs + i as i32)?,
@@ -1186,7 +1200,7 @@ impl Compiler<'_> {
             let end = self.b.label();
             let lim = self.setup_limit(limit, end)?;
             let names: Vec<String> = (1..=n).map(|i| format!("column{i}")).collect();
-            let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end };
+            let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end, top_n: false };
             let items: Vec<ResultItem<'_, '_>> = rows[0].iter().map(|e| ResultItem::Expr(e, None)).collect();
             if let Some(terms) = order_by {
                 ctx.order_map = self.order_by_map(terms, &items, &names, true)?;

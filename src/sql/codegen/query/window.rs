@@ -529,8 +529,15 @@ impl<'b> Compiler<'_> {
                 }
             }
             let end = self.b.label();
-            let mut sctx =
-                RowCtx { dest: crate::sql::model::query::Dest::EphemTable(store), sorter: None, order_map: Vec::new(), distinct: None, limit: None, end };
+            let mut sctx = RowCtx {
+                dest: crate::sql::model::query::Dest::EphemTable(store),
+                sorter: None,
+                order_map: Vec::new(),
+                distinct: None,
+                limit: None,
+                end,
+                top_n: false,
+            };
             self.compile_aggregate(from, terms, &stored, Some(items), group_by, having, None, &mut sctx)?;
             self.b.bind(end);
         } else {
