@@ -340,11 +340,14 @@ pub struct Compiler<'s> {
     /// `SQLITE_LIMIT_VARIABLE_NUMBER`: the largest parameter number.
     pub max_variable: usize,
     /// The connection's virtual-table modules and connected tables.
-    pub vtabs: Option<&'s crate::vtab::Registry>,
+    pub vtabs: Option<&'s crate::vtab::Catalog>,
     /// Where the compile asks the connection to connect a virtual table
     /// it found unconnected (the connection connects it, lent as host,
     /// and compiles again: see `vtab.rs`).
     pub vtab_connect: Option<&'s std::cell::Cell<Option<vtab::ConnectRequest>>>,
+    /// Calls a module's xBestIndex with the connection being compiled on
+    /// lent to it (`None`: called without one; see `plan::vtab::Asked`).
+    pub vtab_lender: Option<&'s crate::sql::plan::vtab::BestIndexLender<'s>>,
     /// Cursors open on virtual tables: their columns are read by
     /// `VColumn`/`VRowid`.
     pub vtab_cursors: HashMap<i32, std::sync::Arc<crate::vtab::VtabInstance>>,
@@ -488,6 +491,7 @@ impl<'s> Compiler<'s> {
             max_variable: 32766,
             vtabs: None,
             vtab_connect: None,
+            vtab_lender: None,
             vtab_cursors: Default::default(),
             vtab_consumed: Vec::new(),
             vtab_limit_offer: None,

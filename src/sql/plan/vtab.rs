@@ -37,6 +37,43 @@ use crate::sql::plan::order::OrderGoal;
 use crate::vtab::{ConstraintOp, IndexConstraint, IndexInfo, IndexOrderBy, VTab};
 use sqlite3_parser::ast::{Expr, LikeOperator, Literal, Operator, Select};
 
+/// Calls a module's xBestIndex with the connection being compiled on lent
+/// for the call (`connection/prepare.rs`): SQLite lets xBestIndex run SQL
+/// on its own connection.
+pub type BestIndexLender<'x> = dyn Fn(&dyn VTab, &mut IndexInfo) -> Result<()> + 'x;
+
+/// A virtual table the planner asks for plans: its module, its name (for
+/// the errors about its answers) and how the compile reaches it.
+#[derive(Clone, Copy)]
+pub struct Asked<'x> {
+    /// The table.
+    pub table: &'x dyn VTab,
+    /// Its name.
+    pub name: &'x str,
+    /// The compile's lender (`None`: asked without the connection).
+    pub lend: Option<&'x BestIndexLender<'x>>,
+}
+
+impl Asked<'_> {
+    /// Call xBestIndex on `info`.
+    fn best_index(&self, info: &mut IndexInfo) -> Result<()> {
+        match self.lend {
+            Some(lend) => lend(self.table, info),
+            None => self.table.best_index(None, info),
+        }
+    }
+}
+
+impl<'s> Compiler<'s> {
+    /// `inst` as the planner asks it (see [`Asked`]).
+    pub fn vtab_asked<'x>(&self, inst: &'x crate::vtab::VtabInstance) -> Asked<'x>
+    where
+        's: 'x,
+    {
+        Asked { table: &*inst.table, name: &inst.name, lend: self.vtab_lender }
+    }
+}
+
 /// One constraint offered to xBestIndex.
 #[derive(Clone)]
 pub struct VConstraint<'a, 'b> {
@@ -707,8 +744,7 @@ pub fn or_terms_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: 
 /// branch for which no plan uses a constraint. The answers only show: an
 /// OR-by-union plan is never chosen.
 pub fn ask_or_branches(
-    table: &dyn VTab,
-    name: &str,
+    asked: Asked<'_>,
     ors: &[OrBranches<'_, '_>],
     main: &[VConstraint<'_, '_>],
     goal: Option<&OrderGoal>,
@@ -722,8 +758,8 @@ pub fn ask_or_branches(
             cands.extend(main.iter().cloned());
             let uses_one = |info: &IndexInfo| info.usage.iter().any(|u| u.argv_index > 0);
             let used = match cursor {
-                Some(cur) => VtabPlans::ask(cur, table, name, &cands, goal, col_used)?.plans.iter().any(|(_, i)| uses_one(i)),
-                None => match choose_plan(table, name, &cands, goal, col_used) {
+                Some(cur) => VtabPlans::ask(cur, asked, &cands, goal, col_used)?.plans.iter().any(|(_, i)| uses_one(i)),
+                None => match choose_plan(asked, &cands, goal, col_used) {
                     Ok(info) => uses_one(&info),
                     Err(e) if e.primary() == SQLITE_CONSTRAINT || e.to_string() == "no query solution" => false,
                     Err(e) => return Err(e),
@@ -926,23 +962,16 @@ fn looped_in_lists(cands: &[VConstraint<'_, '_>], info: &IndexInfo) -> Vec<usize
 /// runs over one IN list's values at most: a plan looping over several
 /// (SQLite nests those loops) is asked for again with only the first of
 /// them usable.
-pub fn choose_plan(table: &dyn VTab, name: &str, cands: &[VConstraint<'_, '_>], goal: Option<&OrderGoal>, col_used: u64) -> Result<IndexInfo> {
-    let info = choose_plan_keeping(table, name, cands, goal, col_used, None)?;
+pub fn choose_plan(asked: Asked<'_>, cands: &[VConstraint<'_, '_>], goal: Option<&OrderGoal>, col_used: u64) -> Result<IndexInfo> {
+    let info = choose_plan_keeping(asked, cands, goal, col_used, None)?;
     match looped_in_lists(cands, &info)[..] {
-        [first, _, ..] => choose_plan_keeping(table, name, cands, goal, col_used, Some(first)),
+        [first, _, ..] => choose_plan_keeping(asked, cands, goal, col_used, Some(first)),
         _ => Ok(info),
     }
 }
 
 /// [`choose_plan`], with only the IN list `keep_in` usable when given.
-fn choose_plan_keeping(
-    table: &dyn VTab,
-    name: &str,
-    cands: &[VConstraint<'_, '_>],
-    goal: Option<&OrderGoal>,
-    col_used: u64,
-    keep_in: Option<usize>,
-) -> Result<IndexInfo> {
+fn choose_plan_keeping(asked: Asked<'_>, cands: &[VConstraint<'_, '_>], goal: Option<&OrderGoal>, col_used: u64, keep_in: Option<usize>) -> Result<IndexInfo> {
     let order_by: Vec<IndexOrderBy> = order_terms(goal);
     let distinct = if order_by.is_empty() { 0 } else { goal.map_or(0, |g| g.vtab_distinct) };
     // Which constraints a call disables on top of those not usable: the
@@ -984,8 +1013,8 @@ fn choose_plan_keeping(
                 },
             };
         }
-        table.best_index(&mut info)?;
-        check_answer(&info, name)?;
+        asked.best_index(&mut info)?;
+        check_answer(&info, asked.name)?;
         Ok(info)
     };
     // SQLite takes a LIMIT or OFFSET the module uses only when every
@@ -1084,7 +1113,7 @@ pub struct VtabPlans {
 
 impl VtabPlans {
     /// Ask `table` the calls SQLite makes (see the type's doc).
-    pub fn ask(cursor: i32, table: &dyn VTab, name: &str, cands: &[VConstraint<'_, '_>], goal: Option<&OrderGoal>, col_used: u64) -> Result<VtabPlans> {
+    pub fn ask(cursor: i32, asked: Asked<'_>, cands: &[VConstraint<'_, '_>], goal: Option<&OrderGoal>, col_used: u64) -> Result<VtabPlans> {
         let order_by: Vec<IndexOrderBy> = order_terms(goal);
         let distinct = if order_by.is_empty() { 0 } else { goal.map_or(0, |g| g.vtab_distinct) };
         let call = |mask: u64, no_in: bool, keep_in: Option<usize>| -> Result<Option<IndexInfo>> {
@@ -1112,13 +1141,13 @@ impl VtabPlans {
                     (None, None) => None,
                 };
             }
-            match table.best_index(&mut info) {
+            match asked.best_index(&mut info) {
                 Ok(()) => {}
                 // (A combination the module refuses makes no plan.)
                 Err(e) if e.primary() == SQLITE_CONSTRAINT => return Ok(None),
                 Err(e) => return Err(e),
             }
-            check_answer(&info, name)?;
+            check_answer(&info, asked.name)?;
             Ok(Some(info))
         };
         // (The loop runs over one IN list at most: see `choose_plan`.)
