@@ -161,6 +161,16 @@ pub struct Compiler<'s> {
     /// The first arm of a top-level compound: compute column names from
     /// the source text.
     pub top_compound_arm: bool,
+    /// The next simple SELECT is an arm of a compound given the compound's
+    /// ORDER BY only to offer it to a virtual table (the compound sorts
+    /// its rows at the end): the arm does not sort them itself.
+    pub arm_order_offered_only: bool,
+    /// While a compound's arms compile: per arm, the column names of the
+    /// compound's ORDER BY that SQLite resolves in that arm's FROM.
+    pub arm_probed_names: Vec<Vec<String>>,
+    /// The next simple SELECT's share of `arm_probed_names`: columns its
+    /// virtual tables count as used (`colUsed`).
+    pub arm_order_probed: Vec<String>,
     /// Every database of the connection by index (0 main, 1 temp, 2..
     /// attached): (schema name, file name).
     pub databases: &'s [(String, String)],
@@ -435,6 +445,9 @@ impl<'s> Compiler<'s> {
             expanding: Vec::new(),
             table_references: Vec::new(),
             top_compound_arm: false,
+            arm_order_offered_only: false,
+            arm_probed_names: Vec::new(),
+            arm_order_probed: Vec::new(),
             databases,
             temp_listed: false,
             db_file: None,
