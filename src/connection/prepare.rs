@@ -333,7 +333,6 @@ impl Connection {
             };
             Ok((Some(Arc::new(prog)), tail))
         });
-        drop(host);
         if self.authorizer.is_none() {
             self.authorizer = authorizer_slot;
         }
