@@ -396,7 +396,7 @@ fn arm_order_text(sel: &Select<'_>) -> ArmOrder {
     };
     let column_name = |e: &Expr<'_>| match e {
         Expr::Id(x) => Some(crate::sql::parse::unquote(x.0)),
-        Expr::Qualified(_, x) => Some(crate::sql::parse::unquote(x.0)),
+        Expr::Qualified(_, x) | Expr::DoublyQualified(_, _, x) => Some(crate::sql::parse::unquote(x.0)),
         _ => None,
     };
     let mut resolved: Vec<Option<usize>> = vec![None; terms.len()];
@@ -460,8 +460,14 @@ fn arm_order_text(sel: &Select<'_>) -> ArmOrder {
             resolved[ti] = by_alias.or_else(by_expr).map(|k| k + 1);
         }
     }
+    // (A column name left unmatched is left to the final ORDER BY to
+    // judge; an expression matching no arm as written fails here.)
     if let Some(ti) = resolved.iter().position(Option::is_none) {
-        return if arms.iter().all(readable) { ArmOrder::NoMatch(ti) } else { ArmOrder::NotOffered };
+        let mut e = &terms[ti].expr;
+        while let Expr::Collate(inner, _) = e {
+            e = inner;
+        }
+        return if arms.iter().all(readable) && column_name(e).is_none() { ArmOrder::NoMatch(ti) } else { ArmOrder::NotOffered };
     }
     let mut used = Vec::new();
     let mut parts = Vec::new();
