@@ -406,6 +406,20 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 #define SQLITE_OK_SYMLINK 512
 
 /*
+ ringlite extension: what `sqlite3_step` on a connection opened with
+ `SQLITE_OPEN_ASYNC` returns instead of blocking when the statement must
+ wait for I/O (a page that is not cached, a commit's or cache spill's
+ writes and syncs, a big sort's temporary file). It is not an error: the statement keeps its place, and the next
+ `sqlite3_step` (after `sqlite3_io_poll`, or when `sqlite3_io_fd` is
+ readable) continues exactly where it stopped, never repeating or
+ skipping a row; `sqlite3_errcode` reports `SQLITE_IO` until then.
+ `sqlite3_reset` and `sqlite3_finalize` of a suspended statement are
+ allowed; requests it had submitted finish in the background. A primary
+ result code SQLite does not use.
+ */
+#define SQLITE_IO 200
+
+/*
  Flags of sqlite3_open_v2 (access mode, URI names, threading, cache
  sharing) and of a VFS's xOpen, where the *_DB and *_JOURNAL flags say what
  kind of file is opened.
@@ -1309,20 +1323,6 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 #define FTS5_TOKENIZE_AUX 8
 
 #define FTS5_TOKEN_COLOCATED 1
-
-/*
- ringlite extension: what `sqlite3_step` on a connection opened with
- `SQLITE_OPEN_ASYNC` returns instead of blocking when the statement must
- wait for I/O (a page that is not cached, a commit's or cache spill's
- writes and syncs, a big sort's temporary file). It is not an error: the statement keeps its place, and the next
- `sqlite3_step` (after `sqlite3_io_poll`, or when `sqlite3_io_fd` is
- readable) continues exactly where it stopped, never repeating or
- skipping a row; `sqlite3_errcode` reports `SQLITE_IO` until then.
- `sqlite3_reset` and `sqlite3_finalize` of a suspended statement are
- allowed; requests it had submitted finish in the background. A primary
- result code SQLite does not use.
- */
-#define SQLITE_IO 200
 
 /*
  ringlite extension: `sqlite3_open_v2` flag making `sqlite3_step` return

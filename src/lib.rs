@@ -17,7 +17,14 @@
 //!   pager/       page cache, transactions, rollback journal, WAL, locking
 //!   io/          the asynchronous I/O trait and its backends
 //!   value/       values, records, affinity, collation (beside all of them)
+//!   util/        helpers that depend on nothing (the fast hasher)
 //! ```
+//!
+//! The extension layer (`ext/`: FTS3/4/5, R*Tree, session, dbstat,
+//! sqlite_stmt) sits above `connection/`: it uses only the virtual-table
+//! interface and public engine calls, and the connection names none of it.
+//! The one place that joins them is this crate root's
+//! [`REGISTER_BUILTIN_EXTENSIONS`], which every opened connection runs.
 //!
 //! ## Resumable operations
 //! Any operation that may need I/O returns [`IoPoll<T>`], a
@@ -46,11 +53,18 @@ pub mod ext;
 pub mod io;
 pub mod pager;
 pub mod sql;
+pub mod util;
 pub mod value;
 pub mod vdbe;
 pub mod vtab;
 
 pub use connection::{ConfigFlag, Connection, OpenFlags, Statement, StepResult};
+
+/// What `connection/` runs on every connection it opens, before the
+/// application sees it: the built-in extensions' registration
+/// ([`ext::register_builtins`]). The crate root wires the two layers so
+/// that the connection, below the extensions, names none of them.
+pub(crate) const REGISTER_BUILTIN_EXTENSIONS: fn(&mut Connection) -> Result<()> = ext::register_builtins;
 pub use error::{Error, Result};
 pub use std::task::Poll;
 

@@ -49,7 +49,7 @@ pub unsafe fn exec(db: *mut sqlite3, sql: *const c_char, cb: sqlite3_callback, a
         let mut first_row = true;
         loop {
             rc = crate::step::sqlite3_step(stmt);
-            if rc == crate::misc::SQLITE_IO {
+            if rc == crate::consts::SQLITE_IO {
                 // An async connection: exec completes its own I/O.
                 crate::misc::sqlite3_io_poll(db, -1);
                 continue;

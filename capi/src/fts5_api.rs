@@ -83,7 +83,7 @@ pub unsafe fn register(db: *mut sqlite3) {
             xFindTokenizer_v2: Some(find_tokenizer_v2),
         },
         db,
-        ext: conn.fts5_extensions().clone(),
+        ext: conn.extension_state::<ringlite::ext::fts5::extension::Extensions>(),
         found: Mutex::new(Vec::new()),
         keep: Mutex::new(Vec::new()),
     });

@@ -22,6 +22,16 @@
 
 #![allow(non_camel_case_types, non_snake_case, clippy::missing_safety_doc)]
 
+// The engine's result codes (`src/error/codes.rs`), read here only so that
+// cbindgen, which parses this crate and not the engine, emits their
+// `#define`s and doc comments first, ahead of `consts`' (as SQLite's header
+// has them); the C API uses the engine's own (`consts` re-exports them).
+// Declared apart from the modules below, which rustfmt keeps sorted: it
+// must come before `consts`.
+#[path = "../../src/error/codes.rs"]
+#[allow(dead_code)]
+mod result_codes;
+
 #[macro_use]
 pub mod guard;
 pub mod abi;

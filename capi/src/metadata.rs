@@ -46,7 +46,7 @@ unsafe fn run_query(db: *mut sqlite3, sql: &str, params: &[&str]) -> Option<Vec<
         match crate::step::sqlite3_step(st) {
             SQLITE_ROW => {}
             // An async connection: complete the I/O here.
-            crate::misc::SQLITE_IO => {
+            crate::consts::SQLITE_IO => {
                 crate::misc::sqlite3_io_poll(db, -1);
                 continue;
             }

@@ -500,18 +500,6 @@ pub unsafe extern "C" fn sqlite3_io_ready(db: *mut sqlite3, aDb: *mut *mut sqlit
     })
 }
 
-/// ringlite extension: what `sqlite3_step` on a connection opened with
-/// `SQLITE_OPEN_ASYNC` returns instead of blocking when the statement must
-/// wait for I/O (a page that is not cached, a commit's or cache spill's
-/// writes and syncs, a big sort's temporary file). It is not an error: the statement keeps its place, and the next
-/// `sqlite3_step` (after `sqlite3_io_poll`, or when `sqlite3_io_fd` is
-/// readable) continues exactly where it stopped, never repeating or
-/// skipping a row; `sqlite3_errcode` reports `SQLITE_IO` until then.
-/// `sqlite3_reset` and `sqlite3_finalize` of a suspended statement are
-/// allowed; requests it had submitted finish in the background. A primary
-/// result code SQLite does not use.
-pub const SQLITE_IO: i32 = 200;
-
 /// ringlite extension: `sqlite3_open_v2` flag making `sqlite3_step` return
 /// `SQLITE_IO` instead of blocking on disk I/O. A bit SQLite does not use.
 ///

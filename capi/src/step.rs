@@ -6,10 +6,10 @@
 //! as SQLite has done since 3.7. The code of a failed step is returned again
 //! by `reset` and `finalize`.
 
+use crate::consts::SQLITE_IO;
 use crate::consts::*;
 use crate::error::{misuse, report, set_error};
 use crate::handle::{sqlite3_stmt, stmt_ref, Stepping, DB_ZOMBIE};
-use crate::misc::SQLITE_IO;
 use ringlite::StepResult;
 use std::ffi::c_int;
 use std::sync::atomic::Ordering;

@@ -74,8 +74,8 @@ static SEQ_BASE: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::ne
 /// Trees whose changes [`Btree`] tracks one by one between global changes.
 const MAX_TRACKED_TREES: usize = 8;
 
-/// A page number (1-based; 0 means none).
-pub type Pgno = u32;
+/// A page number (1-based; 0 means none): the pager's.
+pub use crate::pager::Pgno;
 
 /// Transaction state of a [`Btree`] (as `sqlite3_txn_state` reports).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]

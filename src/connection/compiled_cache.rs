@@ -35,7 +35,7 @@
 //! text would give now; the cache holds at most [`CAPACITY`] entries,
 //! the least recently used going first.
 
-use crate::sql::fast_hash::FastHasher;
+use crate::util::fast_hash::FastHasher;
 use crate::vdbe::program::{Opcode, Program};
 use crate::vdbe::settings::Settings;
 use std::hash::Hasher;

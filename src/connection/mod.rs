@@ -164,9 +164,10 @@ pub struct Connection {
     /// with them).
     open_flags: OpenFlags,
     funcs: Arc<FunctionRegistry>,
-    /// The tokenizers and auxiliary functions the application added to
-    /// FTS5 on this connection (`fts5_api`).
-    fts5_extensions: Arc<crate::ext::fts5::extension::Extensions>,
+    /// State extensions keep per connection, one value of each type
+    /// (FTS5's tokenizers and auxiliary functions the application added
+    /// through `fts5_api`): see [`Connection::extension_state`].
+    extension_state: ExtensionState,
     collations: Arc<HashMap<String, Collation>>,
     /// Every name `create_collation` was called with (also to remove
     /// one), as first given, oldest first: SQLite keeps an entry for each
@@ -184,6 +185,10 @@ pub struct Connection {
     /// The connection runs SQL of its own (see `Compiler::internal`).
     internal_sql: bool,
 }
+
+/// The values [`Connection::extension_state`] keeps, one of each type.
+#[derive(Default)]
+struct ExtensionState(std::sync::Mutex<Vec<Arc<dyn std::any::Any + Send + Sync>>>);
 
 impl crate::vdbe::host::VmHost for Connection {
     fn state(&mut self) -> &mut ConnState {
@@ -345,10 +350,19 @@ impl Connection {
         self.state.interrupt.clone()
     }
 
-    /// The tokenizers and auxiliary functions the application added to
-    /// FTS5 (what `fts5_api` registers into).
-    pub fn fts5_extensions(&self) -> &Arc<crate::ext::fts5::extension::Extensions> {
-        &self.fts5_extensions
+    /// The connection's one value of type `T`, created (`T::default()`)
+    /// on first use and kept until the connection closes: state an
+    /// extension keeps per connection (FTS5's registered tokenizers and
+    /// auxiliary functions), which the connection holds without knowing
+    /// its type, as the extension layer sits above it.
+    pub fn extension_state<T: std::any::Any + Default + Send + Sync>(&self) -> Arc<T> {
+        let mut slots = self.extension_state.0.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(state) = slots.iter().find_map(|s| s.clone().downcast::<T>().ok()) {
+            return state;
+        }
+        let state = Arc::new(T::default());
+        slots.push(state.clone());
+        state
     }
 
     /// Register (or replace) a function.

@@ -255,7 +255,7 @@ impl Connection {
             attach_generation: 0,
             open_flags: flags,
             funcs: Arc::new(FunctionRegistry::with_builtins()),
-            fts5_extensions: Default::default(),
+            extension_state: Default::default(),
             collations: Arc::default(),
             collation_order: Arc::default(),
             memory: t.memory,
@@ -270,7 +270,7 @@ impl Connection {
             authorizer: None,
             internal_sql: false,
         };
-        crate::ext::register_builtins(&mut conn)?;
+        (crate::REGISTER_BUILTIN_EXTENSIONS)(&mut conn)?;
         Ok(conn)
     }
 

@@ -1,7 +1,16 @@
-//! Result codes, primary and extended, with SQLite's numeric values.
+//! Result codes, primary and extended, with SQLite's numeric values: the
+//! one definition of them. The C API uses these constants, and its
+//! `consts.rs` also reads this file (under a `#[path]` attribute) so that
+//! cbindgen, which does not parse the engine crate, emits them into
+//! `include/sqlite3.h` with the doc comments below: keep the file free of
+//! anything but documented integer constants.
 
 #![allow(missing_docs)]
 
+/// Result codes of the API. SQLITE_OK is success, SQLITE_ROW and SQLITE_DONE
+/// are sqlite3_step's non-error outcomes, the rest are errors; sqlite3_errstr
+/// gives each one's English text. (ringlite adds SQLITE_IO for async
+/// connections.)
 pub const SQLITE_OK: i32 = 0;
 pub const SQLITE_ERROR: i32 = 1;
 pub const SQLITE_INTERNAL: i32 = 2;
@@ -33,6 +42,10 @@ pub const SQLITE_NOTICE: i32 = 27;
 pub const SQLITE_WARNING: i32 = 28;
 pub const SQLITE_ROW: i32 = 100;
 pub const SQLITE_DONE: i32 = 101;
+
+/// Extended result codes: a primary code in the low byte plus a detail above
+/// it. Returned by sqlite3_extended_errcode, and by every call once
+/// sqlite3_extended_result_codes (or SQLITE_OPEN_EXRESCODE) turns them on.
 pub const SQLITE_ERROR_MISSING_COLLSEQ: i32 = 257;
 pub const SQLITE_ERROR_RETRY: i32 = 513;
 pub const SQLITE_ERROR_SNAPSHOT: i32 = 769;
@@ -116,6 +129,14 @@ pub const SQLITE_AUTH_USER: i32 = 279;
 pub const SQLITE_OK_LOAD_PERMANENTLY: i32 = 256;
 pub const SQLITE_OK_SYMLINK: i32 = 512;
 
-/// ringlite's extension: `sqlite3_step` on an async connection is waiting for I/O.
-/// A primary code SQLite does not use.
+/// ringlite extension: what `sqlite3_step` on a connection opened with
+/// `SQLITE_OPEN_ASYNC` returns instead of blocking when the statement must
+/// wait for I/O (a page that is not cached, a commit's or cache spill's
+/// writes and syncs, a big sort's temporary file). It is not an error: the statement keeps its place, and the next
+/// `sqlite3_step` (after `sqlite3_io_poll`, or when `sqlite3_io_fd` is
+/// readable) continues exactly where it stopped, never repeating or
+/// skipping a row; `sqlite3_errcode` reports `SQLITE_IO` until then.
+/// `sqlite3_reset` and `sqlite3_finalize` of a suspended statement are
+/// allowed; requests it had submitted finish in the background. A primary
+/// result code SQLite does not use.
 pub const SQLITE_IO: i32 = 200;

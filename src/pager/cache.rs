@@ -31,7 +31,7 @@
 //!   reader may keep ([`PageCache::get_in_slot`]): it is checked against
 //!   the page number on every use, so a stale hint only costs the lookup.
 
-use crate::btree::Pgno;
+use crate::pager::Pgno;
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};

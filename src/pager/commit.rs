@@ -19,9 +19,9 @@
 use super::header::{self, put_u32};
 use super::journal;
 use super::{JournalMode, Pager, PagerState, Synchronous};
-use crate::btree::Pgno;
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_IOERR_WRITE};
 use crate::io::{Buffer, Completion, FileHint, FileKind, LockLevel, OpenOptions};
+use crate::pager::Pgno;
 use crate::{IoPoll, Poll};
 
 /// Where a commit is.

@@ -19,9 +19,9 @@
 //!   written.
 
 use super::{header, Pager, PagerState};
-use crate::btree::Pgno;
 use crate::error::{Error, Result, SQLITE_INTERNAL, SQLITE_MISUSE};
 use crate::io::Buffer;
+use crate::pager::Pgno;
 use crate::{IoPoll, Poll};
 
 impl Pager {

@@ -11,7 +11,7 @@
 //! at the first bad record.
 
 use super::header::{get_u32, put_u32, valid_page_size};
-use crate::btree::Pgno;
+use crate::pager::Pgno;
 
 /// The journal magic.
 pub const JOURNAL_MAGIC: [u8; 8] = [0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7];

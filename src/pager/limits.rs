@@ -11,9 +11,9 @@
 //! it to a file another connection grew).
 
 use super::{JournalMode, Pager};
-use crate::btree::Pgno;
 use crate::error::{Error, Result, SQLITE_FULL};
 use crate::io::Completion;
+use crate::pager::Pgno;
 
 /// The largest database, in pages (SQLite's default `max_page_count`).
 pub const MAX_PAGE_COUNT: Pgno = 0xffff_fffe;

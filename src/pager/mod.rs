@@ -50,7 +50,6 @@ mod spill;
 pub mod wal;
 mod wal_mode;
 
-use crate::btree::Pgno;
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_INTERNAL, SQLITE_READONLY};
 use crate::io::{Buffer, Completion, File, FileKind, IoContext, LockLevel, OpenOptions};
 use crate::{IoPoll, Poll};
@@ -59,6 +58,9 @@ use commit::CommitStep;
 use savepoint::Savepoint;
 use std::collections::HashMap;
 use std::sync::Arc;
+
+/// A page number (1-based; 0 means none).
+pub type Pgno = u32;
 
 /// `PRAGMA journal_mode` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

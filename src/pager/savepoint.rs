@@ -11,8 +11,8 @@
 //! after the savepoint opened, for every open savepoint.
 
 use super::{Pager, PagerState};
-use crate::btree::Pgno;
 use crate::error::{Error, Result, SQLITE_INTERNAL};
+use crate::pager::Pgno;
 use std::collections::HashMap;
 
 /// One open savepoint.

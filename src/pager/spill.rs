@@ -28,9 +28,9 @@
 //! originals back into the file.
 
 use super::{Pager, PagerState};
-use crate::btree::Pgno;
 use crate::error::Result;
 use crate::io::{Buffer, Completion, LockLevel};
+use crate::pager::Pgno;
 use crate::{IoPoll, Poll};
 
 /// Where a spill is.

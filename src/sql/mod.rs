@@ -22,7 +22,6 @@ pub mod codegen;
 pub mod column_rules;
 pub mod column_spans;
 pub mod error_offset;
-pub mod fast_hash;
 pub mod model;
 pub mod params;
 pub mod parse;

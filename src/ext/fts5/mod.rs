@@ -119,7 +119,7 @@ impl Module for Fts5Module {
 /// context errors.
 pub fn register(conn: &mut Connection) -> Result<()> {
     let tables = vocab::Registry::default();
-    let ext = conn.fts5_extensions().clone();
+    let ext = conn.extension_state::<extension::Extensions>();
     conn.create_module("fts5", Some(Arc::new(Fts5Module(tables.clone(), ext))))?;
     conn.create_module("fts5vocab", Some(Arc::new(vocab::VocabModule(tables))))?;
     aux::register_globals(conn)

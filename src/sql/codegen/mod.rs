@@ -104,7 +104,7 @@ pub struct Compiler<'s> {
     pub params: Vec<Option<String>>,
     /// Aggregate output mode: aggregate calls (by their SQL text) to
     /// accumulator registers.
-    pub agg_regs: crate::sql::fast_hash::FastMap<String, i32>,
+    pub agg_regs: crate::util::fast_hash::FastMap<String, i32>,
     /// How many scopes were open when `agg_regs` was filled (the query
     /// computing those aggregates is the last of them): a subquery nested
     /// deeper that reads one is correlated with that query's groups.
@@ -113,14 +113,14 @@ pub struct Compiler<'s> {
     /// open when its query filled it: a subquery of a nested aggregate
     /// query reading an outer query's aggregate (through a result alias)
     /// is correlated with that outer query, not only with the nested one.
-    pub agg_owner_depth: crate::sql::fast_hash::FastMap<i32, usize>,
+    pub agg_owner_depth: crate::util::fast_hash::FastMap<i32, usize>,
     /// For an accumulator of `agg_regs`, the one of an enclosing query its
     /// entry replaced (the same call text): what that text means where
     /// the enclosing query's expression is compiled (a result alias named
     /// in a subquery).
-    pub agg_shadowed: crate::sql::fast_hash::FastMap<i32, i32>,
+    pub agg_shadowed: crate::util::fast_hash::FastMap<i32, i32>,
     /// Aggregate mode: column (cursor, column or -1 for rowid) to source.
-    pub col_map: crate::sql::fast_hash::FastMap<(i32, i64), ColumnSource>,
+    pub col_map: crate::util::fast_hash::FastMap<(i32, i64), ColumnSource>,
     /// USING/NATURAL columns of RIGHT and FULL JOINs: the leftmost
     /// column of that name (cursor, column or -1 for rowid; the one a
     /// name without a qualifier resolves to) to the columns such a name

@@ -66,7 +66,7 @@ impl<'b> Compiler<'_> {
         if n > EXHAUSTIVE_MAX {
             return greedy_order(&facts);
         }
-        let mut memo: crate::sql::fast_hash::FastMap<(usize, u64), Estimate> = Default::default();
+        let mut memo: crate::util::fast_hash::FastMap<(usize, u64), Estimate> = Default::default();
         let mut perm: Vec<usize> = (0..n).collect();
         let mut best: Option<(f64, Vec<usize>)> = None;
         loop {
@@ -213,7 +213,7 @@ struct IndexFacts {
 }
 
 /// Estimated cost of sorting the rows the loops in `order` yield.
-fn sort_cost(facts: &JoinFacts, order: &[usize], memo: &mut crate::sql::fast_hash::FastMap<(usize, u64), Estimate>) -> f64 {
+fn sort_cost(facts: &JoinFacts, order: &[usize], memo: &mut crate::util::fast_hash::FastMap<(usize, u64), Estimate>) -> f64 {
     let mut before = 0u64;
     let mut rows = 1.0f64;
     for &i in order {
@@ -224,7 +224,7 @@ fn sort_cost(facts: &JoinFacts, order: &[usize], memo: &mut crate::sql::fast_has
     rows * rows.log2().max(1.0)
 }
 
-fn order_cost(facts: &JoinFacts, order: &[usize], memo: &mut crate::sql::fast_hash::FastMap<(usize, u64), Estimate>) -> f64 {
+fn order_cost(facts: &JoinFacts, order: &[usize], memo: &mut crate::util::fast_hash::FastMap<(usize, u64), Estimate>) -> f64 {
     let mut before = 0u64;
     let mut rows = 1.0f64;
     let mut cost = 0.0f64;

@@ -161,7 +161,7 @@ pub struct FuncDef {
 /// Functions known to a connection, looked up by name and argument count.
 #[derive(Clone, Default)]
 pub struct FunctionRegistry {
-    by_name: crate::sql::fast_hash::FastMap<String, Vec<Arc<FuncDef>>>,
+    by_name: crate::util::fast_hash::FastMap<String, Vec<Arc<FuncDef>>>,
 }
 
 impl FunctionRegistry {

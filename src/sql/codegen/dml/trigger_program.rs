@@ -26,10 +26,10 @@ use std::collections::HashMap;
 /// Compiler state tied to the program being built.
 struct SavedProgramState {
     b: Builder,
-    col_map: crate::sql::fast_hash::FastMap<(i32, i64), crate::sql::codegen::ColumnSource>,
-    agg_regs: crate::sql::fast_hash::FastMap<String, i32>,
+    col_map: crate::util::fast_hash::FastMap<(i32, i64), crate::sql::codegen::ColumnSource>,
+    agg_regs: crate::util::fast_hash::FastMap<String, i32>,
     agg_scope_depth: usize,
-    agg_owner_depth: crate::sql::fast_hash::FastMap<i32, usize>,
+    agg_owner_depth: crate::util::fast_hash::FastMap<i32, usize>,
     using_coalesce: HashMap<(i32, i64), Vec<crate::sql::resolve::ColumnRef>>,
     record_positions: HashMap<i32, Vec<usize>>,
     ephem_records: HashMap<i32, Vec<usize>>,

@@ -7,27 +7,35 @@
 //! 4.2 and 7.1: they are computed here at compile time and handed to the
 //! comparison opcodes in P5 and P4.
 //!
-//! Row values (`(a, b)` and subqueries of several columns in comparisons,
-//! BETWEEN, CASE and IN lists) are compiled by `row_value.rs`.
+//! Column reads are `columns.rs`'s, operand affinity and collation and
+//! the comparison instruction `compare.rs`'s, IN and subqueries
+//! `subquery.rs`'s. Row values (`(a, b)` and subqueries of several columns
+//! in comparisons, BETWEEN, CASE and IN lists) are compiled by
+//! `row_value.rs`.
 //! Expressions over an index's key columns (indexes on expressions,
 //! partial-index WHERE clauses) are `index_expr.rs`'s. Every statement
 //! family uses this folder; it names none of them.
 
+mod columns;
+mod compare;
 pub mod index_expr;
 pub mod row_value;
+mod subquery;
+
+pub use columns::default_p4;
+pub use compare::comparison_affinity;
 
 use crate::error::{Error, Result};
-use crate::sql::codegen::{ColumnSource, Compiler};
+use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::aggregate_inputs;
 use crate::sql::model::expr_shape::may_be_row;
 use crate::sql::parse::{unquote, unquoted};
-use crate::sql::resolve::{no_such_column, resolve, ColumnRef};
+use crate::sql::resolve::no_such_column;
 use crate::value::literal::{parse_numeric, Number};
-use crate::vdbe::func::{FuncDef, FuncKind};
+use crate::vdbe::func::FuncKind;
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
 use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{self, Expr, LikeOperator, Literal, Operator, UnaryOperator};
-use std::sync::Arc;
 
 fn decode_blob(hex: &str) -> Result<Vec<u8>> {
     let h = hex.as_bytes();
@@ -35,37 +43,6 @@ fn decode_blob(hex: &str) -> Result<Vec<u8>> {
         return Err(Error::sql(format!("unrecognized token: \"X'{hex}'\"")));
     }
     (0..h.len() / 2).map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).map_err(|_| Error::sql(format!("unrecognized token: \"X'{hex}'\"")))).collect()
-}
-
-/// P4 for `Column` on `table`'s column `col`: its constant DEFAULT, which
-/// rows written before the column was added read.
-pub fn default_p4(table: &crate::sql::schema::Table, col: usize) -> P4 {
-    match table.columns.get(col).and_then(|c| c.default_value.clone()) {
-        Some(crate::value::Value::Integer(i)) => P4::Int64(i),
-        Some(crate::value::Value::Real(x)) => P4::Real(x),
-        Some(crate::value::Value::Text(t)) => P4::Bytes(t),
-        _ => P4::None,
-    }
-}
-
-/// The comparison affinity letter for operands with these affinities.
-pub fn comparison_affinity(a: Option<Affinity>, b: Option<Affinity>) -> u16 {
-    let aff = match (a, b) {
-        (Some(x), Some(y)) => {
-            if x.is_numeric() || y.is_numeric() {
-                Affinity::Numeric
-            } else {
-                Affinity::Blob
-            }
-        }
-        (Some(x), None) | (None, Some(x)) => x,
-        (None, None) => Affinity::Blob,
-    };
-    if aff == Affinity::Blob {
-        0
-    } else {
-        aff.letter() as u16
-    }
 }
 
 fn like_func_name(op: LikeOperator) -> &'static str {
@@ -150,325 +127,6 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    /// Resolve an identifier, trying columns of every scope.
-    pub fn resolve_name(&mut self, qualifier: Option<&str>, name: &str) -> Result<Option<ColumnRef>> {
-        if (self.internal_rowid_read && name == crate::sql::resolve::INTERNAL_ROWID)
-            || (!self.vtab_unchanged_flags.is_empty() && name.starts_with(crate::sql::resolve::UNCHANGED_VALUE))
-        {
-            return Ok(crate::sql::resolve::resolve_rowid(&self.scopes, qualifier));
-        }
-        resolve(&mut self.scopes, qualifier, name)
-    }
-
-    /// Emit a read of a resolved column (a VIRTUAL generated column is
-    /// computed from the row's other columns).
-    pub fn emit_column(&mut self, r: &ColumnRef, target: i32) -> Result<()> {
-        if self.authorizer.is_some() {
-            let n = self.scopes.len();
-            let table = n
-                .checked_sub(1 + r.depth)
-                .and_then(|s| self.scopes.get(s))
-                .and_then(|s| s.items.get(r.item))
-                .map(|item| item.table.clone())
-                .unwrap_or_default();
-            if !table.is_empty() && !self.authorize_read(&table, r.column) {
-                self.b.add(Opcode::Null, 0, target, 0);
-                return Ok(());
-            }
-        }
-        let key = (r.cursor, r.column.map_or(-1, |c| c as i64));
-        if self.vtab_cursors.contains_key(&r.cursor) && !self.col_map.contains_key(&key) {
-            match r.column {
-                Some(i) => self.b.add(Opcode::VColumn, r.cursor, i as i32, target),
-                None => self.b.add(Opcode::VRowid, r.cursor, target, 0),
-            };
-            return Ok(());
-        }
-        if let Some(src) = self.col_map.get(&key).copied() {
-            match src {
-                ColumnSource::Register(reg) => {
-                    self.b.add(Opcode::SCopy, reg, target, 0);
-                    // A REAL column's register may hold the integer form
-                    // a record stores; a read sees the REAL.
-                    if r.affinity == Affinity::Real {
-                        self.b.add(Opcode::RealAffinity, target, 0, 0);
-                    }
-                }
-                ColumnSource::Cursor(c, k) => {
-                    self.b.add(Opcode::Column, c, k as i32, target);
-                    // (A covering index entry may hold a REAL column's
-                    // integer form too.)
-                    if r.affinity == Affinity::Real {
-                        self.b.add(Opcode::RealAffinity, target, 0, 0);
-                    }
-                }
-            }
-            return Ok(());
-        }
-        match r.column {
-            None => {
-                self.b.add(Opcode::Rowid, r.cursor, target, 0);
-            }
-            Some(i) => {
-                let table = self.ref_table(r);
-                if let Some(t) = table.filter(|t| t.is_virtual(i)) {
-                    return self.emit_virtual_column(t, r.cursor, i, target);
-                }
-                let default = self.column_default(r, i);
-                let field = match self.record_positions.get(&r.cursor) {
-                    Some(p) => p.get(i).copied().unwrap_or(i),
-                    None => table.and_then(|t| t.field_of(i)).unwrap_or(i),
-                };
-                self.b.add4(Opcode::Column, r.cursor, field as i32, target, default, 0);
-                if r.affinity == Affinity::Real {
-                    self.b.add(Opcode::RealAffinity, target, 0, 0);
-                }
-            }
-        }
-        Ok(())
-    }
-
-    /// Emit a column named without a qualifier: a USING column of a FULL
-    /// JOIN is coalesce(left, right), as either side may be the
-    /// NULL-filled one; of a RIGHT JOIN, the right column (never NULL
-    /// filled), as SQLite reads it (`Compiler::using_coalesce`).
-    pub fn emit_unqualified_column(&mut self, r: &ColumnRef, target: i32) -> Result<()> {
-        match self.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))).cloned() {
-            None => self.emit_column(r, target),
-            Some(reads) => self.emit_coalesce(&reads, target),
-        }
-    }
-
-    /// The columns a name without a qualifier resolved to `r` reads in
-    /// its place (empty when it reads `r`).
-    pub fn using_reads(&self, r: &ColumnRef) -> Vec<ColumnRef> {
-        self.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))).cloned().unwrap_or_default()
-    }
-
-    /// Emit the first non-NULL of `columns` (NULL when all are).
-    pub fn emit_coalesce(&mut self, columns: &[ColumnRef], target: i32) -> Result<()> {
-        let done = self.b.label();
-        for (i, c) in columns.iter().enumerate() {
-            self.emit_column(c, target)?;
-            if i + 1 < columns.len() {
-                self.b.add(Opcode::NotNull, target, done, 0);
-            }
-        }
-        self.b.bind(done);
-        Ok(())
-    }
-
-    /// P4 for `Column`: the constant DEFAULT a short record reads.
-    fn column_default(&self, r: &ColumnRef, col: usize) -> P4 {
-        let n = self.scopes.len();
-        let Some(item) = n.checked_sub(1 + r.depth).and_then(|s| self.scopes.get(s)).and_then(|s| s.items.get(r.item)) else {
-            return P4::None;
-        };
-        if item.table.is_empty() {
-            return P4::None;
-        }
-        match self.schema.table_in(Some(item.db), &item.table) {
-            Some(t) => default_p4(t, col),
-            None => P4::None,
-        }
-    }
-
-    /// The affinity of the column `r` reads: none for a subquery's column
-    /// whose expression has none (it is no BLOB column: a comparison with
-    /// it takes the other side's affinity).
-    fn column_affinity(&self, r: &ColumnRef) -> Option<Affinity> {
-        let scope = self.scopes.len().checked_sub(1 + r.depth).and_then(|s| self.scopes.get(s));
-        let col = r.column.and_then(|c| scope.and_then(|s| s.items.get(r.item)).and_then(|it| it.columns.get(c)));
-        Some(r.affinity).filter(|_| !col.is_some_and(|c| c.without_affinity))
-    }
-
-    /// The affinity of an expression (`None`: no affinity).
-    pub fn expr_affinity(&mut self, mut e: &Expr<'_>) -> Option<Affinity> {
-        // (A loop, not recursion: 2,493 nested parentheses are legal.)
-        loop {
-            match e {
-                Expr::Collate(inner, _) => e = inner,
-                Expr::Parenthesized(v) if v.len() == 1 => e = &v[0],
-                _ => break,
-            }
-        }
-        match e {
-            Expr::Id(id) => {
-                let n = unquoted(id.0);
-                let r = self.resolve_name(None, &n).ok().flatten();
-                r.and_then(|r| self.column_affinity(&r))
-            }
-            Expr::Name(n) => {
-                let n = unquoted(n.0);
-                let r = self.resolve_name(None, &n).ok().flatten();
-                r.and_then(|r| self.column_affinity(&r))
-            }
-            Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => {
-                let (t, c) = (unquoted(t.0), unquoted(c.0));
-                let r = self.resolve_name(Some(&t), &c).ok().flatten();
-                r.and_then(|r| self.column_affinity(&r))
-            }
-            Expr::Cast { type_name, .. } => Some(Affinity::from_decltype(type_name.as_ref().map_or("", |t| t.name))),
-            // A scalar subquery has its first result column's affinity
-            // (known once it is compiled, as it is before it is compared).
-            Expr::Subquery(sel) => self.subquery_affinity.get(&(*sel as *const ast::Select<'_> as usize)).copied().flatten(),
-            _ => None,
-        }
-    }
-
-    /// The collation an expression carries (explicit COLLATE first, then a
-    /// column's declared collation).
-    /// `def` bound to the collating sequence of its arguments when it is a
-    /// built-in that compares text (min, max, nullif): the first argument
-    /// that has a collation gives it, as in SQLite; BINARY keeps `def`.
-    pub(super) fn bind_call_collation<'e, 's: 'e>(&mut self, def: Arc<FuncDef>, args: impl IntoIterator<Item = &'e Expr<'s>>) -> Result<Arc<FuncDef>> {
-        if !crate::vdbe::func::builtins::needs_collation(&def) {
-            return Ok(def);
-        }
-        let Some((name, _)) = args.into_iter().find_map(|a| self.collation_of(a)) else { return Ok(def) };
-        if name.eq_ignore_ascii_case("BINARY") {
-            return Ok(def);
-        }
-        let coll = self.collation(&name)?;
-        Ok(crate::vdbe::func::builtins::with_collation(&def, &coll))
-    }
-
-    pub fn expr_collation(&mut self, e: &Expr<'_>) -> Option<(String, bool)> {
-        self.collation_of(e).map(|(n, explicit)| (n.into_owned(), explicit))
-    }
-
-    /// [`Compiler::expr_collation`] without copying the name BINARY
-    /// every column without a declared collation has.
-    fn collation_of(&mut self, e: &Expr<'_>) -> Option<(std::borrow::Cow<'static, str>, bool)> {
-        match e {
-            Expr::Collate(_, c) => Some((unquote(c).into(), true)),
-            Expr::Parenthesized(v) if v.len() == 1 => self.collation_of(&v[0]),
-            // Unary + and CAST keep their operand's collation.
-            Expr::Unary(UnaryOperator::Positive, x) | Expr::Cast { expr: x, .. } => self.collation_of(x),
-            Expr::Binary(l, op, r)
-                if !matches!(
-                    op,
-                    Operator::Equals
-                        | Operator::NotEquals
-                        | Operator::Less
-                        | Operator::LessEquals
-                        | Operator::Greater
-                        | Operator::GreaterEquals
-                        | Operator::Is
-                        | Operator::IsNot
-                        | Operator::And
-                        | Operator::Or
-                ) =>
-            {
-                // An explicit COLLATE on either operand carries through.
-                match self.collation_of(l) {
-                    Some((n, true)) => Some((n, true)),
-                    _ => self.collation_of(r).filter(|(_, explicit)| *explicit),
-                }
-            }
-            // An explicit COLLATE on an argument carries out of a function
-            // call, as in SQLite (`max(b COLLATE nocase) || ''`).
-            Expr::FunctionCall { args: Some(args), .. } => args.iter().find_map(|a| self.collation_of(a).filter(|(_, explicit)| *explicit)),
-            // So does one in a CASE: the operand's, else the first among
-            // the WHEN/THEN/ELSE terms in order, whichever branch runs.
-            Expr::Case { base, when_then_pairs, else_expr } => base
-                .iter()
-                .map(|b| &**b)
-                .chain(when_then_pairs.iter().flat_map(|(w, t)| [w, t]))
-                .chain(else_expr.iter().map(|e| &**e))
-                .find_map(|x| self.collation_of(x).filter(|(_, explicit)| *explicit)),
-            // A column always carries a collation (BINARY unless declared),
-            // so a column on the left wins over one on the right.
-            Expr::Id(id) => {
-                let n = unquoted(id.0);
-                match self.resolve_name(None, &n) {
-                    Ok(Some(r)) => Some((r.collation.map_or(std::borrow::Cow::Borrowed("BINARY"), std::borrow::Cow::Owned), false)),
-                    // A result alias carries its expression's collation
-                    // (`SELECT a AS x ... WHERE x < 'c'` compares as `a`).
-                    _ => self.alias_collation(&n),
-                }
-            }
-            Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => {
-                let (t, c) = (unquoted(t.0), unquoted(c.0));
-                self.resolve_name(Some(&t), &c)
-                    .ok()
-                    .flatten()
-                    .map(|r| (r.collation.map_or(std::borrow::Cow::Borrowed("BINARY"), std::borrow::Cow::Owned), false))
-            }
-            _ => None,
-        }
-    }
-
-    /// Result alias `name` of this SELECT or of an enclosing one (the
-    /// innermost first): its nesting level in `aliases` and its SQL text.
-    fn find_alias(&self, name: &str) -> Option<(usize, String)> {
-        self.aliases.iter().enumerate().rev().find_map(|(level, a)| a.list.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, t)| (level, t.clone())))
-    }
-
-    /// The collation of the expression behind result alias `name`, if it
-    /// is one (seen as [`Compiler::identifier`] sees it).
-    fn alias_collation(&mut self, name: &str) -> Option<(std::borrow::Cow<'static, str>, bool)> {
-        let (level, text) = self.find_alias(name)?;
-        let saved = self.aliases.split_off(level);
-        let sql = format!("SELECT {text}");
-        let found = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| {
-            if let Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) = cmd {
-                if let ast::OneSelect::Select { columns, .. } = &sel.body.select {
-                    if let Some(ast::ResultColumn::Expr(e, _)) = columns.first() {
-                        return Ok(self.collation_of(e));
-                    }
-                }
-            }
-            Ok(None)
-        });
-        self.aliases.extend(saved);
-        found.ok().flatten()
-    }
-
-    /// The collation for comparing `l` with `r`.
-    pub fn comparison_collation(&mut self, l: &Expr<'_>, r: &Expr<'_>) -> Result<P4> {
-        // When no column in scope declares a collation, every column's is
-        // BINARY and only an explicit COLLATE can choose another: the
-        // column names need not be resolved (every statement compares).
-        // (A result alias may stand for an expression with a COLLATE.)
-        let declared = self.scopes.iter().any(|s| s.items.iter().any(|it| it.columns.iter().any(|c| c.collation.is_some())))
-            || self.aliases.iter().any(|a| !a.list.is_empty());
-        if !declared {
-            let name = explicit_collation_of(l).or_else(|| explicit_collation_of(r));
-            return match name {
-                Some(n) if !n.eq_ignore_ascii_case("BINARY") => Ok(P4::Coll(self.collation(&n)?)),
-                _ => Ok(P4::None),
-            };
-        }
-        let lc = self.collation_of(l);
-        let rc = self.collation_of(r);
-        let name = match (lc, rc) {
-            (Some((n, true)), _) => Some(n),
-            (_, Some((n, true))) => Some(n),
-            (Some((n, false)), _) => Some(n),
-            (_, Some((n, false))) => Some(n),
-            _ => None,
-        };
-        match name {
-            Some(n) if !n.eq_ignore_ascii_case("BINARY") => Ok(P4::Coll(self.collation(&n)?)),
-            _ => Ok(P4::None),
-        }
-    }
-
-    /// Emit a comparison `l op r` storing 1/0/NULL in `target`.
-    pub fn emit_comparison(&mut self, op: Opcode, l: &Expr<'_>, r: &Expr<'_>, lr: i32, rr: i32, target: i32, null_eq: bool) -> Result<()> {
-        let la = self.expr_affinity(l);
-        let ra = self.expr_affinity(r);
-        let aff = comparison_affinity(la, ra);
-        let coll = self.comparison_collation(l, r)?;
-        let mut p5 = aff | cmp_flags::STOREP2;
-        if null_eq {
-            p5 |= cmp_flags::NULLEQ;
-        }
-        self.b.add4(op, rr, target, lr, coll, p5);
-        Ok(())
-    }
-
     /// Compile an expression given as SQL text (aliases, defaults).
     pub fn expr_text(&mut self, text: &str, target: i32) -> Result<()> {
         let sql = format!("SELECT {text}");
@@ -546,7 +204,7 @@ impl Compiler<'_> {
                 let all = self.agg_regs.clone();
                 let default_owner = self.agg_scope_depth;
                 let owner = |acc: &i32| self.agg_owner_depth.get(acc).copied().unwrap_or(default_owner);
-                let mut visible = crate::sql::fast_hash::FastMap::default();
+                let mut visible = crate::util::fast_hash::FastMap::default();
                 for (key, &acc) in &self.agg_regs {
                     // (An entry of a deeper query may hide the enclosing one's.)
                     let mut acc = Some(acc);
@@ -1173,275 +831,6 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    fn in_list(&mut self, lhs: &Expr<'_>, not: bool, list: &[Expr<'_>], target: i32) -> Result<()> {
-        // `x IN ((SELECT ...))` is `x IN (SELECT ...)`, as SQLite parses it.
-        if let [item] = list {
-            if let Expr::Subquery(sel) = crate::sql::model::expr_shape::strip_parens(item) {
-                return self.in_select(lhs, not, sel, target);
-            }
-        }
-        if self.row_in_list(lhs, not, list, target)? {
-            return Ok(());
-        }
-        if list.is_empty() {
-            self.b.add(Opcode::Integer, not as i32, target, 0);
-            return Ok(());
-        }
-        let x = self.expr_new(lhs)?;
-        let found = self.b.label();
-        let null_result = self.b.label();
-        let done = self.b.label();
-        let has_null = self.b.reg();
-        self.b.add(Opcode::Integer, 0, has_null, 0);
-        self.b.add(Opcode::IsNull, x, null_result, 0);
-        let t = self.b.reg();
-        for item in list {
-            let v = self.expr_new(item)?;
-            // Only the left side's affinity applies (the list's values are
-            // plain expressions, even columns), as SQLite does.
-            let aff = comparison_affinity(self.expr_affinity(lhs), None);
-            // And only its collation (a COLLATE on an item is ignored).
-            let coll = match self.expr_collation(lhs) {
-                Some((n, _)) if !n.eq_ignore_ascii_case("BINARY") => P4::Coll(self.collation(&n)?),
-                _ => P4::None,
-            };
-            self.b.add4(Opcode::Eq, v, t, x, coll, aff | cmp_flags::STOREP2);
-            self.b.add(Opcode::If, t, found, 0);
-            let nn = self.b.label();
-            self.b.add(Opcode::NotNull, v, nn, 0);
-            self.b.add(Opcode::Integer, 1, has_null, 0);
-            self.b.bind(nn);
-        }
-        self.b.add(Opcode::If, has_null, null_result, 0);
-        self.b.add(Opcode::Integer, not as i32, target, 0);
-        self.b.add(Opcode::Goto, 0, done, 0);
-        self.b.bind(found);
-        self.b.add(Opcode::Integer, !not as i32, target, 0);
-        self.b.add(Opcode::Goto, 0, done, 0);
-        self.b.bind(null_result);
-        self.b.add(Opcode::Null, 0, target, 0);
-        self.b.bind(done);
-        Ok(())
-    }
-
-    /// Emit `Once` whose target is patched later; returns its address.
-    fn once_placeholder(&mut self) -> usize {
-        self.b.add(Opcode::Once, 0, 0, 0)
-    }
-
-    pub(in crate::sql::codegen) fn finish_once(&mut self, addr: usize, correlated: bool) {
-        // (In a trigger body, once per firing: a trigger program runs in
-        // a frame of its own, and an inline body's `TriggerEnter` forgets
-        // the `Once` flags of the body as each firing starts.)
-        if correlated {
-            self.b.insns[addr].opcode = Opcode::Noop;
-        } else {
-            let here = self.b.here();
-            self.b.insns[addr].p2 = here as i32;
-        }
-    }
-
-    /// The ephemeral index of the values `column IN (sel)` hands a
-    /// virtual table: the subquery's rows under the comparison's
-    /// affinity (the column's `column_affinity` against the subquery's)
-    /// and `collation`, filled once unless the subquery is correlated.
-    pub(in crate::sql::codegen) fn in_select_values(&mut self, sel: &ast::Select<'_>, column_affinity: Option<Affinity>, collation: &str) -> Result<i32> {
-        let cur = self.b.cursor();
-        let once = self.once_placeholder();
-        let key = crate::value::record::KeyField { collation: self.collation(collation)?, descending: false };
-        self.b.add4(Opcode::OpenEphemeral, cur, 1, 0, P4::KeyInfo(Arc::new(crate::value::record::KeyInfo { fields: vec![key] })), 0);
-        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur))?;
-        if info.n_columns != 1 {
-            return Err(Error::sql(format!("sub-select returns {} columns - expected 1", info.n_columns)));
-        }
-        self.finish_once(once, info.correlated);
-        let aff = comparison_affinity(column_affinity, info.first_affinity);
-        let at = self.ephem_records.remove(&cur).unwrap_or_default();
-        if aff != 0 {
-            let letter = (aff as u8 as char).to_string();
-            for at in at {
-                self.b.insns[at].p4 = P4::Affinity(letter.clone());
-            }
-        }
-        Ok(cur)
-    }
-
-    /// The ephemeral index of the rows `(a, b) IN (sel)` hands a virtual
-    /// table slice by slice (`width` columns), filled once unless the
-    /// subquery is correlated.
-    pub(in crate::sql::codegen) fn in_select_rows(&mut self, sel: &ast::Select<'_>, width: usize) -> Result<i32> {
-        let cur = self.b.cursor();
-        let once = self.once_placeholder();
-        let fields =
-            (0..width).map(|_| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }).collect();
-        self.b.add4(Opcode::OpenEphemeral, cur, width as i32, 0, P4::KeyInfo(Arc::new(crate::value::record::KeyInfo { fields })), 0);
-        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur))?;
-        if info.n_columns != width {
-            return Err(Error::sql(format!("sub-select returns {} columns - expected {width}", info.n_columns)));
-        }
-        self.finish_once(once, info.correlated);
-        Ok(cur)
-    }
-
-    fn in_select(&mut self, lhs: &Expr<'_>, not: bool, sel: &ast::Select<'_>, target: i32) -> Result<()> {
-        if may_be_row(lhs) && self.row_width_of(lhs)? > 1 {
-            return self.in_select_row(lhs, not, sel, target);
-        }
-        let cur = self.b.cursor();
-        let once = self.once_placeholder();
-        let open = self.b.add4(
-            Opcode::OpenEphemeral,
-            cur,
-            1,
-            0,
-            P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo {
-                fields: vec![crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }],
-            })),
-            0,
-        );
-        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur))?;
-        if info.n_columns != 1 {
-            return Err(Error::sql(format!("sub-select returns {} columns - expected 1", info.n_columns)));
-        }
-        // Values are matched under the comparison's collation: the left
-        // side's when it has one, else the subquery column's.
-        let coll_name = self.expr_collation(lhs).map(|(n, _)| n).or_else(|| info.collations.first().cloned().flatten());
-        if let Some(name) = coll_name {
-            let collation = self.collation(&name)?;
-            self.b.insns[open].p4 = P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo {
-                fields: vec![crate::value::record::KeyField { collation, descending: false }],
-            }));
-        }
-        self.finish_once(once, info.correlated);
-        let x = self.expr_new(lhs)?;
-        let aff = comparison_affinity(self.expr_affinity(lhs), info.first_affinity);
-        if aff != 0 {
-            let letter = (aff as u8 as char).to_string();
-            for at in self.ephem_records.remove(&cur).unwrap_or_default() {
-                self.b.insns[at].p4 = P4::Affinity(letter.clone());
-            }
-            self.b.add4(Opcode::Affinity, x, 1, 0, P4::Affinity(letter), 0);
-        }
-        let found = self.b.label();
-        let is_false = self.b.label();
-        let null_result = self.b.label();
-        let done = self.b.label();
-        let t = self.b.reg();
-        let nn = self.b.label();
-        self.b.add(Opcode::NotNull, x, nn, 0);
-        self.b.add(Opcode::Rewind, cur, is_false, 0);
-        self.b.add(Opcode::Goto, 0, null_result, 0);
-        self.b.bind(nn);
-        self.b.add4(Opcode::Found, cur, found, x, P4::Int64(1), 0);
-        self.b.add(Opcode::Rewind, cur, is_false, 0);
-        self.b.add(Opcode::Column, cur, 0, t);
-        self.b.add(Opcode::NotNull, t, is_false, 0);
-        self.in_outcome(InLabels { null_result, is_false, found, done }, not, target);
-        Ok(())
-    }
-
-    /// `(a, b, ...) IN (SELECT x, y, ...)`: true when a row matches every
-    /// field; false when every row differs from the left side in a field
-    /// where neither is NULL; NULL otherwise (a NULL left the outcome open).
-    fn in_select_row(&mut self, lhs: &Expr<'_>, not: bool, sel: &ast::Select<'_>, target: i32) -> Result<()> {
-        let n = self.row_width_of(lhs)?;
-        let cur = self.b.cursor();
-        let once = self.once_placeholder();
-        let fields = (0..n).map(|_| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }).collect();
-        self.b.add4(Opcode::OpenEphemeral, cur, n as i32, 0, P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields })), 0);
-        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur))?;
-        if info.n_columns != n {
-            return Err(Error::sql(format!("sub-select returns {} columns - expected {n}", info.n_columns)));
-        }
-        self.finish_once(once, info.correlated);
-        // The left side's fields, in consecutive registers from `x`.
-        let mut x = 0;
-        let mut traits = Vec::with_capacity(n);
-        for (i, f) in self.eval_row(lhs)?.into_iter().enumerate() {
-            match f {
-                crate::sql::codegen::expr::row_value::RowField::Value { reg, traits: t } => {
-                    if i == 0 {
-                        x = reg;
-                    }
-                    traits.push(t);
-                }
-                crate::sql::codegen::expr::row_value::RowField::Row(_) => return Err(crate::sql::codegen::expr::row_value::misused()),
-            }
-        }
-        let affs: String = traits
-            .iter()
-            .map(|t| {
-                let a = t.affinity.map_or('A', |a| a.letter());
-                if matches!(a, 'C' | 'D' | 'E') {
-                    a
-                } else {
-                    'A'
-                }
-            })
-            .collect();
-        if affs.chars().any(|c| c != 'A') {
-            for at in self.ephem_records.remove(&cur).unwrap_or_default() {
-                self.b.insns[at].p4 = P4::Affinity(affs.clone());
-            }
-            self.b.add4(Opcode::Affinity, x, n as i32, 0, P4::Affinity(affs), 0);
-        }
-        let found = self.b.label();
-        let is_false = self.b.label();
-        let null_result = self.b.label();
-        let done = self.b.label();
-        let scan = self.b.label();
-        for i in 0..n as i32 {
-            self.b.add(Opcode::IsNull, x + i, scan, 0);
-        }
-        self.b.add4(Opcode::Found, cur, found, x, P4::Int64(n as i64), 0);
-        // No exact match: a row counts against NULL only if no field pair
-        // is definitely different.
-        self.b.bind(scan);
-        self.b.add(Opcode::Rewind, cur, is_false, 0);
-        let top = self.b.here() as i32;
-        let next = self.b.label();
-        let t = self.b.reg();
-        let eq = self.b.reg();
-        for (i, ft) in traits.iter().enumerate() {
-            self.b.add(Opcode::Column, cur, i as i32, t);
-            self.compare_registers(Opcode::Eq, false, ft, ft, x + i as i32, t, eq)?;
-            // 0: this row differs for sure.
-            self.b.add(Opcode::IfNot, eq, next, 0);
-        }
-        self.b.add(Opcode::Goto, 0, null_result, 0);
-        self.b.bind(next);
-        self.b.add(Opcode::Next, cur, top, 0);
-        self.b.add(Opcode::Goto, 0, is_false, 0);
-        self.in_outcome(InLabels { null_result, is_false, found, done }, not, target);
-        Ok(())
-    }
-
-    /// The end of an IN test: each label sets `target` to its outcome
-    /// (NULL, false or true, reversed by NOT IN).
-    fn in_outcome(&mut self, l: InLabels, not: bool, target: i32) {
-        self.b.bind(l.null_result);
-        self.b.add(Opcode::Null, 0, target, 0);
-        self.b.add(Opcode::Goto, 0, l.done, 0);
-        self.b.bind(l.is_false);
-        self.b.add(Opcode::Integer, not as i32, target, 0);
-        self.b.add(Opcode::Goto, 0, l.done, 0);
-        self.b.bind(l.found);
-        self.b.add(Opcode::Integer, !not as i32, target, 0);
-        self.b.bind(l.done);
-    }
-
-    fn exists(&mut self, sel: &ast::Select<'_>, target: i32) -> Result<()> {
-        let r = self.b.reg();
-        let once = self.once_placeholder();
-        self.b.add(Opcode::Integer, 0, r, 0);
-        let done = self.b.label();
-        let info = self.compile_select(sel, crate::sql::model::query::Dest::Exists { reg: r, done })?;
-        self.b.bind(done);
-        self.finish_once(once, info.correlated);
-        self.b.add(Opcode::SCopy, r, target, 0);
-        Ok(())
-    }
-
     /// `TRUE` or `FALSE` written as a keyword (not a column of that name).
     fn true_false_keyword(&mut self, e: &Expr<'_>) -> Option<bool> {
         let name = match e {
@@ -1476,63 +865,8 @@ impl Compiler<'_> {
         self.comparing = false;
         r
     }
-
-    fn scalar_subquery(&mut self, sel: &ast::Select<'_>, target: i32) -> Result<()> {
-        // Its own expressions are not operands of the comparison.
-        let saved = std::mem::replace(&mut self.comparing, false);
-        let r = self.scalar_subquery_body(sel, target, saved);
-        self.comparing = saved;
-        r
-    }
-
-    fn scalar_subquery_body(&mut self, sel: &ast::Select<'_>, target: i32, comparing: bool) -> Result<()> {
-        let r = self.b.reg();
-        let once = self.once_placeholder();
-        self.b.add(Opcode::Null, 0, r, 0);
-        let done = self.b.label();
-        let info = self.compile_select(sel, crate::sql::model::query::Dest::Scalar { reg: r, done })?;
-        self.subquery_affinity.insert(sel as *const ast::Select<'_> as usize, info.first_affinity);
-        let column = (info.decltypes.first().cloned().flatten(), info.origins.first().cloned().flatten());
-        self.subquery_column.insert(sel as *const ast::Select<'_> as usize, column);
-        if info.n_columns != 1 {
-            // Compared with a single value, it is a row value of the wrong size.
-            if comparing {
-                return Err(Error::sql("row value misused"));
-            }
-            return Err(Error::sql(format!("sub-select returns {} columns - expected 1", info.n_columns)));
-        }
-        self.b.bind(done);
-        self.finish_once(once, info.correlated);
-        self.b.add(Opcode::SCopy, r, target, 0);
-        Ok(())
-    }
 }
 
-/// Where an IN test's outcomes are emitted (see `Compiler::in_outcome`).
-struct InLabels {
-    null_result: i32,
-    is_false: i32,
-    found: i32,
-    done: i32,
-}
-
-impl<'s> Compiler<'s> {
-    /// The table a resolved column reference reads, when it is a table
-    /// (borrowed from the schema, not from the compiler).
-    fn ref_table(&self, r: &ColumnRef) -> Option<&'s crate::sql::schema::Table> {
-        let n = self.scopes.len();
-        let item = n.checked_sub(1 + r.depth).and_then(|s| self.scopes.get(s)).and_then(|s| s.items.get(r.item))?;
-        if item.table.is_empty() {
-            return None;
-        }
-        let schema: &'s crate::sql::schema::Schema = self.schema;
-        schema.table(&item.table).filter(|t| t.view_select.is_none())
-    }
-}
-
-/// Whether `e` is what likelihood() accepts as its probability: a
-/// floating-point literal (`0.5`, `1e0`; not an integer, a string, a sign
-/// or an expression) between 0.0 and 1.0.
 /// A number, string or NULL literal, possibly negated: an argument whose
 /// evaluation has no effect and no dependence on anything.
 fn is_plain_literal(e: &Expr<'_>) -> bool {
@@ -1543,6 +877,9 @@ fn is_plain_literal(e: &Expr<'_>) -> bool {
     }
 }
 
+/// Whether `e` is what likelihood() accepts as its probability: a
+/// floating-point literal (`0.5`, `1e0`; not an integer, a string, a sign
+/// or an expression) between 0.0 and 1.0.
 fn is_probability(e: &Expr<'_>) -> bool {
     match e {
         Expr::Literal(ast::Literal::Numeric(t)) => {
@@ -1550,41 +887,5 @@ fn is_probability(e: &Expr<'_>) -> bool {
             float && t.replace('_', "").parse::<f64>().is_ok_and(|v| (0.0..=1.0).contains(&v))
         }
         _ => false,
-    }
-}
-
-/// The explicit COLLATE of `e` as [`Compiler::collation_of`] finds it
-/// (through parentheses, unary +, CAST, non-comparison operators and
-/// function arguments), without looking at columns.
-fn explicit_collation_of(e: &Expr<'_>) -> Option<String> {
-    match e {
-        Expr::Collate(_, c) => Some(unquote(c)),
-        Expr::Parenthesized(v) if v.len() == 1 => explicit_collation_of(&v[0]),
-        Expr::Unary(UnaryOperator::Positive, x) | Expr::Cast { expr: x, .. } => explicit_collation_of(x),
-        Expr::Binary(l, op, r)
-            if !matches!(
-                op,
-                Operator::Equals
-                    | Operator::NotEquals
-                    | Operator::Less
-                    | Operator::LessEquals
-                    | Operator::Greater
-                    | Operator::GreaterEquals
-                    | Operator::Is
-                    | Operator::IsNot
-                    | Operator::And
-                    | Operator::Or
-            ) =>
-        {
-            explicit_collation_of(l).or_else(|| explicit_collation_of(r))
-        }
-        Expr::FunctionCall { args: Some(args), .. } => args.iter().find_map(explicit_collation_of),
-        Expr::Case { base, when_then_pairs, else_expr } => base
-            .iter()
-            .map(|b| &**b)
-            .chain(when_then_pairs.iter().flat_map(|(w, t)| [w, t]))
-            .chain(else_expr.iter().map(|e| &**e))
-            .find_map(explicit_collation_of),
-        _ => None,
     }
 }

@@ -1,0 +1,5 @@
+//! Small helpers every layer may use, depending on no other module of the
+//! crate: the fast hasher of the compiler's and the function registry's
+//! maps (`fast_hash`).
+
+pub mod fast_hash;
