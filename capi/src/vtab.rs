@@ -4,8 +4,9 @@
 //! application's `sqlite3_module`; the engine calls it through the traits
 //! of `ringlite::vtab`, and each call reaches the C method with the
 //! connection lent (`handle::lend_to_callback`), so the method may run SQL
-//! on its own connection, as SQLite allows. xBestIndex runs while a
-//! statement is compiled and is not lent the connection.
+//! on its own connection, as SQLite allows; xBestIndex too, while the
+//! statement it plans is compiled (the compile reads snapshots of the
+//! schema and the registries, see `connection/prepare.rs`).
 //!
 //! Errors: a method's return code becomes the engine error, with the
 //! message the method left in `pVtab->zErrMsg` (freed and cleared here, as
@@ -213,9 +214,9 @@ impl CTable {
 }
 
 impl VTab for CTable {
-    fn best_index(&self, info: &mut IndexInfo) -> ringlite::Result<()> {
+    fn best_index(&self, host: Option<&mut dyn VmHost>, info: &mut IndexInfo) -> ringlite::Result<()> {
         let Some(x) = self.m().xBestIndex else { return Ok(()) };
-        unsafe { crate::vtab_index::call_best_index(self.db, self.vtab, x, info) }
+        unsafe { lent(self.db, host, || crate::vtab_index::call_best_index(self.db, self.vtab, x, info)) }
     }
     fn open(&self, host: &mut dyn VmHost) -> ringlite::Result<Box<dyn VTabCursor>> {
         let Some(x) = self.m().xOpen else { return Err(Error::code(SQLITE_ERROR)) };

@@ -139,11 +139,11 @@ pub struct Connection {
     schemas: Vec<Schema>,
     /// All of `schemas` in one (`Schema::merged`), what statements compile
     /// against; rebuilt whenever the schemas are read.
-    merged: Schema,
+    merged: Arc<Schema>,
     /// Every database as the compiler sees it: (schema name, file name)
     /// by index; brought up to date before each compile (kept so a
     /// prepare does not copy the names).
-    database_names: Vec<(String, String)>,
+    database_names: Arc<Vec<(String, String)>>,
     schema_loaded: bool,
     /// Main's text encoding was read from its file: a later read of the
     /// schema must find the same one (SQLite's fixed encoding).
@@ -163,16 +163,16 @@ pub struct Connection {
     /// The flags the connection was opened with (ATTACH opens its files
     /// with them).
     open_flags: OpenFlags,
-    funcs: FunctionRegistry,
+    funcs: Arc<FunctionRegistry>,
     /// State extensions keep per connection, one value of each type
     /// (FTS5's tokenizers and auxiliary functions the application added
     /// through `fts5_api`): see [`Connection::extension_state`].
     extension_state: ExtensionState,
-    collations: HashMap<String, Collation>,
+    collations: Arc<HashMap<String, Collation>>,
     /// Every name `create_collation` was called with (also to remove
     /// one), as first given, oldest first: SQLite keeps an entry for each
     /// and `PRAGMA collation_list` shows them.
-    collation_order: Vec<String>,
+    collation_order: Arc<Vec<String>>,
     memory: bool,
     is_async: bool,
     /// Async connections: counts the completions of the requests its
@@ -373,7 +373,7 @@ impl Connection {
         }
         self.before_function_change(&def.name, def.n_args)?;
         self.forget_compiled();
-        self.funcs.register(def);
+        Arc::make_mut(&mut self.funcs).register(def);
         Ok(())
     }
 
@@ -381,7 +381,7 @@ impl Connection {
     pub fn delete_function(&mut self, name: &str, n_args: i32) -> Result<()> {
         self.before_function_change(name, n_args)?;
         self.forget_compiled();
-        self.funcs.unregister(name, n_args);
+        Arc::make_mut(&mut self.funcs).unregister(name, n_args);
         Ok(())
     }
 
@@ -421,14 +421,14 @@ impl Connection {
         }
         self.forget_compiled();
         if !self.collation_order.iter().any(|n| n.eq_ignore_ascii_case(name)) && !is_builtin_collation(name) {
-            self.collation_order.push(name.to_string());
+            Arc::make_mut(&mut self.collation_order).push(name.to_string());
         }
         match collation {
             Some(c) => {
-                self.collations.insert(name.to_ascii_uppercase(), c);
+                Arc::make_mut(&mut self.collations).insert(name.to_ascii_uppercase(), c);
             }
             None => {
-                self.collations.remove(&name.to_ascii_uppercase());
+                Arc::make_mut(&mut self.collations).remove(&name.to_ascii_uppercase());
             }
         }
         Ok(())

@@ -9,10 +9,8 @@ use super::{Connection, OpenFlags};
 use crate::btree::{Btree, BtreeOptions, TxnState};
 use crate::error::{Error, Result, SQLITE_CANTOPEN};
 use crate::io::IoContext;
-use crate::sql::schema::Schema;
 use crate::vdbe::func::FunctionRegistry;
 use crate::vdbe::{ConnState, Database};
-use std::collections::HashMap;
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -247,8 +245,8 @@ impl Connection {
         let mut conn = Connection {
             state,
             schemas: Vec::new(),
-            merged: Schema::default(),
-            database_names: Vec::new(),
+            merged: Arc::default(),
+            database_names: Arc::default(),
             schema_loaded: false,
             schema_generation: 0,
             encoding_fixed: false,
@@ -256,10 +254,10 @@ impl Connection {
             stmt_registry: Default::default(),
             attach_generation: 0,
             open_flags: flags,
-            funcs: FunctionRegistry::with_builtins(),
+            funcs: Arc::new(FunctionRegistry::with_builtins()),
             extension_state: Default::default(),
-            collations: HashMap::new(),
-            collation_order: Vec::new(),
+            collations: Arc::default(),
+            collation_order: Arc::default(),
             memory: t.memory,
             is_async: flags.has(OpenFlags::ASYNC),
             io_notify: if flags.has(OpenFlags::ASYNC) {

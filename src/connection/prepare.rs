@@ -52,10 +52,10 @@ impl Connection {
                 };
                 let dbs = self.schemas.iter().collect::<Vec<_>>();
                 match r {
-                    Ok(None) if appended & (1 << db) != 0 => self.merged.merge_appended(&dbs, db, first_new, &names),
-                    Ok(Some(gone)) => self.merged.merge_deleted(&dbs, db, &gone, &names),
+                    Ok(None) if appended & (1 << db) != 0 => Arc::make_mut(&mut self.merged).merge_appended(&dbs, db, first_new, &names),
+                    Ok(Some(gone)) => Arc::make_mut(&mut self.merged).merge_deleted(&dbs, db, &gone, &names),
                     // (The DROP path read everything again.)
-                    Ok(None) => self.merged = Schema::merged(&dbs, &names),
+                    Ok(None) => self.merged = Arc::new(Schema::merged(&dbs, &names)),
                     Err(e) => {
                         // Half-applied: the next prepare reads everything.
                         self.schema_loaded = false;
@@ -110,7 +110,7 @@ impl Connection {
         }
         self.schemas = loaded;
         let names: Vec<String> = self.state.dbs.iter().map(|d| d.name.clone()).collect();
-        self.merged = Schema::merged(&self.schemas.iter().collect::<Vec<_>>(), &names);
+        self.merged = Arc::new(Schema::merged(&self.schemas.iter().collect::<Vec<_>>(), &names));
         self.schema_loaded = true;
         self.state.schema_changed = false;
         // Connected virtual tables whose schema entry went or changed are
@@ -168,7 +168,7 @@ impl Connection {
         let current = self.database_names.len() == self.state.dbs.len()
             && self.database_names.iter().zip(&self.state.dbs).all(|((n, p), d)| *n == d.name && *p == d.path);
         if !current {
-            self.database_names = self.state.dbs.iter().map(|d| (d.name.clone(), d.path.clone())).collect();
+            self.database_names = Arc::new(self.state.dbs.iter().map(|d| (d.name.clone(), d.path.clone())).collect());
         }
         // With an authorizer the cache is not used: it is called by every
         // prepare (see `compiled_cache`).
@@ -192,26 +192,37 @@ impl Connection {
         // pragma answers).
         let cacheable = std::cell::Cell::new(false);
         let file_asked = std::cell::Cell::new(false);
-        let databases = &self.database_names;
-        let dbs = &self.state.dbs;
-        let file_asked_ref = &file_asked;
-        let db_file = move |i: usize| {
-            file_asked_ref.set(true);
-            dbs.get(i).map(|d| d.btree.pager().file().clone())
-        };
-        let db_file: &dyn Fn(usize) -> Option<Arc<dyn crate::io::File>> = &db_file;
-        let vtabs = &self.state.vtabs;
-        let schema = &self.merged;
-        let funcs = &self.funcs;
-        let colls = &self.collations;
-        let collation_order = &self.collation_order;
+        // What the compile reads of the connection is a snapshot of it
+        // (shared, not copied), so that the connection itself can be lent
+        // to a virtual table's xBestIndex, which SQLite lets run SQL on it
+        // (see `lend_best_index` below). SQL run there that changes the
+        // schema or the registries changes the connection's copies, not
+        // these: the program compiled from them finds out when it runs
+        // (schema cookie) or is compiled against what its compile began
+        // with, as in SQLite.
+        let databases = self.database_names.clone();
+        let databases = &databases[..];
+        let vtabs = self.state.vtabs.catalog();
+        let vtabs = &*vtabs;
+        let schema = self.merged.clone();
+        let schema = &*schema;
+        let funcs = self.funcs.clone();
+        let funcs = &*funcs;
+        let colls = self.collations.clone();
+        let colls = &*colls;
+        let collation_order = self.collation_order.clone();
+        let collation_order = &collation_order[..];
+        let settings = self.state.settings;
+        let settings = &settings;
         let page_size = self.state.dbs[0].btree.page_size();
         let temp_listed = self.state.temp_used || !self.schemas.get(1).is_none_or(|s| s.rows.is_empty());
         let memory = self.memory;
-        let authorizer = self.authorizer.as_mut();
+        // (Taken for the compile: a statement xBestIndex prepares meanwhile
+        // is not authorized.)
+        let mut authorizer_slot = self.authorizer.take();
+        let authorizer = authorizer_slot.as_mut();
         let internal = self.internal_sql;
         let preupdate_hooked = self.state.preupdate_hook.is_some();
-        let settings = &self.state.settings;
         let generation = self.attach_generation;
         let settings_generation = self.state.settings_generation;
         let max_variables = self.limits[LIMIT_VARIABLE_NUMBER as usize];
@@ -233,6 +244,26 @@ impl Connection {
             self.state.interrupt.store(false, std::sync::atomic::Ordering::Relaxed);
         }
         let interrupt = self.state.interrupt.clone();
+        let generation_before = self.schema_generation;
+        // The connection, lent to a virtual table's xBestIndex for the call
+        // (and read for a database file an application VFS answers a
+        // pragma from); a call nested in another gets none.
+        let host = std::cell::RefCell::new(&mut *self);
+        let lend_best_index = |table: &dyn crate::vtab::VTab, info: &mut crate::vtab::IndexInfo| -> Result<()> {
+            match host.try_borrow_mut() {
+                Ok(mut conn) => crate::vdbe::host::lend(&mut **conn, |h| table.best_index(Some(h), info)),
+                Err(_) => table.best_index(None, info),
+            }
+        };
+        let lend_best_index: &crate::sql::plan::vtab::BestIndexLender<'_> = &lend_best_index;
+        let file_asked_ref = &file_asked;
+        let host_ref = &host;
+        let db_file = move |i: usize| {
+            file_asked_ref.set(true);
+            let conn = host_ref.try_borrow().ok()?;
+            conn.state.dbs.get(i).map(|d| d.btree.pager().file().clone())
+        };
+        let db_file: &dyn Fn(usize) -> Option<Arc<dyn crate::io::File>> = &db_file;
         let compiled = with_first_statement(parse_text, |cmd, tail| {
             if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
                 return Err(Error::code(crate::error::SQLITE_INTERRUPT));
@@ -262,6 +293,7 @@ impl Connection {
                 c.max_columns = max_columns;
                 c.max_variable = max_variable;
                 c.vtabs = Some(vtabs);
+                c.vtab_lender = Some(lend_best_index);
                 c.vtab_connect = Some(vtab_connect);
                 c.max_expr_depth = parse_limits.expr_depth;
                 c.depth_point = deferred_depth.as_ref().map(|d| d.expr);
@@ -301,6 +333,27 @@ impl Connection {
             };
             Ok((Some(Arc::new(prog)), tail))
         });
+        if self.authorizer.is_none() {
+            self.authorizer = authorizer_slot;
+        }
+        // SQL an xBestIndex ran may have changed a schema: as in SQLite,
+        // whose program takes the schema cookies when its compile ends,
+        // the program expects the schemas as they are now.
+        let schema_changed_meanwhile =
+            self.schema_generation != generation_before || self.state.schema_changed || (self.state.schema_appended | self.state.schema_deleted) != 0;
+        let compiled = match compiled {
+            Ok((Some(mut prog), tail)) if schema_changed_meanwhile => {
+                self.ensure_schema()?;
+                if let Some(p) = Arc::get_mut(&mut prog) {
+                    p.schema_cookie = self.merged.cookie;
+                    for i in p.insns.iter_mut().filter(|i| i.opcode == crate::vdbe::program::Opcode::Transaction) {
+                        i.p3 = self.merged.cookie_of(i.p1 as usize) as i32;
+                    }
+                }
+                Ok((Some(prog), tail))
+            }
+            other => other,
+        };
         // An unterminated statement too deep fails on the limit, as
         // SQLite's parser meets it before the end of the input.
         let compiled = match compiled {

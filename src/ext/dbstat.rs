@@ -58,7 +58,7 @@ const COL_SCHEMA: i32 = 10;
 const COL_AGGREGATE: i32 = 11;
 
 impl VTab for Dbstat {
-    fn best_index(&self, info: &mut IndexInfo) -> Result<()> {
+    fn best_index(&self, _host: Option<&mut dyn crate::vdbe::host::VmHost>, info: &mut IndexInfo) -> Result<()> {
         let mut num = 0;
         let mut argv = 0;
         for (bit, col) in [(1, COL_SCHEMA), (2, COL_NAME), (4, COL_AGGREGATE)] {

@@ -46,7 +46,7 @@ impl Module for StmtModule {
 struct StmtTable;
 
 impl VTab for StmtTable {
-    fn best_index(&self, info: &mut IndexInfo) -> Result<()> {
+    fn best_index(&self, _host: Option<&mut dyn crate::vdbe::host::VmHost>, info: &mut IndexInfo) -> Result<()> {
         info.estimated_cost = 500.0;
         info.estimated_rows = 500;
         Ok(())

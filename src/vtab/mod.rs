@@ -13,9 +13,9 @@
 //!
 //! Invariants: every method that SQLite lets run SQL on the connection
 //! (create/connect, filter/next/column/rowid, update, the transaction and
-//! savepoint methods, rename, destroy) receives the connection lent as a
-//! [`VmHost`] (see `vdbe::host`); `best_index` runs while a statement is
-//! being compiled and receives none. A method never does I/O of the
+//! savepoint methods, rename, destroy, and `best_index`, which runs while a
+//! statement is compiled) receives the connection lent as a [`VmHost`]
+//! (see `vdbe::host`). A method never does I/O of the
 //! engine's own: SQL a module runs there completes blocking. A table is
 //! disconnected (its xDisconnect) when the last reference to it is
 //! dropped; [`VTab::destroy`] is its xDestroy (DROP TABLE).
@@ -25,7 +25,7 @@ pub mod index_info;
 pub mod registry;
 
 pub use index_info::{ConstraintOp, IndexConstraint, IndexInfo, IndexOrderBy};
-pub use registry::{Registry, VtabInstance};
+pub use registry::{Catalog, Registry, VtabInstance};
 
 use crate::error::{Error, Result};
 use crate::value::Value;
@@ -106,7 +106,10 @@ pub trait VTab: Send + Sync {
     /// xBestIndex: fill the outputs of `info`. An error with primary code
     /// `SQLITE_CONSTRAINT` rejects this combination of usable constraints
     /// (the planner tries another); any other error fails the prepare.
-    fn best_index(&self, info: &mut IndexInfo) -> Result<()>;
+    /// `host` is the connection being compiled on, lent for the call (SQL
+    /// may run on it, as SQLite allows); `None` when the compile has no
+    /// connection (a check compiled on its own).
+    fn best_index(&self, host: Option<&mut dyn VmHost>, info: &mut IndexInfo) -> Result<()>;
     /// xOpen.
     fn open(&self, host: &mut dyn VmHost) -> Result<Box<dyn VTabCursor>>;
     /// xDestroy (DROP TABLE): the table's storage goes away. The table is

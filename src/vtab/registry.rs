@@ -9,6 +9,11 @@
 //! connection closes. Eponymous tables (a module used by its own name) are
 //! kept separately, by module name.
 //!
+//! The modules and tables are one [`Catalog`] behind an `Arc`: a compile
+//! reads a snapshot of it ([`Registry::catalog`]) and so does not borrow
+//! the connection, which a module's xBestIndex may then be lent to run SQL
+//! (a change made meanwhile copies the catalog; the compile keeps its own).
+//!
 //! Invariant: every connected table's module is registered under its
 //! `module_name` or was when it connected (a table keeps its module alive).
 
@@ -61,45 +66,115 @@ impl std::fmt::Debug for VtabInstance {
     }
 }
 
-/// The registry (see the module doc). Dropping it disconnects the tables
-/// in database order, then drops the modules.
-#[derive(Default)]
-pub struct Registry {
+/// The registered modules and the connected tables: what a compile looks
+/// up (see the module doc).
+#[derive(Default, Clone)]
+pub struct Catalog {
     /// Modules by lower-case name: (name as registered, module).
     modules: HashMap<String, (String, Arc<dyn Module>)>,
     /// Connected tables by (database, lower-case name).
     tables: HashMap<(usize, String), Arc<VtabInstance>>,
     /// Eponymous tables by lower-case module name.
     eponymous: HashMap<String, Arc<VtabInstance>>,
+}
+
+/// The registry (see the module doc). Dropping it disconnects the tables
+/// in database order, then drops the modules.
+#[derive(Default)]
+pub struct Registry {
+    catalog: Arc<Catalog>,
     /// Tables whose xBegin ran in the open transaction, in call order.
     pub in_transaction: Vec<Arc<VtabInstance>>,
 }
 
+impl std::ops::Deref for Registry {
+    type Target = Catalog;
+    fn deref(&self) -> &Catalog {
+        &self.catalog
+    }
+}
+
 impl Registry {
+    /// The catalog as it is now, for a compile to read while the
+    /// connection is lent elsewhere.
+    pub fn catalog(&self) -> Arc<Catalog> {
+        self.catalog.clone()
+    }
+
+    /// The catalog to change (copied first if a compile reads it).
+    fn edit(&mut self) -> &mut Catalog {
+        Arc::make_mut(&mut self.catalog)
+    }
+
     /// Register `module` under `name` (`None` removes the name). A module
     /// replaced or removed loses its eponymous table.
     pub fn create_module(&mut self, name: &str, module: Option<Arc<dyn Module>>) {
         let key = name.to_ascii_lowercase();
-        self.eponymous.remove(&key);
+        let cat = self.edit();
+        cat.eponymous.remove(&key);
         match module {
             Some(m) => {
-                self.modules.insert(key, (name.to_string(), m));
+                cat.modules.insert(key, (name.to_string(), m));
             }
             None => {
-                self.modules.remove(&key);
+                cat.modules.remove(&key);
             }
         }
     }
 
     /// `sqlite3_drop_modules`: remove every module not named in `keep`.
     pub fn drop_modules(&mut self, keep: &[String]) {
-        let gone: Vec<String> = self.modules.keys().filter(|k| !keep.iter().any(|n| n.eq_ignore_ascii_case(k))).cloned().collect();
+        let cat = self.edit();
+        let gone: Vec<String> = cat.modules.keys().filter(|k| !keep.iter().any(|n| n.eq_ignore_ascii_case(k))).cloned().collect();
         for k in gone {
-            self.modules.remove(&k);
-            self.eponymous.remove(&k);
+            cat.modules.remove(&k);
+            cat.eponymous.remove(&k);
         }
     }
 
+    /// Keep a newly connected table (replacing a stale one).
+    pub fn insert_table(&mut self, t: Arc<VtabInstance>) {
+        self.edit().tables.insert((t.db, t.name.to_ascii_lowercase()), t);
+    }
+
+    /// Forget a table (DROP TABLE, or its schema entry changed).
+    pub fn remove_table(&mut self, db: usize, name: &str) -> Option<Arc<VtabInstance>> {
+        self.edit().tables.remove(&(db, name.to_ascii_lowercase()))
+    }
+
+    /// Forget the connected tables `keep` says no longer match the schema
+    /// (called with database, name and the statement each was connected
+    /// for), and all of database `db` when it is detached.
+    pub fn retain_tables(&mut self, mut keep: impl FnMut(usize, &str, &str) -> bool) {
+        let mut gone: Vec<(usize, String)> = self.tables.iter().filter(|(_, t)| !keep(t.db, &t.name, &t.schema_sql)).map(|(k, _)| k.clone()).collect();
+        if gone.is_empty() {
+            return;
+        }
+        // Disconnected in database order, then by name.
+        gone.sort();
+        let cat = self.edit();
+        for k in gone {
+            cat.tables.remove(&k);
+        }
+    }
+
+    /// Keep a connected eponymous table.
+    pub fn insert_eponymous(&mut self, t: Arc<VtabInstance>) {
+        self.edit().eponymous.insert(t.name.to_ascii_lowercase(), t);
+    }
+
+    /// Drop every table and module (the connection closes): tables first,
+    /// so that modules outlive the tables they made.
+    pub fn clear(&mut self) {
+        self.in_transaction.clear();
+        self.retain_tables(|_, _, _| false);
+        let cat = self.edit();
+        cat.eponymous.clear();
+        cat.modules.clear();
+    }
+}
+
+impl Catalog {
     /// The module registered as `name`: (name as registered, module).
     pub fn module(&self, name: &str) -> Option<(&str, &Arc<dyn Module>)> {
         self.modules.get(&name.to_ascii_lowercase()).map(|(n, m)| (n.as_str(), m))
@@ -115,50 +190,14 @@ impl Registry {
         self.tables.get(&(db, name.to_ascii_lowercase()))
     }
 
-    /// Keep a newly connected table (replacing a stale one).
-    pub fn insert_table(&mut self, t: Arc<VtabInstance>) {
-        self.tables.insert((t.db, t.name.to_ascii_lowercase()), t);
-    }
-
-    /// Forget a table (DROP TABLE, or its schema entry changed).
-    pub fn remove_table(&mut self, db: usize, name: &str) -> Option<Arc<VtabInstance>> {
-        self.tables.remove(&(db, name.to_ascii_lowercase()))
-    }
-
-    /// Forget the connected tables `keep` says no longer match the schema
-    /// (called with database, name and the statement each was connected
-    /// for), and all of database `db` when it is detached.
-    pub fn retain_tables(&mut self, mut keep: impl FnMut(usize, &str, &str) -> bool) {
-        let mut gone: Vec<(usize, String)> = self.tables.iter().filter(|(_, t)| !keep(t.db, &t.name, &t.schema_sql)).map(|(k, _)| k.clone()).collect();
-        // Disconnected in database order, then by name.
-        gone.sort();
-        for k in gone {
-            self.tables.remove(&k);
-        }
-    }
-
     /// The eponymous table of module `name`, if connected.
     pub fn eponymous(&self, name: &str) -> Option<&Arc<VtabInstance>> {
         self.eponymous.get(&name.to_ascii_lowercase())
     }
 
-    /// Keep a connected eponymous table.
-    pub fn insert_eponymous(&mut self, t: Arc<VtabInstance>) {
-        self.eponymous.insert(t.name.to_ascii_lowercase(), t);
-    }
-
     /// Every connected table, eponymous ones included.
     pub fn all_tables(&self) -> Vec<Arc<VtabInstance>> {
         self.tables.values().chain(self.eponymous.values()).cloned().collect()
-    }
-
-    /// Drop every table and module (the connection closes): tables first,
-    /// so that modules outlive the tables they made.
-    pub fn clear(&mut self) {
-        self.in_transaction.clear();
-        self.retain_tables(|_, _, _| false);
-        self.eponymous.clear();
-        self.modules.clear();
     }
 }
 

@@ -227,3 +227,45 @@ fn join_order_uses_the_module_costs() {
         vec![V::Text(b"SCAN t".to_vec()), V::Text(b"SCAN series VIRTUAL TABLE INDEX 3:s3".to_vec())]
     );
 }
+
+/// A module whose xBestIndex reads its cost from a table of its own
+/// connection (SQLite lets xBestIndex run SQL; the compile lends it the
+/// connection): `CREATE TABLE x(a)`, no rows.
+struct CostFromTable(Log);
+
+impl ringlite::vtab::Module for CostFromTable {
+    fn kind(&self) -> ringlite::vtab::ModuleKind {
+        ringlite::vtab::ModuleKind::EponymousOnly
+    }
+    fn connect(&self, _host: &mut dyn ringlite::vdbe::host::VmHost, _args: &[String]) -> ringlite::error::Result<ringlite::vtab::Connected> {
+        Ok(ringlite::vtab::Connected { table: Arc::new(CostFromTable(self.0.clone())), schema: "CREATE TABLE x(a)".into(), config: Default::default() })
+    }
+}
+
+impl ringlite::vtab::VTab for CostFromTable {
+    fn best_index(&self, host: Option<&mut dyn ringlite::vdbe::host::VmHost>, info: &mut ringlite::vtab::IndexInfo) -> ringlite::error::Result<()> {
+        let conn = host.and_then(Connection::from_host).expect("the compile lends its connection");
+        let cost = match run_ours(conn, "SELECT v FROM config").pop() {
+            Some(Outcome::Rows { rows, .. }) => rows.first().and_then(|r| r.first().cloned()),
+            o => panic!("{o:?}"),
+        };
+        self.0.lock().unwrap().push(format!("best_index cost={cost:?}"));
+        info.estimated_cost = 10.0;
+        Ok(())
+    }
+    fn open(&self, _host: &mut dyn ringlite::vdbe::host::VmHost) -> ringlite::error::Result<Box<dyn ringlite::vtab::VTabCursor>> {
+        Err(ringlite::error::Error::sql("not opened"))
+    }
+}
+
+#[test]
+fn best_index_runs_sql_on_its_own_connection() {
+    let mut c = ours_open();
+    let log: Log = Arc::new(Mutex::new(Vec::new()));
+    c.create_module("costed", Some(Arc::new(CostFromTable(log.clone())))).unwrap();
+    run_ours(&mut c, "CREATE TABLE config(v); INSERT INTO config VALUES (7)");
+    assert!(matches!(&run_ours(&mut c, "EXPLAIN QUERY PLAN SELECT * FROM costed")[..], [Outcome::Rows { .. }]));
+    run_ours(&mut c, "UPDATE config SET v = 9");
+    assert!(matches!(&run_ours(&mut c, "EXPLAIN QUERY PLAN SELECT * FROM costed WHERE a = 1")[..], [Outcome::Rows { .. }]));
+    assert_eq!(*log.lock().unwrap(), vec!["best_index cost=Some(Int(7))".to_string(), "best_index cost=Some(Int(9))".to_string()]);
+}

@@ -38,7 +38,7 @@ struct SeriesTable {
 }
 
 impl VTab for SeriesTable {
-    fn best_index(&self, info: &mut IndexInfo) -> Result<()> {
+    fn best_index(&self, _host: Option<&mut dyn ringlite::vdbe::host::VmHost>, info: &mut IndexInfo) -> Result<()> {
         let mut desc = String::new();
         for c in &info.constraints {
             desc.push_str(&format!("[{} {} {}]", c.column, c.op, if c.usable { "u" } else { "-" }));
@@ -173,7 +173,7 @@ impl MemTable {
 }
 
 impl VTab for MemTable {
-    fn best_index(&self, info: &mut IndexInfo) -> Result<()> {
+    fn best_index(&self, _host: Option<&mut dyn ringlite::vdbe::host::VmHost>, info: &mut IndexInfo) -> Result<()> {
         for (i, c) in info.constraints.iter().enumerate() {
             if c.column == -1 && c.op == ConstraintOp::EQ && c.usable {
                 info.usage[i].argv_index = 1;

@@ -66,7 +66,7 @@ struct AuxTable {
 }
 
 impl VTab for AuxTable {
-    fn best_index(&self, info: &mut IndexInfo) -> Result<()> {
+    fn best_index(&self, _host: Option<&mut dyn crate::vdbe::host::VmHost>, info: &mut IndexInfo) -> Result<()> {
         let find = |info: &IndexInfo, col: i32, ops: &[u8]| info.constraints.iter().position(|c| c.usable && c.column == col && ops.contains(&c.op));
         let eq = find(info, COL_TERM, &[ConstraintOp::EQ]);
         let (ge, le) = if eq.is_some() {

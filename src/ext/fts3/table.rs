@@ -540,7 +540,7 @@ fn char_prefix(term: &[u8], n: usize) -> Option<&[u8]> {
 }
 
 impl VTab for FtsTable {
-    fn best_index(&self, info: &mut IndexInfo) -> Result<()> {
+    fn best_index(&self, _host: Option<&mut dyn crate::vdbe::host::VmHost>, info: &mut IndexInfo) -> Result<()> {
         let ncol = self.inner.cfg.columns.len() as i32;
         let docid_col = ncol + 1;
         let lang_col = ncol + 2;

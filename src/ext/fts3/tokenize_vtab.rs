@@ -58,7 +58,7 @@ struct TokenizeTable {
 }
 
 impl VTab for TokenizeTable {
-    fn best_index(&self, info: &mut IndexInfo) -> Result<()> {
+    fn best_index(&self, _host: Option<&mut dyn crate::vdbe::host::VmHost>, info: &mut IndexInfo) -> Result<()> {
         match info.constraints.iter().position(|c| c.usable && c.op == ConstraintOp::EQ && c.column == 0) {
             Some(i) => {
                 info.usage[i].argv_index = 1;

@@ -132,7 +132,7 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl VTab for Fts5Table {
-    fn best_index(&self, info: &mut IndexInfo) -> Result<()> {
+    fn best_index(&self, _host: Option<&mut dyn crate::vdbe::host::VmHost>, info: &mut IndexInfo) -> Result<()> {
         let n = self.cfg.columns.len() as i32;
         let mut items = Vec::new();
         let mut matches = 0;

@@ -191,7 +191,7 @@ impl VocabTable {
 }
 
 impl VTab for VocabTable {
-    fn best_index(&self, info: &mut IndexInfo) -> Result<()> {
+    fn best_index(&self, _host: Option<&mut dyn crate::vdbe::host::VmHost>, info: &mut IndexInfo) -> Result<()> {
         info.estimated_cost = 100_000.0;
         info.estimated_rows = 100_000;
         Ok(())

@@ -254,7 +254,7 @@ impl std::ops::Deref for RtreeTable {
 }
 
 impl VTab for RtreeTable {
-    fn best_index(&self, info: &mut IndexInfo) -> Result<()> {
+    fn best_index(&self, _host: Option<&mut dyn crate::vdbe::host::VmHost>, info: &mut IndexInfo) -> Result<()> {
         query::best_index(self, info)
     }
 

@@ -161,6 +161,16 @@ pub struct Compiler<'s> {
     /// The first arm of a top-level compound: compute column names from
     /// the source text.
     pub top_compound_arm: bool,
+    /// The next simple SELECT is an arm of a compound given the compound's
+    /// ORDER BY only to offer it to a virtual table (the compound sorts
+    /// its rows at the end): the arm does not sort them itself.
+    pub arm_order_offered_only: bool,
+    /// While a compound's arms compile: per arm, the column names of the
+    /// compound's ORDER BY that SQLite resolves in that arm's FROM.
+    pub arm_probed_names: Vec<Vec<String>>,
+    /// The next simple SELECT's share of `arm_probed_names`: columns its
+    /// virtual tables count as used (`colUsed`).
+    pub arm_order_probed: Vec<String>,
     /// Every database of the connection by index (0 main, 1 temp, 2..
     /// attached): (schema name, file name).
     pub databases: &'s [(String, String)],
@@ -340,11 +350,14 @@ pub struct Compiler<'s> {
     /// `SQLITE_LIMIT_VARIABLE_NUMBER`: the largest parameter number.
     pub max_variable: usize,
     /// The connection's virtual-table modules and connected tables.
-    pub vtabs: Option<&'s crate::vtab::Registry>,
+    pub vtabs: Option<&'s crate::vtab::Catalog>,
     /// Where the compile asks the connection to connect a virtual table
     /// it found unconnected (the connection connects it, lent as host,
     /// and compiles again: see `vtab.rs`).
     pub vtab_connect: Option<&'s std::cell::Cell<Option<vtab::ConnectRequest>>>,
+    /// Calls a module's xBestIndex with the connection being compiled on
+    /// lent to it (`None`: called without one; see `plan::vtab::Asked`).
+    pub vtab_lender: Option<&'s crate::sql::plan::vtab::BestIndexLender<'s>>,
     /// Cursors open on virtual tables: their columns are read by
     /// `VColumn`/`VRowid`.
     pub vtab_cursors: HashMap<i32, std::sync::Arc<crate::vtab::VtabInstance>>,
@@ -432,6 +445,9 @@ impl<'s> Compiler<'s> {
             expanding: Vec::new(),
             table_references: Vec::new(),
             top_compound_arm: false,
+            arm_order_offered_only: false,
+            arm_probed_names: Vec::new(),
+            arm_order_probed: Vec::new(),
             databases,
             temp_listed: false,
             db_file: None,
@@ -488,6 +504,7 @@ impl<'s> Compiler<'s> {
             max_variable: 32766,
             vtabs: None,
             vtab_connect: None,
+            vtab_lender: None,
             vtab_cursors: Default::default(),
             vtab_consumed: Vec::new(),
             vtab_limit_offer: None,

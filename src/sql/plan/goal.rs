@@ -253,6 +253,25 @@ impl<'b> Compiler<'_> {
         }
     }
 
+    /// Count the columns named `names` of the virtual tables of `from` as
+    /// read (`colUsed`): a compound's ORDER BY terms SQLite resolves in
+    /// an arm's FROM while matching them to result columns
+    /// (`Compiler::arm_order_probed`). A name reads the first table
+    /// holding such a column.
+    pub(crate) fn count_probed_columns(&mut self, from: &[FromItem<'_, 'b>], names: &[String]) {
+        for name in names {
+            let found = from
+                .iter()
+                .filter_map(|it| it.vtab.as_ref().map(|v| (it.cursor, v)))
+                .find_map(|(cursor, v)| v.decl.table.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name)).map(|k| (cursor, k)));
+            if let Some((cursor, k)) = found {
+                if let Some(mask) = self.vtab_col_used.get_mut(&cursor) {
+                    *mask |= 1u64 << k.min(63);
+                }
+            }
+        }
+    }
+
     /// The columns `items`, the join terms of `from` and `exprs` read.
     fn uses_of<'a>(&mut self, from: &[FromItem<'a, 'b>], items: &[ResultItem<'a, 'b>], exprs: &[&Expr<'_>], subqueries: bool) -> Option<ColumnUses> {
         let mut all: Vec<&Expr<'_>> = exprs.to_vec();

@@ -37,6 +37,43 @@ use crate::sql::plan::order::OrderGoal;
 use crate::vtab::{ConstraintOp, IndexConstraint, IndexInfo, IndexOrderBy, VTab};
 use sqlite3_parser::ast::{Expr, LikeOperator, Literal, Operator, Select};
 
+/// Calls a module's xBestIndex with the connection being compiled on lent
+/// for the call (`connection/prepare.rs`): SQLite lets xBestIndex run SQL
+/// on its own connection.
+pub type BestIndexLender<'x> = dyn Fn(&dyn VTab, &mut IndexInfo) -> Result<()> + 'x;
+
+/// A virtual table the planner asks for plans: its module, its name (for
+/// the errors about its answers) and how the compile reaches it.
+#[derive(Clone, Copy)]
+pub struct Asked<'x> {
+    /// The table.
+    pub table: &'x dyn VTab,
+    /// Its name.
+    pub name: &'x str,
+    /// The compile's lender (`None`: asked without the connection).
+    pub lend: Option<&'x BestIndexLender<'x>>,
+}
+
+impl Asked<'_> {
+    /// Call xBestIndex on `info`.
+    fn best_index(&self, info: &mut IndexInfo) -> Result<()> {
+        match self.lend {
+            Some(lend) => lend(self.table, info),
+            None => self.table.best_index(None, info),
+        }
+    }
+}
+
+impl<'s> Compiler<'s> {
+    /// `inst` as the planner asks it (see [`Asked`]).
+    pub fn vtab_asked<'x>(&self, inst: &'x crate::vtab::VtabInstance) -> Asked<'x>
+    where
+        's: 'x,
+    {
+        Asked { table: &*inst.table, name: &inst.name, lend: self.vtab_lender }
+    }
+}
+
 /// One constraint offered to xBestIndex.
 #[derive(Clone)]
 pub struct VConstraint<'a, 'b> {
@@ -92,6 +129,30 @@ pub enum InValues<'a, 'b> {
     /// an equality the module cannot take whole, looped over with the
     /// other slices of the same term).
     Row { sel: &'a Select<'b>, field: usize, width: usize },
+}
+
+impl<'a, 'b> VConstraint<'a, 'b> {
+    /// `column op` from the WHERE term at `term` (`None`: not a WHERE
+    /// term), its value reading the FROM items `deps`, for a loop inside
+    /// the items `before` (usable when it reads only those); no value
+    /// given yet, the other fields at their plain defaults.
+    fn new(column: i32, op: u8, term: Option<usize>, deps: u64, before: u64, collation: String) -> Self {
+        VConstraint {
+            column,
+            op,
+            rhs: None,
+            term,
+            usable: deps != u64::MAX && deps & !before == 0,
+            deps,
+            in_list: None,
+            collation,
+            limit: None,
+            text: None,
+            rhs_col: None,
+            no_omit: false,
+            slices: 0,
+        }
+    }
 }
 
 impl VConstraint<'_, '_> {
@@ -163,21 +224,7 @@ pub fn limit_literal(e: &Expr<'_>) -> Option<i64> {
 
 /// The LIMIT and OFFSET constraints of `offer`, to follow the others.
 pub fn limit_constraints<'a, 'b>(offer: &LimitOffer) -> Vec<VConstraint<'a, 'b>> {
-    let mk = |op: u8, arg: LimitArg| VConstraint {
-        column: 0,
-        op,
-        rhs: None,
-        term: None,
-        usable: true,
-        deps: 0,
-        in_list: None,
-        collation: "BINARY".to_string(),
-        limit: Some(arg),
-        text: None,
-        rhs_col: None,
-        no_omit: false,
-        slices: 0,
-    };
+    let mk = |op: u8, arg: LimitArg| VConstraint { limit: Some(arg), ..VConstraint::new(0, op, None, 0, 0, "BINARY".to_string()) };
     let mut out = Vec::new();
     if let Some(o) = offer.offset {
         out.push(mk(ConstraintOp::OFFSET, o));
@@ -217,21 +264,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                 None => 0,
             };
             let collation = coll.unwrap_or_else(|| collation_of(v, col));
-            out.push(VConstraint {
-                column: col,
-                op,
-                rhs,
-                term: Some(addr),
-                usable: deps & !before == 0,
-                deps,
-                collation,
-                in_list: None,
-                limit: None,
-                text: None,
-                rhs_col: None,
-                no_omit: false,
-                slices: 0,
-            });
+            out.push(VConstraint { rhs, ..VConstraint::new(col, op, Some(addr), deps, before, collation) });
         };
         'term: {
             match t {
@@ -282,19 +315,9 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                         let coll = col_coll.or_else(|| strip_collate(other).1);
                         let collation = coll.unwrap_or_else(|| collation_of(v, col));
                         let cons = VConstraint {
-                            column: col,
-                            op: if less { ConstraintOp::LE } else { ConstraintOp::GE },
                             rhs: Some(other),
-                            term: Some(addr),
-                            usable: deps & !before == 0,
-                            deps,
-                            collation,
-                            in_list: None,
-                            limit: None,
-                            text: None,
-                            rhs_col: None,
                             no_omit: true,
-                            slices: 0,
+                            ..VConstraint::new(col, if less { ConstraintOp::LE } else { ConstraintOp::GE }, Some(addr), deps, before, collation)
                         };
                         if swapped && left_is_column {
                             later.push(cons);
@@ -496,21 +519,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
         let deps = 1u64 << l0.item.min(63);
         let col = r.column.map_or(-1, |k| k as i32);
         let collation = l0.collation.clone().or_else(|| r.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.to_ascii_uppercase());
-        using.push(VConstraint {
-            column: col,
-            op: ConstraintOp::EQ,
-            rhs: None,
-            term: None,
-            usable: deps & !before == 0,
-            deps,
-            collation,
-            in_list: None,
-            limit: None,
-            text: None,
-            rhs_col: Some(l0.clone()),
-            no_omit: false,
-            slices: 0,
-        });
+        using.push(VConstraint { rhs_col: Some(l0.clone()), ..VConstraint::new(col, ConstraintOp::EQ, None, deps, before, collation) });
     }
     derived.push(using);
     // USING/NATURAL where this table is the left one: `it.x = right.x`,
@@ -519,19 +528,8 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
         let deps = 1u64 << other.item.min(63);
         let collation = mine.collation.clone().or_else(|| other.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.to_ascii_uppercase());
         out.push(VConstraint {
-            column: mine.column.map_or(-1, |k| k as i32),
-            op: ConstraintOp::EQ,
-            rhs: None,
-            term: None,
-            usable: deps & !before == 0,
-            deps,
-            collation,
-            in_list: None,
-            limit: None,
-            text: None,
             rhs_col: Some(other),
-            no_omit: false,
-            slices: 0,
+            ..VConstraint::new(mine.column.map_or(-1, |k| k as i32), ConstraintOp::EQ, None, deps, before, collation)
         });
     }
     // The arguments of `t(a, b)` come after the WHERE terms, as SQLite
@@ -539,22 +537,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
     let hidden: Vec<usize> = v.decl.hidden.iter().enumerate().filter(|(_, h)| **h).map(|(i, _)| i).collect();
     for (k, arg) in v.args.iter().enumerate() {
         let deps = c.expr_deps(arg);
-        let usable = deps != u64::MAX && deps & !before == 0;
-        out.push(VConstraint {
-            column: hidden[k] as i32,
-            op: ConstraintOp::EQ,
-            rhs: Some(arg),
-            term: None,
-            usable,
-            deps,
-            collation: collation_of(v, hidden[k] as i32),
-            in_list: None,
-            limit: None,
-            text: None,
-            rhs_col: None,
-            no_omit: false,
-            slices: 0,
-        });
+        out.push(VConstraint { rhs: Some(arg), ..VConstraint::new(hidden[k] as i32, ConstraintOp::EQ, None, deps, before, collation_of(v, hidden[k] as i32)) });
     }
     out.extend(derived.into_iter().rev().flatten());
     Ok(out)
@@ -707,8 +690,7 @@ pub fn or_terms_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: 
 /// branch for which no plan uses a constraint. The answers only show: an
 /// OR-by-union plan is never chosen.
 pub fn ask_or_branches(
-    table: &dyn VTab,
-    name: &str,
+    asked: Asked<'_>,
     ors: &[OrBranches<'_, '_>],
     main: &[VConstraint<'_, '_>],
     goal: Option<&OrderGoal>,
@@ -722,8 +704,8 @@ pub fn ask_or_branches(
             cands.extend(main.iter().cloned());
             let uses_one = |info: &IndexInfo| info.usage.iter().any(|u| u.argv_index > 0);
             let used = match cursor {
-                Some(cur) => VtabPlans::ask(cur, table, name, &cands, goal, col_used)?.plans.iter().any(|(_, i)| uses_one(i)),
-                None => match choose_plan(table, name, &cands, goal, col_used) {
+                Some(cur) => VtabPlans::ask(cur, asked, &cands, goal, col_used)?.plans.iter().any(|(_, i)| uses_one(i)),
+                None => match choose_plan(asked, &cands, goal, col_used) {
                     Ok(info) => uses_one(&info),
                     Err(e) if e.primary() == SQLITE_CONSTRAINT || e.to_string() == "no query solution" => false,
                     Err(e) => return Err(e),
@@ -735,6 +717,38 @@ pub fn ask_or_branches(
         }
     }
     Ok(())
+}
+
+/// The question xBestIndex is asked about `cands` (`usable` says which
+/// of them it may use in this call), with the ORDER BY `order_by` and
+/// the table's `colUsed`: each constraint's collation, whether its IN
+/// list may be taken whole, and the value `sqlite3_vtab_rhs_value` finds
+/// (a LIMIT/OFFSET literal, a LIKE/GLOB prefix bound, a constant).
+fn question(
+    cands: &[VConstraint<'_, '_>],
+    order_by: &[IndexOrderBy],
+    distinct: i32,
+    col_used: u64,
+    usable: impl Fn(usize, &VConstraint<'_, '_>) -> bool,
+) -> IndexInfo {
+    let constraints =
+        cands.iter().enumerate().map(|(i, c)| IndexConstraint { column: c.column, op: c.op, usable: usable(i, c), term_offset: i as i32 }).collect();
+    let mut info = IndexInfo::new(constraints, order_by.to_vec(), col_used);
+    info.distinct = distinct;
+    for (i, c) in cands.iter().enumerate() {
+        info.is_in[i] = c.is_whole_in();
+        info.collations[i] = c.collation.clone();
+        info.rhs[i] = match c.limit {
+            Some(l) => l.literal.map(crate::value::Value::Integer),
+            None => match (&c.text, c.rhs) {
+                (Some(t), _) => Some(crate::value::Value::Text(t.clone())),
+                (None, Some(_)) if c.no_omit => None,
+                (None, Some(e)) => rhs_constant(e),
+                (None, None) => None,
+            },
+        };
+    }
+    info
 }
 
 /// Whether `e` is a column node constant propagation replaced (SQLite
@@ -842,21 +856,7 @@ fn prefix_bounds<'a, 'b>(out: &mut Vec<VConstraint<'a, 'b>>, col: i32, addr: usi
     *last = last.wrapping_add(1);
     let collation = if nocase { "NOCASE" } else { "BINARY" }.to_string();
     for (op, bound) in [(ConstraintOp::GE, low), (ConstraintOp::LT, high)] {
-        out.push(VConstraint {
-            column: col,
-            op,
-            rhs: None,
-            term: Some(addr),
-            usable: true,
-            deps: 0,
-            collation: collation.clone(),
-            in_list: None,
-            limit: None,
-            text: Some(bound),
-            rhs_col: None,
-            no_omit: false,
-            slices: 0,
-        });
+        out.push(VConstraint { text: Some(bound), ..VConstraint::new(col, op, Some(addr), 0, 0, collation.clone()) });
     }
 }
 
@@ -892,21 +892,7 @@ fn collation_of(v: &crate::sql::model::from::VtabItem<'_, '_>, col: i32) -> Stri
 /// An EQ constraint on `column` whose values an IN list, an IN subquery
 /// or an OR of equalities gives (`values`), from the term at `term`.
 fn in_constraint<'a, 'b>(column: i32, term: usize, deps: u64, before: u64, collation: String, values: InValues<'a, 'b>, slices: usize) -> VConstraint<'a, 'b> {
-    VConstraint {
-        column,
-        op: ConstraintOp::EQ,
-        rhs: None,
-        term: Some(term),
-        usable: deps & !before == 0,
-        deps,
-        collation,
-        in_list: Some(values),
-        limit: None,
-        text: None,
-        rhs_col: None,
-        no_omit: false,
-        slices,
-    }
+    VConstraint { in_list: Some(values), slices, ..VConstraint::new(column, ConstraintOp::EQ, Some(term), deps, before, collation) }
 }
 
 /// The IN lists a plan uses that the loop runs over value by value (not
@@ -926,23 +912,16 @@ fn looped_in_lists(cands: &[VConstraint<'_, '_>], info: &IndexInfo) -> Vec<usize
 /// runs over one IN list's values at most: a plan looping over several
 /// (SQLite nests those loops) is asked for again with only the first of
 /// them usable.
-pub fn choose_plan(table: &dyn VTab, name: &str, cands: &[VConstraint<'_, '_>], goal: Option<&OrderGoal>, col_used: u64) -> Result<IndexInfo> {
-    let info = choose_plan_keeping(table, name, cands, goal, col_used, None)?;
+pub fn choose_plan(asked: Asked<'_>, cands: &[VConstraint<'_, '_>], goal: Option<&OrderGoal>, col_used: u64) -> Result<IndexInfo> {
+    let info = choose_plan_keeping(asked, cands, goal, col_used, None)?;
     match looped_in_lists(cands, &info)[..] {
-        [first, _, ..] => choose_plan_keeping(table, name, cands, goal, col_used, Some(first)),
+        [first, _, ..] => choose_plan_keeping(asked, cands, goal, col_used, Some(first)),
         _ => Ok(info),
     }
 }
 
 /// [`choose_plan`], with only the IN list `keep_in` usable when given.
-fn choose_plan_keeping(
-    table: &dyn VTab,
-    name: &str,
-    cands: &[VConstraint<'_, '_>],
-    goal: Option<&OrderGoal>,
-    col_used: u64,
-    keep_in: Option<usize>,
-) -> Result<IndexInfo> {
+fn choose_plan_keeping(asked: Asked<'_>, cands: &[VConstraint<'_, '_>], goal: Option<&OrderGoal>, col_used: u64, keep_in: Option<usize>) -> Result<IndexInfo> {
     let order_by: Vec<IndexOrderBy> = order_terms(goal);
     let distinct = if order_by.is_empty() { 0 } else { goal.map_or(0, |g| g.vtab_distinct) };
     // Which constraints a call disables on top of those not usable: the
@@ -955,37 +934,16 @@ fn choose_plan_keeping(
         in_lists: bool,
     }
     let ask = |d: Disabled| -> Result<IndexInfo> {
-        let constraints = cands
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let off = (d.all_but_args && c.term.is_some())
-                    || (d.limits && c.limit.is_some())
-                    || (d.in_lists && c.in_list.is_some())
-                    || (d.all_but_args && c.limit.is_some())
-                    || (keep_in.is_some_and(|k| k != i && !cands[k].same_in(c)) && c.in_list.is_some());
-                IndexConstraint { column: c.column, op: c.op, usable: c.usable && !off, term_offset: i as i32 }
-            })
-            .collect();
-        let mut info = IndexInfo::new(constraints, order_by.clone(), col_used);
-        info.distinct = distinct;
-        for (i, c) in cands.iter().enumerate() {
-            info.is_in[i] = c.is_whole_in();
-        }
-        for (i, c) in cands.iter().enumerate() {
-            info.collations[i] = c.collation.clone();
-            info.rhs[i] = match c.limit {
-                Some(l) => l.literal.map(crate::value::Value::Integer),
-                None => match (&c.text, c.rhs) {
-                    (Some(t), _) => Some(crate::value::Value::Text(t.clone())),
-                    (None, Some(_)) if c.no_omit => None,
-                    (None, Some(e)) => rhs_constant(e),
-                    (None, None) => None,
-                },
-            };
-        }
-        table.best_index(&mut info)?;
-        check_answer(&info, name)?;
+        let mut info = question(cands, &order_by, distinct, col_used, |i, c| {
+            let off = (d.all_but_args && c.term.is_some())
+                || (d.limits && c.limit.is_some())
+                || (d.in_lists && c.in_list.is_some())
+                || (d.all_but_args && c.limit.is_some())
+                || (keep_in.is_some_and(|k| k != i && !cands[k].same_in(c)) && c.in_list.is_some());
+            c.usable && !off
+        });
+        asked.best_index(&mut info)?;
+        check_answer(&info, asked.name)?;
         Ok(info)
     };
     // SQLite takes a LIMIT or OFFSET the module uses only when every
@@ -1084,41 +1042,20 @@ pub struct VtabPlans {
 
 impl VtabPlans {
     /// Ask `table` the calls SQLite makes (see the type's doc).
-    pub fn ask(cursor: i32, table: &dyn VTab, name: &str, cands: &[VConstraint<'_, '_>], goal: Option<&OrderGoal>, col_used: u64) -> Result<VtabPlans> {
+    pub fn ask(cursor: i32, asked: Asked<'_>, cands: &[VConstraint<'_, '_>], goal: Option<&OrderGoal>, col_used: u64) -> Result<VtabPlans> {
         let order_by: Vec<IndexOrderBy> = order_terms(goal);
         let distinct = if order_by.is_empty() { 0 } else { goal.map_or(0, |g| g.vtab_distinct) };
         let call = |mask: u64, no_in: bool, keep_in: Option<usize>| -> Result<Option<IndexInfo>> {
-            let constraints = cands
-                .iter()
-                .enumerate()
-                .map(|(i, c)| IndexConstraint {
-                    column: c.column,
-                    op: c.op,
-                    usable: c.deps != u64::MAX
-                        && c.deps & !mask == 0
-                        && !((no_in || keep_in.is_some_and(|k| k != i && !cands[k].same_in(c))) && c.in_list.is_some()),
-                    term_offset: i as i32,
-                })
-                .collect();
-            let mut info = IndexInfo::new(constraints, order_by.clone(), col_used);
-            info.distinct = distinct;
-            for (i, c) in cands.iter().enumerate() {
-                info.is_in[i] = c.is_whole_in();
-                info.collations[i] = c.collation.clone();
-                info.rhs[i] = match (&c.text, c.rhs) {
-                    (Some(t), _) => Some(crate::value::Value::Text(t.clone())),
-                    (None, Some(_)) if c.no_omit => None,
-                    (None, Some(e)) => rhs_constant(e),
-                    (None, None) => None,
-                };
-            }
-            match table.best_index(&mut info) {
+            let mut info = question(cands, &order_by, distinct, col_used, |i, c| {
+                c.deps != u64::MAX && c.deps & !mask == 0 && !((no_in || keep_in.is_some_and(|k| k != i && !cands[k].same_in(c))) && c.in_list.is_some())
+            });
+            match asked.best_index(&mut info) {
                 Ok(()) => {}
                 // (A combination the module refuses makes no plan.)
                 Err(e) if e.primary() == SQLITE_CONSTRAINT => return Ok(None),
                 Err(e) => return Err(e),
             }
-            check_answer(&info, name)?;
+            check_answer(&info, asked.name)?;
             Ok(Some(info))
         };
         // (The loop runs over one IN list at most: see `choose_plan`.)

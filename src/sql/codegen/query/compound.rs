@@ -59,18 +59,25 @@ impl Compiler<'_> {
         let e0 = self.b.cursor();
         let open_addr = self.b.add(Opcode::OpenEphemeral, e0, 0, 0);
         let outer_key_opens = std::mem::take(&mut self.compound_key_opens);
-        // Each arm sorts by the compound's ORDER BY first, as SQLite's
-        // merge of sorted arms does, so a virtual table in an arm is
-        // offered that order (the rows are sorted again at the end).
+        // Each arm is offered the compound's ORDER BY first, as SQLite's
+        // merge of sorted arms asks of it, so a virtual table in an arm is
+        // offered that order (the rows are sorted once, at the end).
         let r = match arm_order_text(sel) {
-            Some((text, base)) => crate::sql::parse::with_first_statement(text.as_bytes(), |cmd, _| {
+            ArmOrder::Offered { text, base, probed } => crate::sql::parse::with_first_statement(text.as_bytes(), |cmd, _| {
                 let terms = match cmd {
                     Some(sqlite3_parser::ast::Cmd::Stmt(sqlite3_parser::ast::Stmt::Select(s))) => s.order_by,
                     _ => None,
                 };
-                self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names, terms.map(|t| (t, base)))
+                self.arm_probed_names = probed;
+                let r = self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names, terms.map(|t| (t, base)));
+                self.arm_probed_names.clear();
+                r
             }),
-            None => self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names, None),
+            // (SQLite fails before planning any arm.)
+            ArmOrder::NoMatch(ti) => {
+                Err(Error::sql(format!("{} ORDER BY term does not match any column in the result set", crate::sql::parse::ordinal(ti + 1))))
+            }
+            ArmOrder::NotOffered => self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names, None),
         };
         let key_opens = std::mem::replace(&mut self.compound_key_opens, outer_key_opens);
         let (out, colls) = r?;
@@ -155,7 +162,19 @@ impl Compiler<'_> {
         })
     }
 
-    /// `arm_order`: the ORDER BY each arm sorts by (see `arm_order_text`)
+    /// One arm of a compound into `dest`, offered the compound's ORDER BY
+    /// `order` (SQLite's merge reads its arms sorted, so a virtual table
+    /// in one is offered that order): the arm sorts nothing itself, the
+    /// compound sorts its rows at the end.
+    fn compile_arm(&mut self, j: usize, arm: &OneSelect<'_>, order: Option<&[SortedColumn<'_>]>, dest: Dest) -> Result<SelectInfo> {
+        self.arm_order_offered_only = order.is_some();
+        self.arm_order_probed = self.arm_probed_names.get(j).cloned().unwrap_or_default();
+        let out = self.compile_simple(arm, order, None, dest);
+        self.arm_order_offered_only = false;
+        out
+    }
+
+    /// `arm_order`: the ORDER BY each arm is offered (see `arm_order_text`)
     /// and how many of its terms are the compound's own.
     #[allow(clippy::too_many_arguments)]
     fn compile_compound_arms(
@@ -185,8 +204,7 @@ impl Compiler<'_> {
             Some(if full { terms } else { &terms[..base] })
         };
         self.top_compound_arm = want_names;
-        let first =
-            self.compile_simple(&sel.body.select, order_of(0, &sel.body.select), None, if is_index { Dest::EphemIndex(e0) } else { Dest::EphemTable(e0) });
+        let first = self.compile_arm(0, &sel.body.select, order_of(0, &sel.body.select), if is_index { Dest::EphemIndex(e0) } else { Dest::EphemTable(e0) });
         self.top_compound_arm = false;
         let info = first?;
         let n = info.n_columns;
@@ -218,7 +236,7 @@ impl Compiler<'_> {
                         cur = self.convert_temp(cur, n, false)?;
                         is_index = false;
                     }
-                    let i = self.compile_simple(&cs.select, arm_order_by, None, Dest::EphemTable(cur))?;
+                    let i = self.compile_arm(j + 1, &cs.select, arm_order_by, Dest::EphemTable(cur))?;
                     check(&i, cs.operator)?;
                     arms.push(i.clone());
                     correlated |= i.correlated;
@@ -228,7 +246,7 @@ impl Compiler<'_> {
                         cur = self.convert_temp(cur, n, true)?;
                         is_index = true;
                     }
-                    let i = self.compile_simple(&cs.select, arm_order_by, None, Dest::EphemIndex(cur))?;
+                    let i = self.compile_arm(j + 1, &cs.select, arm_order_by, Dest::EphemIndex(cur))?;
                     check(&i, cs.operator)?;
                     arms.push(i.clone());
                     correlated |= i.correlated;
@@ -239,7 +257,7 @@ impl Compiler<'_> {
                         is_index = true;
                     }
                     let x = self.open_temp(n, true);
-                    let i = self.compile_simple(&cs.select, arm_order_by, None, Dest::EphemIndex(x))?;
+                    let i = self.compile_arm(j + 1, &cs.select, arm_order_by, Dest::EphemIndex(x))?;
                     check(&i, cs.operator)?;
                     arms.push(i.clone());
                     correlated |= i.correlated;
@@ -348,52 +366,113 @@ impl Compiler<'_> {
 
 /// The ORDER BY SQLite's merge of a compound gives its arms, as the text
 /// `SELECT 0 ORDER BY ...` (each term by its result column's number, its
-/// DESC kept, then the other columns), and the number of the
-/// compound's own terms; `None` without an ORDER BY or where a term is not
-/// plainly a column of the first arm (a number, an alias or a column name
-/// of its result) before the arms are compiled, or the first arm has `*`.
-fn arm_order_text(sel: &Select<'_>) -> Option<(String, usize)> {
-    let terms = sel.order_by?;
-    let OneSelect::Select { columns, .. } = &sel.body.select else { return None };
-    if columns.iter().any(|c| !matches!(c, ResultColumn::Expr(..))) {
-        return None;
-    }
-    let n = columns.len();
-    let name_of = |c: &ResultColumn<'_>| -> (Option<String>, Option<String>) {
-        let ResultColumn::Expr(e, alias) = c else { return (None, None) };
-        let alias = alias.as_ref().map(|a| match a {
-            sqlite3_parser::ast::As::As(x) | sqlite3_parser::ast::As::Elided(x) => crate::sql::parse::unquote(x.0),
-        });
-        let column = match e {
-            Expr::Id(x) => Some(crate::sql::parse::unquote(x.0)),
-            Expr::Qualified(_, x) => Some(crate::sql::parse::unquote(x.0)),
-            _ => None,
-        };
-        (alias, column)
+/// DESC kept, then the other columns), and the number of the compound's
+/// own terms. A term is resolved as SQLite's `resolveCompoundOrderBy`
+/// does, arm by arm from the first: a column number, then an alias of
+/// that arm, then a result expression of that arm written the same way
+/// (a column name matching the same name, qualified or not). `None`
+/// without an ORDER BY, or where a term matches no arm that can be read
+/// before the arms are compiled (an arm with `*` is not).
+fn arm_order_text(sel: &Select<'_>) -> ArmOrder {
+    let Some(terms) = sel.order_by else { return ArmOrder::NotOffered };
+    let arms: Vec<&OneSelect<'_>> = std::iter::once(&sel.body.select).chain(sel.body.compounds.iter().flat_map(|c| c.iter().map(|c| &c.select))).collect();
+    let readable = |a: &&OneSelect<'_>| match a {
+        OneSelect::Select { columns, .. } => columns.iter().all(|c| matches!(c, ResultColumn::Expr(..))),
+        OneSelect::Values(_) => true,
     };
-    let mut used = Vec::new();
-    let mut parts = Vec::new();
-    for t in terms {
-        if t.nulls.is_some() {
-            return None;
+    let n = match arms[0] {
+        OneSelect::Select { columns, .. } if readable(&arms[0]) => columns.len(),
+        OneSelect::Values(rows) if !rows.is_empty() => rows[0].len(),
+        _ => return ArmOrder::NotOffered,
+    };
+    let mut probed: Vec<Vec<String>> = vec![Vec::new(); arms.len()];
+    // (A COLLATE is not passed on: SQLite offers the arm's column in its
+    // own order; the final sort applies the collation.)
+    let strip = |mut e: &'_ Expr<'_>| {
+        while let Expr::Collate(inner, _) = e {
+            e = inner;
         }
-        // (A COLLATE is not passed on: SQLite offers the arm's column in
-        // its own order; the final sort applies the collation.)
+        e.to_string()
+    };
+    let column_name = |e: &Expr<'_>| match e {
+        Expr::Id(x) => Some(crate::sql::parse::unquote(x.0)),
+        Expr::Qualified(_, x) | Expr::DoublyQualified(_, _, x) => Some(crate::sql::parse::unquote(x.0)),
+        _ => None,
+    };
+    let mut resolved: Vec<Option<usize>> = vec![None; terms.len()];
+    for (ti, t) in terms.iter().enumerate() {
+        if t.nulls.is_some() {
+            return ArmOrder::NotOffered;
+        }
         let mut e = &t.expr;
         while let Expr::Collate(inner, _) = e {
             e = inner;
         }
-        let k = match e {
-            Expr::Literal(Literal::Numeric(s)) => s.parse::<usize>().ok().filter(|k| (1..=n).contains(k))?,
-            Expr::Id(x) => {
-                let name = crate::sql::parse::unquote(x.0);
-                let names: Vec<_> = columns.iter().map(name_of).collect();
-                let by_alias = names.iter().position(|(a, _)| a.as_deref().is_some_and(|a| a.eq_ignore_ascii_case(&name)));
-                let by_column = names.iter().position(|(a, c)| a.is_none() && c.as_deref().is_some_and(|c| c.eq_ignore_ascii_case(&name)));
-                by_alias.or(by_column)? + 1
+        if let Expr::Literal(Literal::Numeric(s)) = e {
+            let Some(k) = s.parse::<usize>().ok().filter(|k| (1..=n).contains(k)) else { return ArmOrder::NotOffered };
+            resolved[ti] = Some(k);
+        }
+    }
+    for (j, arm) in arms.iter().enumerate() {
+        let OneSelect::Select { columns, .. } = arm else { continue };
+        if columns.iter().any(|c| !matches!(c, ResultColumn::Expr(..))) {
+            continue;
+        }
+        for (ti, t) in terms.iter().enumerate() {
+            if resolved[ti].is_some() {
+                continue;
             }
-            _ => return None,
-        };
+            let mut e = &t.expr;
+            while let Expr::Collate(inner, _) = e {
+                e = inner;
+            }
+            let alias_of = |c: &ResultColumn<'_>| match c {
+                ResultColumn::Expr(_, Some(sqlite3_parser::ast::As::As(x) | sqlite3_parser::ast::As::Elided(x))) => Some(crate::sql::parse::unquote(x.0)),
+                _ => None,
+            };
+            let by_alias = match e {
+                Expr::Id(x) => {
+                    let name = crate::sql::parse::unquote(x.0);
+                    columns.iter().position(|c| alias_of(c).is_some_and(|a| a.eq_ignore_ascii_case(&name)))
+                }
+                _ => None,
+            };
+            let text = strip(e);
+            let name = column_name(e);
+            // (Resolved in the arm's FROM, a column name counts as read
+            // there, matched or not: `colUsed`.)
+            if by_alias.is_none() {
+                if let Some(name) = &name {
+                    probed[j].push(name.clone());
+                }
+            }
+            let by_expr = || {
+                columns.iter().position(|c| {
+                    let ResultColumn::Expr(r, _) = c else { return false };
+                    match (&name, column_name(r)) {
+                        (Some(a), Some(b)) => {
+                            a.eq_ignore_ascii_case(&b) && (matches!(e, Expr::Id(_)) || matches!(r, Expr::Id(_)) || strip(r).eq_ignore_ascii_case(&text))
+                        }
+                        _ => strip(r).eq_ignore_ascii_case(&text),
+                    }
+                })
+            };
+            resolved[ti] = by_alias.or_else(by_expr).map(|k| k + 1);
+        }
+    }
+    // (A column name left unmatched is left to the final ORDER BY to
+    // judge; an expression matching no arm as written fails here.)
+    if let Some(ti) = resolved.iter().position(Option::is_none) {
+        let mut e = &terms[ti].expr;
+        while let Expr::Collate(inner, _) = e {
+            e = inner;
+        }
+        return if arms.iter().all(readable) && column_name(e).is_none() { ArmOrder::NoMatch(ti) } else { ArmOrder::NotOffered };
+    }
+    let mut used = Vec::new();
+    let mut parts = Vec::new();
+    for (t, k) in terms.iter().zip(&resolved) {
+        let Some(k) = *k else { return ArmOrder::NotOffered };
         used.push(k);
         let mut part = k.to_string();
         if matches!(t.order, Some(sqlite3_parser::ast::SortOrder::Desc)) {
@@ -403,5 +482,16 @@ fn arm_order_text(sel: &Select<'_>) -> Option<(String, usize)> {
     }
     let base = parts.len();
     parts.extend((1..=n).filter(|k| !used.contains(k)).map(|k| k.to_string()));
-    Some((format!("SELECT 0 ORDER BY {}", parts.join(", ")), base))
+    ArmOrder::Offered { text: format!("SELECT 0 ORDER BY {}", parts.join(", ")), base, probed }
+}
+
+/// What a compound's arms are offered of its ORDER BY ([`arm_order_text`]).
+enum ArmOrder {
+    /// Nothing (no ORDER BY, or one not resolved before the arms compile).
+    NotOffered,
+    /// Term `0` (from 0) matches no column of any arm: SQLite's error.
+    NoMatch(usize),
+    /// The arms' ORDER BY as text, the number of the compound's own terms
+    /// in it, and per arm the column names its FROM resolved.
+    Offered { text: String, base: usize, probed: Vec<Vec<String>> },
 }

@@ -693,6 +693,8 @@ impl Compiler<'_> {
         let span_names = std::mem::take(&mut self.span_names) || view_names_text.is_some();
         let nested_from = std::mem::take(&mut self.nested_from);
         let row_values = std::mem::take(&mut self.row_values_after);
+        let order_offered_only = std::mem::take(&mut self.arm_order_offered_only);
+        let order_probed = std::mem::take(&mut self.arm_order_probed);
         let OneSelect::Select { distinctness, columns, from, where_clause, group_by, having, window_clause } = core else {
             return self.compile_values(core, order_by, limit, dest);
         };
@@ -945,6 +947,7 @@ impl Compiler<'_> {
                         order_by.unwrap_or(&[]).iter().enumerate().filter(|(i, _)| ctx.order_map.get(*i).copied().flatten().is_none()).map(|(_, t)| &t.expr),
                     );
                     req.uses = self.select_uses(&items_from, &items, &exprs);
+                    self.count_probed_columns(&items_from, &order_probed);
                 }
                 // (A subquery compiled inside the loops makes its own
                 // offer: this one is restored around it.)
@@ -960,7 +963,7 @@ impl Compiler<'_> {
                 self.vtab_limit_offer = outer_offer;
                 let offset_omitted = std::mem::replace(&mut self.vtab_offset_omitted, outer_omitted);
                 let (loops, served) = opened?;
-                if served {
+                if served || order_offered_only {
                     self.drop_sorter(&mut ctx);
                 }
                 // A module that skips the OFFSET rows itself: none are

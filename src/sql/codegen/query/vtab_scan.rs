@@ -58,11 +58,11 @@ impl<'b> Compiler<'_> {
         let info = match planned {
             Some(info) => info,
             None => {
-                let info = choose_plan(&*v.inst.table, &v.inst.name, &cands, goal, col_used)?;
+                let info = choose_plan(self.vtab_asked(&v.inst), &cands, goal, col_used)?;
                 // The OR terms' branches are asked about too (no plan by
                 // union is made of them).
                 let ors = crate::sql::plan::vtab::or_terms_of(self, it, before, terms)?;
-                crate::sql::plan::vtab::ask_or_branches(&*v.inst.table, &v.inst.name, &ors, &cands, goal, col_used, None)?;
+                crate::sql::plan::vtab::ask_or_branches(self.vtab_asked(&v.inst), &ors, &cands, goal, col_used, None)?;
                 info
             }
         };
