@@ -45,10 +45,14 @@ fn nested_statement_error(stmt: &Stmt<'_>, limit: usize, writes: bool, explain: 
     let running = || if explain { None } else { Some(Running) };
     let drop_or_alter =
         matches!(stmt, Stmt::DropTable { .. } | Stmt::DropIndex { .. } | Stmt::DropView { .. } | Stmt::DropTrigger { .. } | Stmt::AlterTable(..));
+    let creates = matches!(
+        stmt,
+        Stmt::CreateTable { .. } | Stmt::CreateView { .. } | Stmt::CreateVirtualTable { .. } | Stmt::CreateIndex { .. } | Stmt::CreateTrigger { .. }
+    );
     match stmt {
         Stmt::Vacuum(..) => running(),
         // At 0 every statement SQLite compiles for the schema fails.
-        _ if limit == 0 && (writes || matches!(stmt, Stmt::Analyze(_))) && !matches!(stmt, Stmt::Reindex { .. }) => too_large(),
+        _ if limit == 0 && (((drop_or_alter || creates) && writes) || matches!(stmt, Stmt::Analyze(_))) => too_large(),
         // DELETE/UPDATE of schema rows by a WHERE of height 3.
         _ if drop_or_alter && writes => too_large(),
         // The schema row is written by an UPDATE (height 2), then read
