@@ -119,7 +119,7 @@ pub fn check(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>)
         Cmd::Explain(s) | Cmd::ExplainQueryPlan(s) => s,
     };
     let base = STMT_BASE + usize::from(!matches!(cmd, Cmd::Stmt(_)));
-    let mut w = Walk { limits, interrupt, in_view: false, insert_row: false, deferred: None };
+    let mut w = Walk { limits, interrupt, in_view: false, insert_row: false, deferred: None, saw_expr_subquery: false };
     crate::sql::parse::with_stack(|| w.stmt(stmt, base))?;
     Ok(w.deferred)
 }
@@ -187,6 +187,11 @@ struct Walk<'i> {
     /// The VALUES being walked is an INSERT's single row (not a result
     /// set: its width is checked against the table's columns instead).
     insert_row: bool,
+    /// A subquery inside an expression was walked: only then can the
+    /// running height through subqueries ([`Nesting`]) exceed the limit
+    /// when every expression's own height is within it, so without one
+    /// that second walk is skipped (a 100,000-row VALUES paid it).
+    saw_expr_subquery: bool,
 }
 
 fn too_deep(max: usize) -> Error {
@@ -234,6 +239,11 @@ impl Walk<'_> {
     /// and `td` height-counting nodes above it in its statement's tree.
     /// Every node's height is checked, as SQLite checks each one it builds.
     fn expr(&mut self, e: &Expr<'_>, pd: usize, td: usize) -> Result<usize> {
+        // (A leaf does not recurse: no stack check, which long lists of
+        // literals would pay per item.)
+        if matches!(e, Expr::Id(_) | Expr::Literal(_) | Expr::Name(_) | Expr::Variable(_)) {
+            return self.expr_inner(e, pd, td);
+        }
         crate::sql::parse::with_stack(|| self.expr_inner(e, pd, td))
     }
 
@@ -280,8 +290,14 @@ impl Walk<'_> {
             Expr::Collate(x, _) => self.expr(x, pd, n)? + 1,
             Expr::DoublyQualified(..) => 3,
             Expr::Qualified(..) => 2,
-            Expr::Exists(s) => self.subquery(s, pd + 2, n)? + 1,
-            Expr::Subquery(s) => self.subquery(s, pd + 1, n)? + 1,
+            Expr::Exists(s) => {
+                self.saw_expr_subquery = true;
+                self.subquery(s, pd + 2, n)? + 1
+            }
+            Expr::Subquery(s) => {
+                self.saw_expr_subquery = true;
+                self.subquery(s, pd + 1, n)? + 1
+            }
             Expr::FunctionCall { name, args, order_by, filter_over, .. } => {
                 if args.is_some_and(|a| a.len() > self.limits.function_args) {
                     return Err(Error::sql(format!("too many arguments on function {}", name.0)));
@@ -316,6 +332,7 @@ impl Walk<'_> {
                 }
             }
             Expr::InSelect { lhs, not, rhs } => {
+                self.saw_expr_subquery = true;
                 let l = self.expr(lhs, pd, n)?;
                 l.max(self.subquery(rhs, pd + 3, n)?) + 1 + usize::from(*not)
             }
@@ -451,6 +468,27 @@ impl Walk<'_> {
     fn one_select(&mut self, s: &OneSelect<'_>, pd: usize, td: usize) -> Result<usize> {
         match s {
             OneSelect::Select { columns, from, where_clause, group_by, having, window_clause, .. } => {
+                // SQLite expands `*` into column expressions whose height
+                // counts: a column (1), `t.col` for `t.*` (2), and with
+                // more than one FROM item, a qualified name (3).
+                let from_items = from.as_ref().map_or(0, |f| usize::from(f.select.is_some()) + f.joins.as_ref().map_or(0, |j| j.len()));
+                let star = |qualified: bool| {
+                    if from_items > 1 {
+                        3
+                    } else if qualified {
+                        2
+                    } else {
+                        1
+                    }
+                };
+                let stars = columns.iter().filter_map(|c| match c {
+                    ResultColumn::Star => Some(star(false)),
+                    ResultColumn::TableStar(_) => Some(star(true)),
+                    ResultColumn::Expr(..) => None,
+                });
+                if stars.max().is_some_and(|h| td + h > self.limits.expr_depth) {
+                    return Err(too_deep(self.limits.expr_depth));
+                }
                 let mut h = self.columns(columns, pd + 4, td)?;
                 if let Some(f) = from {
                     self.from(f, pd + 4)?;
@@ -574,8 +612,10 @@ impl Walk<'_> {
         match stmt {
             Stmt::Select(s) => {
                 self.select(s, pd, 0)?;
-                let nesting = Nesting::new(self.limits.expr_depth);
-                self.deferred = nesting.deferred(nesting.select(s, 0));
+                if self.saw_expr_subquery {
+                    let nesting = Nesting::new(self.limits.expr_depth);
+                    self.deferred = nesting.deferred(nesting.select(s, 0));
+                }
                 Ok(())
             }
             Stmt::Insert { with, body, returning, .. } => {
@@ -584,8 +624,10 @@ impl Walk<'_> {
                     self.insert_row = s.body.compounds.is_none() && matches!(&s.body.select, OneSelect::Values(rows) if rows.len() == 1);
                     self.subquery(s, pd + 5, 0)?;
                     self.upsert(*upsert, pd + 5)?;
-                    let nesting = Nesting::new(self.limits.expr_depth);
-                    self.deferred = nesting.deferred(nesting.select(s, 0));
+                    if self.saw_expr_subquery {
+                        let nesting = Nesting::new(self.limits.expr_depth);
+                        self.deferred = nesting.deferred(nesting.select(s, 0));
+                    }
                 }
                 self.returning(*returning, pd + 5)
             }
@@ -841,7 +883,7 @@ fn from_holds(f: &FromClause<'_>, at: usize) -> bool {
 /// SQLite's height of `e` (already checked to be within the limit, so
 /// this recursion is bounded).
 fn height(e: &Expr<'_>) -> usize {
-    let mut w = Walk { limits: ParseLimits::NONE, interrupt: None, in_view: true, insert_row: false, deferred: None };
+    let mut w = Walk { limits: ParseLimits::NONE, interrupt: None, in_view: true, insert_row: false, deferred: None, saw_expr_subquery: false };
     w.expr(e, 0, 0).unwrap_or(0)
 }
 

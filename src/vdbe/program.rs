@@ -362,8 +362,10 @@ pub struct Insn {
     pub p4: P4,
     /// Flags.
     pub p5: u16,
-    /// EXPLAIN's comment column.
-    pub comment: String,
+    /// EXPLAIN's comment column (a boxed `str`, not a `String`: most are
+    /// empty, and a program of a huge statement has hundreds of
+    /// thousands of instructions).
+    pub comment: Box<str>,
 }
 
 /// `p5` bits of comparison opcodes.

@@ -68,6 +68,7 @@ mod sql_cte_self_reference;
 mod sql_damaged_record;
 mod sql_direct_only;
 mod sql_dml_forms;
+mod sql_error_phase;
 mod sql_expiry;
 mod sql_expr;
 mod sql_expr_index;

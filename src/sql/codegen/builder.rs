@@ -47,7 +47,7 @@ impl Builder {
 
     /// Append an instruction with P4 and P5.
     pub fn add4(&mut self, opcode: Opcode, p1: i32, p2: i32, p3: i32, p4: P4, p5: u16) -> usize {
-        self.insns.push(Insn { opcode, p1, p2, p3, p4, p5, comment: String::new() });
+        self.insns.push(Insn { opcode, p1, p2, p3, p4, p5, comment: Box::default() });
         self.insns.len() - 1
     }
 
@@ -60,14 +60,14 @@ impl Builder {
         }
         let r = self.reg();
         let (opcode, p1, p2, p3, p4) = load(r);
-        self.constants.push(Insn { opcode, p1, p2, p3, p4, p5: 0, comment: String::new() });
+        self.constants.push(Insn { opcode, p1, p2, p3, p4, p5: 0, comment: Box::default() });
         Some(r)
     }
 
     /// Set the comment of the last instruction.
     pub fn comment(&mut self, c: impl Into<String>) {
         if let Some(i) = self.insns.last_mut() {
-            i.comment = c.into();
+            i.comment = c.into().into_boxed_str();
         }
     }
 

@@ -10,42 +10,109 @@ use crate::sql::codegen::{auth, ddl, dml, pragma, query, Compiler};
 use crate::vdbe::program::{Opcode, Program};
 use sqlite3_parser::ast::{Cmd, Stmt};
 
+/// When a statement's nested-statement error comes (see
+/// [`nested_statement_error`]).
+enum NestedFailure {
+    /// SQLite's compile of its own statement fails: so does the prepare.
+    Compiling(Error),
+    /// The statement SQLite's program runs fails: the prepare succeeds
+    /// and the step fails with "SQL logic error" (the program does its
+    /// work, then halts with the error instead of ending, so the
+    /// statement's changes are undone as SQLite's are).
+    Running,
+}
+
 /// What SQLite reports for a statement that changes the schema when
 /// `SQLITE_LIMIT_EXPR_DEPTH` is below 3: its code runs statements of its
 /// own (SQLite's nested parse: `UPDATE sqlite_schema ... WHERE rowid=#N`,
 /// height 2, and `DELETE ... WHERE tbl_name=%Q AND type!='trigger'`,
 /// height 3, while compiling; a schema read `WHERE tbl_name=%Q AND
 /// type!='trigger'` when it runs), and these fail under the limit. Those
-/// failing while compiling name the limit; those failing when the program
-/// runs lose their message ("SQL logic error"; refused here when
-/// compiling, and not for EXPLAIN, which does not run them).
-/// Checked against SQLite 3.54.1 in `tests/engine/sql_limits_hostile.rs`.
-fn nested_statement_error(stmt: &Stmt<'_>, limit: usize, writes: bool, explain: bool) -> Option<Error> {
+/// failing while compiling name the limit; those failing when the
+/// program runs lose their message
+/// ("SQL logic error") and fail the step, not the prepare (and not under
+/// EXPLAIN, which does not run them). (Once such a failure made SQLite
+/// forget the schema, its reading under the limit fails first, with "SQL
+/// logic error": the table is that of a connection whose schema is read.)
+/// Checked against SQLite 3.54.1 in `tests/engine/sql_limits_hostile.rs`
+/// and `tests/engine/sql_error_phase.rs`.
+fn nested_statement_error(stmt: &Stmt<'_>, limit: usize, writes: bool, explain: bool) -> Option<NestedFailure> {
+    use NestedFailure::{Compiling, Running};
     if limit >= 3 {
         return None;
     }
-    let too_large = || Some(Error::sql(format!("Expression tree is too large (maximum depth {limit})")));
-    let logic_error = || if explain { None } else { Some(Error::sql("SQL logic error")) };
+    let too_large = || Some(Compiling(Error::sql(format!("Expression tree is too large (maximum depth {limit})"))));
+    let running = || if explain { None } else { Some(Running) };
+    let drop_or_alter =
+        matches!(stmt, Stmt::DropTable { .. } | Stmt::DropIndex { .. } | Stmt::DropView { .. } | Stmt::DropTrigger { .. } | Stmt::AlterTable(..));
+    let creates = matches!(
+        stmt,
+        Stmt::CreateTable { .. } | Stmt::CreateView { .. } | Stmt::CreateVirtualTable { .. } | Stmt::CreateIndex { .. } | Stmt::CreateTrigger { .. }
+    );
     match stmt {
+        Stmt::Vacuum(..) => running(),
+        // At 0 every statement SQLite compiles for the schema fails.
+        _ if limit == 0 && (((drop_or_alter || creates) && writes) || matches!(stmt, Stmt::Analyze(_))) => too_large(),
+        // DELETE/UPDATE of schema rows by a WHERE of height 3.
+        _ if drop_or_alter && writes => too_large(),
         // The schema row is written by an UPDATE (height 2), then read
         // back by a WHERE of height 3.
-        Stmt::CreateTable { .. } | Stmt::CreateView { .. } | Stmt::CreateVirtualTable { .. } if writes => match limit {
-            1 => too_large(),
-            _ => logic_error(),
-        },
-        Stmt::Analyze(_) => match limit {
-            1 => too_large(),
-            _ => logic_error(),
-        },
+        Stmt::CreateTable { .. } | Stmt::CreateView { .. } | Stmt::CreateVirtualTable { .. } | Stmt::Analyze(_)
+            if writes || matches!(stmt, Stmt::Analyze(_)) =>
+        {
+            match limit {
+                1 => too_large(),
+                _ => running(),
+            }
+        }
         // The row is inserted directly; only the read back fails.
-        Stmt::CreateIndex { .. } | Stmt::CreateTrigger { .. } if writes => logic_error(),
-        Stmt::Vacuum(..) => logic_error(),
-        // DELETE/UPDATE of schema rows by a WHERE of height 3.
-        Stmt::DropTable { .. } | Stmt::DropIndex { .. } | Stmt::DropView { .. } | Stmt::DropTrigger { .. } | Stmt::AlterTable(..) if writes => match limit {
-            0 => logic_error(),
-            _ => too_large(),
-        },
+        Stmt::CreateIndex { .. } | Stmt::CreateTrigger { .. } if writes => running(),
         _ => None,
+    }
+}
+
+/// Make `prog` fail with "SQL logic error" where it would have ended:
+/// its main body's last `Halt` (just before the prologue `Init` jumps
+/// to) gets SQLITE_ERROR (a `VCreate` is replaced by that `Halt`). VACUUM
+/// and ANALYZE, which the connection runs
+/// instead of the program, are not run: SQLite's fail before they change
+/// anything.
+fn fail_at_end(prog: &mut Program) {
+    prog.vacuum = None;
+    prog.analyze = None;
+    // A virtual table's xCreate would run statements of its own (its
+    // shadow tables), failing with a message of its own: SQLite fails
+    // first.
+    if let Some(create) = prog.insns.iter_mut().find(|i| i.opcode == Opcode::VCreate) {
+        *create = crate::vdbe::program::Insn {
+            opcode: Opcode::Halt,
+            p1: crate::error::SQLITE_ERROR,
+            p2: 0,
+            p3: 0,
+            p4: crate::vdbe::program::P4::None,
+            p5: 0,
+            comment: Box::default(),
+        };
+        return;
+    }
+    let end = match prog.insns.first() {
+        Some(init) if init.opcode == Opcode::Init && init.p2 > 0 => Some(init.p2 as usize - 1),
+        _ => None,
+    };
+    match end.and_then(|end| prog.insns.get_mut(end)).filter(|i| i.opcode == Opcode::Halt && i.p1 == 0) {
+        Some(halt) => halt.p1 = crate::error::SQLITE_ERROR,
+        None => {
+            let halt = crate::vdbe::program::Insn {
+                opcode: Opcode::Halt,
+                p1: crate::error::SQLITE_ERROR,
+                p2: 0,
+                p3: 0,
+                p4: crate::vdbe::program::P4::None,
+                p5: 0,
+                comment: Box::default(),
+            };
+            prog.insns = vec![halt];
+        }
     }
 }
 
@@ -65,8 +132,10 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
     if let Some(e) = c.auth_error.take() {
         return Err(e);
     }
-    if let Some(e) = nested_statement_error(stmt, c.max_expr_depth, !prog.readonly, explain != 0) {
-        return Err(e);
+    match nested_statement_error(stmt, c.max_expr_depth, !prog.readonly, explain != 0) {
+        Some(NestedFailure::Compiling(e)) => return Err(e),
+        Some(NestedFailure::Running) => fail_at_end(&mut prog),
+        None => {}
     }
     prog.explain = explain;
     // (The compiler is done: its lists move into the program. Only

@@ -6,6 +6,15 @@
 //!
 //! Invariant: the table's B-tree is untouched; only `sqlite_schema` rows
 //! change, followed by the schema cookie bump.
+//!
+//! When errors come: what SQLite's `sqlite3AlterXxx` checks while
+//! compiling fails the prepare here too; what its program finds when it
+//! runs fails the step, with `sqlite3_prepare` succeeding: the schema
+//! that no longer holds together ("error in view v after drop column:
+//! ...", SQLite's `renameTestSchema` and `sqlite_rename_column` run by
+//! the program) and the column existing rows cannot take (NOT NULL
+//! without a default, a non-constant default, STORED), refused only when
+//! the table has a row (`refuse_unless_empty`).
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
@@ -128,6 +137,23 @@ fn check_def(sql: &str, toks: &[crate::sql::parse::Tok], start: usize, end: usiz
 
 /// Compile ALTER TABLE.
 pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
+    match compile_alter_checked(c, stmt, prog) {
+        // Found by SQLite's program when it runs (see the module doc):
+        // a program that fails with it.
+        Err(e) if e.message.starts_with("error in ") && c.firing.is_empty() => {
+            c.b = crate::sql::codegen::builder::Builder::for_statement();
+            prog.column_names.clear();
+            let init = c.begin_program();
+            c.writes = true;
+            c.b.add4(Opcode::Halt, e.code, 0, 0, P4::Text(e.message), 0);
+            c.end_program(init, Some(true));
+            Ok(())
+        }
+        other => other,
+    }
+}
+
+fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
     let Stmt::AlterTable(qn, body) = stmt else { return Err(Error::sql("not ALTER TABLE")) };
     let name = unquote(qn.name.0);
     let db = c.target_db(qn)?;
@@ -215,7 +241,8 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
                 }
             }
             if not_null && !generated && !computed_default && default.as_ref().is_none_or(|v| v.is_null()) {
-                return Err(Error::sql("Cannot add a NOT NULL column with default value NULL"));
+                // Existing rows would hold NULL: refused when there are any.
+                refuse_unless_empty(c, prog, &table, "Cannot add a NOT NULL column with default value NULL")?;
             }
             // The definition's source text, after ADD [COLUMN].
             let toks = tokens(c.sql);
@@ -321,6 +348,12 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             }
             if table.columns.len() == 1 {
                 return Err(Error::sql(format!("cannot drop column \"{col}\": no other columns exist")));
+            }
+            c.check_views_before_drop(&table)?;
+            // (The table text without the column is parsed first: with
+            // only generated columns left it is refused as such.)
+            if table.columns.iter().enumerate().all(|(i, g)| i == ci || g.generated.is_some()) {
+                return Err(Error::sql(format!("error in table {} after drop column: must have at least one non-generated column", table.name)));
             }
             for (gi, g) in table.columns.iter().enumerate() {
                 let Some(gen) = &g.generated else { continue };

@@ -5,7 +5,8 @@
 //! before and does not compile against the table without it, a trigger on
 //! the table reading `new.col` or `old.col`. (Generated columns and
 //! indexes are checked by the caller.) Views are compiled in scratch
-//! compilers against a copy of the schema; nothing runs.
+//! compilers against a copy of the schema; nothing runs. A view broken
+//! before the drop fails it first ("error in view V: ...").
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
@@ -39,11 +40,29 @@ impl Compiler<'_> {
         }
         let views: Vec<Table> = self.schema.tables.values().filter(|t| t.view_select.is_some()).map(|t| Table::clone(t)).collect();
         for view in views {
+            // (One already broken in this database was refused by
+            // `check_views_before_drop`; another's is not this drop's.)
             if compile_view(self.schema, self, &view).is_err() {
                 continue;
             }
             if let Err(e) = compile_view(&changed, self, &view) {
                 return Err(after("view", &view.name, &e.message));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Compiler<'_> {
+    /// A view that does not compile before the column is dropped fails the
+    /// statement first, as SQLite's test of the schema before it changes
+    /// anything: "error in view V: ...".
+    pub(in crate::sql::codegen) fn check_views_before_drop(&mut self, table: &Table) -> Result<()> {
+        let views: Vec<Table> =
+            self.schema.tables.values().filter(|t| t.view_select.is_some() && (t.db == table.db || t.db == 1)).map(|t| Table::clone(t)).collect();
+        for view in views {
+            if let Err(e) = compile_view(self.schema, self, &view) {
+                return Err(Error::sql(format!("error in view {}: {}", view.name, e.message)));
             }
         }
         Ok(())

@@ -10,7 +10,7 @@ use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted};
 use crate::vdbe::exec::write::{OPFLAG_LASTROWID, OPFLAG_NCHANGE};
 use crate::vdbe::program::{Opcode, Program};
-use sqlite3_parser::ast::{Expr, InsertBody, OneSelect, Stmt};
+use sqlite3_parser::ast::{InsertBody, OneSelect, Stmt};
 
 /// Compile an INSERT.
 pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
@@ -193,26 +193,9 @@ fn compile_insert_body(
             if plain_values && !rows_done {
                 let OneSelect::Values(rows) = &sel.body.select else { return Err(Error::sql("malformed VALUES")) };
                 c.scopes.push(Default::default());
-                for r in rows.iter() {
-                    let vals: Vec<&Expr<'_>> = r.iter().collect();
-                    let row = c.b.regs(t.table.columns.len());
-                    fill_defaults(c, &t, row, &targets)?;
-                    let mut extra_rowid = None;
-                    for (k, e) in vals.iter().enumerate() {
-                        if targets[k] == DISCARDED {
-                            continue;
-                        }
-                        if targets[k] == usize::MAX {
-                            let rr = c.b.reg();
-                            c.expr(e, rr)?;
-                            extra_rowid = Some(rr);
-                        } else {
-                            c.expr(e, row + targets[k] as i32)?;
-                        }
-                    }
-                    insert_row_with_rowid(c, &t, row, &targets, oc, extra_rowid, upsert.as_ref())?;
-                }
+                let written = rows.iter().try_for_each(|r| insert_targets(c, &t, &targets, oc, upsert.as_ref(), |c, k, dest| c.expr(&r[k], dest)));
                 c.scopes.pop();
+                written?;
             } else if !plain_values {
                 let shape_ok = upsert.is_none() && columns.is_none() && returning.is_none();
                 match crate::sql::codegen::dml::insert_xfer::emit_transfer(c, sel, &t, oc, shape_ok)? {
@@ -275,6 +258,12 @@ fn insert_value_rows(
         return insert_select_rows(c, sel, t, targets, oc, upsert, count_check);
     }
     let width = rows[0].len();
+    // The rows' code takes about an instruction per value and one per
+    // row, then the insert code and the prologue follow: reserved at once
+    // rather than grown by doubling (a 100,000-row INSERT copied its
+    // program some twenty times, the last copies into fresh pages the
+    // kernel zeroed).
+    c.b.insns.reserve(rows.len() * (width + 1) + 1024);
     let co = c.b.reg();
     let values = c.b.regs(width);
     let after = c.b.label();
@@ -299,22 +288,10 @@ fn insert_value_rows(
     let done = c.b.label();
     let top = c.b.here() as i32;
     c.b.add(Opcode::Yield, co, done, 0);
-    let row = c.b.regs(t.table.columns.len());
-    fill_defaults(c, t, row, targets)?;
-    let mut extra_rowid = None;
-    for (k, &col) in targets.iter().enumerate() {
-        if col == DISCARDED {
-            continue;
-        }
-        if col == usize::MAX {
-            let rr = c.b.reg();
-            c.b.add(Opcode::Copy, values + k as i32, rr, 0);
-            extra_rowid = Some(rr);
-        } else {
-            c.b.add(Opcode::Copy, values + k as i32, row + col as i32, 0);
-        }
-    }
-    insert_row_with_rowid(c, t, row, targets, oc, extra_rowid, upsert)?;
+    insert_targets(c, t, targets, oc, upsert, |c, k, dest| {
+        c.b.add(Opcode::Copy, values + k as i32, dest, 0);
+        Ok(())
+    })?;
     c.b.add(Opcode::Goto, 0, top, 0);
     c.b.bind(done);
     Ok(())
@@ -340,6 +317,30 @@ fn insert_select_rows(
     let end = c.b.label();
     c.b.add(Opcode::Rewind, tmp, end, 0);
     let top = c.b.here();
+    insert_targets(c, t, targets, oc, upsert, |c, k, dest| {
+        c.b.add(Opcode::Column, tmp, k as i32, dest);
+        Ok(())
+    })?;
+    c.b.add(Opcode::Next, tmp, top as i32, 0);
+    c.b.bind(end);
+    Ok(())
+}
+
+/// Insert one row whose `k`th supplied value `load(c, k, register)`
+/// computes into a register: the target columns' registers (a rowid
+/// named in the column list into one of its own; a repeated column's
+/// value, [`DISCARDED`], is not loaded), the others' defaults, then the
+/// constraint checks and the write. The one row path of every INSERT
+/// whose values are supplied (a single VALUES row, the multi-row VALUES
+/// co-routine, a materialised SELECT).
+fn insert_targets(
+    c: &mut Compiler<'_>,
+    t: &WriteTarget,
+    targets: &[usize],
+    oc: OnConflict,
+    upsert: Option<&crate::sql::codegen::dml::upsert::Upserts<'_, '_>>,
+    mut load: impl FnMut(&mut Compiler<'_>, usize, i32) -> Result<()>,
+) -> Result<()> {
     let row = c.b.regs(t.table.columns.len());
     fill_defaults(c, t, row, targets)?;
     let mut extra_rowid = None;
@@ -349,16 +350,13 @@ fn insert_select_rows(
         }
         if col == usize::MAX {
             let rr = c.b.reg();
-            c.b.add(Opcode::Column, tmp, k as i32, rr);
+            load(c, k, rr)?;
             extra_rowid = Some(rr);
         } else {
-            c.b.add(Opcode::Column, tmp, k as i32, row + col as i32);
+            load(c, k, row + col as i32)?;
         }
     }
-    insert_row_with_rowid(c, t, row, targets, oc, extra_rowid, upsert)?;
-    c.b.add(Opcode::Next, tmp, top as i32, 0);
-    c.b.bind(end);
-    Ok(())
+    insert_row_with_rowid(c, t, row, targets, oc, extra_rowid, upsert)
 }
 
 /// AUTOINCREMENT: a rowid the engine chose (none given, or NULL) is

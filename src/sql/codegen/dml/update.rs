@@ -116,6 +116,17 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let init = c.begin_program();
     let t = c.open_write_target(table.clone())?;
     c.setup_returning(*returning, &table, prog)?;
+    // SQLite resolves the SET list before WHERE: its first name error is
+    // the one reported (with FROM, the join resolves them in that order).
+    // (WHERE is in the list so that a subquery of the SET list is looked
+    // into when only WHERE names something missing.)
+    if from.is_none() {
+        c.scopes.push(target_scope(&table, alias.clone(), t.cursor));
+        let values: Vec<&sqlite3_parser::ast::Expr<'_>> = sets.iter().map(|s| &s.expr).chain(where_clause.as_ref()).collect();
+        let checked = c.check_names_in(&values);
+        c.scopes.pop();
+        checked?;
+    }
     if from.is_none() && c.onepass_allowed(&table, with.is_some(), where_clause.as_ref(), returning.is_some(), oc, Some(&assignments)) {
         let end = c.b.label();
         if where_clause.is_none() && c.authorizer.is_none() {

@@ -1,7 +1,9 @@
 //! The order SQLite's resolver meets names in, for the first name error
 //! of a clause: a subquery's own names where it stands (before the names
-//! after it), the result list, then HAVING, then WHERE, each expression
-//! in turn; within one expression a failing name or subquery stops the
+//! after it), the result list, then HAVING, then WHERE (then, in a query
+//! with GROUP BY, ORDER BY and GROUP BY), each expression in turn (an
+//! UPDATE's SET list before its WHERE); a window function's PARTITION BY
+//! and ORDER BY with its arguments; within one expression a failing name or subquery stops the
 //! walk except inside a function's arguments, which SQLite walks
 //! without looking at the outcome (the walk goes on after the function
 //! and a later error replaces the message). Subqueries are compiled to
@@ -158,7 +160,7 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
                 collect_name_events(lhs, out);
                 return false;
             }
-            Expr::FunctionCall { .. } | Expr::Like { .. } => {
+            Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. } | Expr::Like { .. } => {
                 out.borrow_mut().push(NameEvent::FunctionStart);
                 match x {
                     Expr::Like { lhs, rhs, escape, .. } => {
@@ -179,6 +181,20 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
                             collect_name_events(y, out);
                             false
                         });
+                        // A window function's PARTITION BY and ORDER BY
+                        // are resolved with it, after its arguments.
+                        let tail = match x {
+                            Expr::FunctionCall { filter_over, .. } | Expr::FunctionCallStar { filter_over, .. } => filter_over.as_ref(),
+                            _ => None,
+                        };
+                        if let Some(ast::Over::Window(w)) = tail.and_then(|t| t.over_clause) {
+                            for p in w.partition_by.iter().flat_map(|p| p.iter()) {
+                                collect_name_events(p, out);
+                            }
+                            for o in w.order_by.iter().flat_map(|o| o.iter()) {
+                                collect_name_events(&o.expr, out);
+                            }
+                        }
                     }
                 }
                 out.borrow_mut().push(NameEvent::FunctionEnd);

@@ -884,11 +884,17 @@ impl Compiler<'_> {
             let is_agg = group_by.is_some() || self.items_have_aggregates(&items);
             // Names in SQLite's resolver order: the result list, then
             // HAVING (refused first on a query that is not an aggregate
-            // one), then WHERE.
+            // one), then WHERE, then ORDER BY and GROUP BY.
             let mut clauses: Vec<&Expr<'_>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
             if having.is_none() || is_agg {
                 clauses.extend(having.as_deref());
                 clauses.extend(where_clause.as_deref());
+                // (Only where GROUP BY is there to be named: without it
+                // the ORDER BY's errors already come in this order.)
+                if let Some(g) = group_by.as_deref() {
+                    clauses.extend(order_by.iter().flat_map(|o| o.iter()).map(|t| &t.expr));
+                    clauses.extend(g.iter());
+                }
             }
             self.check_names_in(&clauses)?;
             if having.is_some() && !is_agg {

@@ -1,0 +1,82 @@
+"""Prepare+run time of huge single statements (issue #18): a 100,000-row
+multi-row VALUES; 10,000- and 100,000-term chains (`1+1+...`,
+`x AND x AND ...`, `x = 0 OR ...`: past SQLITE_LIMIT_EXPR_DEPTH, so the
+time is that of reaching the error), `x IN (...)` lists of literals or
+`?` variables, CASE with 10,000 WHENs, 100 result columns of 999-term
+sums (legal depth). Each case runs in a child process per library (so
+both libsqlite3.so.0 are timed in one run), best of 3, a new text each
+time (no statement or program cache helps), printed with the ratio
+ringlite/SQLite, each child's peak RSS and whether the outcomes (row
+count or error message) agree:
+    python3 bench/huge_statements.py build/lib /work/main/build/ref [case...]
+"""
+import os, subprocess, sys, json
+
+CHILD = r'''
+import sqlite3, sys, time, resource, json
+case = sys.argv[1]
+n = int(sys.argv[2])
+db = sqlite3.connect(":memory:", isolation_level=None, cached_statements=0)
+db.execute("CREATE TABLE t(a, b, c)")
+db.execute("CREATE TABLE u(x)")
+db.execute("INSERT INTO u VALUES(1)")
+params = ()
+if case == "values":
+    sql = "INSERT INTO t VALUES " + ",".join("(%d,'v%d',%d.5)" % (i, i, i) for i in range(n))
+elif case == "plus":
+    sql = "SELECT " + "+".join(["1"] * n)
+elif case == "and":
+    sql = "SELECT * FROM u WHERE " + " AND ".join(["x"] * n)
+elif case == "in":
+    sql = "SELECT * FROM u WHERE x IN (" + ",".join(str(i) for i in range(n)) + ")"
+elif case == "vars":
+    sql = "SELECT * FROM u WHERE x IN (" + ",".join(["?"] * n) + ")"
+    params = tuple(range(n))
+elif case == "or":
+    sql = "SELECT * FROM u WHERE " + " OR ".join("x=%d" % i for i in range(n))
+elif case == "sums":
+    sql = "SELECT " + ",".join(["+".join(["1"] * 999)] * n)
+elif case == "case":
+    sql = "SELECT CASE x " + " ".join("WHEN %d THEN %d" % (i, i) for i in range(n)) + " END FROM u"
+best = None
+for i in range(3):
+    db.execute("DELETE FROM t")
+    text = sql + " -- %d" % i  # a new text: no cached program
+    t = time.perf_counter()
+    try:
+        outcome = len(db.execute(text, params).fetchall())
+    except sqlite3.Error as e:
+        outcome = str(e)
+    d = time.perf_counter() - t
+    best = d if best is None else min(best, d)
+print(json.dumps([best, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, outcome]))
+'''
+
+CASES = [("values", 100000), ("plus", 10000), ("plus", 100000), ("and", 10000),
+         ("and", 100000), ("or", 10000), ("in", 10000), ("in", 100000),
+         ("case", 10000), ("vars", 10000), ("vars", 30000), ("sums", 100)]
+
+
+def run(libdir, case, n):
+    env = dict(os.environ, LD_LIBRARY_PATH=os.path.abspath(libdir))
+    out = subprocess.run([sys.executable, "-c", CHILD, case, str(n)], env=env,
+                         capture_output=True, text=True)
+    if out.returncode != 0:
+        return [float("nan"), 0, "crash: %s" % out.stderr.strip().splitlines()[-1:]]
+    return json.loads(out.stdout)
+
+
+def main():
+    ours, ref = sys.argv[1], sys.argv[2]
+    only = sys.argv[3:] or [c for c, _ in CASES]
+    print("%-7s %7s %10s %10s %6s %7s %7s  %s" % ("case", "terms", "ours s", "sqlite s", "ratio", "RSS MB", "ref MB", "outcome"))
+    for case, n in CASES:
+        if case not in only:
+            continue
+        a = run(ours, case, n)
+        b = run(ref, case, n)
+        same = "same" if a[2] == b[2] else "DIFFERENT: ours %r, SQLite %r" % (a[2], b[2])
+        print("%-7s %7d %10.4f %10.4f %6.1f %7.0f %7.0f  %s %s" % (case, n, a[0], b[0], a[0] / b[0], a[1] / 1024, b[1] / 1024, str(a[2])[:40], same))
+
+
+main()
