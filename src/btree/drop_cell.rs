@@ -12,6 +12,7 @@
 //! the general path (which repacks the page and balances it).
 
 use super::page::{self, PageKind};
+use super::page::{get_u16, put_u16};
 use super::{Btree, Pgno};
 use crate::error::Result;
 
@@ -76,14 +77,6 @@ pub(super) fn remove_cell_bytes(data: &mut [u8], h: &page::PageHeader, idx: usiz
     data[h.offset + 3..h.offset + 5].copy_from_slice(&((h.ncells - 1) as u16).to_be_bytes());
     data[off..off + size].fill(0);
     add_free_block(data, h.offset, off, size);
-}
-
-fn get_u16(data: &[u8], at: usize) -> usize {
-    u16::from_be_bytes([data[at], data[at + 1]]) as usize
-}
-
-fn put_u16(data: &mut [u8], at: usize, v: usize) {
-    data[at..at + 2].copy_from_slice(&(v as u16).to_be_bytes());
 }
 
 fn content_start(data: &[u8], hoff: usize) -> usize {

@@ -24,6 +24,7 @@ use super::balance::Level;
 use super::cell;
 use super::cursor::Probe;
 use super::overflow::Payload;
+use super::page::get_u16;
 use super::page::{self, PageKind};
 use super::{Btree, Pgno};
 use crate::error::{Error, Result};
@@ -323,10 +324,6 @@ fn content_start(data: &[u8], h: &page::PageHeader) -> usize {
         0 => 65536,
         v => v as usize,
     }
-}
-
-fn get_u16(data: &[u8], at: usize) -> usize {
-    u16::from_be_bytes([data[at], data[at + 1]]) as usize
 }
 
 /// Where a new cell goes on a page (SQLite's allocateSpace).

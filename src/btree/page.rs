@@ -128,6 +128,17 @@ pub fn header(data: &[u8], pgno: Pgno) -> Result<PageHeader> {
     Ok(PageHeader { kind, ncells, right, offset: off })
 }
 
+/// A page's two-byte big-endian field at `at` (header fields, cell
+/// pointers, freeblock links and sizes).
+pub(crate) fn get_u16(data: &[u8], at: usize) -> usize {
+    u16::from_be_bytes([data[at], data[at + 1]]) as usize
+}
+
+/// Writes a page's two-byte big-endian field at `at`.
+pub(crate) fn put_u16(data: &mut [u8], at: usize, v: usize) {
+    data[at..at + 2].copy_from_slice(&(v as u16).to_be_bytes());
+}
+
 /// Offset of cell `i`'s content.
 #[inline]
 pub fn cell_offset(data: &[u8], h: &PageHeader, i: usize, usable: u32) -> Result<usize> {

@@ -17,19 +17,12 @@
 
 use super::drop_cell::{add_free_block, free_bytes};
 use super::page;
+use super::page::{get_u16, put_u16};
 use super::{Btree, Pgno};
 use crate::error::Result;
 
 /// Fragment bytes SQLite lets a page collect before it defragments.
 const MAX_FRAGMENTS: usize = 60;
-
-fn get_u16(data: &[u8], at: usize) -> usize {
-    u16::from_be_bytes([data[at], data[at + 1]]) as usize
-}
-
-fn put_u16(data: &mut [u8], at: usize, v: usize) {
-    data[at..at + 2].copy_from_slice(&(v as u16).to_be_bytes());
-}
 
 /// Take `len` bytes from the first freeblock that holds them; returns the
 /// offset. A remainder under 4 bytes becomes fragment bytes (refused past

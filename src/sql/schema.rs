@@ -87,7 +87,7 @@ pub struct Generated {
 }
 
 /// A table or view.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct Table {
     /// Name (unquoted).
     pub name: String,
@@ -758,24 +758,10 @@ pub fn schema_table() -> Table {
     };
     Table {
         name: "sqlite_schema".into(),
-        db: 0,
         root: 1,
         columns: vec![col("type", "text"), col("name", "text"), col("tbl_name", "text"), col("rootpage", "int"), col("sql", "text")],
-        rowid_alias: None,
         sql: "CREATE TABLE sqlite_schema(type text,name text,tbl_name text,rootpage int,sql text)".into(),
-        view_select: None,
-        view_columns: None,
-        auto_indexes: Vec::new(),
-        autoincrement: false,
-        checks: Vec::new(),
-        unsupported: None,
-        strict: false,
-        foreign_keys: Vec::new(),
-        without_rowid: None,
-        pk_conflict: None,
-        unique_conflicts: Vec::new(),
-        scope_columns: ScopeColumnsCache::default(),
-        virtual_table: None,
+        ..Table::default()
     }
 }
 

@@ -57,27 +57,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             // computed on read (in a WITHOUT ROWID table as in any other).
             let unsupported = None;
             let strict = flags.contains(ast::TabFlags::Strict);
-            let mut t = Table {
-                name: name.clone(),
-                db: 0,
-                root,
-                columns: Vec::new(),
-                rowid_alias: None,
-                sql: sql.to_string(),
-                view_select: None,
-                view_columns: None,
-                auto_indexes: Vec::new(),
-                autoincrement: false,
-                checks: Vec::new(),
-                unsupported,
-                strict,
-                foreign_keys: Vec::new(),
-                without_rowid: None,
-                pk_conflict: None,
-                unique_conflicts: Vec::new(),
-                scope_columns: ScopeColumnsCache::default(),
-                virtual_table: None,
-            };
+            let mut t = Table { name: name.clone(), root, sql: sql.to_string(), unsupported, strict, ..Table::default() };
             let mut has_primary_key = false;
             // Types and defaults as the statement writes them (the AST
             // prints them back normalized).
@@ -272,24 +252,10 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             let sel = crate::sql::parse::ast_text(*select);
             Ok(Table {
                 name,
-                db: 0,
-                root: 0,
-                columns: Vec::new(),
-                rowid_alias: None,
                 sql: sql.to_string(),
                 view_select: Some(sel),
                 view_columns: columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
-                auto_indexes: Vec::new(),
-                autoincrement: false,
-                checks: Vec::new(),
-                unsupported: None,
-                strict: false,
-                foreign_keys: Vec::new(),
-                without_rowid: None,
-                pk_conflict: None,
-                unique_conflicts: Vec::new(),
-                scope_columns: ScopeColumnsCache::default(),
-                virtual_table: None,
+                ..Table::default()
             })
         }
         Stmt::CreateVirtualTable { tbl_name, module_name, args, .. } => Ok(virtual_table_entry(
@@ -304,13 +270,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
 /// The schema entry of a virtual table: no b-tree, no columns (they are
 /// declared by its module when it connects).
 pub fn virtual_table_entry(name: String, vtab: VirtualTable, sql: &str) -> Table {
-    let mut t = schema_table();
-    t.name = name;
-    t.root = 0;
-    t.columns = Vec::new();
-    t.sql = sql.to_string();
-    t.virtual_table = Some(Arc::new(vtab));
-    t
+    Table { name, sql: sql.to_string(), virtual_table: Some(Arc::new(vtab)), ..Table::default() }
 }
 
 /// A foreign key from its parsed clause.

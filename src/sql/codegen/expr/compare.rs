@@ -102,21 +102,7 @@ impl Compiler<'_> {
             Expr::Parenthesized(v) if v.len() == 1 => self.collation_of(&v[0]),
             // Unary + and CAST keep their operand's collation.
             Expr::Unary(UnaryOperator::Positive, x) | Expr::Cast { expr: x, .. } => self.collation_of(x),
-            Expr::Binary(l, op, r)
-                if !matches!(
-                    op,
-                    Operator::Equals
-                        | Operator::NotEquals
-                        | Operator::Less
-                        | Operator::LessEquals
-                        | Operator::Greater
-                        | Operator::GreaterEquals
-                        | Operator::Is
-                        | Operator::IsNot
-                        | Operator::And
-                        | Operator::Or
-                ) =>
-            {
+            Expr::Binary(l, op, r) if passes_collation(op) => {
                 // An explicit COLLATE on either operand carries through.
                 match self.collation_of(l) {
                     Some((n, true)) => Some((n, true)),
@@ -227,6 +213,25 @@ impl Compiler<'_> {
     }
 }
 
+/// Whether a binary operator's result keeps its operands' collation:
+/// comparisons and AND/OR give a plain integer, every other operator
+/// passes an explicit COLLATE through.
+fn passes_collation(op: &Operator) -> bool {
+    !matches!(
+        op,
+        Operator::Equals
+            | Operator::NotEquals
+            | Operator::Less
+            | Operator::LessEquals
+            | Operator::Greater
+            | Operator::GreaterEquals
+            | Operator::Is
+            | Operator::IsNot
+            | Operator::And
+            | Operator::Or
+    )
+}
+
 /// The explicit COLLATE of `e` as [`Compiler::collation_of`] finds it
 /// (through parentheses, unary +, CAST, non-comparison operators and
 /// function arguments), without looking at columns.
@@ -235,23 +240,7 @@ pub(super) fn explicit_collation_of(e: &Expr<'_>) -> Option<String> {
         Expr::Collate(_, c) => Some(unquote(c)),
         Expr::Parenthesized(v) if v.len() == 1 => explicit_collation_of(&v[0]),
         Expr::Unary(UnaryOperator::Positive, x) | Expr::Cast { expr: x, .. } => explicit_collation_of(x),
-        Expr::Binary(l, op, r)
-            if !matches!(
-                op,
-                Operator::Equals
-                    | Operator::NotEquals
-                    | Operator::Less
-                    | Operator::LessEquals
-                    | Operator::Greater
-                    | Operator::GreaterEquals
-                    | Operator::Is
-                    | Operator::IsNot
-                    | Operator::And
-                    | Operator::Or
-            ) =>
-        {
-            explicit_collation_of(l).or_else(|| explicit_collation_of(r))
-        }
+        Expr::Binary(l, op, r) if passes_collation(op) => explicit_collation_of(l).or_else(|| explicit_collation_of(r)),
         Expr::FunctionCall { args: Some(args), .. } => args.iter().find_map(explicit_collation_of),
         Expr::Case { base, when_then_pairs, else_expr } => base
             .iter()

@@ -390,34 +390,7 @@ impl Compiler<'_> {
         match (ctx.sorter, order_by) {
             (Some((sorter, nk)), Some(terms)) => {
                 let base = self.b.regs(nk + n);
-                let mut k = 0i32;
-                for (i, t) in terms.iter().enumerate() {
-                    let flag = needs_null_key(t);
-                    let at = base + k + flag as i32;
-                    match ctx.order_map[i] {
-                        Some(col) => {
-                            self.b.add(Opcode::SCopy, regs + col as i32, at, 0);
-                        }
-                        None => {
-                            // An aggregate reached here is in the ORDER BY
-                            // of a query computing none: SQLite accepts it
-                            // when resolving and fails generating code.
-                            let saved = std::mem::replace(&mut self.in_aggregate_query, true);
-                            let r = self.expr(&t.expr, at);
-                            self.in_aggregate_query = saved;
-                            r?
-                        }
-                    }
-                    if flag {
-                        let f = base + k;
-                        let done = self.b.label();
-                        self.b.add(Opcode::Integer, 1, f, 0);
-                        self.b.add(Opcode::IsNull, at, done, 0);
-                        self.b.add(Opcode::Integer, 0, f, 0);
-                        self.b.bind(done);
-                    }
-                    k += 1 + flag as i32;
-                }
+                self.emit_sort_keys(ctx, terms, regs, base)?;
                 for i in 0..n {
                     self.b.add(Opcode::SCopy, regs + i as i32, base + (nk + i) as i32, 0);
                 }

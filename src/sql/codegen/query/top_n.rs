@@ -70,15 +70,10 @@ impl Compiler<'_> {
         }
     }
 
-    /// One row of the loops into the top-n index: the key first, the row
-    /// dropped if it cannot be among the first LIMIT, the other result
-    /// columns computed only for a row that enters.
-    pub(crate) fn emit_top_n_row(&mut self, ctx: &RowCtx, terms: &[SortedColumn<'_>], items: &[ResultItem<'_, '_>], regs: i32) -> Result<()> {
-        let (Some((index, nk)), Some(limit)) = (ctx.sorter, ctx.limit.as_ref()) else { return Ok(()) };
-        let n = items.len();
-        let named: Vec<bool> = (0..n).map(|i| ctx.order_map.contains(&Some(i))).collect();
-        self.compute_items_where(items, regs, &named)?;
-        let base = self.b.regs(nk + 1 + n);
+    /// The ORDER BY key of one row into `base..`: each term copied from
+    /// its result column or computed, a term sorted NULLS LAST preceded by
+    /// its is-NULL flag (`needs_null_key`).
+    pub(crate) fn emit_sort_keys(&mut self, ctx: &RowCtx, terms: &[SortedColumn<'_>], regs: i32, base: i32) -> Result<()> {
         let mut k = 0i32;
         for (i, t) in terms.iter().enumerate() {
             let flag = needs_null_key(t);
@@ -88,6 +83,9 @@ impl Compiler<'_> {
                     self.b.add(Opcode::SCopy, regs + col as i32, at, 0);
                 }
                 None => {
+                    // An aggregate reached here is in the ORDER BY of a
+                    // query computing none: SQLite accepts it when
+                    // resolving and fails generating code.
                     let saved = std::mem::replace(&mut self.in_aggregate_query, true);
                     let r = self.expr(&t.expr, at);
                     self.in_aggregate_query = saved;
@@ -104,6 +102,19 @@ impl Compiler<'_> {
             }
             k += 1 + flag as i32;
         }
+        Ok(())
+    }
+
+    /// One row of the loops into the top-n index: the key first, the row
+    /// dropped if it cannot be among the first LIMIT, the other result
+    /// columns computed only for a row that enters.
+    pub(crate) fn emit_top_n_row(&mut self, ctx: &RowCtx, terms: &[SortedColumn<'_>], items: &[ResultItem<'_, '_>], regs: i32) -> Result<()> {
+        let (Some((index, nk)), Some(limit)) = (ctx.sorter, ctx.limit.as_ref()) else { return Ok(()) };
+        let n = items.len();
+        let named: Vec<bool> = (0..n).map(|i| ctx.order_map.contains(&Some(i))).collect();
+        self.compute_items_where(items, regs, &named)?;
+        let base = self.b.regs(nk + 1 + n);
+        self.emit_sort_keys(ctx, terms, regs, base)?;
         self.b.add(Opcode::Sequence, index, base + nk as i32, 0);
         let (check, insert, skip) = (self.b.label(), self.b.label(), self.b.label());
         // A negative LIMIT keeps every row.
