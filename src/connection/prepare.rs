@@ -296,8 +296,18 @@ impl Connection {
                 c.vtab_lender = Some(lend_best_index);
                 c.vtab_connect = Some(vtab_connect);
                 c.max_expr_depth = parse_limits.expr_depth;
-                c.depth_point = deferred_depth.as_ref().map(|d| d.expr);
-                let mut prog = compile(&mut c, cmd)?;
+                c.depth_point = deferred_depth.as_ref().map(|d| d.expr).filter(|&at| at != 0);
+                let mut prog = match compile(&mut c, cmd) {
+                    Ok(p) => p,
+                    // A height SQLite meets once the FROM clauses are
+                    // expanded wins over the errors met after them.
+                    Err(e) => match &deferred_depth {
+                        Some(d) if d.after_expansion && !crate::sql::parse_limits::is_expansion_error(&e) && e.primary() == crate::error::SQLITE_ERROR => {
+                            return Err(d.error.clone())
+                        }
+                        _ => return Err(e),
+                    },
+                };
                 // A compile that never met the expression too deep fails
                 // after it, as SQLite's resolver would have by then.
                 if let Some(d) = &deferred_depth {

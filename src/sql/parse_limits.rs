@@ -104,9 +104,25 @@ const STMT_BASE: usize = SELECT_COLUMN_BASE - 4;
 /// compiling when it never passed it.
 #[derive(Debug)]
 pub struct DeferredDepth {
-    /// The expression's address in the statement's tree.
+    /// The expression's address in the statement's tree (0: none, the
+    /// failure stands after the FROM clauses are expanded).
     pub expr: usize,
     pub error: Error,
+    /// The height SQLite meets only once the FROM clauses are expanded
+    /// (see [`Walk::after_expansion`]): an error expanding them (a missing
+    /// table, views or CTEs nested too deep) is reported instead.
+    pub after_expansion: bool,
+}
+
+/// Whether `e` is an error SQLite meets while expanding FROM clauses
+/// (before it resolves any name or checks a height of one leaf): it wins
+/// over a [`DeferredDepth::after_expansion`] failure.
+pub fn is_expansion_error(e: &Error) -> bool {
+    let m = e.message.as_str();
+    m == "VIEWs and/or subqueries nested too deep"
+        || m.starts_with("no such table: ")
+        || m.starts_with("circular reference: ")
+        || m.starts_with("too many references to ")
 }
 
 /// Check `cmd` against `limits`; `interrupt` is polled at each subquery
@@ -119,9 +135,16 @@ pub fn check(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>)
         Cmd::Explain(s) | Cmd::ExplainQueryPlan(s) => s,
     };
     let base = STMT_BASE + usize::from(!matches!(cmd, Cmd::Stmt(_)));
-    let mut w = Walk { limits, interrupt, in_view: false, insert_row: false, deferred: None, saw_expr_subquery: false };
+    let mut w = Walk { limits, interrupt, in_view: false, insert_row: false, deferred: None, saw_expr_subquery: false, after_expansion: None };
     crate::sql::parse::with_stack(|| w.stmt(stmt, base))?;
-    Ok(w.deferred)
+    // (A trigger's body and a view's SELECT are not resolved when they
+    // are created: only their parser's heights count there.)
+    let resolved = !matches!(stmt, Stmt::CreateTrigger { .. } | Stmt::CreateView { .. });
+    match (w.deferred, w.after_expansion) {
+        (Some(d), _) => Ok(Some(d)),
+        (None, Some(error)) if resolved => Ok(Some(DeferredDepth { expr: 0, error, after_expansion: true })),
+        (None, _) => Ok(None),
+    }
 }
 
 /// The limit SQLite's parser meets in an unterminated statement before
@@ -192,6 +215,51 @@ struct Walk<'i> {
     /// when every expression's own height is within it, so without one
     /// that second walk is skipped (a 100,000-row VALUES paid it).
     saw_expr_subquery: bool,
+    /// The first height past the limit that SQLite meets only after it
+    /// expanded the FROM clauses: a column `*` expands to (`t.c` and
+    /// `t.c` qualified are built then), and at a limit of 0 a leaf (its
+    /// height is checked by the resolver, not the parser).
+    after_expansion: Option<Error>,
+}
+
+/// An expression SQLite's parser builds without checking its height (a
+/// name, a literal or a parameter, in parentheses or not).
+fn is_leaf(e: &Expr<'_>) -> bool {
+    match e {
+        Expr::Id(_) | Expr::Literal(_) | Expr::Name(_) | Expr::Variable(_) => true,
+        Expr::Parenthesized(v) => v.len() == 1 && is_leaf(&v[0]),
+        _ => false,
+    }
+}
+
+/// The heights SQLite's resolver checks in `e` when a statement stored in
+/// the schema is compiled (a trigger's WHEN clause, each time the trigger
+/// is coded): its own height and, through its subqueries, the running
+/// height of the expressions around them, against `expr_depth`.
+pub fn check_resolved_heights(e: &Expr<'_>, expr_depth: usize) -> Result<()> {
+    let limits = ParseLimits { expr_depth, ..ParseLimits::NONE };
+    let mut w = Walk { limits, interrupt: None, in_view: false, insert_row: false, deferred: None, saw_expr_subquery: false, after_expansion: None };
+    crate::sql::parse::with_stack(|| w.expr(e, 0, 0))?;
+    if let Some(error) = w.after_expansion {
+        return Err(error);
+    }
+    if w.saw_expr_subquery {
+        let nesting = Nesting::new(expr_depth);
+        if let Some(d) = nesting.deferred(nesting.expr(e, 0)) {
+            return Err(d.error);
+        }
+    }
+    Ok(())
+}
+
+/// [`check_resolved_heights`] for each expression of one statement of a
+/// trigger's body (`cmd`, reparsed from the body's text).
+pub fn check_trigger_statement(cmd: &Cmd<'_>, expr_depth: usize) -> Result<()> {
+    let limits = ParseLimits { expr_depth, ..ParseLimits::NONE };
+    match check(cmd, limits, None)? {
+        Some(d) => Err(d.error),
+        None => Ok(()),
+    }
 }
 
 fn too_deep(max: usize) -> Error {
@@ -251,6 +319,11 @@ impl Walk<'_> {
         self.parser(pd)?;
         let max = self.limits.expr_depth;
         if td >= max {
+            // A leaf standing alone is checked only by the resolver.
+            if td == 0 && is_leaf(e) {
+                self.after_expansion.get_or_insert_with(|| too_deep(max));
+                return Ok(1);
+            }
             // Some enclosing node is already higher than the limit; stop
             // before walking further down.
             return Err(too_deep(max));
@@ -487,7 +560,7 @@ impl Walk<'_> {
                     ResultColumn::Expr(..) => None,
                 });
                 if stars.max().is_some_and(|h| td + h > self.limits.expr_depth) {
-                    return Err(too_deep(self.limits.expr_depth));
+                    self.after_expansion.get_or_insert_with(|| too_deep(self.limits.expr_depth));
                 }
                 let mut h = self.columns(columns, pd + 4, td)?;
                 if let Some(f) = from {
@@ -753,7 +826,7 @@ impl Nesting {
 
     /// The outcome of a walk as a deferred failure.
     fn deferred(&self, r: Result<()>) -> Option<DeferredDepth> {
-        r.err().map(|error| DeferredDepth { expr: self.point.get(), error })
+        r.err().map(|error| DeferredDepth { expr: self.point.get(), error, after_expansion: false })
     }
 
     /// Resolve `s` with `acc` heights of enclosing expressions.
@@ -883,7 +956,8 @@ fn from_holds(f: &FromClause<'_>, at: usize) -> bool {
 /// SQLite's height of `e` (already checked to be within the limit, so
 /// this recursion is bounded).
 fn height(e: &Expr<'_>) -> usize {
-    let mut w = Walk { limits: ParseLimits::NONE, interrupt: None, in_view: true, insert_row: false, deferred: None, saw_expr_subquery: false };
+    let mut w =
+        Walk { limits: ParseLimits::NONE, interrupt: None, in_view: true, insert_row: false, deferred: None, saw_expr_subquery: false, after_expansion: None };
     w.expr(e, 0, 0).unwrap_or(0)
 }
 

@@ -388,6 +388,14 @@ pub struct Compiler<'s> {
     pub depth_point: Option<usize>,
     /// Views and CTEs being expanded, one inside the other.
     pub view_depth: usize,
+    /// The cursors SQLite's expansion of FROM clauses has numbered so far
+    /// (`Parse::nTab`: every item of a FROM clause, with those of the
+    /// subqueries written in it, when the clause is expanded), and the
+    /// FROM clauses counted (by address). A CTE expanded when it reaches
+    /// `SQLITE_LIMIT_EXPR_DEPTH` is "nested too deep"
+    /// (`query::from`, `enter_cte_nesting`).
+    pub expanded_cursors: usize,
+    pub counted_froms: std::collections::HashSet<usize>,
 }
 
 impl<'s> Compiler<'s> {
@@ -515,6 +523,8 @@ impl<'s> Compiler<'s> {
             max_expr_depth: 1000,
             depth_point: None,
             view_depth: 0,
+            expanded_cursors: 0,
+            counted_froms: Default::default(),
         }
     }
 

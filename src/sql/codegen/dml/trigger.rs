@@ -300,23 +300,34 @@ impl Compiler<'_> {
         // (P1..P2: the body, whose `Once` flags each firing starts without.)
         let enter = self.b.add(Opcode::TriggerEnter, 0, 0, 0);
         let r = (|| -> Result<()> {
+            // The body was parsed under the limits of its CREATE TRIGGER
+            // (or of the schema's reading); SQLite's resolver checks its
+            // heights against the limit in force each time it codes the
+            // trigger.
             if let Some(w) = when {
+                crate::sql::parse_limits::check_resolved_heights(w, self.max_expr_depth)?;
                 self.jump_if_false(w, done)?;
             }
             for cmd in commands {
                 let text = crate::sql::parse::ast_text(cmd);
-                with_first_statement(text.as_bytes(), |c2, _| match c2 {
-                    Some(ast::Cmd::Stmt(Stmt::Select(sel))) => self.compile_select(sel, crate::sql::model::query::Dest::Discard).map(|_| ()),
-                    Some(ast::Cmd::Stmt(s)) => {
-                        let mut dummy = Program::default();
-                        match s {
-                            Stmt::Insert { .. } => crate::sql::codegen::dml::insert::compile_insert(self, s, &mut dummy),
-                            Stmt::Update { .. } => crate::sql::codegen::dml::update::compile_update(self, s, &mut dummy),
-                            Stmt::Delete { .. } => crate::sql::codegen::dml::delete::compile_delete(self, s, &mut dummy),
-                            _ => Err(Error::sql("unsupported statement in trigger")),
-                        }
+                let limit = self.max_expr_depth;
+                with_first_statement(text.as_bytes(), |c2, _| {
+                    if let Some(c2) = c2 {
+                        crate::sql::parse_limits::check_trigger_statement(c2, limit)?;
                     }
-                    _ => Err(Error::sql("malformed trigger")),
+                    match c2 {
+                        Some(ast::Cmd::Stmt(Stmt::Select(sel))) => self.compile_select(sel, crate::sql::model::query::Dest::Discard).map(|_| ()),
+                        Some(ast::Cmd::Stmt(s)) => {
+                            let mut dummy = Program::default();
+                            match s {
+                                Stmt::Insert { .. } => crate::sql::codegen::dml::insert::compile_insert(self, s, &mut dummy),
+                                Stmt::Update { .. } => crate::sql::codegen::dml::update::compile_update(self, s, &mut dummy),
+                                Stmt::Delete { .. } => crate::sql::codegen::dml::delete::compile_delete(self, s, &mut dummy),
+                                _ => Err(Error::sql("unsupported statement in trigger")),
+                            }
+                        }
+                        _ => Err(Error::sql("malformed trigger")),
+                    }
                 })?;
                 if !matches!(cmd, ast::TriggerCmd::Select(_)) {
                     self.b.add(Opcode::ResetCount, 0, 0, 0);

@@ -80,7 +80,16 @@ impl Compiler<'_> {
             ArmOrder::NotOffered => self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names, None),
         };
         let key_opens = std::mem::replace(&mut self.compound_key_opens, outer_key_opens);
-        let (out, colls) = r?;
+        let (out, colls) = match r {
+            Ok(r) => r,
+            Err(e) => return Err(self.error_in_resolve_order(sel, e)),
+        };
+        // SQLite codes a compound that removes rows, or is sorted, as a
+        // merge of its arms, whose ORDER BY terms it builds as COLLATE
+        // nodes of height 2.
+        if self.max_expr_depth < 2 && (sel.order_by.is_some() || compounds.iter().any(|c| c.operator != CompoundOperator::UnionAll)) {
+            return Err(Error::sql(format!("Expression tree is too large (maximum depth {})", self.max_expr_depth)));
+        }
         // Duplicates are told apart under each column's collation: that of
         // the leftmost arm whose column has one (else BINARY). The
         // temporaries were opened before the later arms were compiled, so
@@ -92,6 +101,46 @@ impl Compiler<'_> {
             self.b.insns[at].p4 = P4::KeyInfo(ki.clone());
         }
         Ok(out)
+    }
+
+    /// The error SQLite reports for a compound whose compile failed with
+    /// `failed`: its resolver takes the compound's LIMIT and OFFSET first,
+    /// then the arms from the last to the first (each arm's width checked
+    /// against the one after it once the arm is resolved), then the
+    /// ORDER BY; the arms are compiled here from the last to find the
+    /// first of them that fails (the program is discarded with the
+    /// error). Errors that are not SQL errors (an interrupt) stand.
+    fn error_in_resolve_order(&mut self, sel: &Select<'_>, failed: Error) -> Error {
+        if failed.primary() != crate::error::SQLITE_ERROR {
+            return failed;
+        }
+        if let Some(l) = sel.limit {
+            let (count, off) = self.limit_exprs(l);
+            for e in std::iter::once(count).chain(off) {
+                if let Err(e) = self.check_names(e) {
+                    return e;
+                }
+            }
+        }
+        let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
+        let arms: Vec<&OneSelect<'_>> = std::iter::once(&sel.body.select).chain(compounds.iter().map(|c| &c.select)).collect();
+        let mut right_width: Option<usize> = None;
+        for j in (0..arms.len()).rev() {
+            let scratch = self.b.cursor();
+            match self.compile_simple(arms[j], None, None, Dest::EphemTable(scratch)) {
+                Err(e) => return e,
+                Ok(info) => {
+                    if right_width.is_some_and(|w| w != info.n_columns) {
+                        return Error::sql(format!(
+                            "SELECTs to the left and right of {} do not have the same number of result columns",
+                            operator_name(compounds[j].operator)
+                        ));
+                    }
+                    right_width = Some(info.n_columns);
+                }
+            }
+        }
+        failed
     }
 
     /// SQLite looks up the tables of a compound's arms from the last arm
@@ -220,12 +269,7 @@ impl Compiler<'_> {
             let arm_order_by = order_of(j + 1, &cs.select);
             let check = |i: &SelectInfo, op: CompoundOperator| -> Result<()> {
                 if i.n_columns != n {
-                    let name = match op {
-                        CompoundOperator::Union => "UNION",
-                        CompoundOperator::UnionAll => "UNION ALL",
-                        CompoundOperator::Except => "EXCEPT",
-                        CompoundOperator::Intersect => "INTERSECT",
-                    };
+                    let name = operator_name(op);
                     return Err(Error::sql(format!("SELECTs to the left and right of {name} do not have the same number of result columns")));
                 }
                 Ok(())
@@ -361,6 +405,16 @@ impl Compiler<'_> {
         out.correlated = correlated;
         out.arms = arms;
         Ok((out, colls))
+    }
+}
+
+/// A compound operator as SQL writes it.
+fn operator_name(op: CompoundOperator) -> &'static str {
+    match op {
+        CompoundOperator::Union => "UNION",
+        CompoundOperator::UnionAll => "UNION ALL",
+        CompoundOperator::Except => "EXCEPT",
+        CompoundOperator::Intersect => "INTERSECT",
     }
 }
 

@@ -82,6 +82,7 @@ impl<'b> Compiler<'_> {
     pub fn open_from<'a>(&mut self, from: Option<&'a FromClause<'b>>) -> Result<Vec<FromItem<'a, 'b>>> {
         let mut out = Vec::new();
         let Some(from) = from else { return Ok(out) };
+        self.count_expanded_cursors(from);
         if let Some(first) = from.select {
             self.open_from_item(first, &mut out)?;
         }
@@ -283,7 +284,10 @@ impl<'b> Compiler<'_> {
                     // and of those around that one, never the ones of the
                     // query using it (SQLite binds CTE names lexically).
                     let hidden = self.ctes.split_off(level + 1);
-                    let r = match self.open_recursive_cte(&cte.select_sql, &name, alias.clone(), cte.columns.clone(), out) {
+                    let r = match self
+                        .check_cte_cursors()
+                        .and_then(|()| self.open_recursive_cte(&cte.select_sql, &name, alias.clone(), cte.columns.clone(), out))
+                    {
                         Ok(false) => match self.enter_view_nesting() {
                             Ok(()) => {
                                 let r = self.open_subquery_text_in(&cte.select_sql, alias, cte.columns.clone(), None, true, out);
@@ -613,6 +617,46 @@ impl<'b> Compiler<'_> {
             return Err(Error::sql("VIEWs and/or subqueries nested too deep"));
         }
         self.view_depth += 1;
+        Ok(())
+    }
+
+    /// Count the cursors SQLite numbers when it expands `from` (its items,
+    /// and those of the subqueries written in it, at once), unless an
+    /// enclosing clause counted them already.
+    fn count_expanded_cursors(&mut self, from: &FromClause<'_>) {
+        fn count(from: &FromClause<'_>, counted: &mut std::collections::HashSet<usize>) -> usize {
+            if !counted.insert(from as *const FromClause<'_> as usize) {
+                return 0;
+            }
+            let items = from.select.iter().map(|t| &**t).chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)));
+            items
+                .map(|t| {
+                    1 + match t {
+                        // (SQLite's subquery is its last arm, whose FROM
+                        // clause it numbers.)
+                        SelectTable::Select(s, _) => {
+                            let last = s.body.compounds.as_ref().and_then(|c| c.last()).map_or(&s.body.select, |c| &c.select);
+                            match last {
+                                ast::OneSelect::Select { from: Some(f), .. } => count(f, counted),
+                                _ => 0,
+                            }
+                        }
+                        SelectTable::Sub(inner, _) => count(inner, counted),
+                        _ => 0,
+                    }
+                })
+                .sum()
+        }
+        self.expanded_cursors += count(from, &mut self.counted_froms);
+    }
+
+    /// SQLite's check as it expands a CTE: with as many cursors numbered
+    /// as `SQLITE_LIMIT_EXPR_DEPTH`, the CTE counts as nested too deep
+    /// (its guard against CTEs expanding to exponentially many cursors).
+    fn check_cte_cursors(&self) -> Result<()> {
+        if self.expanded_cursors >= self.max_expr_depth {
+            return Err(Error::sql("VIEWs and/or subqueries nested too deep"));
+        }
         Ok(())
     }
 
