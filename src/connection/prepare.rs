@@ -296,6 +296,7 @@ impl Connection {
                 c.vtab_lender = Some(lend_best_index);
                 c.vtab_connect = Some(vtab_connect);
                 c.max_expr_depth = parse_limits.expr_depth;
+                c.interrupt = Some(interrupt.clone());
                 c.depth_point = deferred_depth.as_ref().map(|d| d.expr).filter(|&at| at != 0);
                 let mut prog = match compile(&mut c, cmd) {
                     Ok(p) => p,

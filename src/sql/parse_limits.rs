@@ -236,20 +236,17 @@ fn is_leaf(e: &Expr<'_>) -> bool {
 /// the schema is compiled (a trigger's WHEN clause, each time the trigger
 /// is coded): its own height and, through its subqueries, the running
 /// height of the expressions around them, against `expr_depth`.
+/// (The running height through its subqueries does not count: SQLite
+/// codes a trigger in a parse of its own, which its resolver does not
+/// carry it into.)
 pub fn check_resolved_heights(e: &Expr<'_>, expr_depth: usize) -> Result<()> {
     let limits = ParseLimits { expr_depth, ..ParseLimits::NONE };
     let mut w = Walk { limits, interrupt: None, in_view: false, insert_row: false, deferred: None, saw_expr_subquery: false, after_expansion: None };
     crate::sql::parse::with_stack(|| w.expr(e, 0, 0))?;
-    if let Some(error) = w.after_expansion {
-        return Err(error);
+    match w.after_expansion {
+        Some(error) => Err(error),
+        None => Ok(()),
     }
-    if w.saw_expr_subquery {
-        let nesting = Nesting::new(expr_depth);
-        if let Some(d) = nesting.deferred(nesting.expr(e, 0)) {
-            return Err(d.error);
-        }
-    }
-    Ok(())
 }
 
 /// [`check_resolved_heights`] for each expression of one statement of a
@@ -257,8 +254,8 @@ pub fn check_resolved_heights(e: &Expr<'_>, expr_depth: usize) -> Result<()> {
 pub fn check_trigger_statement(cmd: &Cmd<'_>, expr_depth: usize) -> Result<()> {
     let limits = ParseLimits { expr_depth, ..ParseLimits::NONE };
     match check(cmd, limits, None)? {
-        Some(d) => Err(d.error),
-        None => Ok(()),
+        Some(d) if d.after_expansion => Err(d.error),
+        _ => Ok(()),
     }
 }
 
@@ -774,6 +771,9 @@ impl Walk<'_> {
                             self.opt(where_clause.as_ref(), pd + 6)?;
                         }
                         TriggerCmd::Insert { select, upsert, .. } => {
+                            // (A single row's width is checked against the
+                            // table when the trigger is coded.)
+                            self.insert_row = select.body.compounds.is_none() && matches!(&select.body.select, OneSelect::Values(rows) if rows.len() == 1);
                             self.subquery(select, pd + 5, 0)?;
                             self.upsert(*upsert, pd + 5)?;
                         }

@@ -230,3 +230,190 @@ fn two_name_errors_in_update_and_grouped_queries_as_sqlite() {
         assert_eq!(run_ours(&mut ours, sql), run_ref(&reference, sql), "{sql}");
     }
 }
+
+const LIMIT_COLUMN: i32 = 2;
+
+/// SQLite resolves a compound's LIMIT, then its arms from the last to the
+/// first, then its ORDER BY: of several arms with unknown names, the last
+/// one's is reported, in every compound form and wherever it stands.
+#[test]
+fn compound_arms_report_the_last_arms_name_error_first() {
+    let setup = "CREATE TABLE t(a, b); CREATE TABLE u(c, d)";
+    for op in ["UNION", "UNION ALL", "INTERSECT", "EXCEPT"] {
+        for sql in [
+            format!("SELECT x1 FROM t {op} SELECT x2 FROM t"),
+            format!("SELECT x1 FROM t {op} SELECT x2 FROM t {op} SELECT x3 FROM t"),
+            format!("SELECT x1 FROM t {op} SELECT a FROM t {op} SELECT x3 FROM t"),
+            format!("SELECT x1 FROM t {op} SELECT x2 FROM t {op} SELECT a FROM t"),
+            format!("SELECT x1 FROM t {op} SELECT x2 FROM t ORDER BY 1"),
+            format!("SELECT x1 FROM t {op} SELECT x2 FROM t ORDER BY zz"),
+            format!("SELECT a FROM t {op} SELECT c FROM u ORDER BY zz"),
+            format!("SELECT a FROM t WHERE y1 {op} SELECT c FROM u WHERE y2"),
+            format!("SELECT * FROM (SELECT x1 FROM t {op} SELECT x2 FROM t)"),
+            format!("SELECT (SELECT x1 FROM t {op} SELECT x2 FROM t)"),
+            format!("SELECT 1 WHERE 1 IN (SELECT x1 FROM t {op} SELECT x2 FROM t)"),
+            format!("WITH c AS (SELECT x1 FROM t {op} SELECT x2 FROM t) SELECT * FROM c"),
+            format!("SELECT x1 FROM t {op} VALUES(x2)"),
+            format!("VALUES(x1) {op} SELECT x2 FROM t"),
+            format!("SELECT max(x1) FROM t {op} SELECT x2 FROM t"),
+            format!("INSERT INTO t(a) SELECT x1 FROM t {op} SELECT x2 FROM t"),
+            format!("SELECT x1 FROM t {op} SELECT x2 FROM t LIMIT zz"),
+            format!("SELECT a FROM t {op} SELECT x2 FROM t LIMIT zz"),
+            format!("SELECT x1 FROM t {op} SELECT c FROM u JOIN t ON zz"),
+            format!("SELECT a FROM t GROUP BY a HAVING x1 {op} SELECT x2 FROM t"),
+            format!("SELECT a FROM t {op} SELECT a FROM t {op} SELECT a, b FROM t"),
+            format!("SELECT x1 FROM t {op} SELECT a, b FROM t"),
+            format!("SELECT a, b FROM t {op} SELECT x2 FROM t"),
+            format!("SELECT x1 FROM nosuch {op} SELECT x2 FROM t"),
+        ] {
+            same_phase(setup, &[], &sql);
+        }
+        let view = format!("{setup}; CREATE VIEW v AS SELECT x1 FROM t {op} SELECT x2 FROM t");
+        same_phase(&view, &[], "SELECT * FROM v");
+        let trigger = format!("{setup}; CREATE TRIGGER tr AFTER INSERT ON t BEGIN INSERT INTO u SELECT x1, 1 FROM t {op} SELECT x2, 2 FROM t; END");
+        same_phase(&trigger, &[], "INSERT INTO t VALUES(1, 2)");
+    }
+    same_phase(setup, &[], "SELECT x1 FROM t UNION SELECT x2 FROM t INTERSECT SELECT x3 FROM t EXCEPT SELECT x4 FROM t");
+}
+
+/// Views and CTEs expanded past `SQLITE_LIMIT_EXPR_DEPTH` are "nested too
+/// deep", found while the FROM clauses are expanded: before the heights
+/// SQLite meets after that (`*` expanded, a leaf at a limit of 0, the
+/// running height of a scalar subquery), and, for a CTE, once as many
+/// cursors are numbered as the limit.
+#[test]
+fn views_and_ctes_nested_past_a_small_depth_limit() {
+    fn views(n: usize) -> String {
+        let mut s = String::from("CREATE TABLE t(a, b); CREATE VIEW v0 AS SELECT a FROM t;");
+        for i in 1..n {
+            s += &format!("CREATE VIEW v{i} AS SELECT a FROM v{};", i - 1);
+        }
+        s
+    }
+    fn ctes(n: usize) -> String {
+        let mut q = String::from("c0 AS (SELECT a FROM t)");
+        for i in 1..n {
+            q += &format!(", c{i} AS (SELECT a FROM c{})", i - 1);
+        }
+        format!("WITH {q} SELECT * FROM c{}", n - 1)
+    }
+    fn nested_ctes(n: usize) -> String {
+        let mut q = String::from("SELECT a FROM t");
+        for i in 0..n {
+            q = format!("WITH c{i} AS ({q}) SELECT a FROM c{i}");
+        }
+        q
+    }
+    for limit in [0, 1, 2, 3, 5] {
+        let l = [(LIMIT_EXPR_DEPTH, limit)];
+        for n in [1, 2, 3, 6] {
+            let last = n - 1;
+            for sql in [
+                format!("SELECT * FROM v{last}"),
+                format!("SELECT a FROM v{last}"),
+                format!("SELECT 1 FROM v{last}"),
+                format!("SELECT (SELECT a FROM v{last})"),
+                format!("SELECT * FROM t, v{last}"),
+                format!("SELECT * FROM t, t AS t2, v{last}"),
+                format!("INSERT INTO t SELECT a, a FROM v{last}"),
+                format!("DELETE FROM t WHERE a IN (SELECT a FROM v{last})"),
+            ] {
+                same_phase(&views(n), &l, &sql);
+            }
+            same_phase("CREATE TABLE t(a, b)", &l, &ctes(n));
+            same_phase("CREATE TABLE t(a, b)", &l, &nested_ctes(n));
+        }
+        for sql in [
+            "WITH c AS (SELECT 1) SELECT * FROM t, c",
+            "WITH c AS (SELECT 1) SELECT * FROM c",
+            "WITH c AS (SELECT 1) SELECT * FROM t, t AS t2, c",
+            "SELECT * FROM nosuch",
+            "SELECT a FROM nosuch",
+            "SELECT * FROM t, t AS t2, nosuch",
+            "SELECT * FROM t, t AS t2 WHERE x",
+            "SELECT nosuch FROM t",
+        ] {
+            same_phase("CREATE TABLE t(a, b)", &l, sql);
+        }
+    }
+}
+
+/// A compound SQLite codes as a merge of its arms (one that removes rows,
+/// or is sorted) builds ORDER BY terms of height 2.
+#[test]
+fn compounds_coded_as_a_merge_under_an_expression_depth_of_one() {
+    let setup = "CREATE TABLE t(a, b)";
+    for sql in [
+        "SELECT a FROM t UNION SELECT b FROM t",
+        "SELECT a FROM t UNION ALL SELECT b FROM t",
+        "SELECT a FROM t INTERSECT SELECT b FROM t",
+        "SELECT a FROM t EXCEPT SELECT b FROM t",
+        "SELECT a FROM t UNION ALL SELECT b FROM t ORDER BY 1",
+        "SELECT a FROM t UNION ALL SELECT b FROM t LIMIT 1",
+        "SELECT 1 UNION SELECT 2 ORDER BY 1",
+    ] {
+        for limit in [1, 2] {
+            same_phase(setup, &[(LIMIT_EXPR_DEPTH, limit)], sql);
+        }
+    }
+}
+
+/// A trigger's body is checked against the expression depth in force
+/// when the trigger is coded (each expression's own height: not the
+/// running height through its subqueries), and at CREATE TRIGGER only
+/// by the parser.
+#[test]
+fn trigger_bodies_checked_against_the_depth_limit_when_coded() {
+    let setup = "CREATE TABLE t(a, b); CREATE TABLE u(c, d)";
+    let deep = vec!["1"; 30].join("+");
+    let bodies = [
+        format!("INSERT INTO u VALUES({deep}, 1)"),
+        "INSERT INTO u VALUES(new.a, 1)".to_string(),
+        "UPDATE u SET c = c + 1 WHERE d = new.a".to_string(),
+        "DELETE FROM u WHERE c IN (SELECT a FROM t)".to_string(),
+        "UPDATE u SET c = (SELECT a FROM t)".to_string(),
+        "DELETE FROM u WHERE EXISTS (SELECT a FROM t)".to_string(),
+        "SELECT 1 UNION SELECT 2 UNION SELECT 3".to_string(),
+        "INSERT INTO u SELECT ?1, ?2".to_string(),
+        "SELECT a, b, a, b FROM t".to_string(),
+    ];
+    for limit in [0, 1, 2, 3, 10] {
+        let l = [(LIMIT_EXPR_DEPTH, limit)];
+        for body in &bodies {
+            let create = format!("CREATE TRIGGER tr AFTER INSERT ON t BEGIN {body}; END");
+            same_phase(setup, &l, &create);
+            let with_trigger = format!("{setup}; {create}");
+            same_phase(&with_trigger, &l, "INSERT INTO t VALUES(1, 2)");
+        }
+        let when = format!("CREATE TRIGGER tr AFTER INSERT ON t WHEN {deep} BEGIN SELECT 1; END");
+        same_phase(setup, &l, &when);
+        same_phase(&format!("{setup}; {when}"), &l, "INSERT INTO t VALUES(1, 2)");
+    }
+}
+
+/// Under `SQLITE_LIMIT_COLUMN` below the schema table's 5 columns, the
+/// statements SQLite runs to record a schema row fail: CREATE TABLE and
+/// CREATE VIEW while compiling, CREATE INDEX and CREATE TRIGGER when the
+/// row is read back.
+#[test]
+fn ddl_under_a_column_limit_below_the_schema_tables_width() {
+    let setup = "CREATE TABLE t(a, b); CREATE TABLE u(c, d); CREATE VIEW v AS SELECT 1";
+    for limit in [1, 2, 4, 5] {
+        for sql in [
+            "CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1; END",
+            "CREATE TEMP TRIGGER tr AFTER INSERT ON t BEGIN SELECT 1; END",
+            "CREATE TABLE x(a)",
+            "CREATE TEMP TABLE x(a)",
+            "CREATE TABLE IF NOT EXISTS t(a)",
+            "CREATE VIEW w AS SELECT 1",
+            "CREATE INDEX i ON t(a)",
+            "CREATE TABLE y AS SELECT 1",
+            "EXPLAIN CREATE TABLE x(a)",
+            "EXPLAIN CREATE INDEX i ON t(a)",
+            "DROP TABLE u",
+            "DROP VIEW v",
+        ] {
+            same_phase(setup, &[(LIMIT_COLUMN, limit)], sql);
+        }
+    }
+}

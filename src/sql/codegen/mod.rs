@@ -395,6 +395,10 @@ pub struct Compiler<'s> {
     /// `SQLITE_LIMIT_EXPR_DEPTH` is "nested too deep"
     /// (`query::from`, `enter_cte_nesting`).
     pub expanded_cursors: usize,
+    /// The connection's `sqlite3_interrupt` flag, polled as expressions
+    /// are compiled so that an interrupt stops a long prepare (a VALUES
+    /// list of a million rows) as SQLite's parser stops at its next token.
+    pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     pub counted_froms: std::collections::HashSet<usize>,
 }
 
@@ -524,6 +528,7 @@ impl<'s> Compiler<'s> {
             depth_point: None,
             view_depth: 0,
             expanded_cursors: 0,
+            interrupt: None,
             counted_froms: Default::default(),
         }
     }

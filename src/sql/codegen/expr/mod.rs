@@ -401,6 +401,9 @@ impl Compiler<'_> {
 
     /// Compute `e` into register `target`.
     pub fn expr(&mut self, e: &Expr<'_>, target: i32) -> Result<()> {
+        if self.interrupt.as_ref().is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) {
+            return Err(Error::code(crate::error::SQLITE_INTERRUPT));
+        }
         crate::sql::parse::with_stack(|| self.expr_inner(e, target))
     }
 

@@ -70,7 +70,19 @@ impl Compiler<'_> {
                 NameEvent::Name(q, n, quoted, db) => self.name_failure(q.as_deref(), n, *quoted, db.as_deref())?,
                 NameEvent::Subquery(s) => {
                     if depth_point.is_some_and(|at| crate::sql::parse_limits::select_holds(s, at)) {
-                        Some(Error::sql(format!("Expression tree is too large (maximum depth {})", self.max_expr_depth)))
+                        let too_deep = Error::sql(format!("Expression tree is too large (maximum depth {})", self.max_expr_depth));
+                        // (The subquery's FROM clause is expanded before its
+                        // names are resolved: an error there comes first.)
+                        if compile_subqueries {
+                            let reg = self.b.reg();
+                            let done = self.b.label();
+                            match self.compile_select(s, Dest::Scalar { reg, done }) {
+                                Err(e) if crate::sql::parse_limits::is_expansion_error(&e) => Some(e),
+                                _ => Some(too_deep),
+                            }
+                        } else {
+                            Some(too_deep)
+                        }
                     } else if compile_subqueries {
                         let reg = self.b.reg();
                         let done = self.b.label();
