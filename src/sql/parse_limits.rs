@@ -130,12 +130,16 @@ pub fn is_expansion_error(e: &Error) -> bool {
 /// parser's limits fail at once; the height reached through nested
 /// subqueries, which SQLite checks while resolving names, is handed back.
 pub fn check(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>) -> Result<Option<DeferredDepth>> {
+    check_as(cmd, limits, interrupt, false)
+}
+
+fn check_as(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>, stored_leaves: bool) -> Result<Option<DeferredDepth>> {
     let stmt = match cmd {
         Cmd::Stmt(s) => s,
         Cmd::Explain(s) | Cmd::ExplainQueryPlan(s) => s,
     };
     let base = STMT_BASE + usize::from(!matches!(cmd, Cmd::Stmt(_)));
-    let mut w = Walk { limits, interrupt, in_view: false, insert_row: false, deferred: None, saw_expr_subquery: false, after_expansion: None };
+    let mut w = Walk { limits, interrupt, in_view: false, insert_row: false, deferred: None, saw_expr_subquery: false, after_expansion: None, stored_leaves };
     crate::sql::parse::with_stack(|| w.stmt(stmt, base))?;
     // (A trigger's body and a view's SELECT are not resolved when they
     // are created: only their parser's heights count there.)
@@ -220,6 +224,10 @@ struct Walk<'i> {
     /// `t.c` qualified are built then), and at a limit of 0 a leaf (its
     /// height is checked by the resolver, not the parser).
     after_expansion: Option<Error>,
+    /// The statement is an INSERT, UPDATE or DELETE of a trigger's body,
+    /// which SQLite keeps in reduced copies whose leaves hold no height:
+    /// they add nothing to the running height through subqueries.
+    stored_leaves: bool,
 }
 
 /// An expression SQLite's parser builds without checking its height (a
@@ -236,26 +244,44 @@ fn is_leaf(e: &Expr<'_>) -> bool {
 /// the schema is compiled (a trigger's WHEN clause, each time the trigger
 /// is coded): its own height and, through its subqueries, the running
 /// height of the expressions around them, against `expr_depth`.
-/// (The running height through its subqueries does not count: SQLite
-/// codes a trigger in a parse of its own, which its resolver does not
-/// carry it into.)
+/// (SQLite keeps the clause as a reduced copy whose leaves hold no height:
+/// they add nothing to the running height through its subqueries.)
 pub fn check_resolved_heights(e: &Expr<'_>, expr_depth: usize) -> Result<()> {
     let limits = ParseLimits { expr_depth, ..ParseLimits::NONE };
-    let mut w = Walk { limits, interrupt: None, in_view: false, insert_row: false, deferred: None, saw_expr_subquery: false, after_expansion: None };
+    let mut w = Walk {
+        limits,
+        interrupt: None,
+        in_view: false,
+        insert_row: false,
+        deferred: None,
+        saw_expr_subquery: false,
+        after_expansion: None,
+        stored_leaves: true,
+    };
     crate::sql::parse::with_stack(|| w.expr(e, 0, 0))?;
-    match w.after_expansion {
-        Some(error) => Err(error),
-        None => Ok(()),
+    if let Some(error) = w.after_expansion {
+        return Err(error);
     }
+    if w.saw_expr_subquery {
+        let nesting = Nesting::new(expr_depth, true);
+        if let Some(d) = nesting.deferred(nesting.expr(e, 0)) {
+            return Err(d.error);
+        }
+    }
+    Ok(())
 }
 
-/// [`check_resolved_heights`] for each expression of one statement of a
-/// trigger's body (`cmd`, reparsed from the body's text).
+/// The heights SQLite's resolver checks in one statement of a trigger's
+/// body (`cmd`, reparsed from the body's text) when it codes the trigger:
+/// a SELECT as a statement of its own; an INSERT, UPDATE or DELETE from
+/// the reduced copies SQLite stores, whose leaves add nothing to the
+/// running height through a subquery.
 pub fn check_trigger_statement(cmd: &Cmd<'_>, expr_depth: usize) -> Result<()> {
     let limits = ParseLimits { expr_depth, ..ParseLimits::NONE };
-    match check(cmd, limits, None)? {
-        Some(d) if d.after_expansion => Err(d.error),
-        _ => Ok(()),
+    let select = matches!(cmd, Cmd::Stmt(Stmt::Select(_)));
+    match check_as(cmd, limits, None, !select)? {
+        Some(d) => Err(d.error),
+        None => Ok(()),
     }
 }
 
@@ -683,7 +709,7 @@ impl Walk<'_> {
             Stmt::Select(s) => {
                 self.select(s, pd, 0)?;
                 if self.saw_expr_subquery {
-                    let nesting = Nesting::new(self.limits.expr_depth);
+                    let nesting = Nesting::new(self.limits.expr_depth, self.stored_leaves);
                     self.deferred = nesting.deferred(nesting.select(s, 0));
                 }
                 Ok(())
@@ -695,7 +721,7 @@ impl Walk<'_> {
                     self.subquery(s, pd + 5, 0)?;
                     self.upsert(*upsert, pd + 5)?;
                     if self.saw_expr_subquery {
-                        let nesting = Nesting::new(self.limits.expr_depth);
+                        let nesting = Nesting::new(self.limits.expr_depth, self.stored_leaves);
                         self.deferred = nesting.deferred(nesting.select(s, 0));
                     }
                 }
@@ -708,7 +734,7 @@ impl Walk<'_> {
                     self.from(f, pd + 5)?;
                 }
                 self.opt(where_clause.as_ref(), pd + 6)?;
-                let nesting = Nesting::new(self.limits.expr_depth);
+                let nesting = Nesting::new(self.limits.expr_depth, self.stored_leaves);
                 let r = sets.iter().map(|s| &s.expr).chain(where_clause.as_ref()).try_for_each(|e| nesting.expr(e, 0));
                 self.deferred = nesting.deferred(r);
                 self.returning(*returning, pd + 6)?;
@@ -718,7 +744,7 @@ impl Walk<'_> {
                 self.with(with.as_ref(), pd)?;
                 self.opt(where_clause.as_ref(), pd + 5)?;
                 if let Some(e) = where_clause {
-                    let nesting = Nesting::new(self.limits.expr_depth);
+                    let nesting = Nesting::new(self.limits.expr_depth, self.stored_leaves);
                     self.deferred = nesting.deferred(nesting.expr(e, 0));
                 }
                 self.returning(*returning, pd + 5)?;
@@ -815,13 +841,15 @@ impl Walk<'_> {
 /// in (through scalar subqueries), and refuses a total past the limit.
 struct Nesting {
     max: usize,
+    /// Leaves weigh nothing (see `Walk::stored_leaves`).
+    stored_leaves: bool,
     /// The expression found past the limit (its address).
     point: Cell<usize>,
 }
 
 impl Nesting {
-    fn new(max: usize) -> Self {
-        Nesting { max, point: Cell::new(0) }
+    fn new(max: usize, stored_leaves: bool) -> Self {
+        Nesting { max, stored_leaves, point: Cell::new(0) }
     }
 
     /// The outcome of a walk as a deferred failure.
@@ -880,7 +908,7 @@ impl Nesting {
     /// Resolve the top-level expression `e`: its height counts for every
     /// subquery inside it.
     fn expr(&self, e: &Expr<'_>, acc: usize) -> Result<()> {
-        let total = acc + height(e);
+        let total = acc + if self.stored_leaves && is_leaf(e) { 0 } else { height(e) };
         if total > self.max {
             self.point.set(e as *const Expr<'_> as usize);
             return Err(too_deep(self.max));
@@ -956,8 +984,16 @@ fn from_holds(f: &FromClause<'_>, at: usize) -> bool {
 /// SQLite's height of `e` (already checked to be within the limit, so
 /// this recursion is bounded).
 fn height(e: &Expr<'_>) -> usize {
-    let mut w =
-        Walk { limits: ParseLimits::NONE, interrupt: None, in_view: true, insert_row: false, deferred: None, saw_expr_subquery: false, after_expansion: None };
+    let mut w = Walk {
+        limits: ParseLimits::NONE,
+        interrupt: None,
+        in_view: true,
+        insert_row: false,
+        deferred: None,
+        saw_expr_subquery: false,
+        after_expansion: None,
+        stored_leaves: false,
+    };
     w.expr(e, 0, 0).unwrap_or(0)
 }
 

@@ -376,6 +376,14 @@ fn trigger_bodies_checked_against_the_depth_limit_when_coded() {
         "SELECT 1 UNION SELECT 2 UNION SELECT 3".to_string(),
         "INSERT INTO u SELECT ?1, ?2".to_string(),
         "SELECT a, b, a, b FROM t".to_string(),
+        "SELECT 1 WHERE 1 IN (SELECT a FROM t)".to_string(),
+        "SELECT 1 WHERE EXISTS (SELECT 1 FROM t)".to_string(),
+        "SELECT (SELECT a FROM t)".to_string(),
+        "DELETE FROM u WHERE c IN (SELECT a + 1 FROM t)".to_string(),
+        "DELETE FROM u WHERE c IN (SELECT 1 FROM t WHERE a)".to_string(),
+        "UPDATE u SET c = (SELECT a FROM t WHERE b)".to_string(),
+        "INSERT INTO u SELECT (SELECT a FROM t), 1".to_string(),
+        "INSERT INTO u SELECT a, 1 FROM t WHERE 1 IN (SELECT a FROM t)".to_string(),
     ];
     for limit in [0, 1, 2, 3, 10] {
         let l = [(LIMIT_EXPR_DEPTH, limit)];
@@ -385,9 +393,11 @@ fn trigger_bodies_checked_against_the_depth_limit_when_coded() {
             let with_trigger = format!("{setup}; {create}");
             same_phase(&with_trigger, &l, "INSERT INTO t VALUES(1, 2)");
         }
-        let when = format!("CREATE TRIGGER tr AFTER INSERT ON t WHEN {deep} BEGIN SELECT 1; END");
-        same_phase(setup, &l, &when);
-        same_phase(&format!("{setup}; {when}"), &l, "INSERT INTO t VALUES(1, 2)");
+        for cond in [deep.as_str(), "new.a IN (SELECT a FROM t)", "new.a IN (SELECT a + 1 FROM t)", "EXISTS (SELECT 1 FROM t WHERE a)"] {
+            let when = format!("CREATE TRIGGER tr AFTER INSERT ON t WHEN {cond} BEGIN SELECT 1; END");
+            same_phase(setup, &l, &when);
+            same_phase(&format!("{setup}; {when}"), &l, "INSERT INTO t VALUES(1, 2)");
+        }
     }
 }
 
