@@ -16,7 +16,8 @@
 ** `x AND 0`, OR terms SQLite reads as IN or asks about per branch,
 ** correlated subqueries in the result (colUsed). Then USING across outer
 ** and CROSS joins, LIKE under PRAGMA case_sensitive_like (BINARY prefix
-** bounds) and compounds whose ORDER BY SQLite offers to each arm.
+** bounds) and compounds whose ORDER BY SQLite offers to each arm (arms
+** with `*` too; an aggregate arm is offered its GROUP BY).
 ** Then OR terms SQLite reads as the union of the module's plans for their
 ** branches (`a = 1 OR a > 4` under the eager policy: the planning calls per
 ** branch, the calls again per branch when the union is cheaper, one
@@ -429,6 +430,19 @@ int main(void) {
     "SELECT a, b FROM v UNION ALL SELECT a, b FROM w ORDER BY b + 0",
     "SELECT 1, 2 UNION ALL SELECT a, b FROM v ORDER BY b",
     "SELECT a, b FROM v UNION SELECT a, b FROM w ORDER BY 2, a DESC",
+    /* arms with `*`, aggregate arms (offered their GROUP BY) */
+    "SELECT * FROM v UNION ALL SELECT * FROM w ORDER BY 1",
+    "SELECT * FROM v UNION SELECT * FROM w ORDER BY 2",
+    "SELECT *, 1 FROM v UNION ALL SELECT a, b, c, 2 FROM w ORDER BY 1",
+    "SELECT a, b, c FROM v UNION ALL SELECT * FROM w ORDER BY 1",
+    "SELECT v.* FROM v UNION ALL SELECT * FROM w ORDER BY 1",
+    "SELECT b, count(*) FROM v GROUP BY b UNION ALL SELECT a, b FROM w ORDER BY 1",
+    "SELECT a, count(*) FROM v GROUP BY a UNION ALL SELECT a, b FROM w ORDER BY 1",
+    "SELECT max(a) FROM v UNION SELECT a FROM w ORDER BY 1",
+    "SELECT count(*) FROM v UNION ALL SELECT a FROM w ORDER BY 1",
+    "SELECT b FROM v GROUP BY b UNION ALL SELECT a FROM w ORDER BY 1",
+    "SELECT DISTINCT b FROM v UNION ALL SELECT a FROM w ORDER BY 1",
+    "SELECT DISTINCT a FROM v UNION ALL SELECT a FROM w ORDER BY 1",
     NULL };
   /* OR terms read by union (under the eager policy: the branches' plans
   ** are cheaper than a scan). */
