@@ -541,7 +541,10 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
     for _ in 0..copies {
         for (k, arg) in v.args.iter().enumerate() {
             let deps = c.expr_deps(arg);
-            out.push(VConstraint { rhs: Some(arg), ..VConstraint::new(hidden[k] as i32, ConstraintOp::EQ, None, deps, before, collation_of(v, hidden[k] as i32)) });
+            out.push(VConstraint {
+                rhs: Some(arg),
+                ..VConstraint::new(hidden[k] as i32, ConstraintOp::EQ, None, deps, before, collation_of(v, hidden[k] as i32))
+            });
         }
     }
     out.extend(derived.into_iter().rev().flatten());

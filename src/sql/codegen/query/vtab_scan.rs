@@ -15,10 +15,10 @@ use crate::sql::codegen::loop_kind::LoopKind;
 
 use crate::error::Result;
 use crate::sql::codegen::Compiler;
-use crate::sql::model::from::FromItem;
-use crate::sql::plan::order::OrderGoal;
 use crate::sql::model::expr_shape::has_subquery;
+use crate::sql::model::from::FromItem;
 use crate::sql::plan::multi_or::{disjuncts, OrPlan};
+use crate::sql::plan::order::OrderGoal;
 use crate::sql::plan::vtab::{choose_plan, constraints_of, limit_constraints, union_is_cheaper, InValues};
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
 use crate::vtab::index_info::SCAN_HEX;
