@@ -16,11 +16,15 @@
 ** `x AND 0`, OR terms SQLite reads as IN or asks about per branch,
 ** correlated subqueries in the result (colUsed). Then USING across outer
 ** and CROSS joins, LIKE under PRAGMA case_sensitive_like (BINARY prefix
-** bounds) and compounds whose ORDER BY SQLite offers to each arm.
+** bounds) and compounds whose ORDER BY SQLite offers to each arm (arms
+** with `*` too; an aggregate arm is offered its GROUP BY).
+** Then OR terms SQLite reads as the union of the module's plans for their
+** branches (`a = 1 OR a > 4` under the eager policy: the planning calls per
+** branch, the calls again per branch when the union is cheaper, one
+** xFilter per branch, each row once, nested unions, EXPLAIN QUERY PLAN's
+** MULTI-INDEX OR lines).
 ** Shapes left out because ringlite differs (README, "Differences from
-** SQLite", Virtual tables): OR terms SQLite plans by union (`a = 1 OR a >
-** 4` under a module taking both: SQLite asks again per branch and runs
-** xFilter once per branch); EXISTS in WHERE (SQLite 3.54 makes it a join);
+** SQLite", Virtual tables): unions in joins; EXISTS in WHERE (SQLite 3.54 makes it a join);
 ** inner USING/NATURAL joins (ringlite does not reorder them, so the left
 ** table is offered the equality unusable); subqueries, views and CTEs in FROM
 ** (SQLite flattens them or pushes WHERE terms into them); the join order of tables SQLite costs
@@ -48,6 +52,20 @@ static void run(const char *sql) {
   }
 }
 static void q(const char *sql) { printf("%s\n", sql); run(sql); }
+/* EXPLAIN QUERY PLAN: each line's detail under its parent's (the ids are
+** instruction addresses, not compared). */
+static void plan(const char *sql) {
+  sqlite3_stmt *st; int ids[64], depth[64], n = 0;
+  printf("%s\n", sql);
+  if (sqlite3_prepare_v2(db, sql, -1, &st, 0) != SQLITE_OK) { printf("  prepare error: %s\n", sqlite3_errmsg(db)); return; }
+  while (sqlite3_step(st) == SQLITE_ROW) {
+    int id = sqlite3_column_int(st, 0), parent = sqlite3_column_int(st, 1), d = 0, i;
+    for (i = 0; i < n; i++) if (ids[i] == parent) d = depth[i] + 1;
+    if (n < 64) { ids[n] = id; depth[n] = d; n++; }
+    printf("  %*s%s\n", 2 * d, "", (const char *)sqlite3_column_text(st, 3));
+  }
+  sqlite3_finalize(st);
+}
 
 typedef struct { sqlite3_vtab base; char name[8]; int rows; } T;
 typedef struct { sqlite3_vtab_cursor base; int row, last; char set[16]; int useSet; } C;
@@ -412,6 +430,63 @@ int main(void) {
     "SELECT a, b FROM v UNION ALL SELECT a, b FROM w ORDER BY b + 0",
     "SELECT 1, 2 UNION ALL SELECT a, b FROM v ORDER BY b",
     "SELECT a, b FROM v UNION SELECT a, b FROM w ORDER BY 2, a DESC",
+    /* arms with `*`, aggregate arms (offered their GROUP BY) */
+    "SELECT * FROM v UNION ALL SELECT * FROM w ORDER BY 1",
+    "SELECT * FROM v UNION SELECT * FROM w ORDER BY 2",
+    "SELECT *, 1 FROM v UNION ALL SELECT a, b, c, 2 FROM w ORDER BY 1",
+    "SELECT a, b, c FROM v UNION ALL SELECT * FROM w ORDER BY 1",
+    "SELECT v.* FROM v UNION ALL SELECT * FROM w ORDER BY 1",
+    "SELECT b, count(*) FROM v GROUP BY b UNION ALL SELECT a, b FROM w ORDER BY 1",
+    "SELECT a, count(*) FROM v GROUP BY a UNION ALL SELECT a, b FROM w ORDER BY 1",
+    "SELECT max(a) FROM v UNION SELECT a FROM w ORDER BY 1",
+    "SELECT count(*) FROM v UNION ALL SELECT a FROM w ORDER BY 1",
+    "SELECT b FROM v GROUP BY b UNION ALL SELECT a FROM w ORDER BY 1",
+    "SELECT DISTINCT b FROM v UNION ALL SELECT a FROM w ORDER BY 1",
+    "SELECT DISTINCT a FROM v UNION ALL SELECT a FROM w ORDER BY 1",
+    NULL };
+  /* OR terms read by union (under the eager policy: the branches' plans
+  ** are cheaper than a scan). */
+  static const char *const or_unions[] = {
+    "SELECT a FROM v WHERE a = 1 OR b = 2",
+    "SELECT a FROM v WHERE a = 1 OR a > 4",
+    "SELECT * FROM v WHERE a = 1 OR a > 4",
+    "SELECT a FROM v WHERE a < 2 OR a > 4",
+    "SELECT a FROM v WHERE (a < 2 OR a > 4) AND b = 1",
+    "SELECT a FROM v WHERE a < 3 OR a > 1",
+    "SELECT a FROM v WHERE a = 1 OR a > 4 ORDER BY a",
+    "SELECT a FROM v WHERE a = 1 OR a > 4 ORDER BY a DESC",
+    "SELECT a FROM v WHERE a = 1 OR a > 4 ORDER BY b",
+    "SELECT a FROM v WHERE (a = 1 AND b = 1) OR a > 4",
+    "SELECT a FROM v WHERE a = 1 OR a > 4 LIMIT 2",
+    "SELECT a FROM v WHERE a = 1 OR a > 4 LIMIT 2 OFFSET 1",
+    "SELECT DISTINCT b FROM v WHERE a = 1 OR a > 4",
+    "SELECT count(*) FROM v WHERE a = 1 OR a > 4",
+    "SELECT max(a) FROM v WHERE a = 1 OR a > 4",
+    "SELECT a FROM v WHERE a IN (1, 2) OR a > 4",
+    "SELECT a FROM v WHERE a = 1 OR a > 4 OR a < 0",
+    "SELECT a FROM v WHERE (a = 1 OR a > 4) AND (a = 2 OR a > 5)",
+    "SELECT a FROM v WHERE (a = 1 OR a > 4) AND (b = 2 OR b > 5)",
+    "SELECT a FROM v WHERE a > 5 OR a = (SELECT max(x) FROM r)",
+    "SELECT a FROM v WHERE (a = 1 OR a > 4) AND b IN (SELECT x FROM r)",
+    "SELECT * FROM r LEFT JOIN v ON v.a = 1 OR v.a > 4",
+    "SELECT x, (SELECT count(*) FROM v WHERE v.a = r.x OR v.a > 5) FROM r",
+    "SELECT * FROM r WHERE x IN (SELECT a FROM v WHERE a = 1 OR a > 4)",
+    "SELECT a FROM v WHERE rowid = 1 OR a > 4",
+    "SELECT a FROM v WHERE a = 1 OR a > 4 OR b = 1",
+    "SELECT a, b FROM v WHERE a >= 3 OR a < 2 ORDER BY b, a",
+    "SELECT a FROM v WHERE (a = 1 OR a > 4) AND c LIKE 'x%'",
+    "SELECT a FROM v WHERE (a = 1 OR a > 4) AND a != 6",
+    "SELECT a FROM v WHERE (a = 1 OR a > 4) AND a + 0 > 0 AND (a, b) IS NOT (3, 0)",
+    "SELECT a FROM v('q') WHERE a = 1 OR a > 4",
+    "SELECT a FROM v WHERE h = 'q' AND (a = 1 OR a > 4)",
+    "UPDATE s SET b = 9 WHERE a IN (SELECT a FROM v WHERE a = 1 OR a > 4)",
+    "SELECT * FROM s",
+    NULL };
+  static const char *const or_plans[] = {
+    "EXPLAIN QUERY PLAN SELECT a FROM v WHERE a = 1 OR a > 4",
+    "EXPLAIN QUERY PLAN SELECT a FROM v WHERE (a = 1 OR a > 4) AND (a = 2 OR a > 5)",
+    "EXPLAIN QUERY PLAN SELECT a FROM v WHERE a = 1 OR a > 4 ORDER BY a",
+    "EXPLAIN QUERY PLAN SELECT a FROM v WHERE a = 1 OR b = 2",
     NULL };
   int i;
   sqlite3_open(":memory:", &db);
@@ -425,6 +500,11 @@ int main(void) {
     for (i = 0; qs[i]; i++) q(qs[i]);
     for (i = 0; !eager && plain_only[i]; i++) q(plain_only[i]);
     for (i = 0; joins_compounds[i]; i++) q(joins_compounds[i]);
+  }
+  for (eager = 0; eager < 2; eager++) {
+    printf("=== or unions, policy %s\n", eager ? "eager" : "plain");
+    for (i = 0; or_unions[i]; i++) q(or_unions[i]);
+    for (i = 0; or_plans[i]; i++) plan(or_plans[i]);
   }
   /* 200 random queries, alternating the policies. */
   for (i = 0; i < 200; i++) {

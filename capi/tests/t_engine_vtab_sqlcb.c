@@ -6,7 +6,10 @@
 ** runs nested in the first), a nested prepare that fails, DDL, and
 ** preparing while another statement of the connection is being stepped.
 ** The module "cfg" takes its estimatedCost from table config and its row
-** count from config when it connects. */
+** count from config when it connects. Then the authorizer for statements
+** xBestIndex prepares (as SQLite calls it for them: logged while xBestIndex
+** runs; a denied read fails the nested prepare only, an ignored one reads
+** NULL). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,6 +46,22 @@ static int int_query(const char *sql) {
   else if (rc != SQLITE_DONE) printf("    (nested step %d: %s)\n", rc, sqlite3_errmsg(db));
   sqlite3_finalize(st);
   return v;
+}
+
+/* The authorizer: logs its calls made while xBestIndex runs (statement
+** kinds, and reads of config.v: ringlite asks about the other column reads
+** in another order, and not about a virtual table's columns or count());
+** a read of config.v is allowed, denied or ignored as auth_mode says, an
+** INSERT into log denied under auth_mode 3. */
+static int auth_mode = 0;
+static int auth_cb(void *p, int code, const char *a, const char *b, const char *c, const char *d) {
+  int shown = code != SQLITE_READ && code != SQLITE_FUNCTION;
+  (void)p;
+  if (code == SQLITE_READ && a && !strcmp(a, "config") && b && !strcmp(b, "v")) shown = 1;
+  if (bi_depth > 0 && shown) printf("    (auth %d %s %s %s %s)\n", code, a ? a : "-", b ? b : "-", c ? c : "-", d ? d : "-");
+  if (code == SQLITE_READ && a && !strcmp(a, "config") && b && !strcmp(b, "v")) return auth_mode == 1 ? SQLITE_DENY : auth_mode == 2 ? SQLITE_IGNORE : SQLITE_OK;
+  if (code == SQLITE_INSERT && a && !strcmp(a, "log") && auth_mode == 3) return SQLITE_DENY;
+  return SQLITE_OK;
 }
 
 typedef struct { sqlite3_vtab base; int rows; char name[32]; } T;
@@ -167,6 +186,26 @@ int main(void) {
     sqlite3_finalize(outer);
     bi_sql = 0;
   }
+
+  printf("-- the authorizer is asked about the statements xBestIndex prepares\n");
+  sqlite3_set_authorizer(db, auth_cb, 0);
+  q("SELECT * FROM v WHERE a = 2");
+  auth_mode = 1;
+  q("SELECT * FROM v WHERE a = 2");
+  printf("  errmsg after: %s\n", sqlite3_errmsg(db));
+  auth_mode = 2;
+  q("SELECT * FROM v WHERE a = 3");
+  bi_sql = "SELECT count(*) FROM w WHERE a = 1";
+  auth_mode = 0;
+  q("SELECT a FROM v WHERE a = 1");
+  bi_sql = "INSERT INTO log VALUES('authorized')"; bi_exec = 1;
+  q("SELECT a FROM v WHERE a = 1");
+  auth_mode = 3;
+  q("SELECT a FROM v WHERE a = 1");
+  q("SELECT what FROM log");
+  bi_sql = 0; bi_exec = 0; auth_mode = 0;
+  sqlite3_set_authorizer(db, 0, 0);
+  q("SELECT * FROM v WHERE a = 2");
 
   printf("-- xConnect reads the configuration when a prepare connects the table\n");
   sqlite3_close(db);

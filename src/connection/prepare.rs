@@ -217,10 +217,11 @@ impl Connection {
         let page_size = self.state.dbs[0].btree.page_size();
         let temp_listed = self.state.temp_used || !self.schemas.get(1).is_none_or(|s| s.rows.is_empty());
         let memory = self.memory;
-        // (Taken for the compile: a statement xBestIndex prepares meanwhile
-        // is not authorized.)
-        let mut authorizer_slot = self.authorizer.take();
-        let authorizer = authorizer_slot.as_mut();
+        // (Moved out for the compile, and back into the connection while
+        // xBestIndex runs SQL on it: see `lend_best_index`.)
+        let authorizer_installed = self.authorizer.is_some();
+        let authorizer_slot: crate::sql::codegen::auth::AuthorizerSlot = std::cell::RefCell::new(self.authorizer.take());
+        let authorizer = authorizer_installed.then_some(&authorizer_slot);
         let internal = self.internal_sql;
         let preupdate_hooked = self.state.preupdate_hook.is_some();
         let generation = self.attach_generation;
@@ -249,9 +250,20 @@ impl Connection {
         // (and read for a database file an application VFS answers a
         // pragma from); a call nested in another gets none.
         let host = std::cell::RefCell::new(&mut *self);
+        // The authorizer goes back into the connection for the call, so
+        // that a statement prepared there is authorized (by whichever
+        // authorizer is installed when the call returns, from then on).
+        let authorizer_ref = &authorizer_slot;
         let lend_best_index = |table: &dyn crate::vtab::VTab, info: &mut crate::vtab::IndexInfo| -> Result<()> {
             match host.try_borrow_mut() {
-                Ok(mut conn) => crate::vdbe::host::lend(&mut **conn, |h| table.best_index(Some(h), info)),
+                Ok(mut conn) => {
+                    let Ok(mut slot) = authorizer_ref.try_borrow_mut() else { return table.best_index(None, info) };
+                    conn.authorizer = slot.take();
+                    drop(slot);
+                    let r = crate::vdbe::host::lend(&mut **conn, |h| table.best_index(Some(h), info));
+                    *authorizer_ref.borrow_mut() = conn.authorizer.take();
+                    r
+                }
                 Err(_) => table.best_index(None, info),
             }
         };
@@ -344,9 +356,7 @@ impl Connection {
             };
             Ok((Some(Arc::new(prog)), tail))
         });
-        if self.authorizer.is_none() {
-            self.authorizer = authorizer_slot;
-        }
+        self.authorizer = authorizer_slot.into_inner();
         // SQL an xBestIndex ran may have changed a schema: as in SQLite,
         // whose program takes the schema cookies when its compile ends,
         // the program expects the schemas as they are now.

@@ -30,6 +30,12 @@ use sqlite3_parser::ast::{Expr, PragmaBody, Stmt};
 /// `SQLITE_OK` (0), `SQLITE_DENY` (1) or `SQLITE_IGNORE` (2).
 pub type Authorizer = Box<dyn FnMut(i32, Option<&str>, Option<&str>, Option<&str>, Option<&str>) -> i32 + Send>;
 
+/// Where a compile finds the authorizer: the connection moves it here for
+/// the compile and back into the connection while xBestIndex runs SQL on
+/// it (a statement prepared there is authorized too, as in SQLite, by
+/// whatever authorizer is installed then).
+pub type AuthorizerSlot = std::cell::RefCell<Option<Authorizer>>;
+
 /// `SQLITE_DENY`.
 pub const DENY: i32 = 1;
 /// `SQLITE_IGNORE`.
@@ -95,11 +101,18 @@ impl Compiler<'_> {
         self.expanding.last().cloned().or_else(|| self.firing.last().map(|(name, _)| name.clone()))
     }
 
+    /// The authorizer's answer about one action (`None`: there is none).
+    fn ask_authorizer(&self, code: i32, a: Option<&str>, b: Option<&str>, db: Option<&str>, trigger: Option<&str>) -> Option<i32> {
+        let mut slot = self.authorizer?.try_borrow_mut().ok()?;
+        let auth = slot.as_mut()?;
+        Some(auth(code, a, b, db, trigger))
+    }
+
     /// Ask the authorizer about one action; a denial is an error.
     pub fn authorize(&mut self, code: i32, a: Option<&str>, b: Option<&str>, db: Option<&str>) -> Result<Verdict> {
         let trigger = self.auth_context();
-        let Some(auth) = self.authorizer.as_mut() else { return Ok(Verdict::Allow) };
-        match auth(code, a, b, db, trigger.as_deref()) {
+        let Some(answer) = self.ask_authorizer(code, a, b, db, trigger.as_deref()) else { return Ok(Verdict::Allow) };
+        match answer {
             0 => Ok(Verdict::Allow),
             IGNORE => Ok(Verdict::Ignore),
             DENY => Err(Error::new(SQLITE_AUTH, "not authorized")),
@@ -126,8 +139,8 @@ impl Compiler<'_> {
         let (tname, db) = (t.name.clone(), t.db);
         let dbn = self.db_name(db);
         let trigger = self.auth_context();
-        let Some(auth) = self.authorizer.as_mut() else { return true };
-        match auth(action::READ, Some(&tname), Some(&column), Some(&dbn), trigger.as_deref()) {
+        let Some(answer) = self.ask_authorizer(action::READ, Some(&tname), Some(&column), Some(&dbn), trigger.as_deref()) else { return true };
+        match answer {
             0 => true,
             IGNORE => false,
             DENY => {

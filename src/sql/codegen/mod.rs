@@ -266,8 +266,10 @@ pub struct Compiler<'s> {
     /// table jumps when the table is empty (the end of the outermost loop
     /// it is inner-joined with).
     pub empty_scan_halt: Option<i32>,
-    /// The connection's authorizer (`auth.rs`), consulted while compiling.
-    pub authorizer: Option<&'s mut auth::Authorizer>,
+    /// The connection's authorizer (`auth.rs`), consulted while compiling
+    /// (`None`: none installed, or set aside for code the statement's own
+    /// checks already covered).
+    pub authorizer: Option<&'s auth::AuthorizerSlot>,
     /// An authorizer failure found where no error could be returned; the
     /// compilation fails with it at the end.
     pub auth_error: Option<Error>,

@@ -535,9 +535,17 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
     // The arguments of `t(a, b)` come after the WHERE terms, as SQLite
     // appends them to the WHERE clause.
     let hidden: Vec<usize> = v.decl.hidden.iter().enumerate().filter(|(_, h)| **h).map(|(i, _)| i).collect();
-    for (k, arg) in v.args.iter().enumerate() {
-        let deps = c.expr_deps(arg);
-        out.push(VConstraint { rhs: Some(arg), ..VConstraint::new(hidden[k] as i32, ConstraintOp::EQ, None, deps, before, collation_of(v, hidden[k] as i32)) });
+    // (In a branch of a union they come twice: once among the terms
+    // ANDed to the branch, once as the branch's own loop appends them.)
+    let copies = if c.in_or_branch { 2 } else { 1 };
+    for _ in 0..copies {
+        for (k, arg) in v.args.iter().enumerate() {
+            let deps = c.expr_deps(arg);
+            out.push(VConstraint {
+                rhs: Some(arg),
+                ..VConstraint::new(hidden[k] as i32, ConstraintOp::EQ, None, deps, before, collation_of(v, hidden[k] as i32))
+            });
+        }
     }
     out.extend(derived.into_iter().rev().flatten());
     Ok(out)
@@ -621,12 +629,21 @@ fn or_as_in<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: u64, t:
 /// branch SQLite passes over (its column side names another table).
 pub type OrBranches<'a, 'b> = Vec<Option<Vec<VConstraint<'a, 'b>>>>;
 
+/// An indexable OR term of a virtual table's loop: the term as written
+/// among the loop's terms and its [`OrBranches`].
+pub struct OrTerm<'a, 'b> {
+    /// The term (as given, parentheses and all).
+    pub term: &'a Expr<'b>,
+    /// What each branch offers.
+    pub branches: OrBranches<'a, 'b>,
+}
+
 /// The OR terms among `terms` whose every branch has a constraint on `it`
-/// (SQLite's indexable OR terms), as [`OrBranches`].
-pub fn or_terms_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Result<Vec<OrBranches<'a, 'b>>> {
+/// (SQLite's indexable OR terms), as [`OrTerm`]s.
+pub fn or_terms_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Result<Vec<OrTerm<'a, 'b>>> {
     let mut out = Vec::new();
-    'term: for t in terms {
-        let t = crate::sql::model::expr_shape::strip_parens(t);
+    'term: for written in terms {
+        let t = crate::sql::model::expr_shape::strip_parens(written);
         if !matches!(t, Expr::Binary(_, Operator::Or, _)) {
             continue;
         }
@@ -678,45 +695,118 @@ pub fn or_terms_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: 
                 }
             }
         }
-        out.push(per_branch);
+        out.push(OrTerm { term: written, branches: per_branch });
     }
     Ok(out)
+}
+
+/// What one OR term read as a union would cost (SQLite's WHERE_MULTI_OR
+/// loop): the sum of its branches' plans as LogEst (`rRun` with SQLite's
+/// one-unit penalty, `nOut`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct UnionCost {
+    /// Cost of running every branch.
+    pub run: i32,
+    /// Rows the branches find together.
+    pub rows: i32,
 }
 
 /// Ask the module about each branch of `ors` as SQLite's
 /// `whereLoopAddOr` does, after the table's own calls: the branch's
 /// constraints followed by all of `main`, the calls of a table alone
 /// (`joined`: those of a join, [`VtabPlans::ask`]), stopping at the first
-/// branch for which no plan uses a constraint. The answers only show: an
-/// OR-by-union plan is never chosen.
+/// branch for which no plan uses a constraint. Returns, per OR term, the
+/// cost of reading it as a union when every branch has a plan using a
+/// constraint (`None` otherwise, and always in a join, where no union is
+/// made).
 pub fn ask_or_branches(
     asked: Asked<'_>,
-    ors: &[OrBranches<'_, '_>],
+    ors: &[OrTerm<'_, '_>],
     main: &[VConstraint<'_, '_>],
     goal: Option<&OrderGoal>,
     col_used: u64,
     cursor: Option<i32>,
-) -> Result<()> {
-    for branches in ors {
-        for b in branches {
-            let Some(own) = b else { continue };
+) -> Result<Vec<Option<UnionCost>>> {
+    let mut out = Vec::new();
+    for or in ors {
+        let mut sum: Option<UnionCost> = None;
+        let mut whole = true;
+        for b in &or.branches {
+            let Some(own) = b else {
+                whole = false;
+                continue;
+            };
             let mut cands: Vec<VConstraint<'_, '_>> = own.clone();
             cands.extend(main.iter().cloned());
             let uses_one = |info: &IndexInfo| info.usage.iter().any(|u| u.argv_index > 0);
             let used = match cursor {
-                Some(cur) => VtabPlans::ask(cur, asked, &cands, goal, col_used)?.plans.iter().any(|(_, i)| uses_one(i)),
+                Some(cur) => {
+                    whole = false;
+                    VtabPlans::ask(cur, asked, &cands, goal, col_used)?.plans.iter().any(|(_, i)| uses_one(i))
+                }
                 None => match choose_plan(asked, &cands, goal, col_used) {
-                    Ok(info) => uses_one(&info),
+                    Ok(info) if uses_one(&info) => {
+                        let (run, rows) = plan_log_est(&info);
+                        sum = Some(match sum {
+                            None => UnionCost { run, rows },
+                            Some(s) => UnionCost { run: log_est_add(s.run, run), rows: log_est_add(s.rows, rows) },
+                        });
+                        true
+                    }
+                    Ok(_) => false,
                     Err(e) if e.primary() == SQLITE_CONSTRAINT || e.to_string() == "no query solution" => false,
                     Err(e) => return Err(e),
                 },
             };
             if !used {
+                whole = false;
                 break;
             }
         }
+        out.push(sum.filter(|_| whole).map(|s| UnionCost { run: s.run + 1, rows: s.rows }));
     }
-    Ok(())
+    Ok(out)
+}
+
+/// A plan's cost and rows as SQLite's planner keeps them (LogEst).
+pub fn plan_log_est(info: &IndexInfo) -> (i32, i32) {
+    (crate::sql::plan::order::log_est_f64(info.estimated_cost), crate::sql::plan::order::log_est(info.estimated_rows.max(0) as u64))
+}
+
+/// SQLite's `sqlite3LogEstAdd`: the LogEst of the sum of two LogEst values.
+pub fn log_est_add(a: i32, b: i32) -> i32 {
+    const X: [i32; 32] = [10, 10, 9, 9, 8, 8, 7, 7, 7, 6, 6, 6, 5, 5, 5, 4, 4, 4, 4, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2];
+    let (hi, lo) = if a >= b { (a, b) } else { (b, a) };
+    if hi > lo + 49 {
+        hi
+    } else if hi > lo + 31 {
+        hi + 1
+    } else {
+        hi + X[(hi - lo) as usize]
+    }
+}
+
+/// Whether a single virtual table reads `union` cheaper than its own plan
+/// `main` (which yields the wanted order when `main_ordered`), as SQLite's
+/// path solver compares the two loops: without an ORDER BY by cost, ties
+/// to the table's own plan; with one, a plan that leaves the rows
+/// unordered pays the sort of the rows the cheaper unsorted plan finds
+/// (`whereSortingCost`, a result of up to 30 columns), plus 3.
+pub fn union_is_cheaper(main: &IndexInfo, main_ordered: bool, union: UnionCost, ordered_query: bool) -> bool {
+    let (m_run, m_rows) = plan_log_est(main);
+    if !ordered_query {
+        return union.run < m_run || (union.run == m_run && union.rows < m_rows);
+    }
+    // The first pass, unsorted, picks the rows estimate the sort is
+    // costed with.
+    let first_rows = if union.run < m_run || (union.run == m_run && union.rows < m_rows) { union.rows } else { m_rows };
+    let n_row = first_rows + 1;
+    let est_log = |n: i32| if n <= 10 { 0 } else { crate::sql::plan::order::log_est(n as u64) - 33 };
+    let sort = n_row + 10 + est_log(n_row);
+    let sorted = |run: i32| log_est_add(run, sort) + 3;
+    let m_cost = if main_ordered { m_run } else { sorted(m_run) };
+    let u_cost = sorted(union.run);
+    u_cost < m_cost || (u_cost == m_cost && union.rows < m_rows)
 }
 
 /// The question xBestIndex is asked about `cands` (`usable` says which
@@ -774,6 +864,24 @@ fn is_column_name(c: &mut Compiler<'_>, e: &Expr<'_>) -> bool {
         _ => None,
     };
     r.is_some()
+}
+
+/// Whether SQLite ANDs the WHERE term `e` to each branch of a union
+/// (its `pAndExpr` keeps the terms whose operator a loop may use): an OR,
+/// or a comparison (`=`, `<`, `<=`, `>`, `>=`, IS), an IN or an ISNULL
+/// with a column of some table on one side. (NE, LIKE, BETWEEN, row
+/// values and the like are analysed into other terms and left out.)
+pub fn union_and_term(c: &mut Compiler<'_>, e: &Expr<'_>) -> bool {
+    match crate::sql::model::expr_shape::strip_parens(e) {
+        Expr::Binary(_, Operator::Or, _) => true,
+        Expr::Binary(l, Operator::Equals | Operator::Less | Operator::LessEquals | Operator::Greater | Operator::GreaterEquals | Operator::Is, r) => {
+            let (l, r) = (strip_collate(l).0, strip_collate(r).0);
+            is_column_name(c, l) || is_column_name(c, r)
+        }
+        Expr::InList { lhs, not: false, .. } | Expr::InSelect { lhs, not: false, .. } => is_column_name(c, strip_collate(lhs).0),
+        Expr::IsNull(x) => is_column_name(c, strip_collate(x).0),
+        _ => false,
+    }
 }
 
 /// The bounds SQLite derives from `column LIKE 'abc%'` (GLOB alike): the

@@ -432,6 +432,10 @@ impl<'b> Compiler<'_> {
         order_by: Option<&'a [SortedColumn<'b>]>,
         ctx: &mut RowCtx,
     ) -> Result<()> {
+        // A compound's arm: its ORDER BY (the compound's, by column
+        // number) is not the GROUP BY's, so the groups are what the loops
+        // are asked for (SQLite's `sqlite3_vtab_distinct` 1), then sorted.
+        let arm_order = std::mem::take(&mut self.arm_order_offered_only);
         // GROUP BY terms: an integer names a result column. A column of
         // `*` has no expression: the ordinal stays in `group_exprs` (no
         // index serves it) and the column is in `group_cols`.
@@ -656,7 +660,7 @@ impl<'b> Compiler<'_> {
                 // runs its way.
                 let group_goal = if group_cols.iter().any(Option::is_some) { None } else { self.group_by_goal(&groups) };
                 let order_goal = match (order_by, &group_goal) {
-                    (Some(ob), Some(gg)) if ctx.sorter.is_some() => self.order_by_goal(ob, &ctx.order_map, items).filter(|og| {
+                    (Some(ob), Some(gg)) if ctx.sorter.is_some() && !arm_order => self.order_by_goal(ob, &ctx.order_map, items).filter(|og| {
                         og.item == gg.item
                             && og.terms.len() == gg.terms.len()
                             && og.terms.iter().zip(&gg.terms).all(|(o, g)| o.column == g.column && o.collation == g.collation)

@@ -62,7 +62,8 @@ impl Compiler<'_> {
         // Each arm is offered the compound's ORDER BY first, as SQLite's
         // merge of sorted arms asks of it, so a virtual table in an arm is
         // offered that order (the rows are sorted once, at the end).
-        let r = match arm_order_text(sel) {
+        let first_width = self.star_arm_width(&sel.body.select);
+        let r = match arm_order_text(sel, first_width) {
             ArmOrder::Offered { text, base, probed } => crate::sql::parse::with_first_statement(text.as_bytes(), |cmd, _| {
                 let terms = match cmd {
                     Some(sqlite3_parser::ast::Cmd::Stmt(sqlite3_parser::ast::Stmt::Select(s))) => s.order_by,
@@ -194,6 +195,63 @@ impl Compiler<'_> {
 
     /// Whether a FROM item of `arm` names a virtual table (or a name the
     /// schema does not hold, which may be an eponymous one).
+    /// The number of result columns of an arm with `*` or `t.*`, when its
+    /// FROM is plain tables and virtual tables already connected, joined
+    /// without USING or NATURAL (`None` otherwise, or without a `*`).
+    fn star_arm_width(&self, arm: &OneSelect<'_>) -> Option<usize> {
+        use sqlite3_parser::ast::{JoinConstraint, JoinOperator, JoinType, SelectTable};
+        let OneSelect::Select { columns, from: Some(from), .. } = arm else { return None };
+        if columns.iter().all(|c| matches!(c, ResultColumn::Expr(..))) {
+            return None;
+        }
+        let joins = from.joins.iter().flat_map(|j| j.iter());
+        if joins.clone().any(|j| {
+            matches!(j.constraint, Some(JoinConstraint::Using(_))) || matches!(j.operator, JoinOperator::TypedJoin(Some(t)) if t.contains(JoinType::NATURAL))
+        }) {
+            return None;
+        }
+        // Per FROM item: the name `t.*` names it by, and its visible columns.
+        let mut items: Vec<(String, usize)> = Vec::new();
+        for t in from.select.into_iter().chain(joins.map(|j| &j.table)) {
+            let SelectTable::Table(qn, alias, _) = t else { return None };
+            let name = crate::sql::parse::unquote(qn.name.0);
+            if self.cte(&name).is_some() {
+                return None;
+            }
+            let db = match &qn.db_name {
+                Some(d) => Some(self.db_index(&crate::sql::parse::unquote(d.0))?),
+                None => None,
+            };
+            let table = self.schema.table_in(db, &name)?;
+            let width = match &table.virtual_table {
+                Some(_) => {
+                    let inst = self.vtabs?.table(table.db, &table.name).filter(|i| i.schema_sql == table.sql)?;
+                    let decl = crate::sql::vtab_decl::declared_table(&inst.declared, &table.name, table.db, &table.sql).ok()?;
+                    decl.hidden.iter().filter(|h| !**h).count()
+                }
+                None if table.root != 0 => table.columns.len(),
+                None => return None,
+            };
+            let shown = match alias {
+                Some(sqlite3_parser::ast::As::As(a) | sqlite3_parser::ast::As::Elided(a)) => crate::sql::parse::unquote(a.0),
+                None => name,
+            };
+            items.push((shown, width));
+        }
+        let mut n = 0;
+        for c in columns.iter() {
+            n += match c {
+                ResultColumn::Expr(..) => 1,
+                ResultColumn::Star => items.iter().map(|(_, w)| w).sum(),
+                ResultColumn::TableStar(q) => {
+                    let q = crate::sql::parse::unquote(q.0);
+                    items.iter().find(|(name, _)| name.eq_ignore_ascii_case(&q))?.1
+                }
+            };
+        }
+        Some(n)
+    }
+
     fn arm_reads_vtab(&self, arm: &OneSelect<'_>) -> bool {
         use sqlite3_parser::ast::SelectTable;
         let OneSelect::Select { from: Some(from), .. } = arm else { return false };
@@ -426,16 +484,20 @@ fn operator_name(op: CompoundOperator) -> &'static str {
 /// that arm, then a result expression of that arm written the same way
 /// (a column name matching the same name, qualified or not). `None`
 /// without an ORDER BY, or where a term matches no arm that can be read
-/// before the arms are compiled (an arm with `*` is not).
-fn arm_order_text(sel: &Select<'_>) -> ArmOrder {
+/// before the arms are compiled (an arm with `*` is not: its terms are
+/// matched in the other arms or by number, with `first_width` the first
+/// arm's width when it has `*`).
+fn arm_order_text(sel: &Select<'_>, first_width: Option<usize>) -> ArmOrder {
     let Some(terms) = sel.order_by else { return ArmOrder::NotOffered };
     let arms: Vec<&OneSelect<'_>> = std::iter::once(&sel.body.select).chain(sel.body.compounds.iter().flat_map(|c| c.iter().map(|c| &c.select))).collect();
     let readable = |a: &&OneSelect<'_>| match a {
         OneSelect::Select { columns, .. } => columns.iter().all(|c| matches!(c, ResultColumn::Expr(..))),
         OneSelect::Values(_) => true,
     };
+    // (A first arm with `*`: its width as the schema gives it.)
     let n = match arms[0] {
         OneSelect::Select { columns, .. } if readable(&arms[0]) => columns.len(),
+        OneSelect::Select { .. } if first_width.is_some() => first_width.unwrap_or(0),
         OneSelect::Values(rows) if !rows.is_empty() => rows[0].len(),
         _ => return ArmOrder::NotOffered,
     };

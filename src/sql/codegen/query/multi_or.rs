@@ -1,4 +1,5 @@
-//! The MULTI-INDEX OR loop (chosen by `plan/multi_or.rs`): each branch
+//! The MULTI-INDEX OR loop (chosen by `plan/multi_or.rs`, for a virtual
+//! table by `vtab_scan.rs` from its module's plans): each branch
 //! of an OR term runs its own lookup on the table's cursor, in written
 //! order; a row that satisfies its branch and was not yet returned calls
 //! the loop body, a subroutine after the branches (`LoopKind::Or`, closed
@@ -56,15 +57,23 @@ impl<'b> Compiler<'_> {
             sub.extend(plan.others.iter().copied());
             let bnext = self.b.label();
             let bend = self.b.label();
-            self.in_or_branch = true;
+            // (A virtual table's branch may be a union in turn.)
+            let was_in_branch = std::mem::replace(&mut self.in_or_branch, true);
             let opened = self.open_access(it, before, &sub, bnext, bend, false, None, uses);
-            self.in_or_branch = false;
+            self.in_or_branch = was_in_branch;
             self.eqp.restore_parent(outer_parent);
             self.seek_consumed = None;
             let (kind, _) = opened?;
             // The row's first branch returns it.
             self.where_term_if_false(branch, bnext)?;
-            let key = self.matched_key(it);
+            // (A virtual table's rows are told apart by its xRowid.)
+            let key = if it.vtab.is_some() {
+                let r = self.b.reg();
+                self.b.add(Opcode::VRowid, it.cursor, r, 0);
+                (r, 1)
+            } else {
+                self.matched_key(it)
+            };
             self.b.add4(Opcode::Found, seen, bnext, key.0, P4::Int64(key.1 as i64), 0);
             if i + 1 < n {
                 let rec = self.b.reg();

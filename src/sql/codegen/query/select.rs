@@ -902,6 +902,9 @@ impl Compiler<'_> {
                 if let Some(g) = group_by.as_deref() {
                     self.move_having_to_where(g, &mut having_terms, &mut terms);
                 }
+                // (An arm's groups are offered as GROUP BY, not as the
+                // compound's ORDER BY: see `compile_aggregate`.)
+                self.arm_order_offered_only = order_offered_only;
                 self.compile_aggregate(&items_from, &terms, &items, None, group_by.as_deref(), &having_terms, order_by, &mut ctx)?;
             } else {
                 let mut req = crate::sql::plan::goal::LoopRequest::default();

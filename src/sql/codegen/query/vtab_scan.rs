@@ -15,9 +15,11 @@ use crate::sql::codegen::loop_kind::LoopKind;
 
 use crate::error::Result;
 use crate::sql::codegen::Compiler;
+use crate::sql::model::expr_shape::has_subquery;
 use crate::sql::model::from::FromItem;
+use crate::sql::plan::multi_or::{disjuncts, OrPlan};
 use crate::sql::plan::order::OrderGoal;
-use crate::sql::plan::vtab::{choose_plan, constraints_of, limit_constraints, InValues};
+use crate::sql::plan::vtab::{choose_plan, constraints_of, limit_constraints, union_is_cheaper, InValues};
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
 use crate::vtab::index_info::SCAN_HEX;
 use crate::vtab::ConstraintOp;
@@ -50,6 +52,7 @@ impl<'b> Compiler<'_> {
                 offer = None;
             }
         }
+        let ordered_query = goal.is_some();
         let goal = crate::sql::plan::vtab::goal_for(it, goal);
         let col_used = self.vtab_col_used.get(&it.cursor).copied().unwrap_or_else(|| crate::sql::plan::vtab::col_used(it, uses));
         // In a join SQLite ordered, the plan asked then for the items
@@ -59,10 +62,14 @@ impl<'b> Compiler<'_> {
             Some(info) => info,
             None => {
                 let info = choose_plan(self.vtab_asked(&v.inst), &cands, goal, col_used)?;
-                // The OR terms' branches are asked about too (no plan by
-                // union is made of them).
+                // The OR terms' branches are asked about too; an OR whose
+                // branches all have plans may be read as their union.
                 let ors = crate::sql::plan::vtab::or_terms_of(self, it, before, terms)?;
-                crate::sql::plan::vtab::ask_or_branches(self.vtab_asked(&v.inst), &ors, &cands, goal, col_used, None)?;
+                let unions = crate::sql::plan::vtab::ask_or_branches(self.vtab_asked(&v.inst), &ors, &cands, goal, col_used, None)?;
+                if let Some(plan) = self.vtab_union_plan(it, before, terms, &info, ordered_query, goal.is_some(), &ors, &unions) {
+                    let kind = self.multi_or_loop(it, before, plan, end, uses)?;
+                    return Ok((kind, false));
+                }
                 info
             }
         };
@@ -270,5 +277,51 @@ impl<'b> Compiler<'_> {
             Some((vcur, vtop, vnext)) => Ok((LoopKind::VirtualIn(it.cursor, top, vcur, vtop, vnext), false)),
             None => Ok((LoopKind::Virtual(it.cursor, top), goal.is_some() && info.order_by_consumed)),
         }
+    }
+
+    /// The OR term of `ors` to read as a union of the module's plans for
+    /// its branches (SQLite's MULTI-INDEX OR on a virtual table), when
+    /// the cheapest such union beats the table's own plan `main` (see
+    /// [`union_is_cheaper`]; a branch may be such a union in turn, as in
+    /// SQLite); `None` for the right table of a RIGHT or FULL JOIN and for
+    /// a table without rowids (the union tells rows apart by rowid).
+    #[allow(clippy::too_many_arguments)]
+    fn vtab_union_plan<'a>(
+        &mut self,
+        it: &FromItem<'a, 'b>,
+        before: u64,
+        terms: &[&'a Expr<'b>],
+        main: &crate::vtab::IndexInfo,
+        ordered_query: bool,
+        main_ordered: bool,
+        ors: &[crate::sql::plan::vtab::OrTerm<'a, 'b>],
+        unions: &[Option<crate::sql::plan::vtab::UnionCost>],
+    ) -> Option<OrPlan<'a, 'b>> {
+        let v = it.vtab.as_ref()?;
+        if it.matched.is_some() || v.decl.table.without_rowid.is_some() {
+            return None;
+        }
+        let main_ordered = main_ordered && main.order_by_consumed;
+        let (k, cost) = unions
+            .iter()
+            .enumerate()
+            .filter_map(|(k, u)| u.map(|u| (k, u)))
+            .filter(|(_, u)| union_is_cheaper(main, main_ordered, *u, ordered_query))
+            .min_by_key(|(_, u)| (u.run, u.rows))?;
+        let term = ors[k].term;
+        let mut branches = Vec::new();
+        disjuncts(term, &mut branches);
+        // (SQLite's `pAndExpr`: the other terms ready at this loop, but
+        // none with a subquery.)
+        let me = 1u64 << it.item.min(63);
+        let others: Vec<&'a Expr<'b>> = terms
+            .iter()
+            .filter(|o| !std::ptr::eq(**o, term) && !has_subquery(o))
+            .copied()
+            .collect::<Vec<_>>()
+            .into_iter()
+            .filter(|o| self.expr_deps(o) & !(before | me) == 0 && crate::sql::plan::vtab::union_and_term(self, o))
+            .collect();
+        Some(OrPlan { term, branches, others, rows: cost.rows as f64 })
     }
 }
