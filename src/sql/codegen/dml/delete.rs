@@ -65,7 +65,7 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             let mut t = c.open_write_target(table.clone())?;
             let loop_start = c.b.here();
             let (co, rid) = c.onepass_rowids(&table, alias, w.as_ref())?;
-            c.onepass_share_cursors(&mut t, loop_start);
+            c.onepass_share_cursors(&mut t, loop_start, true);
             let end = c.b.label();
             let top = c.b.here();
             c.b.add(Opcode::Yield, co, end, 0);

@@ -123,6 +123,9 @@ impl Compiler<'_> {
     /// it there), and a deleted entry leaves the loop's cursor on the
     /// entry after it, where its `Next` goes on (`Cursor::delete`).
     ///
+    /// An UPDATE shares only the table cursor (`indexes_too` false): it
+    /// rewrites the row in place, and its index entries do not move.
+    ///
     /// Only cursors opened once, in the loop's leading run of opens (so
     /// open before the loop yields anything), by a plain `OpenRead` of
     /// the same tree with the same key description, are shared. Sound
@@ -132,7 +135,7 @@ impl Compiler<'_> {
     /// loop that has finished with that cursor allows (the one-pass loop
     /// has a single FROM item and no subquery: an index it scans is the
     /// one the row came from; see the module doc).
-    pub fn onepass_share_cursors(&mut self, t: &mut WriteTarget, loop_start: usize) {
+    pub fn onepass_share_cursors(&mut self, t: &mut WriteTarget, loop_start: usize, indexes_too: bool) {
         let insns = &self.b.insns;
         let is_open = |op: Opcode| matches!(op, Opcode::OpenRead | Opcode::OpenWrite | Opcode::OpenEphemeral | Opcode::OpenPseudo | Opcode::SorterOpen);
         // The loop's leading opens (after its InitCoroutine).
@@ -157,7 +160,7 @@ impl Compiler<'_> {
         if let Some(at) = loop_cursor_of(t.table.root, t.table.db, t.cursor) {
             shares.push((at, None));
         }
-        for (n, (idx, c)) in t.indexes.iter().enumerate() {
+        for (n, (idx, c)) in t.indexes.iter().enumerate().filter(|_| indexes_too) {
             if let Some(at) = loop_cursor_of(idx.root, idx.db, *c) {
                 shares.push((at, Some(n)));
             }
