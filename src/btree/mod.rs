@@ -1191,17 +1191,24 @@ impl Cursor {
         }
         let root = self.root;
         let ki = self.key_info.clone();
+        // (A current path is used as it is, not copied.)
+        let fresh_path = self.state == CursorState::Valid && self.fresh(bt);
         let (in_leaf, path) = crate::ready!(bt.run_write_in(Some(root), |bt| {
+            if fresh_path {
+                return Ok((bt.delete_at(root, &self.path, ki.as_deref())?, None));
+            }
             let path = self.current_path(bt)?;
             let in_leaf = bt.delete_at(root, &path, ki.as_deref())?;
-            Ok((in_leaf, path))
+            Ok((in_leaf, Some(path)))
         })?);
         self.payload_valid = false;
         self.header.reset();
         if in_leaf {
             // Only the leaf changed, and only by this cell: the path
             // stays valid, now on the entry after the deleted one.
-            self.path = path;
+            if let Some(path) = path {
+                self.path = path;
+            }
             self.state = CursorState::DeletedInLeaf;
             self.seq = bt.seq;
         } else {
