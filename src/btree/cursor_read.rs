@@ -339,11 +339,21 @@ impl Cursor {
     /// [`Cursor::next`] beyond the current leaf (or from a stale path).
     fn next_general(&mut self, bt: &mut Btree) -> IoPoll<bool> {
         let fresh = self.state == CursorState::Valid && self.fresh(bt);
+        let after_delete = self.state == CursorState::DeletedInLeaf && self.fresh(bt);
         let mut spare = std::mem::take(&mut self.spare);
         let this = &*self;
         // (A retry after fetching a page continues the descent there.)
         let mut resume = None;
         let r = bt.run_read(|bt| {
+            if after_delete {
+                // The path already ends where the next entry moved up to.
+                spare.path.clear();
+                spare.path.extend_from_slice(&this.path);
+                if !bt.settle_forward(&mut spare.path)? {
+                    return Ok((Landed::Nowhere, false));
+                }
+                return Ok((bt.land(&mut spare)?, true));
+            }
             if fresh {
                 spare.path.clear();
                 spare.path.extend_from_slice(&this.path);
@@ -376,7 +386,9 @@ impl Cursor {
         if self.step_in_leaf(bt, false) {
             return Ok(Poll::Ready(true));
         }
-        let fresh = self.state == CursorState::Valid && self.fresh(bt);
+        // (After a delete in the leaf the path is on the entry after the
+        // deleted one: the step back from it is the entry before.)
+        let fresh = matches!(self.state, CursorState::Valid | CursorState::DeletedInLeaf) && self.fresh(bt);
         let mut spare = std::mem::take(&mut self.spare);
         let this = &*self;
         // (A retry after fetching a page continues the descent there.)
@@ -407,6 +419,9 @@ impl Cursor {
         if self.key_info.is_some() {
             return Err(Error::new(SQLITE_INTERNAL, "rowid seek on an index cursor"));
         }
+        if self.on_row(bt, rowid) {
+            return Ok(Poll::Ready(SeekResult::Found));
+        }
         let root = self.root;
         let mut spare = std::mem::take(&mut self.spare);
         // (A retry after fetching a page continues the descent there.)
@@ -432,6 +447,9 @@ impl Cursor {
     pub fn seek_rowid_lazy(&mut self, bt: &mut Btree, rowid: i64) -> IoPoll<SeekResult> {
         if self.key_info.is_some() {
             return Err(Error::new(SQLITE_INTERNAL, "rowid seek on an index cursor"));
+        }
+        if self.on_row(bt, rowid) {
+            return Ok(Poll::Ready(SeekResult::Found));
         }
         self.seek_spot = None;
         let near = if self.near_worth_trying() { self.near_path(bt) } else { None };
@@ -631,6 +649,20 @@ impl Cursor {
             Ok((landed, found))
         });
         self.finish_move(bt, spare, r)
+    }
+
+    /// Whether the cursor is on an entry of a tree unchanged since it
+    /// got there (its saved key and path are those of the entry).
+    pub fn on_fresh_entry(&self, bt: &Btree) -> bool {
+        self.state == CursorState::Valid && self.fresh(bt)
+    }
+
+    /// Table trees: whether the cursor is on the row `rowid` already (a
+    /// one-pass DELETE's or UPDATE's seek of the row its loop's cursor
+    /// found): a seek there has nothing to do.
+    #[inline]
+    fn on_row(&self, bt: &Btree, rowid: i64) -> bool {
+        self.state == CursorState::Valid && self.rowid == rowid && self.fresh(bt)
     }
 
     /// Whether the cursor is on an entry. `false` after `delete` (until

@@ -18,12 +18,14 @@ use crate::error::{Error, Result};
 use crate::value::record::KeyInfo;
 
 impl Btree {
-    /// Remove the entry a path ends on and rebalance.
-    pub(super) fn delete_at(&mut self, root: Pgno, path: &[Level], key_info: Option<&KeyInfo>) -> Result<()> {
+    /// Remove the entry a path ends on and rebalance. `true` when the
+    /// cell was cut out of its leaf and nothing else changed (the path
+    /// then ends on the entry after it, or one past the leaf's last cell).
+    pub(super) fn delete_at(&mut self, root: Pgno, path: &[Level], key_info: Option<&KeyInfo>) -> Result<bool> {
         let level = path.len() - 1;
         let top = path[level];
         if self.drop_leaf_cell_in_place(top.pgno, top.idx, level == 0)? {
-            return Ok(());
+            return Ok(true);
         }
         let mut node = self.read_node(top.pgno)?;
         if top.idx >= node.cells.len() {
@@ -32,7 +34,8 @@ impl Btree {
         if node.kind.is_leaf() {
             let old = node.cells.remove(top.idx);
             self.free_overflow(node.kind, &old)?;
-            return self.fix_page(path, level, node);
+            self.fix_page(path, level, node)?;
+            return Ok(false);
         }
         // An index entry on an interior page: its predecessor (the last
         // entry of its left subtree, on a leaf) takes its place.
@@ -66,6 +69,6 @@ impl Btree {
         if page::underfull(&leaf, p2[lv].pgno, self.usable()) {
             self.fix_page(&p2, lv, leaf)?;
         }
-        Ok(())
+        Ok(false)
     }
 }

@@ -780,6 +780,11 @@ enum CursorState {
     Valid,
     /// The saved entry was deleted through this cursor.
     Deleted,
+    /// The saved entry was cut out of its leaf through this cursor, and
+    /// the path (fresh at the cursor's `seq`) now ends where the entry
+    /// after it moved up to (SQLite's `BTREE_SAVEPOSITION`): `next` and
+    /// `prev` step from there without seeking the saved key again.
+    DeletedInLeaf,
 }
 
 /// A column read from a chain in progress: column, serial type, bytes so far.
@@ -1186,14 +1191,30 @@ impl Cursor {
         }
         let root = self.root;
         let ki = self.key_info.clone();
-        crate::ready!(bt.run_write_in(Some(root), |bt| {
+        // (A current path is used as it is, not copied.)
+        let fresh_path = self.state == CursorState::Valid && self.fresh(bt);
+        let (in_leaf, path) = crate::ready!(bt.run_write_in(Some(root), |bt| {
+            if fresh_path {
+                return Ok((bt.delete_at(root, &self.path, ki.as_deref())?, None));
+            }
             let path = self.current_path(bt)?;
-            bt.delete_at(root, &path, ki.as_deref())
+            let in_leaf = bt.delete_at(root, &path, ki.as_deref())?;
+            Ok((in_leaf, Some(path)))
         })?);
-        self.state = CursorState::Deleted;
         self.payload_valid = false;
         self.header.reset();
-        self.seq = bt.seq.wrapping_sub(1);
+        if in_leaf {
+            // Only the leaf changed, and only by this cell: the path
+            // stays valid, now on the entry after the deleted one.
+            if let Some(path) = path {
+                self.path = path;
+            }
+            self.state = CursorState::DeletedInLeaf;
+            self.seq = bt.seq;
+        } else {
+            self.state = CursorState::Deleted;
+            self.seq = bt.seq.wrapping_sub(1);
+        }
         Ok(Poll::Ready(()))
     }
     /// Number of entries in the tree; a root of the other kind than the

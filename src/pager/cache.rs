@@ -41,7 +41,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// numbers cannot mount) showed up at ~5% of a cached read query's time.
 /// A multiplicative (Fibonacci) hash spreads consecutive numbers well.
 #[derive(Default)]
-struct PgnoHasher(u64);
+pub(super) struct PgnoHasher(u64);
 
 impl Hasher for PgnoHasher {
     fn finish(&self) -> u64 {
@@ -60,7 +60,16 @@ impl Hasher for PgnoHasher {
     }
 }
 
-type PgnoBuild = BuildHasherDefault<PgnoHasher>;
+/// Hashing of page-number keys, for the cache's index and the pager's
+/// maps probed on every page change (`originals`, undo images): SipHash,
+/// std's default, cost a few percent of a write.
+pub(super) type PgnoBuild = BuildHasherDefault<PgnoHasher>;
+
+/// A map keyed by page number (see [`PgnoBuild`]).
+pub(super) type PgnoMap<V> = HashMap<Pgno, V, PgnoBuild>;
+
+/// A set of page numbers (see [`PgnoBuild`]).
+pub(super) type PgnoSet = HashSet<Pgno, PgnoBuild>;
 
 /// One cached page.
 #[derive(Debug)]

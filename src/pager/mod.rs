@@ -56,7 +56,6 @@ use crate::{IoPoll, Poll};
 use cache::PageCache;
 use commit::CommitStep;
 use savepoint::Savepoint;
-use std::collections::HashMap;
 use std::sync::Arc;
 
 /// A page number (1-based; 0 means none).
@@ -161,7 +160,7 @@ enum ReadStep {
 #[derive(Debug, Default)]
 struct OpUndo {
     db_size: Pgno,
-    images: HashMap<Pgno, Option<(Vec<u8>, bool)>>,
+    images: cache::PgnoMap<Option<(Vec<u8>, bool)>>,
 }
 
 /// Steps of putting originals back into the database file on rollback.
@@ -231,11 +230,11 @@ pub struct Pager {
     /// Change counter seen at the last read transaction.
     last_change_counter: Option<u32>,
     /// Original images of pages modified in this write transaction.
-    originals: HashMap<Pgno, Vec<u8>>,
+    originals: cache::PgnoMap<Vec<u8>>,
     savepoints: Vec<Savepoint>,
     commit_step: CommitStep,
     /// Reads in flight: completion and the cache generation they belong to.
-    reads: HashMap<Pgno, (Completion, u64)>,
+    reads: cache::PgnoMap<(Completion, u64)>,
     /// Pages requested by read-ahead ([`Pager::prefetch`]) in this read
     /// transaction: their requests are forgotten when it ends if unused.
     ahead: Vec<Pgno>,
@@ -243,7 +242,7 @@ pub struct Pager {
     /// The page whose absence stopped the last [`Pager::page`] call.
     missing: std::cell::Cell<Option<Pgno>>,
     /// Pages whose originals are already in the journal file.
-    journaled: std::collections::HashSet<Pgno>,
+    journaled: cache::PgnoSet,
     /// The journal file, open from its creation in a write transaction
     /// until the transaction ends (as SQLite keeps its journal descriptor):
     /// the commit's steps write and sync it through this one handle
@@ -270,7 +269,7 @@ pub struct Pager {
     /// sector in page order, as SQLite journals them.
     journal_order: Vec<Pgno>,
     /// The pages in `journal_order`.
-    journal_listed: std::collections::HashSet<Pgno>,
+    journal_listed: cache::PgnoSet,
     /// The journal's sector size (`io::journal_sector_size`) and the
     /// database file's `SQLITE_IOCAP_*` bits, asked once at open as
     /// SQLite's pager does.
@@ -352,16 +351,16 @@ impl Pager {
             synchronous: Synchronous::Full,
             last_change_counter: None,
             header_read_only: false,
-            originals: HashMap::new(),
+            originals: cache::PgnoMap::default(),
             savepoints: Vec::new(),
             commit_step: CommitStep::Start,
-            reads: HashMap::new(),
+            reads: cache::PgnoMap::default(),
             ahead: Vec::new(),
             generation: 0,
             crash_after_pages: None,
             missing: std::cell::Cell::new(None),
             op_undo: None,
-            journaled: std::collections::HashSet::new(),
+            journaled: cache::PgnoSet::default(),
             journal_handle: None,
             journal_end: 0,
             journal_synced_end: 0,
@@ -370,7 +369,7 @@ impl Pager {
             journal_hdr: 0,
             journal_segment_first: 0,
             journal_order: Vec::new(),
-            journal_listed: std::collections::HashSet::new(),
+            journal_listed: cache::PgnoSet::default(),
             sector: 512,
             iocap: 0,
             db_touched: false,
@@ -939,7 +938,7 @@ impl Pager {
     /// stops half way (a page not in cache, an error) every page it touched
     /// can be put back and the operation retried from the start.
     pub fn op_begin(&mut self) {
-        self.op_undo = Some(OpUndo { db_size: self.db_size, images: HashMap::new() });
+        self.op_undo = Some(OpUndo { db_size: self.db_size, images: cache::PgnoMap::default() });
     }
 
     /// The operation finished: forget its undo log.

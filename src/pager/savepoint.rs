@@ -13,13 +13,12 @@
 use super::{Pager, PagerState};
 use crate::error::{Error, Result, SQLITE_INTERNAL};
 use crate::pager::Pgno;
-use std::collections::HashMap;
 
 /// One open savepoint.
 #[derive(Debug, Default)]
 pub struct Savepoint {
     db_size: Pgno,
-    images: HashMap<Pgno, Vec<u8>>,
+    images: super::cache::PgnoMap<Vec<u8>>,
 }
 
 impl Savepoint {
@@ -49,7 +48,7 @@ impl Pager {
         self.require_write_txn()?;
         self.savepoints.truncate(index);
         while self.savepoints.len() <= index {
-            self.savepoints.push(Savepoint { db_size: self.db_size, images: HashMap::new() });
+            self.savepoints.push(Savepoint { db_size: self.db_size, images: super::cache::PgnoMap::default() });
         }
         Ok(())
     }
@@ -75,7 +74,7 @@ impl Pager {
         }
         self.cache.truncate(sp.db_size);
         self.db_size = sp.db_size;
-        self.savepoints[index] = Savepoint { db_size: sp.db_size, images: HashMap::new() };
+        self.savepoints[index] = Savepoint { db_size: sp.db_size, images: super::cache::PgnoMap::default() };
         Ok(())
     }
 

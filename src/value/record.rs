@@ -678,6 +678,19 @@ pub fn compare_record_prefix(record: &[u8], key: &[ValueRef<'_>], key_info: &Key
     Ok(Ordering::Equal)
 }
 
+/// Whether `record` has exactly `key`'s fields, each comparing equal
+/// under `key_info` (an index entry and the whole key that names it).
+pub fn record_is_key(record: &[u8], key: &[ValueRef<'_>], key_info: &KeyInfo) -> Result<bool> {
+    let mut it = ColumnIter::new(record)?;
+    for (i, k) in key.iter().enumerate() {
+        let Some(v) = it.next_value()? else { return Ok(false) };
+        if key_info.compare_field(i, v, *k) != Ordering::Equal {
+            return Ok(false);
+        }
+    }
+    Ok(it.hdr_pos >= it.hdr_end)
+}
+
 /// [`compare_record_with_key`] with the result to give when every key field
 /// matched: SQLite seeks use `Less` or `Greater` here so that a prefix key
 /// lands before or after all entries sharing that prefix (`default_rc`).

@@ -274,14 +274,20 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                             many = (0..p3.max(0)).map(field).collect();
                             &many
                         };
-                        let found = pend!(c.cursor.seek_index(bt, key, SeekOp::Ge));
-                        if !found {
-                            return Ok(Flow::Next);
-                        }
                         let ki = c.key_info.as_deref().unwrap_or(&crate::value::record::NO_KEY_INFO);
-                        let entry = pend!(c.cursor.payload(bt));
-                        if crate::value::record::compare_record_prefix(entry, key, ki)? != Ordering::Equal {
-                            return Ok(Flow::Next);
+                        // A cursor already on the entry (the loop of a
+                        // one-pass DELETE scanning this index found the
+                        // row there) deletes it without a seek.
+                        let at_hand = c.cursor.on_fresh_entry(bt) && crate::value::record::record_is_key(pend!(c.cursor.payload(bt)), key, ki)?;
+                        if !at_hand {
+                            let found = pend!(c.cursor.seek_index(bt, key, SeekOp::Ge));
+                            if !found {
+                                return Ok(Flow::Next);
+                            }
+                            let entry = pend!(c.cursor.payload(bt));
+                            if crate::value::record::compare_record_prefix(entry, key, ki)? != Ordering::Equal {
+                                return Ok(Flow::Next);
+                            }
                         }
                         *phase = Some((pc, 1));
                     }

@@ -62,8 +62,10 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             c.b.add4(Opcode::Clear, table.root as i32, table.db as i32, counted, c.written(&table), 0);
         }
         w if c.onepass_allowed(&table, with.is_some(), w.as_ref(), returning.is_some(), crate::sql::codegen::target::OnConflict::Default, None) => {
-            let t = c.open_write_target(table.clone())?;
+            let mut t = c.open_write_target(table.clone())?;
+            let loop_start = c.b.here();
             let (co, rid) = c.onepass_rowids(&table, alias, w.as_ref())?;
+            c.onepass_share_cursors(&mut t, loop_start, true);
             let end = c.b.label();
             let top = c.b.here();
             c.b.add(Opcode::Yield, co, end, 0);

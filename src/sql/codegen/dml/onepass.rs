@@ -25,11 +25,11 @@
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::dml::assign::{Assignment, SetValue};
-use crate::sql::codegen::target::OnConflict;
+use crate::sql::codegen::target::{OnConflict, WriteTarget};
 use crate::sql::codegen::Compiler;
 use crate::sql::model::query::Dest;
 use crate::sql::schema::Table;
-use crate::vdbe::program::{Insn, Opcode};
+use crate::vdbe::program::{Insn, Opcode, P4};
 use sqlite3_parser::ast::{self, Stmt};
 use sqlite3_parser::dialect::TokenType;
 
@@ -109,6 +109,78 @@ impl Compiler<'_> {
     /// `cannot_abort` and `Program::no_statement_savepoint`).
     pub fn onepass_cannot_abort(&self) -> bool {
         self.subprograms.is_empty() && self.b.insns.iter().chain(self.b.constants.iter()).all(cannot_abort)
+    }
+
+    /// Let a one-pass statement change its rows through the WHERE loop's
+    /// own cursors, as SQLite's one-pass DELETE does (`aiCurOnePass`):
+    /// the loop (the coroutine compiled from `loop_start` on) opens the
+    /// target table and the index it scans; those cursors become the
+    /// statement's write cursors for the same trees (`t`), and the write
+    /// cursors opened before the loop for them are dropped. The row the
+    /// loop yields is then the one its table cursor is on (the write
+    /// side's `NotExists` has nothing to seek), the index entry it found
+    /// the row by is the one its index cursor is on (`IdxDelete` deletes
+    /// it there), and a deleted entry leaves the loop's cursor on the
+    /// entry after it, where its `Next` goes on (`Cursor::delete`).
+    ///
+    /// An UPDATE shares only the table cursor (`indexes_too` false): it
+    /// rewrites the row in place, and its index entries do not move.
+    ///
+    /// Only cursors opened once, in the loop's leading run of opens (so
+    /// open before the loop yields anything), by a plain `OpenRead` of
+    /// the same tree with the same key description, are shared. Sound
+    /// because nothing but the yielded row is changed: an entry the loop
+    /// is on is either the row's own (deleted through it) or left alone
+    /// while a seek for the row's entry moves the cursor, which only a
+    /// loop that has finished with that cursor allows (the one-pass loop
+    /// has a single FROM item and no subquery: an index it scans is the
+    /// one the row came from; see the module doc).
+    pub fn onepass_share_cursors(&mut self, t: &mut WriteTarget, loop_start: usize, indexes_too: bool) {
+        let insns = &self.b.insns;
+        let is_open = |op: Opcode| matches!(op, Opcode::OpenRead | Opcode::OpenWrite | Opcode::OpenEphemeral | Opcode::OpenPseudo | Opcode::SorterOpen);
+        // The loop's leading opens (after its InitCoroutine).
+        let lead_end = (loop_start + 1..insns.len()).find(|&i| !is_open(insns[i].opcode)).unwrap_or(insns.len());
+        let key_text = |p4: &P4| match p4 {
+            P4::KeyInfo(k) => Some(format!("{k:?}")),
+            _ => None,
+        };
+        let loop_cursor_of = |root: u32, db: usize, write_cursor: i32| -> Option<usize> {
+            let write_open = insns.iter().position(|i| i.opcode == Opcode::OpenWrite && i.p1 == write_cursor)?;
+            let mut found = (loop_start + 1..lead_end)
+                .filter(|&i| insns[i].opcode == Opcode::OpenRead && insns[i].p2 == root as i32 && insns[i].p3 == db as i32 && insns[i].p5 & 0x02 == 0);
+            let at = found.next()?;
+            if found.next().is_some() || key_text(&insns[at].p4) != key_text(&insns[write_open].p4) {
+                return None;
+            }
+            let cur = insns[at].p1;
+            let opens = insns.iter().chain(self.b.constants.iter()).filter(|i| i.p1 == cur && (is_open(i.opcode) || i.opcode == Opcode::Close)).count();
+            (opens == 1).then_some(at)
+        };
+        let mut shares = Vec::new();
+        if let Some(at) = loop_cursor_of(t.table.root, t.table.db, t.cursor) {
+            shares.push((at, None));
+        }
+        for (n, (idx, c)) in t.indexes.iter().enumerate().filter(|_| indexes_too) {
+            if let Some(at) = loop_cursor_of(idx.root, idx.db, *c) {
+                shares.push((at, Some(n)));
+            }
+        }
+        for (at, which) in shares {
+            let shared = self.b.insns[at].p1;
+            let old = match which {
+                None => std::mem::replace(&mut t.cursor, shared),
+                Some(n) => std::mem::replace(&mut t.indexes[n].1, shared),
+            };
+            self.b.insns[at].opcode = Opcode::OpenWrite;
+            if let Some(w) = self.b.insns[..loop_start].iter_mut().find(|i| i.opcode == Opcode::OpenWrite && i.p1 == old) {
+                w.opcode = Opcode::Noop;
+                w.p1 = 0;
+                w.p2 = 0;
+                w.p3 = 0;
+                w.p4 = P4::None;
+                w.comment = Box::default();
+            }
+        }
     }
 
     /// Compile the WHERE loop over `table` as a coroutine yielding the

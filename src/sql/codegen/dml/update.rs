@@ -114,7 +114,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         assignments.push((i, v));
     }
     let init = c.begin_program();
-    let t = c.open_write_target(table.clone())?;
+    let mut t = c.open_write_target(table.clone())?;
     c.setup_returning(*returning, &table, prog)?;
     // SQLite resolves the SET list before WHERE: its first name error is
     // the one reported (with FROM, the join resolves them in that order).
@@ -142,7 +142,9 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             c.b.bind(next);
             c.b.add(Opcode::Next, t.cursor, top as i32, 0);
         } else {
+            let loop_start = c.b.here();
             let (co, rid) = c.onepass_rowids(&table, alias.clone(), where_clause.as_ref())?;
+            c.onepass_share_cursors(&mut t, loop_start, false);
             c.scopes.push(target_scope(&table, alias, t.cursor));
             let top = c.b.here();
             c.b.add(Opcode::Yield, co, end, 0);
