@@ -45,12 +45,14 @@ pub struct Fts5Table {
     pub pending: Arc<Mutex<Pending>>,
     /// The connection's application-defined tokenizers and functions.
     pub ext: Arc<Extensions>,
+    /// `%_docsize` sizes read by queries (shared with cursors).
+    pub sizes: Arc<Mutex<super::rows::SizeCache>>,
 }
 
 impl Fts5Table {
     /// A table for `cfg`.
     pub fn new(cfg: Config, ext: Arc<Extensions>) -> Fts5Table {
-        Fts5Table { cfg, pending: Arc::new(Mutex::new(Pending::default())), ext }
+        Fts5Table { cfg, pending: Arc::new(Mutex::new(Pending::default())), ext, sizes: Arc::default() }
     }
 }
 
@@ -187,7 +189,7 @@ impl VTab for Fts5Table {
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let shared = Arc::new(Mutex::new(Shared { tokenizer: self.cfg.tokenizer.clone(), columns: self.cfg.columns.clone().into(), ..Shared::default() }));
         lock(cursors()).insert(id, shared.clone());
-        Ok(Box::new(Fts5Cursor { id, cfg: self.cfg.clone(), pending: self.pending.clone(), rows: Vec::new(), at: 0, shared, light: None }))
+        Ok(Box::new(Fts5Cursor { id, cfg: self.cfg.clone(), pending: self.pending.clone(), sizes: self.sizes.clone(), rows: Vec::new(), at: 0, shared, light: None }))
     }
 
     fn destroy(&self, host: &mut dyn VmHost) -> Result<()> {
@@ -323,6 +325,7 @@ pub struct Fts5Cursor {
     id: i64,
     cfg: Config,
     pending: Arc<Mutex<Pending>>,
+    sizes: Arc<Mutex<super::rows::SizeCache>>,
     rows: Vec<Arc<Row>>,
     at: usize,
     shared: Arc<Mutex<Shared>>,
@@ -386,7 +389,7 @@ impl Fts5Cursor {
         }
         let c = shadow::conn(host)?;
         self.light = None;
-        if let Some(q) = q.as_ref().filter(|_| self.cfg.detail == Detail::Full) {
+        if let Some(q) = q.as_ref() {
             // From the doclists of the query's tokens.
             let found = {
                 let p = lock(&self.pending);
@@ -394,8 +397,11 @@ impl Fts5Cursor {
             };
             let (nrow, totals) = index::averages(c, &self.cfg)?;
             let stats = Stats { nrow, ntoken: totals.iter().sum(), nhit: found.nhit, col_tokens: totals };
-            let rows = super::rows::build(c, &self.cfg, found.rows)?;
-            if super::rows::lazy(&self.cfg) {
+            let mut rows = super::rows::build(c, &self.cfg, found.rows, &self.sizes)?;
+            if self.cfg.detail != Detail::Full {
+                // Instances from the content (bm25 needs them too).
+                rows = rows.into_iter().map(|r| super::rows::with_instances(c, &self.cfg, q, r)).collect::<Result<_>>()?;
+            } else if super::rows::lazy(&self.cfg) {
                 self.light = Some(Arc::new(self.cfg.clone()));
             }
             return self.start(rows, Some(q.clone()), stats);
