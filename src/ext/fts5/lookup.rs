@@ -26,10 +26,11 @@ use super::pending::{terms, Pending};
 use super::segread::leaf_layout;
 use super::structure::{leaf_id, Seg};
 use super::tombstone;
-use crate::connection::{Connection, StepResult, Statement};
+use crate::connection::{Connection, Statement, StepResult};
 use crate::error::{Error, Result};
 use crate::value::Value;
 use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
 
 /// Run `sql` (a fixed text: the compiled-program cache keeps it) with
 /// `params` bound, returning its rows.
@@ -250,13 +251,25 @@ fn decode_positions(pl: &[u8], out: &mut Vec<(usize, usize)>) -> Result<()> {
     Ok(())
 }
 
+/// The `%_idx` entries of the segments read, per segment sorted by
+/// term, valid while the database's change sequence is `seq`.
+#[derive(Default)]
+pub struct IdxCache {
+    seq: Option<u64>,
+    segs: HashMap<u32, Vec<(Vec<u8>, u32)>>,
+    entries: usize,
+}
+
+/// Entries an [`IdxCache`] holds at most (one per leaf page of the index).
+const IDX_CACHE_ENTRIES: usize = 1 << 20;
+
 /// Reads token doclists for one query.
 pub struct Reader {
     detail: Detail,
-    /// `SELECT pgno FROM %_idx WHERE segid = ? AND term <= ?` (greatest).
-    sql_le: String,
-    /// The same with `term < ?`.
-    sql_lt: String,
+    /// `SELECT term, pgno FROM %_idx WHERE segid = ?1`.
+    sql_idx: String,
+    /// The `%_idx` entries read (shared with the table).
+    idx: Arc<Mutex<IdxCache>>,
     /// Leaf pages by id range.
     sql_pages: String,
     data: String,
@@ -270,14 +283,21 @@ pub struct Reader {
 
 impl Reader {
     /// A reader of the index of `cfg` as it is now, with `p`'s changes.
-    pub fn new(c: &mut Connection, cfg: &Config, p: &Pending) -> Result<Reader> {
+    pub fn new(c: &mut Connection, cfg: &Config, p: &Pending, idx_cache: &Arc<Mutex<IdxCache>>) -> Result<Reader> {
         let st = index::load(c, cfg)?;
+        {
+            let seq = c.change_sequence(&cfg.db);
+            let mut cache = idx_cache.lock().unwrap_or_else(|e| e.into_inner());
+            if seq.is_none() || cache.seq != seq {
+                *cache = IdxCache { seq, ..IdxCache::default() };
+            }
+        }
         let idx = cfg.shadow("idx");
         let data = cfg.shadow("data");
         Ok(Reader {
             detail: cfg.detail,
-            sql_le: format!("SELECT pgno FROM {idx} WHERE segid = ?1 AND term <= ?2 ORDER BY term DESC LIMIT 1"),
-            sql_lt: format!("SELECT pgno FROM {idx} WHERE segid = ?1 AND term < ?2 ORDER BY term DESC LIMIT 1"),
+            sql_idx: format!("SELECT term, pgno FROM {idx} WHERE segid = ?1"),
+            idx: idx_cache.clone(),
             sql_pages: format!("SELECT id, block FROM {data} WHERE id >= ?1 AND id <= ?2 ORDER BY id"),
             data,
             segs: st.newest_first(),
@@ -324,9 +344,32 @@ impl Reader {
 
     /// The greatest `%_idx` page of `seg` whose key is <= (`lt`: <) `key`.
     fn idx_page(&self, c: &mut Connection, seg: Seg, key: &[u8], lt: bool) -> Result<Option<u32>> {
-        let sql = if lt { &self.sql_lt } else { &self.sql_le };
-        let r = query(c, sql, &[Value::Integer(i64::from(seg.id)), Value::Blob(key.to_vec())])?;
-        Ok(r.first().map(|r| (r[0].as_ref().to_i64() >> 1) as u32))
+        let mut cache = self.idx.lock().unwrap_or_else(|e| e.into_inner());
+        if !cache.segs.contains_key(&seg.id) {
+            // A segment's `%_idx` entries, read once while nothing changes
+            // (SQLite's own `ORDER BY term DESC LIMIT 1` lookup, per token
+            // and segment, costs more than reading them all once).
+            let mut list: Vec<(Vec<u8>, u32)> = query(c, &self.sql_idx, &[Value::Integer(i64::from(seg.id))])?
+                .into_iter()
+                .map(|r| {
+                    let term = match &r[0] {
+                        Value::Blob(b) => b.clone(),
+                        v => v.as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default(),
+                    };
+                    (term, (r[1].as_ref().to_i64() >> 1) as u32)
+                })
+                .collect();
+            list.sort();
+            cache.entries += list.len();
+            if cache.entries > IDX_CACHE_ENTRIES {
+                cache.segs.clear();
+                cache.entries = list.len();
+            }
+            cache.segs.insert(seg.id, list);
+        }
+        let list = &cache.segs[&seg.id];
+        let n = list.partition_point(|(t, _)| if lt { t.as_slice() < key } else { t.as_slice() <= key });
+        Ok(n.checked_sub(1).map(|k| list[k].1))
     }
 
     /// The entries of the terms of `seg` in [lo, hi), added to `g`.
@@ -366,7 +409,16 @@ impl Reader {
 /// the walk starts on `from`). Returns the pages read, or None once a
 /// term past the range began.
 #[allow(clippy::too_many_arguments)]
-fn walk_pages(c: &mut Connection, st: &mut Statement, seg: u32, from: u32, upto: u32, starts: bool, scan: &mut Scan<'_>, g: &mut Gathered) -> Result<Option<u32>> {
+fn walk_pages(
+    c: &mut Connection,
+    st: &mut Statement,
+    seg: u32,
+    from: u32,
+    upto: u32,
+    starts: bool,
+    scan: &mut Scan<'_>,
+    g: &mut Gathered,
+) -> Result<Option<u32>> {
     st.bind(1, Value::Integer(leaf_id(seg, from)))?;
     st.bind(2, Value::Integer(leaf_id(seg, upto)))?;
     let mut k = 0u32;

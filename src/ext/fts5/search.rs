@@ -23,13 +23,14 @@
 //! rebuilt from the index.
 
 use super::config::{Config, Detail};
-use super::lookup::{Hits, Reader};
+use super::lookup::{Hits, IdxCache, Reader};
 use super::matcher::{self, Inst};
 use super::pending::Pending;
 use super::query::{Node, Phrase, Query};
 use crate::connection::Connection;
 use crate::error::Result;
 use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// The rows a query matches, in rowid order.
 pub struct Found {
@@ -45,9 +46,10 @@ pub struct Found {
 /// A phrase's rows with their instances, ascending.
 type PhraseRows = Vec<(i64, Vec<Inst>)>;
 
-/// Evaluate `q` on the index of `cfg` (with `p`'s pending changes).
-pub fn run(c: &mut Connection, cfg: &Config, q: &Query, p: &Pending) -> Result<Found> {
-    let mut reader = Reader::new(c, cfg, p)?;
+/// Evaluate `q` on the index of `cfg` (with `p`'s pending changes;
+/// `idx`: the table's `%_idx` entries read so far).
+pub fn run(c: &mut Connection, cfg: &Config, q: &Query, p: &Pending, idx: &Arc<Mutex<IdxCache>>) -> Result<Found> {
+    let mut reader = Reader::new(c, cfg, p, idx)?;
     let mut tokens: HashMap<(String, bool), Hits> = HashMap::new();
     let mut per_phrase = Vec::with_capacity(q.phrases.len());
     for ph in &q.phrases {

@@ -47,12 +47,14 @@ pub struct Fts5Table {
     pub ext: Arc<Extensions>,
     /// `%_docsize` sizes read by queries (shared with cursors).
     pub sizes: Arc<Mutex<super::rows::SizeCache>>,
+    /// `%_idx` entries read by queries (shared with cursors).
+    pub idx: Arc<Mutex<super::lookup::IdxCache>>,
 }
 
 impl Fts5Table {
     /// A table for `cfg`.
     pub fn new(cfg: Config, ext: Arc<Extensions>) -> Fts5Table {
-        Fts5Table { cfg, pending: Arc::new(Mutex::new(Pending::default())), ext, sizes: Arc::default() }
+        Fts5Table { cfg, pending: Arc::new(Mutex::new(Pending::default())), ext, sizes: Arc::default(), idx: Arc::default() }
     }
 }
 
@@ -189,7 +191,17 @@ impl VTab for Fts5Table {
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let shared = Arc::new(Mutex::new(Shared { tokenizer: self.cfg.tokenizer.clone(), columns: self.cfg.columns.clone().into(), ..Shared::default() }));
         lock(cursors()).insert(id, shared.clone());
-        Ok(Box::new(Fts5Cursor { id, cfg: self.cfg.clone(), pending: self.pending.clone(), sizes: self.sizes.clone(), rows: Vec::new(), at: 0, shared, light: None }))
+        Ok(Box::new(Fts5Cursor {
+            id,
+            cfg: self.cfg.clone(),
+            pending: self.pending.clone(),
+            sizes: self.sizes.clone(),
+            idx: self.idx.clone(),
+            rows: Vec::new(),
+            at: 0,
+            shared,
+            light: None,
+        }))
     }
 
     fn destroy(&self, host: &mut dyn VmHost) -> Result<()> {
@@ -326,6 +338,7 @@ pub struct Fts5Cursor {
     cfg: Config,
     pending: Arc<Mutex<Pending>>,
     sizes: Arc<Mutex<super::rows::SizeCache>>,
+    idx: Arc<Mutex<super::lookup::IdxCache>>,
     rows: Vec<Arc<Row>>,
     at: usize,
     shared: Arc<Mutex<Shared>>,
@@ -393,7 +406,7 @@ impl Fts5Cursor {
             // From the doclists of the query's tokens.
             let found = {
                 let p = lock(&self.pending);
-                search::run(c, &self.cfg, q, &p)?
+                search::run(c, &self.cfg, q, &p, &self.idx)?
             };
             let (nrow, totals) = index::averages(c, &self.cfg)?;
             let stats = Stats { nrow, ntoken: totals.iter().sum(), nhit: found.nhit, col_tokens: totals };
