@@ -11,6 +11,9 @@
 //! entry of a rowid wins, a pure delete hides the row), after dropping
 //! the rows a `contentless_delete=1` segment's tombstones hold.
 //!
+//! A segment's `%_idx` entries are read whole once and kept per table
+//! while the database's change sequence stays the same ([`IdxCache`]).
+//!
 //! SQL run here uses fixed texts with bound parameters, so the
 //! connection's compiled-program cache answers all but the first
 //! prepare.

@@ -11,8 +11,8 @@
 //! (`=`, `<`, `<=`, `>`, `>=`, checked again by the statement), and it
 //! consumes `ORDER BY rowid` (either way) and, with a MATCH, `ORDER BY
 //! rank` (either way). xFilter finds the rows the expression matches
-//! (from the index under `detail=full`, `search.rs`; else by tokenizing
-//! `%_content` in rowid order, or `source.rs`), with the phrase
+//! (from the index, `search.rs`; without a MATCH, `%_content` in rowid
+//! order, or `source.rs`), with the phrase
 //! instances and the statistics bm25 needs, then applies the bounds
 //! and the order.
 //!
