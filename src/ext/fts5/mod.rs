@@ -12,7 +12,7 @@
 //! - `query.rs`: the MATCH expression language,
 //! - `matcher.rs`: evaluating an expression on one row's tokens,
 //! - `lookup.rs`: the doclists of a query's tokens, read from the index,
-//! - `search.rs`: a MATCH answered from those doclists (`detail=full`),
+//! - `search.rs`: a MATCH answered from those doclists,
 //! - `rows.rs`: the rows it returns, their content read when needed,
 //! - `table.rs`: xBestIndex/xFilter/xColumn, reading `%_content`,
 //! - `writer.rs`: INSERT/UPDATE/DELETE of content, sizes, averages,
@@ -29,13 +29,13 @@
 //! - `extension.rs`: tokenizers and auxiliary functions the application
 //!   registers (SQLite's `fts5_api`), behind safe traits.
 //!
-//! How queries are answered: under `detail=full`, from the doclists of
-//! the query's tokens (`lookup.rs`, `search.rs`), as SQLite does, the
-//! rows' content read only when asked for (`rows.rs`). Under
-//! `detail=column`/`none`, a table with its own content tokenizes the
-//! rows of `%_content` (the answers are the same as the index would
-//! give, only slower), the others read the whole index back
-//! (`source.rs`), with the transaction's pending changes merged in.
+//! How queries are answered: from the doclists of the query's tokens
+//! (`lookup.rs`, `search.rs`), as SQLite does, with the transaction's
+//! pending changes merged in; the rows' content is read only when asked
+//! for (`rows.rs`), or under `detail=column`/`none` for the matched rows
+//! whose instances the auxiliary functions and bm25 need. A scan without
+//! MATCH reads `%_content` (or, for external content and contentless
+//! tables, `source.rs`).
 //! Writes follow SQLite: a transaction's changes are held as SQLite's
 //! pending hash holds them and become a new segment at commit, when
 //! their estimated size passes 'hashsize', or when a row cannot join

@@ -10,26 +10,68 @@
 //! content has no stored sizes: its rows are read whole at once (the
 //! sizes are the token counts).
 //!
+//! The `%_docsize` sizes read are kept per table ([`SizeCache`]) while
+//! the database's change sequence (`Connection::change_sequence`) stays
+//! the one they were read under, so a query over rows an earlier query
+//! already ranked reads no `%_docsize` row again (every write, rollback
+//! or other connection's commit starts the cache afresh).
+//!
 //! Invariant: a light row has empty `values` and `tokens`; [`load`]
-//! gives the row a full read would have built.
+//! gives the row a full read would have built; a cached size is the
+//! `%_docsize` blob decoded as of the cache's sequence.
 
 use super::config::{Config, Content};
 use super::lookup::query;
-use super::matcher::Inst;
+use super::matcher::{self, Inst};
+use super::query::Query;
 use super::table::{value_tokens, Row};
 use super::tokenizer::Token;
-use crate::connection::{Connection, StepResult};
+use crate::connection::{Connection, Statement, StepResult};
 use crate::error::{Error, Result};
 use crate::value::Value;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// Whether rows of `cfg` are returned light (their content read later).
 pub fn lazy(cfg: &Config) -> bool {
     cfg.columnsize || cfg.content == Content::None
 }
 
-/// The rows for `found` (rowid, instances), light where [`lazy`].
-pub fn build(c: &mut Connection, cfg: &Config, found: Vec<(i64, Vec<Vec<Inst>>)>) -> Result<Vec<Arc<Row>>> {
+/// Rows' `%_docsize` token counts read under one change sequence.
+#[derive(Default)]
+pub struct SizeCache {
+    seq: u64,
+    /// rowid → its sizes' offset in `sizes` (a row without a `%_docsize`
+    /// row has zeros, as when it is read).
+    at: HashMap<i64, u32>,
+    sizes: Vec<i64>,
+}
+
+/// Rows a cache holds at most (about 40 bytes each with two columns);
+/// past it, the cache starts afresh.
+const SIZE_CACHE_ROWS: usize = 1 << 20;
+
+impl SizeCache {
+    fn sizes_of(&self, rowid: i64, n: usize) -> Option<&[i64]> {
+        self.at.get(&rowid).map(|&k| &self.sizes[k as usize * n..(k as usize + 1) * n])
+    }
+
+    fn remember(&mut self, rowid: i64, size: &[i64]) {
+        if self.at.len() >= SIZE_CACHE_ROWS {
+            self.at.clear();
+            self.sizes.clear();
+        }
+        let k = self.at.len() as u32;
+        if let std::collections::hash_map::Entry::Vacant(e) = self.at.entry(rowid) {
+            e.insert(k);
+            self.sizes.extend_from_slice(size);
+        }
+    }
+}
+
+/// The rows for `found` (rowid, instances), light where [`lazy`]; sizes
+/// from `cache` where it holds them.
+pub fn build(c: &mut Connection, cfg: &Config, found: Vec<(i64, Vec<Vec<Inst>>)>, cache: &Mutex<SizeCache>) -> Result<Vec<Arc<Row>>> {
     let n = cfg.columns.len();
     let mut out = Vec::with_capacity(found.len());
     if !lazy(cfg) {
@@ -47,27 +89,50 @@ pub fn build(c: &mut Connection, cfg: &Config, found: Vec<(i64, Vec<Vec<Inst>>)>
         }
         return Ok(out);
     }
-    // One statement for every row's sizes.
-    let sql = format!("SELECT sz FROM {} WHERE id = ?1", cfg.shadow("docsize"));
-    let (st, _) = c.prepare_terminated(sql.as_bytes())?;
-    let mut st = st.ok_or_else(|| Error::sql("fts5: no statement"))?;
+    let seq = c.change_sequence(&cfg.db);
+    let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
+    match seq {
+        Some(seq) if seq == cache.seq => {}
+        _ => *cache = SizeCache { seq: seq.unwrap_or(0), ..SizeCache::default() },
+    }
+    let mut st = None;
     for (rowid, inst) in found {
+        if let Some(size) = cache.sizes_of(rowid, n) {
+            out.push(Arc::new(Row { rowid, values: Vec::new(), tokens: Vec::new(), inst, size: size.to_vec(), missing: false }));
+            continue;
+        }
+        // One statement for the rows the cache lacks.
+        if st.is_none() {
+            let sql = format!("SELECT sz FROM {} WHERE id = ?1", cfg.shadow("docsize"));
+            st = c.prepare_terminated(sql.as_bytes())?.0;
+        }
+        let st = st.as_mut().ok_or_else(|| Error::sql("fts5: no statement"))?;
+        let size = read_sizes(c, st, rowid, n);
         st.reset(c);
-        st.bind(1, Value::Integer(rowid))?;
-        let mut size = vec![0; n];
-        match st.step(c)? {
-            StepResult::Row => {
-                if let Value::Blob(b) = st.column(0) {
-                    decode_sizes(b, &mut size)?;
-                }
-            }
-            StepResult::Done => {}
-            StepResult::Io => return Err(Error::sql("fts5: unexpected I/O wait")),
+        let size = size?;
+        if seq.is_some() {
+            cache.remember(rowid, &size);
         }
         out.push(Arc::new(Row { rowid, values: Vec::new(), tokens: Vec::new(), inst, size, missing: false }));
     }
-    st.reset(c);
     Ok(out)
+}
+
+/// The sizes of `rowid` through `st` (`SELECT sz FROM %_docsize WHERE id
+/// = ?1`); zeros for a row it lacks.
+fn read_sizes(c: &mut Connection, st: &mut Statement, rowid: i64, n: usize) -> Result<Vec<i64>> {
+    st.bind(1, Value::Integer(rowid))?;
+    let mut size = vec![0; n];
+    match st.step(c)? {
+        StepResult::Row => {
+            if let Value::Blob(b) = st.column(0) {
+                decode_sizes(b, &mut size)?;
+            }
+        }
+        StepResult::Done => {}
+        StepResult::Io => return Err(Error::sql("fts5: unexpected I/O wait")),
+    }
+    Ok(size)
 }
 
 /// A `%_docsize` blob's token counts into `size` (missing ones stay 0).
@@ -82,6 +147,23 @@ fn decode_sizes(b: &[u8], size: &mut [i64]) -> Result<()> {
         i = j;
     }
     Ok(())
+}
+
+/// Under `detail=column`/`none`: `row` (from `search::run`, its
+/// instances standing for the phrases' hits) with its content read and
+/// its instances found in the content's tokens, as SQLite tokenizes the
+/// row for xInst; none for a contentless table.
+pub fn with_instances(c: &mut Connection, cfg: &Config, q: &Query, row: Arc<Row>) -> Result<Arc<Row>> {
+    let hits: Vec<bool> = row.inst.iter().map(|v| !v.is_empty()).collect();
+    let mut full = if lazy(cfg) { load(c, cfg, &row)? } else { (*row).clone() };
+    if cfg.content == Content::None {
+        full.inst = vec![Vec::new(); hits.len()];
+    } else {
+        let text: Vec<Vec<String>> = full.tokens.iter().map(|t| t.iter().map(|x| x.text.clone()).collect()).collect();
+        full.inst = q.phrases.iter().map(|p| matcher::phrase_instances(p, &text)).collect();
+    }
+    matcher::evaluate_hits(q, &hits, &mut full.inst);
+    Ok(Arc::new(full))
 }
 
 /// `row` with its values and tokens read from the content.

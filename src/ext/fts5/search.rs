@@ -1,4 +1,4 @@
-//! # Answering a MATCH from the index (`detail=full`)
+//! # Answering a MATCH from the index
 //!
 //! The rows a query matches and the phrase instances the auxiliary
 //! functions see, computed from the doclists of the query's tokens
@@ -12,34 +12,44 @@
 //! whole. A position may hold several tokens (colocated tokens, or a
 //! contentless row inserted twice): every token held there counts.
 //!
+//! Under `detail=column`/`none` the parser allows only one-token
+//! phrases without `^` and no NEAR groups, so which rows (and columns)
+//! hold a phrase is all the index must say; the instances the auxiliary
+//! functions see then come from the rows' content (`rows.rs`).
+//!
 //! Invariant: for each phrase, [`Found::nhit`] counts the rows in which
 //! it has an instance (bm25's document frequency), and each matched
 //! row's instances equal `matcher::phrase_instances_multi` on the row
 //! rebuilt from the index.
 
-use super::config::Config;
-use super::lookup::{Hits, Reader};
+use super::config::{Config, Detail};
+use super::lookup::{Hits, IdxCache, Reader};
 use super::matcher::{self, Inst};
 use super::pending::Pending;
 use super::query::{Node, Phrase, Query};
 use crate::connection::Connection;
 use crate::error::Result;
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 
 /// The rows a query matches, in rowid order.
 pub struct Found {
-    /// Per matched row: rowid, then per phrase its instances.
+    /// Per matched row: rowid, then per phrase its instances (under
+    /// `detail=column`/`none`: one stand-in instance per column, or for
+    /// the row, holding the phrase, whether or not its part of the
+    /// expression matched).
     pub rows: Vec<(i64, Vec<Vec<Inst>>)>,
     /// Per phrase: rows in which it has an instance.
     pub nhit: Vec<i64>,
 }
 
-/// A phrase's rows with their instances.
-type PhraseRows = BTreeMap<i64, Vec<Inst>>;
+/// A phrase's rows with their instances, ascending.
+type PhraseRows = Vec<(i64, Vec<Inst>)>;
 
-/// Evaluate `q` on the index of `cfg` (with `p`'s pending changes).
-pub fn run(c: &mut Connection, cfg: &Config, q: &Query, p: &Pending) -> Result<Found> {
-    let mut reader = Reader::new(c, cfg, p)?;
+/// Evaluate `q` on the index of `cfg` (with `p`'s pending changes;
+/// `idx`: the table's `%_idx` entries read so far).
+pub fn run(c: &mut Connection, cfg: &Config, q: &Query, p: &Pending, idx: &Arc<Mutex<IdxCache>>) -> Result<Found> {
+    let mut reader = Reader::new(c, cfg, p, idx)?;
     let mut tokens: HashMap<(String, bool), Hits> = HashMap::new();
     let mut per_phrase = Vec::with_capacity(q.phrases.len());
     for ph in &q.phrases {
@@ -53,15 +63,38 @@ pub fn run(c: &mut Connection, cfg: &Config, q: &Query, p: &Pending) -> Result<F
         per_phrase.push(phrase_rows(ph, &lists));
     }
     let nhit = per_phrase.iter().map(|m| m.len() as i64).collect();
+    let positions = cfg.detail == Detail::Full;
     let mut rows = Vec::new();
     if let Some(cands) = candidates(&q.root, &q.phrases, &per_phrase) {
+        // Candidates ascend, as each phrase's rows do: one cursor per
+        // phrase walks forward, and each row's instances are moved out.
+        let mut at = vec![0usize; per_phrase.len()];
+        rows.reserve(cands.len());
         for rowid in cands {
-            let mut inst: Vec<Vec<Inst>> = per_phrase.iter().map(|m| m.get(&rowid).cloned().unwrap_or_default()).collect();
-            if matcher::evaluate_instances(q, &mut inst) {
+            let mut inst: Vec<Vec<Inst>> = Vec::with_capacity(per_phrase.len());
+            for (k, m) in per_phrase.iter_mut().enumerate() {
+                while at[k] < m.len() && m[at[k]].0 < rowid {
+                    at[k] += 1;
+                }
+                inst.push(match m.get_mut(at[k]) {
+                    Some((r, v)) if *r == rowid => std::mem::take(v),
+                    _ => Vec::new(),
+                });
+            }
+            if !positions {
+                // The instances stand for the hits (column, or row, known;
+                // positions not): kept whole, as the row's instances come
+                // from its content later (`rows::with_instances`).
+                let mut check = inst.clone();
+                if matcher::evaluate_instances(q, &mut check) {
+                    rows.push((rowid, inst));
+                }
+            } else if matcher::evaluate_instances(q, &mut inst) {
                 rows.push((rowid, inst));
             }
         }
     }
+    super::lookup::recycle(tokens.into_values());
     Ok(Found { rows, nhit })
 }
 
@@ -71,10 +104,18 @@ fn phrase_rows(ph: &Phrase, lists: &[&Hits]) -> PhraseRows {
     let Some(first) = lists.first() else { return out };
     // Walk the rarest token's rows, looking the others up.
     let rarest = (0..lists.len()).min_by_key(|&k| lists[k].len()).unwrap_or(0);
-    for rowid in lists[rarest].keys() {
-        let Some(p0) = first.get(rowid) else { continue };
-        let rest: Option<Vec<&Vec<(usize, usize)>>> = lists[1..].iter().map(|l| l.get(rowid)).collect();
-        let Some(rest) = rest else { continue };
+    let mut rest: Vec<&[(usize, usize)]> = Vec::with_capacity(lists.len());
+    for (kr, rowid) in lists[rarest].rowids().iter().enumerate() {
+        let p0 = if rarest == 0 {
+            first.row(kr)
+        } else {
+            let Some(p0) = first.get(*rowid) else { continue };
+            p0
+        };
+        rest.clear();
+        if !lists[1..].iter().all(|l| l.get(*rowid).map(|r| rest.push(r)).is_some()) {
+            continue;
+        }
         let mut inst = Vec::new();
         for &(col, pos) in p0 {
             if !ph.cols.get(col).copied().unwrap_or(false) || (ph.initial && pos != 0) {
@@ -89,7 +130,7 @@ fn phrase_rows(ph: &Phrase, lists: &[&Hits]) -> PhraseRows {
             }
         }
         if !inst.is_empty() {
-            out.insert(*rowid, inst);
+            out.push((*rowid, inst));
         }
     }
     out
@@ -100,11 +141,11 @@ fn phrase_rows(ph: &Phrase, lists: &[&Hits]) -> PhraseRows {
 fn candidates(n: &Node, phrases: &[Phrase], rows: &[PhraseRows]) -> Option<Vec<i64>> {
     match n {
         Node::Phrase(i) if phrases[*i].tokens.is_empty() => None,
-        Node::Phrase(i) => Some(rows[*i].keys().copied().collect()),
+        Node::Phrase(i) => Some(rows[*i].iter().map(|r| r.0).collect()),
         Node::Near(list, _) => {
             let mut acc: Option<Vec<i64>> = None;
             for &i in list.iter().filter(|&&i| !phrases[i].tokens.is_empty()) {
-                let r: Vec<i64> = rows[i].keys().copied().collect();
+                let r: Vec<i64> = rows[i].iter().map(|r| r.0).collect();
                 acc = Some(match acc {
                     None => r,
                     Some(a) => intersect(&a, &r),

@@ -11,8 +11,8 @@
 //! (`=`, `<`, `<=`, `>`, `>=`, checked again by the statement), and it
 //! consumes `ORDER BY rowid` (either way) and, with a MATCH, `ORDER BY
 //! rank` (either way). xFilter finds the rows the expression matches
-//! (from the index under `detail=full`, `search.rs`; else by tokenizing
-//! `%_content` in rowid order, or `source.rs`), with the phrase
+//! (from the index, `search.rs`; without a MATCH, `%_content` in rowid
+//! order, or `source.rs`), with the phrase
 //! instances and the statistics bm25 needs, then applies the bounds
 //! and the order.
 //!
@@ -45,12 +45,16 @@ pub struct Fts5Table {
     pub pending: Arc<Mutex<Pending>>,
     /// The connection's application-defined tokenizers and functions.
     pub ext: Arc<Extensions>,
+    /// `%_docsize` sizes read by queries (shared with cursors).
+    pub sizes: Arc<Mutex<super::rows::SizeCache>>,
+    /// `%_idx` entries read by queries (shared with cursors).
+    pub idx: Arc<Mutex<super::lookup::IdxCache>>,
 }
 
 impl Fts5Table {
     /// A table for `cfg`.
     pub fn new(cfg: Config, ext: Arc<Extensions>) -> Fts5Table {
-        Fts5Table { cfg, pending: Arc::new(Mutex::new(Pending::default())), ext }
+        Fts5Table { cfg, pending: Arc::new(Mutex::new(Pending::default())), ext, sizes: Arc::default(), idx: Arc::default() }
     }
 }
 
@@ -187,7 +191,17 @@ impl VTab for Fts5Table {
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
         let shared = Arc::new(Mutex::new(Shared { tokenizer: self.cfg.tokenizer.clone(), columns: self.cfg.columns.clone().into(), ..Shared::default() }));
         lock(cursors()).insert(id, shared.clone());
-        Ok(Box::new(Fts5Cursor { id, cfg: self.cfg.clone(), pending: self.pending.clone(), rows: Vec::new(), at: 0, shared, light: None }))
+        Ok(Box::new(Fts5Cursor {
+            id,
+            cfg: self.cfg.clone(),
+            pending: self.pending.clone(),
+            sizes: self.sizes.clone(),
+            idx: self.idx.clone(),
+            rows: Vec::new(),
+            at: 0,
+            shared,
+            light: None,
+        }))
     }
 
     fn destroy(&self, host: &mut dyn VmHost) -> Result<()> {
@@ -323,6 +337,8 @@ pub struct Fts5Cursor {
     id: i64,
     cfg: Config,
     pending: Arc<Mutex<Pending>>,
+    sizes: Arc<Mutex<super::rows::SizeCache>>,
+    idx: Arc<Mutex<super::lookup::IdxCache>>,
     rows: Vec<Arc<Row>>,
     at: usize,
     shared: Arc<Mutex<Shared>>,
@@ -386,16 +402,19 @@ impl Fts5Cursor {
         }
         let c = shadow::conn(host)?;
         self.light = None;
-        if let Some(q) = q.as_ref().filter(|_| self.cfg.detail == Detail::Full) {
+        if let Some(q) = q.as_ref() {
             // From the doclists of the query's tokens.
             let found = {
                 let p = lock(&self.pending);
-                search::run(c, &self.cfg, q, &p)?
+                search::run(c, &self.cfg, q, &p, &self.idx)?
             };
             let (nrow, totals) = index::averages(c, &self.cfg)?;
             let stats = Stats { nrow, ntoken: totals.iter().sum(), nhit: found.nhit, col_tokens: totals };
-            let rows = super::rows::build(c, &self.cfg, found.rows)?;
-            if super::rows::lazy(&self.cfg) {
+            let mut rows = super::rows::build(c, &self.cfg, found.rows, &self.sizes)?;
+            if self.cfg.detail != Detail::Full {
+                // Instances from the content (bm25 needs them too).
+                rows = rows.into_iter().map(|r| super::rows::with_instances(c, &self.cfg, q, r)).collect::<Result<_>>()?;
+            } else if super::rows::lazy(&self.cfg) {
                 self.light = Some(Arc::new(self.cfg.clone()));
             }
             return self.start(rows, Some(q.clone()), stats);

@@ -152,7 +152,7 @@ fn non_numeric(op: u8) -> Rhs {
 /// What waits in the priority queue of a MATCH walk: a node handing out
 /// its children one per visit, or an entry to return.
 enum Waiting {
-    Node { node: Node, next: usize },
+    Node { node: Arc<Node>, next: usize },
     Entry(Cell),
 }
 
@@ -197,7 +197,7 @@ pub struct Cursor {
     rt: Arc<Rtree>,
     tests: Vec<Test>,
     /// Nodes being walked, the next cell of each, and their levels.
-    stack: Vec<(Node, usize, usize)>,
+    stack: Vec<(Arc<Node>, usize, usize)>,
     /// The MATCH constraints' query states; when there are any the walk
     /// uses `queue` instead of `stack`.
     matches: Vec<Box<dyn GeometryMatch>>,

@@ -33,6 +33,7 @@ use super::Rtree;
 use crate::connection::Connection;
 use crate::error::Result;
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::Arc;
 
 /// Node bytes kept between operations (past it the cache starts over):
 /// the inner nodes of a tree of millions of entries and the most
@@ -47,7 +48,7 @@ const CACHE_PARENTS: usize = 1 << 16;
 #[derive(Default)]
 pub struct NodeCache {
     seq: u64,
-    nodes: HashMap<i64, Node>,
+    nodes: HashMap<i64, Arc<Node>>,
     parents: HashMap<i64, Option<i64>>,
 }
 
@@ -85,14 +86,14 @@ impl Rtree {
     /// Node `n` for a cursor: from the cache while it is valid, else
     /// read from `%_node` and remembered (in a new cache if the old one
     /// is stale; not while an operation has the cache out).
-    pub fn read_node(&self, conn: &mut Connection, n: i64) -> Result<Node> {
+    pub fn read_node(&self, conn: &mut Connection, n: i64) -> Result<Arc<Node>> {
         if let Some(seq) = conn.change_sequence(&self.db) {
             let guard = self.cache.lock().unwrap();
             if let Some(node) = guard.as_ref().filter(|c| c.seq == seq).and_then(|c| c.nodes.get(&n)) {
                 return Ok(node.clone());
             }
         }
-        let node = self.read_node_sql(conn, n)?;
+        let node = Arc::new(self.read_node_sql(conn, n)?);
         if let Some(seq) = conn.change_sequence(&self.db) {
             let mut guard = self.cache.lock().unwrap();
             let op_running = self.ops.load(std::sync::atomic::Ordering::Relaxed) != self.ops_done.load(std::sync::atomic::Ordering::Relaxed);
@@ -145,15 +146,24 @@ impl<'a> Store<'a> {
     pub fn node_ref(&mut self, n: i64) -> Result<&Node> {
         if !self.cache.nodes.contains_key(&n) {
             let x = self.rt.read_node_sql(self.conn, n)?;
-            self.cache.nodes.insert(n, x);
+            self.cache.nodes.insert(n, Arc::new(x));
         }
         Ok(&self.cache.nodes[&n])
+    }
+
+    /// Node `n`, to change in place (written by [`Store::flush`]; copied
+    /// first only if a cursor still holds it).
+    pub fn node_mut(&mut self, n: i64) -> Result<&mut Node> {
+        self.node_ref(n)?;
+        self.dirty.insert(n);
+        let node = self.cache.nodes.get_mut(&n).ok_or_else(super::corrupt)?;
+        Ok(Arc::make_mut(node))
     }
 
     /// Replace the cached node; written by [`Store::flush`].
     pub fn put(&mut self, node: Node) {
         self.dirty.insert(node.number);
-        self.cache.nodes.insert(node.number, node);
+        self.cache.nodes.insert(node.number, Arc::new(node));
     }
 
     /// A new empty node with its number taken in `%_node`.
@@ -162,7 +172,7 @@ impl<'a> Store<'a> {
         let mut node = Node::empty(0, size, self.rt.dims, self.rt.kind);
         self.rt.stmts.exec(self.conn, Sql::NewNode, &[Arg::Bytes(&node.data)])?;
         node.number = self.conn.last_insert_rowid();
-        self.cache.nodes.insert(node.number, node.clone());
+        self.cache.nodes.insert(node.number, Arc::new(node.clone()));
         Ok(node)
     }
 

@@ -34,7 +34,7 @@ pub struct Tree<'s, 'a> {
 impl<'s, 'a> Tree<'s, 'a> {
     /// Start an operation (reads the root's depth).
     pub fn new(st: &'s mut Store<'a>) -> Result<Tree<'s, 'a>> {
-        let depth = st.node(1)?.depth();
+        let depth = st.node_ref(1)?.depth();
         if depth > super::MAX_DEPTH {
             return Err(super::corrupt());
         }
@@ -104,25 +104,32 @@ impl<'s, 'a> Tree<'s, 'a> {
     }
 
     fn insert_cell(&mut self, n: i64, cell: Cell, level: usize) -> Result<()> {
-        let mut node = self.st.node(n)?;
-        if node.push(&cell) {
-            self.st.put(node);
+        let room = {
+            let node = self.st.node_ref(n)?;
+            node.cell_count() < node.capacity()
+        };
+        if room {
+            if !self.st.node_mut(n)?.push(&cell) {
+                return Err(super::corrupt());
+            }
             self.map(&cell, n, level)?;
             return self.adjust(n, &cell);
         }
+        let node = self.st.node(n)?;
         self.split(node, cell, level)
     }
 
     /// Grow the boxes above node `n` to cover `cell`.
     fn adjust(&mut self, mut n: i64, cell: &Cell) -> Result<()> {
         while let Some(p) = self.st.parent(n)? {
-            let mut parent = self.st.node(p)?;
-            let i = parent.find(n).ok_or_else(super::corrupt)?;
-            let mut c = parent.cell(i);
+            let (i, mut c) = {
+                let parent = self.st.node_ref(p)?;
+                let i = parent.find(n).ok_or_else(super::corrupt)?;
+                (i, parent.cell(i))
+            };
             if !c.contains(cell) {
                 c.union_with(cell);
-                parent.put_cell(i, &c);
-                self.st.put(parent);
+                self.st.node_mut(p)?.put_cell(i, &c);
             }
             n = p;
         }
