@@ -16,9 +16,8 @@
 //! closed object (`pMethods` NULL) and their other opcodes are
 //! `SQLITE_NOTFOUND`, as SQLite's.
 //!
-//! Not answered for native files (SQLITE_NOTFOUND): `MMAP_SIZE` (the
-//! engine never maps database files, as a build without mmap support),
-//! `NULL_IO`, `LOCK_TIMEOUT` (as Debian's build) and the opcodes other
+//! `MMAP_SIZE` answers 0 whatever is set (the engine never maps database
+//! files). Not answered for native files (SQLITE_NOTFOUND): `NULL_IO`, `LOCK_TIMEOUT` (as Debian's build) and the opcodes other
 //! VFSes own.
 
 use crate::consts::*;
@@ -55,6 +54,7 @@ pub unsafe fn unix_file_control(file: &dyn File, op: c_int, arg: *mut c_void) ->
             | SQLITE_FCNTL_TEMPFILENAME
             | SQLITE_FCNTL_HAS_MOVED
             | SQLITE_FCNTL_EXTERNAL_READER
+            | SQLITE_FCNTL_MMAP_SIZE
     );
     if !known {
         return SQLITE_NOTFOUND;
@@ -74,6 +74,9 @@ pub unsafe fn unix_file_control(file: &dyn File, op: c_int, arg: *mut c_void) ->
         SQLITE_FCNTL_VFSNAME => *(arg as *mut *mut c_char) = crate::memory::malloc_cstr(b"unix"),
         SQLITE_FCNTL_TEMPFILENAME => *(arg as *mut *mut c_char) = crate::memory::malloc_cstr(crate::vfs_unix::temp_name().as_bytes()),
         SQLITE_FCNTL_HAS_MOVED => *int = file.has_moved().unwrap_or(false) as c_int,
+        // The limit stays 0 whatever is set: the engine's files are never
+        // mapped (SQLite's unix VFS answers its limit, 0 by default).
+        SQLITE_FCNTL_MMAP_SIZE => *(arg as *mut i64) = 0,
         _ => match file.external_reader() {
             Ok(reading) => *int = reading as c_int,
             Err(e) => return e.code,

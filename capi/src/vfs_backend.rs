@@ -155,21 +155,17 @@ impl VfsBackend {
         }
     }
 
-    /// The connection's handle exists now: remember it and tell the
-    /// database files already open (`SQLITE_FCNTL_PDB`, which SQLite sends
-    /// right after opening each).
+    /// The connection's handle exists now: the pointer `SQLITE_FCNTL_PDB`
+    /// handed out points to it from here on.
     pub fn set_handle(&self, db: *mut c_void) {
         self.handle.store(db, std::sync::atomic::Ordering::Release);
-        let files: Vec<Arc<VfsFile>> = self.open_dbs().iter().filter_map(|(_, w)| w.upgrade()).collect();
-        for f in files {
-            self.send_pdb(&f);
-        }
     }
 
+    /// `SQLITE_FCNTL_PDB`, sent as a database file opens, as SQLite's
+    /// B-tree does. The pointed-to `sqlite3*` is null until `sqlite3_open*`
+    /// has made the handle (for the files of that open; SQLite's is set
+    /// already), then the connection's.
     fn send_pdb(&self, f: &VfsFile) {
-        if self.handle.load(std::sync::atomic::Ordering::Acquire).is_null() {
-            return;
-        }
         let cell: *const std::sync::atomic::AtomicPtr<c_void> = &*self.handle;
         // SAFETY: PDB takes a pointer to an `sqlite3*`; an AtomicPtr has
         // the layout of a pointer and lives as long as this backend, which
