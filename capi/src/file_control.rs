@@ -31,7 +31,7 @@ use std::sync::Arc;
 
 /// SQLite's `SQLITE_MAX_MMAP_SIZE` on Linux (0x7fff0000): what its sorter
 /// offers a VFS to map of a spill file.
-pub const MAX_MMAP_SIZE: i64 = 0x7fff_0000;
+pub(crate) const MAX_MMAP_SIZE: i64 = 0x7fff_0000;
 
 /// The `SQLITE_FCNTL_*` opcodes SQLite's unix VFS answers, for `file`
 /// (a file on the engine's own I/O).

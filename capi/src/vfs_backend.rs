@@ -21,6 +21,15 @@
 //! `xDeviceCharacteristics` through [`File::sector_size`] and
 //! [`File::device_characteristics`].
 //!
+//! Notices: `xFileControl` gets what SQLite's pager, B-tree, WAL and
+//! sorter send, in their order: `MMAP_SIZE` (files of version-3 methods)
+//! and `PDB` as a database file opens, `MMAP_SIZE` again when its WAL
+//! opens and when `PRAGMA mmap_size` sets a limit (then pages past the
+//! first are read through `xFetch`), the engine's [`FileHint`]s
+//! (`SIZE_HINT`, `SYNC`, `COMMIT_PHASETWO`, `CKPT_START`/`CKPT_DONE`),
+//! `HAS_MOVED`, `PERSIST_WAL` and `PRAGMA`; sorter spill files get
+//! SQLite's mmap maximum. Not sent: `BUSYHANDLER`.
+//!
 //! Names: the main database file is opened under its full pathname (from
 //! `xFullPathname`) in SQLite's filename layout (`uri::build`: URI
 //! parameters, then the journal and WAL names), so the VFS may call

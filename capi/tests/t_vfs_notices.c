@@ -9,6 +9,10 @@
  * in-memory VFS of version 3 that maps its own buffer.
  * Rows are printed after each statement has run (SQLite returns the row
  * of PRAGMA journal_mode=wal before its commit, ringlite after).
+ * WAL commits on a device that is not powersafe-overwrite: padded to its
+ * sector size when synced (the log's size and frame counts; pages as big
+ * as the sectors: with smaller pages SQLite also writes the other pages
+ * of each sector touched, which ringlite does not in WAL mode).
  * Not compared: SQLITE_FCNTL_BUSYHANDLER (ringlite does not send it; the
  * shim drops it). */
 #include <stdio.h>
@@ -72,8 +76,11 @@ static int s_fcntl(sqlite3_file *f, int op, void *a) {
   }
   return REAL(f)->pMethods->xFileControl(REAL(f), op, a);
 }
-static int s_sector(sqlite3_file *f) { return REAL(f)->pMethods->xSectorSize(REAL(f)); }
-static int s_dev(sqlite3_file *f) { return REAL(f)->pMethods->xDeviceCharacteristics(REAL(f)); }
+/* When set: a device of 4096-byte sectors that is not powersafe-overwrite
+ * (SQLite then pads each synced WAL commit to a sector boundary). */
+static int no_psow;
+static int s_sector(sqlite3_file *f) { return no_psow ? 4096 : REAL(f)->pMethods->xSectorSize(REAL(f)); }
+static int s_dev(sqlite3_file *f) { return no_psow ? 0 : REAL(f)->pMethods->xDeviceCharacteristics(REAL(f)); }
 static int s_shm_map(sqlite3_file *f, int r, int sz, int e, void volatile **pp) { return REAL(f)->pMethods->xShmMap(REAL(f), r, sz, e, pp); }
 static int s_shm_lock(sqlite3_file *f, int o, int n, int fl) { return REAL(f)->pMethods->xShmLock(REAL(f), o, n, fl); }
 static void s_shm_barrier(sqlite3_file *f) { REAL(f)->pMethods->xShmBarrier(REAL(f)); }
@@ -315,6 +322,39 @@ int main(void) {
   printf("  close\n");
   sqlite3_close(db);
   remove("n.db");
+
+  /* WAL commits padded to the sector size, when synced. */
+  logging = 0;
+  no_psow = 1;
+  const char *syncs[] = {"FULL", "NORMAL"};
+  for (int i = 0; i < 2; i++) {
+    remove("p.db"); remove("p.db-wal");
+    printf("WAL on a 4096-byte-sector device, not powersafe-overwrite, synchronous=%s:\n", syncs[i]);
+    sqlite3_open("p.db", &db);
+    char sql[100];
+    snprintf(sql, sizeof sql, "PRAGMA synchronous = %s", syncs[i]);
+    run(db, sql);
+    run(db, "PRAGMA page_size = 4096");
+    run(db, "PRAGMA journal_mode = wal");
+    run(db, "PRAGMA wal_autocheckpoint = 0");
+    run(db, "CREATE TABLE t(a INTEGER PRIMARY KEY, b)");
+    run(db, "INSERT INTO t VALUES(1, zeroblob(100))");
+    run(db, "INSERT INTO t VALUES(2, zeroblob(3000))");
+    run(db, "BEGIN; INSERT INTO t VALUES(3, 'x'); INSERT INTO t VALUES(4, zeroblob(5000)); COMMIT");
+    FILE *w = fopen("p.db-wal", "rb");
+    long n = -1;
+    if (w) { fseek(w, 0, SEEK_END); n = ftell(w); fclose(w); }
+    printf("    wal bytes: %ld\n", n);
+    sqlite3 *db2;
+    sqlite3_open("p.db", &db2);
+    run(db2, "SELECT count(*), sum(length(b)) FROM t");
+    sqlite3_close(db2);
+    run(db, "PRAGMA wal_checkpoint");
+    run(db, "PRAGMA integrity_check");
+    sqlite3_close(db);
+  }
+  no_psow = 0;
+  remove("p.db"); remove("p.db-wal");
 
   /* PRAGMA mmap_size and page reads through xFetch. */
   logging = 0;

@@ -146,8 +146,9 @@ impl Pager {
         }
         let refs: Vec<(u32, &[u8])> = images.iter().map(|(p, d)| (*p, d.as_slice())).collect();
         let db_size = self.db_size;
+        let synced = self.wal_sync_on_commit();
         let wal = self.wal.as_mut().ok_or_else(|| Error::new(crate::error::SQLITE_INTERNAL, "no WAL"))?;
-        wal.write_commit(&refs, db_size)
+        wal.write_commit(&refs, db_size, synced)
     }
 
     /// Submit a cache spill's frames (no commit frame).
