@@ -3017,7 +3017,10 @@ int sqlite3_limit(sqlite3 *db, int id, int newVal);
 int sqlite3_sleep(int ms);
 
 /*
- Fill the `N` bytes at `P` with pseudo-random bytes.
+ Fill the `N` bytes at `P` with pseudo-random bytes from the process's
+ generator (SQLite's ChaCha20 generator, seeded from the default VFS's
+ `xRandomness`); `N` <= 0 or a NULL `P` resets it, so that the next call
+ seeds it again.
  */
 void sqlite3_randomness(int N, void *P);
 

@@ -17,7 +17,8 @@
 //!   pager/       page cache, transactions, rollback journal, WAL, locking
 //!   io/          the asynchronous I/O trait and its backends
 //!   value/       values, records, affinity, collation (beside all of them)
-//!   util/        helpers that depend on nothing (the fast hasher)
+//!   util/        helpers that depend on nothing (the fast hasher, the
+//!                process's random generator)
 //! ```
 //!
 //! The extension layer (`ext/`: FTS3/4/5, R*Tree, session, dbstat,

@@ -45,7 +45,9 @@ pub fn log(code: c_int, msg: &str) {
 
 /// Mark the library initialized (open does it implicitly).
 pub fn initialize() {
-    INITIALIZED.store(true, Ordering::Relaxed);
+    if !INITIALIZED.swap(true, Ordering::Relaxed) {
+        ringlite::util::prng::set_seeder(crate::misc::seed_from_default_vfs);
+    }
 }
 
 /// Initialize the library. Called automatically by the functions that need it;

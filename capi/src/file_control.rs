@@ -16,9 +16,8 @@
 //! closed object (`pMethods` NULL) and their other opcodes are
 //! `SQLITE_NOTFOUND`, as SQLite's.
 //!
-//! Not answered for native files (SQLITE_NOTFOUND): `MMAP_SIZE` (the
-//! engine never maps database files, as a build without mmap support),
-//! `NULL_IO`, `LOCK_TIMEOUT` (as Debian's build) and the opcodes other
+//! `MMAP_SIZE` answers 0 whatever is set (the engine never maps database
+//! files). Not answered for native files (SQLITE_NOTFOUND): `NULL_IO`, `LOCK_TIMEOUT` (as Debian's build) and the opcodes other
 //! VFSes own.
 
 use crate::consts::*;
@@ -29,6 +28,10 @@ use crate::vfs_unix::NativeFileObject;
 use ringlite::io::{File, FileHint};
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::Arc;
+
+/// SQLite's `SQLITE_MAX_MMAP_SIZE` on Linux (0x7fff0000): what its sorter
+/// offers a VFS to map of a spill file.
+pub(crate) const MAX_MMAP_SIZE: i64 = 0x7fff_0000;
 
 /// The `SQLITE_FCNTL_*` opcodes SQLite's unix VFS answers, for `file`
 /// (a file on the engine's own I/O).
@@ -51,6 +54,7 @@ pub unsafe fn unix_file_control(file: &dyn File, op: c_int, arg: *mut c_void) ->
             | SQLITE_FCNTL_TEMPFILENAME
             | SQLITE_FCNTL_HAS_MOVED
             | SQLITE_FCNTL_EXTERNAL_READER
+            | SQLITE_FCNTL_MMAP_SIZE
     );
     if !known {
         return SQLITE_NOTFOUND;
@@ -70,6 +74,9 @@ pub unsafe fn unix_file_control(file: &dyn File, op: c_int, arg: *mut c_void) ->
         SQLITE_FCNTL_VFSNAME => *(arg as *mut *mut c_char) = crate::memory::malloc_cstr(b"unix"),
         SQLITE_FCNTL_TEMPFILENAME => *(arg as *mut *mut c_char) = crate::memory::malloc_cstr(crate::vfs_unix::temp_name().as_bytes()),
         SQLITE_FCNTL_HAS_MOVED => *int = file.has_moved().unwrap_or(false) as c_int,
+        // The limit stays 0 whatever is set: the engine's files are never
+        // mapped (SQLite's unix VFS answers its limit, 0 by default).
+        SQLITE_FCNTL_MMAP_SIZE => *(arg as *mut i64) = 0,
         _ => match file.external_reader() {
             Ok(reading) => *int = reading as c_int,
             Err(e) => return e.code,

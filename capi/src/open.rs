@@ -37,9 +37,9 @@ pub unsafe fn open_impl(filename: &[u8], pp_db: *mut *mut sqlite3, flags: c_int,
     } else {
         open_through_vfs(filename, &name, eff, vfs)
     };
-    let (conn, err) = match opened {
-        Ok(c) => (Some(c), None),
-        Err(e) => (None, Some(e)),
+    let (conn, err, app_vfs) = match opened {
+        Ok((c, b)) => (Some(c), None, b),
+        Err(e) => (None, Some(e), None),
     };
     let db = sqlite3::new(conn, cstring(filename.to_vec()));
     db.extended_codes.set(flags & SQLITE_OPEN_EXRESCODE != 0);
@@ -49,6 +49,9 @@ pub unsafe fn open_impl(filename: &[u8], pp_db: *mut *mut sqlite3, flags: c_int,
     // Async connections are reported by sqlite3_io_ready under their handle.
     if let Ok(Some(c)) = d.conn.try_borrow().as_deref() {
         c.set_io_tag(raw as usize);
+    }
+    if let Some(b) = app_vfs {
+        b.set_handle(raw as *mut c_void);
     }
     match err {
         None => {
@@ -67,8 +70,14 @@ pub unsafe fn open_impl(filename: &[u8], pp_db: *mut *mut sqlite3, flags: c_int,
 }
 
 /// Open `name` through the VFS that `vfs=` (in a URI) or `vfs` names,
-/// else the default one (see `vfs::route`).
-unsafe fn open_through_vfs(filename: &[u8], name: &str, flags: c_int, vfs: *const c_char) -> Result<Connection, Error> {
+/// else the default one (see `vfs::route`); with the backend when that is
+/// an application's VFS.
+unsafe fn open_through_vfs(
+    filename: &[u8],
+    name: &str,
+    flags: c_int,
+    vfs: *const c_char,
+) -> Result<(Connection, Option<std::sync::Arc<crate::vfs_backend::VfsBackend>>), Error> {
     let params = if flags & SQLITE_OPEN_URI != 0 { crate::uri::uri_params(filename) } else { Vec::new() };
     let wanted = match params.iter().rev().find(|(k, _)| k == b"vfs") {
         Some((_, v)) => Some(v.clone()),
@@ -80,11 +89,11 @@ unsafe fn open_through_vfs(filename: &[u8], name: &str, flags: c_int, vfs: *cons
         return Err(Error::sql(format!("no such vfs: {}", String::from_utf8_lossy(wanted.as_deref().unwrap_or_default()))));
     }
     match crate::vfs::route(object) {
-        crate::vfs::Route::Native => Connection::open(name, OpenFlags(flags)),
-        crate::vfs::Route::Memdb => Connection::open(name, OpenFlags(flags | SQLITE_OPEN_MEMORY)),
+        crate::vfs::Route::Native => Ok((Connection::open(name, OpenFlags(flags))?, None)),
+        crate::vfs::Route::Memdb => Ok((Connection::open(name, OpenFlags(flags | SQLITE_OPEN_MEMORY))?, None)),
         crate::vfs::Route::Application(v) => {
-            let backend = crate::vfs_backend::VfsBackend::new(v, params);
-            Connection::open_with_backend(name, OpenFlags(flags), std::sync::Arc::new(backend))
+            let backend = std::sync::Arc::new(crate::vfs_backend::VfsBackend::new(v, params));
+            Ok((Connection::open_with_backend(name, OpenFlags(flags), backend.clone())?, Some(backend)))
         }
     }
 }

@@ -21,6 +21,15 @@
 //! `xDeviceCharacteristics` through [`File::sector_size`] and
 //! [`File::device_characteristics`].
 //!
+//! Notices: `xFileControl` gets what SQLite's pager, B-tree, WAL and
+//! sorter send, in their order: `MMAP_SIZE` (files of version-3 methods)
+//! and `PDB` as a database file opens, `MMAP_SIZE` again when its WAL
+//! opens and when `PRAGMA mmap_size` sets a limit (then pages past the
+//! first are read through `xFetch`), the engine's [`FileHint`]s
+//! (`SIZE_HINT`, `SYNC`, `COMMIT_PHASETWO`, `CKPT_START`/`CKPT_DONE`),
+//! `HAS_MOVED`, `PERSIST_WAL` and `PRAGMA`; sorter spill files get
+//! SQLite's mmap maximum. Not sent: `BUSYHANDLER`.
+//!
 //! Names: the main database file is opened under its full pathname (from
 //! `xFullPathname`) in SQLite's filename layout (`uri::build`: URI
 //! parameters, then the journal and WAL names), so the VFS may call
@@ -121,6 +130,14 @@ pub struct VfsBackend {
     names: Mutex<Vec<(String, Arc<NameBlock>)>>,
     /// The database files open through this backend, by engine path.
     dbs: Mutex<Vec<(String, std::sync::Weak<VfsFile>)>>,
+    /// Temporary files opened with `SQLITE_OPEN_DELETEONCLOSE`: the VFS
+    /// deletes them, so the engine's delete of their paths is not passed on
+    /// (SQLite never calls `xDelete` for them).
+    deleted_on_close: Mutex<Vec<String>>,
+    /// The connection's handle, where `SQLITE_FCNTL_PDB` points (boxed: its
+    /// address is handed to the VFS and must not move); null until the
+    /// handle exists.
+    handle: Box<std::sync::atomic::AtomicPtr<c_void>>,
 }
 
 // SAFETY: SQLite requires VFS objects to be usable from any thread; the
@@ -137,7 +154,42 @@ impl VfsBackend {
     /// A backend calling `vfs` (non-null, registered or kept alive by the
     /// application while the connection is open).
     pub fn new(vfs: *mut sqlite3_vfs, params: UriParams) -> VfsBackend {
-        VfsBackend { vfs, params: Mutex::new(Some(params)), names: Mutex::new(Vec::new()), dbs: Mutex::new(Vec::new()) }
+        VfsBackend {
+            vfs,
+            params: Mutex::new(Some(params)),
+            names: Mutex::new(Vec::new()),
+            dbs: Mutex::new(Vec::new()),
+            deleted_on_close: Mutex::new(Vec::new()),
+            handle: Box::new(std::sync::atomic::AtomicPtr::new(std::ptr::null_mut())),
+        }
+    }
+
+    /// The connection's handle exists now: the pointer `SQLITE_FCNTL_PDB`
+    /// handed out points to it from here on.
+    pub fn set_handle(&self, db: *mut c_void) {
+        self.handle.store(db, std::sync::atomic::Ordering::Release);
+    }
+
+    /// `SQLITE_FCNTL_PDB`, sent as a database file opens, as SQLite's
+    /// B-tree does. The pointed-to `sqlite3*` is null until `sqlite3_open*`
+    /// has made the handle (for the files of that open; SQLite's is set
+    /// already), then the connection's.
+    fn send_pdb(&self, f: &VfsFile) {
+        let cell: *const std::sync::atomic::AtomicPtr<c_void> = &*self.handle;
+        // SAFETY: PDB takes a pointer to an `sqlite3*`; an AtomicPtr has
+        // the layout of a pointer and lives as long as this backend, which
+        // outlives its files.
+        unsafe { f.file_control(SQLITE_FCNTL_PDB, cell as *mut c_void) };
+    }
+
+    /// `SQLITE_FCNTL_MMAP_SIZE` to a database file, as SQLite's pager
+    /// sends it (to files whose methods are version 3 or later).
+    fn send_mmap_size(f: &VfsFile, limit: i64) {
+        if f.methods().is_some_and(|m| m.iVersion >= 3) {
+            let mut n: sqlite3_int64 = limit;
+            // SAFETY: MMAP_SIZE takes a pointer to an sqlite3_int64.
+            unsafe { f.file_control(SQLITE_FCNTL_MMAP_SIZE, &mut n as *mut sqlite3_int64 as *mut c_void) };
+        }
     }
 
     fn vfs(&self) -> &sqlite3_vfs {
@@ -240,6 +292,8 @@ impl IoBackend for VfsBackend {
             wal: opts.kind == FileKind::Wal,
             wal_page_size: std::sync::atomic::AtomicU32::new(0),
             journal: opts.kind == FileKind::MainJournal,
+            main_db: opts.kind == FileKind::MainDb,
+            mmap_limit: std::sync::atomic::AtomicI64::new(0),
             read_only_out: !opts.read_only && out_flags & SQLITE_OPEN_READONLY != 0,
             journal_geometry: std::sync::atomic::AtomicU64::new(0),
             shm_held: Mutex::new([ShmHold::None; SQLITE_SHM_NLOCK as usize]),
@@ -255,15 +309,53 @@ impl IoBackend for VfsBackend {
             return Err(Error::code(SQLITE_CANTOPEN));
         }
         let f = Arc::new(f);
-        if opts.kind == FileKind::MainDb {
-            let mut dbs = self.open_dbs();
-            dbs.retain(|(p, w)| p != path && w.strong_count() > 0);
-            dbs.push((path.to_string(), Arc::downgrade(&f)));
+        match opts.kind {
+            FileKind::MainDb => {
+                {
+                    let mut dbs = self.open_dbs();
+                    dbs.retain(|(p, w)| p != path && w.strong_count() > 0);
+                    dbs.push((path.to_string(), Arc::downgrade(&f)));
+                }
+                // The notices SQLite's pager and B-tree send a database
+                // file as they open it: the mmap limit (set while the
+                // pager is made, again with the cache size, and once more
+                // with the connection's default), the connection.
+                for _ in 0..3 {
+                    VfsBackend::send_mmap_size(&f, 0);
+                }
+                self.send_pdb(&f);
+            }
+            // SQLite's pager tells the database file its mmap limit again
+            // once its WAL is open.
+            FileKind::Wal => {
+                let db = path.strip_suffix("-wal").and_then(|db| self.open_dbs().iter().find(|(p, _)| p == db).and_then(|(_, w)| w.upgrade()));
+                if let Some(db) = db {
+                    VfsBackend::send_mmap_size(&db, db.mmap_limit.load(std::sync::atomic::Ordering::Relaxed));
+                }
+            }
+            FileKind::Temp => {
+                // SQLite's sorter lets the VFS map its spill files up to
+                // the build's mmap maximum (whatever the methods' version).
+                let mut n: sqlite3_int64 = crate::file_control::MAX_MMAP_SIZE;
+                // SAFETY: MMAP_SIZE takes a pointer to an sqlite3_int64.
+                unsafe { f.file_control(SQLITE_FCNTL_MMAP_SIZE, &mut n as *mut sqlite3_int64 as *mut c_void) };
+            }
+            _ => {}
+        }
+        if opts.delete_on_close {
+            self.deleted_on_close.lock().unwrap_or_else(|p| p.into_inner()).push(path.to_string());
         }
         Ok(f)
     }
 
     fn delete(&self, path: &str, sync_dir: bool) -> Result<()> {
+        {
+            let mut gone = self.deleted_on_close.lock().unwrap_or_else(|p| p.into_inner());
+            if let Some(i) = gone.iter().position(|p| p == path) {
+                gone.swap_remove(i);
+                return Ok(());
+            }
+        }
         let name = self.c_name(path)?;
         let Some(x_delete) = self.vfs().xDelete else {
             return Err(Error::unsupported("a VFS without xDelete"));
@@ -334,6 +426,11 @@ impl IoBackend for VfsBackend {
         (unsafe { x(self.vfs, &mut d) } == SQLITE_OK).then_some((d * 86_400_000.0) as i64)
     }
 
+    fn has_clock(&self) -> bool {
+        let v = self.vfs();
+        (v.iVersion >= 2 && v.xCurrentTimeInt64.is_some()) || v.xCurrentTime.is_some()
+    }
+
     fn sleep(&self, d: Duration) {
         match self.vfs().xSleep {
             // SAFETY: a valid VFS object. (Its answer, the time slept, is
@@ -369,6 +466,11 @@ pub struct VfsFile {
     wal_page_size: std::sync::atomic::AtomicU32,
     /// A rollback journal (its writes are split as SQLite's are).
     journal: bool,
+    /// A database file (pages past the first are read through `xFetch`
+    /// while `mmap_limit` is positive, as SQLite's pager does).
+    main_db: bool,
+    /// The limit `PRAGMA mmap_size` gave (`SQLITE_FCNTL_MMAP_SIZE`).
+    mmap_limit: std::sync::atomic::AtomicI64,
     /// Asked read-write, `xOpen` answered SQLITE_OPEN_READONLY.
     read_only_out: bool,
     /// The journal's sector size (high half) and page size (low half)
@@ -491,6 +593,34 @@ impl VfsFile {
         pieces
     }
 
+    /// A database page past the first read through `xFetch`, as SQLite's
+    /// pager reads pages while `PRAGMA mmap_size` is positive (methods of
+    /// version 3 or later): true when the VFS handed out the bytes, which
+    /// are copied and handed back with `xUnfetch` at once (SQLite keeps
+    /// the mapping while the page is in use). False: read with `xRead`
+    /// (SQLite's fallback when `xFetch` gives no pointer).
+    fn fetched(&self, offset: u64, buf: &mut [u8]) -> bool {
+        let len = buf.len() as u64;
+        if !self.main_db || offset < len || !offset.is_multiple_of(len) || self.mmap_limit.load(std::sync::atomic::Ordering::Relaxed) <= 0 {
+            return false;
+        }
+        let Some(m) = self.methods().filter(|m| m.iVersion >= 3) else { return false };
+        let (Some(fetch), Some(unfetch)) = (m.xFetch, m.xUnfetch) else { return false };
+        let mut p: *mut c_void = std::ptr::null_mut();
+        // SAFETY: a live file and an out pointer.
+        let rc = unsafe { fetch(self.file, offset as sqlite3_int64, buf.len() as c_int, &mut p) };
+        if rc != SQLITE_OK || p.is_null() {
+            return false;
+        }
+        // SAFETY: the VFS maps at least `len` readable bytes at `p` until
+        // the xUnfetch below.
+        unsafe {
+            std::ptr::copy_nonoverlapping(p as *const u8, buf.as_mut_ptr(), buf.len());
+            unfetch(self.file, offset as sqlite3_int64, p);
+        }
+        true
+    }
+
     fn file_size(&self) -> std::result::Result<u64, c_int> {
         let Some(x) = self.methods().and_then(|m| m.xFileSize) else {
             return Err(SQLITE_IOERR_FSTAT);
@@ -515,6 +645,9 @@ impl File for VfsFile {
         if len == 0 {
             // SQLite never asks a VFS for nothing (some VFSes assert so).
             return done(Ok(CompletionResult { bytes: 0, buffer: Some(buf) }));
+        }
+        if self.fetched(offset, &mut buf) {
+            return done(Ok(CompletionResult { bytes: len, buffer: Some(buf) }));
         }
         let mut rc = SQLITE_OK;
         let mut pos = 0;
@@ -796,11 +929,34 @@ impl File for VfsFile {
                 // SAFETY: COMMIT_PHASETWO takes no argument.
                 unsafe { self.file_control(SQLITE_FCNTL_COMMIT_PHASETWO, std::ptr::null_mut()) };
             }
+            FileHint::CheckpointStart => {
+                // SAFETY: CKPT_START takes no argument.
+                unsafe { self.file_control(SQLITE_FCNTL_CKPT_START, std::ptr::null_mut()) };
+            }
+            FileHint::MmapSize(limit) => {
+                self.mmap_limit.store(limit, std::sync::atomic::Ordering::Relaxed);
+                VfsBackend::send_mmap_size(self, limit);
+            }
+            FileHint::CheckpointDone => {
+                // SAFETY: CKPT_DONE takes no argument.
+                unsafe { self.file_control(SQLITE_FCNTL_CKPT_DONE, std::ptr::null_mut()) };
+            }
         };
     }
 
     fn opened_read_only(&self) -> bool {
         self.read_only_out
+    }
+
+    fn mmap_size(&self) -> Option<Result<i64>> {
+        let mut n: sqlite3_int64 = -1;
+        // SAFETY: MMAP_SIZE takes a pointer to an sqlite3_int64 (-1: a
+        // question).
+        match unsafe { self.file_control(SQLITE_FCNTL_MMAP_SIZE, &mut n as *mut sqlite3_int64 as *mut c_void) } {
+            SQLITE_OK => Some(Ok(n)),
+            SQLITE_NOTFOUND => None,
+            rc => Some(Err(err(rc))),
+        }
     }
 
     fn persist_wal(&self) -> bool {

@@ -106,9 +106,23 @@ unsafe extern "C" fn x_dl_close(_: *mut sqlite3_vfs, handle: *mut c_void) {
     }
 }
 
+/// The system's random bytes (as SQLite's unix VFS reads `/dev/urandom`):
+/// what seeds the process's generator when this object is the default.
 unsafe extern "C" fn x_randomness(_: *mut sqlite3_vfs, n: c_int, out: *mut c_char) -> c_int {
-    crate::misc::sqlite3_randomness(n, out as *mut c_void);
-    n.max(0)
+    if n <= 0 || out.is_null() {
+        return 0;
+    }
+    let buf = std::slice::from_raw_parts_mut(out as *mut u8, n as usize);
+    buf.fill(0);
+    let mut filled = 0;
+    while filled < buf.len() {
+        let r = libc::getrandom(buf[filled..].as_mut_ptr() as *mut c_void, buf.len() - filled, 0);
+        if r <= 0 {
+            break;
+        }
+        filled += r as usize;
+    }
+    n
 }
 
 unsafe extern "C" fn x_sleep(_: *mut sqlite3_vfs, micros: c_int) -> c_int {

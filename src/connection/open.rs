@@ -211,7 +211,6 @@ impl Connection {
             temp_used: false,
             text_encoding: Default::default(),
             interrupt: Arc::new(AtomicBool::new(false)),
-            prng: 0x2545_f491_4f6c_dd1d ^ (std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(1, |d| d.as_nanos() as u64) | 1),
             settings: crate::vdbe::settings::Settings::DEFAULT,
             busy_timeout_ms: 0,
             busy_handler: None,

@@ -212,6 +212,15 @@ pub enum FileHint {
     /// `SQLITE_FCNTL_COMMIT_PHASETWO`: a transaction is committed, its
     /// locks not yet released.
     CommitPhaseTwo,
+    /// `SQLITE_FCNTL_CKPT_START`: a checkpoint is about to copy WAL
+    /// frames into the database file (the WAL is synced).
+    CheckpointStart,
+    /// `SQLITE_FCNTL_CKPT_DONE`: the checkpoint's copying is over (the
+    /// database file not yet synced).
+    CheckpointDone,
+    /// `SQLITE_FCNTL_MMAP_SIZE`: `PRAGMA mmap_size` set the limit of the
+    /// database file's memory mapping to this many bytes (0: none).
+    MmapSize(i64),
 }
 
 /// An open file. Reads, writes, syncs and truncates are asynchronous
@@ -352,6 +361,13 @@ pub trait File: Send + Sync {
         let _ = (name, arg);
         None
     }
+    /// The file's answer to `SQLITE_FCNTL_MMAP_SIZE` asked with -1 (what
+    /// `PRAGMA mmap_size` reports): `None` when the file does not answer
+    /// (no row). The engine's own files are never mapped: 0, as SQLite
+    /// built without mmap reports.
+    fn mmap_size(&self) -> Option<Result<i64>> {
+        Some(Ok(0))
+    }
     /// Whether [`File::shm_map`] can work here. SQLite refuses WAL mode
     /// on a VFS without shared-memory methods, leaving the journal mode
     /// as it was.
@@ -448,6 +464,12 @@ pub trait IoBackend: Send + Sync {
     fn current_time_jd_ms(&self) -> Option<i64> {
         None
     }
+    /// Whether [`IoBackend::current_time_jd_ms`] answers (asked without
+    /// reading the clock: SQLite reads an application VFS's clock only
+    /// for 'now').
+    fn has_clock(&self) -> bool {
+        false
+    }
     /// Sleep for `d` (the busy timeout's waits): an application VFS's
     /// `xSleep`, else the thread's own sleep.
     fn sleep(&self, d: Duration) {
@@ -472,7 +494,7 @@ pub struct IoContext {
 impl IoContext {
     /// Wrap a backend.
     pub fn new(backend: Arc<dyn IoBackend>) -> Self {
-        let has_clock = backend.current_time_jd_ms().is_some();
+        let has_clock = backend.has_clock();
         IoContext { backend, has_clock }
     }
 

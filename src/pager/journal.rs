@@ -30,12 +30,10 @@ pub fn checksum(nonce: u32, data: &[u8]) -> u32 {
     sum
 }
 
-/// A random nonce for a new journal.
+/// A random nonce for a new journal (4 bytes of the process's generator,
+/// as SQLite draws its checksum seed).
 pub fn new_nonce() -> u32 {
-    use std::hash::{BuildHasher, Hasher};
-    let mut h = std::collections::hash_map::RandomState::new().build_hasher();
-    h.write_u64(std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map(|d| d.as_nanos() as u64).unwrap_or(0));
-    h.finish() as u32
+    crate::util::prng::next_u32()
 }
 
 /// The 28 meaningful bytes of a journal header.

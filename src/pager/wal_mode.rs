@@ -146,8 +146,9 @@ impl Pager {
         }
         let refs: Vec<(u32, &[u8])> = images.iter().map(|(p, d)| (*p, d.as_slice())).collect();
         let db_size = self.db_size;
+        let synced = self.wal_sync_on_commit();
         let wal = self.wal.as_mut().ok_or_else(|| Error::new(crate::error::SQLITE_INTERNAL, "no WAL"))?;
-        wal.write_commit(&refs, db_size)
+        wal.write_commit(&refs, db_size, synced)
     }
 
     /// Submit a cache spill's frames (no commit frame).
@@ -291,7 +292,7 @@ impl Pager {
             let _ = self.file.unlock(LockLevel::Shared);
             return JournalMode::Wal;
         }
-        if let Some(mut w) = self.wal.take() {
+        if let Some(w) = self.wal.take() {
             let _ = w.close(true);
         }
         self.invalidate_cache();
@@ -307,12 +308,14 @@ impl Pager {
     }
 
     /// Detach from the WAL: the last connection (EXCLUSIVE obtainable)
-    /// checkpoints and deletes the `-wal` and `-shm` files.
-    pub fn close_wal(&mut self) -> Result<()> {
+    /// checkpoints and deletes the `-wal` and `-shm` files, unless the
+    /// database file was moved or deleted (`moved`: then the log is left
+    /// as it is, as SQLite leaves it).
+    fn close_wal(&mut self, moved: bool) -> Result<()> {
         let Some(mut w) = self.wal.take() else { return Ok(()) };
         let _ = w.end_write();
         w.end_read();
-        if self.abandoned || self.opts.read_only || self.no_ckpt_on_close {
+        if self.abandoned || self.opts.read_only || self.no_ckpt_on_close || moved {
             return w.close(false);
         }
         self.state = PagerState::Idle;
@@ -357,6 +360,11 @@ impl Pager {
 
 impl Drop for Pager {
     fn drop(&mut self) {
-        let _ = self.close_wal();
+        // As SQLite's pager does at close (whatever the journal mode): ask
+        // whether the file was moved or deleted, which decides the WAL's
+        // checkpoint (a VFS sees SQLITE_FCNTL_HAS_MOVED here).
+        let asks = !self.abandoned && !self.no_ckpt_on_close && !self.opts.memory && self.db_size > 0;
+        let moved = asks && matches!(self.file.has_moved(), Ok(true));
+        let _ = self.close_wal(moved);
     }
 }

@@ -1,5 +1,6 @@
 //! Small helpers every layer may use, depending on no other module of the
 //! crate: the fast hasher of the compiler's and the function registry's
-//! maps (`fast_hash`).
+//! maps (`fast_hash`), the process's random generator (`prng`).
 
 pub mod fast_hash;
+pub mod prng;

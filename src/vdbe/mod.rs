@@ -126,8 +126,6 @@ pub struct ConnState {
     pub text_encoding: crate::value::encoding::TextEncoding,
     /// `sqlite3_interrupt`.
     pub interrupt: Arc<AtomicBool>,
-    /// State of the pseudo-random generator.
-    pub prng: u64,
     /// The switches statements compile under (`settings.rs`).
     pub settings: settings::Settings,
     /// `sqlite3_busy_timeout` / `PRAGMA busy_timeout`: how long a locked

@@ -121,6 +121,10 @@ impl Module for Fts5Module {
 /// Register the modules (fts5, fts5vocab) and the auxiliary functions'
 /// context errors.
 pub fn register(conn: &mut Connection) -> Result<()> {
+    // SQLite's FTS5 draws 16 bytes of the process's generator for each
+    // connection (its locale header); drawn here too, so that the numbers
+    // `random()` gives after an open are SQLite's for the same seed.
+    crate::util::prng::fill(&mut [0u8; 16]);
     let tables = vocab::Registry::default();
     let ext = conn.extension_state::<extension::Extensions>();
     conn.create_module("fts5", Some(Arc::new(Fts5Module(tables.clone(), ext))))?;

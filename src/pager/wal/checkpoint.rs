@@ -222,6 +222,7 @@ impl Wal {
                         return Ok(Poll::Pending);
                     }
                     c.take()?;
+                    self.db.hint(crate::io::FileHint::CheckpointStart);
                     let mut reads = Vec::with_capacity(st.pages.len());
                     for (pgno, frame) in &st.pages {
                         let off = frame_offset(*frame, ps) + FRAME_HEADER_SIZE as u64;
@@ -255,6 +256,7 @@ impl Wal {
                     if !all_done(writes)? {
                         return Ok(Poll::Pending);
                     }
+                    self.db.hint(crate::io::FileHint::CheckpointDone);
                     st.step = if st.sync {
                         Step::SyncDb(self.db.sync(false)?)
                     } else {

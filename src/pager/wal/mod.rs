@@ -139,14 +139,18 @@ impl Wal {
 
     /// Detach from the shared memory; with `delete`, also remove the WAL
     /// and `-shm` files (the caller holds EXCLUSIVE on the database).
-    pub fn close(&mut self, delete: bool) -> Result<()> {
+    pub fn close(mut self, delete: bool) -> Result<()> {
         self.checkpoint_release();
         self.recovery_release();
         let _ = self.end_write();
         self.end_read();
         self.db.shm_unmap(delete)?;
+        // The log is closed before it is deleted, as SQLite does (a VFS
+        // keeping files in memory may refuse to delete an open one).
+        let Wal { io, file, path, .. } = self;
+        drop(file);
         if delete {
-            match self.io.backend().delete(&self.path, false) {
+            match io.backend().delete(&path, false) {
                 Ok(()) => {}
                 Err(e) if e.code == crate::error::SQLITE_IOERR_DELETE_NOENT => {}
                 Err(e) => return Err(e),

@@ -192,8 +192,14 @@ impl Wal {
 
     /// Submit the frames of a transaction (`pages` sorted by page number)
     /// ending with a commit frame for a database of `db_size` pages.
-    pub fn write_commit(&mut self, pages: &[(u32, &[u8])], db_size: u32) -> Result<Vec<Completion>> {
-        self.write_frames(pages, Some(db_size))
+    /// `synced`: the commit will sync the log. Then, as SQLite does when
+    /// the log's device is not powersafe-overwrite, the commit frame is
+    /// repeated until the log ends on a sector boundary, so that no later
+    /// write shares a sector with (and so may damage) synced frames.
+    pub fn write_commit(&mut self, pages: &[(u32, &[u8])], db_size: u32, synced: bool) -> Result<Vec<Completion>> {
+        let powersafe = self.file.device_characteristics() & crate::io::iocap::POWERSAFE_OVERWRITE != 0;
+        let pad_to = (synced && !powersafe).then(|| crate::io::journal_sector_size(self.file.as_ref()) as u64);
+        self.write_frames_padded(pages, Some(db_size), pad_to)
     }
 
     /// Submit frames; with `commit`, the last is the commit frame for a
@@ -201,6 +207,12 @@ impl Wal {
     /// after [`Wal::publish`] this connection reads them back, nobody else
     /// sees them until a commit frame follows.
     pub fn write_frames(&mut self, pages: &[(u32, &[u8])], commit: Option<u32>) -> Result<Vec<Completion>> {
+        self.write_frames_padded(pages, commit, None)
+    }
+
+    /// [`Wal::write_frames`], the last frame repeated until the log's end
+    /// is a multiple of `pad_to` bytes when given.
+    fn write_frames_padded(&mut self, pages: &[(u32, &[u8])], commit: Option<u32>, pad_to: Option<u64>) -> Result<Vec<Completion>> {
         if !self.write_lock || pages.is_empty() {
             return Err(Error::new(crate::error::SQLITE_INTERNAL, "WAL commit without the write lock"));
         }
@@ -225,13 +237,26 @@ impl Wal {
         }
         h.page_size = ps;
         let frame_len = format::FRAME_HEADER_SIZE + ps as usize;
-        let mut buf = vec![0u8; frame_len * pages.len()];
+        let first_frame = h.mx_frame + 1;
+        let mut frames: Vec<(u32, &[u8])> = pages.to_vec();
+        if let (Some(sector), Some(&last)) = (pad_to.filter(|&s| s > 0), pages.last()) {
+            // Until the log's end reaches the sector boundary at or after
+            // the end of the transaction's frames (it may pass it).
+            let end = |n: usize| format::frame_offset(first_frame + n as u32, ps);
+            let boundary = end(frames.len()).div_ceil(sector) * sector;
+            while end(frames.len()) < boundary {
+                frames.push(last);
+            }
+        }
+        let mut buf = vec![0u8; frame_len * frames.len()];
         let mut ck = h.frame_cksum;
-        for (i, (pgno, data)) in pages.iter().enumerate() {
-            let size = if i + 1 == pages.len() { commit.unwrap_or(0) } else { 0 };
+        for (i, (pgno, data)) in frames.iter().enumerate() {
+            // Every frame from the transaction's last page on is a commit
+            // frame (the padding repeats it whole).
+            let size = if i + 1 >= pages.len() { commit.unwrap_or(0) } else { 0 };
             ck = format::encode_frame(&mut buf[i * frame_len..(i + 1) * frame_len], h.big_endian, *pgno, size, h.salt, data, ck);
         }
-        let first_frame = h.mx_frame + 1;
+        let pages = &frames[..];
         cs.push(self.file.write(format::frame_offset(first_frame, ps), Buffer::from_vec(buf))?);
         h.mx_frame += pages.len() as u32;
         h.frame_cksum = ck;

@@ -78,8 +78,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
 fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut caller: Caller<'_>) -> Result<Flow> {
     let env = caller.state();
     let max_length = env.max_length;
-    let mut prng_state = env.prng;
-    let mut prng = |buf: &mut [u8]| fill_random(&mut prng_state, buf);
+    let mut prng = crate::util::prng::fill;
     let (first, n) = match insn.opcode {
         Opcode::AggFinal | Opcode::AggValue => (0, 0),
         _ => (insn.p2, insn.p5 as i32),
@@ -168,7 +167,6 @@ fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut 
     restore_args(&mut vm.regs, first, &mut args);
     vm.call_args = args;
     vm.now_jd_ms = now;
-    caller.state().prng = prng_state;
     outcome
 }
 
@@ -215,8 +213,7 @@ fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut call
         Some(r) => std::slice::from_ref(&vm.regs[r].value),
         None => &missing[..n],
     };
-    let mut prng_state = env.prng;
-    let mut prng = |buf: &mut [u8]| fill_random(&mut prng_state, buf);
+    let mut prng = crate::util::prng::fill;
     let mut now = vm.now_jd_ms;
     let mut ctx = function_context(env, insn, &def.name, &mut now, &subtype[..n], &mut prng);
     if let Caller::Lent(h) = &mut caller {
@@ -227,7 +224,6 @@ fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut call
             let v = f.call(&mut ctx, args);
             let subtype = ctx.result_subtype;
             vm.now_jd_ms = now;
-            caller.state().prng = prng_state;
             let r = &mut vm.regs[insn.p3 as usize];
             // (An integer, the usual result of a per-row function, is
             // written as a number: no drop and no whole-value copy.)
@@ -244,7 +240,6 @@ fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut call
             let state = vm.aggs.get_or_start(insn.p3 as usize, || f.start());
             let r = if insn.p1 > 0 { step_choosing(state.as_mut(), &mut ctx, args) } else { state.step(&mut ctx, args).map(|_| false) };
             vm.now_jd_ms = now;
-            caller.state().prng = prng_state;
             let chosen = r?;
             if insn.p1 > 0 {
                 vm.regs[insn.p1 as usize].set_int(chosen as i64);
@@ -278,15 +273,5 @@ fn function_context<'a>(
         pure_context: if insn.opcode == Opcode::Function { crate::vdbe::func::pure_context_name(insn.p1) } else { None },
         func_name: name,
         max_like_pattern: env.max_like_pattern,
-    }
-}
-
-/// Fill `buf` from the connection's xorshift generator at `state`.
-fn fill_random(state: &mut u64, buf: &mut [u8]) {
-    for b in buf.iter_mut() {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *b = (*state >> 24) as u8;
     }
 }

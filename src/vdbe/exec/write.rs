@@ -98,10 +98,9 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                             // suspended probe simply probes again.
                             let mut found = None;
                             for _ in 0..100 {
-                                env.prng ^= env.prng << 13;
-                                env.prng ^= env.prng >> 7;
-                                env.prng ^= env.prng << 17;
-                                let candidate = (env.prng >> 1) as i64 | 1;
+                                let mut b = [0u8; 8];
+                                crate::util::prng::fill(&mut b);
+                                let candidate = (i64::from_le_bytes(b) & (i64::MAX >> 1)) + 1;
                                 let bt = &mut env.dbs[c.db].btree;
                                 let r = pend!(c.cursor.seek_rowid(bt, candidate));
                                 if r != crate::btree::SeekResult::Found {

@@ -342,11 +342,29 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             prog.column_names = vec![pname.clone()];
         }
         "mmap_size" => {
-            // ringlite never maps database files: a file database reports
-            // 0 whatever is asked (as SQLite built without mmap does); an
-            // in-memory one reports nothing, as in SQLite.
-            let file = c.databases.get(pdb).is_some_and(|d| !d.1.is_empty());
-            let rows = if file { vec![vec![Value::Integer(0)]] } else { Vec::new() };
+            // As SQLite, while compiling: a new limit goes to the database
+            // files (every one unless the pragma names a schema), then the
+            // schema's file answers. ringlite's own files are never mapped
+            // and report 0 (as SQLite built without mmap); an application
+            // VFS's file gets SQLITE_FCNTL_MMAP_SIZE and answers itself; an
+            // in-memory database reports nothing, as in SQLite.
+            let file_of = |i: usize| c.databases.get(i).is_some_and(|d| !d.1.is_empty()).then(|| c.db_file.and_then(|f| f(i))).flatten();
+            if let Some(a) = arg {
+                let sz = dec_or_hex_prefix(&arg_text(a)).0.max(0);
+                for i in (0..c.databases.len()).rev() {
+                    if qualified.is_none() || i == pdb {
+                        if let Some(f) = file_of(i) {
+                            f.hint(crate::io::FileHint::MmapSize(sz));
+                        }
+                    }
+                }
+            }
+            let is_file = c.databases.get(pdb).is_some_and(|d| !d.1.is_empty());
+            let answer = if is_file { file_of(pdb).map_or(Some(Ok(0)), |f| f.mmap_size()) } else { None };
+            let rows = match answer {
+                Some(n) => vec![vec![Value::Integer(n?)]],
+                None => Vec::new(),
+            };
             const_rows(c, prog, &["mmap_size"], rows);
         }
         "freelist_count" => {
