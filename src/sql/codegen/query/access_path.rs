@@ -239,6 +239,24 @@ impl<'b> Compiler<'_> {
                 )?;
                 return Ok((kind, true));
             }
+            // A covering index narrower than the table rows that gives the
+            // order too is the cheaper scan (as a GROUP BY of the rowid and
+            // that index's columns, as Django writes it, or DISTINCT):
+            // SQLite's costs weigh the rows' widths.
+            if served.yes() && !min_max {
+                let pick = indexes
+                    .iter()
+                    .rev()
+                    .filter(|i| covers(i) && i.where_sql.is_none() && index_is_narrower(&table, i) && index_serves(g, &table, i, 0).yes())
+                    .min_by_key(|i| index_width(&table, i))
+                    .cloned();
+                if let Some(idx) = pick {
+                    let backward = index_serves(g, &table, &idx, 0) == Served::Backward;
+                    let l = search((0, idx, Vec::new(), None, None), backward);
+                    let kind = self.emit_index_loop(&table, l, next, end)?;
+                    return Ok((kind, true));
+                }
+            }
             // Otherwise a full scan in the order beats a range read out of
             // order (SQLite's choice without statistics).
             if served.yes() {
