@@ -65,7 +65,7 @@ impl<'b> Compiler<'_> {
                 for j in &it.on {
                     parts.push(match j {
                         JoinTerm::Expr(e) if !it.left => Part::Expr(e),
-                        JoinTerm::ColEq(l, r) if !it.left => Part::ColEq((l.len() == 1).then(|| l[0].item), r.item),
+                        JoinTerm::ColEq(l, r) if !it.left => Part::ColEq(l.first().filter(|_| l.len() == 1).map(|c| c.item), r.item),
                         JoinTerm::Expr(_) | JoinTerm::ColEq(..) => Part::Opaque,
                         // (A table-valued pragma's argument: no such term
                         // in SQLite's chain.)
@@ -151,7 +151,7 @@ impl<'b> Compiler<'_> {
             return None;
         }
         let deps = self.expr_deps(e);
-        (deps != u64::MAX && deps.count_ones() == 1).then(|| deps.trailing_zeros() as usize)
+        (deps != u64::MAX && deps.count_ones() == 1).then_some(deps.trailing_zeros() as usize)
     }
 
     /// SQLite's walk (`impliesNotNullRow`): whether `e` is NULL or false
