@@ -86,6 +86,7 @@ mod sql_limits_hostile;
 mod sql_name_levels;
 mod sql_onepass;
 mod sql_plan;
+mod sql_plan_left_join;
 mod sql_plan_or;
 mod sql_pragma;
 mod sql_pragma_files;

@@ -311,3 +311,45 @@ INSERT INTO u SELECT a, b FROM t WHERE a < 30;";
         assert_eq!(run_ours(&mut ours, q), run_ref(&reference, q), "{q}");
     }
 }
+
+/// A GROUP BY that reading the table in rowid order serves (the rowid
+/// among its terms, as Django groups by every selected column) is served
+/// as well by an index holding the other terms; a covering one narrower
+/// than the table's rows is the cheaper scan and SQLite reads it, so the
+/// groups come out in that index's order. DISTINCT likewise; not without
+/// a covering index, nor one narrower, nor when the index leaves a term
+/// out, nor for ORDER BY the rowid.
+#[test]
+fn group_by_with_the_rowid_reads_a_narrower_covering_index() {
+    let setup = "CREATE TABLE t(id INTEGER PRIMARY KEY, a INT, b TEXT, c VARCHAR(100), d REAL);
+CREATE INDEX ta ON t(a); CREATE INDEX tb ON t(b); CREATE INDEX tcd ON t(c, d);
+CREATE TABLE x(id INTEGER PRIMARY KEY, tid INT, v INT);
+CREATE INDEX xt ON x(tid);
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 50)
+INSERT INTO t SELECT i, (i * 7) % 11, 'b' || (i % 6), 'c' || (i % 4), i % 3 FROM n;
+WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 80)
+INSERT INTO x SELECT i, (i * 13) % 60, i % 5 FROM n;";
+    check_plans(
+        setup,
+        &[
+            "SELECT id, a FROM t GROUP BY id, a",
+            "SELECT id, a, count(*) FROM t GROUP BY id, a",
+            "SELECT id, count(*) FROM t GROUP BY id",
+            "SELECT id, a FROM t GROUP BY a, id",
+            "SELECT id, b FROM t GROUP BY id, b",
+            "SELECT id, c, d FROM t GROUP BY id, c, d",
+            "SELECT id, c FROM t GROUP BY id, c",
+            "SELECT id, a, b FROM t GROUP BY id, a, b",
+            "SELECT t.id, t.a, count(x.id) FROM t LEFT JOIN x ON x.tid = t.id GROUP BY t.id, t.a",
+            "SELECT id, a FROM t ORDER BY id",
+            "SELECT id FROM t GROUP BY id",
+            "SELECT DISTINCT id, a FROM t",
+            "SELECT id, a FROM t WHERE a > 5 GROUP BY id, a",
+            "SELECT id, a FROM t WHERE id > 5 GROUP BY id, a",
+            "SELECT max(id) FROM t GROUP BY id, a",
+            "SELECT id, a FROM t GROUP BY id, a ORDER BY id",
+            "SELECT id, a FROM t GROUP BY id, a ORDER BY a",
+            "SELECT id, a, group_concat(b) FROM t GROUP BY id, a",
+        ],
+    );
+}

@@ -155,6 +155,8 @@ fn or_terms_in_update_and_delete_match_reference() {
         "DELETE FROM t WHERE (c = 2 AND d = 3) OR a > 11",
         "UPDATE w SET z = -z WHERE x = 1 OR y = 2",
         "DELETE FROM w WHERE k = 'k5' OR x = 3",
+        "UPDATE w SET z = z + 1 WHERE k IN ('k9', 'k11', 'k12')",
+        "DELETE FROM w WHERE k = 'k7' OR k = 'k8'",
         "SELECT * FROM t",
         "SELECT * FROM w",
     ] {
@@ -314,6 +316,16 @@ const ONE_COLUMN_ORS: &[&str] = &[
     "SELECT id FROM t WHERE c < 0 OR (c = 0 AND d > 6) ORDER BY a",
     "SELECT id, a, c FROM t WHERE f < 3 OR (3 = f AND a >= 1) ORDER BY id",
     "SELECT count(*), sum(id) FROM t WHERE (e = 707 AND a = 11) OR (e = 707 AND f = 1)",
+    // A WITHOUT ROWID table's one-column key searched for each value.
+    "SELECT * FROM w WHERE k = 'k5' OR k = 'k7'",
+    "SELECT * FROM w WHERE k = 'k90' OR k = 'k3' OR 'k44' = k",
+    "SELECT * FROM w WHERE k IN ('k5', 'k7', 'k1')",
+    "SELECT x FROM w WHERE k IN ('k5', 'k7') AND x > 2",
+    "SELECT * FROM w WHERE k IN ('k5', 'k7', 'k30') ORDER BY z",
+    "SELECT * FROM w WHERE k IN ('k7', 'k5') ORDER BY k",
+    "SELECT * FROM w WHERE k IN ('k5', 'k7') AND x = 3",
+    "SELECT * FROM w WHERE k IN ('k5', 'k7', 'k8') AND y IN (1, 2)",
+    "SELECT count(*) FROM w WHERE k IN ('k5', 'k7', 'k5', NULL)",
 ];
 
 #[test]

@@ -175,6 +175,21 @@ impl<'b> Compiler<'_> {
                 }
             }
         }
+        // `key IN (...)` on a one-column key of a WITHOUT ROWID table: the
+        // table itself is searched for each value (a row each, no second
+        // lookup), ahead of a secondary index unless one finds a single
+        // row; the rows come in key order.
+        let key_in = ins.iter().find_map(|(c, list)| Some((c.filter(|&c| Self::is_first_key_column(&table, c))?, list)));
+        if let Some((col, list)) = key_in.filter(|_| table.key_width() == 1 && !best.as_ref().is_some_and(|b| b.1.unique && b.2.len() >= b.1.columns.len())) {
+            let served = goal.is_some_and(|g| {
+                let key_desc = table.key_columns().first().is_some_and(|k| k.1);
+                let [t] = g.terms.as_slice() else { return false };
+                let coll = table.columns[col].collation.as_deref().unwrap_or("BINARY");
+                t.column == Some(col) && !key_desc && (g.grouping || !t.desc) && t.collation.eq_ignore_ascii_case(coll)
+            });
+            let kind = self.key_in_loop(it, &table, col, list, end, &item_name)?;
+            return Ok((kind, served));
+        }
         // Equalities on an index prefix win over any order.
         if let Some(b) = best.take_if(|b| b.0 >= 4) {
             // (A UNIQUE key pinned whole finds at most one row: any order.)
@@ -238,6 +253,24 @@ impl<'b> Compiler<'_> {
                     &item_name,
                 )?;
                 return Ok((kind, true));
+            }
+            // A covering index narrower than the table rows that gives the
+            // order too is the cheaper scan (as a GROUP BY of the rowid and
+            // that index's columns, as Django writes it, or DISTINCT):
+            // SQLite's costs weigh the rows' widths.
+            if served.yes() && !min_max {
+                let pick = indexes
+                    .iter()
+                    .rev()
+                    .filter(|i| covers(i) && i.where_sql.is_none() && index_is_narrower(&table, i) && index_serves(g, &table, i, 0).yes())
+                    .min_by_key(|i| index_width(&table, i))
+                    .cloned();
+                if let Some(idx) = pick {
+                    let backward = index_serves(g, &table, &idx, 0) == Served::Backward;
+                    let l = search((0, idx, Vec::new(), None, None), backward);
+                    let kind = self.emit_index_loop(&table, l, next, end)?;
+                    return Ok((kind, true));
+                }
             }
             // Otherwise a full scan in the order beats a range read out of
             // order (SQLite's choice without statistics).
@@ -359,6 +392,33 @@ impl<'b> Compiler<'_> {
         let how = if covers { "COVERING INDEX" } else { "INDEX" };
         self.eqp.push(format_args!("SEARCH {item_name} USING {how} {} ({}=?)", idx.name, table.columns[first_col].name));
         Ok(LoopKind::InIndex(icur, top, vcur, vtop, vnext, backward))
+    }
+
+    /// Whether `col` leads a WITHOUT ROWID table's key, compared there
+    /// with its own collation.
+    fn is_first_key_column(table: &Table, col: usize) -> bool {
+        table.without_rowid.is_some()
+            && table
+                .key_columns()
+                .first()
+                .is_some_and(|(c, _, coll)| *c == col && coll.eq_ignore_ascii_case(table.columns[col].collation.as_deref().unwrap_or("BINARY")))
+    }
+
+    /// A loop over the rows of a WITHOUT ROWID table whose first key
+    /// column equals each value of an IN list (values in ascending order,
+    /// each once): the table's own cursor seeks each.
+    fn key_in_loop(&mut self, it: &FromItem<'_, 'b>, table: &Table, col: usize, list: &[&Expr<'_>], end: i32, item_name: &str) -> Result<LoopKind> {
+        let vcur = self.in_values(list.iter().copied(), table.columns[col].affinity)?;
+        let vnext = self.b.label();
+        self.b.add(Opcode::Rewind, vcur, end, 0);
+        let vtop = self.b.here();
+        let key = self.b.reg();
+        self.b.add(Opcode::Column, vcur, 0, key);
+        self.b.add4(Opcode::SeekGE, it.cursor, vnext, key, P4::Int64(1), 0);
+        let top = self.b.here();
+        self.b.add4(Opcode::IdxGT, it.cursor, vnext, key, P4::Int64(1), 0);
+        self.eqp.push(format_args!("SEARCH {item_name} USING PRIMARY KEY ({}=?)", table.columns[col].name));
+        Ok(LoopKind::InIndex(it.cursor, top, vcur, vtop, vnext, false))
     }
 
     /// A loop over every row of a table, in rowid order or backwards.

@@ -1,6 +1,7 @@
 //! Queries: SELECT and what it is made of. `select.rs` (result columns,
 //! WHERE, DISTINCT, ORDER BY, LIMIT, destinations) with `from.rs` (FROM
-//! and join loops; `index_scan.rs`, `inner_table.rs`, `vtab_scan.rs`,
+//! and join loops; `outer_join_reduction.rs` for LEFT JOINs that are
+//! inner joins; `index_scan.rs`, `inner_table.rs`, `vtab_scan.rs`,
 //! `recursive_cte.rs`, `multi_or.rs` for particular loops; `partial_index.rs`
 //! for when a partial index may drive one), `compound.rs`, aggregates
 //! (`aggregate.rs`, `group_stream.rs`, `ordered_aggregate.rs`,
@@ -34,6 +35,7 @@ pub(in crate::sql::codegen) mod multi_or;
 pub(in crate::sql::codegen) mod name_order;
 pub(in crate::sql::codegen) mod ordered_aggregate;
 pub(in crate::sql::codegen) mod outer_aggregate;
+pub(in crate::sql::codegen) mod outer_join_reduction;
 pub(crate) mod partial_index;
 pub(in crate::sql::codegen) mod recursive_cte;
 pub mod select;

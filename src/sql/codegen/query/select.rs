@@ -711,7 +711,10 @@ impl Compiler<'_> {
             self.from_result_aliases = saved_aliases;
             self.from_mentioned_names = saved_mentioned;
             self.cte_limit_hint = None;
-            let items_from = items_from?;
+            let mut items_from = items_from?;
+            // A LEFT JOIN the WHERE clause makes an inner join is planned
+            // as one from here on (SQLite does it before anything else).
+            self.reduce_outer_joins(&mut items_from, where_clause.as_deref());
             let mut sources = Vec::new();
             let mut items = self.expand_result_columns(columns, nested_from.then_some(&mut sources))?;
             // An EXISTS subquery's result columns do not matter unless they
