@@ -249,7 +249,7 @@ impl Connection {
         // (and read for a database file an application VFS answers a
         // pragma from); a call nested in another gets none.
         let host = std::cell::RefCell::new(&mut *self);
-        let lend_best_index = |table: &dyn crate::vtab::VTab, info: &mut crate::vtab::IndexInfo| -> Result<()> {
+        let lend_best_index = |table: &dyn crate::vdbe::vtab::VTab, info: &mut crate::vdbe::vtab::IndexInfo| -> Result<()> {
             match host.try_borrow_mut() {
                 Ok(mut conn) => crate::vdbe::host::lend(&mut **conn, |h| table.best_index(Some(h), info)),
                 Err(_) => table.best_index(None, info),

@@ -19,8 +19,8 @@ use crate::sql::model::from::FromItem;
 use crate::sql::plan::order::OrderGoal;
 use crate::sql::plan::vtab::{choose_plan, constraints_of, limit_constraints, InValues};
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
-use crate::vtab::index_info::SCAN_HEX;
-use crate::vtab::ConstraintOp;
+use crate::vdbe::vtab::index_info::SCAN_HEX;
+use crate::vdbe::vtab::ConstraintOp;
 use sqlite3_parser::ast::Expr;
 
 impl<'b> Compiler<'_> {
