@@ -420,6 +420,39 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 #define SQLITE_IO 200
 
 /*
+ ringlite extension: `sqlite3_open_v2` flag making `sqlite3_step` return
+ `SQLITE_IO` instead of blocking on disk I/O. A bit SQLite does not use.
+
+ Only `sqlite3_step` returns `SQLITE_IO`. These calls may do I/O on an
+ async connection and complete it before they return, blocking the
+ thread (on the shared ring) while they wait, as SQLite's would:
+ `sqlite3_open_v2` (the file header), `sqlite3_prepare*` (reading the
+ schema when it is not loaded or has changed), `sqlite3_exec` and
+ `sqlite3_get_table` (they step to the end), `sqlite3_reset` and
+ `sqlite3_finalize` of a statement left in the middle of a write
+ (committing or rolling back), `sqlite3_table_column_metadata` (schema),
+ and `sqlite3_close` (rolling back an open transaction). `sqlite3_step`
+ itself still blocks in three cases: rolling back after an error,
+ re-reading a schema another connection changed, and sleeping in the
+ busy handler or busy timeout when another connection holds a lock.
+ A statement stepped from inside a callback of a running statement of
+ the same connection (an application-defined function or the progress
+ handler running SQL) never returns `SQLITE_IO` either: the callback
+ could not hand it on, so it completes its I/O blocking.
+
+ The connections of one thread share one I/O context; where io_uring is
+ unavailable they silently use blocking pread/pwrite and never return
+ `SQLITE_IO` (`PRAGMA io_backend` tells which).
+
+ A connection opened through an application VFS (`sqlite3_vfs_register`)
+ does its I/O by calling the VFS's methods, which are synchronous: with
+ this flag those calls block inside `sqlite3_step` as without it, and
+ `sqlite3_step` never returns `SQLITE_IO` (`PRAGMA io_backend` says
+ `vfs`).
+ */
+#define SQLITE_OPEN_ASYNC 1073741824
+
+/*
  Flags of sqlite3_open_v2 (access mode, URI names, threading, cache
  sharing) and of a VFS's xOpen, where the *_DB and *_JOURNAL flags say what
  kind of file is opened.
@@ -1323,39 +1356,6 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
 #define FTS5_TOKENIZE_AUX 8
 
 #define FTS5_TOKEN_COLOCATED 1
-
-/*
- ringlite extension: `sqlite3_open_v2` flag making `sqlite3_step` return
- `SQLITE_IO` instead of blocking on disk I/O. A bit SQLite does not use.
-
- Only `sqlite3_step` returns `SQLITE_IO`. These calls may do I/O on an
- async connection and complete it before they return, blocking the
- thread (on the shared ring) while they wait, as SQLite's would:
- `sqlite3_open_v2` (the file header), `sqlite3_prepare*` (reading the
- schema when it is not loaded or has changed), `sqlite3_exec` and
- `sqlite3_get_table` (they step to the end), `sqlite3_reset` and
- `sqlite3_finalize` of a statement left in the middle of a write
- (committing or rolling back), `sqlite3_table_column_metadata` (schema),
- and `sqlite3_close` (rolling back an open transaction). `sqlite3_step`
- itself still blocks in three cases: rolling back after an error,
- re-reading a schema another connection changed, and sleeping in the
- busy handler or busy timeout when another connection holds a lock.
- A statement stepped from inside a callback of a running statement of
- the same connection (an application-defined function or the progress
- handler running SQL) never returns `SQLITE_IO` either: the callback
- could not hand it on, so it completes its I/O blocking.
-
- The connections of one thread share one I/O context; where io_uring is
- unavailable they silently use blocking pread/pwrite and never return
- `SQLITE_IO` (`PRAGMA io_backend` tells which).
-
- A connection opened through an application VFS (`sqlite3_vfs_register`)
- does its I/O by calling the VFS's methods, which are synchronous: with
- this flag those calls block inside `sqlite3_step` as without it, and
- `sqlite3_step` never returns `SQLITE_IO` (`PRAGMA io_backend` says
- `vfs`).
- */
-#define SQLITE_OPEN_ASYNC 1073741824
 
 /*
  Why a changeset conflict handler is called (its eConflict argument).
@@ -2311,6 +2311,91 @@ extern "C" {
 #endif // __cplusplus
 
 /*
+ ringlite extension: drive the I/O of async connections (opened with
+ `SQLITE_OPEN_ASYNC`). Hands every request queued since the last call to
+ the kernel, then reaps finished ones: `timeout_ms` 0 does not wait, a
+ positive value waits at most that many milliseconds for one to finish,
+ a negative one waits until at least one finishes (returns at once when
+ nothing is in flight). Call it after `sqlite3_step` answered `SQLITE_IO`,
+ then step again.
+
+ All async connections opened on one thread share one I/O context (one
+ io_uring ring): a poll through any of them serves all of them, so a
+ thread serving many databases polls once per turn, not once per
+ connection. A request that fails does not fail the poll: its error
+ (`SQLITE_IOERR_READ`, `SQLITE_IOERR_WRITE`, `SQLITE_IOERR_FSYNC`, ...)
+ is returned by the next `sqlite3_step` of the statement that needed it.
+ Returns `SQLITE_OK`, or an error when the ring itself fails. On a
+ blocking connection it returns `SQLITE_OK` without waiting.
+ */
+int sqlite3_io_poll(sqlite3 *db, int timeout_ms);
+
+/*
+ ringlite extension: a file descriptor (an eventfd registered with the
+ ring) that becomes readable when completions are waiting to be reaped,
+ for programs that sleep in their own event loop (epoll, poll, libuv,
+ ...): the same descriptor for every async connection of the thread.
+ `sqlite3_step` only queues requests, so call `sqlite3_io_poll(db, 0)`
+ before sleeping on the descriptor (that submits them), and again when it
+ fires (that reaps the completions and re-arms it); then step again. A
+ poll that reaped completions leaves the descriptor readable (the
+ completions may belong to statements not stepped since), so a loop that
+ polls just before sleeping wakes at once rather than sleeping on them;
+ a poll that reaps nothing re-arms it. The descriptor belongs to the
+ library: do not read or close it.
+
+ The wait on it may end with `EINTR` although no signal handler ran: the
+ kernel finishes some io_uring requests (buffered reads retried after a
+ page-cache miss, completions while the completion queue is full) as work
+ of the thread that submitted them, and interrupts that thread's sleep to
+ run it. Treat `EINTR` as a wakeup: poll, step, and sleep again.
+
+ Under `RINGLITE_IO_DELAY` (simulated slow storage) the descriptor is an
+ epoll instance watching a timer set to the next read's deadline and the
+ ring's eventfd: the same rules apply.
+
+ Returns -1 when there is none: blocking connections, and async ones
+ where no ring could be set up (they then never answer `SQLITE_IO`).
+ */
+int sqlite3_io_fd(sqlite3 *db);
+
+/*
+ ringlite extension: which async connections to step after a poll.
+ Writes into `aDb` up to `nDb` connections of the calling thread whose
+ I/O requests finished since they were last reported, oldest first, and
+ takes them off the thread's ready list; returns how many it wrote (0
+ when none is ready), or -1 for a bad argument (`db` not an open
+ connection, `nDb` negative, `aDb` NULL with `nDb` positive).
+
+ A runtime serving many tenants on one thread steps only these
+ connections' suspended statements after `sqlite3_io_poll`, instead of
+ every statement that answered `SQLITE_IO`: the cost of a poll and of
+ this call is that of the requests that finished, not of the number of
+ idle connections. A loop looks like:
+
+ ```c
+ sqlite3_io_poll(any, -1);            // submit, wait for a completion
+ sqlite3 *ready[64]; int n;
+ while ((n = sqlite3_io_ready(any, ready, 64)) > 0)
+   for (int i = 0; i < n; i++) step_suspended_statements_of(ready[i]);
+ ```
+
+ `db` names the thread's ready list: any async connection opened on the
+ same thread gives the same answer (the list holds every async
+ connection opened on that thread, as the I/O ring does). A connection
+ is reported once however many of its requests finished, and again
+ after a later request finishes. A statement that answered `SQLITE_IO`
+ with none of its connection's requests in flight (it will retry at
+ once) reports its connection straight away. So a wakeup is never lost,
+ but one may be spurious: a statement stepped then answers `SQLITE_IO`
+ again at once, without running. Connections closed (or made zombies by
+ `sqlite3_close_v2`) are no longer reported. Blocking connections are
+ never on the list; with them (or where async connections fell back to
+ blocking I/O) it returns 0.
+ */
+int sqlite3_io_ready(sqlite3 *db, sqlite3 **aDb, int nDb);
+
+/*
  Install `xAuth` as the connection's authorizer, called while statements are
  compiled with an action code and up to four names; it answers SQLITE_OK,
  SQLITE_IGNORE or SQLITE_DENY. NULL removes it. Returns SQLITE_OK.
@@ -2441,6 +2526,18 @@ int sqlite3_clear_bindings(sqlite3_stmt *pStmt);
  the same number of parameters (SQLITE_ERROR otherwise).
  */
 int sqlite3_transfer_bindings(sqlite3_stmt *pFromStmt, sqlite3_stmt *pToStmt);
+
+/*
+ Close `db` and free its resources. SQLITE_BUSY while it still has
+ unfinalized statements, backups or blob handles; NULL is harmless.
+ */
+int sqlite3_close(sqlite3 *db);
+
+/*
+ Close `db`; if statements or backups are still open, the connection becomes
+ a zombie closed when the last of them goes. Returns SQLITE_OK.
+ */
+int sqlite3_close_v2(sqlite3 *db);
 
 /*
  Register the collating sequence `zName` on `db`: `xCompare(pArg, n1, p1,
@@ -2798,6 +2895,11 @@ int sqlite3_aggregate_count(sqlite3_context *pCtx);
 int sqlite3_overload_function(sqlite3 *db, const char *zFuncName, int nArg);
 
 /*
+ The mutex that serializes calls on `db`.
+ */
+sqlite3_mutex *sqlite3_db_mutex(sqlite3 *db);
+
+/*
  Call `xCallback(pArg)` whenever a transaction is about to commit on `db`; a
  nonzero return turns the commit into a rollback. NULL removes the hook.
  Returns the previous hook's argument.
@@ -3017,14 +3119,6 @@ int sqlite3_limit(sqlite3 *db, int id, int newVal);
 int sqlite3_sleep(int ms);
 
 /*
- Fill the `N` bytes at `P` with pseudo-random bytes from the process's
- generator (SQLite's ChaCha20 generator, seeded from the default VFS's
- `xRandomness`); `N` <= 0 or a NULL `P` resets it, so that the next call
- seeds it again.
- */
-void sqlite3_randomness(int N, void *P);
-
-/*
  The pointer stored on `db` under `zName` with sqlite3_set_clientdata, or
  NULL.
  */
@@ -3084,91 +3178,6 @@ int sqlite3_wal_checkpoint(sqlite3 *db, const char *zDb);
  and the frames checkpointed, in pages (-1 on error).
  */
 int sqlite3_wal_checkpoint_v2(sqlite3 *db, const char *zDb, int eMode, int *pnLog, int *pnCkpt);
-
-/*
- ringlite extension: drive the I/O of async connections (opened with
- `SQLITE_OPEN_ASYNC`). Hands every request queued since the last call to
- the kernel, then reaps finished ones: `timeout_ms` 0 does not wait, a
- positive value waits at most that many milliseconds for one to finish,
- a negative one waits until at least one finishes (returns at once when
- nothing is in flight). Call it after `sqlite3_step` answered `SQLITE_IO`,
- then step again.
-
- All async connections opened on one thread share one I/O context (one
- io_uring ring): a poll through any of them serves all of them, so a
- thread serving many databases polls once per turn, not once per
- connection. A request that fails does not fail the poll: its error
- (`SQLITE_IOERR_READ`, `SQLITE_IOERR_WRITE`, `SQLITE_IOERR_FSYNC`, ...)
- is returned by the next `sqlite3_step` of the statement that needed it.
- Returns `SQLITE_OK`, or an error when the ring itself fails. On a
- blocking connection it returns `SQLITE_OK` without waiting.
- */
-int sqlite3_io_poll(sqlite3 *db, int timeout_ms);
-
-/*
- ringlite extension: a file descriptor (an eventfd registered with the
- ring) that becomes readable when completions are waiting to be reaped,
- for programs that sleep in their own event loop (epoll, poll, libuv,
- ...): the same descriptor for every async connection of the thread.
- `sqlite3_step` only queues requests, so call `sqlite3_io_poll(db, 0)`
- before sleeping on the descriptor (that submits them), and again when it
- fires (that reaps the completions and re-arms it); then step again. A
- poll that reaped completions leaves the descriptor readable (the
- completions may belong to statements not stepped since), so a loop that
- polls just before sleeping wakes at once rather than sleeping on them;
- a poll that reaps nothing re-arms it. The descriptor belongs to the
- library: do not read or close it.
-
- The wait on it may end with `EINTR` although no signal handler ran: the
- kernel finishes some io_uring requests (buffered reads retried after a
- page-cache miss, completions while the completion queue is full) as work
- of the thread that submitted them, and interrupts that thread's sleep to
- run it. Treat `EINTR` as a wakeup: poll, step, and sleep again.
-
- Under `RINGLITE_IO_DELAY` (simulated slow storage) the descriptor is an
- epoll instance watching a timer set to the next read's deadline and the
- ring's eventfd: the same rules apply.
-
- Returns -1 when there is none: blocking connections, and async ones
- where no ring could be set up (they then never answer `SQLITE_IO`).
- */
-int sqlite3_io_fd(sqlite3 *db);
-
-/*
- ringlite extension: which async connections to step after a poll.
- Writes into `aDb` up to `nDb` connections of the calling thread whose
- I/O requests finished since they were last reported, oldest first, and
- takes them off the thread's ready list; returns how many it wrote (0
- when none is ready), or -1 for a bad argument (`db` not an open
- connection, `nDb` negative, `aDb` NULL with `nDb` positive).
-
- A runtime serving many tenants on one thread steps only these
- connections' suspended statements after `sqlite3_io_poll`, instead of
- every statement that answered `SQLITE_IO`: the cost of a poll and of
- this call is that of the requests that finished, not of the number of
- idle connections. A loop looks like:
-
- ```c
- sqlite3_io_poll(any, -1);            // submit, wait for a completion
- sqlite3 *ready[64]; int n;
- while ((n = sqlite3_io_ready(any, ready, 64)) > 0)
-   for (int i = 0; i < n; i++) step_suspended_statements_of(ready[i]);
- ```
-
- `db` names the thread's ready list: any async connection opened on the
- same thread gives the same answer (the list holds every async
- connection opened on that thread, as the I/O ring does). A connection
- is reported once however many of its requests finished, and again
- after a later request finishes. A statement that answered `SQLITE_IO`
- with none of its connection's requests in flight (it will retry at
- once) reports its connection straight away. So a wakeup is never lost,
- but one may be spurious: a statement stepped then answers `SQLITE_IO`
- again at once, without running. Connections closed (or made zombies by
- `sqlite3_close_v2`) are no longer reported. Blocking connections are
- never on the list; with them (or where async connections fell back to
- blocking I/O) it returns 0.
- */
-int sqlite3_io_ready(sqlite3 *db, sqlite3 **aDb, int nDb);
 
 /*
  Deprecated; a no-op in SQLite too.
@@ -3235,11 +3244,6 @@ int sqlite3_mutex_held(sqlite3_mutex *p);
 int sqlite3_mutex_notheld(sqlite3_mutex *p);
 
 /*
- The mutex that serializes calls on `db`.
- */
-sqlite3_mutex *sqlite3_db_mutex(sqlite3 *db);
-
-/*
  Open (creating if needed) the database file `filename`, UTF-8, read-write,
  and store the new connection in `*ppDb`. ":memory:" opens a private
  in-memory database, "" a temporary one. Even on error `*ppDb` gets a handle
@@ -3260,18 +3264,6 @@ int sqlite3_open16(const void *filename, sqlite3 **ppDb);
  (NULL for the default).
  */
 int sqlite3_open_v2(const char *filename, sqlite3 **ppDb, int flags, const char *zVfs);
-
-/*
- Close `db` and free its resources. SQLITE_BUSY while it still has
- unfinalized statements, backups or blob handles; NULL is harmless.
- */
-int sqlite3_close(sqlite3 *db);
-
-/*
- Close `db`; if statements or backups are still open, the connection becomes
- a zombie closed when the last of them goes. Returns SQLITE_OK.
- */
-int sqlite3_close_v2(sqlite3 *db);
 
 /*
  Legacy form of sqlite3_prepare_v2: errors of a changed schema come from
@@ -3400,6 +3392,14 @@ int sqlite3_str_length(sqlite3_str *p);
  until it changes).
  */
 char *sqlite3_str_value(sqlite3_str *p);
+
+/*
+ Fill the `N` bytes at `P` with pseudo-random bytes from the process's
+ generator (SQLite's ChaCha20 generator, seeded from the default VFS's
+ `xRandomness`); `N` <= 0 or a NULL `P` resets it, so that the next call
+ seeds it again.
+ */
+void sqlite3_randomness(int N, void *P);
 
 /*
  Make a copy of the `n` bytes at `z` the BLOB result of the running

@@ -11,8 +11,8 @@
 //! ```text
 //!   connection   open/close, prepare, step; per-connection registries
 //!   sql/         parse glue, name resolution, planner, code generation
-//!   vdbe/        register bytecode and the resumable interpreter
-//!   vtab/        the virtual-table interface modules implement (beside vdbe/)
+//!   vdbe/        register bytecode and the resumable interpreter, and the
+//!                virtual-table interface modules implement (vdbe/vtab/)
 //!   btree/       table and index B-trees, cells, overflow, freelist, balance
 //!   pager/       page cache, transactions, rollback journal, WAL, locking
 //!   io/          the asynchronous I/O trait and its backends
@@ -57,7 +57,9 @@ pub mod sql;
 pub mod util;
 pub mod value;
 pub mod vdbe;
-pub mod vtab;
+/// The virtual-table interface (`vdbe/vtab/`), at the crate root for the
+/// C API and for modules written in Rust.
+pub use vdbe::vtab;
 
 pub use connection::{ConfigFlag, Connection, OpenFlags, Statement, StepResult};
 

@@ -16,8 +16,9 @@
 #![allow(non_snake_case)]
 
 use crate::function::sqlite3_context;
+use crate::handle::sqlite3;
 use crate::mutex::sqlite3_mutex;
-use crate::types::{sqlite3, sqlite3_filename, sqlite3_int64, sqlite3_pcache, sqlite3_shm_ptr, sqlite3_syscall_ptr, sqlite3_uint64};
+use crate::types::{sqlite3_filename, sqlite3_int64, sqlite3_pcache, sqlite3_shm_ptr, sqlite3_syscall_ptr, sqlite3_uint64};
 use crate::value::sqlite3_value;
 use std::ffi::{c_char, c_int, c_uchar, c_uint, c_void};
 

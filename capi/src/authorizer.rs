@@ -8,14 +8,10 @@
 use crate::consts::*;
 use crate::error::misuse;
 use crate::handle::{db_ref, sqlite3};
-use crate::hooks::{handle_ptr, install, slot, SendPtr};
+use crate::hooks::{handle_ptr, install, slot};
+use crate::slots::SendPtr;
 use ringlite::connection::Hook;
 use std::ffi::{c_char, c_int, c_void, CString};
-
-type AuthFn = unsafe extern "C" fn(*mut c_void, c_int, *const c_char, *const c_char, *const c_char, *const c_char) -> c_int;
-
-/// The authorizer in force and its user data.
-pub type AuthSlot = (AuthFn, SendPtr);
 
 fn opt_c(s: Option<&str>) -> Option<CString> {
     s.map(crate::error::cstring)

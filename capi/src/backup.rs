@@ -122,7 +122,7 @@ pub unsafe extern "C" fn sqlite3_backup_finish(p: *mut sqlite3_backup) -> c_int 
         let h = Box::from_raw(p as *mut BackupHandle);
         let src = h.src;
         let rc = finish(h);
-        crate::handle::unpin(src);
+        crate::close::unpin(src);
         rc
     })
 }

@@ -11,7 +11,8 @@ use crate::consts::*;
 use crate::convert::{c_len, utf16_value_to_utf8};
 use crate::error::{cstring, report, set_error, visible_code};
 use crate::handle::{sqlite3_stmt, stmt_ref};
-use crate::result::{release, utf16_any};
+use crate::memory::release;
+use crate::result::utf16_any;
 use crate::types::{sqlite3_destructor_type, sqlite3_int64, sqlite3_uint64};
 use crate::value::sqlite3_value;
 use ringlite::value::Value;
@@ -66,7 +67,7 @@ unsafe fn bind_checked(p: *mut sqlite3_stmt, i: c_int, v: Bind<'_>, check_length
     let _g = db.lock.lock();
     if s.stmt.busy() {
         let e = Error::new(SQLITE_MISUSE, "bad parameter or other API misuse");
-        crate::config::log(SQLITE_MISUSE, &format!("bind on a busy prepared statement: [{}]", s.stmt.sql()));
+        crate::error::log(SQLITE_MISUSE, &format!("bind on a busy prepared statement: [{}]", s.stmt.sql()));
         return report(db, &e);
     }
     if i < 1 || i as usize > s.stmt.parameter_count() {

@@ -108,7 +108,7 @@ pub unsafe extern "C" fn sqlite3_blob_close(pBlob: *mut sqlite3_blob) -> c_int {
                 Err(e) => answer(db, Err(e)),
             }
         };
-        crate::handle::unpin(h.db);
+        crate::close::unpin(h.db);
         rc
     })
 }

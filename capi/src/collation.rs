@@ -7,7 +7,7 @@
 use crate::consts::*;
 use crate::error::{finish, misuse};
 use crate::handle::{db_ref, sqlite3};
-use crate::hooks::SendPtr;
+use crate::slots::{NeededSlot, SendPtr};
 use ringlite::value::collation::Collation;
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::Arc;
@@ -123,15 +123,6 @@ pub unsafe extern "C" fn sqlite3_create_collation16(
         let name = String::from_utf8_lossy(&crate::convert::utf16_to_utf8(zName, -1)).into_owned();
         create(db, name, eTextRep, pArg, xCompare, None)
     })
-}
-
-/// The `sqlite3_collation_needed` callbacks in force: UTF-8 and/or UTF-16
-/// flavour, with the user data.
-#[derive(Clone, Copy)]
-pub struct NeededSlot {
-    arg: SendPtr,
-    utf8: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3, c_int, *const c_char)>,
-    utf16: Option<unsafe extern "C" fn(*mut c_void, *mut sqlite3, c_int, *const c_void)>,
 }
 
 /// A statement being prepared names collation `name`, unknown to the

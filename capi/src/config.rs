@@ -2,7 +2,7 @@
 //!
 //! `sqlite3_initialize`/`shutdown`, the Rust side of the variadic
 //! `sqlite3_config` / `sqlite3_db_config` (the C shim forwards the arguments
-//! by op), and the error log (`SQLITE_CONFIG_LOG`, `sqlite3_log`).
+//! by op). The error log `SQLITE_CONFIG_LOG` installs is kept in `error.rs`.
 //!
 //! Options that change how SQLite allocates or locks (MALLOC, MUTEX,
 //! PCACHE2, HEAP, ...) have no counterpart in ringlite: they are accepted
@@ -13,14 +13,7 @@ use crate::consts::*;
 use crate::handle::{db_ref, sqlite3};
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
 
-type LogFn = unsafe extern "C" fn(*mut c_void, c_int, *const c_char);
-
-struct LogTarget(Option<(LogFn, *mut c_void)>);
-unsafe impl Send for LogTarget {}
-
-static LOG: Mutex<LogTarget> = Mutex::new(LogTarget(None));
 static URI: AtomicBool = AtomicBool::new(false);
 static INITIALIZED: AtomicBool = AtomicBool::new(false);
 
@@ -29,24 +22,10 @@ pub fn uri_default() -> bool {
     URI.load(Ordering::Relaxed)
 }
 
-/// Whether a log callback is installed.
-pub fn log_enabled() -> bool {
-    LOG.lock().map(|l| l.0.is_some()).unwrap_or(false)
-}
-
-/// Send a message to the application's log callback, if any.
-pub fn log(code: c_int, msg: &str) {
-    let target = LOG.lock().ok().and_then(|l| l.0);
-    if let Some((f, arg)) = target {
-        let m = crate::error::cstring(msg);
-        unsafe { f(arg, code, m.as_ptr()) };
-    }
-}
-
 /// Mark the library initialized (open does it implicitly).
 pub fn initialize() {
     if !INITIALIZED.swap(true, Ordering::Relaxed) {
-        ringlite::util::prng::set_seeder(crate::misc::seed_from_default_vfs);
+        ringlite::util::prng::set_seeder(crate::random::seed_from_default_vfs);
     }
 }
 
@@ -91,10 +70,8 @@ pub unsafe extern "C" fn ringlite_capi_config(op: c_int, i0: i64, i1: i64, p0: *
         match op {
             SQLITE_CONFIG_SINGLETHREAD | SQLITE_CONFIG_MULTITHREAD | SQLITE_CONFIG_SERIALIZED => SQLITE_OK,
             SQLITE_CONFIG_LOG => {
-                let f: Option<LogFn> = std::mem::transmute::<*mut c_void, Option<LogFn>>(p0);
-                if let Ok(mut l) = LOG.lock() {
-                    l.0 = f.map(|f| (f, p1));
-                }
+                let f: Option<crate::error::LogFn> = std::mem::transmute::<*mut c_void, Option<crate::error::LogFn>>(p0);
+                crate::error::set_log(f.map(|f| (f, p1)));
                 SQLITE_OK
             }
             SQLITE_CONFIG_URI => {
@@ -119,7 +96,7 @@ pub unsafe extern "C" fn ringlite_capi_config(op: c_int, i0: i64, i1: i64, p0: *
                 SQLITE_OK
             }
             _ => {
-                log(SQLITE_ERROR, &format!("sqlite3_config({op}) is not supported by ringlite yet"));
+                crate::error::log(SQLITE_ERROR, &format!("sqlite3_config({op}) is not supported by ringlite yet"));
                 SQLITE_ERROR
             }
         }

@@ -6,11 +6,43 @@
 //! codes are on. Success is recorded only by the calls SQLite records it
 //! for: open, prepare, step (ROW/DONE), exec, and reset/finalize of a
 //! statement that ran; binds and registrations leave the state alone.
+//!
+//! The error log (`SQLITE_CONFIG_LOG`, `sqlite3_log`) is here too: the
+//! failures SQLite logs are reported from here.
 
 use crate::consts::*;
 use crate::handle::{db_ref, db_ref_any, sqlite3};
 use ringlite::Error;
 use std::ffi::{c_char, c_int, c_void, CStr, CString};
+
+/// The application's error log callback (`SQLITE_CONFIG_LOG`).
+pub type LogFn = unsafe extern "C" fn(*mut c_void, c_int, *const c_char);
+
+struct LogTarget(Option<(LogFn, *mut c_void)>);
+unsafe impl Send for LogTarget {}
+
+static LOG: std::sync::Mutex<LogTarget> = std::sync::Mutex::new(LogTarget(None));
+
+/// Install (or remove) the log callback (`SQLITE_CONFIG_LOG`).
+pub fn set_log(target: Option<(LogFn, *mut c_void)>) {
+    if let Ok(mut l) = LOG.lock() {
+        l.0 = target;
+    }
+}
+
+/// Whether a log callback is installed.
+pub fn log_enabled() -> bool {
+    LOG.lock().map(|l| l.0.is_some()).unwrap_or(false)
+}
+
+/// Send a message to the application's log callback, if any.
+pub fn log(code: c_int, msg: &str) {
+    let target = LOG.lock().ok().and_then(|l| l.0);
+    if let Some((f, arg)) = target {
+        let m = cstring(msg);
+        unsafe { f(arg, code, m.as_ptr()) };
+    }
+}
 
 /// SQLite's text for `code`, NUL-terminated and static.
 pub fn errstr_c(code: i32) -> &'static CStr {
@@ -81,13 +113,13 @@ pub unsafe fn unsupported_on(db: *mut sqlite3, name: &str) {
 
 /// For generated stubs without a connection: log "not supported".
 pub fn unsupported_global(name: &str) {
-    crate::config::log(SQLITE_ERROR, &format!("{name} is not supported by ringlite yet"));
+    log(SQLITE_ERROR, &format!("{name} is not supported by ringlite yet"));
 }
 
 /// The error `SQLITE_MISUSE` that SQLite reports for a bad handle (also
 /// logged, as SQLite does).
 pub fn misuse() -> c_int {
-    crate::config::log(SQLITE_MISUSE, "API call with invalid database connection pointer");
+    log(SQLITE_MISUSE, "API call with invalid database connection pointer");
     SQLITE_MISUSE
 }
 

@@ -51,7 +51,7 @@ pub unsafe fn exec(db: *mut sqlite3, sql: *const c_char, cb: sqlite3_callback, a
             rc = crate::step::sqlite3_step(stmt);
             if rc == crate::consts::SQLITE_IO {
                 // An async connection: exec completes its own I/O.
-                crate::misc::sqlite3_io_poll(db, -1);
+                crate::async_io::sqlite3_io_poll(db, -1);
                 continue;
             }
             let have_row = rc == SQLITE_ROW;
@@ -181,4 +181,36 @@ pub unsafe extern "C" fn sqlite3_free_table(result: *mut *mut c_char) {
         }
         crate::memory::sqlite3_free(base as *mut c_void);
     })
+}
+
+/// Runs a one-row PRAGMA through the public statement API (so async
+/// connections complete their own I/O, as documented for non-step calls)
+/// and returns the row's integers; `Err(rc)` with the error left on `db`.
+pub(crate) unsafe fn pragma_row(db: *mut sqlite3, sql: &str) -> Result<Vec<i64>, c_int> {
+    let sql = std::ffi::CString::new(sql).map_err(|_| SQLITE_MISUSE)?;
+    let mut stmt: *mut crate::handle::sqlite3_stmt = std::ptr::null_mut();
+    let rc = crate::prepare::sqlite3_prepare_v2(db, sql.as_ptr(), -1, &mut stmt, std::ptr::null_mut());
+    if rc != SQLITE_OK {
+        return Err(rc);
+    }
+    let mut row = Vec::new();
+    let rc = loop {
+        let rc = crate::step::sqlite3_step(stmt);
+        if rc == SQLITE_IO {
+            crate::async_io::sqlite3_io_poll(db, -1);
+            continue;
+        }
+        if rc == SQLITE_ROW && row.is_empty() {
+            let n = crate::column::sqlite3_column_count(stmt);
+            row = (0..n).map(|i| crate::column::sqlite3_column_int64(stmt, i)).collect();
+            continue;
+        }
+        break rc;
+    };
+    let frc = crate::step::sqlite3_finalize(stmt);
+    match (rc, frc) {
+        (SQLITE_DONE, SQLITE_OK) => Ok(row),
+        (SQLITE_DONE, e) => Err(e),
+        (e, _) => Err(e),
+    }
 }

@@ -101,7 +101,7 @@ fn vfs_file(file: &Arc<dyn File>) -> Option<&VfsFile> {
 
 /// The `sqlite3_file` to hand out for `file`: an application's own, an
 /// object over a native file (kept in the handle), or the closed object.
-fn file_object(d: &sqlite3, file: Option<Arc<dyn File>>, native_ok: bool) -> *mut crate::types::sqlite3_file {
+fn file_object(d: &sqlite3, file: Option<Arc<dyn File>>, native_ok: bool) -> *mut crate::abi::sqlite3_file {
     let Some(file) = file else {
         return crate::vfs_backend::closed_file();
     };
@@ -112,11 +112,14 @@ fn file_object(d: &sqlite3, file: Option<Arc<dyn File>>, native_ok: bool) -> *mu
         return crate::vfs_backend::closed_file();
     }
     let mut objects = d.file_objects.borrow_mut();
-    if let Some(o) = objects.iter_mut().find(|o| o.is_for(&file)) {
+    let mut native = objects.iter_mut().filter_map(|o| o.downcast_mut::<NativeFileObject>());
+    if let Some(o) = native.find(|o| o.is_for(&file)) {
         return o.raw();
     }
-    objects.push(NativeFileObject::new(file));
-    objects.last_mut().map_or(crate::vfs_backend::closed_file(), |o| o.raw())
+    let mut o = Box::new(NativeFileObject::new(file));
+    let raw = o.raw();
+    objects.push(o);
+    raw
 }
 
 /// Send the file-control opcode `op` with argument `arg` to the file of
@@ -148,13 +151,13 @@ pub unsafe extern "C" fn sqlite3_file_control(db: *mut sqlite3, zDbName: *const 
         let file = d.with_conn(|c| c.db_file(&name)).ok().flatten();
         match op {
             SQLITE_FCNTL_FILE_POINTER => {
-                *(arg as *mut *mut crate::types::sqlite3_file) = file_object(d, file, native_ok);
+                *(arg as *mut *mut crate::abi::sqlite3_file) = file_object(d, file, native_ok);
                 SQLITE_OK
             }
             SQLITE_FCNTL_JOURNAL_POINTER => {
                 // The WAL's or journal's file; a closed object when none is open.
                 let journal = d.with_conn(|c| c.db_journal_file(&name)).ok().flatten();
-                *(arg as *mut *mut crate::types::sqlite3_file) = file_object(d, journal, native_ok);
+                *(arg as *mut *mut crate::abi::sqlite3_file) = file_object(d, journal, native_ok);
                 SQLITE_OK
             }
             SQLITE_FCNTL_VFS_POINTER => {

@@ -7,7 +7,7 @@
 //!
 //! ## Locking
 //! Every access to a handle's insides happens while holding the connection's
-//! [`DbLock`], a re-entrant lock: another thread waits (serialized mode), and
+//! [`DbLock`](crate::lock::DbLock), a re-entrant lock: another thread waits (serialized mode), and
 //! the same thread may re-enter from a callback (a user function calling
 //! `sqlite3_errmsg`, an exec callback preparing another statement). Because
 //! of that re-entrancy, the engine connection itself sits in a `RefCell`: a
@@ -45,12 +45,14 @@
 //! would report `SQLITE_MISUSE`; a dangling pointer to freed memory cannot be
 //! caught, exactly as in SQLite.
 
+use crate::lock::ReentrantLock;
+use crate::mutex::sqlite3_mutex;
 use crate::value::sqlite3_value;
 use ringlite::{Connection, Statement};
 use std::cell::RefCell;
 use std::ffi::CString;
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
-use std::sync::{Arc, Condvar, Mutex};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::Arc;
 
 /// Magic of a usable connection.
 pub(crate) const DB_OPEN: u32 = 0xa029_a697;
@@ -60,143 +62,6 @@ pub(crate) const DB_ZOMBIE: u32 = 0x64cf_fc7f;
 pub(crate) const DB_SICK: u32 = 0x4b77_1290;
 /// Magic of a live statement.
 pub(crate) const STMT_LIVE: u32 = 0x5c07_51ee;
-
-/// A re-entrant lock: one thread at a time, any number of nested holds by
-/// that thread.
-///
-/// Every API call takes and releases it, so the uncontended path is one
-/// atomic compare-and-swap to take it and one swap to release it (what a
-/// pthread mutex costs SQLite), and never enters the kernel.
-///
-/// `owner` is 0 when free, else the holder's thread id (`pthread_self`,
-/// an aligned address, so bit 0 is free) with bit 0 set when some thread
-/// may be sleeping on `released`. A thread that finds the lock held sets
-/// that bit and sleeps while holding `sleep`; the releaser swaps the word
-/// to 0 and, seeing the bit, takes `sleep` before notifying, so the
-/// notification cannot fall between a waiter's last look at the word and
-/// its wait. A waiter that takes the lock while others still wait sets
-/// the bit again for them.
-#[derive(Default)]
-pub struct ReentrantLock {
-    owner: AtomicUsize,
-    /// Holds by the owner; only the owner reads or writes it.
-    depth: AtomicU32,
-    /// Threads sleeping on `released` (counted under this mutex).
-    sleep: Mutex<u32>,
-    released: Condvar,
-}
-
-/// Set in `owner` when a thread may be waiting.
-const WAITING: usize = 1;
-
-/// The calling thread's id, non-zero with bit 0 clear.
-fn thread_token() -> usize {
-    // SAFETY: pthread_self has no preconditions.
-    let t = unsafe { libc::pthread_self() } as usize;
-    debug_assert!(t != 0 && t & WAITING == 0);
-    t & !WAITING
-}
-
-/// Holding a [`ReentrantLock`]; released on drop.
-pub struct DbLock<'a> {
-    lock: &'a ReentrantLock,
-}
-
-impl ReentrantLock {
-    /// Wait for the lock (or take it again if this thread holds it).
-    pub fn lock(&self) -> DbLock<'_> {
-        self.enter();
-        DbLock { lock: self }
-    }
-
-    /// Take the lock without a guard (`sqlite3_mutex_enter`).
-    // (Inline, the wait out of line: every API call takes the lock, and
-    // it is nearly always free or already this thread's.)
-    #[inline]
-    pub fn enter(&self) {
-        if !self.try_enter() {
-            self.enter_waiting();
-        }
-    }
-
-    /// [`ReentrantLock::enter`] when another thread holds the lock.
-    #[cold]
-    #[inline(never)]
-    fn enter_waiting(&self) {
-        let me = thread_token();
-        let mut waiting = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
-        *waiting += 1;
-        loop {
-            let cur = self.owner.load(Ordering::Acquire);
-            if cur == 0 {
-                let mine = if *waiting > 1 { me | WAITING } else { me };
-                if self.owner.compare_exchange(0, mine, Ordering::Acquire, Ordering::Relaxed).is_ok() {
-                    break;
-                }
-                continue;
-            }
-            if cur & WAITING == 0 && self.owner.compare_exchange(cur, cur | WAITING, Ordering::Relaxed, Ordering::Relaxed).is_err() {
-                continue;
-            }
-            waiting = self.released.wait(waiting).unwrap_or_else(|e| e.into_inner());
-        }
-        *waiting -= 1;
-        self.depth.store(1, Ordering::Relaxed);
-    }
-
-    /// Take the lock if no other thread holds it.
-    #[inline]
-    pub fn try_enter(&self) -> bool {
-        let me = thread_token();
-        let cur = self.owner.load(Ordering::Relaxed);
-        if cur & !WAITING == me {
-            self.depth.store(self.depth.load(Ordering::Relaxed) + 1, Ordering::Relaxed);
-            return true;
-        }
-        if cur == 0 && self.owner.compare_exchange(0, me, Ordering::Acquire, Ordering::Relaxed).is_ok() {
-            self.depth.store(1, Ordering::Relaxed);
-            return true;
-        }
-        false
-    }
-
-    /// Release one hold; a thread that does not hold the lock changes
-    /// nothing.
-    #[inline]
-    pub fn leave(&self) {
-        if self.owner.load(Ordering::Relaxed) & !WAITING != thread_token() {
-            return;
-        }
-        let depth = self.depth.load(Ordering::Relaxed);
-        if depth > 1 {
-            self.depth.store(depth - 1, Ordering::Relaxed);
-            return;
-        }
-        self.depth.store(0, Ordering::Relaxed);
-        if self.owner.swap(0, Ordering::Release) & WAITING != 0 {
-            self.wake_waiter();
-        }
-    }
-
-    /// Wake a thread waiting in [`ReentrantLock::enter`].
-    #[cold]
-    #[inline(never)]
-    fn wake_waiter(&self) {
-        let _g = self.sleep.lock().unwrap_or_else(|e| e.into_inner());
-        self.released.notify_one();
-    }
-
-    /// Whether the calling thread holds the lock.
-    pub fn held(&self) -> bool {
-        self.owner.load(Ordering::Relaxed) & !WAITING == thread_token()
-    }
-}
-
-impl Drop for DbLock<'_> {
-    fn drop(&mut self) {
-        self.lock.leave();
-    }
-}
 
 /// What `sqlite3_errcode` and friends report.
 #[derive(Default)]
@@ -235,14 +100,14 @@ pub struct sqlite3 {
     /// kept until close so the pointers stay valid.
     pub strings: RefCell<Vec<Box<[u8]>>>,
     /// Registered callbacks and their user data (owned by `hooks.rs`).
-    pub hooks: RefCell<crate::hooks::HookSlots>,
+    pub hooks: RefCell<crate::slots::HookSlots>,
     /// Client data (`sqlite3_set_clientdata`).
     pub client_data: RefCell<Vec<(CString, *mut std::ffi::c_void, crate::types::sqlite3_destructor_type)>>,
     /// The statement `sqlite3_step` is running (for trace callbacks, which
     /// receive it), NULL otherwise.
     pub current_stmt: std::cell::Cell<*mut sqlite3_stmt>,
     /// What `sqlite3_db_mutex` returns: stands for `lock`.
-    pub mutex: Box<crate::mutex::sqlite3_mutex>,
+    pub mutex: Box<sqlite3_mutex>,
     /// Per-connection configuration flags of `sqlite3_db_config`.
     pub db_config: RefCell<std::collections::HashMap<i32, i32>>,
     /// Open blob handles on this connection and unfinished backups reading
@@ -261,14 +126,16 @@ pub struct sqlite3 {
     pub lent: std::cell::Cell<*mut Connection>,
     /// The change the pre-update hook is being told of, while its C
     /// callback runs (`preupdate.rs`), and the values handed out for it.
-    pub preupdate: RefCell<crate::preupdate::Current>,
+    pub preupdate: RefCell<crate::slots::PreUpdateState>,
     /// How many of its statements are being stepped (nested: a callback
     /// stepping another), and which ([`Stepping`]).
     pub stepping: std::cell::Cell<u32>,
     pub stepping_list: RefCell<Vec<usize>>,
     /// The `sqlite3_file` objects `sqlite3_file_control` handed out for
     /// files on the engine's own I/O (`file_control.rs`): alive until close.
-    pub file_objects: RefCell<Vec<crate::vfs_unix::NativeFileObject>>,
+    // (Typed there as `vfs_unix::NativeFileObject`; held as `Any` so the
+    // handle, the base of every API module, names no VFS module.)
+    pub file_objects: RefCell<Vec<Box<dyn std::any::Any>>>,
 }
 
 /// The counters a function call sees (see `sqlite3::counters_in_call`).
@@ -292,7 +159,7 @@ impl sqlite3 {
     pub fn new(conn: Option<Connection>, filename: CString) -> Box<sqlite3> {
         let interrupt = conn.as_ref().map(|c| c.interrupt_flag()).unwrap_or_else(|| Arc::new(AtomicBool::new(false)));
         let mut db = Box::new(sqlite3 {
-            mutex: crate::mutex::sqlite3_mutex::unset(),
+            mutex: sqlite3_mutex::unset(),
             magic: AtomicU32::new(if conn.is_some() { DB_OPEN } else { DB_SICK }),
             lock: ReentrantLock::default(),
             conn: RefCell::new(conn),
@@ -315,7 +182,7 @@ impl sqlite3 {
             stepping_list: RefCell::new(Vec::new()),
         });
         // The handle is boxed: its lock no longer moves.
-        db.mutex = crate::mutex::sqlite3_mutex::borrowing(&db.lock);
+        db.mutex = sqlite3_mutex::borrowing(&db.lock);
         db
     }
 
@@ -551,48 +418,23 @@ impl sqlite3_stmt {
     }
 }
 
-/// A blob handle or backup stopped using `db` (see [`sqlite3::pins`]): a
-/// `close_v2` zombie nothing uses any more is freed. Call it without
-/// holding the connection's lock.
-pub unsafe fn unpin(db: *mut sqlite3) {
-    let Some(d) = db.as_ref() else { return };
-    d.pins.set(d.pins.get().saturating_sub(1));
-    if d.magic.load(std::sync::atomic::Ordering::Acquire) == DB_ZOMBIE && !d.in_use() {
-        crate::open::free_db(db);
-    }
+/// `f` applied to the engine connection of `db` under its lock, or
+/// `default` for a bad handle or a connection in use.
+pub(crate) fn conn_value<T>(db: *mut sqlite3, default: T, f: impl FnOnce(&mut Connection) -> T) -> T {
+    let Some(d) = (unsafe { db_ref(db) }) else {
+        return default;
+    };
+    let _g = d.lock.lock();
+    d.with_conn(f).unwrap_or(default)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::ReentrantLock;
-    use std::sync::atomic::{AtomicUsize, Ordering};
-    use std::sync::Arc;
-
-    #[test]
-    fn the_owner_may_lock_again() {
-        let l = ReentrantLock::default();
-        let _a = l.lock();
-        let _b = l.lock();
-    }
-
-    #[test]
-    fn other_threads_wait_their_turn() {
-        let l = Arc::new(ReentrantLock::default());
-        let inside = Arc::new(AtomicUsize::new(0));
-        let threads: Vec<_> = (0..4)
-            .map(|_| {
-                let (l, inside) = (l.clone(), inside.clone());
-                std::thread::spawn(move || {
-                    for _ in 0..200 {
-                        let _g = l.lock();
-                        assert_eq!(inside.fetch_add(1, Ordering::SeqCst), 0);
-                        inside.fetch_sub(1, Ordering::SeqCst);
-                    }
-                })
-            })
-            .collect();
-        for t in threads {
-            t.join().unwrap();
+/// The mutex that serializes calls on `db`.
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_db_mutex(db: *mut sqlite3) -> *mut sqlite3_mutex {
+    ffi_guard!(std::ptr::null_mut(), {
+        match db_ref(db) {
+            Some(d) => &*d.mutex as *const sqlite3_mutex as *mut sqlite3_mutex,
+            None => std::ptr::null_mut(),
         }
-    }
+    })
 }

@@ -14,48 +14,10 @@
 use crate::consts::*;
 use crate::error::misuse;
 use crate::handle::{db_ref, sqlite3};
+use crate::slots::{HookSlots, SendPtr};
 use crate::types::sqlite3_int64;
 use ringlite::connection::Hook;
 use std::ffi::{c_char, c_int, c_void};
-
-/// A raw pointer a callback closure may carry to another thread: the
-/// connection lock serializes every call.
-#[derive(Clone, Copy)]
-pub struct SendPtr(pub *mut c_void);
-unsafe impl Send for SendPtr {}
-unsafe impl Sync for SendPtr {}
-impl SendPtr {
-    /// The pointer (a method, so closures capture the whole wrapper).
-    pub fn get(self) -> *mut c_void {
-        self.0
-    }
-}
-
-type CommitFn = unsafe extern "C" fn(*mut c_void) -> c_int;
-type RollbackFn = unsafe extern "C" fn(*mut c_void);
-type UpdateFn = unsafe extern "C" fn(*mut c_void, c_int, *const c_char, *const c_char, sqlite3_int64);
-type ProgressFn = unsafe extern "C" fn(*mut c_void) -> c_int;
-type BusyFn = unsafe extern "C" fn(*mut c_void, c_int) -> c_int;
-type WalFn = unsafe extern "C" fn(*mut c_void, *mut sqlite3, *const c_char, c_int) -> c_int;
-
-/// The callbacks in force, each with its user data.
-#[derive(Default)]
-pub struct HookSlots {
-    pub commit: Option<(CommitFn, SendPtr)>,
-    pub rollback: Option<(RollbackFn, SendPtr)>,
-    pub update: Option<(UpdateFn, SendPtr)>,
-    /// Tracing callbacks (`trace.rs`).
-    pub tracing: crate::trace::Tracers,
-    pub wal: Option<(WalFn, SendPtr)>,
-    /// The pre-update hook (`preupdate.rs`).
-    pub preupdate: Option<(crate::preupdate::PreUpdateFn, SendPtr)>,
-    pub progress: Option<(ProgressFn, SendPtr)>,
-    pub busy: Option<(BusyFn, SendPtr)>,
-    /// The authorizer (`authorizer.rs`).
-    pub authorizer: Option<crate::authorizer::AuthSlot>,
-    /// `sqlite3_collation_needed` / `16` (`collation.rs`).
-    pub collation_needed: Option<crate::collation::NeededSlot>,
-}
 
 /// Forget every callback (close).
 pub fn clear_all(d: &sqlite3) {
@@ -300,6 +262,6 @@ pub fn install_wal(d: &sqlite3, on: bool) {
         })),
     );
     if on {
-        let _ = unsafe { crate::misc::pragma_row(h.get() as *mut sqlite3, "PRAGMA wal_autocheckpoint=0") };
+        let _ = unsafe { crate::exec::pragma_row(h.get() as *mut sqlite3, "PRAGMA wal_autocheckpoint=0") };
     }
 }

@@ -9,11 +9,20 @@
 //! - it never unwinds into C: its body runs inside [`ffi_guard!`], which turns
 //!   a panic into `SQLITE_INTERNAL` (or the function's neutral value);
 //! - it touches a connection's state only while holding that connection's
-//!   re-entrant lock ([`handle::DbLock`]), so any thread may use any
+//!   re-entrant lock ([`lock::DbLock`]), so any thread may use any
 //!   connection (SQLite's "serialized" mode, `sqlite3_threadsafe() == 1`);
 //! - pointers it hands out (`sqlite3_column_text`, `sqlite3_errmsg`, ...)
 //!   live exactly as long as SQLite documents, owned by the handle they came
 //!   from.
+//!
+//! ## Layers
+//! The base every API module stands on imports no API module: the handles
+//! and what they hold ([`handle`], [`slots`] for callbacks, [`lock`]),
+//! error reporting ([`error`]), the C types and layouts ([`types`],
+//! [`abi`], [`consts`]) and conversions ([`convert`], [`memory`],
+//! [`value`], [`pointer`]). API modules (one per group of the API) use the
+//! base and each other; `.ci/module_cycles.py capi/src` prints the import
+//! cycles left among them (at most 12 modules, issue #23's bound).
 //!
 //! The variadic functions (`sqlite3_mprintf`, `sqlite3_config`, ...) are C
 //! (`shim/*.c`): stable Rust cannot define C variadics, so the shim pulls the
@@ -36,9 +45,11 @@ mod result_codes;
 pub mod guard;
 pub mod abi;
 pub mod api_routines;
+pub mod async_io;
 pub mod authorizer;
 pub mod auto_extension;
 pub mod bind;
+pub mod close;
 pub mod collation;
 pub mod column;
 pub mod complete;
@@ -56,6 +67,7 @@ pub mod function;
 pub mod handle;
 pub mod hooks;
 pub mod keywords;
+pub mod lock;
 pub mod memory;
 pub mod metadata;
 pub mod misc;
@@ -65,6 +77,7 @@ pub mod pointer;
 pub mod prepare;
 pub mod preupdate;
 pub mod printf;
+pub mod random;
 pub mod result;
 pub mod rtree;
 pub mod step;
@@ -88,6 +101,7 @@ pub mod serialize;
 pub mod session;
 pub mod session_group;
 pub mod session_iter;
+pub mod slots;
 
 /// The engine's heap. A prepare builds and drops a hundred or so small
 /// objects (AST nodes, names, instructions); SQLite serves those from its

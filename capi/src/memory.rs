@@ -218,6 +218,16 @@ pub unsafe extern "C" fn sqlite3_status(op: c_int, pCurrent: *mut c_int, pHighwa
     })
 }
 
+/// Call a `bind_*`/`result_*` destructor unless it is STATIC (NULL) or
+/// TRANSIENT (-1).
+pub unsafe fn release(d: crate::types::sqlite3_destructor_type, p: *mut std::ffi::c_void) {
+    if let Some(f) = d {
+        if f as usize != usize::MAX {
+            f(p);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -47,7 +47,7 @@ unsafe fn run_query(db: *mut sqlite3, sql: &str, params: &[&str]) -> Option<Vec<
             SQLITE_ROW => {}
             // An async connection: complete the I/O here.
             crate::consts::SQLITE_IO => {
-                crate::misc::sqlite3_io_poll(db, -1);
+                crate::async_io::sqlite3_io_poll(db, -1);
                 continue;
             }
             _ => break,

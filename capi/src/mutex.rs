@@ -7,7 +7,7 @@
 //! out of that connection.
 
 use crate::consts::*;
-use crate::handle::{db_ref, sqlite3, ReentrantLock};
+use crate::lock::ReentrantLock;
 use std::ffi::c_int;
 use std::sync::OnceLock;
 
@@ -120,15 +120,4 @@ pub unsafe extern "C" fn sqlite3_mutex_held(p: *mut sqlite3_mutex) -> c_int {
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_mutex_notheld(p: *mut sqlite3_mutex) -> c_int {
     ffi_guard!(1, { p.as_ref().is_none_or(|m| !m.lock().held()) as c_int })
-}
-
-/// The mutex that serializes calls on `db`.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_db_mutex(db: *mut sqlite3) -> *mut sqlite3_mutex {
-    ffi_guard!(std::ptr::null_mut(), {
-        match db_ref(db) {
-            Some(d) => &*d.mutex as *const sqlite3_mutex as *mut sqlite3_mutex,
-            None => std::ptr::null_mut(),
-        }
-    })
 }

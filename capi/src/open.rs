@@ -1,15 +1,13 @@
-//! # Opening and closing connections
+//! # Opening connections
 //!
 //! `sqlite3_open*` always hand back a handle when memory allows, also on
 //! failure: the handle then only answers `errcode`/`errmsg` and must still be
-//! closed, as SQLite specifies. `sqlite3_close` refuses (SQLITE_BUSY) while
-//! statements are alive; `sqlite3_close_v2` instead marks the handle a zombie
-//! that the last `sqlite3_finalize` frees.
+//! closed, as SQLite specifies (closing is in `close.rs`).
 
 use crate::consts::*;
 use crate::convert::utf16_to_utf8;
 use crate::error::{cstring, misuse, report, set_error};
-use crate::handle::{sqlite3, DB_OPEN, DB_SICK, DB_ZOMBIE};
+use crate::handle::{sqlite3, DB_SICK};
 use ringlite::{Connection, Error, OpenFlags};
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::atomic::Ordering;
@@ -132,79 +130,4 @@ pub unsafe extern "C" fn sqlite3_open16(filename: *const c_void, ppDb: *mut *mut
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_open_v2(filename: *const c_char, ppDb: *mut *mut sqlite3, flags: c_int, zVfs: *const c_char) -> c_int {
     ffi_guard!(SQLITE_INTERNAL, { open_impl(&bytes_of(filename), ppDb, flags, zVfs) })
-}
-
-/// Free a handle whose statements are all gone.
-pub unsafe fn free_db(db: *mut sqlite3) {
-    let d = &*db;
-    d.magic.store(0, Ordering::Release);
-    if let Ok(mut c) = d.conn.try_borrow_mut() {
-        if let Some(conn) = c.as_mut() {
-            let _ = conn.close();
-        }
-        *c = None;
-    }
-    d.file_objects.borrow_mut().clear();
-    crate::hooks::clear_all(d);
-    let cd = std::mem::take(&mut *d.client_data.borrow_mut());
-    for (_, p, destroy) in cd {
-        crate::result::release(destroy, p);
-    }
-    let extensions = crate::extension::detach(db);
-    drop(Box::from_raw(db));
-    // Last: the functions and collations just dropped may have lived in
-    // the connection's extension libraries.
-    drop(extensions);
-}
-
-unsafe fn close_impl(db: *mut sqlite3, deferred: bool) -> c_int {
-    if db.is_null() {
-        return SQLITE_OK;
-    }
-    let d = &*db;
-    let magic = d.magic.load(Ordering::Acquire);
-    if magic != DB_OPEN && magic != DB_SICK {
-        return misuse();
-    }
-    {
-        let _g = d.lock.lock();
-        if d.conn.try_borrow_mut().is_err() {
-            // Closing from inside one of its own callbacks.
-            return misuse();
-        }
-        if d.in_use() {
-            if !deferred {
-                set_error(d, SQLITE_BUSY, Some("unable to close due to unfinalized statements or unfinished backups"));
-                return SQLITE_BUSY;
-            }
-            // A zombie, as in SQLite: the statements, blob handles and
-            // backups still alive keep working on the engine connection,
-            // which `free_db` closes when the last of them is gone.
-            crate::trace::connection_closes(db);
-            // Closed for the application: sqlite3_io_ready no longer
-            // reports it.
-            if let Ok(Some(c)) = d.conn.try_borrow().as_deref() {
-                c.set_io_tag(0);
-            }
-            d.magic.store(DB_ZOMBIE, Ordering::Release);
-            return SQLITE_OK;
-        }
-    }
-    crate::trace::connection_closes(db);
-    free_db(db);
-    SQLITE_OK
-}
-
-/// Close `db` and free its resources. SQLITE_BUSY while it still has
-/// unfinalized statements, backups or blob handles; NULL is harmless.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_close(db: *mut sqlite3) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, { close_impl(db, false) })
-}
-
-/// Close `db`; if statements or backups are still open, the connection becomes
-/// a zombie closed when the last of them goes. Returns SQLITE_OK.
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_close_v2(db: *mut sqlite3) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, { close_impl(db, true) })
 }

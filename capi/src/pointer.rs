@@ -26,7 +26,7 @@ unsafe impl Sync for CPointer {}
 
 impl Drop for CPointer {
     fn drop(&mut self) {
-        unsafe { crate::result::release(self.destroy, self.ptr) };
+        unsafe { crate::memory::release(self.destroy, self.ptr) };
     }
 }
 

@@ -12,38 +12,12 @@
 use crate::consts::*;
 use crate::error::set_error;
 use crate::handle::{db_ref, sqlite3};
-use crate::hooks::{handle_ptr, install, slot, user_data, SendPtr};
+use crate::hooks::{handle_ptr, install, slot, user_data};
+use crate::slots::{Change, PreUpdateState, SendPtr};
 use crate::types::sqlite3_int64;
 use crate::value::sqlite3_value;
 use ringlite::connection::Hook;
-use ringlite::value::Value;
 use std::ffi::{c_char, c_int, c_void};
-
-/// The C callback's type.
-pub type PreUpdateFn = unsafe extern "C" fn(*mut c_void, *mut sqlite3, c_int, *const c_char, *const c_char, sqlite3_int64, sqlite3_int64);
-
-/// The change being told, while the callback runs.
-#[derive(Default)]
-pub struct Current {
-    /// `None` outside a callback.
-    change: Option<Change>,
-    /// Values handed out by `_old`/`_new`, freed when the callback returns
-    /// (boxed: the application holds pointers to them while the vector grows).
-    #[allow(clippy::vec_box)]
-    handed: Vec<Box<sqlite3_value>>,
-}
-
-struct Change {
-    op: i32,
-    old: Option<Vec<Value>>,
-    new: Option<Vec<Value>>,
-    depth: i32,
-    blob_write: i32,
-    /// Whether columns are counted past the last (a rowid table's
-    /// cursor has one more field in SQLite: asking for it is a misuse,
-    /// not out of range).
-    rowid_field: bool,
-}
 
 const SQLITE_DELETE: i32 = 9;
 const SQLITE_INSERT: i32 = 18;
@@ -79,7 +53,7 @@ pub unsafe extern "C" fn sqlite3_preupdate_hook(
                         blob_write: ev.blob_write,
                         rowid_field: !ev.without_rowid,
                     };
-                    let outer = std::mem::replace(&mut *d.preupdate.borrow_mut(), Current { change: Some(change), handed: Vec::new() });
+                    let outer = std::mem::replace(&mut *d.preupdate.borrow_mut(), PreUpdateState { change: Some(change), handed: Vec::new() });
                     let zdb = crate::error::cstring(ev.db);
                     let ztable = crate::error::cstring(ev.table);
                     crate::handle::lend_to_callback(d, Some(host), || {
@@ -101,7 +75,7 @@ unsafe fn hand_out(db: *mut sqlite3, i: c_int, out: *mut *mut sqlite3_value, old
     let Some(d) = db_ref(db) else { return SQLITE_MISUSE };
     let _g = d.lock.lock();
     let mut cur = d.preupdate.borrow_mut();
-    let Current { change, handed } = &mut *cur;
+    let PreUpdateState { change, handed } = &mut *cur;
     let rc = match change {
         Some(c) if (old && c.op != SQLITE_INSERT) || (!old && c.op != SQLITE_DELETE) => {
             let row = if old { &c.old } else { &c.new };

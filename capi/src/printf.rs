@@ -8,7 +8,7 @@
 //! [`PrintfArgs`] trait. `%z` strings are freed after formatting.
 
 use crate::consts::*;
-use crate::types::sqlite3;
+use crate::handle::sqlite3;
 use ringlite::value::printf::{self, IntSize, PrintfArgs};
 use std::ffi::{c_char, c_int, c_void, CStr};
 
@@ -149,11 +149,11 @@ pub unsafe extern "C" fn ringlite_capi_str_format(st: *mut sqlite3_str, fmt: *co
 #[no_mangle]
 pub unsafe extern "C" fn ringlite_capi_log(code: c_int, fmt: *const c_char, a: *const PrintfArg, n: c_int) {
     ffi_guard!((), {
-        if fmt.is_null() || !crate::config::log_enabled() {
+        if fmt.is_null() || !crate::error::log_enabled() {
             return;
         }
         if let Ok(s) = format(CStr::from_ptr(fmt).to_bytes(), args(a, n)) {
-            crate::config::log(code, &String::from_utf8_lossy(&s));
+            crate::error::log(code, &String::from_utf8_lossy(&s));
         }
     })
 }

@@ -8,22 +8,13 @@
 use crate::consts::*;
 use crate::convert::{c_len, utf16_to_utf8, utf16_value_to_utf8};
 use crate::function::sqlite3_context;
+use crate::memory::release;
 use crate::printf::sqlite3_str;
 use crate::types::{sqlite3_destructor_type, sqlite3_int64, sqlite3_uint64};
 use crate::value::sqlite3_value;
 use ringlite::value::Value;
 use ringlite::Error;
 use std::ffi::{c_char, c_int, c_uchar, c_uint, c_void};
-
-/// Call a `bind_*`/`result_*` destructor unless it is STATIC (NULL) or
-/// TRANSIENT (-1).
-pub unsafe fn release(d: sqlite3_destructor_type, p: *mut c_void) {
-    if let Some(f) = d {
-        if f as usize != usize::MAX {
-            f(p);
-        }
-    }
-}
 
 unsafe fn set(c: *mut sqlite3_context, v: Value) {
     if let Some(c) = c.as_mut() {

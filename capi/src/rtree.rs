@@ -16,7 +16,8 @@
 use crate::abi::{sqlite3_rtree_geometry, sqlite3_rtree_query_info};
 use crate::error::{finish, misuse};
 use crate::handle::db_ref;
-use crate::types::{sqlite3, sqlite3_rtree_dbl};
+use crate::handle::sqlite3;
+use crate::types::sqlite3_rtree_dbl;
 use crate::value::sqlite3_value;
 use ringlite::error::Error;
 use ringlite::ext::rtree::geometry::{self, GeometryCallback, GeometryMatch, Probe, NOT_WITHIN, PARTLY_WITHIN};

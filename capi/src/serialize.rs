@@ -14,6 +14,7 @@
 use crate::consts::*;
 use crate::error::{finish, report};
 use crate::handle::db_ref;
+use crate::handle::sqlite3;
 use crate::types::*;
 use std::ffi::{c_char, c_uchar, c_uint, c_void, CStr};
 

@@ -16,7 +16,7 @@
 
 use crate::consts::*;
 use crate::handle::{db_ref, sqlite3};
-use crate::hooks::SendPtr;
+use crate::slots::SendPtr;
 use crate::types::*;
 use ringlite::ext::session::Session;
 use ringlite::Connection;

@@ -414,7 +414,7 @@ pub unsafe extern "C" fn sqlite3changegroup_schema(pGrp: *mut sqlite3_changegrou
         if crate::handle::db_ref(db).is_none() || zDb.is_null() {
             return SQLITE_MISUSE;
         }
-        let db = crate::hooks::SendPtr(db as *mut c_void);
+        let db = crate::slots::SendPtr(db as *mut c_void);
         let schema = std::ffi::CStr::from_ptr(zDb).to_string_lossy().into_owned();
         let lookup: es::SchemaLookup = Box::new(move |table: &str| {
             // SAFETY: the application keeps the connection open while the

@@ -143,7 +143,7 @@ pub unsafe extern "C" fn sqlite3_finalize(pStmt: *mut sqlite3_stmt) -> c_int {
             drop(Box::from_raw(pStmt));
         }
         if db.magic.load(Ordering::Acquire) == DB_ZOMBIE && !db.in_use() {
-            crate::open::free_db(dbp);
+            crate::close::free_db(dbp);
         }
         rc
     })

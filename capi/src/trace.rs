@@ -13,22 +13,10 @@
 use crate::consts::*;
 use crate::error::misuse;
 use crate::handle::{db_ref, sqlite3, sqlite3_stmt};
-use crate::hooks::SendPtr;
+use crate::slots::{SendPtr, Tracers};
 use crate::types::sqlite3_uint64;
 use std::ffi::{c_char, c_int, c_uint, c_void};
 use std::time::Instant;
-
-type TraceV2 = unsafe extern "C" fn(c_uint, *mut c_void, *mut c_void, *mut c_void) -> c_int;
-type LegacyTrace = unsafe extern "C" fn(*mut c_void, *const c_char);
-type LegacyProfile = unsafe extern "C" fn(*mut c_void, *const c_char, sqlite3_uint64);
-
-/// The tracing callbacks of a connection.
-#[derive(Default, Clone, Copy)]
-pub struct Tracers {
-    v2: Option<(c_uint, TraceV2, SendPtr)>,
-    legacy: Option<(LegacyTrace, SendPtr)>,
-    profile: Option<(LegacyProfile, SendPtr)>,
-}
 
 fn tracers(db: &sqlite3) -> Tracers {
     db.hooks.try_borrow().map(|h| h.tracing).unwrap_or_default()

@@ -6,11 +6,6 @@
 
 use std::ffi::{c_char, c_int, c_void};
 
-pub use crate::handle::{sqlite3, sqlite3_stmt};
-pub use crate::mutex::sqlite3_mutex;
-pub use crate::printf::sqlite3_str;
-pub use crate::value::{sqlite3_context, sqlite3_value};
-
 /// `long long` in C.
 pub type sqlite3_int64 = i64;
 /// `unsigned long long` in C.
@@ -51,8 +46,3 @@ opaque!(
     sqlite3_changegroup,
     sqlite3_rebaser,
 );
-
-pub use crate::abi::{
-    sqlite3_file, sqlite3_index_info, sqlite3_io_methods, sqlite3_mem_methods, sqlite3_module, sqlite3_mutex_methods, sqlite3_pcache_methods2,
-    sqlite3_pcache_page, sqlite3_rtree_geometry, sqlite3_rtree_query_info, sqlite3_snapshot, sqlite3_vfs, sqlite3_vtab, sqlite3_vtab_cursor,
-};

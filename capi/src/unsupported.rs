@@ -11,8 +11,9 @@
 
 #![allow(non_snake_case, unused_variables, clippy::missing_safety_doc)]
 
+use crate::abi::{sqlite3_file, sqlite3_snapshot};
 use crate::consts::*;
-use crate::types::*;
+use crate::handle::{sqlite3, sqlite3_stmt};
 use std::ffi::{c_char, c_int, c_uint, c_ulong, c_void};
 
 /// `sqlite3_setlk_timeout`: not supported by ringlite yet: returns SQLITE_ERROR, with the error

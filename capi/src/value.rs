@@ -15,8 +15,6 @@ use ringlite::value::Value;
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, c_uchar, c_uint, c_void};
 
-pub use crate::function::sqlite3_context;
-
 /// The `sqlite3_value` object.
 #[derive(Default)]
 pub struct sqlite3_value {

@@ -42,9 +42,10 @@
 //! block outlives every file opened with a pointer into it (each file
 //! holds an `Arc` of it).
 
+use crate::abi::sqlite3_file;
 use crate::abi::{sqlite3_io_methods, sqlite3_vfs};
 use crate::consts::*;
-use crate::types::{sqlite3_file, sqlite3_int64};
+use crate::types::sqlite3_int64;
 use ringlite::io::{Buffer, Completion, CompletionResult, File, FileHint, FileKind, IoBackend, LockLevel, OpenOptions, ShmMemory, ShmRegion};
 use ringlite::{Error, Result};
 use std::ffi::{c_char, c_int, c_void, CString};

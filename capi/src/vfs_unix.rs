@@ -18,9 +18,10 @@
 //! everything); the mapped shared-memory regions handed out by `xShmMap`
 //! stay alive in the file until `xShmUnmap` or `xClose`.
 
+use crate::abi::sqlite3_file;
 use crate::abi::{sqlite3_io_methods, sqlite3_vfs};
 use crate::consts::*;
-use crate::types::{sqlite3_file, sqlite3_filename, sqlite3_int64, sqlite3_syscall_ptr};
+use crate::types::{sqlite3_filename, sqlite3_int64, sqlite3_syscall_ptr};
 use ringlite::io::{Buffer, File, FileKind, IoBackend, LockLevel, OpenOptions, ShmRegion};
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -259,7 +260,7 @@ pub fn temp_name() -> String {
     let dir = if std::path::Path::new(&dir).is_dir() { dir } else { "/tmp".into() };
     let mut r = [0u8; 8];
     // SAFETY: an 8-byte buffer.
-    unsafe { crate::misc::sqlite3_randomness(8, r.as_mut_ptr() as *mut c_void) };
+    unsafe { crate::random::sqlite3_randomness(8, r.as_mut_ptr() as *mut c_void) };
     format!("{dir}/etilqs_{:x}{:016x}{}", std::process::id(), u64::from_ne_bytes(r), SEQ.fetch_add(1, Ordering::Relaxed))
 }
 

@@ -254,7 +254,7 @@ impl Connection {
         // that a statement prepared there is authorized (by whichever
         // authorizer is installed when the call returns, from then on).
         let authorizer_ref = &authorizer_slot;
-        let lend_best_index = |table: &dyn crate::vtab::VTab, info: &mut crate::vtab::IndexInfo| -> Result<()> {
+        let lend_best_index = |table: &dyn crate::vdbe::vtab::VTab, info: &mut crate::vdbe::vtab::IndexInfo| -> Result<()> {
             match host.try_borrow_mut() {
                 Ok(mut conn) => {
                     let Ok(mut slot) = authorizer_ref.try_borrow_mut() else { return table.best_index(None, info) };

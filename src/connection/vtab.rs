@@ -13,7 +13,7 @@
 use super::Connection;
 use crate::error::{Error, Result};
 use crate::sql::codegen::vtab::ConnectRequest;
-use crate::vtab::{argv, constructor_failed, Module, ModuleKind, VtabInstance};
+use crate::vdbe::vtab::{argv, constructor_failed, Module, ModuleKind, VtabInstance};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 

@@ -24,8 +24,8 @@ use crate::connection::Connection;
 use crate::error::{Error, Result};
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
-use crate::vtab::index_info::SCAN_HEX;
-use crate::vtab::{ColumnContext, Connected, ConstraintOp, IndexInfo, Module, ModuleKind, VTab, VTabCursor, VtabConfig};
+use crate::vdbe::vtab::index_info::SCAN_HEX;
+use crate::vdbe::vtab::{ColumnContext, Connected, ConstraintOp, IndexInfo, Module, ModuleKind, VTab, VTabCursor, VtabConfig};
 use std::collections::HashSet;
 use std::sync::Arc;
 

@@ -4,7 +4,7 @@
 //! functions that Debian's libsqlite3 registers on every connection (FTS3/4,
 //! FTS5, R*Tree, dbstat, sqlite_stmt) and the session extension. They sit
 //! above the VM and use only what any application module could: the
-//! [`crate::vtab`] traits, [`Connection`]'s public calls (prepare, step,
+//! [`crate::vdbe::vtab`] traits, [`Connection`]'s public calls (prepare, step,
 //! `create_function`, `create_module`) and, inside a method, the connection
 //! lent as a [`crate::vdbe::host::VmHost`] (`Connection::from_host`) to
 //! read and write their shadow tables with SQL.

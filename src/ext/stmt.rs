@@ -21,7 +21,7 @@ use crate::connection::Connection;
 use crate::error::{Error, Result};
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
-use crate::vtab::{ColumnContext, Connected, IndexInfo, Module, ModuleKind, VTab, VTabCursor, VtabConfig};
+use crate::vdbe::vtab::{ColumnContext, Connected, IndexInfo, Module, ModuleKind, VTab, VTabCursor, VtabConfig};
 use std::sync::atomic::Ordering::Relaxed;
 use std::sync::Arc;
 

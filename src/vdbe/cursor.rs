@@ -162,9 +162,9 @@ pub enum VmCursor {
 /// A cursor of a virtual table's module and where it stands.
 pub struct VirtualCursor {
     /// The module's cursor.
-    pub cursor: Box<dyn crate::vtab::VTabCursor>,
+    pub cursor: Box<dyn crate::vdbe::vtab::VTabCursor>,
     /// The table it reads.
-    pub table: Arc<crate::vtab::VtabInstance>,
+    pub table: Arc<crate::vdbe::vtab::VtabInstance>,
     /// The null row of an outer join: every column reads NULL.
     pub null_row: bool,
 }

@@ -5,6 +5,10 @@
 //! `opcode.txt`. The [`Vm`] holds everything a running statement owns:
 //! program counter, registers, cursors, aggregate states, bound parameters.
 //!
+//! The virtual-table interface modules implement ([`vtab`]) lives here
+//! too: the VM drives a table's cursors and its module calls back into the
+//! VM's host (`host.rs`) to run SQL, so the two are one layer.
+//!
 //! ## Resumability
 //! Every instruction that calls a B-tree method may get `Poll::Pending`.
 //! The instruction then returns [`exec::Flow::Pending`] *before* doing
@@ -41,6 +45,7 @@ pub mod register;
 pub mod settings;
 pub mod sorter;
 pub mod value_ops;
+pub mod vtab;
 
 use crate::btree::Btree;
 use crate::error::Result;
@@ -205,7 +210,7 @@ pub struct ConnState {
     /// `savepoints`; entries past its length are stale).
     pub savepoint_fk_deferred: Vec<(i64, i64)>,
     /// Virtual-table modules registered and tables connected (`vtab`).
-    pub vtabs: crate::vtab::Registry,
+    pub vtabs: crate::vdbe::vtab::Registry,
     /// A transaction that changed a schema was rolled back: the next
     /// schema load disconnects every virtual table first.
     pub schema_reset: bool,

@@ -274,9 +274,9 @@ pub enum P4 {
     /// A constant row (`ResultRowConst`).
     Row(Vec<Value>),
     /// A connected virtual table (`VOpen`, `VUpdate`, `VBegin`, ...).
-    VTab(Arc<crate::vtab::VtabInstance>),
+    VTab(Arc<crate::vdbe::vtab::VtabInstance>),
     /// What `VCreate` creates.
-    VCreate(Arc<crate::vtab::CreateSpec>),
+    VCreate(Arc<crate::vdbe::vtab::CreateSpec>),
 }
 
 /// A table as the hooks of its row writes describe it (`P4::Table`).

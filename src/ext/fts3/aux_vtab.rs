@@ -29,7 +29,7 @@ use super::tokenizer;
 use crate::error::{Error, Result, SQLITE_ERROR};
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
-use crate::vtab::{ColumnContext, Connected, ConstraintOp, IndexInfo, Module, VTab, VTabCursor, VtabConfig};
+use crate::vdbe::vtab::{ColumnContext, Connected, ConstraintOp, IndexInfo, Module, VTab, VTabCursor, VtabConfig};
 use std::sync::Arc;
 
 /// The `fts4aux` module.

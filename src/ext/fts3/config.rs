@@ -262,7 +262,7 @@ pub fn parse(argv: &[String], fts4: bool) -> Result<Config> {
     sorted.sort();
     sorted.dedup();
     if sorted.len() != all.len() {
-        return Err(crate::vtab::constructor_failed(&name));
+        return Err(crate::vdbe::vtab::constructor_failed(&name));
     }
     let tokenizer = match &tok_spec {
         None => tokenizer::create("simple", &[])?,

@@ -22,7 +22,7 @@ use super::table::{Inner, HAVE_GE, HAVE_LANGID, HAVE_LE, IDX_DOCID, IDX_FULLTEXT
 use crate::error::Result;
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
-use crate::vtab::{ColumnContext, VTabCursor};
+use crate::vdbe::vtab::{ColumnContext, VTabCursor};
 use std::sync::{Arc, Mutex};
 
 /// What the auxiliary functions see of a cursor.

@@ -24,7 +24,7 @@ use crate::connection::Connection;
 use crate::error::{Error, Result};
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
-use crate::vtab::{ConflictMode, Connected, ConstraintOp, IndexInfo, Module, VTab, VTabCursor, VtabConfig, ON_CONFLICT_REPLACE};
+use crate::vdbe::vtab::{ConflictMode, Connected, ConstraintOp, IndexInfo, Module, VTab, VTabCursor, VtabConfig, ON_CONFLICT_REPLACE};
 use std::sync::{Arc, Mutex};
 
 /// `fts3` or `fts4`.
@@ -581,7 +581,7 @@ impl VTab for FtsTable {
             info.usage[i].omit = true;
             info.estimated_cost = 1.0;
             info.estimated_rows = 1;
-            info.idx_flags |= crate::vtab::index_info::SCAN_UNIQUE;
+            info.idx_flags |= crate::vdbe::vtab::index_info::SCAN_UNIQUE;
         } else {
             info.estimated_cost = 500000.0;
         }

@@ -21,7 +21,7 @@ use super::tokenizer::{self, Token, Tokenizer};
 use crate::error::{Error, Result, SQLITE_ERROR};
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
-use crate::vtab::{constructor_failed, ColumnContext, Connected, ConstraintOp, IndexInfo, Module, ModuleKind, VTab, VTabCursor, VtabConfig};
+use crate::vdbe::vtab::{constructor_failed, ColumnContext, Connected, ConstraintOp, IndexInfo, Module, ModuleKind, VTab, VTabCursor, VtabConfig};
 use std::sync::Arc;
 
 /// The `fts3tokenize` module.

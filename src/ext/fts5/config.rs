@@ -255,7 +255,7 @@ impl Config {
             }
             let w = words(a);
             let Some(first) = w.first() else {
-                return Err(crate::vtab::constructor_failed(&name));
+                return Err(crate::vdbe::vtab::constructor_failed(&name));
             };
             let col = dequote(first);
             if col.eq_ignore_ascii_case("rank") || col.eq_ignore_ascii_case("rowid") {
@@ -273,7 +273,7 @@ impl Config {
             cfg.unindexed.push(unindexed);
         }
         if cfg.columns.is_empty() {
-            return Err(crate::vtab::constructor_failed(&name));
+            return Err(crate::vdbe::vtab::constructor_failed(&name));
         }
         cfg.content = match content {
             None => Content::Own,

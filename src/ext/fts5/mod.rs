@@ -82,7 +82,7 @@ pub mod writer;
 use crate::connection::Connection;
 use crate::error::Result;
 use crate::vdbe::host::VmHost;
-use crate::vtab::{Connected, Module, VtabConfig};
+use crate::vdbe::vtab::{Connected, Module, VtabConfig};
 use config::Config;
 use extension::Extensions;
 use std::sync::Arc;

@@ -31,7 +31,7 @@ use super::{commands, index, search, source};
 use crate::error::{Error, Result, SQLITE_ERROR};
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
-use crate::vtab::{ColumnContext, ConflictMode, ConstraintOp, IndexInfo, VTab, VTabCursor};
+use crate::vdbe::vtab::{ColumnContext, ConflictMode, ConstraintOp, IndexInfo, VTab, VTabCursor};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};

@@ -27,7 +27,7 @@ use super::table::Fts5Table;
 use crate::error::{Error, Result};
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
-use crate::vtab::{ColumnContext, Connected, IndexInfo, Module, VTab, VTabCursor, VtabConfig};
+use crate::vdbe::vtab::{ColumnContext, Connected, IndexInfo, Module, VTab, VTabCursor, VtabConfig};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 

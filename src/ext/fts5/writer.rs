@@ -31,7 +31,7 @@ use crate::connection::Connection;
 use crate::error::{Error, Result, SQLITE_CONSTRAINT, SQLITE_MISMATCH};
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
-use crate::vtab::{ConflictMode, ON_CONFLICT_IGNORE, ON_CONFLICT_REPLACE};
+use crate::vdbe::vtab::{ConflictMode, ON_CONFLICT_IGNORE, ON_CONFLICT_REPLACE};
 
 /// A change to the content.
 pub enum Change {

@@ -34,7 +34,7 @@ use crate::connection::Connection;
 use crate::error::{Error, Result, SQLITE_CONSTRAINT, SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CORRUPT_VTAB};
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
-use crate::vtab::{ConflictMode, Connected, IndexInfo, Module, VTab, VTabCursor, VtabConfig, ON_CONFLICT_REPLACE};
+use crate::vdbe::vtab::{ConflictMode, Connected, IndexInfo, Module, VTab, VTabCursor, VtabConfig, ON_CONFLICT_REPLACE};
 use node::{Cell, CoordKind, Node};
 use schema::Columns;
 use shadow::{Arg, Names, Sql, StmtCache};

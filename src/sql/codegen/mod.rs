@@ -352,7 +352,7 @@ pub struct Compiler<'s> {
     /// `SQLITE_LIMIT_VARIABLE_NUMBER`: the largest parameter number.
     pub max_variable: usize,
     /// The connection's virtual-table modules and connected tables.
-    pub vtabs: Option<&'s crate::vtab::Catalog>,
+    pub vtabs: Option<&'s crate::vdbe::vtab::Catalog>,
     /// Where the compile asks the connection to connect a virtual table
     /// it found unconnected (the connection connects it, lent as host,
     /// and compiles again: see `vtab.rs`).
@@ -362,7 +362,7 @@ pub struct Compiler<'s> {
     pub vtab_lender: Option<&'s crate::sql::plan::vtab::BestIndexLender<'s>>,
     /// Cursors open on virtual tables: their columns are read by
     /// `VColumn`/`VRowid`.
-    pub vtab_cursors: HashMap<i32, std::sync::Arc<crate::vtab::VtabInstance>>,
+    pub vtab_cursors: HashMap<i32, std::sync::Arc<crate::vdbe::vtab::VtabInstance>>,
     /// The WHERE terms (by address) the last virtual-table loop opened
     /// has its module decide (`omit`): not tested again in the loop.
     pub vtab_consumed: Vec<usize>,

@@ -20,7 +20,7 @@ use crate::sql::resolve::{ScopeColumn, ScopeItem};
 use crate::sql::schema::Table;
 use crate::sql::vtab_decl::{declared_table, DeclaredTable};
 use crate::vdbe::program::{Opcode, P4};
-use crate::vtab::{ModuleKind, VtabInstance};
+use crate::vdbe::vtab::{ModuleKind, VtabInstance};
 use sqlite3_parser::ast::Expr;
 use std::sync::Arc;
 
@@ -217,8 +217,14 @@ impl<'b> Compiler<'_> {
         let sc = self.open_schema_table();
         self.schema_row(sc, "table", name, name, None, Some(&sql));
         self.bump_cookie_appended();
-        let spec =
-            crate::vtab::CreateSpec { db: self.ddl_db, db_name: self.db_name(self.ddl_db), name: name.to_string(), module: module.to_string(), args, sql };
+        let spec = crate::vdbe::vtab::CreateSpec {
+            db: self.ddl_db,
+            db_name: self.db_name(self.ddl_db),
+            name: name.to_string(),
+            module: module.to_string(),
+            args,
+            sql,
+        };
         self.b.add4(Opcode::VCreate, self.ddl_db as i32, 0, 0, P4::VCreate(Arc::new(spec)), 0);
         Ok(())
     }

@@ -7,7 +7,7 @@
 use crate::sql::resolve::ColumnRef;
 use crate::sql::schema::Table;
 use crate::sql::vtab_decl::DeclaredTable;
-use crate::vtab::VtabInstance;
+use crate::vdbe::vtab::VtabInstance;
 use sqlite3_parser::ast::{Expr, FromClause};
 use std::sync::Arc;
 

@@ -34,7 +34,7 @@ use crate::error::{Error, Result, SQLITE_CONSTRAINT};
 use crate::sql::codegen::Compiler;
 use crate::sql::model::from::FromItem;
 use crate::sql::plan::order::OrderGoal;
-use crate::vtab::{ConstraintOp, IndexConstraint, IndexInfo, IndexOrderBy, VTab};
+use crate::vdbe::vtab::{ConstraintOp, IndexConstraint, IndexInfo, IndexOrderBy, VTab};
 use sqlite3_parser::ast::{Expr, LikeOperator, Literal, Operator, Select};
 
 /// Calls a module's xBestIndex with the connection being compiled on lent
@@ -66,7 +66,7 @@ impl Asked<'_> {
 
 impl<'s> Compiler<'s> {
     /// `inst` as the planner asks it (see [`Asked`]).
-    pub fn vtab_asked<'x>(&self, inst: &'x crate::vtab::VtabInstance) -> Asked<'x>
+    pub fn vtab_asked<'x>(&self, inst: &'x crate::vdbe::vtab::VtabInstance) -> Asked<'x>
     where
         's: 'x,
     {

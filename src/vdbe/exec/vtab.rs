@@ -12,8 +12,8 @@ use crate::value::Value;
 use crate::vdbe::cursor::{VirtualCursor, VmCursor};
 use crate::vdbe::host::{lend, VmHost};
 use crate::vdbe::program::{Insn, Opcode, P4};
+use crate::vdbe::vtab::{ColumnContext, VtabInstance};
 use crate::vdbe::Vm;
-use crate::vtab::{ColumnContext, VtabInstance};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 
@@ -119,14 +119,18 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Fl
                     Ok(Flow::Next)
                 }
                 // A constraint the module reports under IGNORE skips the row.
-                Err(e) if e.primary() == crate::error::SQLITE_CONSTRAINT && t.config.constraint_support && on_conflict == crate::vtab::ON_CONFLICT_IGNORE => {
+                Err(e)
+                    if e.primary() == crate::error::SQLITE_CONSTRAINT
+                        && t.config.constraint_support
+                        && on_conflict == crate::vdbe::vtab::ON_CONFLICT_IGNORE =>
+                {
                     Ok(Flow::Next)
                 }
                 Err(e) => {
                     if e.primary() == crate::error::SQLITE_CONSTRAINT && t.config.constraint_support {
                         match on_conflict {
-                            crate::vtab::ON_CONFLICT_ROLLBACK => vm.error_action = super::txn::ON_ERROR_ROLLBACK,
-                            crate::vtab::ON_CONFLICT_FAIL => vm.error_action = super::txn::ON_ERROR_FAIL,
+                            crate::vdbe::vtab::ON_CONFLICT_ROLLBACK => vm.error_action = super::txn::ON_ERROR_ROLLBACK,
+                            crate::vdbe::vtab::ON_CONFLICT_FAIL => vm.error_action = super::txn::ON_ERROR_FAIL,
                             _ => {}
                         }
                     }
@@ -140,7 +144,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Fl
             let Some((module_name, module)) = module else {
                 return Err(Error::sql(format!("no such module: {}", spec.module)));
             };
-            if module.kind() == crate::vtab::ModuleKind::EponymousOnly {
+            if module.kind() == crate::vdbe::vtab::ModuleKind::EponymousOnly {
                 return Err(Error::sql(format!("no such module: {}", spec.module)));
             }
             let argv = spec.argv();
@@ -206,7 +210,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Fl
             } else {
                 (0..insn.p3).map(|i| reg(vm, insn.p1 + i).clone()).collect()
             };
-            let list = crate::vtab::in_list::InList::new(vals);
+            let list = crate::vdbe::vtab::in_list::InList::new(vals);
             set_reg(vm, insn.p2, Value::Pointer(crate::value::pointer::PointerValue::new(list)));
             Ok(Flow::Next)
         }

@@ -34,7 +34,7 @@ use crate::sql::model::query::Dest;
 use crate::sql::parse::{ast_text, unquote, unquoted, with_first_statement};
 use crate::sql::resolve::{UNCHANGED_FLAG, UNCHANGED_VALUE};
 use crate::vdbe::program::{Opcode, Program, P4};
-use crate::vtab::VtabInstance;
+use crate::vdbe::vtab::VtabInstance;
 use sqlite3_parser::ast::{self, InsertBody, Stmt};
 use std::sync::Arc;
 
@@ -58,11 +58,11 @@ impl Compiler<'_> {
     /// The VM's conflict mode for `oc` (`sqlite3_vtab_on_conflict`'s).
     fn vtab_conflict(oc: OnConflict) -> u16 {
         (match oc {
-            OnConflict::Rollback => crate::vtab::ON_CONFLICT_ROLLBACK,
-            OnConflict::Ignore => crate::vtab::ON_CONFLICT_IGNORE,
-            OnConflict::Fail => crate::vtab::ON_CONFLICT_FAIL,
-            OnConflict::Replace => crate::vtab::ON_CONFLICT_REPLACE,
-            OnConflict::Default | OnConflict::Abort => crate::vtab::ON_CONFLICT_ABORT,
+            OnConflict::Rollback => crate::vdbe::vtab::ON_CONFLICT_ROLLBACK,
+            OnConflict::Ignore => crate::vdbe::vtab::ON_CONFLICT_IGNORE,
+            OnConflict::Fail => crate::vdbe::vtab::ON_CONFLICT_FAIL,
+            OnConflict::Replace => crate::vdbe::vtab::ON_CONFLICT_REPLACE,
+            OnConflict::Default | OnConflict::Abort => crate::vdbe::vtab::ON_CONFLICT_ABORT,
         }) as u16
     }
 

@@ -21,8 +21,8 @@ use crate::sql::plan::multi_or::{disjuncts, OrPlan};
 use crate::sql::plan::order::OrderGoal;
 use crate::sql::plan::vtab::{choose_plan, constraints_of, limit_constraints, union_is_cheaper, InValues};
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
-use crate::vtab::index_info::SCAN_HEX;
-use crate::vtab::ConstraintOp;
+use crate::vdbe::vtab::index_info::SCAN_HEX;
+use crate::vdbe::vtab::ConstraintOp;
 use sqlite3_parser::ast::Expr;
 
 impl<'b> Compiler<'_> {
@@ -291,7 +291,7 @@ impl<'b> Compiler<'_> {
         it: &FromItem<'a, 'b>,
         before: u64,
         terms: &[&'a Expr<'b>],
-        main: &crate::vtab::IndexInfo,
+        main: &crate::vdbe::vtab::IndexInfo,
         ordered_query: bool,
         main_ordered: bool,
         ors: &[crate::sql::plan::vtab::OrTerm<'a, 'b>],
