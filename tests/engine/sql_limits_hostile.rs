@@ -353,14 +353,27 @@ fn interrupt_from_another_thread_stops_a_long_compile() {
     let rows: Vec<String> = (0..200_000).map(|i| format!("({i}, {i}, 'x{i}')")).collect();
     let sql = format!("INSERT INTO t VALUES {}", rows.join(","));
     let flag = conn.interrupt_flag();
-    let setter = std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_millis(20));
-        flag.store(true, std::sync::atomic::Ordering::Relaxed);
-    });
+    // The interrupt is raised again and again until the prepare returns:
+    // one raised before the prepare started would be forgotten by it (as
+    // SQLite forgets an interrupt when no statement is running), and on a
+    // loaded machine this thread may start late.
+    let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let setter = {
+        let done = done.clone();
+        std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+            while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+        })
+    };
     let started = std::time::Instant::now();
     let r = conn.prepare(sql.as_bytes()).err().map(|e| (e.primary(), e.message.clone()));
     let took = started.elapsed();
+    done.store(true, std::sync::atomic::Ordering::Relaxed);
     setter.join().unwrap();
+    conn.interrupt_flag().store(false, std::sync::atomic::Ordering::Relaxed);
     // (On a machine fast enough to finish before the interrupt, there is
     // nothing to check.)
     if took > std::time::Duration::from_millis(200) {
