@@ -375,7 +375,7 @@ unsafe extern "C" fn found_create(user: *mut c_void, az_arg: *mut *const c_char,
             let a = *az_arg.add(i);
             words.push(name_of(a).unwrap_or_default());
         }
-        match Tokenizer::build(&words, &f.ext) {
+        match Tokenizer::build(&words, &|name| f.ext.tokenizer(name)) {
             Ok(t) => {
                 if !pp_out.is_null() {
                     *pp_out = Box::into_raw(Box::new(t)) as *mut Fts5Tokenizer;

@@ -19,10 +19,21 @@
 //! Invariant: [`Entry::poslist`] is always a well-formed position list
 //! of the table's detail mode (empty only for a pure delete).
 
-use super::config::Detail;
 use crate::error::{Error, Result};
 use crate::value::varint::{read_varint, write_varint};
 use std::collections::BTreeMap;
+
+/// What the index records of each token occurrence (`detail=`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Detail {
+    /// Rowid, column and position.
+    #[default]
+    Full,
+    /// Rowid and column.
+    Column,
+    /// Rowid only.
+    None,
+}
 
 /// Append the varint of `v`.
 pub fn put(out: &mut Vec<u8>, v: u64) {

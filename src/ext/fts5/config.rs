@@ -13,8 +13,8 @@
 //! Invariant: a [`Config`] has at least one column, no column is named
 //! `rank` or `rowid`, and `unindexed` has one entry per column.
 
-use super::extension::Extensions;
-use super::tokenizer::Tokenizer;
+pub use super::codec::Detail;
+use super::tokenizer::{FindTokenizer, Tokenizer};
 use crate::error::{Error, Result};
 
 /// A parsed table declaration.
@@ -61,18 +61,6 @@ pub enum Content {
         /// Its column holding the rowids.
         rowid: String,
     },
-}
-
-/// What the index records of each token occurrence (`detail=`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Detail {
-    /// Rowid, column and position.
-    #[default]
-    Full,
-    /// Rowid and column.
-    Column,
-    /// Rowid only.
-    None,
 }
 
 /// Whether an option's raw value is one bareword or one quoted literal
@@ -166,7 +154,7 @@ fn unsupported(option: &str) -> Error {
 
 impl Config {
     /// Parse xCreate's/xConnect's argv.
-    pub fn parse(argv: &[String], ext: &Extensions) -> Result<Config> {
+    pub fn parse(argv: &[String], ext: &FindTokenizer<'_>) -> Result<Config> {
         let db = argv.get(1).cloned().unwrap_or_else(|| "main".into());
         let name = argv.get(2).cloned().unwrap_or_default();
         let mut cfg = Config {

@@ -25,35 +25,9 @@ use std::any::Any;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-/// `FTS5_TOKENIZE_QUERY`: the text is (part of) a MATCH query.
-pub const TOKENIZE_QUERY: i32 = 1;
-/// `FTS5_TOKENIZE_PREFIX`: a query term followed by `*`.
-pub const TOKENIZE_PREFIX: i32 = 2;
-/// `FTS5_TOKENIZE_DOCUMENT`: a value being indexed.
-pub const TOKENIZE_DOCUMENT: i32 = 4;
-/// `FTS5_TOKENIZE_AUX`: an auxiliary function's xTokenize.
-pub const TOKENIZE_AUX: i32 = 8;
-
-/// A token a tokenizer reports: its bytes, its byte range in the input,
-/// and whether it sits at the position of the previous token.
-pub type EmitToken<'a> = dyn FnMut(&[u8], usize, usize, bool) -> Result<()> + 'a;
-
-/// A configured tokenizer of the application's.
-pub trait CustomTokenizer: Send + Sync {
-    /// Report the tokens of `text` for `reason` (`TOKENIZE_*`) through
-    /// `emit`, stopping at the first error `emit` returns.
-    fn tokenize(&self, text: &[u8], reason: i32, locale: Option<&[u8]>, emit: &mut EmitToken<'_>) -> Result<()>;
-}
-
-/// What the application registered under a tokenizer name.
-pub trait TokenizerFactory: Send + Sync {
-    /// A tokenizer configured with the words after the name in
-    /// `tokenize=` (`SQLITE_ERROR`-style failures as errors).
-    fn create(&self, args: &[String]) -> Result<Arc<dyn CustomTokenizer>>;
-
-    /// The factory itself, for the layer that made it to recognise its own.
-    fn as_any(&self) -> &dyn Any;
-}
+// The tokenizer interface lives with the tokenizers (which name no
+// registry); the application's side of FTS5 is read from here.
+pub use super::tokenizer::{CustomTokenizer, EmitToken, TokenizerFactory, TOKENIZE_AUX, TOKENIZE_DOCUMENT, TOKENIZE_PREFIX, TOKENIZE_QUERY};
 
 /// What an auxiliary function sees of the row it is called for.
 pub struct AuxRow<'a> {

@@ -93,7 +93,7 @@ pub struct Fts5Module(vocab::Registry, Arc<Extensions>);
 
 impl Fts5Module {
     fn make(&self, argv: &[String]) -> Result<Connected> {
-        let cfg = Config::parse(argv, &self.1)?;
+        let cfg = Config::parse(argv, &|name| self.1.tokenizer(name))?;
         let schema = cfg.declaration();
         let t = Arc::new(table::Fts5Table::new(cfg, self.1.clone()));
         self.0.note(&t.cfg.db, &t.cfg.name, &t);
@@ -104,7 +104,7 @@ impl Fts5Module {
 impl Module for Fts5Module {
     fn create(&self, host: &mut dyn VmHost, args: &[String]) -> Result<Connected> {
         let c = self.make(args)?;
-        let cfg = Config::parse(args, &self.1)?;
+        let cfg = Config::parse(args, &|name| self.1.tokenizer(name))?;
         shadow::create(host, &cfg)?;
         Ok(c)
     }

@@ -14,8 +14,8 @@
 //! column mask has one entry per table column.
 
 use super::config::Detail;
-use super::extension::{TOKENIZE_PREFIX, TOKENIZE_QUERY};
 use super::tokenizer::Tokenizer;
+use super::tokenizer::{TOKENIZE_PREFIX, TOKENIZE_QUERY};
 use crate::error::{Error, Result};
 
 /// One phrase: tokens that must appear one after the other.

@@ -7,8 +7,9 @@
 //! - `ascii.rs`: ASCII letters and digits plus every non-ASCII character,
 //! - `porter.rs`: the Porter stemmer over another tokenizer,
 //! - `trigram.rs`: every run of three characters,
-//! - a tokenizer the application registered (`super::extension`), under
-//!   its name or wrapped by `porter`.
+//! - a tokenizer the application registered (the interface below:
+//!   [`TokenizerFactory`], [`CustomTokenizer`]; the connection's registry
+//!   is `super::extension`), under its name or wrapped by `porter`.
 //!
 //! Documents and queries go through the same tokenizer, so what a
 //! query's phrase is made of always compares equal to what was indexed.
@@ -23,9 +24,43 @@ pub mod spec;
 pub mod trigram;
 pub mod unicode61;
 
-use super::extension::{CustomTokenizer, EmitToken, Extensions, TOKENIZE_DOCUMENT};
 use crate::error::{Error, Result};
+use std::any::Any;
 use std::sync::Arc;
+
+/// `FTS5_TOKENIZE_QUERY`: the text is (part of) a MATCH query.
+pub const TOKENIZE_QUERY: i32 = 1;
+/// `FTS5_TOKENIZE_PREFIX`: a query term followed by `*`.
+pub const TOKENIZE_PREFIX: i32 = 2;
+/// `FTS5_TOKENIZE_DOCUMENT`: a value being indexed.
+pub const TOKENIZE_DOCUMENT: i32 = 4;
+/// `FTS5_TOKENIZE_AUX`: an auxiliary function's xTokenize.
+pub const TOKENIZE_AUX: i32 = 8;
+
+/// A token a tokenizer reports: its bytes, its byte range in the input,
+/// and whether it sits at the position of the previous token.
+pub type EmitToken<'a> = dyn FnMut(&[u8], usize, usize, bool) -> Result<()> + 'a;
+
+/// A configured tokenizer of the application's.
+pub trait CustomTokenizer: Send + Sync {
+    /// Report the tokens of `text` for `reason` (`TOKENIZE_*`) through
+    /// `emit`, stopping at the first error `emit` returns.
+    fn tokenize(&self, text: &[u8], reason: i32, locale: Option<&[u8]>, emit: &mut EmitToken<'_>) -> Result<()>;
+}
+
+/// What the application registered under a tokenizer name.
+pub trait TokenizerFactory: Send + Sync {
+    /// A tokenizer configured with the words after the name in
+    /// `tokenize=` (`SQLITE_ERROR`-style failures as errors).
+    fn create(&self, args: &[String]) -> Result<Arc<dyn CustomTokenizer>>;
+
+    /// The factory itself, for the layer that made it to recognise its own.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// Finds the tokenizer the application registered under a name
+/// (`Extensions::tokenizer` of the connection), for `tokenize=`.
+pub type FindTokenizer<'a> = dyn Fn(&str) -> Option<Arc<dyn TokenizerFactory>> + 'a;
 
 /// One token of a text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -76,7 +111,7 @@ pub fn constructor_error() -> Error {
 
 impl Tokenizer {
     /// The tokenizer that the `tokenize=` option's value names.
-    pub fn from_option(value: &str, ext: &Extensions) -> Result<Tokenizer> {
+    pub fn from_option(value: &str, ext: &FindTokenizer<'_>) -> Result<Tokenizer> {
         let words = spec::words(value).ok_or_else(|| Error::sql("parse error in tokenize directive"))?;
         if words.is_empty() {
             return Ok(Tokenizer::default());
@@ -86,9 +121,9 @@ impl Tokenizer {
 
     /// The tokenizer `words[0]` with arguments `words[1..]`: one the
     /// application registered under that name, else a built-in one.
-    pub fn build(words: &[String], ext: &Extensions) -> Result<Tokenizer> {
+    pub fn build(words: &[String], ext: &FindTokenizer<'_>) -> Result<Tokenizer> {
         let Some(first) = words.first() else { return Ok(Tokenizer::default()) };
-        if let Some(f) = ext.tokenizer(first) {
+        if let Some(f) = ext(first) {
             return Ok(Tokenizer::Custom(CustomHandle(f.create(&words[1..]).map_err(|e| if e.message.is_empty() { constructor_error() } else { e })?)));
         }
         let name = first.to_ascii_lowercase();
