@@ -130,6 +130,12 @@ pub fn columns(pl: &[u8]) -> Result<Vec<usize>> {
 /// Decode a position list into (column, position) pairs.
 pub fn positions(pl: &[u8]) -> Result<Vec<(usize, usize)>> {
     let mut out = Vec::new();
+    append_positions(pl, &mut out)?;
+    Ok(out)
+}
+
+/// A position list's (column, position) pairs appended to `out`.
+pub fn append_positions(pl: &[u8], out: &mut Vec<(usize, usize)>) -> Result<()> {
     let (mut col, mut last, mut i) = (0usize, 0usize, 0usize);
     while i < pl.len() {
         let (v, n) = get(pl, i)?;
@@ -147,5 +153,5 @@ pub fn positions(pl: &[u8]) -> Result<Vec<(usize, usize)>> {
         last += (v - 2) as usize;
         out.push((col, last));
     }
-    Ok(out)
+    Ok(())
 }

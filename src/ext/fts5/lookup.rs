@@ -205,7 +205,7 @@ impl Gathered {
                 let e = self.ents[k];
                 let pl = &self.buf[e.start as usize..e.end as usize];
                 match detail {
-                    Detail::Full => decode_positions(pl, &mut out.pairs)?,
+                    Detail::Full => super::codec::append_positions(pl, &mut out.pairs)?,
                     Detail::Column => out.pairs.extend(super::codec::columns(pl)?.into_iter().map(|c| (c, 0))),
                     Detail::None => out.pairs.push((0, 0)),
                 }
@@ -230,28 +230,6 @@ impl Gathered {
         self.give_back();
         Ok(out)
     }
-}
-
-/// A position list's (column, position) pairs appended to `out`.
-fn decode_positions(pl: &[u8], out: &mut Vec<(usize, usize)>) -> Result<()> {
-    let (mut col, mut last, mut i) = (0usize, 0usize, 0usize);
-    while i < pl.len() {
-        let (v, n) = get(pl, i)?;
-        i = n;
-        if v == 1 {
-            let (c, n) = get(pl, i)?;
-            i = n;
-            col = c as usize;
-            last = 0;
-            continue;
-        }
-        if v < 2 {
-            return Err(Error::corrupt());
-        }
-        last += (v - 2) as usize;
-        out.push((col, last));
-    }
-    Ok(())
 }
 
 /// The `%_idx` entries of the segments read, per segment sorted by

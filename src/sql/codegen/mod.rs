@@ -360,6 +360,10 @@ pub struct Compiler<'s> {
     /// Calls a module's xBestIndex with the connection being compiled on
     /// lent to it (`None`: called without one; see `plan::vtab::Asked`).
     pub vtab_lender: Option<&'s crate::sql::plan::vtab::BestIndexLender<'s>>,
+    /// Set while a failed compound's arms are compiled again only to find
+    /// the error SQLite's resolver reports first: modules are not asked
+    /// then (SQLite fails before planning, so they never hear of it).
+    pub vtab_unasked: bool,
     /// Cursors open on virtual tables: their columns are read by
     /// `VColumn`/`VRowid`.
     pub vtab_cursors: HashMap<i32, std::sync::Arc<crate::vdbe::vtab::VtabInstance>>,
@@ -519,6 +523,7 @@ impl<'s> Compiler<'s> {
             vtabs: None,
             vtab_connect: None,
             vtab_lender: None,
+            vtab_unasked: false,
             vtab_cursors: Default::default(),
             vtab_consumed: Vec::new(),
             vtab_limit_offer: None,

@@ -52,11 +52,16 @@ pub struct Asked<'x> {
     pub name: &'x str,
     /// The compile's lender (`None`: asked without the connection).
     pub lend: Option<&'x BestIndexLender<'x>>,
+    /// Not asked at all: `info` keeps its defaults (`Compiler::vtab_unasked`).
+    pub unasked: bool,
 }
 
 impl Asked<'_> {
     /// Call xBestIndex on `info`.
     fn best_index(&self, info: &mut IndexInfo) -> Result<()> {
+        if self.unasked {
+            return Ok(());
+        }
         match self.lend {
             Some(lend) => lend(self.table, info),
             None => self.table.best_index(None, info),
@@ -70,7 +75,7 @@ impl<'s> Compiler<'s> {
     where
         's: 'x,
     {
-        Asked { table: &*inst.table, name: &inst.name, lend: self.vtab_lender }
+        Asked { table: &*inst.table, name: &inst.name, lend: self.vtab_lender, unasked: self.vtab_unasked }
     }
 }
 

@@ -7,7 +7,7 @@ use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
 use crate::sql::model::query::{binary_key_info, Dest, ResultItem, RowCtx, SelectInfo};
 use crate::vdbe::program::{Opcode, P4};
-use sqlite3_parser::ast::{CompoundOperator, Expr, Literal, OneSelect, ResultColumn, Select, SortedColumn};
+use sqlite3_parser::ast::{CompoundOperator, CompoundSelect, Expr, Literal, OneSelect, ResultColumn, Select, SortedColumn};
 
 impl Compiler<'_> {
     fn open_temp(&mut self, n: usize, index: bool) -> i32 {
@@ -125,23 +125,36 @@ impl Compiler<'_> {
         }
         let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
         let arms: Vec<&OneSelect<'_>> = std::iter::once(&sel.body.select).chain(compounds.iter().map(|c| &c.select)).collect();
+        let unasked = std::mem::replace(&mut self.vtab_unasked, true);
+        let found = self.first_arm_error(&arms, compounds);
+        self.vtab_unasked = unasked;
+        if let Some(e) = found {
+            return e;
+        }
+        failed
+    }
+
+    /// The first error of the arms of a compound as SQLite's resolver
+    /// meets them: the arms from the last to the first, each arm's width
+    /// checked against the one after it.
+    fn first_arm_error(&mut self, arms: &[&OneSelect<'_>], compounds: &[CompoundSelect<'_>]) -> Option<Error> {
         let mut right_width: Option<usize> = None;
         for j in (0..arms.len()).rev() {
             let scratch = self.b.cursor();
             match self.compile_simple(arms[j], None, None, Dest::EphemTable(scratch)) {
-                Err(e) => return e,
+                Err(e) => return Some(e),
                 Ok(info) => {
                     if right_width.is_some_and(|w| w != info.n_columns) {
-                        return Error::sql(format!(
+                        return Some(Error::sql(format!(
                             "SELECTs to the left and right of {} do not have the same number of result columns",
                             operator_name(compounds[j].operator)
-                        ));
+                        )));
                     }
                     right_width = Some(info.n_columns);
                 }
             }
         }
-        failed
+        None
     }
 
     /// SQLite looks up the tables of a compound's arms from the last arm
