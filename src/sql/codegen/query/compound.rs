@@ -112,7 +112,10 @@ impl Compiler<'_> {
     /// first of them that fails (the program is discarded with the
     /// error). Errors that are not SQL errors (an interrupt) stand.
     fn error_in_resolve_order(&mut self, sel: &Select<'_>, failed: Error) -> Error {
-        if failed.primary() != crate::error::SQLITE_ERROR {
+        // (SQLite expands every arm's FROM clause before it resolves any
+        // name: an expansion error stands, and compiling the arms again
+        // would count their table references twice.)
+        if failed.primary() != crate::error::SQLITE_ERROR || crate::sql::parse_limits::is_expansion_error(&failed) {
             return failed;
         }
         if let Some(l) = sel.limit {
