@@ -30,10 +30,10 @@ use super::vacuum::run;
 use super::Connection;
 use crate::btree::Cursor;
 use crate::error::{Error, Result};
+use crate::value::compare::compare_values;
 use crate::value::record::{decode_record, KeyInfo};
 use crate::value::Value;
 use crate::vdbe::program::Analyze;
-use crate::vdbe::value_ops::compare;
 use std::cmp::Ordering;
 use std::sync::Arc;
 
@@ -165,7 +165,7 @@ impl Connection {
                 Some(p) => (0..n_cols)
                     .find(|&i| {
                         let coll = ki.fields.get(i).map(|f| &f.collation);
-                        compare(p.get(i).unwrap_or(&Value::Null), key.get(i).unwrap_or(&Value::Null), coll) != Ordering::Equal
+                        compare_values(p.get(i).unwrap_or(&Value::Null).as_ref(), key.get(i).unwrap_or(&Value::Null).as_ref(), coll) != Ordering::Equal
                     })
                     .unwrap_or(n_cols),
             };

@@ -40,7 +40,7 @@ fn operand_text(v: Option<&Value>) -> String {
         Some(Value::Text(t)) | Some(Value::Blob(t)) => String::from_utf8_lossy(t).into_owned(),
         Some(v @ Value::ZeroBlob(_)) => String::from_utf8_lossy(&v.as_ref().to_text().unwrap_or_default()).into_owned(),
         Some(Value::Integer(i)) => i.to_string(),
-        Some(Value::Real(r)) => crate::vdbe::value_ops::format_real(*r),
+        Some(Value::Real(r)) => crate::value::numeric::format_real(*r),
     }
 }
 

@@ -92,7 +92,7 @@ impl Connection {
             .flat_map(|s| s.rows.iter())
             .any(|(ty, name, tbl, _, sql)| too_long(ty) || too_long(name) || too_long(tbl) || sql.as_deref().is_some_and(too_long))
         {
-            return Err(crate::vdbe::value_ops::too_big());
+            return Err(crate::error::Error::too_big());
         }
         // A lowered SQLITE_LIMIT_EXPR_DEPTH applies to the schema's own
         // statements as SQLite parses them when it reads the schema.

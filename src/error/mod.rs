@@ -47,6 +47,11 @@ impl Error {
         Error::code(SQLITE_CORRUPT)
     }
 
+    /// `SQLITE_TOOBIG`: a string or blob past `SQLITE_LIMIT_LENGTH`.
+    pub fn too_big() -> Self {
+        Error::code(SQLITE_TOOBIG)
+    }
+
     /// The primary result code (low byte of the extended code).
     pub fn primary(&self) -> i32 {
         self.code & 0xff

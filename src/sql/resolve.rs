@@ -8,7 +8,7 @@
 //! outer scope marks every scope it passed as correlated.
 
 use crate::error::{Error, Result};
-use crate::vdbe::value_ops::Affinity;
+use crate::value::affinity::Affinity;
 use std::sync::Arc;
 
 /// One column visible through a FROM item.

@@ -37,8 +37,8 @@ mod merged;
 
 use super::schema_visit_order::TableVisitOrder;
 use crate::error::{Error, Result};
+use crate::value::affinity::Affinity;
 use crate::value::Value;
-use crate::vdbe::value_ops::Affinity;
 pub use create::{constant_value, default_constant, index_from_sql, index_from_stmt, table_from_sql, table_from_stmt, virtual_table_entry};
 use sqlite3_parser::ast;
 use std::collections::BTreeMap;

@@ -10,7 +10,9 @@
 //! [`apply_column_affinity`] combines both for callers that want the value a
 //! user would read back.
 
-use super::numeric::{cast_to_integer, cast_to_numeric, cast_to_real, cast_to_text, format_real, real_to_integer_if_exact, text_to_numeric};
+use super::numeric::{
+    cast_to_blob, cast_to_integer, cast_to_numeric, cast_to_real, cast_to_text, format_real, integer_prefix, real_to_integer_if_exact, text_to_numeric,
+};
 use super::Value;
 
 /// The five affinities, with SQLite's internal letters.
@@ -76,6 +78,28 @@ impl Affinity {
     }
 }
 
+/// `CAST(v AS <type>)`, the type given by its affinity. Unlike
+/// [`apply_affinity`] the conversion is forced: text under INTEGER reads
+/// its longest integer prefix (`'1e2'` is 1), anything under TEXT or BLOB
+/// is rendered.
+pub fn cast(v: Value, aff: Affinity) -> Value {
+    let r = v.as_ref();
+    match aff {
+        Affinity::Blob => match v {
+            Value::Blob(_) | Value::ZeroBlob(_) => v,
+            _ => cast_to_blob(r).map_or(Value::Null, Value::Blob),
+        },
+        Affinity::Text => cast_to_text(r).map_or(Value::Null, Value::Text),
+        Affinity::Integer => match &v {
+            Value::Text(t) | Value::Blob(t) => Value::Integer(integer_prefix(t)),
+            Value::ZeroBlob(_) => Value::Integer(0),
+            _ => cast_to_integer(r),
+        },
+        Affinity::Real => cast_to_real(r),
+        Affinity::Numeric => cast_to_numeric(r),
+    }
+}
+
 /// Converts `v` as SQLite does before storing it under affinity `aff`
 /// (see the module invariant about REAL).
 pub fn apply_affinity(v: Value, aff: Affinity) -> Value {
@@ -91,25 +115,6 @@ pub fn apply_affinity(v: Value, aff: Affinity) -> Value {
             Value::Real(r) => real_to_integer_if_exact(r).map_or(Value::Real(r), Value::Integer),
             other => other,
         },
-    }
-}
-
-/// `CAST(v AS <type>)` where the type's affinity is `aff`: forced
-/// conversion (NULL stays NULL). BLOB affinity turns text and numbers into
-/// a BLOB of their text bytes; TEXT turns blobs into text.
-pub fn cast(v: Value, aff: Affinity) -> Value {
-    if v.is_null() {
-        return v;
-    }
-    match aff {
-        Affinity::Blob => match v {
-            Value::Blob(_) | Value::ZeroBlob(_) => v,
-            other => Value::Blob(super::numeric::cast_to_blob(other.as_ref()).unwrap_or_default()),
-        },
-        Affinity::Text => Value::Text(cast_to_text(v.as_ref()).unwrap_or_default()),
-        Affinity::Numeric => cast_to_numeric(v.as_ref()),
-        Affinity::Integer => cast_to_integer(v.as_ref()),
-        Affinity::Real => cast_to_real(v.as_ref()),
     }
 }
 

@@ -214,6 +214,15 @@ impl Value {
         }
     }
 
+    /// `SQLITE_LIMIT_LENGTH` applied to a value an instruction produced: a
+    /// text or blob longer than `max_length` bytes is `SQLITE_TOOBIG`.
+    pub fn check_length(&self, max_length: i64) -> crate::error::Result<()> {
+        match self {
+            Value::Text(_) | Value::Blob(_) | Value::ZeroBlob(_) if self.byte_len() as i64 > max_length => Err(crate::error::Error::too_big()),
+            _ => Ok(()),
+        }
+    }
+
     /// Text from a Rust string.
     pub fn text(s: impl Into<String>) -> Value {
         Value::Text(s.into().into_bytes())

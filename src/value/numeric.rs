@@ -417,6 +417,36 @@ pub fn arith_operand(v: ValueRef<'_>) -> Value {
     }
 }
 
+/// `CAST(text AS INTEGER)`: the longest prefix that reads as an integer
+/// (after leading spaces and a sign; `'1e2'` is 1), saturating at the
+/// 64-bit limits, 0 when there is none.
+pub fn integer_prefix(t: &[u8]) -> i64 {
+    let mut i = 0;
+    while i < t.len() && matches!(t[i], b' ' | b'\t' | b'\n' | b'\r' | b'\x0c') {
+        i += 1;
+    }
+    let negative = t.get(i) == Some(&b'-');
+    if matches!(t.get(i), Some(b'-') | Some(b'+')) {
+        i += 1;
+    }
+    let mut magnitude: u128 = 0;
+    while let Some(d) = t.get(i).filter(|c| c.is_ascii_digit()) {
+        magnitude = (magnitude * 10 + (d - b'0') as u128).min(1 << 64);
+        i += 1;
+    }
+    if negative {
+        if magnitude >= 1 << 63 {
+            i64::MIN
+        } else {
+            -(magnitude as i64)
+        }
+    } else if magnitude > i64::MAX as u128 {
+        i64::MAX
+    } else {
+        magnitude as i64
+    }
+}
+
 /// A value used as a condition (WHERE, CASE WHEN, NOT, AND/OR): `None` for
 /// NULL, else whether it is non-zero; text and blobs count by their numeric
 /// prefix as a REAL (`'0.5'` is true, `'abc'` is false).

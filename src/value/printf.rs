@@ -18,7 +18,7 @@
 use super::fpdecode::{fp_decode, FpDecode};
 use super::numeric::{format_real, value_to_f64, value_to_i64};
 use super::{Value, ValueRef};
-use crate::error::{Error, Result, SQLITE_TOOBIG};
+use crate::error::{Error, Result};
 use std::borrow::Cow;
 
 /// The C length modifier given for an integer conversion.
@@ -189,10 +189,6 @@ pub fn sql_printf(args: &[Value], max_len: usize) -> Result<Value> {
     Ok(Value::Text(out))
 }
 
-fn too_big() -> Error {
-    Error::code(SQLITE_TOOBIG)
-}
-
 /// The text up to its first NUL.
 fn c_str(t: Cow<'_, [u8]>) -> Cow<'_, [u8]> {
     match t.iter().position(|&c| c == 0) {
@@ -346,11 +342,11 @@ pub fn format_with_limit(fmt: &[u8], args: &mut dyn PrintfArgs, max_len: usize) 
             sp.precision = sp.precision.min(100_000_000);
         }
         if sp.width > limit || sp.precision > limit {
-            return Err(too_big());
+            return Err(Error::too_big());
         }
         let keep_going = convert(c, &mut sp, args, &mut out)?;
         if out.len() > max_len {
-            return Err(too_big());
+            return Err(Error::too_big());
         }
         if !keep_going {
             break;

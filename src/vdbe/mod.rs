@@ -44,7 +44,6 @@ pub mod program;
 pub mod register;
 pub mod settings;
 pub mod sorter;
-pub mod value_ops;
 pub mod vtab;
 
 use crate::btree::Btree;

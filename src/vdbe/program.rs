@@ -317,7 +317,7 @@ impl P4 {
         match self {
             P4::None => String::new(),
             P4::Int64(i) => i.to_string(),
-            P4::Real(r) => crate::vdbe::value_ops::format_real(*r),
+            P4::Real(r) => crate::value::numeric::format_real(*r),
             P4::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
             P4::Func(f) => format!("{}({})", f.name, f.n_args.max(0)),
             P4::KeyInfo(k) => {

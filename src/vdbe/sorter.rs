@@ -31,9 +31,9 @@
 mod spill;
 
 use crate::io::IoContext;
+use crate::value::compare::compare_values;
 use crate::value::record::{compare_record_keys, first_int_field, KeyInfo};
 use crate::value::Value;
-use crate::vdbe::value_ops::compare;
 use crate::IoPoll;
 use spill::{Merge, SpillFile};
 use std::cmp::Ordering;
@@ -212,7 +212,7 @@ impl Sorter {
 fn compare_field(x: &Value, y: &Value, coll: Option<&crate::value::collation::Collation>) -> Ordering {
     match (x, y) {
         (Value::Integer(p), Value::Integer(q)) => p.cmp(q),
-        _ => compare(x, y, coll),
+        _ => compare_values(x.as_ref(), y.as_ref(), coll),
     }
 }
 

@@ -318,7 +318,7 @@ pub struct Compiler<'s> {
     /// compiled, by the address of its AST node (only meaningful while
     /// that AST lives: entries are dropped before the result columns
     /// holding them are compiled).
-    pub subquery_affinity: HashMap<usize, Option<crate::vdbe::value_ops::Affinity>>,
+    pub subquery_affinity: HashMap<usize, Option<crate::value::affinity::Affinity>>,
     /// Declared type and origin (database, table, column) of the first
     /// result column of each scalar subquery compiled, keyed as
     /// `subquery_affinity`: what `sqlite3_column_decltype` and the origin

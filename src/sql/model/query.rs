@@ -6,9 +6,9 @@
 //! placement).
 
 use crate::sql::resolve::ColumnRef;
+use crate::value::affinity::Affinity;
 use crate::value::collation::Collation;
 use crate::value::record::{KeyField, KeyInfo};
-use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{self, Expr, SortOrder, SortedColumn};
 use std::sync::Arc;
 

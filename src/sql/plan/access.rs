@@ -19,8 +19,8 @@ use crate::sql::model::expr_shape::{has_subquery, walk};
 use crate::sql::model::from::FromItem;
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::terms::LookupOp;
+use crate::value::affinity::Affinity;
 use crate::vdbe::program::P4;
-use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{Expr, Operator};
 
 impl<'b> Compiler<'_> {

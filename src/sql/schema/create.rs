@@ -8,8 +8,8 @@
 use super::*;
 use crate::error::{Error, Result};
 use crate::sql::parse::{unquote, with_first_statement};
+use crate::value::affinity::Affinity;
 use crate::value::Value;
-use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{self, Cmd, ColumnConstraint, CreateTableBody, SortOrder, Stmt, TableConstraint};
 
 fn type_text(t: &ast::Type<'_>) -> String {

@@ -13,7 +13,6 @@ use crate::value::Value;
 use crate::vdbe::func::{FuncKind, FunctionContext};
 use crate::vdbe::host::VmHost;
 use crate::vdbe::program::{Insn, Opcode, P4};
-use crate::vdbe::value_ops::check_length;
 use crate::vdbe::{ConnState, Vm};
 
 /// Where a function call finds the connection state: the interpreter's
@@ -111,7 +110,7 @@ fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut 
             let v = f.call(&mut ctx, &args);
             restore_args(&mut vm.regs, first, &mut args);
             let v = v?;
-            check_length(&v, max_length)?;
+            v.check_length(max_length)?;
             let st = ctx.result_subtype;
             let r = &mut vm.regs[insn.p3 as usize];
             r.value = v;
@@ -150,7 +149,7 @@ fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut 
             let acc = insn.p1 as usize;
             let mut state = vm.aggs.take(acc).unwrap_or_else(|| f.start());
             let v = state.finalize(&mut ctx)?;
-            check_length(&v, max_length)?;
+            v.check_length(max_length)?;
             vm.regs[acc].set(v);
             Ok(Flow::Next)
         }
@@ -158,7 +157,7 @@ fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut 
             let acc = insn.p1 as usize;
             let state = vm.aggs.get_or_start(acc, || f.start());
             let v = state.value(&mut ctx)?;
-            check_length(&v, max_length)?;
+            v.check_length(max_length)?;
             vm.regs[insn.p3 as usize].set(v);
             Ok(Flow::Next)
         }
@@ -193,7 +192,7 @@ fn step_choosing(state: &mut dyn crate::vdbe::func::AggregateState, ctx: &mut Fu
         return Ok(true);
     }
     let after = state.value(ctx)?;
-    Ok(crate::vdbe::value_ops::compare(&after, &before, None) != std::cmp::Ordering::Equal)
+    Ok(crate::value::compare::compare_values(after.as_ref(), before.as_ref(), None) != std::cmp::Ordering::Equal)
 }
 
 /// `Function` or `AggStep` with no or one argument (length(x), count(*),
@@ -230,7 +229,7 @@ fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut call
             match v? {
                 Value::Integer(i) => r.set_int(i),
                 v => {
-                    check_length(&v, max_length)?;
+                    v.check_length(max_length)?;
                     r.value = v;
                 }
             }

@@ -4,10 +4,11 @@
 
 use super::{reg, set_reg, Flow};
 use crate::error::{Error, Result, SQLITE_MISMATCH};
+use crate::value::affinity::{apply_affinity, cast};
 use crate::value::numeric::ArithOp;
+use crate::value::numeric::{cast_to_text, text_to_numeric, truthiness, value_to_i64};
 use crate::value::{Value, ValueRef};
 use crate::vdbe::program::{Insn, Opcode, P4};
-use crate::vdbe::value_ops::{apply_affinity, cast, parse_number_exact, to_i64, to_text, too_big, truthiness};
 use crate::vdbe::Vm;
 
 /// `String8` and `Blob`: a literal longer than `SQLITE_LIMIT_LENGTH` fails
@@ -16,7 +17,7 @@ use crate::vdbe::Vm;
 pub(super) fn literal(vm: &mut Vm, insn: &Insn, max_length: i64) -> Result<Flow> {
     let b = if let P4::Bytes(b) = &insn.p4 { b.clone() } else { Vec::new() };
     if b.len() as i64 > max_length {
-        return Err(too_big());
+        return Err(Error::too_big());
     }
     let v = if insn.opcode == Opcode::Blob { Value::Blob(b) } else { Value::Text(b) };
     set_reg(vm, insn.p2, v);
@@ -94,7 +95,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
             vm.regs[p2 as usize].subtype = st;
         }
         Opcode::IntCopy => {
-            let v = to_i64(reg(vm, p1));
+            let v = value_to_i64(reg(vm, p1).as_ref());
             set_reg(vm, p2, Value::Integer(v));
         }
         Opcode::MustBeInt => {
@@ -102,7 +103,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
             let as_int = match &v {
                 Value::Integer(i) => Some(*i),
                 Value::Real(r) if r.fract() == 0.0 && r.abs() < 9.2e18 => Some(*r as i64),
-                Value::Text(t) => match parse_number_exact(t) {
+                Value::Text(t) => match text_to_numeric(t) {
                     Some(Value::Integer(i)) => Some(i),
                     Some(Value::Real(r)) if r.fract() == 0.0 && r.abs() < 9.2e18 => Some(r as i64),
                     _ => None,
@@ -126,7 +127,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
             let affs = if let P4::Affinity(a) = &insn.p4 { a.as_str() } else { "" };
             for (i, c) in affs.chars().enumerate().take(p2 as usize) {
                 let r = p1 + i as i32;
-                let aff = crate::vdbe::value_ops::affinity_from_letter(c);
+                let aff = crate::value::affinity::Affinity::from_letter(c).unwrap_or(crate::value::affinity::Affinity::Blob);
                 // (Values the affinity leaves alone, the usual case of an
                 // INSERT's bound values, are not moved out and back.)
                 if !affinity_may_change(&vm.regs[r as usize].value, aff) {
@@ -178,7 +179,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
         }
         Opcode::Cast => {
             let v = reg(vm, p1).clone();
-            set_reg(vm, p1, cast(v, crate::vdbe::value_ops::affinity_from_letter(p2 as u8 as char)));
+            set_reg(vm, p1, cast(v, crate::value::affinity::Affinity::from_letter(p2 as u8 as char).unwrap_or(crate::value::affinity::Affinity::Blob)));
         }
         Opcode::Add | Opcode::Subtract | Opcode::Multiply | Opcode::Divide | Opcode::Remainder => {
             if let Some(v) = integer_arithmetic(insn.opcode, reg(vm, p2), reg(vm, p1)) {
@@ -211,14 +212,14 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
             set_reg(vm, p2, v);
         }
         Opcode::Not => {
-            let v = match truthiness(reg(vm, p1)) {
+            let v = match truthiness(reg(vm, p1).as_ref()) {
                 None => Value::Null,
                 Some(t) => Value::Integer(!t as i64),
             };
             set_reg(vm, p2, v);
         }
         Opcode::And | Opcode::Or => {
-            let (a, b) = (truthiness(reg(vm, p1)), truthiness(reg(vm, p2)));
+            let (a, b) = (truthiness(reg(vm, p1).as_ref()), truthiness(reg(vm, p2).as_ref()));
             let r = if insn.opcode == Opcode::And {
                 match (a, b) {
                     (Some(false), _) | (_, Some(false)) => Some(false),
@@ -235,7 +236,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
             set_reg(vm, p3, r.map_or(Value::Null, |t| Value::Integer(t as i64)));
         }
         Opcode::IsTrue => {
-            let t = match truthiness(reg(vm, p1)) {
+            let t = match truthiness(reg(vm, p1).as_ref()) {
                 None => p3 != 0,
                 Some(t) => t,
             };
@@ -249,8 +250,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
 
 /// Whether `apply_affinity(v, aff)` may change `v`: text and reals under
 /// a numeric affinity, numbers under TEXT; `false` means certainly not.
-fn affinity_may_change(v: &Value, aff: crate::vdbe::value_ops::Affinity) -> bool {
-    use crate::vdbe::value_ops::Affinity;
+fn affinity_may_change(v: &Value, aff: crate::value::affinity::Affinity) -> bool {
+    use crate::value::affinity::Affinity;
     match aff {
         Affinity::Blob => false,
         Affinity::Text => matches!(v, Value::Integer(_) | Value::Real(_)),
@@ -259,7 +260,7 @@ fn affinity_may_change(v: &Value, aff: crate::vdbe::value_ops::Affinity) -> bool
 }
 
 fn int_of(v: &Value) -> i64 {
-    to_i64(v)
+    value_to_i64(v.as_ref())
 }
 
 fn shift(a: i64, by: i64) -> i64 {
@@ -300,16 +301,16 @@ pub fn arithmetic(op: Opcode, a: &Value, b: &Value) -> Value {
         Opcode::Divide => ArithOp::Divide,
         _ => ArithOp::Remainder,
     };
-    crate::vdbe::value_ops::arith(op, a, b)
+    crate::value::numeric::arith(op, a.as_ref(), b.as_ref())
 }
 
 /// `Concat`: `r[P3] = r[P2] || r[P1]`, NULL if either is NULL; a result
 /// longer than `SQLITE_LIMIT_LENGTH` fails before it is built.
 pub(super) fn concat(vm: &mut Vm, insn: &Insn, max_length: i64) -> Result<Flow> {
-    let v = match (to_text(reg(vm, insn.p2)), to_text(reg(vm, insn.p1))) {
+    let v = match (cast_to_text(reg(vm, insn.p2).as_ref()), cast_to_text(reg(vm, insn.p1).as_ref())) {
         (Some(mut a), Some(b)) => {
             if (a.len() + b.len()) as i64 > max_length {
-                return Err(too_big());
+                return Err(Error::too_big());
             }
             a.extend_from_slice(&b);
             Value::Text(a)

@@ -4,9 +4,10 @@
 
 use super::{reg, set_reg, Flow};
 use crate::error::Result;
+use crate::value::affinity::{apply_affinity, Affinity};
+use crate::value::compare::compare_values;
 use crate::value::Value;
 use crate::vdbe::program::{cmp_flags, Insn, Opcode, P4};
-use crate::vdbe::value_ops::{apply_affinity, compare, Affinity};
 use crate::vdbe::Vm;
 use std::cmp::Ordering;
 
@@ -26,14 +27,14 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
             let (x, y) = (reg(vm, insn.p1 + i as i32), reg(vm, insn.p2 + i as i32));
             let o = match ki.map(|ki| &ki.fields[i]) {
                 Some(f) => {
-                    let o = compare(x, y, Some(&f.collation));
+                    let o = compare_values(x.as_ref(), y.as_ref(), Some(&f.collation));
                     if f.descending {
                         o.reverse()
                     } else {
                         o
                     }
                 }
-                None => compare(x, y, None),
+                None => compare_values(x.as_ref(), y.as_ref(), None),
             };
             if o != Ordering::Equal {
                 order = o;
@@ -94,19 +95,19 @@ pub fn compare_op(op: Opcode, lhs: &Value, rhs: &Value, p5: u16, coll: Option<&c
     // Only an operand the affinity converts is copied.
     let converts: fn(&Value) -> bool = match aff {
         0 => |_| false,
-        _ => match crate::vdbe::value_ops::affinity_from_letter(aff as char) {
+        _ => match crate::value::affinity::Affinity::from_letter(aff as char).unwrap_or(crate::value::affinity::Affinity::Blob) {
             Affinity::Numeric | Affinity::Integer | Affinity::Real => |v| matches!(v, Value::Text(_)),
             Affinity::Text => |v| matches!(v, Value::Integer(_) | Value::Real(_)),
             Affinity::Blob => |_| false,
         },
     };
-    let target = match crate::vdbe::value_ops::affinity_from_letter(aff as char) {
+    let target = match crate::value::affinity::Affinity::from_letter(aff as char).unwrap_or(crate::value::affinity::Affinity::Blob) {
         Affinity::Text => Affinity::Text,
         _ => Affinity::Numeric,
     };
     let converted = |v: &Value| if converts(v) { Some(apply_affinity(v.clone(), target)) } else { None };
     let (lc, rc) = (converted(lhs), converted(rhs));
-    let o = compare(lc.as_ref().unwrap_or(lhs), rc.as_ref().unwrap_or(rhs), coll);
+    let o = compare_values(lc.as_ref().unwrap_or(lhs).as_ref(), rc.as_ref().unwrap_or(rhs).as_ref(), coll);
     Some(match op {
         Opcode::Eq => o == Ordering::Equal,
         Opcode::Ne => o != Ordering::Equal,

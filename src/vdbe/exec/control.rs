@@ -3,9 +3,9 @@
 
 use super::{reg, set_reg, Flow};
 use crate::error::{Error, Result};
+use crate::value::numeric::{truthiness, value_to_i64};
 use crate::value::Value;
 use crate::vdbe::program::{Insn, Opcode, Program, P4};
-use crate::vdbe::value_ops::{to_i64, truthiness};
 use crate::vdbe::Vm;
 use std::cmp::Ordering;
 
@@ -33,7 +33,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
         },
         Opcode::If | Opcode::IfNot => {
             let want = insn.opcode == Opcode::If;
-            match truthiness(reg(vm, p1)) {
+            match truthiness(reg(vm, p1).as_ref()) {
                 None => {
                     if p3 != 0 {
                         Flow::Jump(p2 as usize)
@@ -60,7 +60,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
             }
         }
         Opcode::IfPos => {
-            let v = to_i64(reg(vm, p1));
+            let v = value_to_i64(reg(vm, p1).as_ref());
             if v > 0 {
                 set_reg(vm, p1, Value::Integer(v - p3 as i64));
                 Flow::Jump(p2 as usize)
@@ -69,7 +69,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
             }
         }
         Opcode::IfNotZero => {
-            let v = to_i64(reg(vm, p1));
+            let v = value_to_i64(reg(vm, p1).as_ref());
             if v != 0 {
                 if v > 0 {
                     set_reg(vm, p1, Value::Integer(v - 1));
@@ -88,7 +88,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
                     *i
                 }
                 _ => {
-                    let v = to_i64(reg(vm, p1)).saturating_sub(1);
+                    let v = value_to_i64(reg(vm, p1).as_ref()).saturating_sub(1);
                     set_reg(vm, p1, Value::Integer(v));
                     v
                 }
@@ -100,8 +100,8 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
             }
         }
         Opcode::OffsetLimit => {
-            let limit = to_i64(reg(vm, p1));
-            let offset = to_i64(reg(vm, p3)).max(0);
+            let limit = value_to_i64(reg(vm, p1).as_ref());
+            let offset = value_to_i64(reg(vm, p3).as_ref()).max(0);
             let v = if limit <= 0 { -1 } else { limit.saturating_add(offset) };
             set_reg(vm, p2, Value::Integer(v));
             Flow::Next
@@ -128,12 +128,12 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
             }
         }
         Opcode::Yield => {
-            let target = to_i64(reg(vm, p1));
+            let target = value_to_i64(reg(vm, p1).as_ref());
             set_reg(vm, p1, Value::Integer(vm.pc as i64));
             Flow::Jump(target as usize + 1)
         }
         Opcode::EndCoroutine => {
-            let yield_addr = to_i64(reg(vm, p1)) as usize;
+            let yield_addr = value_to_i64(reg(vm, p1).as_ref()) as usize;
             let target = prog.insns.get(yield_addr).map(|i| i.p2).unwrap_or(0);
             set_reg(vm, p1, Value::Integer(vm.pc as i64));
             Flow::Jump(target as usize)

@@ -6,12 +6,12 @@
 use super::{set_reg, Flow};
 use crate::btree::Cursor;
 use crate::error::{Error, Result};
+use crate::value::record::decode_record;
 use crate::value::record::KeyInfo;
 use crate::value::Value;
 use crate::vdbe::cursor::{BtreeCursor, EphemeralCursor, VmCursor};
 use crate::vdbe::program::{Insn, Opcode, P4};
 use crate::vdbe::sorter::Sorter;
-use crate::vdbe::value_ops::decode_record;
 use crate::vdbe::{ConnState, Vm};
 use std::sync::Arc;
 use std::task::Poll;
@@ -65,7 +65,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             }
             let root = if insn.p5 & 0x02 != 0 {
                 // P5 OPFLAG_P2ISREG: the root page is in register P2.
-                crate::vdbe::value_ops::to_i64(super::reg(vm, p2)) as u32
+                crate::value::numeric::value_to_i64(super::reg(vm, p2).as_ref()) as u32
             } else {
                 p2 as u32
             };

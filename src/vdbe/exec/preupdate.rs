@@ -24,11 +24,11 @@
 
 use super::reg;
 use crate::error::Result;
+use crate::value::record::decode_record;
 use crate::value::Value;
 use crate::vdbe::cursor::VmCursor;
 use crate::vdbe::host::{lend, VmHost};
 use crate::vdbe::program::{Insn, Opcode, WrittenTable, P4};
-use crate::vdbe::value_ops::decode_record;
 use crate::vdbe::Vm;
 use std::task::Poll;
 

@@ -5,11 +5,12 @@
 
 use super::{set_reg, Flow};
 use crate::error::{Error, Result};
+use crate::value::affinity::apply_affinity;
+use crate::value::record::decode_record;
 use crate::value::record::{record_column, RecordBuilder};
 use crate::value::{Value, ValueRef};
 use crate::vdbe::cursor::VmCursor;
 use crate::vdbe::program::{Insn, Opcode, OPFLAG_BYTELENARG, OPFLAG_LENGTHARG, OPFLAG_SUBSTR2ARG, OPFLAG_SUBSTR3ARG, OPFLAG_TYPEOFARG, P4};
-use crate::vdbe::value_ops::{apply_affinity, decode_record};
 use crate::vdbe::{ConnState, Vm};
 use std::task::Poll;
 
@@ -28,7 +29,7 @@ pub(super) fn make_record(vm: &mut Vm, insn: &Insn, insns: &[Insn], env: &mut Co
     // others are encoded straight from their registers.
     let mut converted: Vec<(usize, Value)> = Vec::new();
     for (i, &c) in affs.iter().enumerate().take(n) {
-        let aff = crate::vdbe::value_ops::affinity_from_letter(c as char);
+        let aff = crate::value::affinity::Affinity::from_letter(c as char).unwrap_or(crate::value::affinity::Affinity::Blob);
         let v = vm.regs.get(first + i).map_or(&Value::Null, |r| &r.value);
         if affinity_may_change(v, aff) {
             converted.push((i, record_affinity(v.clone(), aff)));
@@ -79,7 +80,7 @@ pub(super) fn make_record(vm: &mut Vm, insn: &Insn, insns: &[Insn], env: &mut Co
         RecordBuilder::default().build((0..n).map(value_at), &mut out);
     }
     if (out.len() + zeros) as i64 > env.max_length {
-        return Err(crate::vdbe::value_ops::too_big());
+        return Err(crate::error::Error::too_big());
     }
     set_reg(vm, p3, Value::Blob(out));
     if zeros > 0 {
@@ -206,7 +207,7 @@ pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result
             // A text or blob stored longer than SQLITE_LIMIT_LENGTH allows
             // now (the limit was lowered, or another connection wrote it)
             // is SQLITE_TOOBIG when read, as SQLite's OP_Column says.
-            crate::vdbe::value_ops::check_length(&r.value, env.max_length)?;
+            r.value.check_length(env.max_length)?;
             return Ok(Flow::Next);
         }
     }
@@ -241,7 +242,7 @@ pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result
         Some(v) => v,
         None => column_default(&insn.p4),
     };
-    crate::vdbe::value_ops::check_length(&v, env.max_length)?;
+    v.check_length(env.max_length)?;
     set_reg(vm, p3, v);
     if p2 == 1 {
         if let Some(VmCursor::Ephemeral(e)) = vm.cursors.get(p1 as usize).and_then(|c| c.as_ref()) {
@@ -421,8 +422,8 @@ pub(super) fn column(vm: &mut Vm, env: &mut ConnState, cur: i32, col: usize) -> 
 
 /// Whether applying `aff` may change `v` (text and reals under a numeric
 /// affinity, numbers under TEXT); `false` means it is certainly a no-op.
-fn affinity_may_change(v: &Value, aff: crate::vdbe::value_ops::Affinity) -> bool {
-    use crate::vdbe::value_ops::Affinity;
+fn affinity_may_change(v: &Value, aff: crate::value::affinity::Affinity) -> bool {
+    use crate::value::affinity::Affinity;
     match aff {
         Affinity::Blob => false,
         Affinity::Text => matches!(v, Value::Integer(_) | Value::Real(_)),
@@ -442,9 +443,9 @@ fn fits_six_bytes(i: i64) -> bool {
 /// integer stored under REAL affinity stays an integer only while it fits
 /// in 6 bytes; a larger one is stored as the REAL it stands for (so the
 /// table and its indexes hold what reading the column gives).
-fn record_affinity(v: Value, aff: crate::vdbe::value_ops::Affinity) -> Value {
+fn record_affinity(v: Value, aff: crate::value::affinity::Affinity) -> Value {
     match (aff, v) {
-        (crate::vdbe::value_ops::Affinity::Real, Value::Integer(i)) if !fits_six_bytes(i) => Value::Real(i as f64),
+        (crate::value::affinity::Affinity::Real, Value::Integer(i)) if !fits_six_bytes(i) => Value::Real(i as f64),
         (aff, v) => apply_affinity(v, aff),
     }
 }

@@ -80,7 +80,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             } else {
                 // P2 is the register of errors still allowed: reduced by
                 // those found; the result is NULL when there are none.
-                let allowed = crate::vdbe::value_ops::to_i64(super::reg(vm, p2)).max(1);
+                let allowed = crate::value::numeric::value_to_i64(super::reg(vm, p2).as_ref()).max(1);
                 let errs = pend!(bt.integrity_check_records(&roots, allowed as usize));
                 set_reg(vm, p2, Value::Integer(allowed - errs.len() as i64));
                 let v = if errs.is_empty() {

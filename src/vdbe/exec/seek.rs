@@ -9,11 +9,13 @@
 use super::{reg, Flow};
 use crate::btree::{SeekOp, SeekResult};
 use crate::error::Result;
+use crate::value::affinity::{apply_affinity, Affinity};
+use crate::value::numeric::text_to_numeric;
+use crate::value::record::decode_record;
 use crate::value::{Value, ValueRef};
 use crate::vdbe::cursor::{BtreeCursor, VmCursor};
 use crate::vdbe::program::{Insn, Opcode, P4};
 use crate::vdbe::register::Register;
-use crate::vdbe::value_ops::{apply_affinity, decode_record, parse_number_exact, Affinity};
 use crate::vdbe::{ConnState, Vm};
 use std::cmp::Ordering;
 use std::task::Poll;
@@ -82,7 +84,7 @@ fn rowid_of(v: &Value) -> Option<i64> {
     match v {
         Value::Integer(i) => Some(*i),
         Value::Real(r) if r.fract() == 0.0 && r.abs() < 9.2e18 => Some(*r as i64),
-        Value::Text(t) => match parse_number_exact(t) {
+        Value::Text(t) => match text_to_numeric(t) {
             Some(Value::Integer(i)) => Some(i),
             Some(Value::Real(r)) if r.fract() == 0.0 && r.abs() < 9.2e18 => Some(r as i64),
             _ => None,

@@ -248,7 +248,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                     // RAISE(ABORT, expr): the message computed into P3.
                     _ if insn.p3 != 0 => {
                         let v = &vm.regs[insn.p3 as usize].value;
-                        String::from_utf8_lossy(&crate::vdbe::value_ops::to_text(v).unwrap_or_default()).into_owned()
+                        String::from_utf8_lossy(&crate::value::numeric::cast_to_text(v.as_ref()).unwrap_or_default()).into_owned()
                     }
                     _ => crate::error::errstr(p1).to_string(),
                 };

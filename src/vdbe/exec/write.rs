@@ -8,11 +8,11 @@
 use super::{reg, set_reg, Flow};
 use crate::btree::{InsertKey, SeekOp};
 use crate::error::{Error, Result, SQLITE_FULL};
+use crate::value::record::decode_record;
 use crate::value::{Value, ValueRef};
 use crate::vdbe::cursor::VmCursor;
 use crate::vdbe::program::{Insn, Opcode, P4};
 use crate::vdbe::sorter::compare_leading;
-use crate::vdbe::value_ops::decode_record;
 use crate::vdbe::{ConnState, Vm};
 use std::cmp::Ordering;
 use std::task::Poll;

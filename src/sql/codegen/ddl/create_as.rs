@@ -27,8 +27,8 @@ use crate::sql::codegen::Compiler;
 use crate::sql::model::query::{column_affinity, kinds, unique_names};
 use crate::sql::model::query::{Dest, ResultItem};
 use crate::sql::parse::unquoted;
+use crate::value::affinity::Affinity;
 use crate::vdbe::program::{Opcode, P4};
-use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{self, Expr, UnaryOperator};
 
 impl Compiler<'_> {

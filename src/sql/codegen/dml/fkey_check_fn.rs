@@ -17,8 +17,8 @@ use crate::sql::model::from::{FromItem, JoinTerm};
 use crate::sql::model::query::SelectInfo;
 use crate::sql::parse::unquote;
 use crate::sql::resolve::ColumnRef;
+use crate::value::affinity::Affinity;
 use crate::vdbe::program::{Opcode, P4};
-use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{Expr, Literal};
 
 /// The visible columns, then the hidden argument columns.

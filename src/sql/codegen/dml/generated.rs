@@ -14,8 +14,8 @@ use crate::sql::codegen::target::WriteTarget;
 use crate::sql::codegen::Compiler;
 use crate::sql::column_rules::references;
 use crate::sql::schema::Table;
+use crate::value::affinity::Affinity;
 use crate::vdbe::program::{Opcode, P4};
-use crate::vdbe::value_ops::Affinity;
 
 /// The error for a generated column named as an INSERT or UPDATE target.
 pub fn refuse_target(table: &Table, column: usize, verb: &str) -> Result<()> {

@@ -19,8 +19,8 @@ use crate::sql::codegen::Compiler;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted, with_first_statement};
 use crate::sql::schema::{Column, Table};
+use crate::value::affinity::Affinity;
 use crate::vdbe::program::{Opcode, Program};
-use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{Cmd, InsertBody, Stmt, TriggerEvent, TriggerTime};
 
 fn quote(n: &str) -> String {

@@ -8,8 +8,8 @@
 use crate::error::Result;
 use crate::sql::codegen::{ColumnSource, Compiler};
 use crate::sql::resolve::{resolve, ColumnRef};
+use crate::value::affinity::Affinity;
 use crate::vdbe::program::{Opcode, P4};
-use crate::vdbe::value_ops::Affinity;
 
 /// P4 for `Column` on `table`'s column `col`: its constant DEFAULT, which
 /// rows written before the column was added read.

@@ -8,9 +8,9 @@
 use crate::error::Result;
 use crate::sql::codegen::Compiler;
 use crate::sql::parse::{unquote, unquoted};
+use crate::value::affinity::Affinity;
 use crate::vdbe::func::FuncDef;
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
-use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{self, Expr, Operator, UnaryOperator};
 use std::sync::Arc;
 

@@ -13,8 +13,8 @@
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
 use crate::sql::schema::{Index, IndexColumn, Table};
+use crate::value::affinity::Affinity;
 use crate::vdbe::program::{Opcode, P4};
-use crate::vdbe::value_ops::Affinity;
 
 /// How EXPLAIN QUERY PLAN names an index key column: the table column's
 /// name, or `<expr>` for an expression.

@@ -31,10 +31,10 @@ use crate::sql::model::expr_shape::aggregate_inputs;
 use crate::sql::model::expr_shape::may_be_row;
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::no_such_column;
+use crate::value::affinity::Affinity;
 use crate::value::literal::{parse_numeric, Number};
 use crate::vdbe::func::FuncKind;
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
-use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{self, Expr, LikeOperator, Literal, Operator, UnaryOperator};
 
 fn decode_blob(hex: &str) -> Result<Vec<u8>> {

@@ -32,8 +32,8 @@
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::{may_be_row, select_has_star, strip_parens, written_select_width};
+use crate::value::affinity::Affinity;
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
-use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{self, Expr, Operator};
 
 /// How a single value compares: its affinity, and its collation (name,

@@ -9,8 +9,8 @@ use super::comparison_affinity;
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::may_be_row;
+use crate::value::affinity::Affinity;
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
-use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{self, Expr};
 use std::sync::Arc;
 

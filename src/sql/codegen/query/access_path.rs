@@ -16,9 +16,9 @@ use crate::sql::model::from::FromItem;
 use crate::sql::plan::order::{index_collation, index_is_narrower, index_serves, index_width, rowid_serves, OrderGoal, Served};
 use crate::sql::plan::terms::LookupOp;
 use crate::sql::schema::{Index, Table};
+use crate::value::affinity::Affinity;
 use crate::value::record::{KeyField, KeyInfo};
 use crate::vdbe::program::{Opcode, P4};
-use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{Expr, Operator};
 use std::sync::Arc;
 

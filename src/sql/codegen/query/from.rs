@@ -45,8 +45,8 @@ use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted, with_first_statement};
 use crate::sql::plan::goal::LoopRequest;
 use crate::sql::resolve::{ColumnRef, ScopeColumn, ScopeItem};
+use crate::value::affinity::Affinity;
 use crate::vdbe::program::{Opcode, P4};
-use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{self, Expr, FromClause, JoinConstraint, JoinOperator, JoinType, Operator, SelectTable};
 use std::sync::Arc;
 

@@ -60,7 +60,7 @@ impl<'b> Compiler<'_> {
         // number.)
         let mut affs: String = idx.columns.iter().take(ne + 1).map(|c| self.index_column_affinity(table, c).letter()).collect();
         if ne == idx.columns.len() {
-            affs.push(crate::vdbe::value_ops::Affinity::Numeric.letter());
+            affs.push(crate::value::affinity::Affinity::Numeric.letter());
         }
         // `keys`: the prefix and the lower bound; `endkeys`: the prefix
         // and the upper bound (both in index order).

@@ -9,8 +9,8 @@ use crate::sql::model::expr_shape::has_subquery;
 use crate::sql::model::from::FromItem;
 use crate::sql::plan::terms::LookupOp;
 use crate::sql::schema::Table;
+use crate::value::affinity::Affinity;
 use crate::vdbe::program::{Opcode, P4};
-use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::Expr;
 
 impl<'b> Compiler<'_> {

@@ -13,10 +13,10 @@ use crate::sql::model::query::{key_width, needs_null_key, Dest, LimitRegs, Neste
 use crate::sql::parse::ordinal;
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::{ColumnRef, Scope};
+use crate::value::affinity::Affinity;
 use crate::value::collation::Collation;
 use crate::value::record::{KeyField, KeyInfo};
 use crate::vdbe::program::{Opcode, Program, P4};
-use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{self, Expr, OneSelect, ResultColumn, Select, SortOrder, SortedColumn};
 use std::collections::HashMap;
 use std::sync::Arc;

@@ -32,8 +32,8 @@ use crate::sql::codegen::Compiler;
 use crate::sql::model::from::FromItem;
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::{ScopeColumn, ScopeItem};
+use crate::value::affinity::Affinity;
 use crate::vdbe::program::{Opcode, P4};
-use crate::vdbe::value_ops::Affinity;
 use sqlite3_parser::ast::{Expr, QualifiedName};
 
 /// The argument of a table-valued pragma known only when the statement

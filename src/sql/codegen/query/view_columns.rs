@@ -13,7 +13,7 @@ use crate::sql::model::query::{column_affinity_or_none, unique_names};
 use crate::sql::model::query::{Dest, SelectInfo};
 use crate::sql::parse::with_first_statement;
 use crate::sql::schema::Table;
-use crate::vdbe::value_ops::Affinity;
+use crate::value::affinity::Affinity;
 use sqlite3_parser::ast;
 
 impl Compiler<'_> {

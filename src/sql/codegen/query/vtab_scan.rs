@@ -110,7 +110,7 @@ impl<'b> Compiler<'_> {
                     self.b.add(Opcode::VInitIn, first, target, list.len() as i32);
                     continue;
                 }
-                InValues::List(_) | InValues::Or(_) => self.in_values(list.iter().copied(), crate::vdbe::value_ops::Affinity::Blob)?,
+                InValues::List(_) | InValues::Or(_) => self.in_values(list.iter().copied(), crate::value::affinity::Affinity::Blob)?,
                 InValues::Row { sel, width, .. } => {
                     // The slices the plan uses, in argument order: the loop
                     // reads the subquery's rows cut down to them, each

@@ -114,7 +114,7 @@ impl Compiler<'_> {
             } else {
                 // A number, or text that reads as one; other text and
                 // blobs (which sort after every number) are refused.
-                self.b.add4(Opcode::Affinity, r, 1, 0, P4::Affinity(crate::vdbe::value_ops::Affinity::Numeric.letter().to_string()), 0);
+                self.b.add4(Opcode::Affinity, r, 1, 0, P4::Affinity(crate::value::affinity::Affinity::Numeric.letter().to_string()), 0);
                 let text = self.b.reg();
                 self.b.add4(Opcode::String8, 0, text, 0, P4::Bytes(Vec::new()), 0);
                 self.b.add4(Opcode::Ge, text, bad, r, P4::None, 0);

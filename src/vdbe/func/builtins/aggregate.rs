@@ -341,7 +341,7 @@ impl AggregateState for GroupConcat {
         };
         let val = value_text(&args[0]).unwrap_or_default();
         if (self.buf.len() - self.start + sep.len() + val.len()) as i64 > super::core::MAX_LENGTH {
-            return Err(super::core::too_big());
+            return Err(Error::too_big());
         }
         self.buf.extend_from_slice(&sep);
         self.buf.extend_from_slice(&val);

@@ -18,7 +18,7 @@
 use super::conv::{numeric_value, value_bytes, value_f64, value_i64, value_text};
 use super::pattern::{self, PatternInfo};
 use super::{scalar, wrong_arg_count, DETERMINISTIC, VOLATILE};
-use crate::error::{Error, Result, SQLITE_TOOBIG};
+use crate::error::{Error, Result};
 use crate::value::collation::Collation;
 use crate::value::{Value, ValueRef};
 use crate::vdbe::func::{FuncFlags, FunctionContext, FunctionRegistry};
@@ -101,16 +101,10 @@ pub fn compile_option_used(name: &str) -> bool {
 /// `SQLITE_LIMIT_LENGTH` default: the largest string or blob.
 pub const MAX_LENGTH: i64 = 1_000_000_000;
 
-pub(crate) fn too_big() -> Error {
-    Error::new(SQLITE_TOOBIG, "string or blob too big")
-}
-
 /// A text or blob result longer than `SQLITE_LIMIT_LENGTH` is an error.
 pub(crate) fn within_limit(v: Value) -> Result<Value> {
-    match &v {
-        Value::Text(_) | Value::Blob(_) | Value::ZeroBlob(_) if v.byte_len() as i64 > MAX_LENGTH => Err(too_big()),
-        _ => Ok(v),
-    }
+    v.check_length(MAX_LENGTH)?;
+    Ok(v)
 }
 
 /// Bytes up to (not including) the first NUL: what a C string sees.
@@ -725,7 +719,7 @@ fn random(ctx: &mut FunctionContext<'_>) -> Value {
 fn randomblob(ctx: &mut FunctionContext<'_>, n: &Value) -> Result<Value> {
     let n = value_i64(n).max(1);
     if n > MAX_LENGTH {
-        return Err(too_big());
+        return Err(Error::too_big());
     }
     let mut b = vec![0u8; n as usize];
     (ctx.prng)(&mut b);
@@ -746,7 +740,7 @@ fn replace(a: &[Value]) -> Result<Value> {
             // Each replacement can grow the text: stop at the length limit
             // rather than after allocating far past it.
             if (out.len() + rep.len()) as i64 > MAX_LENGTH {
-                return Err(too_big());
+                return Err(Error::too_big());
             }
             out.extend_from_slice(&rep);
             i += pat.len();
@@ -1043,7 +1037,7 @@ fn unicode(v: &Value) -> Value {
 fn zeroblob(n: &Value) -> Result<Value> {
     let n = value_i64(n).max(0);
     if n > MAX_LENGTH {
-        return Err(too_big());
+        return Err(Error::too_big());
     }
     Ok(Value::zero_blob(n as usize))
 }
