@@ -65,6 +65,30 @@ impl<'b> Compiler<'_> {
         // where a rowid table would take a rowid range.
         if let Some(pk) = &pk {
             let (eqs, lower, upper) = self.index_bounds(&table, pk, pk_usable, &cands);
+            // `IN` on the next key column: the search is repeated for
+            // each of its values (as SQLite's IN operator on an index).
+            if eqs.len() < pk_usable && lower.is_none() && upper.is_none() {
+                let col = pk.columns[eqs.len()].column;
+                let ins = self.in_candidates(it, before, terms);
+                if let Some((_, list)) = ins.iter().find(|(c, _)| c.is_some() && *c == col).filter(|_| !eqs.is_empty() || pk.columns.len() > 1) {
+                    let k = eqs.len();
+                    let tail = Index { columns: pk.columns[k + 1..].to_vec(), ..pk.clone() };
+                    let after = self.index_bounds(&table, &tail, pk_usable - k - 1, &cands);
+                    // The order of the key with the columns after the IN
+                    // that equalities pin left out (constant throughout),
+                    // read forwards: the IN values come in key order.
+                    let served = goal.is_some_and(|g| {
+                        let pinned = &pk.columns[k + 1..k + 1 + after.0.len()];
+                        let is_pinned = |c: Option<usize>, coll: &str| pinned.iter().any(|ic| ic.column.is_some() && ic.column == c && index_collation(&table, ic) == coll);
+                        let g = OrderGoal { terms: g.terms.iter().filter(|t| !is_pinned(t.column, &t.collation)).cloned().collect(), ..g.clone() };
+                        let mut rest = pk.clone();
+                        rest.columns.retain(|ic| !pinned.iter().any(|p| p.column == ic.column && p.collation == ic.collation));
+                        index_serves(&g, &table, &rest, k) == Served::Forward
+                    });
+                    let kind = self.pk_in_loop(it, &table, pk, eqs, list, after, end, &item_name)?;
+                    return Ok((kind, served));
+                }
+            }
             if !eqs.is_empty() {
                 let served = goal.map_or(Served::No, |g| index_serves(g, &table, pk, eqs.len()));
                 let kind = self.pk_loop(it, &table, pk, (eqs, lower, upper), served == Served::Backward, min_max, (next, end), &item_name)?;
@@ -415,6 +439,79 @@ impl<'b> Compiler<'_> {
         self.emit_index_loop(table, l, next, end)
     }
 
+    /// A search of a WITHOUT ROWID table's key repeated for each value
+    /// of an IN list on key column `eqs.len()`: `eqs` pin the columns
+    /// before it, `after` (see `index_bounds`) the columns after it. The
+    /// values are read in ascending order, each once.
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn pk_in_loop<'a>(
+        &mut self,
+        it: &FromItem<'a, 'b>,
+        table: &Table,
+        pk: &Index,
+        eqs: Vec<&'a Expr<'b>>,
+        list: &[&'a Expr<'b>],
+        (after, lower, upper): (Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>),
+        end: i32,
+        item_name: &str,
+    ) -> Result<LoopKind> {
+        let k = eqs.len();
+        let n = k + 1 + after.len();
+        let affs: String = pk.columns.iter().take(n + 1).map(|c| self.index_column_affinity(table, c).letter()).collect();
+        let keys = self.b.regs(n + 1);
+        let endkeys = self.b.regs(n + 1);
+        for (i, e) in eqs.iter().enumerate() {
+            self.expr(e, keys + i as i32)?;
+        }
+        for (i, e) in after.iter().enumerate() {
+            self.expr(e, keys + (k + 1 + i) as i32)?;
+        }
+        if let Some((_, e)) = lower {
+            self.expr(e, keys + n as i32)?;
+            self.b.add(Opcode::IsNull, keys + n as i32, end, 0);
+        }
+        if let Some((_, e)) = upper {
+            self.expr(e, endkeys + n as i32)?;
+            self.b.add(Opcode::IsNull, endkeys + n as i32, end, 0);
+        }
+        let col = pk.columns[k].column.unwrap_or(0);
+        let vcur = self.in_values_ordered(list.iter().copied(), table.columns[col].affinity, pk.columns[k].descending)?;
+        let vnext = self.b.label();
+        self.b.add(Opcode::Rewind, vcur, end, 0);
+        let vtop = self.b.here();
+        self.b.add(Opcode::Column, vcur, 0, keys + k as i32);
+        for i in 0..n {
+            self.b.add(Opcode::Copy, keys + i as i32, endkeys + i as i32, 0);
+        }
+        let n_lower = n + lower.is_some() as usize;
+        let n_upper = n + upper.is_some() as usize;
+        self.b.add4(Opcode::Affinity, keys, n_lower as i32, 0, P4::Affinity(affs[..n_lower].to_string()), 0);
+        self.b.add4(Opcode::Affinity, endkeys, n_upper as i32, 0, P4::Affinity(affs[..n_upper].to_string()), 0);
+        let seek = if lower.is_some_and(|(op, _)| op == LookupOp::Gt) { Opcode::SeekGT } else { Opcode::SeekGE };
+        self.b.add4(seek, it.cursor, vnext, keys, P4::Int64(n_lower as i64), 0);
+        let top = self.b.here();
+        let stop = if upper.is_some_and(|(op, _)| op == LookupOp::Lt) { Opcode::IdxGE } else { Opcode::IdxGT };
+        self.b.add4(stop, it.cursor, vnext, endkeys, P4::Int64(n_upper as i64), 0);
+        let mut desc: Vec<String> = pk.columns.iter().take(n).map(|c| format!("{}=?", c.column.map_or("", |c| table.columns[c].name.as_str()))).collect();
+        if let Some(ic) = pk.columns.get(n) {
+            let name = ic.column.map_or("", |c| table.columns[c].name.as_str());
+            // (Shown in the term's own direction, lower bound first.)
+            let mut bounds = Vec::new();
+            if lower.is_some() {
+                bounds.push(format!("{name}{}?", if ic.descending { "<" } else { ">" }));
+            }
+            if upper.is_some() {
+                bounds.push(format!("{name}{}?", if ic.descending { ">" } else { "<" }));
+            }
+            if ic.descending {
+                bounds.reverse();
+            }
+            desc.extend(bounds);
+        }
+        self.eqp.push(format_args!("SEARCH {item_name} USING PRIMARY KEY ({})", desc.join(" AND ")));
+        Ok(LoopKind::InIndex(it.cursor, top, vcur, vtop, vnext, false))
+    }
+
     /// How many leading PRIMARY KEY columns of a WITHOUT ROWID table can
     /// take lookup values: those compared with the column's own
     /// collation (the one lookup candidates are checked for).
@@ -576,8 +673,15 @@ impl<'b> Compiler<'_> {
     /// Put the values of an IN list (with `aff` applied, NULLs dropped,
     /// duplicates merged) in a temporary index; returns its cursor.
     pub(in crate::sql::codegen) fn in_values<'e, 'x: 'e>(&mut self, list: impl IntoIterator<Item = &'e Expr<'x>>, aff: Affinity) -> Result<i32> {
+        self.in_values_ordered(list, aff, false)
+    }
+
+    /// [`Self::in_values`], kept in descending order when `descending`
+    /// (to be read in a DESC key column's order).
+    fn in_values_ordered<'e, 'x: 'e>(&mut self, list: impl IntoIterator<Item = &'e Expr<'x>>, aff: Affinity, descending: bool) -> Result<i32> {
         let vcur = self.b.cursor();
-        self.b.add4(Opcode::OpenEphemeral, vcur, 1, 0, P4::KeyInfo(crate::sql::model::query::binary_key_info(1)), 0);
+        let ki = Arc::new(KeyInfo { fields: vec![KeyField { collation: crate::value::collation::Collation::binary(), descending }] });
+        self.b.add4(Opcode::OpenEphemeral, vcur, 1, 0, P4::KeyInfo(ki), 0);
         let r = self.b.reg();
         let rec = self.b.reg();
         for e in list {
