@@ -79,7 +79,8 @@ impl<'b> Compiler<'_> {
                     // read forwards: the IN values come in key order.
                     let served = goal.is_some_and(|g| {
                         let pinned = &pk.columns[k + 1..k + 1 + after.0.len()];
-                        let is_pinned = |c: Option<usize>, coll: &str| pinned.iter().any(|ic| ic.column.is_some() && ic.column == c && index_collation(&table, ic) == coll);
+                        let is_pinned =
+                            |c: Option<usize>, coll: &str| pinned.iter().any(|ic| ic.column.is_some() && ic.column == c && index_collation(&table, ic) == coll);
                         let g = OrderGoal { terms: g.terms.iter().filter(|t| !is_pinned(t.column, &t.collation)).cloned().collect(), ..g.clone() };
                         let mut rest = pk.clone();
                         rest.columns.retain(|ic| !pinned.iter().any(|p| p.column == ic.column && p.collation == ic.collation));
@@ -157,7 +158,19 @@ impl<'b> Compiler<'_> {
             let (_, idx, eqs, lower, upper) = best;
             let covering_shown = covers(&idx);
             let covering = covering_shown && !or_branch;
-            IndexLoop { table_cursor: it.cursor, item_name: item_name.clone(), idx, eqs, lower, upper, backward, covering, covering_shown, min_max, primary_key: false }
+            IndexLoop {
+                table_cursor: it.cursor,
+                item_name: item_name.clone(),
+                idx,
+                eqs,
+                lower,
+                upper,
+                backward,
+                covering,
+                covering_shown,
+                min_max,
+                primary_key: false,
+            }
         };
         // An OR term read as a union of lookups, when its branches find
         // fewer rows than the best single path (against a scan giving the
