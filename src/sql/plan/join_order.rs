@@ -89,8 +89,11 @@ impl<'b> Compiler<'_> {
     /// Whether some full scan of the goal's table gives its order.
     fn goal_servable(&mut self, items: &[FromItem<'_, 'b>], g: &OrderGoal) -> bool {
         let Some(table) = items.iter().find(|i| i.item == g.item).and_then(|i| i.table.clone()) else { return false };
-        if table.without_rowid.is_some() {
-            return false;
+        // (A WITHOUT ROWID table is read in its key order, and its
+        // indexes' entries end with the key.)
+        if let Some(pk) = crate::sql::schema::Schema::without_rowid_pk_index(&table) {
+            return index_serves(g, &table, &pk, 0).yes()
+                || self.schema.indexes_of(&table).iter().any(|i| i.where_sql.is_none() && index_serves(g, &table, &table.index_with_key_suffix(i), 0).yes());
         }
         rowid_serves(g).yes() || self.schema.indexes_of(&table).iter().any(|i| i.where_sql.is_none() && index_serves(g, &table, i, 0).yes())
     }

@@ -129,6 +129,11 @@ pub fn index_serves(goal: &OrderGoal, table: &Table, idx: &Index, n_eq: usize) -
             continue;
         }
         if pos == idx.columns.len() {
+            // Entries holding a WITHOUT ROWID table's whole key are
+            // unique: no ties left to order.
+            if entries_unique(table, idx) {
+                return served(dir);
+            }
             // Each entry ends with the rowid, ascending: after all key
             // columns it orders ties, and being unique it orders all.
             if column.is_none() {
@@ -174,8 +179,16 @@ fn index_groups(goal: &OrderGoal, table: &Table, idx: &Index, n_eq: usize) -> Se
     }
     match left.as_slice() {
         [] | [(None, _)] => Served::Forward,
+        _ if entries_unique(table, idx) => Served::Forward,
         _ => Served::No,
     }
+}
+
+/// Whether every entry of `idx` is unique because it holds the whole
+/// PRIMARY KEY of a WITHOUT ROWID table (whose key columns are NOT NULL):
+/// its PRIMARY KEY itself, or a secondary index with its key suffix.
+fn entries_unique(table: &Table, idx: &Index) -> bool {
+    table.without_rowid.is_some() && table.index_suffix(idx).is_empty()
 }
 
 /// SQLite's `sqlite3LogEstFromDouble`: [`log_est`] of a cost.

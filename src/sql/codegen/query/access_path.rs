@@ -51,20 +51,51 @@ impl<'b> Compiler<'_> {
             self.eqp.push(format_args!("SCAN {item_name}"));
             return Ok((LoopKind::Scan(it.cursor, top), false));
         };
+        let goal = goal.filter(|g| g.item == it.item);
+        let min_max = goal.is_some_and(|g| g.min_max);
+        // A WITHOUT ROWID table is its PRIMARY KEY's b-tree: read in key
+        // order it serves an order as an index would (see `pk_loop`).
+        let pk = crate::sql::schema::Schema::without_rowid_pk_index(&table);
+        let pk_usable = Self::pk_lookup_width(&table);
+        let cands = self.lookup_candidates(it, before, terms);
         // A WITHOUT ROWID table: its key when an equality fixes its first
         // column (SQLite prefers another index there only when it covers
         // the query, which the loops here do not do yet); otherwise a
         // secondary index, as for a rowid table, or a range of the key
         // where a rowid table would take a rowid range.
-        let key_eqs = if table.without_rowid.is_some() { self.without_rowid_key_eqs(it, &table, before, terms) } else { 0 };
-        if key_eqs > 0 {
-            if let Some(kind) = self.without_rowid_key_seek(it, &table, before, terms, end, &item_name)? {
-                return Ok((kind, false));
+        if let Some(pk) = &pk {
+            let (eqs, lower, upper) = self.index_bounds(&table, pk, pk_usable, &cands);
+            // `IN` on the next key column: the search is repeated for
+            // each of its values (as SQLite's IN operator on an index).
+            if eqs.len() < pk_usable && lower.is_none() && upper.is_none() {
+                let col = pk.columns[eqs.len()].column;
+                let ins = self.in_candidates(it, before, terms);
+                if let Some((_, list)) = ins.iter().find(|(c, _)| c.is_some() && *c == col).filter(|_| !eqs.is_empty() || pk.columns.len() > 1) {
+                    let k = eqs.len();
+                    let tail = Index { columns: pk.columns[k + 1..].to_vec(), ..pk.clone() };
+                    let after = self.index_bounds(&table, &tail, pk_usable - k - 1, &cands);
+                    // The order of the key with the columns after the IN
+                    // that equalities pin left out (constant throughout),
+                    // read forwards: the IN values come in key order.
+                    let served = goal.is_some_and(|g| {
+                        let pinned = &pk.columns[k + 1..k + 1 + after.0.len()];
+                        let is_pinned =
+                            |c: Option<usize>, coll: &str| pinned.iter().any(|ic| ic.column.is_some() && ic.column == c && index_collation(&table, ic) == coll);
+                        let g = OrderGoal { terms: g.terms.iter().filter(|t| !is_pinned(t.column, &t.collation)).cloned().collect(), ..g.clone() };
+                        let mut rest = pk.clone();
+                        rest.columns.retain(|ic| !pinned.iter().any(|p| p.column == ic.column && p.collation == ic.collation));
+                        index_serves(&g, &table, &rest, k) == Served::Forward
+                    });
+                    let kind = self.pk_in_loop(it, &table, pk, eqs, list, after, end, &item_name)?;
+                    return Ok((kind, served));
+                }
+            }
+            if !eqs.is_empty() {
+                let served = goal.map_or(Served::No, |g| index_serves(g, &table, pk, eqs.len()));
+                let kind = self.pk_loop(it, &table, pk, (eqs, lower, upper), served == Served::Backward, min_max, (next, end), &item_name)?;
+                return Ok((kind, served.yes()));
             }
         }
-        let goal = goal.filter(|g| g.item == it.item);
-        let min_max = goal.is_some_and(|g| g.min_max);
-        let cands = self.lookup_candidates(it, before, terms);
         // Rowid equality: one row, in any order.
         if let Some((_, _, e)) = cands.iter().find(|(c, op, _)| c.is_none() && *op == LookupOp::Eq) {
             let r = self.expr_new(e)?;
@@ -99,40 +130,7 @@ impl<'b> Compiler<'_> {
         let indexes: Vec<Index> = self.loop_indexes(it, &table, terms)?.iter().map(|i| table.index_with_key_suffix(i)).collect();
         let mut best: Option<(usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>)> = None;
         for idx in indexes.iter().cloned() {
-            let keys: Vec<Option<usize>> = idx.columns.iter().map(|ic| self.index_lookup_key(&table, ic)).collect();
-            let mut eqs = Vec::new();
-            for key in &keys {
-                match cands.iter().find(|(c, op, _)| key.is_some() && c == key && *op == LookupOp::Eq) {
-                    Some((_, _, e)) => eqs.push(*e),
-                    None => break,
-                }
-            }
-            let mut lower = None;
-            let mut upper = None;
-            if let Some(ic) = idx.columns.get(eqs.len()) {
-                let key = keys[eqs.len()];
-                for (c, op, e) in &cands {
-                    if key.is_none() || *c != key {
-                        continue;
-                    }
-                    let op = if ic.descending { op.swapped() } else { *op };
-                    match op {
-                        LookupOp::Gt | LookupOp::Ge if lower.is_none() => lower = Some((op, *e)),
-                        LookupOp::Lt | LookupOp::Le if upper.is_none() => upper = Some((op, *e)),
-                        _ => {}
-                    }
-                }
-            } else if !eqs.is_empty() {
-                // Every key column pinned: the entries are in rowid order,
-                // so a rowid range bounds them too.
-                for (c, op, e) in &cands {
-                    match op {
-                        LookupOp::Gt | LookupOp::Ge if c.is_none() && lower.is_none() => lower = Some((*op, *e)),
-                        LookupOp::Lt | LookupOp::Le if c.is_none() && upper.is_none() => upper = Some((*op, *e)),
-                        _ => {}
-                    }
-                }
-            }
+            let (eqs, lower, upper) = self.index_bounds(&table, &idx, idx.columns.len(), &cands);
             let score = eqs.len() * 4 + lower.is_some() as usize + upper.is_some() as usize;
             // Between equally usable indexes: the one giving the wanted
             // order, then a covering one, then the narrower.
@@ -160,7 +158,19 @@ impl<'b> Compiler<'_> {
             let (_, idx, eqs, lower, upper) = best;
             let covering_shown = covers(&idx);
             let covering = covering_shown && !or_branch;
-            IndexLoop { table_cursor: it.cursor, item_name: item_name.clone(), idx, eqs, lower, upper, backward, covering, covering_shown, min_max }
+            IndexLoop {
+                table_cursor: it.cursor,
+                item_name: item_name.clone(),
+                idx,
+                eqs,
+                lower,
+                upper,
+                backward,
+                covering,
+                covering_shown,
+                min_max,
+                primary_key: false,
+            }
         };
         // An OR term read as a union of lookups, when its branches find
         // fewer rows than the best single path (against a scan giving the
@@ -240,9 +250,17 @@ impl<'b> Compiler<'_> {
                 let kind = self.emit_index_loop(&table, l, next, end)?;
                 return Ok((kind, true));
             }
+            // A WITHOUT ROWID table's key giving the order: a range of it,
+            // else all of it (as a rowid table's rowid below).
+            if let Some(pk) = pk.as_ref().filter(|pk| index_serves(g, &table, pk, 0).yes()) {
+                let served = index_serves(g, &table, pk, 0);
+                let bounds = self.index_bounds(&table, pk, pk_usable, &cands);
+                let kind = self.pk_loop(it, &table, pk, bounds, served == Served::Backward, min_max, (next, end), &item_name)?;
+                return Ok((kind, true));
+            }
             let lower = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Gt | LookupOp::Ge));
             let upper = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Lt | LookupOp::Le));
-            let served = rowid_serves(g);
+            let served = if pk.is_some() { Served::No } else { rowid_serves(g) };
             if served.yes() && (lower.is_some() || upper.is_some()) {
                 let kind = self.rowid_range(
                     it.cursor,
@@ -296,8 +314,10 @@ impl<'b> Compiler<'_> {
             }
             // A range of a WITHOUT ROWID table's key, where a rowid table
             // would take a rowid range.
-            if table.without_rowid.is_some() {
-                if let Some(kind) = self.without_rowid_key_seek(it, &table, before, terms, end, &item_name)? {
+            if let Some(pk) = &pk {
+                let bounds = self.index_bounds(&table, pk, pk_usable, &cands);
+                if bounds.1.is_some() || bounds.2.is_some() {
+                    let kind = self.pk_loop(it, &table, pk, bounds, false, false, (next, end), &item_name)?;
                     return Ok((kind, false));
                 }
             }
@@ -349,6 +369,174 @@ impl<'b> Compiler<'_> {
         self.eqp.push(format_args!("SCAN {item_name}"));
         let halt = self.empty_scan_halt.take().unwrap_or(end);
         Ok((self.table_scan(it.cursor, false, halt), false))
+    }
+
+    /// The lookup `idx` allows with the terms `cands`: values for `=` on
+    /// a leading run of its first `usable` key columns, then at most a
+    /// lower and an upper bound (in index order: bounds on a DESC column
+    /// swap) on the next one, or on the rowid when every key column is
+    /// pinned.
+    #[allow(clippy::type_complexity)]
+    pub(in crate::sql::codegen) fn index_bounds<'a>(
+        &mut self,
+        table: &Table,
+        idx: &Index,
+        usable: usize,
+        cands: &[(Option<usize>, LookupOp, &'a Expr<'b>)],
+    ) -> (Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>) {
+        let keys: Vec<Option<usize>> = idx.columns.iter().take(usable).map(|ic| self.index_lookup_key(table, ic)).collect();
+        let mut eqs = Vec::new();
+        for key in &keys {
+            match cands.iter().find(|(c, op, _)| key.is_some() && c == key && *op == LookupOp::Eq) {
+                Some((_, _, e)) => eqs.push(*e),
+                None => break,
+            }
+        }
+        let mut lower = None;
+        let mut upper = None;
+        if let Some(ic) = idx.columns.get(eqs.len()).filter(|_| eqs.len() < usable) {
+            let key = keys[eqs.len()];
+            for (c, op, e) in cands {
+                if key.is_none() || *c != key {
+                    continue;
+                }
+                let op = if ic.descending { op.swapped() } else { *op };
+                match op {
+                    LookupOp::Gt | LookupOp::Ge if lower.is_none() => lower = Some((op, *e)),
+                    LookupOp::Lt | LookupOp::Le if upper.is_none() => upper = Some((op, *e)),
+                    _ => {}
+                }
+            }
+        } else if !eqs.is_empty() && eqs.len() == idx.columns.len() {
+            // Every key column pinned: the entries are in rowid order,
+            // so a rowid range bounds them too.
+            for (c, op, e) in cands {
+                match op {
+                    LookupOp::Gt | LookupOp::Ge if c.is_none() && lower.is_none() => lower = Some((*op, *e)),
+                    LookupOp::Lt | LookupOp::Le if c.is_none() && upper.is_none() => upper = Some((*op, *e)),
+                    _ => {}
+                }
+            }
+        }
+        (eqs, lower, upper)
+    }
+
+    /// A loop over a WITHOUT ROWID table in its key order (forwards or
+    /// `backward`), searched with `bounds` (see `index_bounds`): the
+    /// table's own cursor walks its PRIMARY KEY `pk`.
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn pk_loop<'a>(
+        &mut self,
+        it: &FromItem<'a, 'b>,
+        table: &Table,
+        pk: &Index,
+        (eqs, lower, upper): (Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>),
+        backward: bool,
+        min_max: bool,
+        (next, end): (i32, i32),
+        item_name: &str,
+    ) -> Result<LoopKind> {
+        let l = IndexLoop {
+            table_cursor: it.cursor,
+            item_name: item_name.to_string(),
+            idx: pk.clone(),
+            eqs,
+            lower,
+            upper,
+            backward,
+            covering: false,
+            covering_shown: false,
+            min_max,
+            primary_key: true,
+        };
+        self.emit_index_loop(table, l, next, end)
+    }
+
+    /// A search of a WITHOUT ROWID table's key repeated for each value
+    /// of an IN list on key column `eqs.len()`: `eqs` pin the columns
+    /// before it, `after` (see `index_bounds`) the columns after it. The
+    /// values are read in ascending order, each once.
+    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
+    fn pk_in_loop<'a>(
+        &mut self,
+        it: &FromItem<'a, 'b>,
+        table: &Table,
+        pk: &Index,
+        eqs: Vec<&'a Expr<'b>>,
+        list: &[&'a Expr<'b>],
+        (after, lower, upper): (Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>),
+        end: i32,
+        item_name: &str,
+    ) -> Result<LoopKind> {
+        let k = eqs.len();
+        let n = k + 1 + after.len();
+        let affs: String = pk.columns.iter().take(n + 1).map(|c| self.index_column_affinity(table, c).letter()).collect();
+        let keys = self.b.regs(n + 1);
+        let endkeys = self.b.regs(n + 1);
+        for (i, e) in eqs.iter().enumerate() {
+            self.expr(e, keys + i as i32)?;
+        }
+        for (i, e) in after.iter().enumerate() {
+            self.expr(e, keys + (k + 1 + i) as i32)?;
+        }
+        if let Some((_, e)) = lower {
+            self.expr(e, keys + n as i32)?;
+            self.b.add(Opcode::IsNull, keys + n as i32, end, 0);
+        }
+        if let Some((_, e)) = upper {
+            self.expr(e, endkeys + n as i32)?;
+            self.b.add(Opcode::IsNull, endkeys + n as i32, end, 0);
+        }
+        let col = pk.columns[k].column.unwrap_or(0);
+        let vcur = self.in_values_ordered(list.iter().copied(), table.columns[col].affinity, pk.columns[k].descending)?;
+        let vnext = self.b.label();
+        self.b.add(Opcode::Rewind, vcur, end, 0);
+        let vtop = self.b.here();
+        self.b.add(Opcode::Column, vcur, 0, keys + k as i32);
+        for i in 0..n {
+            self.b.add(Opcode::Copy, keys + i as i32, endkeys + i as i32, 0);
+        }
+        let n_lower = n + lower.is_some() as usize;
+        let n_upper = n + upper.is_some() as usize;
+        self.b.add4(Opcode::Affinity, keys, n_lower as i32, 0, P4::Affinity(affs[..n_lower].to_string()), 0);
+        self.b.add4(Opcode::Affinity, endkeys, n_upper as i32, 0, P4::Affinity(affs[..n_upper].to_string()), 0);
+        let seek = if lower.is_some_and(|(op, _)| op == LookupOp::Gt) { Opcode::SeekGT } else { Opcode::SeekGE };
+        self.b.add4(seek, it.cursor, vnext, keys, P4::Int64(n_lower as i64), 0);
+        let top = self.b.here();
+        let stop = if upper.is_some_and(|(op, _)| op == LookupOp::Lt) { Opcode::IdxGE } else { Opcode::IdxGT };
+        self.b.add4(stop, it.cursor, vnext, endkeys, P4::Int64(n_upper as i64), 0);
+        let mut desc: Vec<String> = pk.columns.iter().take(n).map(|c| format!("{}=?", c.column.map_or("", |c| table.columns[c].name.as_str()))).collect();
+        if let Some(ic) = pk.columns.get(n) {
+            let name = ic.column.map_or("", |c| table.columns[c].name.as_str());
+            // (Shown in the term's own direction, lower bound first.)
+            let mut bounds = Vec::new();
+            if lower.is_some() {
+                bounds.push(format!("{name}{}?", if ic.descending { "<" } else { ">" }));
+            }
+            if upper.is_some() {
+                bounds.push(format!("{name}{}?", if ic.descending { ">" } else { "<" }));
+            }
+            if ic.descending {
+                bounds.reverse();
+            }
+            desc.extend(bounds);
+        }
+        self.eqp.push(format_args!("SEARCH {item_name} USING PRIMARY KEY ({})", desc.join(" AND ")));
+        Ok(LoopKind::InIndex(it.cursor, top, vcur, vtop, vnext, false))
+    }
+
+    /// How many leading PRIMARY KEY columns of a WITHOUT ROWID table can
+    /// take lookup values: those compared with the column's own
+    /// collation (the one lookup candidates are checked for).
+    fn pk_lookup_width(table: &Table) -> usize {
+        let mut n = 0;
+        for (col, _, coll) in table.key_columns() {
+            if !coll.eq_ignore_ascii_case(table.columns[col].collation.as_deref().unwrap_or("BINARY")) {
+                break;
+            }
+            n += 1;
+        }
+        n
     }
 
     /// A loop over the index entries equal to each value of an IN list on
@@ -498,8 +686,15 @@ impl<'b> Compiler<'_> {
     /// Put the values of an IN list (with `aff` applied, NULLs dropped,
     /// duplicates merged) in a temporary index; returns its cursor.
     pub(in crate::sql::codegen) fn in_values<'e, 'x: 'e>(&mut self, list: impl IntoIterator<Item = &'e Expr<'x>>, aff: Affinity) -> Result<i32> {
+        self.in_values_ordered(list, aff, false)
+    }
+
+    /// [`Self::in_values`], kept in descending order when `descending`
+    /// (to be read in a DESC key column's order).
+    fn in_values_ordered<'e, 'x: 'e>(&mut self, list: impl IntoIterator<Item = &'e Expr<'x>>, aff: Affinity, descending: bool) -> Result<i32> {
         let vcur = self.b.cursor();
-        self.b.add4(Opcode::OpenEphemeral, vcur, 1, 0, P4::KeyInfo(crate::sql::model::query::binary_key_info(1)), 0);
+        let ki = Arc::new(KeyInfo { fields: vec![KeyField { collation: crate::value::collation::Collation::binary(), descending }] });
+        self.b.add4(Opcode::OpenEphemeral, vcur, 1, 0, P4::KeyInfo(ki), 0);
         let r = self.b.reg();
         let rec = self.b.reg();
         for e in list {

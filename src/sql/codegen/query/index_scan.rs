@@ -44,6 +44,9 @@ pub(crate) struct IndexLoop<'a, 'b> {
     pub covering_shown: bool,
     /// A min()/max() query: a full scan is shown as SEARCH.
     pub min_max: bool,
+    /// `idx` is a WITHOUT ROWID table's PRIMARY KEY: the table's own
+    /// cursor walks it (no second cursor, no lookup of the row).
+    pub primary_key: bool,
 }
 
 impl<'b> Compiler<'_> {
@@ -51,10 +54,15 @@ impl<'b> Compiler<'_> {
     /// entry, `end` leaves the loop.
     pub(crate) fn emit_index_loop<'a>(&mut self, table: &Table, l: IndexLoop<'a, 'b>, next: i32, end: i32) -> Result<LoopKind> {
         let idx = &l.idx;
-        let icur = self.b.cursor();
-        let ki = self.index_key_info(idx)?;
-        self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
-        self.comment(&idx.name);
+        let icur = if l.primary_key {
+            l.table_cursor
+        } else {
+            let icur = self.b.cursor();
+            let ki = self.index_key_info(idx)?;
+            self.b.add4(Opcode::OpenRead, icur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
+            self.comment(&idx.name);
+            icur
+        };
         let ne = l.eqs.len();
         // (Past the key columns a bound is on the rowid, compared as a
         // number.)
@@ -172,6 +180,16 @@ impl<'b> Compiler<'_> {
                 }
                 None => {}
             }
+        }
+        if l.primary_key {
+            // The entry is the row.
+            if desc.is_empty() {
+                let shown = if l.min_max { format!("SEARCH {} USING PRIMARY KEY", l.item_name) } else { format!("SCAN {}", l.item_name) };
+                self.eqp.push(format_args!("{shown}"));
+            } else {
+                self.eqp.push(format_args!("SEARCH {} USING PRIMARY KEY ({})", l.item_name, desc.join(" AND ")));
+            }
+            return Ok(if l.backward { LoopKind::IndexBack(icur, top) } else { LoopKind::Index(icur, top) });
         }
         if l.covering {
             self.map_columns_to_index(table, idx, l.table_cursor, icur);
