@@ -108,7 +108,8 @@ fn ringlite_tenant(p: &Path, id: u64, cache: &str, flags: i32) -> R<Ringlite> {
 
 /// Cost of one scheduler wakeup (`io_poll(0)` then `io_ready`) on a
 /// thread with `k` idle async tenants open (each ran a query, so each was
-/// on the ready list once and was taken off): nanoseconds per wakeup.
+/// on the ready list once and was taken off): nanoseconds per wakeup,
+/// the best batch's.
 fn poll_cost(paths: &[PathBuf], k: usize) -> R<f64> {
     let tenants: Vec<Ringlite> =
         paths[..k.min(paths.len())].iter().enumerate().map(|(i, p)| ringlite_tenant(p, i as u64 % USERS + 1, "10", OpenFlags::ASYNC)).collect::<R<_>>()?;
@@ -118,14 +119,19 @@ fn poll_cost(paths: &[PathBuf], k: usize) -> R<f64> {
     let conn = &tenants[0].conn;
     let mut ready = Vec::new();
     conn.io_ready(&mut ready, usize::MAX);
-    const ROUNDS: u32 = 20_000;
-    let t0 = Instant::now();
-    for _ in 0..ROUNDS {
-        conn.io_poll(0).map_err(|e| e.to_string())?;
-        ready.clear();
-        conn.io_ready(&mut ready, usize::MAX);
+    // The best of 20 batches: on a shared machine one preemption of the
+    // thread (milliseconds) would otherwise dominate a batch's nanoseconds.
+    const ROUNDS: u32 = 2_000;
+    let mut per = f64::INFINITY;
+    for _ in 0..20 {
+        let t0 = Instant::now();
+        for _ in 0..ROUNDS {
+            conn.io_poll(0).map_err(|e| e.to_string())?;
+            ready.clear();
+            conn.io_ready(&mut ready, usize::MAX);
+        }
+        per = per.min(t0.elapsed().as_nanos() as f64 / f64::from(ROUNDS));
     }
-    let per = t0.elapsed().as_nanos() as f64 / f64::from(ROUNDS);
     if !ready.is_empty() {
         return Err(format!("{} idle tenants reported ready", ready.len()));
     }

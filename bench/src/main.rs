@@ -31,7 +31,9 @@
 //! counts and `--set "loads=50,80;pools=2,8;secs=2;storage=cached;mix=read"`
 //! the rest. `idle` measures memory and open cost per idle tenant (see
 //! [`idle`]); `readahead` one cold statement's latency on slow storage
-//! (see [`readahead`]). None of them is part of `all`.
+//! (see [`readahead`]); `steady` CPU per request once the tenants are
+//! open, one thread, `--only sqlite|blocking|async` for a profile (see
+//! [`steady`]). None of them is part of `all`.
 //!
 //! `memory` runs each large-value step (a zero-blob of nearly 1 GB, a
 //! 100 MB random blob) in a child process and reports each engine's peak
@@ -56,6 +58,7 @@ mod sched;
 mod slow;
 mod slowvfs;
 mod sql;
+mod steady;
 mod storage;
 mod tenants;
 
@@ -78,7 +81,7 @@ struct Args {
 }
 
 fn usage() -> ! {
-    eprintln!("usage: ringlite-bench <storage|sql|tenants|slow|openloop|idle|readahead|prepsplit|memory|all>... [--quick] [--runs N] [--out FILE.md] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...] [--set KEY=VALUE;...]");
+    eprintln!("usage: ringlite-bench <storage|sql|tenants|slow|openloop|idle|readahead|prepsplit|memory|steady|all>... [--quick] [--runs N] [--out FILE.md] [--only SUBSTRING] [--skip SUBSTRING] [--counts N,N,...] [--set KEY=VALUE;...]");
     std::process::exit(2)
 }
 
@@ -94,7 +97,7 @@ fn parse_args() -> Args {
             "--counts" => a.counts = Some(it.next().and_then(|l| l.split(',').map(|n| n.trim().parse().ok()).collect()).unwrap_or_else(|| usage())),
             "--set" => a.set = Some(it.next().unwrap_or_else(|| usage())),
             "--out" => a.out = Some(PathBuf::from(it.next().unwrap_or_else(|| usage()))),
-            "storage" | "sql" | "tenants" | "slow" | "openloop" | "idle" | "readahead" | "prepsplit" | "memory" => a.suites.push(x),
+            "storage" | "sql" | "tenants" | "slow" | "openloop" | "idle" | "readahead" | "prepsplit" | "memory" | "steady" => a.suites.push(x),
             "all" => a.suites.extend(["storage", "sql", "tenants", "slow"].map(String::from)),
             _ => usage(),
         }
@@ -183,6 +186,7 @@ fn main() {
                 }
             }
             "idle" => idle::run(args.quick, args.counts.clone(), dir.path()),
+            "steady" => steady::run(args.quick, args.counts.clone(), args.only, dir.path()),
             "readahead" => readahead::run(args.quick, dir.path()),
             "slow" => slow::run(args.quick, args.only, args.skip, dir.path()).map(|(failed, md)| {
                 any_failed |= failed;

@@ -32,6 +32,11 @@
 //! [`Sizes::secs`] (counted in the table; its percentiles then cover only
 //! what it served).
 //!
+//! Noisy neighbour (`noisy=R`): tenant 0 also sends R full scans of its
+//! table per second; every load point then runs each system a second
+//! time with them, and the table sets the other tenants' p99.9 next to
+//! the quiet run's (the bound: at most 2x).
+//!
 //! Files live in `/dev/shm` when there is one, so storage costs exactly
 //! the configured delay. Every system reads the same files; the mixed
 //! workload's updates change names, never the size of the tables much.
@@ -65,6 +70,10 @@ pub struct Sizes {
     pub mixes: Vec<String>,
     /// Skip the thread-per-tenant system.
     pub no_tpt: bool,
+    /// Full scans per second sent to tenant 0, the noisy neighbour (0:
+    /// none). Each load point then runs twice, without and with it, and
+    /// the table gives the others' p99.9 in both.
+    pub noisy: f64,
 }
 
 impl Sizes {
@@ -81,6 +90,7 @@ impl Sizes {
                 storages: vec!["cached".into(), "100us".into()],
                 mixes: vec!["mixed".into()],
                 no_tpt: false,
+                noisy: 0.0,
             }
         } else {
             Sizes {
@@ -93,12 +103,14 @@ impl Sizes {
                 storages: vec!["cached".into(), "100us".into(), "1ms".into()],
                 mixes: vec!["read".into(), "mixed".into()],
                 no_tpt: false,
+                noisy: 0.0,
             }
         }
     }
 
     /// Apply `key=value` overrides: `loads=50,80`, `pools=2,8`, `secs=2`,
-    /// `cap=0.5`, `users=500`, `storage=cached,1ms`, `mix=read`, `tpt=0`.
+    /// `cap=0.5`, `users=500`, `storage=cached,1ms`, `mix=read`, `tpt=0`,
+    /// `noisy=200` (full scans per second by a noisy neighbour).
     pub fn set(&mut self, spec: &str) -> R<()> {
         for kv in spec.split(';').filter(|s| !s.trim().is_empty()) {
             let (k, v) = kv.split_once('=').ok_or_else(|| format!("expected key=value in {kv:?}"))?;
@@ -113,6 +125,7 @@ impl Sizes {
                 "storage" => self.storages = list().map(String::from).collect(),
                 "mix" => self.mixes = list().map(String::from).collect(),
                 "tpt" => self.no_tpt = v.trim() == "0",
+                "noisy" => self.noisy = v.parse().map_err(|e: std::num::ParseFloatError| bad(e.to_string()))?,
                 _ => return Err(format!("unknown openloop setting {k:?}")),
             }
         }
@@ -153,6 +166,8 @@ pub struct Point {
     /// p50, p99, p99.9, p99.99 in µs, served requests per second, CPU µs
     /// per request, dropped requests; or why there is none.
     pub result: Result<Stats, String>,
+    /// With a noisy neighbour (`noisy` set): the others' p99.9, µs.
+    pub noisy_p999: Option<Result<f64, String>>,
 }
 
 /// The numbers of one run.
@@ -218,6 +233,17 @@ fn arrivals(tenants: usize, rate: f64, secs: f64, count_cap: usize, users: u64, 
         };
         out.push(Req { at: Duration::from_secs_f64(t), tenant, kind });
     }
+    out
+}
+
+/// `reqs` with the noisy neighbour's scans added: tenant 0 sends `rate`
+/// full scans per second, evenly spaced, over `secs` (kept in arrival
+/// order, as the runners expect).
+fn with_noisy(reqs: &[Req], rate: f64, secs: f64) -> Vec<Req> {
+    let n = (rate * secs) as usize;
+    let mut out: Vec<Req> = reqs.to_vec();
+    out.extend((0..n).map(|i| Req { at: Duration::from_secs_f64(i as f64 / rate), tenant: 0, kind: Kind::Scan }));
+    out.sort_by_key(|r| r.at);
     out
 }
 
@@ -313,16 +339,24 @@ pub fn run(sz: &Sizes, dir: &Path) -> R<(Vec<Point>, String)> {
                     let _ = writeln!(md, "no system served anything: skipped\n");
                     continue;
                 }
-                let _ = writeln!(md, "| load | system | p50 | p99 | p99.9 | p99.99 | served/s | CPU µs/req | dropped | other pools p99.9 |");
-                let _ = writeln!(md, "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|");
+                if sz.noisy > 0.0 {
+                    let _ = writeln!(md, "Noisy neighbour: tenant 0 also runs `{}` {} times a second; last column: the other tenants' p99.9 in a second run with it (ratio to the quiet run).\n", openloop_run::SCAN, sz.noisy);
+                }
+                let _ = writeln!(
+                    md,
+                    "| load | system | p50 | p99 | p99.9 | p99.99 | served/s | CPU µs/req | dropped | other pools p99.9 | p99.9 with noisy neighbour |"
+                );
+                let _ = writeln!(md, "|---:|---|---:|---:|---:|---:|---:|---:|---:|---|---:|");
                 for &load in &sz.loads {
                     eprintln!("openloop: {storage} {mix} {n} tenants: load {:.0}%", load * 100.0);
                     let reqs = arrivals(n, load * capacity, sz.secs, usize::MAX, sz.users, wp, 1000 + (load * 100.0) as u64);
                     let stop = Duration::from_secs_f64(sz.secs * 2.0);
+                    let noisy = (sz.noisy > 0.0).then(|| with_noisy(&reqs, sz.noisy, sz.secs));
                     let mut here: Vec<Point> = Vec::new();
                     for (name, pool) in systems(sz) {
                         let result = run_one(&name, pool, files, &reqs, st, stop, cores).map(stats);
-                        here.push(Point { tenants: n, mix: mix.clone(), storage: storage.clone(), load, system: name, result });
+                        let noisy_p999 = noisy.as_ref().map(|nr| run_one(&name, pool, files, nr, st, stop, cores).map(|o| stats(o).pct[2]));
+                        here.push(Point { tenants: n, mix: mix.clone(), storage: storage.clone(), load, system: name, result, noisy_p999 });
                     }
                     table_rows(&mut md, load, &mut here);
                     points.extend(here);
@@ -359,11 +393,17 @@ fn table_rows(md: &mut String, load: f64, here: &mut [Point]) {
         }
         let label = if is_pool { format!("sqlite best pool ({} threads)", run.system.trim_start_matches("sqlite pool ")) } else { run.system.clone() };
         let other = if is_pool { others.join(", ") } else { String::new() };
+        let noisy = match (&run.noisy_p999, &run.result) {
+            (Some(Ok(p)), Ok(s)) => format!("{p:.0} ({:.1}x)", p / s.pct[2]),
+            (Some(Ok(p)), Err(_)) => format!("{p:.0}"),
+            (Some(Err(e)), _) => e.clone(),
+            (None, _) => String::new(),
+        };
         match &run.result {
             Ok(s) => {
                 let _ = writeln!(
                     md,
-                    "| {:.0}% | {label} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {:.1} | {} | {other} |",
+                    "| {:.0}% | {label} | {:.0} | {:.0} | {:.0} | {:.0} | {:.0} | {:.1} | {} | {other} | {noisy} |",
                     load * 100.0,
                     s.pct[0],
                     s.pct[1],
@@ -375,7 +415,7 @@ fn table_rows(md: &mut String, load: f64, here: &mut [Point]) {
                 );
             }
             Err(e) => {
-                let _ = writeln!(md, "| {:.0}% | {label} | {e} | | | | | | | |", load * 100.0);
+                let _ = writeln!(md, "| {:.0}% | {label} | {e} | | | | | | | | {noisy} |", load * 100.0);
             }
         }
     }

@@ -49,6 +49,20 @@ pub enum Kind {
     Read([i64; LOOKUPS]),
     /// One update.
     Write(i64, String),
+    /// The noisy neighbour's full scan ([`SCAN`]); not counted in the
+    /// latencies or the dropped requests (the others' are what is judged).
+    Scan,
+}
+
+/// The noisy neighbour's request: a full scan of its table.
+pub const SCAN: &str = "SELECT sum(length(username)) FROM users";
+
+impl Kind {
+    /// Whether the request's latency is measured (everything but the
+    /// noisy neighbour's scans).
+    pub fn counted(&self) -> bool {
+        !matches!(self, Kind::Scan)
+    }
 }
 
 /// One request: when it arrives (offset from the run's start), for whom.
@@ -168,6 +182,7 @@ struct SqliteTenant {
     db: Sqlite,
     read: <Sqlite as Engine>::Stmt,
     write: <Sqlite as Engine>::Stmt,
+    scan: <Sqlite as Engine>::Stmt,
 }
 
 fn open_sqlite(path: &Path, st: Storage) -> R<SqliteTenant> {
@@ -180,7 +195,8 @@ fn open_sqlite(path: &Path, st: Storage) -> R<SqliteTenant> {
     }
     let read = db.prepare(READ)?;
     let write = db.prepare(WRITE)?;
-    Ok(SqliteTenant { db, read, write })
+    let scan = db.prepare(SCAN)?;
+    Ok(SqliteTenant { db, read, write, scan })
 }
 
 fn serve_sqlite(t: &mut SqliteTenant, kind: &Kind) -> R<()> {
@@ -204,6 +220,10 @@ fn serve_sqlite(t: &mut SqliteTenant, kind: &Kind) -> R<()> {
             while t.db.step(&mut t.write)? {}
             t.db.reset(&mut t.write);
         }
+        Kind::Scan => {
+            while t.db.step(&mut t.scan)? {}
+            t.db.reset(&mut t.scan);
+        }
     }
     Ok(())
 }
@@ -211,6 +231,7 @@ fn serve_sqlite(t: &mut SqliteTenant, kind: &Kind) -> R<()> {
 fn close_sqlite(mut t: SqliteTenant) {
     t.db.finalize(t.read);
     t.db.finalize(t.write);
+    t.db.finalize(t.scan);
 }
 
 /// Results of one thread: latencies, dropped, last completion.
@@ -250,13 +271,15 @@ pub fn tenant_threads(files: &[PathBuf], reqs: &[Req], st: Storage, stop: Durati
                 let arrival = start + r.at;
                 sleep_until(arrival);
                 if Instant::now() > start + stop {
-                    dropped += 1;
+                    dropped += usize::from(r.kind.counted());
                     continue;
                 }
                 serve_sqlite(&mut t, &r.kind)?;
                 let end = Instant::now();
-                lat.push(end.saturating_duration_since(arrival).as_nanos() as u64);
-                last = Some(end);
+                if r.kind.counted() {
+                    lat.push(end.saturating_duration_since(arrival).as_nanos() as u64);
+                    last = Some(end);
+                }
             }
             close_sqlite(t);
             Ok((lat, dropped, last))
@@ -302,15 +325,17 @@ pub fn pool(files: &[PathBuf], reqs: &[Req], st: Storage, stop: Duration, thread
                     let arrival = start + r.at;
                     sleep_until(arrival);
                     if Instant::now() > start + stop {
-                        dropped += 1;
+                        dropped += usize::from(r.kind.counted());
                         continue;
                     }
                     let mut t = tenants[r.tenant].lock().map_err(|_| "tenant lock poisoned")?;
                     serve_sqlite(&mut t, &r.kind)?;
                     drop(t);
                     let end = Instant::now();
-                    lat.push(end.saturating_duration_since(arrival).as_nanos() as u64);
-                    last = Some(end);
+                    if r.kind.counted() {
+                        lat.push(end.saturating_duration_since(arrival).as_nanos() as u64);
+                        last = Some(end);
+                    }
                 }
                 Ok((lat, dropped, last))
             })
@@ -333,6 +358,7 @@ struct AsyncTenant {
     db: Ringlite,
     read: ringlite::Statement,
     write: ringlite::Statement,
+    scan: ringlite::Statement,
     /// Indexes (into the thread's requests) arrived and not finished; the
     /// front one is in progress.
     queue: VecDeque<usize>,
@@ -387,7 +413,8 @@ fn open_async(path: &Path, st: Storage) -> R<AsyncTenant> {
     }
     let read = db.prepare(READ)?;
     let write = db.prepare(WRITE)?;
-    Ok(AsyncTenant { db, read, write, queue: VecDeque::new(), sub: 0, rows: 0, bound: false })
+    let scan = db.prepare(SCAN)?;
+    Ok(AsyncTenant { db, read, write, scan, queue: VecDeque::new(), sub: 0, rows: 0, bound: false })
 }
 
 /// How a turn ended.
@@ -409,11 +436,13 @@ fn turn(t: &mut AsyncTenant, kind: &Kind, quantum: Option<Duration>) -> R<End> {
         let (st, lookups) = match kind {
             Kind::Read(_) => (&mut t.read, LOOKUPS),
             Kind::Write(..) => (&mut t.write, 1),
+            Kind::Scan => (&mut t.scan, 1),
         };
         if !t.bound {
             match kind {
                 Kind::Read(keys) => st.bind(1, Value::Integer(keys[t.sub])),
                 Kind::Write(id, name) => st.bind(1, Value::Integer(*id)).and_then(|()| st.bind(2, Value::text(name.as_str()))),
+                Kind::Scan => Ok(()),
             }
             .map_err(|e| e.to_string())?;
             t.bound = true;
@@ -423,7 +452,7 @@ fn turn(t: &mut AsyncTenant, kind: &Kind, quantum: Option<Duration>) -> R<End> {
             StepResult::Row => t.rows += 1,
             StepResult::Done => {
                 st.reset(&mut t.db.conn);
-                let want = usize::from(matches!(kind, Kind::Read(_)));
+                let want = usize::from(!matches!(kind, Kind::Write(..)));
                 if t.rows != want {
                     return Err(format!("ringlite async: {} rows instead of {want}", t.rows));
                 }
@@ -479,7 +508,7 @@ fn async_thread(tenants: &mut [AsyncTenant], reqs: &[Req], local: &[usize], star
             let j = local[reqs[next].tenant];
             let t = &mut tenants[j];
             if now > stop_at {
-                dropped += 1;
+                dropped += usize::from(reqs[next].kind.counted());
             } else {
                 if t.queue.is_empty() {
                     runnable.push_back(j);
@@ -495,12 +524,14 @@ fn async_thread(tenants: &mut [AsyncTenant], reqs: &[Req], local: &[usize], star
             match turn(t, &reqs[ri].kind, quantum)? {
                 End::Completed => {
                     let end = Instant::now();
-                    lat.push(end.saturating_duration_since(start + reqs[ri].at).as_nanos() as u64);
-                    last = Some(end);
+                    if reqs[ri].kind.counted() {
+                        lat.push(end.saturating_duration_since(start + reqs[ri].at).as_nanos() as u64);
+                        last = Some(end);
+                    }
                     t.queue.pop_front();
                     if end > stop_at {
                         // Requests queued behind it have not started.
-                        dropped += t.queue.len();
+                        dropped += t.queue.iter().filter(|&&q| reqs[q].kind.counted()).count();
                         t.queue.clear();
                     }
                     if !t.queue.is_empty() {
@@ -569,6 +600,7 @@ pub fn async_run(files: &[PathBuf], reqs: &[Req], st: Storage, stop: Duration, t
                 for mut t in tenants {
                     t.read.reset(&mut t.db.conn);
                     t.write.reset(&mut t.db.conn);
+                    t.scan.reset(&mut t.db.conn);
                 }
                 r
             })

@@ -249,7 +249,8 @@ pub trait File: Send + Sync {
     /// A small read answered at once, without a request, when that costs
     /// no waiting: the bytes are in the OS page cache and no write or
     /// truncate of the file is in flight (io_uring: `preadv2` with
-    /// `RWF_NOWAIT`). For the header a read transaction reads at its
+    /// `RWF_NOWAIT`; a plain `pread` on tmpfs and ramfs, which refuse
+    /// that flag and hold every byte in memory). For the header a read transaction reads at its
     /// start, which would otherwise make every transaction of an async
     /// connection suspend once even on cached data. `None`: not answered
     /// here; use [`File::read`]. Backends that simulate latency keep the

@@ -15,18 +15,44 @@
 //! the database file into it (a path-based probe would look where the
 //! database no longer is).
 //!
+//! One descriptor per directory, not per file: the databases opened in a
+//! directory share its `O_PATH` descriptor (a process-wide table keyed by
+//! the directory's device and inode), so 10,000 tenants in one directory
+//! hold 10,000 descriptors, as SQLite's would, not 20,000 (a common
+//! `ulimit -n`).
+//!
 //! Invariant: answers what [`IoBackend::exists`](super::IoBackend::exists)
 //! answers for `path + suffix`: a journal or WAL counts only when it holds
 //! something, and any failure of the lookup means "does not exist".
 
 #![allow(unsafe_code)]
 
+use std::collections::HashMap;
 use std::ffi::CString;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::sync::{Arc, Mutex, Weak};
+
+/// The directory descriptors in use, by (device, inode). Entries are
+/// added and cloned only under the lock, so a `Siblings` dropping the
+/// last strong reference under it can remove its entry safely.
+static DIRS: Mutex<Option<HashMap<(u64, u64), Weak<OwnedFd>>>> = Mutex::new(None);
+
+fn dir_key(fd: &OwnedFd) -> Option<(u64, u64)> {
+    // SAFETY: fstat only writes the struct we hand it; the descriptor is
+    // open for the call.
+    let mut st: libc::stat = unsafe { std::mem::zeroed() };
+    if unsafe { libc::fstat(fd.as_raw_fd(), &mut st) } != 0 {
+        return None;
+    }
+    #[allow(clippy::unnecessary_cast)]
+    Some((st.st_dev as u64, st.st_ino as u64))
+}
 
 /// A database file's directory and its name in it.
 pub struct Siblings {
-    dir: OwnedFd,
+    dir: Arc<OwnedFd>,
+    /// Its key in [`DIRS`] (`None`: not shared).
+    key: Option<(u64, u64)>,
     name: Vec<u8>,
 }
 
@@ -50,8 +76,23 @@ impl Siblings {
             return None;
         }
         // SAFETY: `fd` is a fresh descriptor nobody else owns.
-        let dir = unsafe { OwnedFd::from_raw_fd(fd) };
-        Some(Siblings { dir, name: super::os_path::to_bytes(name).into_owned() })
+        let fresh = unsafe { OwnedFd::from_raw_fd(fd) };
+        let name = super::os_path::to_bytes(name).into_owned();
+        let Some(key) = dir_key(&fresh) else {
+            return Some(Siblings { dir: Arc::new(fresh), key: None, name });
+        };
+        let mut dirs = DIRS.lock().unwrap_or_else(|p| p.into_inner());
+        let dirs = dirs.get_or_insert_with(HashMap::new);
+        // (`fresh` is closed when a shared one is taken.)
+        let dir = match dirs.get(&key).and_then(Weak::upgrade) {
+            Some(shared) => shared,
+            None => {
+                let d = Arc::new(fresh);
+                dirs.insert(key, Arc::downgrade(&d));
+                d
+            }
+        };
+        Some(Siblings { dir, key: Some(key), name })
     }
 
     /// Whether `<name><suffix>` exists beside the file (non-empty for
@@ -68,6 +109,22 @@ impl Siblings {
         // `statx` buffer on the stack that outlives the call.
         let rc = unsafe { libc::statx(self.dir.as_raw_fd(), name.as_ptr(), 0, libc::STATX_SIZE, &mut stx) };
         rc == 0 && (!needs_content || stx.stx_size > 0)
+    }
+}
+
+impl Drop for Siblings {
+    fn drop(&mut self) {
+        let Some(key) = self.key else { return };
+        let mut dirs = DIRS.lock().unwrap_or_else(|p| p.into_inner());
+        // The last user of the descriptor: forget it (it closes when the
+        // field drops, after this).
+        if Arc::strong_count(&self.dir) == 1 {
+            if let Some(d) = dirs.as_mut() {
+                if d.get(&key).is_some_and(|w| std::ptr::eq(w.as_ptr(), Arc::as_ptr(&self.dir))) {
+                    d.remove(&key);
+                }
+            }
+        }
     }
 }
 
@@ -94,6 +151,22 @@ mod tests {
         std::fs::rename(dir.path(), &moved).unwrap();
         assert!(s.exists("-wal"));
         std::fs::rename(&moved, dir.path()).unwrap();
+    }
+
+    #[test]
+    fn files_of_one_directory_share_its_descriptor() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.db"), dir.path().join("b.db"));
+        let a = Siblings::open(a.to_str().unwrap()).unwrap();
+        let b = Siblings::open(b.to_str().unwrap()).unwrap();
+        assert_eq!(a.dir.as_raw_fd(), b.dir.as_raw_fd());
+        std::fs::write(dir.path().join("b.db-wal"), b"w").unwrap();
+        assert!(!a.exists("-wal") && b.exists("-wal"));
+        drop(a);
+        assert!(b.exists("-wal"), "the descriptor outlives one of its users");
+        drop(b);
+        let c = Siblings::open(dir.path().join("c.db").to_str().unwrap()).unwrap();
+        assert!(!c.exists("-wal"));
     }
 
     #[test]

@@ -21,7 +21,7 @@ use crate::io::lock::{self, InodeLock};
 use crate::io::shm::FileShm;
 use crate::io::{Buffer, Completion, File, LockLevel, ShmRegion};
 use std::os::unix::io::AsRawFd;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 static NEXT_FILE_ID: AtomicU64 = AtomicU64::new(1);
@@ -92,6 +92,46 @@ pub struct UringFile {
     /// [`crate::io::needs_dir_sync`]).
     pub(super) dir_sync_pending: std::sync::atomic::AtomicBool,
     pub(super) modes: crate::io::FileModes,
+    /// How [`File::read_now`] answers on this file: a [`ReadNow`] as `u8`
+    /// (the file system decides, so it is per file: a database on tmpfs
+    /// must not turn the fast path off for one on ext4).
+    pub(super) read_now: AtomicU8,
+}
+
+/// How a small read of cached bytes is answered at once.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(u8)]
+pub(super) enum ReadNow {
+    /// `preadv2(RWF_NOWAIT)`: fails with `EAGAIN` rather than wait.
+    NoWait = 0,
+    /// A plain `pread`: the file lives in memory (tmpfs, ramfs), where
+    /// `RWF_NOWAIT` is refused but a read never waits for a device (the
+    /// kernel's io_uring would hand every read of it to a worker thread).
+    Memory = 1,
+    /// Neither: every read goes through the ring.
+    Never = 2,
+}
+
+impl ReadNow {
+    /// What the file system of `file` allows.
+    pub(super) fn of(file: &std::fs::File) -> ReadNow {
+        // (Magic numbers of linux/magic.h.)
+        const TMPFS_MAGIC: i64 = 0x0102_1994;
+        const RAMFS_MAGIC: i64 = 0x8584_58f6;
+        // SAFETY: fstatfs only writes the struct we hand it; the
+        // descriptor is open for the call.
+        let mut st: libc::statfs = unsafe { std::mem::zeroed() };
+        if unsafe { libc::fstatfs(file.as_raw_fd(), &mut st) } != 0 {
+            return ReadNow::NoWait;
+        }
+        #[allow(clippy::unnecessary_cast)]
+        let kind = st.f_type as i64;
+        if kind == TMPFS_MAGIC || kind == RAMFS_MAGIC {
+            ReadNow::Memory
+        } else {
+            ReadNow::NoWait
+        }
+    }
 }
 
 impl UringFile {
@@ -117,9 +157,11 @@ impl File for UringFile {
     }
 
     fn read_now(&self, offset: u64, len: usize) -> Option<Result<crate::io::CompletionResult>> {
-        if NOWAIT_UNSUPPORTED.load(Ordering::Relaxed) || self.shared.ring().size_may_change(self.handle.id) {
+        let mode = self.read_now.load(Ordering::Relaxed);
+        if mode == ReadNow::Never as u8 || self.shared.ring().size_may_change(self.handle.id) {
             return None;
         }
+        let flags = if mode == ReadNow::Memory as u8 { 0 } else { libc::RWF_NOWAIT };
         let fd = self.handle.std_file().ok()?.as_raw_fd();
         let mut buf = vec![0u8; len];
         let mut done = 0;
@@ -128,14 +170,14 @@ impl File for UringFile {
             let iov = libc::iovec { iov_base: rest.as_mut_ptr().cast(), iov_len: rest.len() };
             // SAFETY: one iovec describing memory of `buf` we own, alive
             // and unaliased for the call.
-            let r = unsafe { libc::preadv2(fd, &iov, 1, (offset + done as u64) as libc::off_t, libc::RWF_NOWAIT) };
+            let r = unsafe { libc::preadv2(fd, &iov, 1, (offset + done as u64) as libc::off_t, flags) };
             if r == 0 {
                 break;
             }
             if r < 0 {
                 let e = std::io::Error::last_os_error().raw_os_error();
                 if matches!(e, Some(libc::EOPNOTSUPP) | Some(libc::ENOSYS) | Some(libc::EINVAL)) {
-                    NOWAIT_UNSUPPORTED.store(true, Ordering::Relaxed);
+                    self.read_now.store(ReadNow::Never as u8, Ordering::Relaxed);
                 }
                 // (EAGAIN: not cached. Errors are the ring read's to report.)
                 return None;
@@ -246,10 +288,6 @@ impl File for UringFile {
         self.siblings.as_ref().map(|s| s.exists(suffix))
     }
 }
-
-/// `preadv2` refused `RWF_NOWAIT` here (old kernel or file system): stop
-/// trying ([`File::read_now`] then always defers to the ring).
-static NOWAIT_UNSUPPORTED: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
 
 impl Drop for UringFile {
     fn drop(&mut self) {

@@ -147,6 +147,7 @@ impl IoBackend for IoUringBackend {
         if meta.is_dir() {
             return Err(Error::code(crate::error::SQLITE_CANTOPEN_ISDIR));
         }
+        let read_now = file::ReadNow::of(&file) as u8;
         let handle = FileHandle::new(file, meta.dev(), meta.ino(), path, opts.delete_on_close);
         Ok(Arc::new(UringFile {
             handle: Arc::new(handle),
@@ -156,6 +157,7 @@ impl IoBackend for IoUringBackend {
             siblings: if opts.kind == super::FileKind::MainDb && !opts.delete_on_close { super::sibling::Siblings::open(path) } else { None },
             dir_sync_pending: super::needs_dir_sync(&opts).into(),
             modes: crate::io::FileModes::default(),
+            read_now: read_now.into(),
         }))
     }
 
