@@ -276,86 +276,109 @@ impl Connection {
             conn.state.dbs.get(i).map(|d| d.btree.pager().file().clone())
         };
         let db_file: &dyn Fn(usize) -> Option<Arc<dyn crate::io::File>> = &db_file;
-        let compiled = with_first_statement(parse_text, |cmd, tail| {
-            if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
-                return Err(Error::code(crate::error::SQLITE_INTERRUPT));
-            }
-            let Some(cmd) = cmd else { return Ok((None, tail)) };
-            cacheable.set(crate::connection::compiled_cache::cacheable_statement(cmd));
-            // The limits SQLite checks while parsing, before anything
-            // walks the tree (see `sql::parse_limits`).
-            let deferred_depth = crate::sql::parse_limits::check(cmd, parse_limits, Some(&interrupt))?;
-            let stmt_sql = &sql[..tail];
-            // Parameters are numbered in source order before compiling
-            // (`sql::params`); the compiler still sees the original text.
-            let numbering = crate::sql::params::number(&parse_text[..tail]);
-            crate::sql::params::check_variable_limit(&parse_text[..tail], &numbering.names, max_variables)?;
-            let build_program = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
-                let mut c = Compiler::new(schema, funcs, colls, stmt_sql, databases);
-                c.collation_order = collation_order;
-                c.page_size = page_size;
-                c.temp_listed = temp_listed;
-                c.db_file = Some(db_file);
-                c.memory_db = memory;
-                c.authorizer = authorizer;
-                c.internal = internal;
-                c.settings = settings;
-                c.preupdate_hooked = preupdate_hooked;
-                c.params = numbering.names;
-                c.max_columns = max_columns;
-                c.max_variable = max_variable;
-                c.vtabs = Some(vtabs);
-                c.vtab_lender = Some(lend_best_index);
-                c.vtab_connect = Some(vtab_connect);
-                c.max_expr_depth = parse_limits.expr_depth;
-                c.interrupt = Some(interrupt.clone());
-                c.depth_point = deferred_depth.as_ref().map(|d| d.expr).filter(|&at| at != 0);
-                let mut prog = match compile(&mut c, cmd) {
-                    Ok(p) => p,
-                    // A height SQLite meets once the FROM clauses are
-                    // expanded wins over the errors met after them.
-                    Err(e) => match &deferred_depth {
-                        Some(d) if d.after_expansion && !crate::sql::parse_limits::is_expansion_error(&e) && e.primary() == crate::error::SQLITE_ERROR => {
-                            return Err(d.error.clone())
-                        }
-                        _ => return Err(e),
-                    },
+        // A bulk INSERT of literal rows is compiled without a tree for
+        // every row (`sql::value_rows`), unless an authorizer would be
+        // called again by a compile redone on the whole text.
+        let split = if authorizer_installed { None } else { crate::sql::value_rows::split(parse_text, max_columns, parse_limits.expr_depth) };
+        let interrupt_flag = &interrupt;
+        let compile_text = |parse_text: &[u8], value_rows: Option<&crate::sql::value_rows::ValueRows<'_>>| {
+            with_first_statement(parse_text, |cmd, tail| {
+                let interrupt = interrupt_flag;
+                if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+                    return Err(Error::code(crate::error::SQLITE_INTERRUPT));
+                }
+                let Some(cmd) = cmd else { return Ok((None, tail)) };
+                cacheable.set(crate::connection::compiled_cache::cacheable_statement(cmd));
+                // The limits SQLite checks while parsing, before anything
+                // walks the tree (see `sql::parse_limits`).
+                let deferred_depth = crate::sql::parse_limits::check(cmd, parse_limits, Some(interrupt))?;
+                let stmt_sql = &sql[..tail];
+                // Parameters are numbered in source order before compiling
+                // (`sql::params`); the compiler still sees the original text.
+                let numbering = crate::sql::params::number(&parse_text[..tail]);
+                crate::sql::params::check_variable_limit(&parse_text[..tail], &numbering.names, max_variables)?;
+                let build_program = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
+                    let mut c = Compiler::new(schema, funcs, colls, stmt_sql, databases);
+                    c.collation_order = collation_order;
+                    c.page_size = page_size;
+                    c.temp_listed = temp_listed;
+                    c.db_file = Some(db_file);
+                    c.memory_db = memory;
+                    c.authorizer = authorizer;
+                    c.internal = internal;
+                    c.settings = settings;
+                    c.preupdate_hooked = preupdate_hooked;
+                    c.params = numbering.names;
+                    c.max_columns = max_columns;
+                    c.max_variable = max_variable;
+                    c.vtabs = Some(vtabs);
+                    c.vtab_lender = Some(lend_best_index);
+                    c.vtab_connect = Some(vtab_connect);
+                    c.value_rows = value_rows;
+                    c.max_expr_depth = parse_limits.expr_depth;
+                    c.interrupt = Some(interrupt.clone());
+                    c.depth_point = deferred_depth.as_ref().map(|d| d.expr).filter(|&at| at != 0);
+                    let mut prog = match compile(&mut c, cmd) {
+                        Ok(p) => p,
+                        // A height SQLite meets once the FROM clauses are
+                        // expanded wins over the errors met after them.
+                        Err(e) => match &deferred_depth {
+                            Some(d) if d.after_expansion && !crate::sql::parse_limits::is_expansion_error(&e) && e.primary() == crate::error::SQLITE_ERROR => {
+                                return Err(d.error.clone())
+                            }
+                            _ => return Err(e),
+                        },
+                    };
+                    // A compile that never met the expression too deep fails
+                    // after it, as SQLite's resolver would have by then.
+                    if let Some(d) = &deferred_depth {
+                        return Err(d.error.clone());
+                    }
+                    // SQLITE_LIMIT_VDBE_OP: SQLite fails to allocate a longer
+                    // program (its programs and ours differ in length, so the
+                    // boundary is not the same instruction).
+                    if prog.insns.len() > max_ops {
+                        return Err(Error::code(crate::error::SQLITE_NOMEM));
+                    }
+                    prog.attach_generation = generation;
+                    prog.settings_generation = settings_generation;
+                    Ok(prog)
                 };
-                // A compile that never met the expression too deep fails
-                // after it, as SQLite's resolver would have by then.
-                if let Some(d) = &deferred_depth {
-                    return Err(d.error.clone());
-                }
-                // SQLITE_LIMIT_VDBE_OP: SQLite fails to allocate a longer
-                // program (its programs and ours differ in length, so the
-                // boundary is not the same instruction).
-                if prog.insns.len() > max_ops {
-                    return Err(Error::code(crate::error::SQLITE_NOMEM));
-                }
-                prog.attach_generation = generation;
-                prog.settings_generation = settings_generation;
-                Ok(prog)
-            };
-            let build = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
-                // A bug in code generation must not leave the caller without
-                // an error message: it becomes SQLITE_INTERNAL, with one.
-                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build_program(cmd))).unwrap_or_else(|payload| {
-                    let what = payload.downcast_ref::<String>().cloned().or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
-                    Err(crate::error::Error::new(
-                        crate::error::SQLITE_INTERNAL,
-                        format!("internal error while compiling the statement (a bug in ringlite): {what}"),
-                    ))
-                })
-            };
-            let prog = match &numbering.text {
-                None => build(cmd)?,
-                Some(text) => with_first_statement(text, |renumbered, _| match renumbered {
-                    Some(cmd) => build(cmd),
-                    None => Err(crate::error::Error::sql("malformed statement")),
-                })?,
-            };
-            Ok((Some(Arc::new(prog)), tail))
-        });
+                let build = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
+                    // A bug in code generation must not leave the caller without
+                    // an error message: it becomes SQLITE_INTERNAL, with one.
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| build_program(cmd))).unwrap_or_else(|payload| {
+                        let what =
+                            payload.downcast_ref::<String>().cloned().or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string())).unwrap_or_default();
+                        Err(crate::error::Error::new(
+                            crate::error::SQLITE_INTERNAL,
+                            format!("internal error while compiling the statement (a bug in ringlite): {what}"),
+                        ))
+                    })
+                };
+                let prog = match &numbering.text {
+                    None => build(cmd)?,
+                    // (`value_rows::split` refuses statements with variables.)
+                    Some(_) if value_rows.is_some() => return Err(Error::code(crate::error::SQLITE_INTERNAL)),
+                    Some(text) => with_first_statement(text, |renumbered, _| match renumbered {
+                        Some(cmd) => build(cmd),
+                        None => Err(crate::error::Error::sql("malformed statement")),
+                    })?,
+                };
+                Ok((Some(Arc::new(prog)), tail))
+            })
+        };
+        // A split statement whose compile failed, or took another path
+        // than the multi-row INSERT, is compiled again whole: its errors
+        // and program are those of the whole tree (an interrupt stands).
+        let compiled = match &split {
+            Some(s) => match compile_text(&s.head, Some(&s.rows)) {
+                Ok(r) if s.rows.consumed.get() => Ok(r),
+                Err(e) if e.primary() == crate::error::SQLITE_INTERRUPT => Err(e),
+                _ => compile_text(parse_text, None),
+            },
+            None => compile_text(parse_text, None),
+        };
         self.authorizer = authorizer_slot.into_inner();
         // SQL an xBestIndex ran may have changed a schema: as in SQLite,
         // whose program takes the schema cookies when its compile ends,

@@ -32,4 +32,5 @@ pub mod repeated_set_columns;
 pub mod resolve;
 pub mod schema;
 pub mod schema_visit_order;
+pub mod value_rows;
 pub mod vtab_decl;

@@ -427,3 +427,37 @@ fn ddl_under_a_column_limit_below_the_schema_tables_width() {
         }
     }
 }
+
+/// `*` over a FROM clause naming one table or view twice without
+/// distinct aliases: SQLite expands it to `db.name.column`, which both
+/// items match, so the prepare fails with "ambiguous column name" unless
+/// USING or NATURAL joined them on that column.
+#[test]
+fn star_over_an_item_named_twice_is_ambiguous() {
+    let setup = "CREATE TABLE t(a); CREATE TABLE t0(a, b); CREATE VIEW v0 AS SELECT a FROM t0; INSERT INTO t0 VALUES (1, 2);
+                 ATTACH ':memory:' AS aux; CREATE TABLE aux.t0(a, b)";
+    for sql in [
+        "SELECT * FROM t JOIN v0 JOIN v0",
+        "SELECT * FROM v0 JOIN v0",
+        "SELECT * FROM t0 JOIN t0",
+        "SELECT t0.* FROM t0, t0",
+        "SELECT * FROM t0 JOIN t0 USING(a)",
+        "SELECT * FROM t0 NATURAL JOIN t0",
+        "SELECT * FROM t0 JOIN t0 USING(a, b)",
+        "SELECT * FROM main.t0, aux.t0",
+        "SELECT * FROM t0 AS x, t0 AS x",
+        "SELECT * FROM t0 AS t0, t0",
+        "SELECT * FROM t0 LEFT JOIN t0",
+        "SELECT * FROM t0 RIGHT JOIN t0 USING(a)",
+        "SELECT * FROM t0 JOIN t JOIN t0 USING(b)",
+        "SELECT * FROM t0 JOIN v0 USING(a) JOIN t0 USING(a)",
+        "SELECT * FROM t JOIN v0 AS x JOIN v0",
+        "SELECT * FROM t JOIN v0 JOIN v0 USING(a)",
+        "SELECT t.* FROM t0, t, t0",
+        "SELECT count(*) FROM t0, t0",
+        "SELECT * FROM (SELECT * FROM t0 JOIN t0)",
+        "SELECT * FROM json_each('[1]'), json_each('[2]')",
+    ] {
+        same_phase(setup, &[], sql);
+    }
+}

@@ -406,6 +406,10 @@ pub struct Compiler<'s> {
     /// list of a million rows) as SQLite's parser stops at its next token.
     pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     pub counted_froms: std::collections::HashSet<usize>,
+    /// The rows after the first of a bulk INSERT's VALUES, when the
+    /// statement was split (`sql::value_rows`): the tree holds only the
+    /// first row, and the multi-row INSERT codes these after it.
+    pub value_rows: Option<&'s crate::sql::value_rows::ValueRows<'s>>,
 }
 
 impl<'s> Compiler<'s> {
@@ -537,6 +541,7 @@ impl<'s> Compiler<'s> {
             expanded_cursors: 0,
             interrupt: None,
             counted_froms: Default::default(),
+            value_rows: None,
         }
     }
 

@@ -101,6 +101,9 @@ fn compile_insert_body(
         return Err(Error::sql("not an INSERT"));
     };
     let init = c.begin_program();
+    // The rows of a split statement (`sql::value_rows`) belong to the
+    // statement's own INSERT, not to one a trigger it fires holds.
+    let more_rows = if c.firing.is_empty() { c.value_rows.take() } else { None };
     // Decided before the target is opened (which moves the table).
     let one_row = match body {
         InsertBody::DefaultValues => true,
@@ -111,6 +114,7 @@ fn compile_insert_body(
                 && sel.limit.is_none()
                 && sel.body.compounds.as_ref().is_none_or(|c| c.is_empty())
                 && matches!(&sel.body.select, OneSelect::Values(rows) if rows.len() == 1)
+                && more_rows.is_none()
         }
     };
     // REPLACE keeps the write single only where the new row overwrites
@@ -185,8 +189,8 @@ fn compile_insert_body(
                 for r in rows.iter() {
                     count_check(r.len())?;
                 }
-                if rows.len() > 1 {
-                    insert_value_rows(c, sel, &t, &targets, oc, upsert.as_ref(), &count_check)?;
+                if rows.len() > 1 || more_rows.is_some() {
+                    insert_value_rows(c, sel, &t, &targets, oc, upsert.as_ref(), &count_check, more_rows)?;
                     rows_done = true;
                 }
             }
@@ -251,6 +255,7 @@ fn insert_value_rows(
     oc: OnConflict,
     upsert: Option<&crate::sql::codegen::dml::upsert::Upserts<'_, '_>>,
     count_check: &dyn Fn(usize) -> Result<()>,
+    more: Option<&crate::sql::value_rows::ValueRows<'_>>,
 ) -> Result<()> {
     let OneSelect::Values(rows) = &sel.body.select else { return Err(Error::sql("malformed VALUES")) };
     let reads_subquery = rows.iter().flat_map(|r| r.iter()).any(crate::sql::model::expr_shape::has_subquery);
@@ -258,12 +263,15 @@ fn insert_value_rows(
         return insert_select_rows(c, sel, t, targets, oc, upsert, count_check);
     }
     let width = rows[0].len();
+    // The rows of a split statement (`sql::value_rows`) are coded after
+    // the tree's first row.
+    let n_rows = rows.len() + more.map_or(0, |m| m.len());
     // The rows' code takes about an instruction per value and one per
     // row, then the insert code and the prologue follow: reserved at once
     // rather than grown by doubling (a 100,000-row INSERT copied its
     // program some twenty times, the last copies into fresh pages the
     // kernel zeroed).
-    c.b.insns.reserve(rows.len() * (width + 1) + 1024);
+    c.b.insns.reserve(n_rows * (width + 1) + 1024);
     let co = c.b.reg();
     let values = c.b.regs(width);
     let after = c.b.label();
@@ -278,6 +286,18 @@ fn insert_value_rows(
                 }
             }
             c.b.add(Opcode::Yield, co, 0, 0);
+        }
+        if let Some(more) = more {
+            more.for_each_row(&mut |r| {
+                for (k, e) in r.iter().enumerate() {
+                    if targets[k] != DISCARDED {
+                        c.expr(e, values + k as i32)?;
+                    }
+                }
+                c.b.add(Opcode::Yield, co, 0, 0);
+                Ok(())
+            })?;
+            more.consumed.set(true);
         }
         Ok(())
     })();

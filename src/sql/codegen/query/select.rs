@@ -542,6 +542,24 @@ impl Compiler<'_> {
                                     return Err(Error::sql(format!("ambiguous column name: {}.{src}.{}", self.db_name(db), col.name)));
                                 }
                             }
+                            // SQLite expands `*` over several items into
+                            // `db.name.column`, which another item of the
+                            // same name and database with that column also
+                            // matches (unless joined on it by USING or
+                            // NATURAL): a table or view named twice
+                            // without aliases.
+                            if sources.is_none() && !col.hidden && !it.name.is_empty() {
+                                let other = scope.items.iter().enumerate().any(|(jj, o)| {
+                                    jj != ii
+                                        && o.db == it.db
+                                        && o.name.eq_ignore_ascii_case(&it.name)
+                                        && o.columns.iter().any(|oc| oc.name.eq_ignore_ascii_case(&col.name))
+                                        && (jj < ii || !o.using.iter().any(|u| u.eq_ignore_ascii_case(&col.name)))
+                                });
+                                if other {
+                                    return Err(Error::sql(format!("ambiguous column name: {}.{}.{}", self.db_name(it.db), it.name, col.name)));
+                                }
+                            }
                             let column = if it.rowid_alias == Some(ci) { None } else { Some(ci) };
                             let cref = ColumnRef { depth: 0, item: ii, cursor: it.cursor, column, affinity: col.affinity, collation: col.collation.clone() };
                             if let Some(s) = sources.as_deref_mut() {
