@@ -164,7 +164,9 @@ impl Connection {
         sql: &[u8],
         vtab_connect: &std::cell::Cell<Option<crate::sql::codegen::vtab::ConnectRequest>>,
     ) -> Result<(Option<Arc<Program>>, usize)> {
-        self.ensure_schema()?;
+        if self.schema_loaded || !compiles_without_schema(sql) {
+            self.ensure_schema()?;
+        }
         let current = self.database_names.len() == self.state.dbs.len()
             && self.database_names.iter().zip(&self.state.dbs).all(|((n, p), d)| *n == d.name && *p == d.path);
         if !current {
@@ -529,4 +531,17 @@ fn schema_statement_depth(sql: &str, limit: usize) -> Result<()> {
         },
         None => Ok(()),
     })
+}
+
+/// Whether the first statement of `sql` is one SQLite compiles without
+/// reading the schema (its pragma table lacks `PragFlg_NeedSchema`):
+/// `PRAGMA locking_mode`, which must reach the pager before a first read
+/// opens a WAL, since EXCLUSIVE then keeps the WAL index in heap memory
+/// (and is the only way a VFS without shared memory opens a WAL database).
+fn compiles_without_schema(sql: &[u8]) -> bool {
+    use sqlite3_parser::ast::{Cmd, Stmt};
+    with_first_statement(sql, |cmd, _| {
+        Ok(matches!(cmd, Some(Cmd::Stmt(Stmt::Pragma(name, _))) if crate::sql::parse::unquoted(name.name.0).eq_ignore_ascii_case("locking_mode")))
+    })
+    .unwrap_or(false)
 }

@@ -169,7 +169,8 @@ impl ShmNode {
         Ok(node)
     }
 
-    fn map(&self, region: usize, size: usize, extend: bool) -> Result<Option<ShmRegion>> {
+    /// Region `region` of `size` bytes, created (zeroed) if `extend`.
+    pub fn map(&self, region: usize, size: usize, extend: bool) -> Result<Option<ShmRegion>> {
         let mut regions = guard(&self.regions);
         if let Some(r) = regions.get(region) {
             return Ok(Some(r.clone()));

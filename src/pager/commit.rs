@@ -356,6 +356,15 @@ impl Pager {
     /// page 1, journaling it first.
     fn stamp_page1(&mut self) -> Result<()> {
         let db_size = self.db_size;
+        if self.wal.is_none() && self.exclusive_mode && self.change_count_done {
+            // Bumped once already under this lock: only a size change is
+            // recorded (as SQLite's b-tree records it when the file grows).
+            if header::get_u32(self.page(1)?, header::DB_SIZE) != db_size {
+                put_u32(self.page_mut(1)?, header::DB_SIZE, db_size);
+            }
+            return Ok(());
+        }
+        self.change_count_done = self.wal.is_none();
         let p1 = self.page_mut(1)?;
         let counter = header::get_u32(p1, header::CHANGE_COUNTER).wrapping_add(1);
         put_u32(p1, header::CHANGE_COUNTER, counter);
@@ -542,10 +551,18 @@ impl Pager {
     }
 
     fn submit_finalize(&mut self) -> Result<()> {
+        self.journal_kept = false;
         let c = if self.opts.memory || !self.journal_mode.uses_file() {
             None
         } else {
             match self.journal_mode {
+                // In exclusive mode SQLite keeps the journal as PERSIST
+                // does, until the lock goes.
+                JournalMode::Delete if self.exclusive_mode => {
+                    self.journal_kept = true;
+                    let f = self.journal_file(false)?;
+                    Some(if self.persist_truncates() { f.truncate(0)? } else { f.write(0, Buffer::zeroed(28))? })
+                }
                 JournalMode::Delete => {
                     // Closed first, so the unlink frees the file (off this
                     // thread where the backend can).

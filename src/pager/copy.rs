@@ -180,6 +180,7 @@ impl Pager {
         match self.journal_mode {
             super::JournalMode::Delete => {
                 self.journal_handle = None;
+                self.journal_kept = false;
                 self.io.backend().delete(&self.journal_path, false)?
             }
             super::JournalMode::Truncate => {

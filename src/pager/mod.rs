@@ -249,6 +249,14 @@ pub struct Pager {
     /// instead of opening the file again for each (an open, an fstat and
     /// a close each time).
     journal_handle: Option<Arc<dyn File>>,
+    /// A DELETE-mode journal kept (header zeroed) by a commit in
+    /// exclusive locking mode, deleted when the lock goes (see
+    /// `locking_mode.rs`).
+    journal_kept: bool,
+    /// A rollback-mode commit bumped the change counter since the lock
+    /// was taken: in exclusive mode later commits leave it (SQLite bumps
+    /// it once per lock, as other connections can only see it then).
+    change_count_done: bool,
     /// End of the journal file's last record (0: no journal written yet).
     journal_end: u64,
     /// `journal_end` when a spill last synced the journal (0: never in
@@ -362,6 +370,8 @@ impl Pager {
             op_undo: None,
             journaled: cache::PgnoSet::default(),
             journal_handle: None,
+            journal_kept: false,
+            change_count_done: false,
             journal_end: 0,
             journal_synced_end: 0,
             journal_nonce: 0,
@@ -576,7 +586,10 @@ impl Pager {
                 self.read_step = None;
                 self.wal_probe = None;
                 self.size_probe = None;
-                if self.locks_file() {
+                // In exclusive mode the lock taken stays, as in SQLite
+                // (which then keeps other connections from the database).
+                if self.releases_lock() {
+                    self.change_count_done = false;
                     let _ = self.file.unlock(LockLevel::None);
                 }
                 Err(e)
@@ -605,7 +618,13 @@ impl Pager {
                                 self.read_step = Some(step);
                                 continue;
                             }
-                            let journal = self.probe_beside("-journal")?;
+                            // (A journal kept in exclusive mode is this
+                            // connection's, its header zeroed: not probed.)
+                            let journal = if self.journal_kept {
+                                Completion::ready(Ok(crate::io::CompletionResult { bytes: 0, buffer: None }))
+                            } else {
+                                self.probe_beside("-journal")?
+                            };
                             let header = self.header_read()?;
                             let size = self.file.size_request()?;
                             let wal = if self.wal_probe_wanted() { Some(self.probe_beside("-wal")?) } else { None };
@@ -668,7 +687,8 @@ impl Pager {
     /// of what starting a read transaction on an unchanged file cost).
     /// `None`: submit every probe as a request.
     fn probe_now(&mut self) -> Result<Option<ReadStep>> {
-        let Some(journal) = self.file.sibling_exists("-journal") else { return Ok(None) };
+        let journal = if self.journal_kept { Some(false) } else { self.file.sibling_exists("-journal") };
+        let Some(journal) = journal else { return Ok(None) };
         let wal = if self.wal_probe_wanted() {
             match self.file.sibling_exists("-wal") {
                 Some(w) => Some(w),
@@ -776,10 +796,17 @@ impl Pager {
         if self.state == PagerState::Read {
             self.state = PagerState::Idle;
             self.cache.unpin_all();
-            if let Some(w) = self.wal.as_mut() {
-                // WAL mode keeps SHARED on the database while attached.
-                w.end_read();
+            if self.wal.is_some() {
+                // WAL mode keeps SHARED on the database while attached
+                // (EXCLUSIVE given back here after NORMAL was asked, as
+                // SQLite ends a read transaction).
+                self.wal_leave_exclusive()?;
+                if let Some(w) = self.wal.as_mut() {
+                    w.end_read();
+                }
             } else if self.releases_lock() {
+                self.drop_kept_journal();
+                self.change_count_done = false;
                 self.file.unlock(LockLevel::None)?;
             }
         }
@@ -1099,6 +1126,9 @@ impl Pager {
         if self.state == PagerState::Write {
             return Ok(Poll::Ready(()));
         }
+        if self.wal.is_some() {
+            self.wal_enter_exclusive()?;
+        }
         if let Some(w) = self.wal.as_mut() {
             w.begin_write()?;
         } else if self.locks_file() {
@@ -1151,6 +1181,7 @@ impl Pager {
             crate::ready!(self.restore_file_from_originals()?);
         }
         self.journal_handle = None;
+        self.journal_kept = false;
         if (self.commit_step.journal_exists() || self.journal_end > 0) && self.journal_mode.uses_file() {
             let _ = self.io.backend().delete(&self.journal_path, false);
         }
@@ -1213,7 +1244,9 @@ impl Pager {
     }
 
     fn finish_write_txn(&mut self) -> Result<()> {
-        self.journal_handle = None;
+        if !self.journal_kept {
+            self.journal_handle = None;
+        }
         self.originals.clear();
         self.journaled.clear();
         self.journal_end = 0;
@@ -1233,8 +1266,13 @@ impl Pager {
         self.state = PagerState::Idle;
         if let Some(w) = self.wal.as_mut() {
             w.end_write()?;
-            w.end_read();
+            self.wal_leave_exclusive()?;
+            if let Some(w) = self.wal.as_mut() {
+                w.end_read();
+            }
         } else if self.releases_lock() {
+            self.drop_kept_journal();
+            self.change_count_done = false;
             self.file.unlock(LockLevel::None)?;
         }
         Ok(())

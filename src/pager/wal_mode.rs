@@ -74,8 +74,8 @@ impl Pager {
             if !wants || (self.opts.read_only && !wal_exists) {
                 return Ok(Poll::Ready(false));
             }
-            self.check_wal_locking()?;
-            self.wal = Some(Wal::open(&self.io, self.file.clone(), &self.path, self.page_size, self.opts.read_only)?);
+            let heap = self.wal_heap_index()?;
+            self.wal = Some(Wal::open(&self.io, self.file.clone(), &self.path, self.page_size, self.opts.read_only, heap)?);
             self.invalidate_cache();
         }
         let Some(wal) = self.wal.as_mut() else { return Ok(Poll::Ready(false)) };
@@ -255,7 +255,9 @@ impl Pager {
             return self.journal_mode;
         }
         if mode == JournalMode::Wal {
-            if self.opts.memory || !self.file.has_shared_memory() {
+            // Without shared memory only an exclusive connection may (its
+            // WAL index then lives in heap memory).
+            if self.opts.memory || !(self.file.has_shared_memory() || self.exclusive_mode) {
                 return self.journal_mode;
             }
             // Learn whether it already is (opens the WAL if so).
@@ -269,6 +271,8 @@ impl Pager {
             if self.write_format_version(2).is_ok() {
                 self.journal_mode = JournalMode::Wal;
             }
+            // (Its journal is not kept: the database is in WAL mode now.)
+            self.drop_kept_journal();
             return self.journal_mode;
         }
         // Leaving WAL mode: only the sole connection may.
@@ -365,6 +369,7 @@ impl Drop for Pager {
         // checkpoint (a VFS sees SQLITE_FCNTL_HAS_MOVED here).
         let asks = !self.abandoned && !self.no_ckpt_on_close && !self.opts.memory && self.db_size > 0;
         let moved = asks && matches!(self.file.has_moved(), Ok(true));
+        self.drop_kept_journal();
         let _ = self.close_wal(moved);
     }
 }

@@ -18,6 +18,7 @@
 
 use super::format::{checksum, Checksum};
 use crate::error::{Error, Result};
+use crate::io::shm::ShmNode;
 use crate::io::{File, ShmRegion};
 
 /// Bytes in one shm unit.
@@ -126,10 +127,14 @@ impl IndexHeader {
     }
 }
 
-/// Access to the index through a database file's shared memory.
+/// Access to the index through a database file's shared memory, or
+/// through heap memory private to one connection (a WAL opened in
+/// exclusive locking mode, see [`super::Wal`]).
 pub struct Index<'a> {
     /// The database file whose `-shm` holds the index.
     pub db: &'a dyn File,
+    /// The connection's private heap index, used instead of `db`'s.
+    pub heap: Option<&'a ShmNode>,
 }
 
 /// The unit holding frame `frame` (1-based).
@@ -175,7 +180,10 @@ fn put_u16(r: &ShmRegion, off: usize, v: u16) {
 impl Index<'_> {
     /// Unit `block`, created if `extend`.
     pub fn region(&self, block: usize, extend: bool) -> Result<Option<ShmRegion>> {
-        self.db.shm_map(block, REGION_SIZE, extend)
+        match self.heap {
+            Some(node) => node.map(block, REGION_SIZE, extend),
+            None => self.db.shm_map(block, REGION_SIZE, extend),
+        }
     }
 
     fn region0(&self) -> Result<ShmRegion> {
@@ -325,7 +333,7 @@ mod tests {
     fn lookups_span_units_and_ignore_abandoned_entries() {
         let be = MemoryBackend::new();
         let f = be.open("x.db", OpenOptions { create: true, ..Default::default() }).unwrap();
-        let idx = Index { db: f.as_ref() };
+        let idx = Index { db: f.as_ref(), heap: None };
         // 9000 frames over three units; page p lives in frames p, p+100, ...
         for frame in 1..=9000u32 {
             idx.append(frame, (frame - 1) % 100 + 1).unwrap();

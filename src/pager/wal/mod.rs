@@ -16,6 +16,14 @@
 //! - [`checkpoint`]: copying frames back into the database file.
 //! - [`recovery`]: rebuilding the index from the WAL file.
 //!
+//! Exclusive locking mode (`PRAGMA locking_mode=EXCLUSIVE`, the pager
+//! holding EXCLUSIVE on the database file): the WAL takes no shm locks,
+//! as nobody else can be attached. A WAL opened while the connection was
+//! already exclusive keeps its index in heap memory private to the
+//! connection ([`Wal::open`] with `heap`): no `-shm` file and no xShm
+//! call, which is how a VFS without shared memory can use WAL, and such a
+//! WAL never leaves exclusive mode (`wal.txt` §8).
+//!
 //! Invariants: a connection reads frames only up to the `mxFrame` of its
 //! snapshot and only while holding the read lock whose mark promised them
 //! to it; frames are appended only while holding the WRITE lock, and a new
@@ -35,6 +43,7 @@ pub mod recovery;
 pub mod write;
 
 use crate::error::{Error, Result};
+use crate::io::shm::ShmNode;
 use crate::io::{File, FileKind, IoContext, OpenOptions};
 use index::{Index, IndexHeader};
 use std::sync::Arc;
@@ -80,11 +89,18 @@ pub struct Wal {
     /// as in SQLite).
     ckpt_seq: u32,
     page_size: u32,
+    /// The index in heap memory (opened in exclusive mode), else `None`:
+    /// the database file's shared memory.
+    heap: Option<Arc<ShmNode>>,
+    /// Exclusive locking mode: shm locks are neither taken nor released.
+    exclusive: bool,
 }
 
 impl Wal {
-    /// Open (creating) the `-wal` file of the database at `db_path`.
-    pub fn open(io: &IoContext, db: Arc<dyn File>, db_path: &str, page_size: u32, read_only: bool) -> Result<Wal> {
+    /// Open (creating) the `-wal` file of the database at `db_path`; with
+    /// `heap`, in exclusive mode for good with the index in heap memory
+    /// (the caller holds EXCLUSIVE on the database file).
+    pub fn open(io: &IoContext, db: Arc<dyn File>, db_path: &str, page_size: u32, read_only: bool, heap: bool) -> Result<Wal> {
         let path = format!("{db_path}-wal");
         let file = io.backend().open(&path, OpenOptions { create: !read_only, read_only, kind: FileKind::Wal, ..Default::default() })?;
         Ok(Wal {
@@ -102,11 +118,57 @@ impl Wal {
             recovery: None,
             ckpt_seq: 0,
             page_size,
+            heap: heap.then(ShmNode::heap),
+            exclusive: heap,
         })
     }
 
     fn index(&self) -> Index<'_> {
-        Index { db: self.db.as_ref() }
+        Index { db: self.db.as_ref(), heap: self.heap.as_deref() }
+    }
+
+    /// Whether the index lives in heap memory (the WAL was opened in
+    /// exclusive locking mode and cannot leave it).
+    pub fn heap_memory(&self) -> bool {
+        self.heap.is_some()
+    }
+
+    /// Whether the WAL is in exclusive mode (takes no shm locks).
+    pub fn is_exclusive(&self) -> bool {
+        self.exclusive
+    }
+
+    /// Enter exclusive mode (the caller now holds EXCLUSIVE on the
+    /// database file): the read lock held is let go, as nobody else can
+    /// read meanwhile.
+    pub fn enter_exclusive(&mut self) -> Result<()> {
+        if self.exclusive {
+            return Ok(());
+        }
+        debug_assert!(!self.write_lock, "mode changes between write transactions");
+        if let Some(i) = self.read_lock {
+            self.shm_unlock(index::read_lock(i), 1)?;
+        }
+        self.exclusive = true;
+        Ok(())
+    }
+
+    /// Leave exclusive mode, taking back the shm read lock of the current
+    /// read transaction. Returns false (still exclusive) for a heap index
+    /// or when that lock cannot be had.
+    pub fn leave_exclusive(&mut self) -> Result<bool> {
+        if !self.exclusive || self.heap.is_some() {
+            return Ok(!self.exclusive);
+        }
+        debug_assert!(!self.write_lock, "mode changes between write transactions");
+        self.exclusive = false;
+        if let Some(i) = self.read_lock {
+            if !self.shm_lock(index::read_lock(i), 1, false)? {
+                self.exclusive = true;
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 
     /// The WAL file.
@@ -130,10 +192,16 @@ impl Wal {
     }
 
     fn shm_lock(&self, slot: usize, n: usize, exclusive: bool) -> Result<bool> {
+        if self.exclusive {
+            return Ok(true);
+        }
         self.db.shm_lock(slot, n, exclusive, true)
     }
 
     fn shm_unlock(&self, slot: usize, n: usize) -> Result<()> {
+        if self.exclusive {
+            return Ok(());
+        }
         self.db.shm_lock(slot, n, false, false).map(|_| ())
     }
 
@@ -144,7 +212,9 @@ impl Wal {
         self.recovery_release();
         let _ = self.end_write();
         self.end_read();
-        self.db.shm_unmap(delete)?;
+        if self.heap.is_none() {
+            self.db.shm_unmap(delete)?;
+        }
         // The log is closed before it is deleted, as SQLite does (a VFS
         // keeping files in memory may refuse to delete an open one).
         let Wal { io, file, path, .. } = self;

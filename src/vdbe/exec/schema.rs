@@ -203,9 +203,6 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             let bt = &mut env.dbs[p1 as usize].btree;
             match name {
                 "journal_mode" => {
-                    if value.is_some_and(|v| v.eq_ignore_ascii_case("wal")) && bt.pager().refuses_wal() {
-                        return Err(crate::pager::locking_mode::wal_refused());
-                    }
                     let mode = match value {
                         Some(v) => bt.set_journal_mode(v),
                         None => bt.journal_mode(),
