@@ -22,9 +22,9 @@
 ** branches (`a = 1 OR a > 4` under the eager policy: the planning calls per
 ** branch, the calls again per branch when the union is cheaper, one
 ** xFilter per branch, each row once, nested unions, EXPLAIN QUERY PLAN's
-** MULTI-INDEX OR lines).
+** MULTI-INDEX OR lines), in joins SQLite orders too.
 ** Shapes left out because ringlite differs (README, "Differences from
-** SQLite", Virtual tables): unions in joins; EXISTS in WHERE (SQLite 3.54 makes it a join);
+** SQLite", Virtual tables): EXISTS in WHERE (SQLite 3.54 makes it a join);
 ** inner USING/NATURAL joins (ringlite does not reorder them, so the left
 ** table is offered the equality unusable); subqueries, views and CTEs in FROM
 ** (SQLite flattens them or pushes WHERE terms into them); the join order of tables SQLite costs
@@ -482,6 +482,51 @@ int main(void) {
     "UPDATE s SET b = 9 WHERE a IN (SELECT a FROM v WHERE a = 1 OR a > 4)",
     "SELECT * FROM s",
     NULL };
+  /* OR terms on a virtual table in a join SQLite orders: the branches
+  ** asked as in a join (per set of tables the plans need), the union
+  ** costed against the table's plans and the other tables' loops, each
+  ** branch asked again when the union is read (other tables' terms ANDed
+  ** to it, usable when outside), nested unions inside a branch. */
+  static const char *const or_joins[] = {
+    "SELECT * FROM r, v WHERE v.a = r.x OR v.a > 4",
+    "SELECT * FROM r, v WHERE (v.a = 1 OR v.a > 4) AND r.x = 2",
+    "SELECT * FROM r, v WHERE v.a = 1 OR v.a > 4",
+    "SELECT * FROM v, r WHERE v.a = 1 OR v.a > 4",
+    "SELECT * FROM v, w WHERE v.a = w.a OR v.a > 5",
+    "SELECT * FROM v, w WHERE (v.a = 1 OR v.a > 4) AND w.a = v.b",
+    "SELECT * FROM r, v WHERE (v.a = 1 OR v.a > 4) AND r.x = v.b",
+    "SELECT * FROM r, v WHERE (v.a = r.x OR v.a > 4) AND r.x > 1",
+    "SELECT * FROM v, w WHERE (v.a = 1 OR v.a > 4) AND (w.a = 2 OR w.a > 3)",
+    "SELECT * FROM v, w WHERE (v.a = w.b OR v.a > 4) AND (w.a = 2 OR w.a > 3)",
+    "SELECT * FROM v, w WHERE (v.a = 1 OR v.a > 4) AND w.a = v.b ORDER BY v.a",
+    "SELECT * FROM v, w WHERE (v.a = 1 OR v.a > 4) AND w.a = v.b ORDER BY w.a",
+    "SELECT v.a, w.a FROM v JOIN w ON v.a = 1 OR v.a > 4 WHERE v.b = w.a",
+    "SELECT * FROM r, v WHERE (v.a = 1 AND v.b = 1) OR v.a > 4",
+    "SELECT * FROM r, v WHERE v.a = 1 OR v.b = 2",
+    "SELECT * FROM r, v WHERE v.a IN (1, 2) OR v.a > 4",
+    "SELECT count(*) FROM r, v WHERE v.a = 1 OR v.a > 4",
+    "SELECT * FROM r, v WHERE (v.a = 1 OR v.a > 4) AND v.c LIKE 'x%'",
+    "SELECT * FROM r, v WHERE (v.a = 1 OR v.a > 4) AND v.a != r.x",
+    "SELECT * FROM r, v WHERE (v.a = 1 OR v.a > 4) AND v.b IN (SELECT x FROM r)",
+    "SELECT * FROM r, v WHERE (v.a = 1 OR v.a > 4) AND (v.a = 2 OR v.a > 5)",
+    "SELECT * FROM r, v('q') WHERE v.a = 1 OR v.a > 4",
+    "SELECT * FROM s, v WHERE v.a = s.a OR v.a > 5",
+    "SELECT * FROM s, v WHERE v.a = s.a + 1 OR v.a = s.b",
+    "SELECT * FROM r, v WHERE v.a = r.x OR v.a = r.x + 2",
+    /* the bound SQLite combines from a two-way OR, offered last */
+    "SELECT a FROM v WHERE a = 6 OR a < 6",
+    "SELECT a FROM v WHERE (a = 5 OR a > 5) AND b = 1",
+    "SELECT a FROM v WHERE b = 1 AND (a > 2 OR (a = 2 AND b > 0)) AND c LIKE 'x%'",
+    "SELECT a FROM v WHERE (a = 2 AND c = 'x2') OR (a = 2 AND b = 1)",
+    "SELECT a FROM v WHERE 6 = a OR a < 6",
+    "SELECT a FROM v WHERE 6 = a OR 6 > a",
+    "SELECT a FROM v WHERE a >= 5 OR a > 5",
+    "SELECT a FROM v WHERE a = 5 OR a = 6",
+    "SELECT * FROM r, v WHERE v.a = r.x OR v.a < r.x",
+    "EXPLAIN QUERY PLAN SELECT * FROM r, v WHERE v.a = r.x OR v.a > 4",
+    "EXPLAIN QUERY PLAN SELECT * FROM v, w WHERE (v.a = 1 OR v.a > 4) AND (w.a = 2 OR w.a > 3)",
+    "EXPLAIN QUERY PLAN SELECT * FROM v, w WHERE v.a = w.a OR v.a > 5",
+    NULL };
   static const char *const or_plans[] = {
     "EXPLAIN QUERY PLAN SELECT a FROM v WHERE a = 1 OR a > 4",
     "EXPLAIN QUERY PLAN SELECT a FROM v WHERE (a = 1 OR a > 4) AND (a = 2 OR a > 5)",
@@ -505,6 +550,9 @@ int main(void) {
     printf("=== or unions, policy %s\n", eager ? "eager" : "plain");
     for (i = 0; or_unions[i]; i++) q(or_unions[i]);
     for (i = 0; or_plans[i]; i++) plan(or_plans[i]);
+    for (i = 0; or_joins[i]; i++) {
+      if (!strncmp(or_joins[i], "EXPLAIN QUERY PLAN ", 19)) plan(or_joins[i]); else q(or_joins[i]);
+    }
   }
   /* 200 random queries, alternating the policies. */
   for (i = 0; i < 200; i++) {

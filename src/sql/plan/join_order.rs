@@ -136,10 +136,13 @@ impl<'b> Compiler<'_> {
                     Ok(cs) => {
                         let g = crate::sql::plan::vtab::goal_for(it, goal);
                         let col_used = self.vtab_col_used.get(&it.cursor).copied().unwrap_or_else(|| crate::sql::plan::vtab::col_used(it, uses));
-                        let plans = crate::sql::plan::vtab::VtabPlans::ask(it.cursor, self.vtab_asked(&v.inst), &cs, g, col_used).ok();
-                        if plans.is_some() {
-                            if let Ok(ors) = crate::sql::plan::vtab::or_terms_of(self, it, 0, terms) {
-                                let _ = crate::sql::plan::vtab::ask_or_branches(self.vtab_asked(&v.inst), &ors, &cs, g, col_used, Some(it.cursor));
+                        let mut plans = crate::sql::plan::vtab::VtabPlans::ask(it.cursor, self.vtab_asked(&v.inst), &cs, g, col_used).ok();
+                        // (The OR terms' branches next, as SQLite's
+                        // `whereLoopAddOr` after `whereLoopAddVirtual`.)
+                        if let Some(p) = &mut plans {
+                            if let Ok(ors) = crate::sql::plan::vtab_or::or_terms_of(self, it, 0, terms) {
+                                let asked = self.vtab_asked(&v.inst);
+                                p.unions = crate::sql::plan::vtab_or::ask_or_branches_joined(asked, &ors, &cs, g, col_used, it.cursor).unwrap_or_default();
                             }
                         }
                         plans

@@ -22,3 +22,4 @@ pub mod multi_or;
 pub mod order;
 pub mod terms;
 pub mod vtab;
+pub mod vtab_or;

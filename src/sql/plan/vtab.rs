@@ -348,6 +348,9 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                 // `a = x OR a = y`: `a IN (x, y)`, a constraint SQLite
                 // derives (see `or_as_in`).
                 Expr::Binary(_, Operator::Or, _) => {
+                    // (SQLite's combined bound first: `a = 6 OR a < 6`
+                    // gives `a <= 6`.)
+                    later.extend(crate::sql::plan::vtab_or::combined_bounds(c, it, before, t)?);
                     if let Some(cons) = or_as_in(c, it, before, t, addr) {
                         later.push(cons);
                     }
@@ -567,7 +570,7 @@ fn value_deps(c: &mut Compiler<'_>, e: &Expr<'_>) -> u64 {
 }
 
 /// The branches of an OR, through parentheses.
-fn or_branches<'a, 'b>(e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) {
+pub(super) fn or_branches<'a, 'b>(e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) {
     match e {
         Expr::Binary(l, Operator::Or, r) => {
             or_branches(l, out);
@@ -627,193 +630,6 @@ fn or_as_in<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: u64, t:
     Some(in_constraint(col, addr, deps, before, collation, InValues::Or(values), 0))
 }
 
-/// The branches of one OR term that SQLite asks xBestIndex about
-/// (`whereLoopAddOr`): for each branch in order, its constraints (a
-/// comparison, IN or IS NULL on a column of the table alone; any other
-/// branch with everything SQLite derives from its AND terms), `None` for a
-/// branch SQLite passes over (its column side names another table).
-pub type OrBranches<'a, 'b> = Vec<Option<Vec<VConstraint<'a, 'b>>>>;
-
-/// An indexable OR term of a virtual table's loop: the term as written
-/// among the loop's terms and its [`OrBranches`].
-pub struct OrTerm<'a, 'b> {
-    /// The term (as given, parentheses and all).
-    pub term: &'a Expr<'b>,
-    /// What each branch offers.
-    pub branches: OrBranches<'a, 'b>,
-}
-
-/// The OR terms among `terms` whose every branch has a constraint on `it`
-/// (SQLite's indexable OR terms), as [`OrTerm`]s.
-pub fn or_terms_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Result<Vec<OrTerm<'a, 'b>>> {
-    let mut out = Vec::new();
-    'term: for written in terms {
-        let t = crate::sql::model::expr_shape::strip_parens(written);
-        if !matches!(t, Expr::Binary(_, Operator::Or, _)) {
-            continue;
-        }
-        let mut branches = Vec::new();
-        or_branches(t, &mut branches);
-        let mut per_branch = Vec::new();
-        for b in branches {
-            let b = crate::sql::model::expr_shape::strip_parens(b);
-            // A single comparison: SQLite's term with its left column.
-            let single = match b {
-                Expr::Binary(l, Operator::Equals | Operator::Less | Operator::LessEquals | Operator::Greater | Operator::GreaterEquals | Operator::Is, r) => {
-                    let (l, r) = (strip_collate(l).0, strip_collate(r).0);
-                    if column_of(c, it, l).is_some() {
-                        Some(true)
-                    } else if is_column_name(c, l) {
-                        // (Its copy read from the right side makes the OR
-                        // indexable; the branch itself is passed over.)
-                        if column_of(c, it, r).is_none() || is_fixed(c, r) {
-                            continue 'term;
-                        }
-                        Some(false)
-                    } else if column_of(c, it, r).is_some() && !is_fixed(c, r) {
-                        Some(true)
-                    } else {
-                        continue 'term;
-                    }
-                }
-                Expr::InList { lhs, not: false, .. } | Expr::InSelect { lhs, not: false, .. } if column_of(c, it, lhs).is_some() => Some(true),
-                Expr::IsNull(e) if column_of(c, it, e).is_some() => Some(true),
-                _ => None,
-            };
-            match single {
-                Some(false) => per_branch.push(None),
-                Some(true) => {
-                    let cons = constraints_of(c, it, before, &[b])?;
-                    match cons.into_iter().next() {
-                        Some(k) => per_branch.push(Some(vec![k])),
-                        None => continue 'term,
-                    }
-                }
-                None => {
-                    let mut ands = Vec::new();
-                    crate::sql::model::expr_shape::conjuncts(b, &mut ands);
-                    let cons = constraints_of(c, it, before, &ands)?;
-                    if cons.is_empty() {
-                        continue 'term;
-                    }
-                    per_branch.push(Some(cons));
-                }
-            }
-        }
-        out.push(OrTerm { term: written, branches: per_branch });
-    }
-    Ok(out)
-}
-
-/// What one OR term read as a union would cost (SQLite's WHERE_MULTI_OR
-/// loop): the sum of its branches' plans as LogEst (`rRun` with SQLite's
-/// one-unit penalty, `nOut`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct UnionCost {
-    /// Cost of running every branch.
-    pub run: i32,
-    /// Rows the branches find together.
-    pub rows: i32,
-}
-
-/// Ask the module about each branch of `ors` as SQLite's
-/// `whereLoopAddOr` does, after the table's own calls: the branch's
-/// constraints followed by all of `main`, the calls of a table alone
-/// (`joined`: those of a join, [`VtabPlans::ask`]), stopping at the first
-/// branch for which no plan uses a constraint. Returns, per OR term, the
-/// cost of reading it as a union when every branch has a plan using a
-/// constraint (`None` otherwise, and always in a join, where no union is
-/// made).
-pub fn ask_or_branches(
-    asked: Asked<'_>,
-    ors: &[OrTerm<'_, '_>],
-    main: &[VConstraint<'_, '_>],
-    goal: Option<&OrderGoal>,
-    col_used: u64,
-    cursor: Option<i32>,
-) -> Result<Vec<Option<UnionCost>>> {
-    let mut out = Vec::new();
-    for or in ors {
-        let mut sum: Option<UnionCost> = None;
-        let mut whole = true;
-        for b in &or.branches {
-            let Some(own) = b else {
-                whole = false;
-                continue;
-            };
-            let mut cands: Vec<VConstraint<'_, '_>> = own.clone();
-            cands.extend(main.iter().cloned());
-            let uses_one = |info: &IndexInfo| info.usage.iter().any(|u| u.argv_index > 0);
-            let used = match cursor {
-                Some(cur) => {
-                    whole = false;
-                    VtabPlans::ask(cur, asked, &cands, goal, col_used)?.plans.iter().any(|(_, i)| uses_one(i))
-                }
-                None => match choose_plan(asked, &cands, goal, col_used) {
-                    Ok(info) if uses_one(&info) => {
-                        let (run, rows) = plan_log_est(&info);
-                        sum = Some(match sum {
-                            None => UnionCost { run, rows },
-                            Some(s) => UnionCost { run: log_est_add(s.run, run), rows: log_est_add(s.rows, rows) },
-                        });
-                        true
-                    }
-                    Ok(_) => false,
-                    Err(e) if e.primary() == SQLITE_CONSTRAINT || e.to_string() == "no query solution" => false,
-                    Err(e) => return Err(e),
-                },
-            };
-            if !used {
-                whole = false;
-                break;
-            }
-        }
-        out.push(sum.filter(|_| whole).map(|s| UnionCost { run: s.run + 1, rows: s.rows }));
-    }
-    Ok(out)
-}
-
-/// A plan's cost and rows as SQLite's planner keeps them (LogEst).
-pub fn plan_log_est(info: &IndexInfo) -> (i32, i32) {
-    (crate::sql::plan::order::log_est_f64(info.estimated_cost), crate::sql::plan::order::log_est(info.estimated_rows.max(0) as u64))
-}
-
-/// SQLite's `sqlite3LogEstAdd`: the LogEst of the sum of two LogEst values.
-pub fn log_est_add(a: i32, b: i32) -> i32 {
-    const X: [i32; 32] = [10, 10, 9, 9, 8, 8, 7, 7, 7, 6, 6, 6, 5, 5, 5, 4, 4, 4, 4, 3, 3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 2, 2];
-    let (hi, lo) = if a >= b { (a, b) } else { (b, a) };
-    if hi > lo + 49 {
-        hi
-    } else if hi > lo + 31 {
-        hi + 1
-    } else {
-        hi + X[(hi - lo) as usize]
-    }
-}
-
-/// Whether a single virtual table reads `union` cheaper than its own plan
-/// `main` (which yields the wanted order when `main_ordered`), as SQLite's
-/// path solver compares the two loops: without an ORDER BY by cost, ties
-/// to the table's own plan; with one, a plan that leaves the rows
-/// unordered pays the sort of the rows the cheaper unsorted plan finds
-/// (`whereSortingCost`, a result of up to 30 columns), plus 3.
-pub fn union_is_cheaper(main: &IndexInfo, main_ordered: bool, union: UnionCost, ordered_query: bool) -> bool {
-    let (m_run, m_rows) = plan_log_est(main);
-    if !ordered_query {
-        return union.run < m_run || (union.run == m_run && union.rows < m_rows);
-    }
-    // The first pass, unsorted, picks the rows estimate the sort is
-    // costed with.
-    let first_rows = if union.run < m_run || (union.run == m_run && union.rows < m_rows) { union.rows } else { m_rows };
-    let n_row = first_rows + 1;
-    let est_log = |n: i32| if n <= 10 { 0 } else { crate::sql::plan::order::log_est(n as u64) - 33 };
-    let sort = n_row + 10 + est_log(n_row);
-    let sorted = |run: i32| log_est_add(run, sort) + 3;
-    let m_cost = if main_ordered { m_run } else { sorted(m_run) };
-    let u_cost = sorted(union.run);
-    u_cost < m_cost || (u_cost == m_cost && union.rows < m_rows)
-}
-
 /// The question xBestIndex is asked about `cands` (`usable` says which
 /// of them it may use in this call), with the ORDER BY `order_by` and
 /// the table's `colUsed`: each constraint's collation, whether its IN
@@ -848,7 +664,7 @@ fn question(
 
 /// Whether `e` is a column node constant propagation replaced (SQLite
 /// reads no constraint from the right side of a comparison through it).
-fn is_fixed(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
+pub(super) fn is_fixed(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
     c.const_fixed_nodes.contains(&(e as *const Expr<'_> as usize))
 }
 
@@ -861,7 +677,7 @@ fn select_deps(c: &mut Compiler<'_>, sel: &Select<'_>) -> u64 {
 }
 
 /// Whether `e` names a column of any table in reach (SQLite's TK_COLUMN).
-fn is_column_name(c: &mut Compiler<'_>, e: &Expr<'_>) -> bool {
+pub(super) fn is_column_name(c: &mut Compiler<'_>, e: &Expr<'_>) -> bool {
     let r = match e {
         Expr::Id(id) => c.resolve_name(None, &crate::sql::parse::unquoted(id.0)).ok().flatten(),
         Expr::Qualified(q, n) => c.resolve_name(Some(&crate::sql::parse::unquoted(q.0)), &crate::sql::parse::unquoted(n.0)).ok().flatten(),
@@ -869,24 +685,6 @@ fn is_column_name(c: &mut Compiler<'_>, e: &Expr<'_>) -> bool {
         _ => None,
     };
     r.is_some()
-}
-
-/// Whether SQLite ANDs the WHERE term `e` to each branch of a union
-/// (its `pAndExpr` keeps the terms whose operator a loop may use): an OR,
-/// or a comparison (`=`, `<`, `<=`, `>`, `>=`, IS), an IN or an ISNULL
-/// with a column of some table on one side. (NE, LIKE, BETWEEN, row
-/// values and the like are analysed into other terms and left out.)
-pub fn union_and_term(c: &mut Compiler<'_>, e: &Expr<'_>) -> bool {
-    match crate::sql::model::expr_shape::strip_parens(e) {
-        Expr::Binary(_, Operator::Or, _) => true,
-        Expr::Binary(l, Operator::Equals | Operator::Less | Operator::LessEquals | Operator::Greater | Operator::GreaterEquals | Operator::Is, r) => {
-            let (l, r) = (strip_collate(l).0, strip_collate(r).0);
-            is_column_name(c, l) || is_column_name(c, r)
-        }
-        Expr::InList { lhs, not: false, .. } | Expr::InSelect { lhs, not: false, .. } => is_column_name(c, strip_collate(lhs).0),
-        Expr::IsNull(x) => is_column_name(c, strip_collate(x).0),
-        _ => false,
-    }
 }
 
 /// The bounds SQLite derives from `column LIKE 'abc%'` (GLOB alike): the
@@ -975,7 +773,7 @@ fn prefix_bounds<'a, 'b>(out: &mut Vec<VConstraint<'a, 'b>>, col: i32, addr: usi
 
 /// `e` under COLLATE and single parentheses, and the collation written
 /// there (upper case).
-fn strip_collate<'x, 'y>(mut e: &'x Expr<'y>) -> (&'x Expr<'y>, Option<String>) {
+pub(super) fn strip_collate<'x, 'y>(mut e: &'x Expr<'y>) -> (&'x Expr<'y>, Option<String>) {
     let mut coll = None;
     loop {
         match e {
@@ -990,7 +788,7 @@ fn strip_collate<'x, 'y>(mut e: &'x Expr<'y>) -> (&'x Expr<'y>, Option<String>) 
 }
 
 /// The column of `it` that `e` names (-1 the rowid), if it is one.
-fn column_of(c: &mut Compiler<'_>, it: &FromItem<'_, '_>, e: &Expr<'_>) -> Option<i32> {
+pub(super) fn column_of(c: &mut Compiler<'_>, it: &FromItem<'_, '_>, e: &Expr<'_>) -> Option<i32> {
     let r = c.plain_column(e)?;
     (r.item == it.item && r.cursor == it.cursor).then(|| r.column.map_or(-1, |c| c as i32))
 }
@@ -1151,6 +949,9 @@ pub struct VtabPlans {
     pub cursor: i32,
     /// (items the plan needs placed outside, the answer).
     pub plans: Vec<(u64, IndexInfo)>,
+    /// The OR terms readable as unions of the module's plans for their
+    /// branches (`vtab_or::ask_or_branches_joined`).
+    pub unions: Vec<crate::sql::plan::vtab_or::VtabUnion>,
 }
 
 impl VtabPlans {
@@ -1233,7 +1034,7 @@ impl VtabPlans {
                 }
             }
         }
-        Ok(VtabPlans { cursor, plans })
+        Ok(VtabPlans { cursor, plans, unions: Vec::new() })
     }
 
     /// The cheapest plan the items `before` allow (the first of equal
@@ -1248,11 +1049,28 @@ impl VtabPlans {
         best
     }
 
-    /// (cost of one pass, rows) of the plan for `before`; infinite when
-    /// none is allowed.
+    /// The union the loop reads instead of `main`, its plan for
+    /// `before`: the cheapest union those items allow, when
+    /// [`union_is_cheaper`](crate::sql::plan::vtab_or::union_is_cheaper)
+    /// (`main_ordered`: `main` yields the order an ORDER BY asks;
+    /// `ordered_query`: there is one to compare sorts for).
+    pub fn union_for(&self, before: u64, main: &IndexInfo, main_ordered: bool, ordered_query: bool) -> Option<&crate::sql::plan::vtab_or::VtabUnion> {
+        self.unions
+            .iter()
+            .filter(|u| u.prereq & !before == 0)
+            .filter(|u| crate::sql::plan::vtab_or::union_is_cheaper(main, main_ordered, u.cost, ordered_query))
+            .min_by_key(|u| (u.cost.run, u.cost.rows))
+    }
+
+    /// (cost of one pass, rows) of the plan for `before`, or of the
+    /// union read instead; infinite when none is allowed.
     pub fn estimate(&self, before: u64) -> (f64, f64) {
+        let from_log = |x: i32| 2f64.powf(x as f64 / 10.0);
         match self.best(before) {
-            Some(info) if info.estimated_cost.is_finite() => (info.estimated_cost.max(0.0), (info.estimated_rows.max(1)) as f64),
+            Some(info) if info.estimated_cost.is_finite() => match self.union_for(before, info, false, false) {
+                Some(u) => (from_log(u.cost.run), from_log(u.cost.rows).max(1.0)),
+                None => (info.estimated_cost.max(0.0), (info.estimated_rows.max(1)) as f64),
+            },
             _ => (f64::INFINITY, f64::INFINITY),
         }
     }

@@ -59,7 +59,11 @@ impl<'b> Compiler<'_> {
             let bend = self.b.label();
             // (A virtual table's branch may be a union in turn.)
             let was_in_branch = std::mem::replace(&mut self.in_or_branch, true);
+            // (A term a virtual table's module omits in one branch is
+            // still tested by the body: the other branches need it.)
+            let consumed = self.vtab_consumed.len();
             let opened = self.open_access(it, before, &sub, bnext, bend, false, None, uses);
+            self.vtab_consumed.truncate(consumed);
             self.in_or_branch = was_in_branch;
             self.eqp.restore_parent(outer_parent);
             self.seek_consumed = None;

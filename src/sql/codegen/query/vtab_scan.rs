@@ -19,7 +19,8 @@ use crate::sql::model::expr_shape::has_subquery;
 use crate::sql::model::from::FromItem;
 use crate::sql::plan::multi_or::{disjuncts, OrPlan};
 use crate::sql::plan::order::OrderGoal;
-use crate::sql::plan::vtab::{choose_plan, constraints_of, limit_constraints, union_is_cheaper, InValues};
+use crate::sql::plan::vtab::{choose_plan, constraints_of, limit_constraints, InValues, VtabPlans};
+use crate::sql::plan::vtab_or::union_is_cheaper;
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
 use crate::vdbe::vtab::index_info::SCAN_HEX;
 use crate::vdbe::vtab::ConstraintOp;
@@ -57,15 +58,54 @@ impl<'b> Compiler<'_> {
         let col_used = self.vtab_col_used.get(&it.cursor).copied().unwrap_or_else(|| crate::sql::plan::vtab::col_used(it, uses));
         // In a join SQLite ordered, the plan asked then for the items
         // placed outside (no further call).
-        let planned = self.vtab_plans.iter().find(|p| p.cursor == it.cursor).and_then(|p| p.best(before)).cloned();
-        let info = match planned {
-            Some(info) => info,
-            None => {
+        let joined = self.vtab_plans.iter().position(|p| p.cursor == it.cursor);
+        let planned = joined.and_then(|k| self.vtab_plans[k].best(before)).cloned();
+        let info = match (joined, planned) {
+            // A branch of a union in such a join: SQLite's sub-WHERE asks
+            // the calls of a table in a join, then about its own OR terms,
+            // the items placed outside read as constants there, and takes
+            // a plan (or union) needing no other item.
+            (Some(_), _) if self.in_or_branch => {
+                let outside_known = |c: &mut crate::sql::plan::vtab::VConstraint<'_, '_>| {
+                    if c.deps != u64::MAX {
+                        c.deps &= !before;
+                    }
+                };
+                let mut own = cands.clone();
+                own.iter_mut().for_each(outside_known);
+                let asked = self.vtab_asked(&v.inst);
+                let mut plans = VtabPlans::ask(it.cursor, asked, &own, goal, col_used)?;
+                let mut ors = crate::sql::plan::vtab_or::or_terms_of(self, it, before, terms)?;
+                ors.iter_mut().flat_map(|o| o.branches.iter_mut().flatten().flatten()).for_each(outside_known);
+                plans.unions = crate::sql::plan::vtab_or::ask_or_branches_joined(asked, &ors, &own, goal, col_used, it.cursor)?;
+                match plans.best(0) {
+                    Some(info) => {
+                        if let Some(u) = plans.union_for(0, info, goal.is_some() && info.order_by_consumed, ordered_query) {
+                            if let Some(kind) = self.vtab_joined_union(it, before, terms, u, end, uses)? {
+                                return Ok((kind, false));
+                            }
+                        }
+                        info.clone()
+                    }
+                    None => choose_plan(asked, &cands, goal, col_used)?,
+                }
+            }
+            (Some(k), Some(info)) => {
+                // The union SQLite's path solver prefers to this plan.
+                let main_ordered = goal.is_some() && info.order_by_consumed;
+                if let Some(u) = self.vtab_plans[k].union_for(before, &info, main_ordered, ordered_query).copied() {
+                    if let Some(kind) = self.vtab_joined_union(it, before, terms, &u, end, uses)? {
+                        return Ok((kind, false));
+                    }
+                }
+                info
+            }
+            _ => {
                 let info = choose_plan(self.vtab_asked(&v.inst), &cands, goal, col_used)?;
                 // The OR terms' branches are asked about too; an OR whose
                 // branches all have plans may be read as their union.
-                let ors = crate::sql::plan::vtab::or_terms_of(self, it, before, terms)?;
-                let unions = crate::sql::plan::vtab::ask_or_branches(self.vtab_asked(&v.inst), &ors, &cands, goal, col_used, None)?;
+                let ors = crate::sql::plan::vtab_or::or_terms_of(self, it, before, terms)?;
+                let unions = crate::sql::plan::vtab_or::ask_or_branches(self.vtab_asked(&v.inst), &ors, &cands, goal, col_used)?;
                 if let Some(plan) = self.vtab_union_plan(it, before, terms, &info, ordered_query, goal.is_some(), &ors, &unions) {
                     let kind = self.multi_or_loop(it, before, plan, end, uses)?;
                     return Ok((kind, false));
@@ -283,8 +323,7 @@ impl<'b> Compiler<'_> {
     /// its branches (SQLite's MULTI-INDEX OR on a virtual table), when
     /// the cheapest such union beats the table's own plan `main` (see
     /// [`union_is_cheaper`]; a branch may be such a union in turn, as in
-    /// SQLite); `None` for the right table of a RIGHT or FULL JOIN and for
-    /// a table without rowids (the union tells rows apart by rowid).
+    /// SQLite); `None` where [`Self::vtab_union_allowed`] says no.
     #[allow(clippy::too_many_arguments)]
     fn vtab_union_plan<'a>(
         &mut self,
@@ -294,11 +333,10 @@ impl<'b> Compiler<'_> {
         main: &crate::vdbe::vtab::IndexInfo,
         ordered_query: bool,
         main_ordered: bool,
-        ors: &[crate::sql::plan::vtab::OrTerm<'a, 'b>],
-        unions: &[Option<crate::sql::plan::vtab::UnionCost>],
+        ors: &[crate::sql::plan::vtab_or::OrTerm<'a, 'b>],
+        unions: &[Option<crate::sql::plan::vtab_or::UnionCost>],
     ) -> Option<OrPlan<'a, 'b>> {
-        let v = it.vtab.as_ref()?;
-        if it.matched.is_some() || v.decl.table.without_rowid.is_some() {
+        if !self.vtab_union_allowed(it) {
             return None;
         }
         let main_ordered = main_ordered && main.order_by_consumed;
@@ -308,11 +346,45 @@ impl<'b> Compiler<'_> {
             .filter_map(|(k, u)| u.map(|u| (k, u)))
             .filter(|(_, u)| union_is_cheaper(main, main_ordered, *u, ordered_query))
             .min_by_key(|(_, u)| (u.run, u.rows))?;
-        let term = ors[k].term;
+        Some(self.vtab_or_plan(it, before, terms, ors[k].term, cost.rows, false))
+    }
+
+    /// The loop reading the union `u` of a virtual table in a join SQLite
+    /// orders (`None` where [`Self::vtab_union_allowed`] says no).
+    fn vtab_joined_union<'a>(
+        &mut self,
+        it: &FromItem<'a, 'b>,
+        before: u64,
+        terms: &[&'a Expr<'b>],
+        u: &crate::sql::plan::vtab_or::VtabUnion,
+        end: i32,
+        uses: Option<&crate::sql::plan::goal::ColumnUses>,
+    ) -> Result<Option<LoopKind>> {
+        let Some(term) = terms.iter().copied().find(|t| *t as *const Expr<'_> as usize == u.term) else { return Ok(None) };
+        if !self.vtab_union_allowed(it) {
+            return Ok(None);
+        }
+        let plan = self.vtab_or_plan(it, before, terms, term, u.cost.rows, true);
+        self.multi_or_loop(it, before, plan, end, uses).map(Some)
+    }
+
+    /// Whether `it` may be read as a union: not the right table of a
+    /// RIGHT or FULL JOIN, nor a table without rowids (the union tells
+    /// rows apart by rowid).
+    fn vtab_union_allowed(&self, it: &FromItem<'_, 'b>) -> bool {
+        it.matched.is_none() && it.vtab.as_ref().is_some_and(|v| v.decl.table.without_rowid.is_none())
+    }
+
+    /// The union over the branches of the OR term `term` (estimated to
+    /// find `rows`, a LogEst), with SQLite's `pAndExpr`: the other terms
+    /// of the loop that a loop may use, none with a subquery, ANDed to
+    /// each branch. Alone (`joined` false) those ready at this loop; in a
+    /// join SQLite orders, every one (a term reading a table placed
+    /// inside is offered to the branch's plans as it is to the table's:
+    /// usable in the first call, a plan that takes it not chosen).
+    fn vtab_or_plan<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>], term: &'a Expr<'b>, rows: i32, joined: bool) -> OrPlan<'a, 'b> {
         let mut branches = Vec::new();
         disjuncts(term, &mut branches);
-        // (SQLite's `pAndExpr`: the other terms ready at this loop, but
-        // none with a subquery.)
         let me = 1u64 << it.item.min(63);
         let others: Vec<&'a Expr<'b>> = terms
             .iter()
@@ -320,8 +392,8 @@ impl<'b> Compiler<'_> {
             .copied()
             .collect::<Vec<_>>()
             .into_iter()
-            .filter(|o| self.expr_deps(o) & !(before | me) == 0 && crate::sql::plan::vtab::union_and_term(self, o))
+            .filter(|o| (joined || self.expr_deps(o) & !(before | me) == 0) && crate::sql::plan::vtab_or::union_and_term(self, o))
             .collect();
-        Some(OrPlan { term, branches, others, rows: cost.rows as f64 })
+        OrPlan { term, branches, others, rows: rows as f64 }
     }
 }
