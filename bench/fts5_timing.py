@@ -11,11 +11,15 @@ shared). Run once per library and compare (see bench/RESULTS.md):
     LD_LIBRARY_PATH=build/ref python3 bench/fts5_timing.py 100000 10000
     LD_LIBRARY_PATH=build/lib python3 bench/fts5_timing.py 100000 10000
 
+With a third argument (a file name) the index is built there once and
+later runs only query it: `... fts5_timing.py 100000 400 /tmp/q.db`.
+
 Ties in bm25 may come back in either order (neither library promises
 one): the checksum counts the scores and the rows scoring strictly better
 than the tenth.
 """
 import hashlib
+import os
 import random
 import resource
 import sqlite3
@@ -89,12 +93,18 @@ for k in range(q):
     order = "rank" if k % 2 == 0 else "bm25(t)"
     queries.append((m, order))
 
-c = sqlite3.connect(":memory:", isolation_level=None)
-c.execute("CREATE VIRTUAL TABLE t USING fts5(title, body)")
+# Optional third argument: a database file. If it exists, the build is
+# skipped and the queries run on its index (so both libraries query the
+# same index; write it once with either); otherwise it is built there.
+path = sys.argv[3] if len(sys.argv) > 3 else ":memory:"
+prebuilt = path != ":memory:" and os.path.exists(path)
+c = sqlite3.connect(path, isolation_level=None)
 t0 = time.process_time()
-c.execute("BEGIN")
-c.executemany("INSERT INTO t(rowid, title, body) VALUES(?, ?, ?)", docs)
-c.execute("COMMIT")
+if not prebuilt:
+    c.execute("CREATE VIRTUAL TABLE t USING fts5(title, body)")
+    c.execute("BEGIN")
+    c.executemany("INSERT INTO t(rowid, title, body) VALUES(?, ?, ?)", docs)
+    c.execute("COMMIT")
 t1 = time.process_time()
 h = hashlib.sha256()
 nrows = 0

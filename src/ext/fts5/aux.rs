@@ -15,8 +15,9 @@
 //! which stays on the cursor's [`Shared`] and is dropped with it).
 
 use super::extension::{AuxFunction, AuxRow};
+use super::matcher::Inst;
 use super::query::Query;
-use super::table::{current_row, cursors, Row, Shared, Stats};
+use super::table::{current_row, cursors, Shared, Stats};
 use crate::connection::Connection;
 use crate::error::{Error, Result};
 use crate::value::Value;
@@ -25,14 +26,15 @@ use std::sync::{Arc, Mutex};
 
 const NAMES: [&str; 3] = ["bm25", "highlight", "snippet"];
 
-/// bm25 of `row` (fts5.txt 5.1.1): k1 = 1.2, b = 0.75, idf floored at
-/// 1e-6, phrase frequency weighted per column (`weights`, default 1).
-pub fn bm25(q: &Query, st: &Stats, row: &Row, weights: &[f64]) -> f64 {
+/// bm25 of a row (fts5.txt 5.1.1) of sizes `size` and instances of
+/// phrase i `inst(i)`: k1 = 1.2, b = 0.75, idf floored at 1e-6, phrase
+/// frequency weighted per column (`weights`, default 1).
+pub fn bm25<'a>(q: &Query, st: &Stats, size: &[i64], inst: impl Fn(usize) -> &'a [Inst], weights: &[f64]) -> f64 {
     const K1: f64 = 1.2;
     const B: f64 = 0.75;
     let n = st.nrow as f64;
     let avgdl = if st.nrow > 0 { st.ntoken as f64 / n } else { 0.0 };
-    let dl: f64 = row.size.iter().map(|&n| n as f64).sum();
+    let dl: f64 = size.iter().map(|&n| n as f64).sum();
     let mut score = 0.0;
     for (i, _) in q.phrases.iter().enumerate() {
         let nhit = st.nhit.get(i).copied().unwrap_or(0) as f64;
@@ -41,7 +43,7 @@ pub fn bm25(q: &Query, st: &Stats, row: &Row, weights: &[f64]) -> f64 {
             idf = 1e-6;
         }
         let mut f = 0.0;
-        for x in &row.inst[i] {
+        for x in inst(i) {
             f += weights.get(x.col).copied().unwrap_or(1.0);
         }
         score += idf * ((f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * dl / avgdl)));
@@ -78,23 +80,24 @@ impl ScalarFunction for Aux {
         };
         let sh = shared_of(first, name)?;
         let mut s = sh.lock().unwrap_or_else(|e| e.into_inner());
-        // bm25 reads no content: a light row stays light.
-        let row = match self.0 {
-            Which::Bm25 => s.row.clone(),
-            _ => current_row(&mut s, ctx.host.as_deref_mut())?,
-        };
-        let Some(row) = row else {
+        if let Which::Bm25 = self.0 {
+            // bm25 reads no content: a light row stays light (and a flat
+            // one is not made a row).
+            let w: Vec<f64> = args[1..].iter().map(|v| v.as_ref().to_f64()).collect();
+            let score = match (&s.query, &s.row, &s.flat) {
+                (_, None, None) => return Ok(Value::Null),
+                (None, _, _) => -0.0,
+                (Some(q), Some(r), _) => bm25(q, &s.stats, &r.size, |i| &r.inst[i], &w),
+                (Some(q), None, Some((m, k))) => bm25(q, &s.stats, m.size(*k), |i| m.inst(*k, i), &w),
+            };
+            return Ok(Value::Real(score));
+        }
+        let Some(row) = current_row(&mut s, ctx.host.as_deref_mut())? else {
             return Ok(Value::Null);
         };
         match self.0 {
-            Which::Bm25 => {
-                let w: Vec<f64> = args[1..].iter().map(|v| v.as_ref().to_f64()).collect();
-                Ok(Value::Real(match &s.query {
-                    Some(q) => bm25(q, &s.stats, &row, &w),
-                    None => -0.0,
-                }))
-            }
-            Which::Highlight => {
+            // (bm25 was answered above.)
+            Which::Highlight | Which::Bm25 => {
                 if args.len() != 4 {
                     return Err(Error::sql("wrong number of arguments to function highlight()"));
                 }

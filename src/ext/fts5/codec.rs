@@ -41,7 +41,17 @@ pub fn put(out: &mut Vec<u8>, v: u64) {
 }
 
 /// The varint at `b[i..]`: (value, next index); corrupt when cut short.
+/// (Most varints of position lists and doclists are one byte: read
+/// here without the general decoder.)
+#[inline]
 pub fn get(b: &[u8], i: usize) -> Result<(u64, usize)> {
+    match b.get(i) {
+        Some(&x) if x < 0x80 => Ok((u64::from(x), i + 1)),
+        _ => get_long(b, i),
+    }
+}
+
+fn get_long(b: &[u8], i: usize) -> Result<(u64, usize)> {
     let (v, n) = read_varint(b.get(i..).ok_or_else(Error::corrupt)?).ok_or_else(Error::corrupt)?;
     Ok((v, i + n))
 }

@@ -184,7 +184,10 @@ impl Gathered {
     fn into_hits(mut self, detail: Detail) -> Result<Hits> {
         // Stable: among equal (term, rowid) the newest input stays first.
         // (The inputs are sorted runs, which the stable sort merges.)
-        self.ents.sort_by_key(|e| (e.term, e.rowid));
+        // (One input of one term, the common case, is sorted already.)
+        if !self.ents.is_sorted_by_key(|e| (e.term, e.rowid)) {
+            self.ents.sort_by_key(|e| (e.term, e.rowid));
+        }
         self.ents.dedup_by(|later, first| later.term == first.term && later.rowid == first.rowid);
         self.ents.retain(|e| e.end > e.start);
         let several = self.terms.len() > 1;

@@ -92,11 +92,15 @@ fn phrases_of(n: &Node, out: &mut Vec<usize>) {
     }
 }
 
+/// Drop the instances of `n`'s phrases (the node did not match).
 fn clear(n: &Node, inst: &mut [Vec<Inst>]) {
-    let mut ps = Vec::new();
-    phrases_of(n, &mut ps);
-    for p in ps {
-        inst[p].clear();
+    match n {
+        Node::Phrase(i) => inst[*i].clear(),
+        Node::Near(l, _) => l.iter().for_each(|&i| inst[i].clear()),
+        Node::And(a, b) | Node::Or(a, b) | Node::Not(a, b) => {
+            clear(a, inst);
+            clear(b, inst);
+        }
     }
 }
 

@@ -10,6 +10,10 @@
 //! content has no stored sizes: its rows are read whole at once (the
 //! sizes are the token counts).
 //!
+//! Such rows are held flat ([`Matched`]: rowids, instances and sizes in
+//! three vectors, nothing allocated per row); a [`Row`] is made of one
+//! only when something other than bm25 or the rank order asks for it.
+//!
 //! The `%_docsize` sizes read are kept per table ([`SizeCache`]) while
 //! the database's change sequence (`Connection::change_sequence`) stays
 //! the one they were read under, so a query over rows an earlier query
@@ -30,11 +34,118 @@ use crate::connection::{Connection, Statement, StepResult};
 use crate::error::{Error, Result};
 use crate::value::Value;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
 
 /// Whether rows of `cfg` are returned light (their content read later).
 pub fn lazy(cfg: &Config) -> bool {
     cfg.columnsize || cfg.content == Content::None
+}
+
+/// The rows a MATCH answered from the index, kept flat: no allocation
+/// per row, as a common term matches tens of thousands of rows of which
+/// a query returns a few (a [`Row`] is made for a row only when an
+/// auxiliary function other than bm25 or a column read asks for it).
+#[derive(Debug, Default)]
+pub struct Matched {
+    nphrase: usize,
+    ncol: usize,
+    rowids: Vec<i64>,
+    /// Row k's instances of phrase i are `inst[start[k * nphrase + i]..
+    /// start[k * nphrase + i + 1]]`.
+    start: Vec<u32>,
+    inst: Vec<Inst>,
+    /// Row k's sizes are `size[k * ncol..(k + 1) * ncol]` (once
+    /// [`build`] filled them in).
+    size: Vec<i64>,
+}
+
+impl Matched {
+    /// No rows yet, for a query of `nphrase` phrases on `ncol` columns.
+    pub fn new(nphrase: usize, ncol: usize) -> Matched {
+        Matched { nphrase, ncol, start: vec![0], ..Matched::default() }
+    }
+
+    /// Room for `rows` rows and `inst` instances.
+    pub fn reserve(&mut self, rows: usize, inst: usize) {
+        self.rowids.reserve(rows);
+        self.start.reserve(rows * self.nphrase);
+        self.inst.reserve(inst);
+    }
+
+    /// Add a row (after the last one): its instances per phrase.
+    pub fn push(&mut self, rowid: i64, inst: &[Vec<Inst>]) {
+        debug_assert_eq!(inst.len(), self.nphrase);
+        debug_assert!(self.rowids.last().is_none_or(|&r| r < rowid));
+        self.rowids.push(rowid);
+        for v in inst {
+            self.inst.extend_from_slice(v);
+            self.start.push(self.inst.len() as u32);
+        }
+    }
+
+    /// Rows held.
+    pub fn len(&self) -> usize {
+        self.rowids.len()
+    }
+
+    /// Whether no row is held.
+    pub fn is_empty(&self) -> bool {
+        self.rowids.is_empty()
+    }
+
+    /// The rowid of row `k`.
+    pub fn rowid(&self, k: usize) -> i64 {
+        self.rowids[k]
+    }
+
+    /// Row `k`'s instances of phrase `i`.
+    pub fn inst(&self, k: usize, i: usize) -> &[Inst] {
+        let j = k * self.nphrase + i;
+        &self.inst[self.start[j] as usize..self.start[j + 1] as usize]
+    }
+
+    /// Row `k`'s sizes.
+    pub fn size(&self, k: usize) -> &[i64] {
+        &self.size[k * self.ncol..(k + 1) * self.ncol]
+    }
+
+    /// Row `k` as a light [`Row`].
+    pub fn row(&self, k: usize) -> Row {
+        Row {
+            rowid: self.rowids[k],
+            values: Vec::new(),
+            tokens: Vec::new(),
+            inst: (0..self.nphrase).map(|i| self.inst(k, i).to_vec()).collect(),
+            size: self.size.get(k * self.ncol..(k + 1) * self.ncol).map_or_else(|| vec![0; self.ncol], <[i64]>::to_vec),
+            missing: false,
+        }
+    }
+}
+
+/// Hashing of rowids for [`SizeCache`]: SipHash (std's default) cost
+/// more than the rest of the lookup; a multiplication alone leaves the
+/// low bits (the bucket) equal for rowids that are multiples of a power
+/// of two, so the product is folded (its high half mixed into the low).
+#[derive(Default)]
+struct RowidHasher(u64);
+
+impl Hasher for RowidHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b) ^ self.0.rotate_left(8));
+        }
+    }
+    fn write_i64(&mut self, n: i64) {
+        self.write_u64(n as u64);
+    }
+    fn write_u64(&mut self, n: u64) {
+        let x = u128::from(self.0 ^ n) * 0x9e37_79b9_7f4a_7c15;
+        self.0 = (x as u64) ^ ((x >> 64) as u64);
+    }
 }
 
 /// Rows' `%_docsize` token counts read under one change sequence.
@@ -43,7 +154,7 @@ pub struct SizeCache {
     seq: u64,
     /// rowid → its sizes' offset in `sizes` (a row without a `%_docsize`
     /// row has zeros, as when it is read).
-    at: HashMap<i64, u32>,
+    at: HashMap<i64, u32, BuildHasherDefault<RowidHasher>>,
     sizes: Vec<i64>,
 }
 
@@ -69,26 +180,35 @@ impl SizeCache {
     }
 }
 
-/// The rows for `found` (rowid, instances), light where [`lazy`]; sizes
-/// from `cache` where it holds them.
-pub fn build(c: &mut Connection, cfg: &Config, found: Vec<(i64, Vec<Vec<Inst>>)>, cache: &Mutex<SizeCache>) -> Result<Vec<Arc<Row>>> {
+/// The rows `m` holds as the cursor returns them: `m` itself with its
+/// sizes filled in (from `cache` where it holds them) where [`lazy`];
+/// else (`columnsize=0` with content) every row read whole.
+pub enum Built {
+    /// Light rows, flat.
+    Flat(Matched),
+    /// Rows read whole.
+    Rows(Vec<Arc<Row>>),
+}
+
+/// The rows for `m` (see [`Built`]).
+pub fn build(c: &mut Connection, cfg: &Config, mut m: Matched, cache: &Mutex<SizeCache>) -> Result<Built> {
     let n = cfg.columns.len();
-    let mut out = Vec::with_capacity(found.len());
+    debug_assert_eq!(m.ncol, n);
     if !lazy(cfg) {
-        for (rowid, inst) in found {
-            let light = Row { rowid, values: Vec::new(), tokens: Vec::new(), inst, size: Vec::new(), missing: false };
-            let mut r = load(c, cfg, &light)?;
+        let mut out = Vec::with_capacity(m.len());
+        for k in 0..m.len() {
+            let mut r = load(c, cfg, &m.row(k))?;
             r.size = r.tokens.iter().map(|t| t.len() as i64).collect();
             out.push(Arc::new(r));
         }
-        return Ok(out);
+        return Ok(Built::Rows(out));
     }
+    m.size.clear();
     if !cfg.columnsize {
-        for (rowid, inst) in found {
-            out.push(Arc::new(Row { rowid, values: Vec::new(), tokens: Vec::new(), inst, size: vec![-1; n], missing: false }));
-        }
-        return Ok(out);
+        m.size.resize(m.len() * n, -1);
+        return Ok(Built::Flat(m));
     }
+    m.size.reserve(m.len() * n);
     let seq = c.change_sequence(&cfg.db);
     let mut cache = cache.lock().unwrap_or_else(|e| e.into_inner());
     match seq {
@@ -96,9 +216,10 @@ pub fn build(c: &mut Connection, cfg: &Config, found: Vec<(i64, Vec<Vec<Inst>>)>
         _ => *cache = SizeCache { seq: seq.unwrap_or(0), ..SizeCache::default() },
     }
     let mut st = None;
-    for (rowid, inst) in found {
+    for k in 0..m.len() {
+        let rowid = m.rowids[k];
         if let Some(size) = cache.sizes_of(rowid, n) {
-            out.push(Arc::new(Row { rowid, values: Vec::new(), tokens: Vec::new(), inst, size: size.to_vec(), missing: false }));
+            m.size.extend_from_slice(size);
             continue;
         }
         // One statement for the rows the cache lacks.
@@ -113,9 +234,9 @@ pub fn build(c: &mut Connection, cfg: &Config, found: Vec<(i64, Vec<Vec<Inst>>)>
         if seq.is_some() {
             cache.remember(rowid, &size);
         }
-        out.push(Arc::new(Row { rowid, values: Vec::new(), tokens: Vec::new(), inst, size, missing: false }));
+        m.size.extend_from_slice(&size);
     }
-    Ok(out)
+    Ok(Built::Flat(m))
 }
 
 /// The sizes of `rowid` through `st` (`SELECT sz FROM %_docsize WHERE id

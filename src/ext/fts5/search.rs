@@ -27,6 +27,7 @@ use super::lookup::{Hits, IdxCache, Reader};
 use super::matcher::{self, Inst};
 use super::pending::Pending;
 use super::query::{Node, Phrase, Query};
+use super::rows::Matched;
 use crate::connection::Connection;
 use crate::error::Result;
 use std::collections::HashMap;
@@ -34,17 +35,34 @@ use std::sync::{Arc, Mutex};
 
 /// The rows a query matches, in rowid order.
 pub struct Found {
-    /// Per matched row: rowid, then per phrase its instances (under
+    /// The matched rows with, per phrase, its instances (under
     /// `detail=column`/`none`: one stand-in instance per column, or for
     /// the row, holding the phrase, whether or not its part of the
-    /// expression matched).
-    pub rows: Vec<(i64, Vec<Vec<Inst>>)>,
+    /// expression matched). Sizes are not filled in yet (`rows::build`).
+    pub rows: Matched,
     /// Per phrase: rows in which it has an instance.
     pub nhit: Vec<i64>,
 }
 
-/// A phrase's rows with their instances, ascending.
-type PhraseRows = Vec<(i64, Vec<Inst>)>;
+/// A phrase's rows with their instances, ascending, kept flat (one
+/// allocation for all rows, not one per row).
+#[derive(Default)]
+struct PhraseRows {
+    rowids: Vec<i64>,
+    /// Row k's instances are `inst[start[k]..start[k + 1]]`.
+    start: Vec<u32>,
+    inst: Vec<Inst>,
+}
+
+impl PhraseRows {
+    fn len(&self) -> usize {
+        self.rowids.len()
+    }
+
+    fn row(&self, k: usize) -> &[Inst] {
+        &self.inst[self.start[k] as usize..self.start[k + 1] as usize]
+    }
+}
 
 /// Evaluate `q` on the index of `cfg` (with `p`'s pending changes;
 /// `idx`: the table's `%_idx` entries read so far).
@@ -62,48 +80,51 @@ pub fn run(c: &mut Connection, cfg: &Config, q: &Query, p: &Pending, idx: &Arc<M
         let lists: Vec<&Hits> = ph.tokens.iter().map(|(t, prefix)| &tokens[&(t.clone(), *prefix)]).collect();
         per_phrase.push(phrase_rows(ph, &lists));
     }
+    super::lookup::recycle(tokens.into_values());
     let nhit = per_phrase.iter().map(|m| m.len() as i64).collect();
     let positions = cfg.detail == Detail::Full;
-    let mut rows = Vec::new();
+    let mut rows = Matched::new(q.phrases.len(), cfg.columns.len());
     if let Some(cands) = candidates(&q.root, &q.phrases, &per_phrase) {
         // Candidates ascend, as each phrase's rows do: one cursor per
-        // phrase walks forward, and each row's instances are moved out.
+        // phrase walks forward; one set of instance lists is reused.
         let mut at = vec![0usize; per_phrase.len()];
-        rows.reserve(cands.len());
+        let mut inst: Vec<Vec<Inst>> = vec![Vec::new(); per_phrase.len()];
+        let mut check: Vec<Vec<Inst>> = Vec::new();
+        rows.reserve(cands.len(), per_phrase.iter().map(|m| m.inst.len()).max().unwrap_or(0));
         for rowid in cands {
-            let mut inst: Vec<Vec<Inst>> = Vec::with_capacity(per_phrase.len());
-            for (k, m) in per_phrase.iter_mut().enumerate() {
-                while at[k] < m.len() && m[at[k]].0 < rowid {
+            for (k, m) in per_phrase.iter().enumerate() {
+                while at[k] < m.len() && m.rowids[at[k]] < rowid {
                     at[k] += 1;
                 }
-                inst.push(match m.get_mut(at[k]) {
-                    Some((r, v)) if *r == rowid => std::mem::take(v),
-                    _ => Vec::new(),
-                });
+                inst[k].clear();
+                if m.rowids.get(at[k]) == Some(&rowid) {
+                    inst[k].extend_from_slice(m.row(at[k]));
+                }
             }
             if !positions {
                 // The instances stand for the hits (column, or row, known;
                 // positions not): kept whole, as the row's instances come
                 // from its content later (`rows::with_instances`).
-                let mut check = inst.clone();
+                check.clone_from(&inst);
                 if matcher::evaluate_instances(q, &mut check) {
-                    rows.push((rowid, inst));
+                    rows.push(rowid, &inst);
                 }
             } else if matcher::evaluate_instances(q, &mut inst) {
-                rows.push((rowid, inst));
+                rows.push(rowid, &inst);
             }
         }
     }
-    super::lookup::recycle(tokens.into_values());
     Ok(Found { rows, nhit })
 }
 
 /// The rows where `ph` has instances. `lists[k]`: the hits of token k.
 fn phrase_rows(ph: &Phrase, lists: &[&Hits]) -> PhraseRows {
-    let mut out = PhraseRows::new();
+    let mut out = PhraseRows { start: vec![0], ..PhraseRows::default() };
     let Some(first) = lists.first() else { return out };
     // Walk the rarest token's rows, looking the others up.
     let rarest = (0..lists.len()).min_by_key(|&k| lists[k].len()).unwrap_or(0);
+    out.rowids.reserve(lists[rarest].len());
+    out.start.reserve(lists[rarest].len());
     let mut rest: Vec<&[(usize, usize)]> = Vec::with_capacity(lists.len());
     for (kr, rowid) in lists[rarest].rowids().iter().enumerate() {
         let p0 = if rarest == 0 {
@@ -116,7 +137,7 @@ fn phrase_rows(ph: &Phrase, lists: &[&Hits]) -> PhraseRows {
         if !lists[1..].iter().all(|l| l.get(*rowid).map(|r| rest.push(r)).is_some()) {
             continue;
         }
-        let mut inst = Vec::new();
+        let from = out.inst.len();
         for &(col, pos) in p0 {
             if !ph.cols.get(col).copied().unwrap_or(false) || (ph.initial && pos != 0) {
                 continue;
@@ -124,13 +145,15 @@ fn phrase_rows(ph: &Phrase, lists: &[&Hits]) -> PhraseRows {
             if rest.iter().enumerate().all(|(k, l)| l.binary_search(&(col, pos + k + 1)).is_ok()) {
                 // (A position holding several of the phrase's first
                 // tokens gives one instance.)
-                if inst.last() != Some(&Inst { col, pos, len: ph.tokens.len() }) {
-                    inst.push(Inst { col, pos, len: ph.tokens.len() });
+                let i = Inst { col, pos, len: ph.tokens.len() };
+                if out.inst.len() == from || out.inst.last() != Some(&i) {
+                    out.inst.push(i);
                 }
             }
         }
-        if !inst.is_empty() {
-            out.push((*rowid, inst));
+        if out.inst.len() > from {
+            out.rowids.push(*rowid);
+            out.start.push(out.inst.len() as u32);
         }
     }
     out
@@ -141,14 +164,13 @@ fn phrase_rows(ph: &Phrase, lists: &[&Hits]) -> PhraseRows {
 fn candidates(n: &Node, phrases: &[Phrase], rows: &[PhraseRows]) -> Option<Vec<i64>> {
     match n {
         Node::Phrase(i) if phrases[*i].tokens.is_empty() => None,
-        Node::Phrase(i) => Some(rows[*i].iter().map(|r| r.0).collect()),
+        Node::Phrase(i) => Some(rows[*i].rowids.clone()),
         Node::Near(list, _) => {
             let mut acc: Option<Vec<i64>> = None;
             for &i in list.iter().filter(|&&i| !phrases[i].tokens.is_empty()) {
-                let r: Vec<i64> = rows[i].iter().map(|r| r.0).collect();
                 acc = Some(match acc {
-                    None => r,
-                    Some(a) => intersect(&a, &r),
+                    None => rows[i].rowids.clone(),
+                    Some(a) => intersect(&a, &rows[i].rowids),
                 });
             }
             acc

@@ -17,13 +17,15 @@
 //! and the order.
 //!
 //! Invariant: while a cursor is open its [`Shared`] is in [`CURSORS`]
-//! under its id, and `Shared::row` is the row the cursor points at.
+//! under its id, and `Shared::row` (or, while that is None, the row
+//! `Shared::flat` names) is the row the cursor points at.
 
 use super::config::{Config, Content, Detail};
 use super::extension::Extensions;
 use super::matcher::{self, Inst};
 use super::pending::Pending;
 use super::query::{self, Node, Query};
+use super::rows::{Built, Matched};
 use super::shadow;
 use super::tokenizer::{Token, Tokenizer};
 use super::writer;
@@ -96,8 +98,12 @@ pub struct Shared {
     pub query: Option<Arc<Query>>,
     /// Table figures.
     pub stats: Arc<Stats>,
-    /// The current row.
+    /// The current row (None while it is `flat`'s and not asked for).
     pub row: Option<Arc<Row>>,
+    /// The cursor's rows when found through the index (kept flat, see
+    /// `rows::Matched`), and which of them is current: `row` is made
+    /// from it when first asked for.
+    pub flat: Option<(Arc<Matched>, usize)>,
     /// Set while `row` is light (found through the index, its content
     /// not read yet: see `rows.rs`): the table whose content to read.
     pub unloaded: Option<Arc<Config>>,
@@ -114,6 +120,11 @@ pub struct Shared {
 /// The current row of `s`, its content read first if it was light
 /// (through `host`, the connection the caller was lent).
 pub fn current_row(s: &mut Shared, host: Option<&mut dyn VmHost>) -> Result<Option<Arc<Row>>> {
+    if s.row.is_none() {
+        if let Some((m, k)) = &s.flat {
+            s.row = Some(Arc::new(m.row(*k)));
+        }
+    }
     if let (Some(cfg), Some(row)) = (s.unloaded.clone(), s.row.clone()) {
         let host = host.ok_or_else(|| Error::sql("fts5: no connection to read the row"))?;
         let full = super::rows::load(shadow::conn(host)?, &cfg, &row)?;
@@ -198,6 +209,8 @@ impl VTab for Fts5Table {
             sizes: self.sizes.clone(),
             idx: self.idx.clone(),
             rows: Vec::new(),
+            matched: None,
+            order: Vec::new(),
             at: 0,
             shared,
             light: None,
@@ -339,7 +352,13 @@ pub struct Fts5Cursor {
     pending: Arc<Mutex<Pending>>,
     sizes: Arc<Mutex<super::rows::SizeCache>>,
     idx: Arc<Mutex<super::lookup::IdxCache>>,
+    /// The rows read whole (empty when `matched` holds them).
     rows: Vec<Arc<Row>>,
+    /// The rows found through the index, light (`rows.rs`).
+    matched: Option<Arc<Matched>>,
+    /// The rows in the order returned: indexes into `rows` or `matched`.
+    order: Vec<u32>,
+    /// The current one, in `order`.
     at: usize,
     shared: Arc<Mutex<Shared>>,
     /// Set when `rows` are light (their content read when needed).
@@ -410,13 +429,21 @@ impl Fts5Cursor {
             };
             let (nrow, totals) = index::averages(c, &self.cfg)?;
             let stats = Stats { nrow, ntoken: totals.iter().sum(), nhit: found.nhit, col_tokens: totals };
-            let mut rows = super::rows::build(c, &self.cfg, found.rows, &self.sizes)?;
-            if self.cfg.detail != Detail::Full {
-                // Instances from the content (bm25 needs them too).
-                rows = rows.into_iter().map(|r| super::rows::with_instances(c, &self.cfg, q, r)).collect::<Result<_>>()?;
-            } else if super::rows::lazy(&self.cfg) {
-                self.light = Some(Arc::new(self.cfg.clone()));
-            }
+            let built = super::rows::build(c, &self.cfg, found.rows, &self.sizes)?;
+            let rows = match built {
+                Built::Flat(m) if self.cfg.detail == Detail::Full => {
+                    self.light = Some(Arc::new(self.cfg.clone()));
+                    return self.start_flat(m, q.clone(), stats);
+                }
+                Built::Flat(m) => (0..m.len()).map(|k| Arc::new(m.row(k))).collect(),
+                Built::Rows(rows) => rows,
+            };
+            // Instances from the content (bm25 needs them too).
+            let rows = if self.cfg.detail != Detail::Full {
+                rows.into_iter().map(|r| super::rows::with_instances(c, &self.cfg, q, r)).collect::<Result<_>>()?
+            } else {
+                rows
+            };
             return self.start(rows, Some(q.clone()), stats);
         }
         if self.cfg.content != Content::Own {
@@ -495,18 +522,69 @@ impl Fts5Cursor {
 
     fn publish(&self) {
         let mut s = lock(&self.shared);
-        s.row = self.rows.get(self.at).cloned();
+        let k = self.order.get(self.at).map(|&k| k as usize);
+        match (&self.matched, k) {
+            (Some(m), Some(k)) => {
+                s.row = None;
+                match &mut s.flat {
+                    Some((held, at)) if Arc::ptr_eq(held, m) => *at = k,
+                    f => *f = Some((m.clone(), k)),
+                }
+            }
+            _ => {
+                s.row = k.and_then(|k| self.rows.get(k).cloned());
+                s.flat = None;
+            }
+        }
         s.unloaded = self.light.clone();
+    }
+
+    /// The number of rows held (before bounds and order apply).
+    fn held(&self) -> usize {
+        self.matched.as_ref().map_or(self.rows.len(), |m| m.len())
+    }
+
+    /// The rowid of held row `k`.
+    fn rowid_of(&self, k: usize) -> i64 {
+        match &self.matched {
+            Some(m) => m.rowid(k),
+            None => self.rows[k].rowid,
+        }
+    }
+
+    /// bm25 of held row `k`.
+    fn bm25_of(&self, q: &Query, stats: &Stats, k: usize) -> f64 {
+        match &self.matched {
+            Some(m) => super::aux::bm25(q, stats, m.size(k), |i| m.inst(k, i), &[]),
+            None => {
+                let r = &self.rows[k];
+                super::aux::bm25(q, stats, &r.size, |i| &r.inst[i], &[])
+            }
+        }
     }
 
     /// Position on the first of `rows`, the query and figures published.
     fn start(&mut self, rows: Vec<Arc<Row>>, q: Option<Arc<Query>>, stats: Stats) -> Result<()> {
         self.rows = rows;
+        self.matched = None;
+        self.begin(q, stats)
+    }
+
+    /// [`Self::start`] for rows found through the index, kept flat.
+    fn start_flat(&mut self, m: Matched, q: Arc<Query>, stats: Stats) -> Result<()> {
+        self.rows = Vec::new();
+        self.matched = Some(Arc::new(m));
+        self.begin(Some(q), stats)
+    }
+
+    fn begin(&mut self, q: Option<Arc<Query>>, stats: Stats) -> Result<()> {
+        self.order = (0..self.held() as u32).collect();
         self.at = 0;
         {
             let mut s = lock(&self.shared);
             s.query = q;
             s.stats = Arc::new(stats);
+            s.flat = None;
         }
         self.publish();
         Ok(())
@@ -523,22 +601,25 @@ impl VTabCursor for Fts5Cursor {
             .filter_map(|(item, v)| item.strip_prefix('r').and_then(|op| op.parse().ok()).map(|op| (op, v)))
             .collect();
         if !bounds.is_empty() {
-            self.rows.retain(|r| bounds.iter().all(|(op, v)| rowid_bound(*op, v, r.rowid)));
+            let mut order = std::mem::take(&mut self.order);
+            order.retain(|&k| bounds.iter().all(|(op, v)| rowid_bound(*op, v, self.rowid_of(k as usize))));
+            self.order = order;
         }
         match idx_num {
-            ORDER_ROWID_DESC => self.rows.reverse(),
+            ORDER_ROWID_DESC => self.order.reverse(),
             ORDER_RANK | ORDER_RANK_DESC => {
                 let s = lock(&self.shared);
                 if let Some(q) = s.query.clone() {
                     let stats = s.stats.clone();
                     drop(s);
-                    let mut keyed: Vec<(f64, Arc<Row>)> = self.rows.drain(..).map(|r| (super::aux::bm25(&q, &stats, &r, &[]), r)).collect();
+                    let mut keyed: Vec<(f64, u32)> = self.order.iter().map(|&k| (self.bm25_of(&q, &stats, k as usize), k)).collect();
+                    // (Stable: equal scores stay in rowid order.)
                     if idx_num == ORDER_RANK {
                         keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
                     } else {
                         keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
                     }
-                    self.rows = keyed.into_iter().map(|(_, r)| r).collect();
+                    self.order = keyed.into_iter().map(|(_, k)| k).collect();
                 }
             }
             _ => {}
@@ -555,11 +636,11 @@ impl VTabCursor for Fts5Cursor {
     }
 
     fn eof(&mut self) -> bool {
-        self.at >= self.rows.len()
+        self.at >= self.order.len()
     }
     fn column(&mut self, host: &mut dyn VmHost, ctx: &mut ColumnContext) -> Result<Value> {
         let n = self.cfg.columns.len();
-        let Some(row) = self.rows.get(self.at) else {
+        let Some(k) = self.order.get(self.at).map(|&k| k as usize) else {
             return Ok(Value::Null);
         };
         if ctx.column < n {
@@ -569,7 +650,10 @@ impl VTabCursor for Fts5Cursor {
                 ctx.left_unchanged = true;
                 return Ok(Value::Null);
             }
-            let row = if self.light.is_some() { current_row(&mut lock(&self.shared), Some(host))?.unwrap_or_else(|| row.clone()) } else { row.clone() };
+            let row = match self.light.is_some() {
+                true => current_row(&mut lock(&self.shared), Some(host))?.ok_or_else(|| Error::sql("fts5: no current row"))?,
+                false => self.rows[k].clone(),
+            };
             if row.missing {
                 return Err(source::missing_row(&self.cfg, row.rowid));
             }
@@ -579,14 +663,18 @@ impl VTabCursor for Fts5Cursor {
             return Ok(Value::Integer(self.id));
         }
         let s = lock(&self.shared);
-        match &s.query {
-            Some(q) => Ok(Value::Real(super::aux::bm25(q, &s.stats, row, &[]))),
+        match s.query.clone() {
+            Some(q) => {
+                let stats = s.stats.clone();
+                drop(s);
+                Ok(Value::Real(self.bm25_of(&q, &stats, k)))
+            }
             None => Ok(Value::Null),
         }
     }
 
     fn rowid(&mut self, _host: &mut dyn VmHost) -> Result<i64> {
-        Ok(self.rows.get(self.at).map_or(0, |r| r.rowid))
+        Ok(self.order.get(self.at).map_or(0, |&k| self.rowid_of(k as usize)))
     }
 }
 

@@ -28,6 +28,9 @@ pub struct Unicode61 {
     pub tokenchars: Vec<char>,
     /// Extra separators.
     pub separators: Vec<char>,
+    /// Bit `c` set: ASCII `c` is a token character (`is_token`, kept
+    /// for the common all-ASCII text).
+    ascii: u128,
 }
 
 fn cat_bit(name: &str) -> u32 {
@@ -41,7 +44,7 @@ fn default_cats() -> u32 {
 
 impl Default for Unicode61 {
     fn default() -> Self {
-        Unicode61 { remove_diacritics: 1, cats: default_cats(), tokenchars: Vec::new(), separators: Vec::new() }
+        Unicode61 { remove_diacritics: 1, cats: default_cats(), tokenchars: Vec::new(), separators: Vec::new(), ascii: 0 }.with_ascii()
     }
 }
 
@@ -97,7 +100,18 @@ impl Unicode61 {
                 _ => return Err(constructor_error()),
             }
         }
-        Ok(u)
+        Ok(u.with_ascii())
+    }
+
+    /// `self` with [`Unicode61::ascii`] computed.
+    fn with_ascii(mut self) -> Unicode61 {
+        self.ascii = (0..128u8).filter(|&b| self.is_token(char::from(b))).fold(0, |m, b| m | 1 << b);
+        self
+    }
+
+    fn ascii_token(&self, b: u8) -> bool {
+        debug_assert!(b < 0x80);
+        self.ascii & (1 << b) != 0
     }
 
     fn is_token(&self, c: char) -> bool {
@@ -111,11 +125,40 @@ impl Unicode61 {
         self.tokenchars.contains(&c) || self.cats & (1 << cat) != 0 || (cat == CN && self.cats != 0)
     }
 
-    /// The tokens of `s`.
+    /// The tokens of `s`. A token of ASCII characters is cut and folded
+    /// in one step (one allocation for its text); one with others is
+    /// read character by character.
     pub fn tokenize(&self, s: &str) -> Vec<Token> {
+        let b = s.as_bytes();
         let mut out = Vec::new();
+        let mut i = 0;
+        while i < b.len() {
+            if b[i] < 0x80 && !self.ascii_token(b[i]) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < b.len() && b[i] < 0x80 && self.ascii_token(b[i]) {
+                i += 1;
+            }
+            if i < b.len() && b[i] >= 0x80 {
+                i = self.token_from(s, start, &mut out);
+                continue;
+            }
+            let mut text = s[start..i].to_owned();
+            text.make_ascii_lowercase();
+            out.push(Token { text, start, end: i });
+        }
+        out
+    }
+
+    /// Read character by character from `start` (a character boundary)
+    /// the token beginning there, or past the one separator there;
+    /// returns where to go on.
+    fn token_from(&self, s: &str, start: usize, out: &mut Vec<Token>) -> usize {
         let mut cur: Option<Token> = None;
-        for (i, c) in s.char_indices() {
+        for (k, c) in s[start..].char_indices() {
+            let i = start + k;
             let continues = cur.is_some() && is_diacritic(c) && !self.separators.contains(&c);
             if self.is_token(c) || continues {
                 let t = cur.get_or_insert_with(|| Token { text: String::new(), start: i, end: i });
@@ -123,18 +166,17 @@ impl Unicode61 {
                     t.text.push(f);
                 }
                 t.end = i + c.len_utf8();
-            } else if let Some(t) = cur.take() {
-                if !t.text.is_empty() {
+            } else {
+                if let Some(t) = cur.take().filter(|t| !t.text.is_empty()) {
                     out.push(t);
                 }
+                return i + c.len_utf8();
             }
         }
-        if let Some(t) = cur.take() {
-            if !t.text.is_empty() {
-                out.push(t);
-            }
+        if let Some(t) = cur.filter(|t| !t.text.is_empty()) {
+            out.push(t);
         }
-        out
+        s.len()
     }
 }
 
