@@ -698,6 +698,11 @@ impl Compiler<'_> {
         }
         if matches!(def.kind, FuncKind::Aggregate(_)) {
             if self.in_aggregate_query {
+                // (A code generator's error: every name was resolved
+                // before, its arguments' too.)
+                for a in args {
+                    self.check_names(a)?;
+                }
                 return Err(Error::sql(format!("misuse of aggregate: {name}()")));
             }
             return Err(Error::sql(format!("misuse of aggregate function {name}()")));

@@ -49,7 +49,7 @@ pub(in crate::sql::codegen) struct AggCall<'a, 'b> {
 impl<'b> Compiler<'_> {
     /// The aggregate calls of `e` this query computes, with those written
     /// in its subqueries (`outer_aggregate.rs`), in the order written.
-    fn collect_aggs_in_order<'a>(&mut self, e: &'a Expr<'b>, out: &mut Vec<AggCall<'a, 'b>>, result_column: bool) -> Result<()> {
+    fn collect_aggs_in_order<'a>(&mut self, e: &'a Expr<'b>, out: &mut Vec<AggCall<'a, 'b>>, result_column: bool, outer_ok: bool) -> Result<()> {
         enum Found<'a, 'b> {
             Here(&'a Expr<'b>),
             Subquery(&'a sqlite3_parser::ast::Select<'b>),
@@ -84,11 +84,11 @@ impl<'b> Compiler<'_> {
         }
         for f in found {
             match f {
-                Found::Here(x) => self.collect_aggs(x, out, result_column)?,
-                Found::Walk(x) => self.collect_aggs_in_order(x, out, result_column)?,
+                Found::Here(x) => self.collect_aggs(x, out, result_column, outer_ok)?,
+                Found::Walk(x) => self.collect_aggs_in_order(x, out, result_column, outer_ok)?,
                 Found::Subquery(s) => {
                     for x in self.outer_aggregates_of(s) {
-                        self.collect_aggs(x, out, false)?;
+                        self.collect_aggs(x, out, false, false)?;
                     }
                 }
             }
@@ -97,9 +97,11 @@ impl<'b> Compiler<'_> {
     }
 
     /// The aggregate calls of `e` this query computes. An enclosing
-    /// query's aggregate found here is a misuse, except in the result
-    /// columns of an EXISTS subquery (which SQLite never evaluates).
-    fn collect_aggs<'a>(&mut self, e: &'a Expr<'b>, out: &mut Vec<AggCall<'a, 'b>>, result_column: bool) -> Result<()> {
+    /// query's aggregate found here is a misuse, except where SQLite
+    /// never evaluates it (`outer_ok`: the result columns of an EXISTS
+    /// subquery, an ORDER BY never coded, `unused_order.rs`): it is then
+    /// gathered with this query's, and never read.
+    fn collect_aggs<'a>(&mut self, e: &'a Expr<'b>, out: &mut Vec<AggCall<'a, 'b>>, result_column: bool, outer_ok: bool) -> Result<()> {
         let mut found: Vec<&'a Expr<'b>> = Vec::new();
         {
             let me: &Compiler<'_> = self;
@@ -112,7 +114,7 @@ impl<'b> Compiler<'_> {
             });
         }
         for x in found {
-            if self.scopes.len() > 1 && !(self.in_exists && result_column) && self.is_outer_aggregate(x) {
+            if self.scopes.len() > 1 && !outer_ok && self.is_outer_aggregate(x) {
                 let name = match x {
                     Expr::FunctionCall { name, .. } => unquote(name.0),
                     _ => String::new(),
@@ -521,7 +523,7 @@ impl<'b> Compiler<'_> {
         for it in items {
             match it {
                 ResultItem::Expr(e, _) => {
-                    self.collect_aggs_in_order(e, &mut aggs, true)?;
+                    self.collect_aggs_in_order(e, &mut aggs, true, self.in_exists)?;
                     self.collect_columns(e, &mut cols);
                 }
                 ResultItem::Col(r, _, unqualified) => {
@@ -534,12 +536,13 @@ impl<'b> Compiler<'_> {
                 }
             }
         }
+        // (Without GROUP BY, one row: the ORDER BY is never coded.)
         for t in order_by.unwrap_or(&[]) {
-            self.collect_aggs_in_order(&t.expr, &mut aggs, false)?;
+            self.collect_aggs_in_order(&t.expr, &mut aggs, false, group_by.is_none())?;
             self.collect_columns(&t.expr, &mut cols);
         }
         for h in having {
-            self.collect_aggs_in_order(h, &mut aggs, false)?;
+            self.collect_aggs_in_order(h, &mut aggs, false, false)?;
             self.collect_columns(h, &mut cols);
         }
         for g in group_exprs.iter().flatten() {

@@ -43,6 +43,7 @@ pub(in crate::sql::codegen) mod simple_count;
 pub(in crate::sql::codegen) mod subquery_refs;
 pub(in crate::sql::codegen) mod table_fn;
 pub(in crate::sql::codegen) mod top_n;
+pub(in crate::sql::codegen) mod unused_order;
 pub(in crate::sql::codegen) mod view_columns;
 pub(in crate::sql::codegen) mod vtab_scan;
 pub mod window;

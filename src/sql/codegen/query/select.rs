@@ -738,19 +738,20 @@ impl Compiler<'_> {
             // An EXISTS subquery's result columns do not matter unless they
             // make it an aggregate query of its own.
             let one = Expr::Literal(ast::Literal::Numeric("1"));
-            let mut order_by = order_by;
+            let mut exists_order_map = None;
             if matches!(dest, Dest::Exists { .. }) && group_by.is_none() && having.is_none() && !self.has_inner_aggregate(&items) {
                 for it in &items {
                     if let ResultItem::Expr(e, _) = it {
                         self.check_names(e)?;
                     }
                 }
+                // (The ORDER BY is resolved against the written result
+                // columns, below with the other clauses.)
                 if let Some(terms) = order_by {
                     let names: Vec<String> = items.iter().map(|_| String::new()).collect();
-                    self.order_by_map(terms, &items, &names, false)?;
+                    exists_order_map = Some(self.order_by_map(terms, &items, &names, false)?);
                 }
                 items = vec![ResultItem::Expr(&one, None)];
-                order_by = None;
             }
             let output_names = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm) && !span_names;
             let top = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm || span_names);
@@ -828,7 +829,31 @@ impl Compiler<'_> {
             }
             let lim = lim?;
             let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end, top_n: false };
-            if let Some(terms) = order_by {
+            // As SQLite decides it: the result list or GROUP BY make an
+            // aggregate query; an aggregate only in ORDER BY does not (it
+            // is then misused) and HAVING needs one of the two.
+            let is_agg = group_by.is_some() || self.items_have_aggregates(&items);
+            let items_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if crate::sql::model::expr_shape::has_window_call(e)));
+            let order_windows = order_by.unwrap_or(&[]).iter().any(|t| crate::sql::model::expr_shape::has_window_call(&t.expr));
+            // An ORDER BY resolved but never coded (`unused_order.rs`): an
+            // EXISTS test's, and an aggregate query's without GROUP BY
+            // (one row; a window function makes it the ORDER BY of the
+            // windows' query, which is coded).
+            let exists = matches!(dest, Dest::Exists { .. });
+            let unused_order = match order_by {
+                Some(terms) if exists || (is_agg && group_by.is_none() && !items_windows && !order_windows) => Some(terms),
+                _ => None,
+            };
+            if let Some(terms) = unused_order {
+                ctx.order_map = match exists_order_map.take() {
+                    Some(m) => m,
+                    None => self.order_by_map(terms, &items, &info.names, false)?,
+                };
+            }
+            // (An EXISTS test's ORDER BY goes before its aggregates are
+            // gathered; the other stays for them.)
+            let order_by = if exists { None } else { order_by };
+            if let Some(terms) = order_by.filter(|_| unused_order.is_none()) {
                 ctx.order_map = self.order_by_map(terms, &items, &info.names, false)?;
                 let nk = key_width(terms);
                 let targets: Vec<Option<&Expr<'_>>> = ctx
@@ -872,10 +897,6 @@ impl Compiler<'_> {
                 self.b.add4(Opcode::OpenEphemeral, d, items.len() as i32, 0, P4::KeyInfo(Arc::new(KeyInfo { fields })), 8);
                 ctx.distinct = Some(d);
             }
-            // As SQLite decides it: the result list or GROUP BY make an
-            // aggregate query; an aggregate only in ORDER BY does not (it
-            // is then misused) and HAVING needs one of the two.
-            let is_agg = group_by.is_some() || self.items_have_aggregates(&items);
             // Names in SQLite's resolver order: the result list, then
             // HAVING (refused first on a query that is not an aggregate
             // one), then WHERE, then ORDER BY and GROUP BY.
@@ -886,7 +907,7 @@ impl Compiler<'_> {
                 // (Only where GROUP BY is there to be named: without it
                 // the ORDER BY's errors already come in this order.)
                 if let Some(g) = group_by.as_deref() {
-                    clauses.extend(order_by.iter().flat_map(|o| o.iter()).map(|t| &t.expr));
+                    clauses.extend(order_by.or(unused_order).iter().flat_map(|o| o.iter()).map(|t| &t.expr));
                     clauses.extend(g.iter());
                 }
             }
@@ -906,13 +927,15 @@ impl Compiler<'_> {
                     return Err(Error::sql(format!("misuse of aggregate function {name}()")));
                 }
             }
+            if let Some(terms) = unused_order {
+                self.resolve_unused_order(terms, &ctx.order_map)?;
+            }
             let mut having_terms: Vec<&Expr<'_>> = Vec::new();
             if let Some(h) = having {
                 conjuncts(h, &mut having_terms);
             }
             let saved_agg = std::mem::replace(&mut self.in_aggregate_query, is_agg);
-            let has_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if crate::sql::model::expr_shape::has_window_call(e)))
-                || order_by.unwrap_or(&[]).iter().any(|t| crate::sql::model::expr_shape::has_window_call(&t.expr));
+            let has_windows = items_windows || (order_windows && order_by.is_some());
             if !row_values.is_empty() && (has_windows || is_agg) {
                 return Err(Error::unsupported("row-value subqueries in this UPDATE ... FROM"));
             }
