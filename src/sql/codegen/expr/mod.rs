@@ -659,10 +659,10 @@ impl Compiler<'_> {
                 let n = if escape.is_some() { 3 } else { 2 };
                 let def = self.lookup_function(fname, n)?;
                 let first = self.b.regs(n);
-                self.expr(rhs, first)?;
-                self.expr(lhs, first + 1)?;
+                self.argument(rhs, first)?;
+                self.argument(lhs, first + 1)?;
                 if let Some(x) = escape {
-                    self.expr(x, first + 2)?;
+                    self.argument(x, first + 2)?;
                 }
                 self.b.add4(Opcode::Function, self.pure_context, first, target, P4::Func(def), n as u16);
                 if *not {
@@ -702,6 +702,19 @@ impl Compiler<'_> {
             None if self.funcs.has_name(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
             None => Err(Error::sql(format!("no such function: {name}"))),
         }
+    }
+
+    /// Compute function argument `a` into its register `r`: a literal or
+    /// parameter is loaded once per run, as SQLite factors constant
+    /// arguments out of the loop (a function call leaves its argument
+    /// registers as they were).
+    fn argument(&mut self, a: &Expr<'_>, r: i32) -> Result<()> {
+        let n = self.b.insns.len();
+        self.expr(a, r)?;
+        if self.b.insns.len() == n + 1 && (is_plain_literal(a) || matches!(a, Expr::Variable(_))) {
+            self.b.hoist_last_load(r);
+        }
+        Ok(())
     }
 
     fn call(&mut self, name: &str, args: &[Expr<'_>], target: i32) -> Result<()> {
@@ -749,14 +762,7 @@ impl Compiler<'_> {
             }
         } else {
             for (i, a) in args.iter().enumerate() {
-                let n = self.b.insns.len();
-                self.expr(a, first + i as i32)?;
-                // A literal or parameter argument is loaded once per run,
-                // as SQLite factors constant arguments out of the loop
-                // (functions leave their argument registers as they were).
-                if self.b.insns.len() == n + 1 && (is_plain_literal(a) || matches!(a, Expr::Variable(_))) {
-                    self.b.hoist_last_load(first + i as i32);
-                }
+                self.argument(a, first + i as i32)?;
             }
         }
         if def.flags.builtin && args.len() == 1 {
