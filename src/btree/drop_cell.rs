@@ -36,14 +36,14 @@ impl Btree {
         let usable = self.usable() as usize;
         // (The cell is copied only when it has an overflow chain to free.)
         let (kind, chained, size, off, free_before) = {
-            let data = self.pager.page(pgno)?;
+            let (data, noted) = self.pager.page_with_free(pgno)?;
             let h = page::header(data, pgno)?;
             if !h.kind.is_leaf() || idx >= h.ncells {
                 return Ok(false);
             }
             let (bytes, info) = page::cell(data, &h, idx, usable as u32)?;
             let off = page::cell_offset(data, &h, idx, usable as u32)?;
-            let Some(free) = free_bytes(data, h.offset, h.kind, h.ncells, usable) else { return Ok(false) };
+            let Some(free) = free_bytes_noted(noted, data, &h, usable) else { return Ok(false) };
             (h.kind, (info.overflow != 0).then(|| bytes.to_vec()), bytes.len(), off, free)
         };
         if size < MIN_FREEBLOCK {
@@ -61,6 +61,11 @@ impl Btree {
         let data = if last { self.pager.page_mut_last(pgno)? } else { self.pager.page_mut(pgno)? };
         let h = page::header(data, pgno)?;
         remove_cell_bytes(data, &h, idx, off, size);
+        // The cell's bytes and its pointer joined the free space (merges
+        // and the content area's growth move bytes, never lose them).
+        let free_after = free_before + size + 2;
+        debug_assert_eq!(Some(free_after), free_bytes(data, h.offset, h.kind, h.ncells - 1, usable));
+        self.pager.note_free_bytes(pgno, free_after);
         Ok(true)
     }
 }
@@ -116,6 +121,15 @@ pub(super) fn free_bytes(data: &[u8], hoff: usize, kind: PageKind, ncells: usize
         block = get_u16(data, block);
     }
     Some(total)
+}
+
+/// [`free_bytes`] of a page, or the count noted for its current bytes
+/// ([`crate::pager::Pager::page_with_free`]): a count noted by an earlier
+/// in-place delete is of a list that was checked then and kept well
+/// formed since (the page's bytes have not changed after it was noted).
+pub(super) fn free_bytes_noted(noted: Option<usize>, data: &[u8], h: &page::PageHeader, usable: usize) -> Option<usize> {
+    debug_assert!(noted.is_none() || noted == free_bytes(data, h.offset, h.kind, h.ncells, usable));
+    noted.or_else(|| free_bytes(data, h.offset, h.kind, h.ncells, usable))
 }
 
 /// Add `[off, off + size)` to the free space of a page whose freeblock

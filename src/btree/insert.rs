@@ -134,7 +134,7 @@ impl Btree {
         let top = path[level];
         let usable = self.usable();
         let (off, old_len, gap, frags, free, largest) = {
-            let data = self.pager.page(top.pgno)?;
+            let (data, noted) = self.pager.page_with_free(top.pgno)?;
             let h = page::header(data, top.pgno)?;
             if h.kind != leaf_kind || top.idx >= h.ncells {
                 return Ok(None);
@@ -144,7 +144,7 @@ impl Btree {
                 return Ok(None);
             }
             let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
-            let free = super::drop_cell::free_bytes(data, h.offset, h.kind, h.ncells, usable as usize);
+            let free = super::drop_cell::free_bytes_noted(noted, data, &h, usable as usize);
             let largest = if free.is_some() { largest_freeblock(data, h.offset) } else { 0 };
             let gap = content_start(data, &h).saturating_sub(ptr_end);
             (page::cell_offset(data, &h, top.idx, usable)?, bytes.len(), gap, data[h.offset + 7], free, largest)
@@ -240,9 +240,9 @@ impl Btree {
     /// read sane.
     fn fits_repacked(&self, pgno: Pgno, len: usize, balanced: bool) -> Result<bool> {
         let usable = self.usable() as usize;
-        let data = self.pager.page(pgno)?;
+        let (data, noted) = self.pager.page_with_free(pgno)?;
         let h = page::header(data, pgno)?;
-        let Some(free) = super::drop_cell::free_bytes(data, h.offset, h.kind, h.ncells, usable) else { return Ok(false) };
+        let Some(free) = super::drop_cell::free_bytes_noted(noted, data, &h, usable) else { return Ok(false) };
         if free < len + 2 {
             return Ok(false);
         }
@@ -256,9 +256,9 @@ impl Btree {
     /// small). `false` when its free-space bookkeeping does not read sane:
     /// the general path then decodes it.
     fn overflows_with(&self, pgno: Pgno, len: usize) -> Result<bool> {
-        let data = self.pager.page(pgno)?;
+        let (data, noted) = self.pager.page_with_free(pgno)?;
         let h = page::header(data, pgno)?;
-        let free = super::drop_cell::free_bytes(data, h.offset, h.kind, h.ncells, self.usable() as usize);
+        let free = super::drop_cell::free_bytes_noted(noted, data, &h, self.usable() as usize);
         Ok(free.is_some_and(|f| f < len + 2))
     }
 

@@ -83,7 +83,15 @@ pub struct CachedPage {
     referenced: Cell<bool>,
     /// The page number; 0 while the slot is free.
     pgno: Pgno,
+    /// The B-tree layer's count of the page's free bytes, as it last
+    /// noted it ([`UNKNOWN_FREE`] when not noted): forgotten whenever the
+    /// bytes change (`get_mut_dirty`, `insert`), so a count read back
+    /// always describes the bytes as they are (SQLite's `MemPage.nFree`).
+    free: Cell<u32>,
 }
+
+/// [`CachedPage`]'s free-byte count not noted.
+const UNKNOWN_FREE: u32 = u32::MAX;
 
 /// The cache.
 #[derive(Debug, Default)]
@@ -111,6 +119,19 @@ impl CachedPage {
     /// Modified in the current write transaction.
     pub fn is_dirty(&self) -> bool {
         self.dirty
+    }
+
+    /// The free-byte count noted for these bytes, if any.
+    #[inline]
+    pub fn free_bytes(&self) -> Option<usize> {
+        let v = self.free.get();
+        (v != UNKNOWN_FREE).then_some(v as usize)
+    }
+
+    /// Note the page's free-byte count (valid until its bytes change).
+    #[inline]
+    pub fn note_free_bytes(&self, free: usize) {
+        self.free.set(u32::try_from(free).unwrap_or(UNKNOWN_FREE));
     }
 }
 
@@ -165,6 +186,7 @@ impl PageCache {
         let slot = *self.index.get(&pgno)? as usize;
         let p = &mut self.slots[slot];
         p.referenced.set(true);
+        p.free.set(UNKNOWN_FREE);
         if !p.dirty {
             p.dirty = true;
             self.dirty_count += 1;
@@ -179,6 +201,7 @@ impl PageCache {
             let p = &mut self.slots[slot as usize];
             let old = std::mem::replace(&mut p.data, data);
             let was_dirty = std::mem::replace(&mut p.dirty, dirty);
+            p.free.set(UNKNOWN_FREE);
             self.dirty_count = self.dirty_count + usize::from(dirty) - usize::from(was_dirty);
             self.slots[slot as usize].referenced.set(true);
             self.keep_spare(old);
@@ -187,7 +210,7 @@ impl PageCache {
         if self.index.len() >= self.capacity.max(self.next_scan_at) {
             self.evict();
         }
-        let page = CachedPage { data, dirty, referenced: Cell::new(true), pgno };
+        let page = CachedPage { data, dirty, referenced: Cell::new(true), pgno, free: Cell::new(UNKNOWN_FREE) };
         self.dirty_count += usize::from(dirty);
         let slot = match self.free.pop() {
             Some(slot) => {

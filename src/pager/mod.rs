@@ -956,6 +956,24 @@ impl Pager {
         Error::new(SQLITE_INTERNAL, "page used before it was fetched")
     }
 
+    /// [`Pager::page`] with the free-byte count the B-tree layer noted
+    /// for these bytes ([`Pager::note_free_bytes`]), if it did since they
+    /// last changed.
+    pub fn page_with_free(&self, pgno: Pgno) -> Result<(&[u8], Option<usize>)> {
+        match self.cache.get(pgno) {
+            Some(p) => Ok((p.data.as_slice(), p.free_bytes())),
+            None => Err(self.miss(pgno)),
+        }
+    }
+
+    /// Note the free-byte count of cached page `pgno` as its bytes are now
+    /// (forgotten at their next change).
+    pub fn note_free_bytes(&self, pgno: Pgno, free: usize) {
+        if let Some(p) = self.cache.get(pgno) {
+            p.note_free_bytes(free);
+        }
+    }
+
     /// The page a failed [`Pager::page`]/[`Pager::page_mut`] lacked.
     pub fn take_missing(&self) -> Option<Pgno> {
         self.missing.take()

@@ -64,6 +64,23 @@ impl Builder {
         Some(r)
     }
 
+    /// Move the last instruction, when it loads a constant (a literal or
+    /// a bound parameter) into `r`, to the prologue: `r` is then written
+    /// only by that load (the caller's register, e.g. a function
+    /// argument, read-only from then on). Returns whether it moved.
+    pub fn hoist_last_load(&mut self, r: i32) -> bool {
+        let movable = self.hoisting
+            && self.insns.last().is_some_and(|i| {
+                let target = i.p2 == r && (i.opcode != Opcode::Null || (i.p1 == 0 && i.p3 <= r));
+                target && matches!(i.opcode, Opcode::Integer | Opcode::Int64 | Opcode::Real | Opcode::String8 | Opcode::Blob | Opcode::Null | Opcode::Variable)
+            });
+        if movable {
+            let insn = self.insns.pop().expect("checked above");
+            self.constants.push(insn);
+        }
+        movable
+    }
+
     /// Set the comment of the last instruction.
     pub fn comment(&mut self, c: impl Into<String>) {
         if let Some(i) = self.insns.last_mut() {

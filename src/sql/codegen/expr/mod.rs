@@ -77,6 +77,18 @@ impl Compiler<'_> {
                 let t = unquoted(s).into_owned().into_bytes();
                 self.b.hoisted_constant(|r| (Opcode::String8, 0, r, 0, P4::Bytes(t)))
             }
+            // A bound parameter cannot change while the statement runs
+            // (binding a running statement is refused): SQLite loads it
+            // once too. (The number is assigned here, in the same order
+            // as when it is read in place.)
+            Expr::Variable(name) if self.firing.is_empty() => {
+                let i = self.variable(name)?;
+                self.b.hoisted_constant(|r| (Opcode::Variable, i, r, 0, P4::None)).or_else(|| {
+                    let r = self.b.reg();
+                    self.b.add(Opcode::Variable, i, r, 0);
+                    Some(r)
+                })
+            }
             _ => None,
         };
         match hoisted {
@@ -101,6 +113,18 @@ impl Compiler<'_> {
                 return self.jump_if_false(r, label);
             }
             Expr::Parenthesized(v) if v.len() == 1 => return self.jump_if_false(&v[0], label),
+            // `x BETWEEN a AND b` is `x >= a AND x <= b` with `x` computed
+            // once: two jumps, as SQLite codes it, instead of two stored
+            // truth values, an `And` and an `IfNot`.
+            Expr::Between { lhs, not: false, start, end } if !may_be_row(lhs) && !may_be_row(start) && !may_be_row(end) => {
+                let (x, a, b) = (self.comparison_operand(lhs)?, self.comparison_operand(start)?, self.comparison_operand(end)?);
+                for (bound, r, opc) in [(start, a, Opcode::Lt), (end, b, Opcode::Gt)] {
+                    let aff = comparison_affinity(self.expr_affinity(lhs), self.expr_affinity(bound));
+                    let coll = self.comparison_collation(lhs, bound)?;
+                    self.b.add4(opc, r, label, x, coll, aff | cmp_flags::JUMPIFNULL);
+                }
+                return Ok(());
+            }
             Expr::Binary(l, op, r) if !may_be_row(l) && !may_be_row(r) => {
                 let opposite = match op {
                     Operator::Equals => Some(Opcode::Ne),
@@ -635,10 +659,10 @@ impl Compiler<'_> {
                 let n = if escape.is_some() { 3 } else { 2 };
                 let def = self.lookup_function(fname, n)?;
                 let first = self.b.regs(n);
-                self.expr(rhs, first)?;
-                self.expr(lhs, first + 1)?;
+                self.argument(rhs, first)?;
+                self.argument(lhs, first + 1)?;
                 if let Some(x) = escape {
-                    self.expr(x, first + 2)?;
+                    self.argument(x, first + 2)?;
                 }
                 self.b.add4(Opcode::Function, self.pure_context, first, target, P4::Func(def), n as u16);
                 if *not {
@@ -678,6 +702,19 @@ impl Compiler<'_> {
             None if self.funcs.has_name(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
             None => Err(Error::sql(format!("no such function: {name}"))),
         }
+    }
+
+    /// Compute function argument `a` into its register `r`: a literal or
+    /// parameter is loaded once per run, as SQLite factors constant
+    /// arguments out of the loop (a function call leaves its argument
+    /// registers as they were).
+    fn argument(&mut self, a: &Expr<'_>, r: i32) -> Result<()> {
+        let n = self.b.insns.len();
+        self.expr(a, r)?;
+        if self.b.insns.len() == n + 1 && (is_plain_literal(a) || matches!(a, Expr::Variable(_))) {
+            self.b.hoist_last_load(r);
+        }
+        Ok(())
     }
 
     fn call(&mut self, name: &str, args: &[Expr<'_>], target: i32) -> Result<()> {
@@ -730,7 +767,7 @@ impl Compiler<'_> {
             }
         } else {
             for (i, a) in args.iter().enumerate() {
-                self.expr(a, first + i as i32)?;
+                self.argument(a, first + i as i32)?;
             }
         }
         if def.flags.builtin && args.len() == 1 {
