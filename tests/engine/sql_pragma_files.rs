@@ -248,19 +248,32 @@ fn locking_mode_exclusive_keeps_locks() {
     ]);
 }
 
-/// EXCLUSIVE locking together with WAL mode is refused with a clear error
-/// (SQLite would keep the WAL index in heap memory).
+/// EXCLUSIVE locking set before WAL mode: the WAL index lives in heap
+/// memory (no `-shm` file) and the other connection is locked out, until
+/// NORMAL is set and the database leaves WAL mode, as in SQLite.
 #[test]
-fn locking_mode_exclusive_with_wal_is_refused() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("x.db");
-    let mut c = Connection::open(path.to_str().unwrap(), OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE)).unwrap();
-    let out = run_ours(&mut c, "CREATE TABLE t(a); PRAGMA locking_mode = EXCLUSIVE; PRAGMA journal_mode = WAL;");
-    assert!(matches!(out.last(), Some(Outcome::Error { message, .. }) if message.contains("is not supported by ringlite yet")), "{out:?}");
-    let out = run_ours(&mut c, "PRAGMA locking_mode = NORMAL; PRAGMA journal_mode = WAL; PRAGMA locking_mode = EXCLUSIVE;");
-    assert!(matches!(out.last(), Some(Outcome::Error { message, .. }) if message.contains("is not supported by ringlite yet")), "{out:?}");
-    let out = run_ours(&mut c, "PRAGMA locking_mode; SELECT count(*) FROM t;");
-    assert!(matches!(out.last(), Some(Outcome::Rows { .. })), "{out:?}");
+fn locking_mode_exclusive_with_wal_keeps_the_index_in_memory() {
+    let mut p = open_pair();
+    p.run(&[
+        (0, "CREATE TABLE t(a)"),
+        (0, "PRAGMA locking_mode = EXCLUSIVE"),
+        (0, "PRAGMA journal_mode = WAL"),
+        (0, "INSERT INTO t VALUES(1)"),
+        (0, "SELECT count(*) FROM t"),
+        (0, "PRAGMA locking_mode"),
+    ]);
+    let shm = |path: &str| std::path::Path::new(&format!("{path}-shm")).exists();
+    assert!(!shm(&p.ref_path), "the reference made a -shm file");
+    assert!(!shm(&p.ours_path), "a -shm file in heap-memory WAL mode");
+    p.run(&[(1, "SELECT count(*) FROM t")]);
+    p.run(&[
+        (0, "PRAGMA locking_mode = NORMAL"),
+        (0, "PRAGMA journal_mode = DELETE"),
+        (0, "SELECT count(*) FROM t"),
+        (1, "SELECT count(*) FROM t"),
+        (1, "INSERT INTO t VALUES(2)"),
+        (0, "SELECT count(*) FROM t"),
+    ]);
 }
 
 /// A WAL commit that changes one page and does not grow the file logs one
