@@ -100,13 +100,5 @@ CREATE INDEX i4 ON t(substr(b, 2) COLLATE nocase);";
         "SELECT a FROM t WHERE substr(b, 2) = 'BC'",
         "SELECT a FROM t WHERE b || 'x' = 'abcx'",
     ];
-    let mut ours = ours_open();
-    let reference = RefDb::open();
-    run_ours(&mut ours, setup);
-    run_ref(&reference, setup);
-    for q in queries {
-        let sql = format!("EXPLAIN QUERY PLAN {q}");
-        assert_eq!(plan_details(&run_ours(&mut ours, &sql)), plan_details(&run_ref(&reference, &sql)), "plan of {q}");
-        assert_eq!(run_ours(&mut ours, q), run_ref(&reference, q), "result of {q}");
-    }
+    check_plans(setup, &queries);
 }

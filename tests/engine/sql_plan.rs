@@ -2,20 +2,7 @@
 //! where the join order and the lookup on each inner table matter (the
 //! ids differ: SQLite's are instruction addresses).
 use crate::sql_common;
-use sql_common::{ours_open, plan_details, run_ours, run_ref, RefDb};
-
-fn check_plans(setup: &str, queries: &[&str]) {
-    let mut ours = ours_open();
-    let reference = RefDb::open();
-    run_ours(&mut ours, setup);
-    run_ref(&reference, setup);
-    for q in queries {
-        let sql = format!("EXPLAIN QUERY PLAN {q}");
-        assert_eq!(plan_details(&run_ours(&mut ours, &sql)), plan_details(&run_ref(&reference, &sql)), "plan of {q}");
-        // The answers agree too.
-        assert_eq!(run_ours(&mut ours, q), run_ref(&reference, q), "result of {q}");
-    }
-}
+use sql_common::{check_plans, ours_open, run_ours, run_ref, RefDb};
 
 const SHOP: &str = "CREATE TABLE customers(id INTEGER PRIMARY KEY, name TEXT);
 CREATE TABLE orders(id INTEGER PRIMARY KEY, customer_id INTEGER, total REAL);

@@ -6,19 +6,7 @@
 //! columns after their equalities. EXPLAIN QUERY PLAN and the rows (in
 //! order) match SQLite's.
 use crate::sql_common;
-use sql_common::{ours_open, plan_details, run_ours, run_ref, RefDb};
-
-fn check_plans(setup: &str, queries: &[&str]) {
-    let mut ours = ours_open();
-    let reference = RefDb::open();
-    run_ours(&mut ours, setup);
-    run_ref(&reference, setup);
-    for q in queries {
-        let sql = format!("EXPLAIN QUERY PLAN {q}");
-        assert_eq!(plan_details(&run_ours(&mut ours, &sql)), plan_details(&run_ref(&reference, &sql)), "plan of {q}");
-        assert_eq!(run_ours(&mut ours, q), run_ref(&reference, q), "result of {q}");
-    }
-}
+use sql_common::check_plans;
 
 const SETUP: &str = "CREATE TABLE x(a,b,c,PRIMARY KEY(a,b)) WITHOUT ROWID;
 CREATE TABLE y(a,b DESC,c,d,PRIMARY KEY(a,b DESC)) WITHOUT ROWID;

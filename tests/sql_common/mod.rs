@@ -202,6 +202,20 @@ pub fn check_each_unordered(setup: &str, queries: &[&str]) {
     }
 }
 
+/// Run `setup` on ours and the reference, then each query: EXPLAIN QUERY
+/// PLAN's detail lines and the rows (in order) must agree.
+pub fn check_plans(setup: &str, queries: &[&str]) {
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    run_ours(&mut ours, setup);
+    run_ref(&reference, setup);
+    for q in queries {
+        let sql = format!("EXPLAIN QUERY PLAN {q}");
+        assert_eq!(plan_details(&run_ours(&mut ours, &sql)), plan_details(&run_ref(&reference, &sql)), "plan of {q}");
+        assert_eq!(run_ours(&mut ours, q), run_ref(&reference, q), "result of {q}");
+    }
+}
+
 /// EXPLAIN QUERY PLAN's detail lines of the last statement's rows (the
 /// ids differ: SQLite's are instruction addresses).
 pub fn plan_details(outcomes: &[Outcome]) -> Vec<String> {
