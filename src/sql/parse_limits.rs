@@ -413,6 +413,28 @@ impl Walk<'_> {
                 }
                 1
             }
+            Expr::InList { lhs, not, rhs: Some(items) } if crate::sql::model::expr_shape::in_list_subquery(items).is_some() => {
+                let sel = crate::sql::model::expr_shape::in_list_subquery(items).expect("matched above");
+                // `x IN ((SELECT ...))`: the parser builds (and checks) the
+                // scalar subquery node, then makes the IN node of its
+                // SELECT, as `x IN (SELECT ...)`: the IN stands one level
+                // lower than over a list item.
+                self.saw_expr_subquery = true;
+                let l = self.expr(lhs, pd, n)?;
+                let mut at = pd + 3;
+                let mut item = &items[0];
+                while let Expr::Parenthesized(v) = item {
+                    self.parser(at)?;
+                    at += 1;
+                    item = &v[0];
+                }
+                self.parser(at)?;
+                let s = self.subquery(sel, at + 1, n)?;
+                if s + 1 > max {
+                    return Err(too_deep(max));
+                }
+                l.max(s) + 1 + usize::from(*not)
+            }
             Expr::InList { lhs, not, rhs } => {
                 let items = rhs.unwrap_or(&[]);
                 let l = self.expr(lhs, pd, n)?;

@@ -77,6 +77,7 @@ mod sql_file_moved;
 mod sql_fuzz;
 mod sql_generated_stored;
 mod sql_hooks;
+mod sql_in_parenthesized_subquery;
 mod sql_integrity;
 mod sql_integrity_chains;
 mod sql_integrity_pages;

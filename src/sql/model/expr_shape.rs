@@ -265,6 +265,33 @@ pub fn select_has_star(sel: &ast::Select<'_>) -> bool {
     }
 }
 
+/// The subquery an IN list stands for when it is one subquery,
+/// parentheses aside: SQLite's parser builds `x IN ((SELECT ...))` as
+/// `x IN (SELECT ...)` (a list of one item that is a SELECT; a list of
+/// one constant is `x == +e` instead). Everything that looks at an IN
+/// list (code generation, name order, heights, the planner) asks this
+/// first, so the two spellings are one node everywhere.
+pub fn in_list_subquery<'a, 'b>(list: &'a [Expr<'b>]) -> Option<&'a ast::Select<'b>> {
+    match list {
+        [item] => match strip_parens(item) {
+            Expr::Subquery(s) => Some(s),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// `e` as the `x IN (SELECT ...)` SQLite's parser makes of it: (left
+/// side, NOT, subquery) of an `InSelect`, or of an IN list of one
+/// subquery ([`in_list_subquery`]).
+pub fn as_in_select<'a, 'b>(e: &'a Expr<'b>) -> Option<(&'a Expr<'b>, bool, &'a ast::Select<'b>)> {
+    match e {
+        Expr::InSelect { lhs, not, rhs } => Some((*lhs, *not, *rhs)),
+        Expr::InList { lhs, not, rhs: Some(list) } => in_list_subquery(list).map(|s| (*lhs, *not, s)),
+        _ => None,
+    }
+}
+
 /// `e` without the parentheses of `((x))`.
 pub fn strip_parens<'a, 'e>(mut e: &'a Expr<'e>) -> &'a Expr<'e> {
     while let Expr::Parenthesized(v) = e {

@@ -187,7 +187,9 @@ impl<'b> Compiler<'_> {
                 continue;
             }
             let Expr::InList { lhs, not: false, rhs: Some(list) } = t else { continue };
-            if list.is_empty() {
+            // (`x IN ((SELECT ...))` is an IN over the subquery's rows, not
+            // a list of one value.)
+            if list.is_empty() || crate::sql::model::expr_shape::in_list_subquery(list).is_some() {
                 continue;
             }
             let cref = match &**lhs {

@@ -271,6 +271,8 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
             let collation = coll.unwrap_or_else(|| collation_of(v, col));
             out.push(VConstraint { rhs, ..VConstraint::new(col, op, Some(addr), deps, before, collation) });
         };
+        // (`x IN (SELECT ...)`, or `x IN ((SELECT ...))` which is the same.)
+        let in_select = crate::sql::model::expr_shape::as_in_select(t);
         'term: {
             match t {
                 // `(a, b) = (x, y)`: one equality per pair, as SQLite splits
@@ -338,8 +340,9 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                         push(&mut later, c, col, ConstraintOp::LE, Some(end), coll);
                     }
                 }
-                // `x IN (y)` is `x = y`.
-                Expr::InList { lhs, not: false, rhs: Some(list) } if list.len() == 1 => {
+                // `x IN (y)` is `x = y` (`x IN ((SELECT ...))` is
+                // `x IN (SELECT ...)`, below).
+                Expr::InList { lhs, not: false, rhs: Some(list) } if list.len() == 1 && crate::sql::model::expr_shape::in_list_subquery(list).is_none() => {
                     let (col_inner, coll) = strip_collate(lhs);
                     if let Some(col) = column_of(c, it, col_inner) {
                         push(&mut out, c, col, ConstraintOp::EQ, Some(&list[0]), coll);
@@ -411,7 +414,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                 }
                 // (Every IN list is offered; a plan may loop over one of them
                 // itself, see `looped_in_lists`.)
-                Expr::InList { lhs, not: false, rhs: Some(list) } if !list.is_empty() => {
+                Expr::InList { lhs, not: false, rhs: Some(list) } if !list.is_empty() && crate::sql::model::expr_shape::in_list_subquery(list).is_none() => {
                     if let Some(col) = column_of(c, it, lhs) {
                         let mut deps = 0u64;
                         for e in list.iter() {
@@ -426,7 +429,8 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                 // `(a, b) IN (SELECT x, y ...)`: an equality per field
                 // naming a column of the table, SQLite's slices (a compound
                 // subquery or a window definition is not sliced).
-                Expr::InSelect { lhs: Expr::Parenthesized(ls), not: false, rhs: sel } if ls.len() > 1 => {
+                _ if matches!(in_select, Some((Expr::Parenthesized(ls), false, _)) if ls.len() > 1) => {
+                    let Some((Expr::Parenthesized(ls), _, sel)) = in_select else { unreachable!("matched above") };
                     let simple = sel.body.compounds.as_ref().is_none_or(|c| c.is_empty())
                         && match &sel.body.select {
                             sqlite3_parser::ast::OneSelect::Select { window_clause, .. } => window_clause.is_none(),
@@ -445,7 +449,8 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                 // `x IN (SELECT ...)`: an EQ constraint whose values the
                 // subquery gives (offered when the subquery does not read
                 // the table itself).
-                Expr::InSelect { lhs, not: false, rhs: sel } => {
+                _ if matches!(in_select, Some((_, false, _))) => {
+                    let Some((lhs, _, sel)) = in_select else { unreachable!("matched above") };
                     if let Some(col) = column_of(c, it, lhs) {
                         let deps = select_deps(c, sel);
                         if deps != u64::MAX && deps & me == 0 {

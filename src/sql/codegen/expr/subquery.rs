@@ -17,10 +17,8 @@ use std::sync::Arc;
 impl Compiler<'_> {
     pub(super) fn in_list(&mut self, lhs: &Expr<'_>, not: bool, list: &[Expr<'_>], target: i32) -> Result<()> {
         // `x IN ((SELECT ...))` is `x IN (SELECT ...)`, as SQLite parses it.
-        if let [item] = list {
-            if let Expr::Subquery(sel) = crate::sql::model::expr_shape::strip_parens(item) {
-                return self.in_select(lhs, not, sel, target);
-            }
+        if let Some(sel) = crate::sql::model::expr_shape::in_list_subquery(list) {
+            return self.in_select(lhs, not, sel, target);
         }
         if self.row_in_list(lhs, not, list, target)? {
             return Ok(());

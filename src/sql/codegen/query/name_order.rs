@@ -161,17 +161,18 @@ fn name_events<'a, 'b>(e: &'a Expr<'b>) -> Vec<NameEvent<'a, 'b>> {
 
 fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<NameEvent<'a, 'b>>>) {
     crate::sql::model::expr_shape::walk(e, &mut |x| {
+        // (The IN node resolves its SELECT before its left side;
+        // `x IN ((SELECT ...))` is one too.)
+        if let Some((lhs, _, rhs)) = crate::sql::model::expr_shape::as_in_select(x) {
+            out.borrow_mut().push(NameEvent::Subquery(rhs));
+            collect_name_events(lhs, out);
+            return false;
+        }
         let event = match x {
             Expr::Id(id) => NameEvent::Name(None, unquote(id.0), id.0.starts_with('"'), None),
             Expr::Qualified(t, c) => NameEvent::Name(Some(unquote(t.0)), unquote(c.0), false, None),
             Expr::DoublyQualified(d, t, c) => NameEvent::Name(Some(unquote(t.0)), unquote(c.0), false, Some(unquote(d.0))),
             Expr::Subquery(s) | Expr::Exists(s) => NameEvent::Subquery(s),
-            // (The IN node resolves its SELECT before its left side.)
-            Expr::InSelect { lhs, rhs, .. } => {
-                out.borrow_mut().push(NameEvent::Subquery(rhs));
-                collect_name_events(lhs, out);
-                return false;
-            }
             Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. } | Expr::Like { .. } => {
                 out.borrow_mut().push(NameEvent::FunctionStart);
                 match x {

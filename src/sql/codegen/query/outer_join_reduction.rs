@@ -180,7 +180,10 @@ impl<'b> Compiler<'_> {
             Expr::Cast { expr, .. } => self.walk_implies(expr, target, vtabs),
             Expr::Collate(x, _) => self.walk_implies(x, target, vtabs),
             // `x NOT IN ()` can be true: only a list with values.
-            Expr::InList { lhs, rhs: Some(list), .. } if !list.is_empty() => self.walk_implies(lhs, target, vtabs),
+            // (`x IN ((SELECT ...))` is IN a subquery.)
+            Expr::InList { lhs, rhs: Some(list), .. } if !list.is_empty() && crate::sql::model::expr_shape::in_list_subquery(list).is_none() => {
+                self.walk_implies(lhs, target, vtabs)
+            }
             Expr::Between { lhs, start, end, .. } => {
                 self.walk_implies(lhs, target, vtabs) || (self.walk_implies(start, target, vtabs) && self.walk_implies(end, target, vtabs))
             }

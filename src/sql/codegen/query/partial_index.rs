@@ -125,7 +125,10 @@ fn implies_not_null(e: &Expr<'_>, want: &str, item_name: &str) -> bool {
             _ => false,
         },
         Expr::Between { lhs, not: false, start, end } => [lhs, start, end].iter().any(|x| operand_needs(x, want, item_name)),
-        Expr::InList { lhs, not: false, rhs: Some(list) } if !list.is_empty() => operand_needs(lhs, want, item_name),
+        // (Not `x IN ((SELECT ...))`: IN a subquery.)
+        Expr::InList { lhs, not: false, rhs: Some(list) } if !list.is_empty() && crate::sql::model::expr_shape::in_list_subquery(list).is_none() => {
+            operand_needs(lhs, want, item_name)
+        }
         Expr::Like { lhs, not: false, escape: None, .. } => operand_needs(lhs, want, item_name),
         _ => false,
     }
