@@ -469,7 +469,13 @@ impl Walk<'_> {
             // A parenthesized expression is its inside; a row value is a
             // node of its own.
             Expr::Parenthesized(v) if v.len() == 1 => return self.expr(&v[0], pd + 1, td),
-            Expr::Parenthesized(v) => self.list(v, pd + 1, n)? + 1,
+            // (SQLite's parser builds a row value with no height of its
+            // own: 1, whatever its fields hold; each field was checked as
+            // it was built.)
+            Expr::Parenthesized(v) => {
+                self.list(v, pd + 1, 0)?;
+                1
+            }
             Expr::Raise(_, msg) => match msg {
                 Some(m) => self.expr(m, pd + 4, n)? + 1,
                 None => 1,
@@ -897,7 +903,26 @@ impl Nesting {
                                 self.expr(e, acc)?;
                             }
                         }
-                        for e in where_clause.iter().copied().chain(group_by.iter().flat_map(|g| g.iter())).chain(having.iter().copied()) {
+                        // The ON clauses are ANDed onto the WHERE clause
+                        // before names are resolved (SQLite's
+                        // `sqlite3ProcessJoin`): one expression, whose
+                        // height counts for the subqueries of all of them.
+                        let ons: Vec<&Expr<'_>> = from
+                            .iter()
+                            .flat_map(|f| f.joins.iter().flat_map(|j| j.iter()))
+                            .filter_map(|j| match &j.constraint {
+                                Some(ast::JoinConstraint::On(e)) => Some(e),
+                                _ => None,
+                            })
+                            .collect();
+                        if ons.is_empty() {
+                            for e in where_clause.iter() {
+                                self.expr(e, acc)?;
+                            }
+                        } else {
+                            self.where_and_ons(*where_clause, &ons, acc)?;
+                        }
+                        for e in group_by.iter().flat_map(|g| g.iter()).chain(having.iter().copied()) {
                             self.expr(e, acc)?;
                         }
                     }
@@ -925,6 +950,32 @@ impl Nesting {
             }
         }
         Ok(())
+    }
+
+    /// Resolve the WHERE clause with the ON clauses `ons` ANDed onto it,
+    /// in order (each AND one node over the expression so far).
+    fn where_and_ons(&self, where_clause: Option<&Expr<'_>>, ons: &[&Expr<'_>], acc: usize) -> Result<()> {
+        let mut h = where_clause.map_or(0, height);
+        for on in ons {
+            let x = height(on);
+            h = if h == 0 { x } else { h.max(x) + 1 };
+        }
+        let total = acc + h;
+        let parts = || where_clause.into_iter().chain(ons.iter().copied());
+        if total > self.max {
+            let first = parts().next().expect("an ON clause at least");
+            self.point.set(first as *const Expr<'_> as usize);
+            return Err(too_deep(self.max));
+        }
+        let mut result = Ok(());
+        for e in parts() {
+            subqueries(e, &mut |s| {
+                if result.is_ok() {
+                    result = self.select(s, total);
+                }
+            });
+        }
+        result
     }
 
     /// Resolve the top-level expression `e`: its height counts for every
