@@ -123,7 +123,8 @@ fn heights_count_the_in_over_the_select() {
 #[test]
 fn towers_in_every_clause() {
     let setup = "CREATE TABLE t(a, b, c); INSERT INTO t VALUES(1, 'x', 2), (2, 'y', 3)";
-    let wrappers: [(&str, &str); 5] = [("'a' IN ((SELECT ", "))"), ("abs(", ")"), ("(SELECT max(", ") FROM t)"), ("b IN ((SELECT ", "))"), ("CASE WHEN 1 THEN ", " END")];
+    let wrappers: [(&str, &str); 5] =
+        [("'a' IN ((SELECT ", "))"), ("abs(", ")"), ("(SELECT max(", ") FROM t)"), ("b IN ((SELECT ", "))"), ("CASE WHEN 1 THEN ", " END")];
     for levels in [3usize, 12, 40, 90] {
         let mut e = "c".to_string();
         for i in 0..levels {
