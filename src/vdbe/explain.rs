@@ -62,7 +62,7 @@ pub fn explain_rows(prog: &Program) -> Vec<Vec<Value>> {
         .iter()
         .enumerate()
         .map(|(addr, i)| {
-            let mut comment = i.comment.to_string();
+            let mut comment = prog.comment(addr).to_string();
             if may_suspend(i.opcode) {
                 if !comment.is_empty() {
                     comment.push(' ');

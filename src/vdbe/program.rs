@@ -243,7 +243,10 @@ pub enum Opcode {
     VInitIn,
 }
 
-/// The fourth operand.
+/// The fourth operand. Every variant's payload is one word (the rare
+/// large ones are boxed), so a `P4` is 16 bytes and an [`Insn`] 32: a
+/// program of a huge statement holds hundreds of thousands of them. Build
+/// the boxed variants with the constructors ([`P4::bytes`], ...).
 #[derive(Clone, Default)]
 pub enum P4 {
     /// Unused.
@@ -254,25 +257,29 @@ pub enum P4 {
     /// A real (`Real`).
     Real(f64),
     /// Text or blob bytes (`String8`, `Blob`).
-    Bytes(Vec<u8>),
+    Bytes(Box<Vec<u8>>),
+    /// Text or blob bytes, at most [`P4::SHORT`] of them, held in the
+    /// operand itself (most literals: no allocation). Read either form
+    /// with [`P4::as_bytes`].
+    Short(u8, [u8; P4::SHORT]),
     /// A function (`Function`, `AggStep`, `AggFinal`).
     Func(Arc<FuncDef>),
     /// Index key description (`OpenRead`/`OpenWrite` on an index,
     /// `OpenEphemeral`, `SorterOpen`, `Compare`).
     KeyInfo(Arc<KeyInfo>),
     /// Collating sequence (comparisons).
-    Coll(Collation),
+    Coll(Box<Collation>),
     /// Affinity string, one letter per column (`MakeRecord`, `Affinity`).
-    Affinity(String),
+    Affinity(Box<String>),
     /// The table a row write changes (`Insert`, `Delete`, `Clear`): for
     /// the update and pre-update hooks and messages.
     Table(Arc<WrittenTable>),
     /// A message or SQL text (`Halt`, `ParseSchema`).
-    Text(String),
+    Text(Box<String>),
     /// Root pages (`IntegrityCk`).
-    Roots(Vec<u32>),
+    Roots(Box<Vec<u32>>),
     /// A constant row (`ResultRowConst`).
-    Row(Vec<Value>),
+    Row(Box<Vec<Value>>),
     /// A connected virtual table (`VOpen`, `VUpdate`, `VBegin`, ...).
     VTab(Arc<crate::vdbe::vtab::VtabInstance>),
     /// What `VCreate` creates.
@@ -312,13 +319,60 @@ impl std::fmt::Debug for P4 {
 }
 
 impl P4 {
+    /// The most bytes [`P4::Short`] holds.
+    pub const SHORT: usize = 14;
+
+    /// Text or blob bytes (inline when short).
+    pub fn bytes(b: Vec<u8>) -> P4 {
+        if b.len() <= P4::SHORT {
+            let mut d = [0u8; P4::SHORT];
+            d[..b.len()].copy_from_slice(&b);
+            return P4::Short(b.len() as u8, d);
+        }
+        P4::Bytes(Box::new(b))
+    }
+
+    /// The bytes of a `Bytes` or `Short` operand.
+    pub fn as_bytes(&self) -> Option<&[u8]> {
+        match self {
+            P4::Bytes(b) => Some(b),
+            P4::Short(n, d) => Some(&d[..*n as usize]),
+            _ => None,
+        }
+    }
+
+    /// A collating sequence.
+    pub fn coll(c: Collation) -> P4 {
+        P4::Coll(Box::new(c))
+    }
+
+    /// An affinity string.
+    pub fn affinity(a: String) -> P4 {
+        P4::Affinity(Box::new(a))
+    }
+
+    /// A message or SQL text.
+    pub fn text(t: String) -> P4 {
+        P4::Text(Box::new(t))
+    }
+
+    /// Root pages.
+    pub fn roots(r: Vec<u32>) -> P4 {
+        P4::Roots(Box::new(r))
+    }
+
+    /// A constant row.
+    pub fn row(r: Vec<Value>) -> P4 {
+        P4::Row(Box::new(r))
+    }
+
     /// EXPLAIN's rendering of the operand.
     pub fn display(&self) -> String {
         match self {
             P4::None => String::new(),
             P4::Int64(i) => i.to_string(),
             P4::Real(r) => crate::value::numeric::format_real(*r),
-            P4::Bytes(b) => String::from_utf8_lossy(b).into_owned(),
+            P4::Bytes(_) | P4::Short(..) => String::from_utf8_lossy(self.as_bytes().unwrap_or_default()).into_owned(),
             P4::Func(f) => format!("{}({})", f.name, f.n_args.max(0)),
             P4::KeyInfo(k) => {
                 let parts: Vec<String> = k
@@ -336,9 +390,9 @@ impl P4 {
                 format!("k({},{})", k.fields.len(), parts.join(","))
             }
             P4::Coll(c) => c.name.to_string(),
-            P4::Affinity(a) => a.clone(),
+            P4::Affinity(a) => a.to_string(),
             P4::Table(t) => t.name.clone(),
-            P4::Text(t) => t.clone(),
+            P4::Text(t) => t.to_string(),
             P4::Roots(r) => r.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(","),
             P4::Row(_) => String::new(),
             P4::VTab(v) => format!("vtab:{}", v.name),
@@ -362,11 +416,12 @@ pub struct Insn {
     pub p4: P4,
     /// Flags.
     pub p5: u16,
-    /// EXPLAIN's comment column (a boxed `str`, not a `String`: most are
-    /// empty, and a program of a huge statement has hundreds of
-    /// thousands of instructions).
-    pub comment: Box<str>,
 }
+
+// (EXPLAIN's comment column is kept out of line, `Program::comments`: most
+// instructions have none, and a program of a huge statement has hundreds
+// of thousands of them.)
+const _: () = assert!(std::mem::size_of::<P4>() == 16 && std::mem::size_of::<Insn>() == 32);
 
 /// `p5` bits of comparison opcodes.
 pub mod cmp_flags {
@@ -386,6 +441,9 @@ pub mod cmp_flags {
 pub struct Program {
     /// The instructions.
     pub insns: Vec<Insn>,
+    /// EXPLAIN's comment column of the instructions that have one (a
+    /// table or index name): (address, comment), by address.
+    pub comments: Vec<(u32, Box<str>)>,
     /// How many times compiling it passed another 100 jump labels: where
     /// SQLite checks for an interrupt and counts a step towards calling
     /// the progress handler during a prepare (see `Connection::compile`).
@@ -452,6 +510,16 @@ pub struct Program {
     /// triggers): each compiled once, indexed by `Program`'s P3. A trigger
     /// program's own `Program` instructions index this same list.
     pub subprograms: Vec<Program>,
+}
+
+impl Program {
+    /// The comment of the instruction at `addr` (empty: none).
+    pub fn comment(&self, addr: usize) -> &str {
+        match self.comments.binary_search_by_key(&(addr as u32), |c| c.0) {
+            Ok(i) => &self.comments[i].1,
+            Err(_) => "",
+        }
+    }
 }
 
 /// What an ANALYZE statement asks for.

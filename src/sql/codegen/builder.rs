@@ -31,6 +31,10 @@ pub struct Builder {
     /// Instructions loading constants into registers of their own, run
     /// once by the prologue `Init` jumps to instead of on every row.
     pub constants: Vec<Insn>,
+    /// EXPLAIN comments: (address, comment), in the order set (a later
+    /// one for the same address replaces an earlier; `finish` drops those
+    /// of instructions no longer there).
+    comments: Vec<(u32, Box<str>)>,
 }
 
 impl Builder {
@@ -47,7 +51,7 @@ impl Builder {
 
     /// Append an instruction with P4 and P5.
     pub fn add4(&mut self, opcode: Opcode, p1: i32, p2: i32, p3: i32, p4: P4, p5: u16) -> usize {
-        self.insns.push(Insn { opcode, p1, p2, p3, p4, p5, comment: Box::default() });
+        self.insns.push(Insn { opcode, p1, p2, p3, p4, p5 });
         self.insns.len() - 1
     }
 
@@ -60,7 +64,7 @@ impl Builder {
         }
         let r = self.reg();
         let (opcode, p1, p2, p3, p4) = load(r);
-        self.constants.push(Insn { opcode, p1, p2, p3, p4, p5: 0, comment: Box::default() });
+        self.constants.push(Insn { opcode, p1, p2, p3, p4, p5: 0 });
         Some(r)
     }
 
@@ -83,9 +87,14 @@ impl Builder {
 
     /// Set the comment of the last instruction.
     pub fn comment(&mut self, c: impl Into<String>) {
-        if let Some(i) = self.insns.last_mut() {
-            i.comment = c.into().into_boxed_str();
+        if let Some(at) = self.insns.len().checked_sub(1) {
+            self.comments.push((at as u32, c.into().into_boxed_str()));
         }
+    }
+
+    /// Drop the comment of the instruction at `addr` (it became another).
+    pub fn clear_comment(&mut self, addr: usize) {
+        self.comments.retain(|c| c.0 as usize != addr);
     }
 
     /// Address of the next instruction.
@@ -204,6 +213,14 @@ impl Builder {
             }
         }
         prog.insns = insns;
+        // (Stable: of two comments for one address the later stays.)
+        let mut comments = std::mem::take(&mut self.comments);
+        comments.sort_by_key(|c| c.0);
+        comments.reverse();
+        comments.dedup_by_key(|c| c.0);
+        comments.reverse();
+        comments.retain(|c| (c.0 as usize) < prog.insns.len());
+        prog.comments = comments;
         prog.n_regs = self.n_regs;
         prog.n_cursors = self.n_cursors;
         Ok(prog)

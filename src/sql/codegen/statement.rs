@@ -104,15 +104,7 @@ fn fail_at_end(prog: &mut Program) {
     // shadow tables), failing with a message of its own: SQLite fails
     // first.
     if let Some(create) = prog.insns.iter_mut().find(|i| i.opcode == Opcode::VCreate) {
-        *create = crate::vdbe::program::Insn {
-            opcode: Opcode::Halt,
-            p1: crate::error::SQLITE_ERROR,
-            p2: 0,
-            p3: 0,
-            p4: crate::vdbe::program::P4::None,
-            p5: 0,
-            comment: Box::default(),
-        };
+        *create = crate::vdbe::program::Insn { opcode: Opcode::Halt, p1: crate::error::SQLITE_ERROR, p2: 0, p3: 0, p4: crate::vdbe::program::P4::None, p5: 0 };
         return;
     }
     let end = match prog.insns.first() {
@@ -122,16 +114,10 @@ fn fail_at_end(prog: &mut Program) {
     match end.and_then(|end| prog.insns.get_mut(end)).filter(|i| i.opcode == Opcode::Halt && i.p1 == 0) {
         Some(halt) => halt.p1 = crate::error::SQLITE_ERROR,
         None => {
-            let halt = crate::vdbe::program::Insn {
-                opcode: Opcode::Halt,
-                p1: crate::error::SQLITE_ERROR,
-                p2: 0,
-                p3: 0,
-                p4: crate::vdbe::program::P4::None,
-                p5: 0,
-                comment: Box::default(),
-            };
+            let halt =
+                crate::vdbe::program::Insn { opcode: Opcode::Halt, p1: crate::error::SQLITE_ERROR, p2: 0, p3: 0, p4: crate::vdbe::program::P4::None, p5: 0 };
             prog.insns = vec![halt];
+            prog.comments.clear();
         }
     }
 }

@@ -15,7 +15,7 @@ use crate::vdbe::Vm;
 /// the statement with `SQLITE_TOOBIG`, as in SQLite (the limit may have
 /// been lowered after the statement was prepared).
 pub(super) fn literal(vm: &mut Vm, insn: &Insn, max_length: i64) -> Result<Flow> {
-    let b = if let P4::Bytes(b) = &insn.p4 { b.clone() } else { Vec::new() };
+    let b = insn.p4.as_bytes().unwrap_or_default().to_vec();
     if b.len() as i64 > max_length {
         return Err(Error::too_big());
     }

@@ -63,7 +63,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
         return Ok(if t { Flow::Jump(insn.p2 as usize) } else { Flow::Next });
     }
     let coll = match &insn.p4 {
-        P4::Coll(c) => Some(c),
+        P4::Coll(c) => Some(&**c),
         _ => None,
     };
     let result = compare_op(insn.opcode, reg(vm, insn.p3), reg(vm, insn.p1), insn.p5, coll);

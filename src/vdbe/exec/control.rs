@@ -155,7 +155,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
         Opcode::ResultRowConst => {
             vm.row_regs = None;
             vm.row = match &insn.p4 {
-                P4::Row(r) => r.clone(),
+                P4::Row(r) => Vec::clone(r),
                 _ => Vec::new(),
             };
             Flow::Row
@@ -170,7 +170,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
                     return Err(Error::new(crate::error::SQLITE_CONSTRAINT_FOREIGNKEY, "FOREIGN KEY constraint failed"));
                 }
                 let msg = match &insn.p4 {
-                    P4::Text(t) => t.clone(),
+                    P4::Text(t) => String::clone(t),
                     _ => String::new(),
                 };
                 return Err(Error::new(p1, msg));

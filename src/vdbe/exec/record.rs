@@ -359,7 +359,7 @@ fn column_default(p4: &P4) -> Value {
     match p4 {
         P4::Int64(i) => Value::Integer(*i),
         P4::Real(r) => Value::Real(*r),
-        P4::Bytes(b) => Value::Text(b.clone()),
+        P4::Bytes(_) | P4::Short(..) => Value::Text(p4.as_bytes().unwrap_or_default().to_vec()),
         _ => Value::Null,
     }
 }

@@ -69,7 +69,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         }
         Opcode::IntegrityCk => {
             let roots = match &insn.p4 {
-                P4::Roots(r) => r.clone(),
+                P4::Roots(r) => Vec::clone(r),
                 _ => Vec::new(),
             };
             let bt = &mut env.dbs[p3 as usize].btree;

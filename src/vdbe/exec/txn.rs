@@ -174,7 +174,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
         }
         Opcode::Savepoint => {
             let name = match &insn.p4 {
-                P4::Text(t) => t.clone(),
+                P4::Text(t) => String::clone(t),
                 _ => String::new(),
             };
             if env.writing_statements > 0 && p1 != 2 {
@@ -244,7 +244,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                     return Err(Error::new(crate::error::SQLITE_CONSTRAINT_FOREIGNKEY, "FOREIGN KEY constraint failed"));
                 }
                 let msg = match &insn.p4 {
-                    P4::Text(t) => t.clone(),
+                    P4::Text(t) => String::clone(t),
                     // RAISE(ABORT, expr): the message computed into P3.
                     _ if insn.p3 != 0 => {
                         let v = &vm.regs[insn.p3 as usize].value;

@@ -48,7 +48,7 @@ pub(super) fn txn_op(vm: &mut Vm, prog: &Program, insn: &Insn, host: &mut dyn Vm
     // started the transaction is not one.
     let offset = usize::from(st.savepoint_started_txn);
     let name = match &insn.p4 {
-        P4::Text(t) => t.clone(),
+        P4::Text(t) => String::clone(t),
         _ => String::new(),
     };
     let before = st.savepoints.len();

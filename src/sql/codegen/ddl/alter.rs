@@ -41,20 +41,20 @@ impl Compiler<'_> {
             let r = self.b.reg();
             let want = self.b.reg();
             self.b.add(Opcode::Column, sc, 1, r);
-            self.b.add4(Opcode::String8, 0, want, 0, P4::Bytes(old_name.into_bytes()), 0);
-            self.b.add4(Opcode::Ne, want, next, r, P4::Coll(crate::value::collation::Collation::nocase()), 0);
+            self.b.add4(Opcode::String8, 0, want, 0, P4::bytes(old_name.into_bytes()), 0);
+            self.b.add4(Opcode::Ne, want, next, r, P4::coll(crate::value::collation::Collation::nocase()), 0);
             let regs = self.b.regs(5);
-            self.b.add4(Opcode::String8, 0, regs, 0, P4::Bytes(ty.into_bytes()), 0);
-            self.b.add4(Opcode::String8, 0, regs + 1, 0, P4::Bytes(name.clone().into_bytes()), 0);
-            self.b.add4(Opcode::String8, 0, regs + 2, 0, P4::Bytes(tbl.into_bytes()), 0);
+            self.b.add4(Opcode::String8, 0, regs, 0, P4::bytes(ty.into_bytes()), 0);
+            self.b.add4(Opcode::String8, 0, regs + 1, 0, P4::bytes(name.clone().into_bytes()), 0);
+            self.b.add4(Opcode::String8, 0, regs + 2, 0, P4::bytes(tbl.into_bytes()), 0);
             self.b.add(Opcode::Column, sc, 3, regs + 3);
             match &sql {
-                Some(s) => self.b.add4(Opcode::String8, 0, regs + 4, 0, P4::Bytes(s.clone().into_bytes()), 0),
+                Some(s) => self.b.add4(Opcode::String8, 0, regs + 4, 0, P4::bytes(s.clone().into_bytes()), 0),
                 None => self.b.add(Opcode::Null, 0, regs + 4, 0),
             };
             let rec = self.b.reg();
             let rid = self.b.reg();
-            self.b.add4(Opcode::MakeRecord, regs, 5, rec, P4::Affinity("BBBDB".into()), 0);
+            self.b.add4(Opcode::MakeRecord, regs, 5, rec, P4::affinity("BBBDB".into()), 0);
             self.b.add(Opcode::Rowid, sc, rid, 0);
             self.b.add(Opcode::Insert, sc, rec, rid);
             self.b.add(Opcode::Goto, 0, end, 0);
@@ -145,7 +145,7 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
             prog.column_names.clear();
             let init = c.begin_program();
             c.writes = true;
-            c.b.add4(Opcode::Halt, e.code, 0, 0, P4::Text(e.message), 0);
+            c.b.add4(Opcode::Halt, e.code, 0, 0, P4::text(e.message), 0);
             c.end_program(init, Some(true));
             Ok(())
         }
@@ -216,7 +216,7 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
             if references && non_null_default {
                 let off = c.b.label();
                 c.b.add(Opcode::FkIfOff, 0, off, 0);
-                c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("Cannot add a REFERENCES column with non-NULL default value".into()), 0);
+                c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::text("Cannot add a REFERENCES column with non-NULL default value".into()), 0);
                 c.b.bind(off);
             }
             for k in cd.constraints.iter() {
@@ -224,7 +224,7 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
                     ColumnConstraint::Default(e) => {
                         if crate::sql::schema::default_constant(e).is_none() {
                             if references {
-                                c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text("Cannot add a column with non-constant default".into()), 0);
+                                c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::text("Cannot add a column with non-constant default".into()), 0);
                                 c.end_program(init, Some(true));
                                 return Ok(());
                             }
@@ -302,7 +302,7 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
                 // (xRename runs first: a module refusing the name leaves
                 // the schema as it was.)
                 let r = c.b.reg();
-                c.b.add4(Opcode::String8, 0, r, 0, P4::Bytes(new.as_bytes().to_vec()), 0);
+                c.b.add4(Opcode::String8, 0, r, 0, P4::bytes(new.as_bytes().to_vec()), 0);
                 c.b.add4(Opcode::VRename, r, 0, 0, P4::VTab(inst), 0);
             }
             c.rename_in_schema(&table, &target, &NewName { name: &new, always_quoted: true })?;
@@ -489,7 +489,7 @@ impl Compiler<'_> {
         let top = self.b.here();
         let (regs, rid) = self.load_row(tc, nt)?;
         let fail = |c: &mut Self, msg: &str| {
-            c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text(msg.to_string()), 0);
+            c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::text(msg.to_string()), 0);
         };
         for (i, col) in nt.columns.iter().enumerate() {
             if col.not_null && nt.rowid_alias != Some(i) {
@@ -521,7 +521,7 @@ fn refuse_unless_empty(c: &mut Compiler<'_>, prog: &mut Program, table: &crate::
     c.open_table_read(tc, table, table.columns.len())?;
     let empty = c.b.label();
     c.b.add(Opcode::Rewind, tc, empty, 0);
-    c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text(message.into()), 0);
+    c.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::text(message.into()), 0);
     c.b.bind(empty);
     prog.column_names = vec![format!("raise(ABORT,'{message}')")];
     Ok(())

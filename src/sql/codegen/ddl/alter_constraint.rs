@@ -321,7 +321,7 @@ impl Compiler<'_> {
         let top = self.b.here();
         let (regs, rid) = self.load_row(tc, nt)?;
         let fail = |c: &mut Self| {
-            c.b.add4(Opcode::Halt, crate::error::SQLITE_CONSTRAINT, 0, 0, P4::Text("constraint failed".into()), 0);
+            c.b.add4(Opcode::Halt, crate::error::SQLITE_CONSTRAINT, 0, 0, P4::text("constraint failed".into()), 0);
         };
         if let Some(ci) = not_null.filter(|&ci| nt.rowid_alias != Some(ci)) {
             let ok = self.b.label();

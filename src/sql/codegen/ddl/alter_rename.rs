@@ -129,10 +129,10 @@ impl Compiler<'_> {
         let name = self.b.reg();
         let old = self.b.reg();
         self.b.add(Opcode::Column, cur, 0, name);
-        self.b.add4(Opcode::String8, 0, old, 0, P4::Bytes(table.name.clone().into_bytes()), 0);
+        self.b.add4(Opcode::String8, 0, old, 0, P4::bytes(table.name.clone().into_bytes()), 0);
         self.b.add(Opcode::Ne, old, next, name);
         let fields = self.b.regs(2);
-        self.b.add4(Opcode::String8, 0, fields, 0, P4::Bytes(new.as_bytes().to_vec()), 0);
+        self.b.add4(Opcode::String8, 0, fields, 0, P4::bytes(new.as_bytes().to_vec()), 0);
         self.b.add(Opcode::Column, cur, 1, fields + 1);
         let rec = self.b.reg();
         let rid = self.b.reg();

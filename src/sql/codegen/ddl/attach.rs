@@ -12,11 +12,11 @@ use sqlite3_parser::ast::{Expr, Stmt};
 fn operand(c: &mut Compiler<'_>, e: &Expr<'_>, target: i32) -> Result<()> {
     match e {
         Expr::Id(id) => {
-            c.b.add4(Opcode::String8, 0, target, 0, P4::Bytes(unquote(id.0).into_bytes()), 0);
+            c.b.add4(Opcode::String8, 0, target, 0, P4::bytes(unquote(id.0).into_bytes()), 0);
             Ok(())
         }
         Expr::Name(n) => {
-            c.b.add4(Opcode::String8, 0, target, 0, P4::Bytes(unquote(n.0).into_bytes()), 0);
+            c.b.add4(Opcode::String8, 0, target, 0, P4::bytes(unquote(n.0).into_bytes()), 0);
             Ok(())
         }
         e => c.expr(e, target),

@@ -173,7 +173,7 @@ impl Compiler<'_> {
         }
         let rec = self.b.reg();
         let rid = self.b.reg();
-        self.b.add4(Opcode::MakeRecord, regs, n as i32, rec, P4::Affinity(table.affinity_string()), 0);
+        self.b.add4(Opcode::MakeRecord, regs, n as i32, rec, P4::affinity(table.affinity_string()), 0);
         self.b.add(Opcode::NewRowid, dst, rid, 0);
         self.b.add(Opcode::Insert, dst, rec, rid);
         self.b.add(Opcode::Next, tmp, top as i32, 0);

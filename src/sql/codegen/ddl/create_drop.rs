@@ -81,20 +81,20 @@ impl Compiler<'_> {
     /// Append a row to `sqlite_schema` through cursor `sc`.
     pub(in crate::sql::codegen) fn schema_row(&mut self, sc: i32, ty: &str, name: &str, tbl: &str, root_reg: Option<i32>, sql: Option<&str>) {
         let regs = self.b.regs(SCHEMA_COLUMNS as usize);
-        self.b.add4(Opcode::String8, 0, regs, 0, P4::Bytes(ty.as_bytes().to_vec()), 0);
-        self.b.add4(Opcode::String8, 0, regs + 1, 0, P4::Bytes(name.as_bytes().to_vec()), 0);
-        self.b.add4(Opcode::String8, 0, regs + 2, 0, P4::Bytes(tbl.as_bytes().to_vec()), 0);
+        self.b.add4(Opcode::String8, 0, regs, 0, P4::bytes(ty.as_bytes().to_vec()), 0);
+        self.b.add4(Opcode::String8, 0, regs + 1, 0, P4::bytes(name.as_bytes().to_vec()), 0);
+        self.b.add4(Opcode::String8, 0, regs + 2, 0, P4::bytes(tbl.as_bytes().to_vec()), 0);
         match root_reg {
             Some(r) => self.b.add(Opcode::SCopy, r, regs + 3, 0),
             None => self.b.add(Opcode::Integer, 0, regs + 3, 0),
         };
         match sql {
-            Some(s) => self.b.add4(Opcode::String8, 0, regs + 4, 0, P4::Bytes(s.as_bytes().to_vec()), 0),
+            Some(s) => self.b.add4(Opcode::String8, 0, regs + 4, 0, P4::bytes(s.as_bytes().to_vec()), 0),
             None => self.b.add(Opcode::Null, 0, regs + 4, 0),
         };
         let rec = self.b.reg();
         let rid = self.b.reg();
-        self.b.add4(Opcode::MakeRecord, regs, SCHEMA_COLUMNS, rec, P4::Affinity("BBBDB".into()), 0);
+        self.b.add4(Opcode::MakeRecord, regs, SCHEMA_COLUMNS, rec, P4::affinity("BBBDB".into()), 0);
         self.b.add(Opcode::NewRowid, sc, rid, 0);
         self.b.add(Opcode::Insert, sc, rec, rid);
     }
@@ -213,7 +213,7 @@ impl Compiler<'_> {
         // (appends at the right edge of the tree, as SQLite builds them).
         let rec = self.b.reg();
         let affs = self.index_affinity_string(table, idx);
-        self.b.add4(Opcode::MakeRecord, k, width as i32, rec, P4::Affinity(affs), 0);
+        self.b.add4(Opcode::MakeRecord, k, width as i32, rec, P4::affinity(affs), 0);
         self.b.add(Opcode::SorterInsert, sorter, rec, 0);
         self.b.bind(next);
         self.b.add(Opcode::Next, tc, top as i32, 0);
@@ -238,10 +238,10 @@ impl Compiler<'_> {
             let ok = self.b.label();
             self.b.add(Opcode::IfNot, seen, ok, 1);
             for (i, field) in ki.fields.iter().take(n).enumerate() {
-                self.b.add4(Opcode::Ne, k + i as i32, ok, prev + i as i32, P4::Coll(field.collation.clone()), crate::vdbe::program::cmp_flags::JUMPIFNULL);
+                self.b.add4(Opcode::Ne, k + i as i32, ok, prev + i as i32, P4::coll(field.collation.clone()), crate::vdbe::program::cmp_flags::JUMPIFNULL);
             }
             let msg = crate::sql::codegen::target::unique_failure_message(table, idx);
-            self.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_UNIQUE, 0, 0, P4::Text(msg), 0);
+            self.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_UNIQUE, 0, 0, P4::text(msg), 0);
             self.b.bind(ok);
             self.b.add(Opcode::Copy, k, prev, n as i32 - 1);
             self.b.add(Opcode::Integer, 1, seen, 0);
@@ -280,7 +280,7 @@ impl Compiler<'_> {
         let r = self.b.reg();
         let n = self.b.reg();
         self.b.add(Opcode::Column, sc, 0, r);
-        self.b.add4(Opcode::String8, 0, n, 0, P4::Bytes(name.as_bytes().to_vec()), 0);
+        self.b.add4(Opcode::String8, 0, n, 0, P4::bytes(name.as_bytes().to_vec()), 0);
         self.b.add(Opcode::Ne, n, next, r);
         self.b.add(Opcode::Delete, sc, 0, 0);
         self.b.bind(next);
@@ -307,14 +307,14 @@ impl Compiler<'_> {
         if let Some((ty, only)) = type_filter {
             let (have, want) = (self.b.reg(), self.b.reg());
             self.b.add(Opcode::Column, sc, 0, have);
-            self.b.add4(Opcode::String8, 0, want, 0, P4::Bytes(ty.as_bytes().to_vec()), 0);
+            self.b.add4(Opcode::String8, 0, want, 0, P4::bytes(ty.as_bytes().to_vec()), 0);
             self.b.add(if only { Opcode::Ne } else { Opcode::Eq }, want, next, have);
         }
         let r = self.b.reg();
         let n = self.b.reg();
         self.b.add(Opcode::Column, sc, col, r);
-        self.b.add4(Opcode::String8, 0, n, 0, P4::Bytes(name.as_bytes().to_vec()), 0);
-        self.b.add4(Opcode::Ne, n, next, r, P4::Coll(crate::value::collation::Collation::nocase()), 0);
+        self.b.add4(Opcode::String8, 0, n, 0, P4::bytes(name.as_bytes().to_vec()), 0);
+        self.b.add4(Opcode::Ne, n, next, r, P4::coll(crate::value::collation::Collation::nocase()), 0);
         self.b.add(Opcode::Delete, sc, 0, 0);
         self.b.bind(next);
         self.b.add(Opcode::Next, sc, top as i32, 0);
@@ -546,7 +546,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     }
                     // (SQLite's OP_VBegin here has no table: no xBegin.)
                     if vtab.is_some() {
-                        c.b.add4(Opcode::VDestroy, t.db as i32, 0, 0, P4::Text(t.name.clone()), 0);
+                        c.b.add4(Opcode::VDestroy, t.db as i32, 0, 0, P4::text(t.name.clone()), 0);
                     }
                     let mut roots: Vec<u32> = c.schema.indexes_of(&t).iter().map(|i| i.root).collect();
                     if t.root > 0 {

@@ -36,14 +36,14 @@ pub fn compile_txn(c: &mut Compiler<'_>, stmt: &Stmt<'_>, _prog: &mut Program) -
             c.b.add(Opcode::AutoCommit, 1, 1, 0);
         }
         Stmt::Rollback { savepoint_name: Some(n), .. } => {
-            c.b.add4(Opcode::Savepoint, 2, 0, 0, P4::Text(unquote(n.0)), 0);
+            c.b.add4(Opcode::Savepoint, 2, 0, 0, P4::text(unquote(n.0)), 0);
         }
         Stmt::Savepoint(n) => {
-            c.b.add4(Opcode::Savepoint, 0, 0, 0, P4::Text(unquote(n.0)), 0);
+            c.b.add4(Opcode::Savepoint, 0, 0, 0, P4::text(unquote(n.0)), 0);
         }
         Stmt::Release(n) => {
             c.fk_commit_check(Some(&unquoted(n.0)))?;
-            c.b.add4(Opcode::Savepoint, 1, 0, 0, P4::Text(unquote(n.0)), 0);
+            c.b.add4(Opcode::Savepoint, 1, 0, 0, P4::text(unquote(n.0)), 0);
         }
         _ => {}
     }

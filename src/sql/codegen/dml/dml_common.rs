@@ -296,7 +296,7 @@ impl Compiler<'_> {
                 }
                 _ => {
                     let msg = format!("NOT NULL constraint failed: {}.{}", t.table.name, col.name);
-                    self.b.add4(Opcode::HaltIfNull, SQLITE_CONSTRAINT_NOTNULL, oc.halt_action(), r, P4::Text(msg), 0);
+                    self.b.add4(Opcode::HaltIfNull, SQLITE_CONSTRAINT_NOTNULL, oc.halt_action(), r, P4::text(msg), 0);
                 }
             }
         }
@@ -313,7 +313,7 @@ impl Compiler<'_> {
             desc.push(crate::value::Value::text(c.name.clone()));
             desc.push(crate::value::Value::text(c.decltype.clone().unwrap_or_default().to_ascii_uppercase()));
         }
-        self.b.add4(Opcode::TypeCheck, row, t.table.columns.len() as i32, 0, P4::Row(desc), 0);
+        self.b.add4(Opcode::TypeCheck, row, t.table.columns.len() as i32, 0, P4::row(desc), 0);
     }
 
     /// CHECK constraints on the row in `row` (rowid in `rowid`): a check
@@ -344,7 +344,7 @@ impl Compiler<'_> {
     }
 
     pub(crate) fn constraint_halt(&mut self, code: i32, msg: String, oc: OnConflict) {
-        self.b.add4(Opcode::Halt, code, oc.halt_action(), 0, P4::Text(msg), 0);
+        self.b.add4(Opcode::Halt, code, oc.halt_action(), 0, P4::text(msg), 0);
     }
 
     /// Uniqueness checks for a row about to be written with `rowid`.
@@ -511,7 +511,7 @@ impl Compiler<'_> {
             let k = self.index_key_of(&t.table, &idx, row, rowid)?;
             let affs = self.index_affinity_string(&t.table, &idx);
             let rec = self.b.reg();
-            self.b.add4(Opcode::MakeRecord, k, t.table.index_entry_width(&idx) as i32, rec, P4::Affinity(affs), 0);
+            self.b.add4(Opcode::MakeRecord, k, t.table.index_entry_width(&idx) as i32, rec, P4::affinity(affs), 0);
             self.b.add(Opcode::IdxInsert, c, rec, 0);
             if let Some(g) = guard {
                 self.b.bind(g);
@@ -534,9 +534,9 @@ impl Compiler<'_> {
             for (k, &i) in stored.iter().enumerate() {
                 self.b.add(Opcode::SCopy, row + i as i32, fields + k as i32, 0);
             }
-            self.b.add4(Opcode::MakeRecord, fields, stored.len() as i32, rec, P4::Affinity(t.table.stored_affinity_string()), 0);
+            self.b.add4(Opcode::MakeRecord, fields, stored.len() as i32, rec, P4::affinity(t.table.stored_affinity_string()), 0);
         } else {
-            self.b.add4(Opcode::MakeRecord, row, n as i32, rec, P4::Affinity(t.table.affinity_string()), 0);
+            self.b.add4(Opcode::MakeRecord, row, n as i32, rec, P4::affinity(t.table.affinity_string()), 0);
         }
         self.b.add4(Opcode::Insert, t.cursor, rec, rowid, self.written(&t.table), flags);
         if let Some(ipk) = t.table.rowid_alias {

@@ -156,11 +156,11 @@ impl Compiler<'_> {
             }
             Ok(None) => {
                 let msg = format!("no such table: {}.{}", self.db_name(child.db), fk.parent);
-                self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::Text(msg), 0);
+                self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::text(msg), 0);
                 return Ok(());
             }
             Err(msg) => {
-                self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::Text(msg), 0);
+                self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::text(msg), 0);
                 return Ok(());
             }
         };
@@ -186,7 +186,7 @@ impl Compiler<'_> {
                     self.b.add(Opcode::SCopy, row + fk.columns[j] as i32, k + i as i32, 0);
                     affs.push(r.parent.columns[r.parent_cols[j]].affinity.letter());
                 }
-                self.b.add4(Opcode::Affinity, k, n as i32, 0, P4::Affinity(affs), 0);
+                self.b.add4(Opcode::Affinity, k, n as i32, 0, P4::affinity(affs), 0);
                 let ki = self.index_key_info(&idx)?;
                 let cur = self.b.cursor();
                 self.dbs_used |= 1 << idx.db;
@@ -239,7 +239,7 @@ impl Compiler<'_> {
             }
             let pc = &parent.columns[p];
             let coll = match &pc.collation {
-                Some(n) => P4::Coll(self.collation(n)?),
+                Some(n) => P4::coll(self.collation(n)?),
                 None => P4::None,
             };
             self.b.add4(Opcode::Ne, prow + p as i32, next, v, coll, pc.affinity.letter() as u16 | crate::vdbe::program::cmp_flags::JUMPIFNULL);
@@ -307,7 +307,7 @@ impl Compiler<'_> {
                 Ok(Some(r)) => r,
                 Ok(None) => continue,
                 Err(msg) => {
-                    self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::Text(msg), 0);
+                    self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::text(msg), 0);
                     continue;
                 }
             };
@@ -370,7 +370,7 @@ impl Compiler<'_> {
                 }
                 let same = child.name.eq_ignore_ascii_case(&t.table.name);
                 self.scan_children(&t.table, &child, &fk, &r.parent_cols, old.0, same.then_some(old), &mut |c, _| {
-                    c.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_FOREIGNKEY, 0, 0, P4::Text("FOREIGN KEY constraint failed".into()), 0);
+                    c.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_FOREIGNKEY, 0, 0, P4::text("FOREIGN KEY constraint failed".into()), 0);
                     Ok(())
                 })?;
                 self.b.bind(skip);
@@ -405,7 +405,7 @@ impl Compiler<'_> {
             let name = format!("\u{1}fk {} {}", child.name, fk.parent);
             let depth = self.firing.iter().filter(|(n, _)| *n == name).count();
             if depth >= MAX_ACTION_DEPTH || self.firing.len() > 2 * MAX_ACTION_DEPTH {
-                self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::Text("too many levels of trigger recursion".into()), 0);
+                self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::text("too many levels of trigger recursion".into()), 0);
                 continue;
             }
             let sql = format!("CREATE TRIGGER x AFTER {event} ON {}{when} BEGIN {body}; END", quote(&t.table.name));
@@ -453,7 +453,7 @@ impl Compiler<'_> {
     pub fn fk_commit_check(&mut self, savepoint: Option<&str>) -> Result<()> {
         let off = self.b.label();
         match savepoint {
-            Some(name) => self.b.add4(Opcode::FkIfOff, 0, off, 1, P4::Text(name.to_string()), 0),
+            Some(name) => self.b.add4(Opcode::FkIfOff, 0, off, 1, P4::text(name.to_string()), 0),
             None => self.b.add(Opcode::FkIfOff, 0, off, 0),
         };
         self.b.add(Opcode::FkCheck, 0, 0, 0);
@@ -529,13 +529,13 @@ impl Compiler<'_> {
                 } else {
                     self.probe_parent(t, fk, row, ok)?;
                 }
-                self.b.add4(Opcode::String8, 0, out, 0, P4::Bytes(t.name.clone().into_bytes()), 0);
+                self.b.add4(Opcode::String8, 0, out, 0, P4::bytes(t.name.clone().into_bytes()), 0);
                 if t.without_rowid.is_some() {
                     self.b.add(Opcode::Null, 0, out + 1, 0);
                 } else {
                     self.b.add(Opcode::Rowid, cur, out + 1, 0);
                 }
-                self.b.add4(Opcode::String8, 0, out + 2, 0, P4::Bytes(fk.parent.clone().into_bytes()), 0);
+                self.b.add4(Opcode::String8, 0, out + 2, 0, P4::bytes(fk.parent.clone().into_bytes()), 0);
                 self.b.add(Opcode::Integer, id as i32, out + 3, 0);
                 emit_row(self, out, t)?;
                 self.b.bind(ok);

@@ -69,7 +69,7 @@ impl<'b> Compiler<'_> {
             let arg = if correlated.is_some() { Some(table.name.clone()) } else { arg_value.clone() };
             for (r, v) in [(regs + 4, arg), (regs + 5, schema.clone())] {
                 match v {
-                    Some(t) => c.b.add4(Opcode::String8, 0, r, 0, P4::Bytes(t.into_bytes()), 0),
+                    Some(t) => c.b.add4(Opcode::String8, 0, r, 0, P4::bytes(t.into_bytes()), 0),
                     None => c.b.add(Opcode::Null, 0, r, 0),
                 };
             }

@@ -58,7 +58,7 @@ impl Compiler<'_> {
         let r = (|| -> Result<()> {
             // The ordinary columns get their affinity first, and each
             // computed value its column's, as SQLite does.
-            self.b.add4(Opcode::Affinity, row, t.columns.len() as i32, 0, P4::Affinity(t.affinity_string()), 0);
+            self.b.add4(Opcode::Affinity, row, t.columns.len() as i32, 0, P4::affinity(t.affinity_string()), 0);
             for _ in 0..generated.len() {
                 for (i, text) in &generated {
                     self.with_pure_context(3, |c| c.expr_text(text, row + *i as i32))?;
@@ -79,7 +79,7 @@ impl Compiler<'_> {
     fn generated_affinity(&mut self, t: &Table, col: usize, reg: i32) {
         let aff = t.columns[col].affinity;
         if aff != Affinity::Blob {
-            self.b.add4(Opcode::Affinity, reg, 1, 0, P4::Affinity(aff.letter().to_string()), 0);
+            self.b.add4(Opcode::Affinity, reg, 1, 0, P4::affinity(aff.letter().to_string()), 0);
         }
         if aff == Affinity::Real {
             self.b.add(Opcode::RealAffinity, reg, 0, 0);

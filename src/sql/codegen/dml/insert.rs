@@ -225,7 +225,7 @@ fn compile_insert_body(
         c.b.add(Opcode::NewRowid, sq, seq_rowid, 0);
         c.b.bind(have);
         let regs = c.b.regs(2);
-        c.b.add4(Opcode::String8, 0, regs, 0, crate::vdbe::program::P4::Bytes(t.table.name.clone().into_bytes()), 0);
+        c.b.add4(Opcode::String8, 0, regs, 0, crate::vdbe::program::P4::bytes(t.table.name.clone().into_bytes()), 0);
         c.b.add(Opcode::SCopy, seq, regs + 1, 0);
         let rec = c.b.reg();
         c.b.add(Opcode::MakeRecord, regs, 2, rec);
@@ -410,7 +410,7 @@ fn open_sequence(c: &mut Compiler<'_>, db: usize, name: &str) -> Result<()> {
     let n = c.b.reg();
     let want = c.b.reg();
     c.b.add(Opcode::Column, sq, 0, n);
-    c.b.add4(Opcode::String8, 0, want, 0, crate::vdbe::program::P4::Bytes(name.as_bytes().to_vec()), 0);
+    c.b.add4(Opcode::String8, 0, want, 0, crate::vdbe::program::P4::bytes(name.as_bytes().to_vec()), 0);
     c.b.add(Opcode::Ne, want, next, n);
     c.b.add(Opcode::Column, sq, 1, seq);
     c.b.add(Opcode::Rowid, sq, seq_rowid, 0);
@@ -541,7 +541,7 @@ fn insert_row_with_rowid(
     }
     c.compute_generated(t, row, rowid)?;
     c.check_not_null(t, row, oc, skip)?;
-    c.b.add4(Opcode::Affinity, row, t.table.columns.len() as i32, 0, crate::vdbe::program::P4::Affinity(t.table.affinity_string()), 0);
+    c.b.add4(Opcode::Affinity, row, t.table.columns.len() as i32, 0, crate::vdbe::program::P4::affinity(t.table.affinity_string()), 0);
     c.check_strict(t, row);
     c.check_checks(t, row, rowid, oc, skip)?;
     let unique_oc = match upsert {

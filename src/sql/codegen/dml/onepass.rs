@@ -172,13 +172,14 @@ impl Compiler<'_> {
                 Some(n) => std::mem::replace(&mut t.indexes[n].1, shared),
             };
             self.b.insns[at].opcode = Opcode::OpenWrite;
-            if let Some(w) = self.b.insns[..loop_start].iter_mut().find(|i| i.opcode == Opcode::OpenWrite && i.p1 == old) {
+            if let Some(at) = self.b.insns[..loop_start].iter().position(|i| i.opcode == Opcode::OpenWrite && i.p1 == old) {
+                let w = &mut self.b.insns[at];
                 w.opcode = Opcode::Noop;
                 w.p1 = 0;
                 w.p2 = 0;
                 w.p3 = 0;
                 w.p4 = P4::None;
-                w.comment = Box::default();
+                self.b.clear_comment(at);
             }
         }
     }

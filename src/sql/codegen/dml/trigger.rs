@@ -130,14 +130,14 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             let sc = c.b.cursor();
             c.b.add4(Opcode::OpenWrite, sc, 1, db as i32, P4::Int64(5), 0);
             let regs = c.b.regs(5);
-            c.b.add4(Opcode::String8, 0, regs, 0, P4::Bytes(b"trigger".to_vec()), 0);
-            c.b.add4(Opcode::String8, 0, regs + 1, 0, P4::Bytes(name.into_bytes()), 0);
-            c.b.add4(Opcode::String8, 0, regs + 2, 0, P4::Bytes(t.name.clone().into_bytes()), 0);
+            c.b.add4(Opcode::String8, 0, regs, 0, P4::bytes(b"trigger".to_vec()), 0);
+            c.b.add4(Opcode::String8, 0, regs + 1, 0, P4::bytes(name.into_bytes()), 0);
+            c.b.add4(Opcode::String8, 0, regs + 2, 0, P4::bytes(t.name.clone().into_bytes()), 0);
             c.b.add(Opcode::Integer, 0, regs + 3, 0);
-            c.b.add4(Opcode::String8, 0, regs + 4, 0, P4::Bytes(text.into_bytes()), 0);
+            c.b.add4(Opcode::String8, 0, regs + 4, 0, P4::bytes(text.into_bytes()), 0);
             let rec = c.b.reg();
             let rid = c.b.reg();
-            c.b.add4(Opcode::MakeRecord, regs, 5, rec, P4::Affinity("BBBDB".into()), 0);
+            c.b.add4(Opcode::MakeRecord, regs, 5, rec, P4::affinity("BBBDB".into()), 0);
             c.b.add(Opcode::NewRowid, sc, rid, 0);
             c.b.add(Opcode::Insert, sc, rec, rid);
             db
@@ -376,7 +376,7 @@ impl Compiler<'_> {
             }
             None => String::new(),
         };
-        self.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_TRIGGER, action, 0, P4::Text(text), 0);
+        self.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_TRIGGER, action, 0, P4::text(text), 0);
         Ok(())
     }
 }

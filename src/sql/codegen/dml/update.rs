@@ -383,7 +383,7 @@ pub fn update_row(
     }
     c.compute_generated(t, new, new_rowid)?;
     c.check_not_null(t, new, oc, next)?;
-    c.b.add4(Opcode::Affinity, new, n as i32, 0, P4::Affinity(table.affinity_string()), 0);
+    c.b.add4(Opcode::Affinity, new, n as i32, 0, P4::affinity(table.affinity_string()), 0);
     c.check_strict(t, new);
     c.check_checks(t, new, new_rowid, oc, next)?;
     // Indexes whose key cannot change keep their entries: no uniqueness

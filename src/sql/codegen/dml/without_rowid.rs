@@ -93,7 +93,7 @@ impl Compiler<'_> {
         }
         let affinities: String = order.iter().map(|c| table.columns[*c].affinity.letter()).collect();
         let rec = self.b.reg();
-        self.b.add4(Opcode::MakeRecord, regs, order.len() as i32, rec, P4::Affinity(affinities), 0);
+        self.b.add4(Opcode::MakeRecord, regs, order.len() as i32, rec, P4::affinity(affinities), 0);
         (regs, rec)
     }
 
@@ -153,7 +153,7 @@ impl Compiler<'_> {
         let differ = self.b.label();
         let ki = self.without_rowid_key_info(table)?;
         for (i, field) in ki.fields.iter().enumerate() {
-            let p4 = P4::Coll(field.collation.clone());
+            let p4 = P4::coll(field.collation.clone());
             self.b.add4(Opcode::Ne, a + i as i32, differ, b + i as i32, p4, crate::vdbe::program::cmp_flags::NULLEQ);
         }
         self.b.add(Opcode::Goto, 0, target, 0);

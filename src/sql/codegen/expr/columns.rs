@@ -17,7 +17,7 @@ pub fn default_p4(table: &crate::sql::schema::Table, col: usize) -> P4 {
     match table.columns.get(col).and_then(|c| c.default_value.clone()) {
         Some(crate::value::Value::Integer(i)) => P4::Int64(i),
         Some(crate::value::Value::Real(x)) => P4::Real(x),
-        Some(crate::value::Value::Text(t)) => P4::Bytes(t),
+        Some(crate::value::Value::Text(t)) => P4::bytes(t),
         _ => P4::None,
     }
 }

@@ -179,7 +179,7 @@ impl Compiler<'_> {
         if !declared {
             let name = explicit_collation_of(l).or_else(|| explicit_collation_of(r));
             return match name {
-                Some(n) if !n.eq_ignore_ascii_case("BINARY") => Ok(P4::Coll(self.collation(&n)?)),
+                Some(n) if !n.eq_ignore_ascii_case("BINARY") => Ok(P4::coll(self.collation(&n)?)),
                 _ => Ok(P4::None),
             };
         }
@@ -193,7 +193,7 @@ impl Compiler<'_> {
             _ => None,
         };
         match name {
-            Some(n) if !n.eq_ignore_ascii_case("BINARY") => Ok(P4::Coll(self.collation(&n)?)),
+            Some(n) if !n.eq_ignore_ascii_case("BINARY") => Ok(P4::coll(self.collation(&n)?)),
             _ => Ok(P4::None),
         }
     }

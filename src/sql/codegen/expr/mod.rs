@@ -75,7 +75,7 @@ impl Compiler<'_> {
             },
             Expr::Literal(Literal::String(s)) => {
                 let t = unquoted(s).into_owned().into_bytes();
-                self.b.hoisted_constant(|r| (Opcode::String8, 0, r, 0, P4::Bytes(t)))
+                self.b.hoisted_constant(|r| (Opcode::String8, 0, r, 0, P4::bytes(t)))
             }
             // A bound parameter cannot change while the statement runs
             // (binding a running statement is refused): SQLite loads it
@@ -256,7 +256,7 @@ impl Compiler<'_> {
             return r;
         }
         if raw.starts_with('"') {
-            self.b.add4(Opcode::String8, 0, target, 0, P4::Bytes(name.into_owned().into_bytes()), 0);
+            self.b.add4(Opcode::String8, 0, target, 0, P4::bytes(name.into_owned().into_bytes()), 0);
             return Ok(());
         }
         if name.eq_ignore_ascii_case("true") || name.eq_ignore_ascii_case("false") {
@@ -456,11 +456,11 @@ impl Compiler<'_> {
                 }
                 Literal::String(s) => {
                     let t = unquoted(s);
-                    self.b.add4(Opcode::String8, 0, target, 0, P4::Bytes(t.into_owned().into_bytes()), 0);
+                    self.b.add4(Opcode::String8, 0, target, 0, P4::bytes(t.into_owned().into_bytes()), 0);
                 }
                 Literal::Blob(h) => {
                     let b = decode_blob(h)?;
-                    self.b.add4(Opcode::Blob, b.len() as i32, target, 0, P4::Bytes(b), 0);
+                    self.b.add4(Opcode::Blob, b.len() as i32, target, 0, P4::bytes(b), 0);
                 }
                 Literal::Null => {
                     self.b.add(Opcode::Null, 0, target, 0);

@@ -456,7 +456,7 @@ impl Compiler<'_> {
         let coll = match pick_collation(lt.collation.as_ref(), rt.collation.as_ref()) {
             Some(n) if !n.eq_ignore_ascii_case("BINARY") => {
                 let n = n.to_string();
-                P4::Coll(self.collation(&n)?)
+                P4::coll(self.collation(&n)?)
             }
             _ => P4::None,
         };

@@ -42,7 +42,7 @@ impl Compiler<'_> {
             let aff = comparison_affinity(self.expr_affinity(lhs), None);
             // And only its collation (a COLLATE on an item is ignored).
             let coll = match self.expr_collation(lhs) {
-                Some((n, _)) if !n.eq_ignore_ascii_case("BINARY") => P4::Coll(self.collation(&n)?),
+                Some((n, _)) if !n.eq_ignore_ascii_case("BINARY") => P4::coll(self.collation(&n)?),
                 _ => P4::None,
             };
             self.b.add4(Opcode::Eq, v, t, x, coll, aff | cmp_flags::STOREP2);
@@ -100,7 +100,7 @@ impl Compiler<'_> {
         if aff != 0 {
             let letter = (aff as u8 as char).to_string();
             for at in at {
-                self.b.insns[at].p4 = P4::Affinity(letter.clone());
+                self.b.insns[at].p4 = P4::affinity(letter.clone());
             }
         }
         Ok(cur)
@@ -158,9 +158,9 @@ impl Compiler<'_> {
         if aff != 0 {
             let letter = (aff as u8 as char).to_string();
             for at in self.ephem_records.remove(&cur).unwrap_or_default() {
-                self.b.insns[at].p4 = P4::Affinity(letter.clone());
+                self.b.insns[at].p4 = P4::affinity(letter.clone());
             }
-            self.b.add4(Opcode::Affinity, x, 1, 0, P4::Affinity(letter), 0);
+            self.b.add4(Opcode::Affinity, x, 1, 0, P4::affinity(letter), 0);
         }
         let found = self.b.label();
         let is_false = self.b.label();
@@ -221,9 +221,9 @@ impl Compiler<'_> {
             .collect();
         if affs.chars().any(|c| c != 'A') {
             for at in self.ephem_records.remove(&cur).unwrap_or_default() {
-                self.b.insns[at].p4 = P4::Affinity(affs.clone());
+                self.b.insns[at].p4 = P4::affinity(affs.clone());
             }
-            self.b.add4(Opcode::Affinity, x, n as i32, 0, P4::Affinity(affs), 0);
+            self.b.add4(Opcode::Affinity, x, n as i32, 0, P4::affinity(affs), 0);
         }
         let found = self.b.label();
         let is_false = self.b.label();

@@ -63,7 +63,7 @@ impl Compiler<'_> {
         self.b.add4(Opcode::Int64, 0, limit, 0, P4::Int64(scope.max_errors), 0);
         self.b.add4(Opcode::Ne, remaining, done, limit, P4::None, 0);
         let ok = self.b.reg();
-        self.b.add4(Opcode::String8, 0, ok, 0, P4::Bytes(b"ok".to_vec()), 0);
+        self.b.add4(Opcode::String8, 0, ok, 0, P4::bytes(b"ok".to_vec()), 0);
         self.b.add(Opcode::ResultRow, ok, 1, 0);
         self.b.bind(done);
         Ok(())
@@ -97,7 +97,7 @@ impl Compiler<'_> {
         }
 
         let structure = self.b.reg();
-        self.b.add4(Opcode::IntegrityCk, structure, remaining, db as i32, P4::Roots(roots), 1);
+        self.b.add4(Opcode::IntegrityCk, structure, remaining, db as i32, P4::roots(roots), 1);
         let clean = self.b.label();
         self.b.add(Opcode::IsNull, structure, clean, 0);
         self.b.add(Opcode::ResultRow, structure, 1, 0);
@@ -224,9 +224,9 @@ impl Compiler<'_> {
             self.b.add(Opcode::Goto, 0, next_index, 0);
             self.b.bind(missing);
             let prefix = self.b.reg();
-            self.b.add4(Opcode::String8, 0, prefix, 0, P4::Bytes(b"row ".to_vec()), 0);
+            self.b.add4(Opcode::String8, 0, prefix, 0, P4::bytes(b"row ".to_vec()), 0);
             let suffix = self.b.reg();
-            self.b.add4(Opcode::String8, 0, suffix, 0, P4::Bytes(format!(" missing from index {}", idx.name).into_bytes()), 0);
+            self.b.add4(Opcode::String8, 0, suffix, 0, P4::bytes(format!(" missing from index {}", idx.name).into_bytes()), 0);
             let msg = self.b.reg();
             self.b.add(Opcode::Concat, row_number, prefix, msg);
             self.b.add(Opcode::Concat, suffix, msg, msg);
@@ -377,7 +377,7 @@ impl Compiler<'_> {
                 })?;
                 let copy = self.b.reg();
                 self.b.add(Opcode::Copy, value, copy, 0);
-                self.b.add4(Opcode::Affinity, copy, 1, 0, P4::Affinity(col.affinity.letter().to_string()), 0);
+                self.b.add4(Opcode::Affinity, copy, 1, 0, P4::affinity(col.affinity.letter().to_string()), 0);
                 self.b.add(Opcode::Eq, copy, fine, value);
                 self.report_text(format!("TEXT value in {}.{}", table.name, col.name), remaining, done);
             }
@@ -393,7 +393,7 @@ impl Compiler<'_> {
     fn check_vtab(&mut self, t: &Table, db: usize, quick: bool, remaining: i32, done: i32) {
         let Some(inst) = self.vtabs.and_then(|r| r.table(db, &t.name)).filter(|i| i.schema_sql == t.sql && i.table.has_integrity()).cloned() else { return };
         let schema = self.b.reg();
-        self.b.add4(Opcode::String8, 0, schema, 0, P4::Bytes(self.db_name(db).into_bytes()), 0);
+        self.b.add4(Opcode::String8, 0, schema, 0, P4::bytes(self.db_name(db).into_bytes()), 0);
         let out = self.b.reg();
         self.b.add4(Opcode::VCheck, schema, out, quick as i32, P4::VTab(inst), 0);
         let clean = self.b.label();
@@ -405,7 +405,7 @@ impl Compiler<'_> {
     /// Report a fixed message (see [`Self::report`]).
     fn report_text(&mut self, msg: String, remaining: i32, done: i32) {
         let r = self.b.reg();
-        self.b.add4(Opcode::String8, 0, r, 0, P4::Bytes(msg.into_bytes()), 0);
+        self.b.add4(Opcode::String8, 0, r, 0, P4::bytes(msg.into_bytes()), 0);
         self.report(r, remaining, done);
     }
 

@@ -30,7 +30,7 @@ use sqlite3_parser::ast::{Expr, PragmaBody, Stmt};
 fn const_rows(c: &mut Compiler<'_>, prog: &mut Program, names: &[&str], rows: Vec<Vec<Value>>) {
     prog.column_names = names.iter().map(|s| s.to_string()).collect();
     for r in rows {
-        c.b.add4(Opcode::ResultRowConst, 0, 0, 0, P4::Row(r), 0);
+        c.b.add4(Opcode::ResultRowConst, 0, 0, 0, P4::row(r), 0);
     }
 }
 
@@ -186,7 +186,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 Some(e) => format!("encoding={}", arg_text(e)),
                 None => pname.clone(),
             };
-            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(spec), 0);
+            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::text(spec), 0);
             if arg.is_none() {
                 c.b.add(Opcode::ResultRow, out, 1, 0);
                 prog.column_names = vec!["encoding".to_string()];
@@ -215,10 +215,10 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                     // attached database too (main's result is reported).
                     for db in 1..c.databases.len() {
                         let scratch = c.b.reg();
-                        c.b.add4(Opcode::PragmaBtree, db as i32, scratch, 0, P4::Text(spec.clone()), 0);
+                        c.b.add4(Opcode::PragmaBtree, db as i32, scratch, 0, P4::text(spec.clone()), 0);
                     }
                 }
-                c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text(spec), 0);
+                c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::text(spec), 0);
                 if !silent_set {
                     c.b.add(Opcode::ResultRow, out, n, 0);
                     prog.column_names = if pname == "wal_checkpoint" { vec!["busy".into(), "log".into(), "checkpointed".into()] } else { vec![pname.clone()] };
@@ -241,10 +241,10 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             match arg {
                 Some(v) => {
                     let on = arg_int(v).unwrap_or(0) != 0;
-                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(format!("{pname}={}", on as i32)), 0);
+                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::text(format!("{pname}={}", on as i32)), 0);
                 }
                 None => {
-                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(pname.clone()), 0);
+                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::text(pname.clone()), 0);
                     c.b.add(Opcode::ResultRow, out, 1, 0);
                     prog.column_names = vec![pname.clone()];
                 }
@@ -288,7 +288,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         "data_version" => {
             // Read-only: an argument is ignored, as in SQLite.
             let out = c.b.reg();
-            c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text(pname.clone()), 0);
+            c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::text(pname.clone()), 0);
             c.b.add(Opcode::ResultRow, out, 1, 0);
             prog.column_names = vec![pname.clone()];
             txn = Some(false);
@@ -309,7 +309,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 }
             };
             let out = c.b.reg();
-            c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text(spec), 0);
+            c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::text(spec), 0);
             c.b.add(Opcode::ResultRow, out, 1, 0);
             prog.column_names = vec![pname.clone()];
             // (max_page_count compares with the database's current size.)
@@ -324,7 +324,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             let mode = arg.map(|a| arg_text(a).to_ascii_lowercase()).filter(|m| m == "exclusive" || m == "normal");
             let out = c.b.reg();
             let set = |c: &mut Compiler<'_>, db: usize, spec: String| {
-                c.b.add4(Opcode::PragmaBtree, db as i32, out, 0, P4::Text(spec), 0);
+                c.b.add4(Opcode::PragmaBtree, db as i32, out, 0, P4::text(spec), 0);
             };
             match (qualified, mode) {
                 (None, None) => set(c, 0, "locking_mode=default".into()),
@@ -387,11 +387,11 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                         other => other.parse::<i64>().unwrap_or(0),
                     };
                     c.writes = true;
-                    c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text(format!("auto_vacuum={mode}")), 0);
+                    c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::text(format!("auto_vacuum={mode}")), 0);
                     txn = Some(true);
                 }
                 None => {
-                    c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text("auto_vacuum".into()), 0);
+                    c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::text("auto_vacuum".into()), 0);
                     c.b.add(Opcode::ResultRow, out, 1, 0);
                     prog.column_names = vec![pname.clone()];
                     txn = Some(false);
@@ -403,7 +403,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             let n = arg.and_then(arg_int).filter(|n| *n > 0).map_or(0, |n| n.min(u32::MAX as i64));
             let out = c.b.reg();
             c.writes = true;
-            c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::Text(format!("incremental_vacuum={n}")), 0);
+            c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::text(format!("incremental_vacuum={n}")), 0);
             txn = Some(true);
         }
         "case_sensitive_like" => {
@@ -411,7 +411,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             if let Some(v) = arg {
                 let on = arg_int(v).unwrap_or(0) != 0;
                 let out = c.b.reg();
-                c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(format!("case_sensitive_like={}", on as i32)), 0);
+                c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::text(format!("case_sensitive_like={}", on as i32)), 0);
             }
         }
         // Settings the connection keeps without acting on them (their
@@ -428,10 +428,10 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             let out = c.b.reg();
             match arg {
                 Some(v) => {
-                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(format!("{pname}={}", arg_text(v))), 0);
+                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::text(format!("{pname}={}", arg_text(v))), 0);
                 }
                 None => {
-                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(pname.clone()), 0);
+                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::text(pname.clone()), 0);
                     c.b.add(Opcode::ResultRow, out, 1, 0);
                     prog.column_names = vec![pname.clone()];
                 }
@@ -445,7 +445,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 Some(n) => format!("threads={n}"),
                 None => pname.clone(),
             };
-            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(spec), 0);
+            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::text(spec), 0);
             c.b.add(Opcode::ResultRow, out, 1, 0);
             prog.column_names = vec![pname.clone()];
         }
@@ -466,7 +466,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 Some(ms) => format!("busy_timeout={ms}"),
                 None => pname.clone(),
             };
-            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(spec), 0);
+            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::text(spec), 0);
             c.b.add(Opcode::ResultRow, out, 1, 0);
             // (SQLite names the column `timeout`.)
             prog.column_names = vec!["timeout".to_string()];
@@ -744,7 +744,7 @@ pub(crate) fn emit_pragma_value(c: &mut Compiler<'_>, pname: &str, db: Option<us
             c.b.add(Opcode::Pagecount, pdb, out, 0);
         }
         "encoding" => {
-            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text("encoding".into()), 0);
+            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::text("encoding".into()), 0);
         }
         "secure_delete" => {
             c.b.add(Opcode::Integer, 0, out, 0);
@@ -754,15 +754,15 @@ pub(crate) fn emit_pragma_value(c: &mut Compiler<'_>, pname: &str, db: Option<us
         }
         // (Unqualified, locking_mode reports the connection's default.)
         "locking_mode" if db.is_none() => {
-            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text("locking_mode=default".into()), 0);
+            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::text("locking_mode=default".into()), 0);
         }
         "data_version" | "auto_vacuum" | "journal_size_limit" | "max_page_count" | "journal_mode" | "cache_size" | "synchronous" | "page_size"
         | "locking_mode" => {
-            c.b.add4(Opcode::PragmaBtree, pdb, out, 0, P4::Text(pname.to_string()), 0);
+            c.b.add4(Opcode::PragmaBtree, pdb, out, 0, P4::text(pname.to_string()), 0);
         }
         // Connection settings.
         _ => {
-            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(pname.to_string()), 0);
+            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::text(pname.to_string()), 0);
         }
     }
     out

@@ -498,8 +498,8 @@ impl<'b> Compiler<'_> {
         }
         let n_lower = n + lower.is_some() as usize;
         let n_upper = n + upper.is_some() as usize;
-        self.b.add4(Opcode::Affinity, keys, n_lower as i32, 0, P4::Affinity(affs[..n_lower].to_string()), 0);
-        self.b.add4(Opcode::Affinity, endkeys, n_upper as i32, 0, P4::Affinity(affs[..n_upper].to_string()), 0);
+        self.b.add4(Opcode::Affinity, keys, n_lower as i32, 0, P4::affinity(affs[..n_lower].to_string()), 0);
+        self.b.add4(Opcode::Affinity, endkeys, n_upper as i32, 0, P4::affinity(affs[..n_upper].to_string()), 0);
         let seek = if lower.is_some_and(|(op, _)| op == LookupOp::Gt) { Opcode::SeekGT } else { Opcode::SeekGE };
         self.b.add4(seek, it.cursor, vnext, keys, P4::Int64(n_lower as i64), 0);
         let top = self.b.here();
@@ -701,7 +701,7 @@ impl<'b> Compiler<'_> {
             self.expr(e, r)?;
             let skip = self.b.label();
             self.b.add(Opcode::IsNull, r, skip, 0);
-            self.b.add4(Opcode::Affinity, r, 1, 0, P4::Affinity(aff.letter().to_string()), 0);
+            self.b.add4(Opcode::Affinity, r, 1, 0, P4::affinity(aff.letter().to_string()), 0);
             self.b.add(Opcode::MakeRecord, r, 1, rec);
             self.b.add(Opcode::IdxInsert, vcur, rec, 0);
             self.b.bind(skip);

@@ -847,7 +847,7 @@ fn column_read(code: &[crate::vdbe::program::Insn]) -> Option<ColumnRead> {
         P4::None => (0, 0, Vec::new()),
         P4::Int64(i) => (1, *i as u64, Vec::new()),
         P4::Real(x) => (2, x.to_bits(), Vec::new()),
-        P4::Bytes(b) => (3, 0, b.clone()),
+        P4::Bytes(_) | P4::Short(..) => (3, 0, col.p4.as_bytes().unwrap_or_default().to_vec()),
         _ => return None,
     };
     Some(ColumnRead { cursor: col.p1, field: col.p2, default, real })

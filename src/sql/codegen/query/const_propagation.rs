@@ -145,7 +145,7 @@ impl Compiler<'_> {
                 let reg = self.b.reg();
                 self.expr(f.value, reg)?;
                 if f.column.affinity != Affinity::Blob {
-                    self.b.add4(Opcode::Affinity, reg, 1, 0, P4::Affinity(f.column.affinity.letter().to_string()), 0);
+                    self.b.add4(Opcode::Affinity, reg, 1, 0, P4::affinity(f.column.affinity.letter().to_string()), 0);
                 }
                 let key = (f.column.cursor, f.column.column.map_or(-1, |c| c as i64));
                 saved.push((key, self.col_map.insert(key, ColumnSource::Register(reg))));

@@ -1033,7 +1033,7 @@ impl<'b> Compiler<'_> {
                             if l.len() == 1 { (Some(l[0].affinity), Some(l[0].collation.clone().unwrap_or_else(|| "BINARY".into()))) } else { (None, None) };
                         let aff = crate::sql::codegen::expr::comparison_affinity(laff, Some(r.affinity));
                         let p4 = match lcoll.as_ref().or(r.collation.as_ref()) {
-                            Some(name) => P4::Coll(self.collation(name)?),
+                            Some(name) => P4::coll(self.collation(name)?),
                             None => P4::None,
                         };
                         self.b.add4(Opcode::Eq, rr, t, lr, p4, aff | crate::vdbe::program::cmp_flags::STOREP2);
@@ -1045,7 +1045,7 @@ impl<'b> Compiler<'_> {
                         self.expr(e, lr)?;
                         self.emit_column(r, rr)?;
                         let t = self.b.reg();
-                        let nocase = P4::Coll(self.collation("NOCASE")?);
+                        let nocase = P4::coll(self.collation("NOCASE")?);
                         self.b.add4(Opcode::Eq, rr, t, lr, nocase, crate::vdbe::program::cmp_flags::STOREP2);
                         self.b.add(Opcode::IfNot, t, next, 1);
                     }
@@ -1057,7 +1057,7 @@ impl<'b> Compiler<'_> {
                             let other = self.b.label();
                             self.b.add(Opcode::Integer, n as i32 + 1, i, 0);
                             self.b.add4(Opcode::Ne, i, other, m, P4::None, crate::vdbe::program::cmp_flags::JUMPIFNULL);
-                            self.b.add4(Opcode::Halt, e.code, 0, 0, P4::Text(e.message.clone()), 0);
+                            self.b.add4(Opcode::Halt, e.code, 0, 0, P4::text(e.message.clone()), 0);
                             self.b.bind(other);
                         }
                     }

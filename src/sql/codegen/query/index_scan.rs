@@ -98,7 +98,7 @@ impl<'b> Compiler<'_> {
         // NULL bounds never match: skip the loop.
         let with_affinity = |c: &mut Self, regs: i32, n: usize| {
             if n > 0 {
-                c.b.add4(Opcode::Affinity, regs, n as i32, 0, P4::Affinity(affs[..n].to_string()), 0);
+                c.b.add4(Opcode::Affinity, regs, n as i32, 0, P4::affinity(affs[..n].to_string()), 0);
             }
         };
         if let Some((op, e)) = l.lower {

@@ -127,7 +127,7 @@ impl<'b> Compiler<'_> {
         self.expr(value, key)?;
         self.b.add(Opcode::IsNull, key, end, 0);
         if compared != Affinity::Blob {
-            self.b.add4(Opcode::Affinity, key, 1, 0, P4::Affinity(compared.letter().to_string()), 0);
+            self.b.add4(Opcode::Affinity, key, 1, 0, P4::affinity(compared.letter().to_string()), 0);
         }
         self.b.add4(Opcode::SeekGE, auto, end, key, P4::Int64(1), 0);
         let loop_top = self.b.here();

@@ -295,7 +295,7 @@ impl<'b> Compiler<'_> {
         };
         let (mut names, mut rows) = match connected {
             Some(Err(e)) => {
-                self.b.add4(Opcode::Halt, e.code, 0, 0, P4::Text(e.message), 0);
+                self.b.add4(Opcode::Halt, e.code, 0, 0, P4::text(e.message), 0);
                 let names = crate::sql::codegen::pragma::schema_rows(self.schema, None, pragma, None, None, None).map(|(n, _)| n).unwrap_or_default();
                 (names.into_iter().map(str::to_string).collect(), Vec::new())
             }

@@ -145,7 +145,7 @@ impl<'b> Compiler<'_> {
                     }
                     if let Some(a) = aff {
                         let letters: String = std::iter::repeat_n(a.letter(), list.len()).collect();
-                        self.b.add4(Opcode::Affinity, first, list.len() as i32, 0, P4::Affinity(letters), 0);
+                        self.b.add4(Opcode::Affinity, first, list.len() as i32, 0, P4::affinity(letters), 0);
                     }
                     self.b.add(Opcode::VInitIn, first, target, list.len() as i32);
                     continue;
@@ -242,7 +242,7 @@ impl<'b> Compiler<'_> {
                         continue;
                     }
                     (None, None) => match (&c.text, &c.rhs_col) {
-                        (Some(t), _) => self.b.add4(Opcode::String8, 0, target, 0, P4::Bytes(t.clone()), 0),
+                        (Some(t), _) => self.b.add4(Opcode::String8, 0, target, 0, P4::bytes(t.clone()), 0),
                         (None, Some(col)) => {
                             self.emit_column(col, target)?;
                             continue;
@@ -260,7 +260,7 @@ impl<'b> Compiler<'_> {
                 self.b.add(Opcode::OffsetLimit, o.limit.reg, o.limit.reg, off.reg);
             }
         }
-        let idx_str = info.idx_str.clone().map_or(P4::None, P4::Text);
+        let idx_str = info.idx_str.clone().map_or(P4::None, P4::text);
         self.b.add4(Opcode::VFilter, it.cursor, empty, base, idx_str, 0);
         let top = self.b.here();
         let shown_num = if info.idx_flags & SCAN_HEX != 0 { format!("0x{:x}", info.idx_num) } else { info.idx_num.to_string() };

@@ -1391,7 +1391,7 @@ impl Compiler<'_> {
         self.b.add(Opcode::MustBeInt, n, bad, 0);
         self.b.add4(Opcode::Gt, zero, ok, n, P4::None, 0);
         self.b.bind(bad);
-        self.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::Text(message.into()), 0);
+        self.b.add4(Opcode::Halt, crate::error::SQLITE_ERROR, 0, 0, P4::text(message.into()), 0);
         self.b.bind(ok);
     }
 

@@ -114,16 +114,16 @@ impl Compiler<'_> {
             } else {
                 // A number, or text that reads as one; other text and
                 // blobs (which sort after every number) are refused.
-                self.b.add4(Opcode::Affinity, r, 1, 0, P4::Affinity(crate::value::affinity::Affinity::Numeric.letter().to_string()), 0);
+                self.b.add4(Opcode::Affinity, r, 1, 0, P4::affinity(crate::value::affinity::Affinity::Numeric.letter().to_string()), 0);
                 let text = self.b.reg();
-                self.b.add4(Opcode::String8, 0, text, 0, P4::Bytes(Vec::new()), 0);
+                self.b.add4(Opcode::String8, 0, text, 0, P4::bytes(Vec::new()), 0);
                 self.b.add4(Opcode::Ge, text, bad, r, P4::None, 0);
             }
             let zero = self.b.reg();
             self.b.add(Opcode::Integer, 0, zero, 0);
             self.b.add4(Opcode::Ge, zero, ok, r, P4::None, 0);
             self.b.bind(bad);
-            self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::Text(msg), 0);
+            self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::text(msg), 0);
             self.b.bind(ok);
             out[i] = r;
         }
@@ -230,13 +230,13 @@ impl Compiler<'_> {
         // they are sorted (text values are framed by their peers).
         let cmp = if is_range {
             let at = s.np + frame.null_key as usize;
-            s.key_info.fields.get(at).map_or(P4::None, |f| P4::Coll(f.collation.clone()))
+            s.key_info.fields.get(at).map_or(P4::None, |f| P4::coll(f.collation.clone()))
         } else {
             P4::None
         };
         let empty = self.b.reg();
         if is_range {
-            self.b.add4(Opcode::String8, 0, empty, 0, P4::Bytes(Vec::new()), 0);
+            self.b.add4(Opcode::String8, 0, empty, 0, P4::bytes(Vec::new()), 0);
         }
         for (bound, off, is_start) in [(frame.start, offs.0, true), (frame.end, offs.1, false)] {
             // A row before the start is skipped; past the end, every later
