@@ -150,6 +150,7 @@ impl Builder {
                     | IfNot
                     | IsNull
                     | NotNull
+                    | IsType
                     | IfPos
                     | IfNotZero
                     | DecrJumpZero
