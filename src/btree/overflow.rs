@@ -19,10 +19,10 @@
 //! `SQLITE_CORRUPT`.
 
 use super::cell::{self, get_u32, CellInfo};
-use crate::value::varint::{put_varint, varint_len};
 use super::page::PageKind;
 use super::{Btree, Pgno};
 use crate::error::{Error, Result};
+use crate::value::varint::{put_varint, varint_len};
 
 /// A payload to write: `bytes`, then `zeros` zero bytes (not stored).
 /// `chain`, when not 0, is the first page of its overflow chain, already
