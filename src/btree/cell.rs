@@ -190,6 +190,8 @@ pub fn cell_size(kind: PageKind, b: &[u8], usable: u32) -> Result<usize> {
 }
 
 /// Build a leaf cell's header part (everything before the payload).
+/// (The tests' builder: `Btree::build_leaf_cell` writes its own.)
+#[cfg(test)]
 pub fn leaf_prefix(kind: PageKind, rowid: i64, payload_size: usize) -> Vec<u8> {
     let mut out = Vec::with_capacity(18);
     put_varint(payload_size as u64, &mut out);

@@ -133,7 +133,7 @@ impl Btree {
     fn replace_leaf_cell_in_place(&mut self, path: &[Level], level: usize, leaf_kind: PageKind, rowid: i64, payload: Payload<'_>) -> Result<Option<bool>> {
         let top = path[level];
         let usable = self.usable();
-        let (off, old_len, gap, frags, free, largest) = {
+        let (off, old_len, gap, frags, noted) = {
             let (data, noted) = self.pager.page_with_free(top.pgno)?;
             let h = page::header(data, top.pgno)?;
             if h.kind != leaf_kind || top.idx >= h.ncells {
@@ -144,18 +144,31 @@ impl Btree {
                 return Ok(None);
             }
             let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
-            let free = super::drop_cell::free_bytes_noted(noted, data, &h, usable as usize);
-            let largest = if free.is_some() { largest_freeblock(data, h.offset) } else { 0 };
             let gap = content_start(data, &h).saturating_sub(ptr_end);
-            (page::cell_offset(data, &h, top.idx, usable)?, bytes.len(), gap, data[h.offset + 7], free, largest)
+            (page::cell_offset(data, &h, top.idx, usable)?, bytes.len(), gap, data[h.offset + 7], noted)
         };
         let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
         if new.len() == old_len {
             // The operation's last change (the ptrmap entry comes first).
             self.ptrmap_note_cell(top.pgno, leaf_kind, &new)?;
             self.pager.page_mut_last(top.pgno)?[off..off + old_len].copy_from_slice(&new);
+            // (The free space did not change: its count stays known.)
+            if let Some(free) = noted {
+                self.pager.note_free_bytes(top.pgno, free);
+            }
             return Ok(Some(true));
         }
+        // The free-space walks only now that they are needed (a rewrite of
+        // the same size needs neither).
+        let (free, largest) = {
+            let data = self.pager.page(top.pgno)?;
+            let h = page::header(data, top.pgno)?;
+            let free = super::drop_cell::free_bytes_noted(noted, data, &h, usable as usize);
+            // (The largest freeblock matters only when neither the old
+            // cell's bytes nor the gap hold the new cell.)
+            let largest = if free.is_some() && new.len() > old_len && gap < new.len() { largest_freeblock(data, h.offset) } else { 0 };
+            (free, largest)
+        };
         // SQLite's dropCell then insertCell, as one change of the page
         // (no undo image: nothing after it can fail), when the new cell
         // then surely has a place: it is no longer than the old one (whose
@@ -191,6 +204,11 @@ impl Btree {
                 let slot = plan_slot(d, &h, new.len(), usable as usize).ok_or_else(Error::corrupt)?;
                 let start = open_slot(d, &h, top.idx, new.len(), slot);
                 d[start..start + new.len()].copy_from_slice(&new);
+                // The old cell's bytes freed, the new one's taken (the
+                // pointer is the same; a repack moves free bytes, it does
+                // not change their count): the next row's rewrite on this
+                // page needs no walk of its freeblocks.
+                self.pager.note_free_bytes(top.pgno, free + old_len - new.len());
                 return Ok(Some(true));
             }
         }
@@ -425,9 +443,10 @@ fn cell_extents(data: &[u8], h: &page::PageHeader, usable: usize) -> Option<Vec<
     for i in 0..h.ncells {
         // (As `page::cell` reads it, its offset looked up once.)
         let off = page::cell_offset(data, h, i, usable as u32).ok()?;
-        let info = cell::parse(h.kind, &data[off..usable], usable as u32).ok()?;
-        end = end.checked_sub(info.size).filter(|&e| e >= ptr_end)?;
-        cells.push((off, info.size));
+        // (Only the size: the cell is moved, not read.)
+        let size = cell::cell_size(h.kind, &data[off..usable], usable as u32).ok()?;
+        end = end.checked_sub(size).filter(|&e| e >= ptr_end)?;
+        cells.push((off, size));
     }
     Some(cells)
 }

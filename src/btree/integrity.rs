@@ -28,7 +28,6 @@ use super::{Btree, Pgno};
 use crate::error::Result;
 use crate::pager::header::{FREELIST_COUNT, FREELIST_TRUNK};
 use crate::{IoPoll, Poll};
-use std::collections::HashMap;
 
 /// Header offsets of the largest root page and the incremental-vacuum flag.
 const LARGEST_ROOT: usize = 52;
@@ -59,7 +58,9 @@ impl std::fmt::Display for At {
 struct Checker {
     errors: Vec<String>,
     max: usize,
-    refs: HashMap<Pgno, u32>,
+    /// References seen to each page, by page number (saturating: only
+    /// "none", "one" and "more" matter).
+    refs: Vec<u8>,
     /// The database has a pointer map.
     ptrmap: bool,
     /// Payloads are records (an SQL database): check their header size.
@@ -82,8 +83,9 @@ impl Checker {
             self.error(format!("{at}invalid page number {pgno}"));
             return false;
         }
-        let n = self.refs.entry(pgno).or_insert(0);
-        *n += 1;
+        // (In range: the vector covers every page up to `db_size`.)
+        let n = &mut self.refs[pgno as usize];
+        *n = n.saturating_add(1);
         if *n > 1 {
             self.error(format!("{at}2nd reference to page {pgno}"));
             return false;
@@ -117,7 +119,7 @@ impl Btree {
         if db_size == 0 {
             return Ok(Vec::new());
         }
-        let mut ck = Checker { errors: Vec::new(), max, refs: HashMap::new(), ptrmap: self.autovacuum()?, records };
+        let mut ck = Checker { errors: Vec::new(), max, refs: vec![0; db_size as usize + 1], ptrmap: self.autovacuum()?, records };
         if records {
             // The header's largest root page (auto_vacuum) must be the
             // largest tree's root; without auto_vacuum, incremental
@@ -140,10 +142,12 @@ impl Btree {
             self.check_tree_page(&mut ck, root, root, 0, &mut max_key, At::Nowhere)?;
         }
         // Page 1 holds the header even when sqlite_schema is not checked.
-        ck.refs.entry(1).or_insert(1);
+        if ck.refs[1] == 0 {
+            ck.refs[1] = 1;
+        }
         let pending = self.pager.pending_byte_page();
         for p in 1..=db_size {
-            if !ck.refs.contains_key(&p) && p != pending && !(ck.ptrmap && self.is_ptrmap_page(p)) {
+            if ck.refs[p as usize] == 0 && p != pending && !(ck.ptrmap && self.is_ptrmap_page(p)) {
                 ck.error(format!("Page {p}: never used"));
             }
         }

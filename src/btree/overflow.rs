@@ -22,6 +22,7 @@ use super::cell::{self, get_u32, CellInfo};
 use super::page::PageKind;
 use super::{Btree, Pgno};
 use crate::error::{Error, Result};
+use crate::value::varint::{put_varint, varint_len};
 
 /// A payload to write: `bytes`, then `zeros` zero bytes (not stored).
 /// `chain`, when not 0, is the first page of its overflow chain, already
@@ -251,8 +252,18 @@ impl Btree {
     pub(super) fn build_leaf_cell(&mut self, kind: PageKind, rowid: i64, payload: Payload<'_>) -> Result<Vec<u8>> {
         let usable = self.usable();
         let total = payload.size();
-        let mut out = cell::leaf_prefix(kind, rowid, total);
         let local = cell::local_size(total as u64, kind == PageKind::TableLeaf, usable);
+        // One allocation of the whole cell (the prefix, the local payload,
+        // an overflow pointer or the padding to the smallest cell), the
+        // varints written in place.
+        let size_len = varint_len(total as u64);
+        let head = size_len + if kind == PageKind::TableLeaf { varint_len(rowid as u64) } else { 0 };
+        let mut out = Vec::with_capacity((head + local + 4).max(cell::MIN_CELL));
+        out.resize(head, 0);
+        put_varint(&mut out[..size_len], total as u64);
+        if kind == PageKind::TableLeaf {
+            put_varint(&mut out[size_len..head], rowid as u64);
+        }
         payload.append_range(0, local, &mut out);
         if local == total {
             if out.len() < cell::MIN_CELL {

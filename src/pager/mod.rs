@@ -1018,13 +1018,32 @@ impl Pager {
         Ok(())
     }
 
-    fn keep_original(&mut self, pgno: Pgno, data: &[u8]) {
-        if pgno <= self.orig_db_size && !self.originals.contains_key(&pgno) {
-            self.list_for_journal(pgno);
-            self.originals.insert(pgno, data.to_vec());
-        }
+    /// Keep `data`, page `pgno`'s image before its first change, as the
+    /// transaction's original and every open savepoint's that lacks one.
+    /// (Taken by value: the copy the caller made goes to the last owner
+    /// that needs one instead of being copied again: a page's first
+    /// change in a transaction cost two 4 KiB copies.)
+    fn keep_original(&mut self, pgno: Pgno, data: Vec<u8>) {
+        let journal = pgno <= self.orig_db_size && !self.originals.contains_key(&pgno);
+        // Owners still to be given an image; the last one takes `data`.
+        let mut owners = usize::from(journal) + self.savepoints.iter().filter(|s| s.needs(pgno)).count();
+        let mut data = Some(data);
+        let mut image = move || {
+            owners -= 1;
+            if owners == 0 {
+                data.take().unwrap_or_default()
+            } else {
+                data.clone().unwrap_or_default()
+            }
+        };
         for sp in &mut self.savepoints {
-            sp.keep_original(pgno, data);
+            if sp.needs(pgno) {
+                sp.keep_image(pgno, image());
+            }
+        }
+        if journal {
+            self.list_for_journal(pgno);
+            self.originals.insert(pgno, image());
         }
     }
 
@@ -1054,7 +1073,7 @@ impl Pager {
             }
         };
         if let Some(orig) = original {
-            self.keep_original(pgno, &orig);
+            self.keep_original(pgno, orig);
         }
         if log_for_op {
             self.record_undo(pgno);

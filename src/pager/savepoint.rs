@@ -33,6 +33,13 @@ impl Savepoint {
             self.images.insert(pgno, data.to_vec());
         }
     }
+
+    /// [`Savepoint::keep_original`] with an image the caller copied.
+    pub fn keep_image(&mut self, pgno: Pgno, data: Vec<u8>) {
+        if self.needs(pgno) {
+            self.images.insert(pgno, data);
+        }
+    }
 }
 
 impl Pager {

@@ -50,6 +50,11 @@ pub enum Opcode {
     IfNot,
     IsNull,
     NotNull,
+    /// Jump to P2 when the storage class of register P3 is in the mask P5
+    /// (0x01 INTEGER, 0x02 FLOAT, 0x04 TEXT, 0x08 BLOB, 0x10 NULL: bit
+    /// `type - 1`). SQLite's OP_IsType in its register form (P1 -1); the
+    /// integrity check tests stored values with it instead of `typeof()`.
+    IsType,
     IfPos,
     IfNotZero,
     DecrJumpZero,

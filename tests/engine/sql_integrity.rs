@@ -133,6 +133,25 @@ fn check_constraints_and_strict_types() {
 }
 
 #[test]
+fn strict_and_affinity_types_of_every_storage_class() {
+    // Each storage class in a column of each STRICT type, and in columns
+    // of each affinity of an ordinary table (the checks test the stored
+    // class of every value: an integer, a real, texts that do and do not
+    // look like numbers, a blob, NULL).
+    check_damage(
+        "CREATE TABLE s(i, r, t, b, a, n);
+         INSERT INTO s VALUES(1, 1, 1, 1, 1, 1), (2.5, 2.5, 2.5, 2.5, 2.5, 2.5), ('3', '3', '3', '3', '3', '3'),
+           ('x', 'x', 'x', 'x', 'x', 'x'), (x'04', x'04', x'04', x'04', x'04', x'04'), (NULL, NULL, NULL, NULL, NULL, NULL);
+         CREATE TABLE o(i, r, t, b);
+         INSERT INTO o VALUES(1, 1, 1, 1), (2.5, 2.5, 2.5, 2.5), ('3', '3', '3', '3'), (' 4 ', ' 4 ', ' 4 ', ' 4 '),
+           ('x', 'x', 'x', 'x'), (x'04', x'04', x'04', x'04'), (NULL, NULL, NULL, NULL);",
+        "UPDATE sqlite_schema SET sql='CREATE TABLE s(i INT, r REAL, t TEXT, b BLOB, a ANY, n INTEGER NOT NULL) STRICT' WHERE name='s';
+         UPDATE sqlite_schema SET sql='CREATE TABLE o(i INTEGER, r REAL, t TEXT, b BLOB)' WHERE name='o'",
+        &["PRAGMA integrity_check", "PRAGMA quick_check", "PRAGMA integrity_check(5)", "PRAGMA main.integrity_check(o)"],
+    );
+}
+
+#[test]
 fn unique_index_with_nulls_and_collations() {
     check_damage(
         "CREATE TABLE t(a, b); CREATE INDEX ib ON t(b COLLATE NOCASE DESC);

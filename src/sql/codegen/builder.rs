@@ -159,6 +159,7 @@ impl Builder {
                     | IfNot
                     | IsNull
                     | NotNull
+                    | IsType
                     | IfPos
                     | IfNotZero
                     | DecrJumpZero

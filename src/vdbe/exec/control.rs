@@ -59,6 +59,15 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
                 Flow::Next
             }
         }
+        Opcode::IsType => {
+            debug_assert!(p1 < 0, "IsType reads a register only");
+            let bit = 1u16 << (reg(vm, p3).value_type() as u16 - 1);
+            if insn.p5 & bit != 0 {
+                Flow::Jump(p2 as usize)
+            } else {
+                Flow::Next
+            }
+        }
         Opcode::IfPos => {
             let v = value_to_i64(reg(vm, p1).as_ref());
             if v > 0 {

@@ -254,6 +254,7 @@ fn dispatch<'p>(vm: &mut Vm, top: &'p Program, current: &mut &'p Program, prog: 
         | Opcode::IfNot
         | Opcode::IsNull
         | Opcode::NotNull
+        | Opcode::IsType
         | Opcode::IfPos
         | Opcode::IfNotZero
         | Opcode::DecrJumpZero

@@ -337,11 +337,25 @@ pub fn update_row(
     oc: OnConflict,
     next: i32,
 ) -> Result<()> {
-    let old = c.read_row(t)?;
     let table = &t.table;
     let n = table.columns.len();
-    let new = c.b.regs(n);
-    c.b.add(Opcode::Copy, old, new, n as i32 - 1);
+    // When nothing reads the old row's values once the new ones are
+    // assigned (no trigger, foreign key, generated column or WITHOUT ROWID
+    // key, no index whose key may change, the rowid not assigned), the
+    // row is read straight into the new row's registers, but for the
+    // assigned columns, as SQLite reads it: no second set of registers
+    // and no copy of every value (a text column's copy is an allocation
+    // per row). The assigned expressions read the cursor, not registers.
+    let simple = simple_row_update(c, table, assignments);
+    let (old, new) = if simple {
+        let new = read_unassigned(c, t, assignments);
+        (new, new)
+    } else {
+        let old = c.read_row(t)?;
+        let new = c.b.regs(n);
+        c.b.add(Opcode::Copy, old, new, n as i32 - 1);
+        (old, new)
+    };
     let new_rowid = c.b.reg();
     c.b.add(Opcode::SCopy, rid, new_rowid, 0);
     let mut rowid_changes = false;
@@ -383,7 +397,12 @@ pub fn update_row(
     }
     c.compute_generated(t, new, new_rowid)?;
     c.check_not_null(t, new, oc, next)?;
-    c.b.add4(Opcode::Affinity, new, n as i32, 0, P4::affinity(table.affinity_string()), 0);
+    // (MakeRecord applies the affinity to what it stores: the registers
+    // themselves need it only where something else reads them, a STRICT
+    // type check, a CHECK constraint, the pre-update hook or RETURNING.)
+    if !(simple && !table.strict && table.checks.is_empty() && !c.preupdate_hooked && c.returning.is_none()) {
+        c.b.add4(Opcode::Affinity, new, n as i32, 0, P4::affinity(table.affinity_string()), 0);
+    }
     c.check_strict(t, new);
     c.check_checks(t, new, new_rowid, oc, next)?;
     // Indexes whose key cannot change keep their entries: no uniqueness
@@ -462,4 +481,46 @@ pub fn update_row(
     }
     c.fire_triggers(t, crate::sql::codegen::target::Event::Update, false, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
     Ok(())
+}
+
+/// Whether an UPDATE of `table` by `assignments` never reads the old row's
+/// registers after the new values are assigned (see [`update_row`]): no
+/// triggers (they see old.*), foreign keys, generated or VIRTUAL columns,
+/// WITHOUT ROWID key, rowid or INTEGER PRIMARY KEY assignment, and no
+/// index whose entry must be rewritten (its old key is built from the
+/// old values).
+fn simple_row_update(c: &Compiler<'_>, table: &crate::sql::schema::Table, assignments: &[Assignment<'_, '_>]) -> bool {
+    let rowid_assigned = assignments.iter().any(|(i, _)| *i == usize::MAX || table.rowid_alias == Some(*i));
+    let key_may_change = |idx: &crate::sql::schema::Index| {
+        idx.where_sql.is_some() || idx.columns.iter().any(|ic| ic.column.is_none_or(|col| assignments.iter().any(|(i, _)| *i == col)))
+    };
+    c.schema.triggers_of(table).is_empty()
+        && !c.fk_involved(table)
+        && table.without_rowid.is_none()
+        && !table.columns.iter().any(|col| col.generated.is_some())
+        && !rowid_assigned
+        && !assignments.is_empty()
+        && !c.schema.indexes_of(table).into_iter().any(key_may_change)
+}
+
+/// The row under the cursor into new registers laid out as
+/// [`Compiler::read_row`] lays them out, except the assigned columns
+/// (their registers are written by the assignments). Only for a
+/// [`simple_row_update`] (a rowid table without VIRTUAL columns).
+fn read_unassigned(c: &mut Compiler<'_>, t: &crate::sql::codegen::target::WriteTarget, assignments: &[Assignment<'_, '_>]) -> i32 {
+    let table = &t.table;
+    debug_assert!(table.without_rowid.is_none() && !table.has_virtual());
+    let regs = c.b.regs(table.columns.len());
+    for i in 0..table.columns.len() {
+        if assignments.iter().any(|(a, _)| *a == i) {
+            continue;
+        }
+        if table.rowid_alias == Some(i) {
+            c.b.add(Opcode::Rowid, t.cursor, regs + i as i32, 0);
+        } else if let Some(field) = table.field_of(i) {
+            let d = crate::sql::codegen::expr::default_p4(table, i);
+            c.b.add4(Opcode::Column, t.cursor, field as i32, regs + i as i32, d, 0);
+        }
+    }
+    regs
 }

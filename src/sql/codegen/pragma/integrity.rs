@@ -30,6 +30,13 @@ use crate::sql::codegen::Compiler;
 use crate::sql::schema::{Index, Table};
 use crate::vdbe::program::{Opcode, P4};
 
+/// `IsType` masks (P5): one bit per storage class, SQLite's.
+const TYPE_INTEGER: u16 = 0x01;
+const TYPE_FLOAT: u16 = 0x02;
+const TYPE_TEXT: u16 = 0x04;
+const TYPE_BLOB: u16 = 0x08;
+const TYPE_NULL: u16 = 0x10;
+
 /// What one check covers.
 pub struct IntegrityScope<'a> {
     /// The databases, in order: (index, schema name).
@@ -300,27 +307,22 @@ impl Compiler<'_> {
                 self.b.bind(fine);
             }
             if !table.strict && col.generated.is_none() {
-                self.check_affinity(table, i, row, rowid, remaining, done)?;
+                self.check_affinity(table, i, row, remaining, done);
             }
             let ty = col.decltype.clone().unwrap_or_default().to_ascii_uppercase();
+            // The storage classes allowed besides NULL (`IsType` masks).
             let allowed = match ty.as_str() {
-                "INT" | "INTEGER" => "'integer'",
-                "REAL" => "'integer','real'",
-                "TEXT" => "'text'",
-                "BLOB" => "'blob'",
+                "INT" | "INTEGER" => TYPE_INTEGER,
+                "REAL" => TYPE_INTEGER | TYPE_FLOAT,
+                "TEXT" => TYPE_TEXT,
+                "BLOB" => TYPE_BLOB,
                 _ => continue,
             };
             if !table.strict {
                 continue;
             }
-            let test = format!("typeof(\"{}\") IN ('null',{allowed})", col.name.replace('"', "\"\""));
             let fine = self.b.label();
-            self.with_row_scope(table, row, rowid, |c| {
-                let v = c.b.reg();
-                c.expr_text(&test, v)?;
-                c.b.add(Opcode::If, v, fine, 0);
-                Ok(())
-            })?;
+            self.b.add4(Opcode::IsType, -1, fine, row + i as i32, P4::None, TYPE_NULL | allowed);
             self.report_text(format!("non-{ty} value in {}.{}", table.name, col.name), remaining, done);
             self.b.bind(fine);
         }
@@ -349,32 +351,22 @@ impl Compiler<'_> {
     /// INTEGER, REAL or NUMERIC column a text that the column's affinity
     /// would have made a number ("TEXT value in t.c"); either means the
     /// value was not stored through the column's affinity.
-    fn check_affinity(&mut self, table: &Table, i: usize, row: i32, rowid: i32, remaining: i32, done: i32) -> Result<()> {
+    fn check_affinity(&mut self, table: &Table, i: usize, row: i32, remaining: i32, done: i32) {
         use crate::value::affinity::Affinity;
         let col = &table.columns[i];
         let value = row + i as i32;
         let fine = self.b.label();
         match col.affinity {
             Affinity::Text => {
-                let test = format!("typeof(\"{}\") NOT IN ('integer','real')", col.name.replace('"', "\"\""));
-                self.with_row_scope(table, row, rowid, |c| {
-                    let v = c.b.reg();
-                    c.expr_text(&test, v)?;
-                    c.b.add(Opcode::If, v, fine, 0);
-                    Ok(())
-                })?;
+                // A number in a TEXT column.
+                self.b.add4(Opcode::IsType, -1, fine, value, P4::None, TYPE_NULL | TYPE_TEXT | TYPE_BLOB);
                 self.report_text(format!("NUMERIC value in {}.{}", table.name, col.name), remaining, done);
             }
             Affinity::Numeric | Affinity::Integer | Affinity::Real => {
+                // Only a text can be one the affinity would have converted.
+                self.b.add4(Opcode::IsType, -1, fine, value, P4::None, TYPE_NULL | TYPE_INTEGER | TYPE_FLOAT | TYPE_BLOB);
                 // A copy under the column's affinity equals the value unless
                 // the affinity converted it (a text never equals a number).
-                let test = format!("typeof(\"{}\") = 'text'", col.name.replace('"', "\"\""));
-                self.with_row_scope(table, row, rowid, |c| {
-                    let v = c.b.reg();
-                    c.expr_text(&test, v)?;
-                    c.b.add(Opcode::IfNot, v, fine, 0);
-                    Ok(())
-                })?;
                 let copy = self.b.reg();
                 self.b.add(Opcode::Copy, value, copy, 0);
                 self.b.add4(Opcode::Affinity, copy, 1, 0, P4::affinity(col.affinity.letter().to_string()), 0);
@@ -384,7 +376,6 @@ impl Compiler<'_> {
             Affinity::Blob => {}
         }
         self.b.bind(fine);
-        Ok(())
     }
 
     /// A virtual table connected on this connection whose module has
