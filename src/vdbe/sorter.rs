@@ -17,6 +17,15 @@
 //! `sort` and `next` return `Pending` until their data is there, so an
 //! async statement suspends instead of blocking, exactly like a page read.
 //!
+//! ORDER BY ... LIMIT: [`Sorter::push_bounded`] keeps only the rows that
+//! can still be among the first `keep` (LIMIT + OFFSET), as SQLite's
+//! sorter does with a limit. Rows collect up to twice `keep`; then they
+//! are sorted, cut to `keep`, and the last kept one becomes the
+//! *threshold*: a later row not ordered before it is dropped on arrival
+//! (ties too: the `keep` rows kept are all older, so a stable sort puts
+//! it after them). A sorted, cut batch is followed by newer rows only, so
+//! the stable order is kept across compactions and spills.
+//!
 //! Invariants: rows are only pushed before `sort` and only read after it;
 //! a push happens exactly once per `SorterInsert` execution and never
 //! suspends (a spill only *submits* its write; a submission error is kept
@@ -120,12 +129,36 @@ pub struct Sorter {
     spill_to: Option<(IoContext, usize)>,
     file: Option<SpillFile>,
     merge: Option<Merge>,
+    /// The last row kept by the latest cut of a bounded sorter (its bytes
+    /// and its span over them); `None` before any cut.
+    threshold: Option<(Vec<u8>, Span)>,
+    /// The buffer a cut copies the kept rows into.
+    cut_spare: Vec<u8>,
+}
+
+/// Rows a bounded sorter collects before cutting back to `keep`: twice
+/// `keep` (each cut then costs one sort of twice `keep` rows per `keep`
+/// rows kept), and a few more for a small LIMIT, whose cuts would
+/// otherwise come every row or two.
+fn cut_at(keep: usize) -> usize {
+    keep.saturating_mul(2).max(keep.saturating_add(16))
 }
 
 impl Sorter {
     /// An empty in-memory sorter ordering by `key_info`'s fields.
     pub fn new(key_info: Arc<KeyInfo>) -> Sorter {
-        Sorter { key_info, arena: Vec::new(), rows: Vec::new(), pos: 0, sorted: false, spill_to: None, file: None, merge: None }
+        Sorter {
+            key_info,
+            arena: Vec::new(),
+            rows: Vec::new(),
+            pos: 0,
+            sorted: false,
+            spill_to: None,
+            file: None,
+            merge: None,
+            threshold: None,
+            cut_spare: Vec::new(),
+        }
     }
 
     /// A sorter that spills to a temporary file through `io` once its rows
@@ -158,6 +191,50 @@ impl Sorter {
         file.write_run(&self.arena, &self.rows);
         self.arena.clear();
         self.rows.clear();
+    }
+
+    /// Add one row when only the first `keep` rows of the sorted order
+    /// will be read (ORDER BY ... LIMIT; `keep` is LIMIT + OFFSET, at
+    /// least 1): a row that cannot be among them is dropped, and the rows
+    /// held are cut back to `keep` from time to time (see the module
+    /// doc). The rows read back begin with the same `keep` rows, in the
+    /// same order, as if every row had been pushed.
+    pub fn push_bounded(&mut self, record: &[u8], keep: usize) {
+        debug_assert!(keep > 0 && !self.sorted);
+        let ki = &*self.key_info;
+        if let Some((bytes, span)) = &self.threshold {
+            let new = Span::new(record, 0, record.len());
+            if order_spans(ki, new, record, *span, bytes) != Ordering::Less {
+                return;
+            }
+        }
+        self.push(record);
+        if self.rows.len() >= cut_at(keep) {
+            self.cut(keep);
+        }
+    }
+
+    /// Sort the rows in memory, keep the first `keep`, and make the last
+    /// of them the threshold.
+    fn cut(&mut self, keep: usize) {
+        sort_spans(&self.key_info, &self.arena, &mut self.rows);
+        self.rows.truncate(keep);
+        // (The kept rows are copied out in order into the spare buffer,
+        // which then becomes the arena: no allocation once both have grown.)
+        let mut arena = std::mem::take(&mut self.cut_spare);
+        arena.clear();
+        for r in &mut self.rows {
+            let start = arena.len();
+            arena.extend_from_slice(r.of(&self.arena));
+            r.start = start;
+        }
+        self.cut_spare = std::mem::replace(&mut self.arena, arena);
+        if let Some(last) = self.rows.last() {
+            let (bytes, span) = self.threshold.get_or_insert_with(|| (Vec::new(), *last));
+            bytes.clear();
+            bytes.extend_from_slice(last.of(&self.arena));
+            *span = Span { start: 0, len: bytes.len(), key: last.key };
+        }
     }
 
     /// Sort and move to the first row: `Ready(false)` if there is none.
@@ -340,5 +417,41 @@ mod tests {
         let b = drain(&mut in_memory, &io);
         assert_eq!(a.len(), 20_000);
         assert!(format!("{a:?}") == format!("{b:?}"), "the spilled merge differs from the in-memory sort");
+    }
+
+    #[test]
+    fn a_bounded_sorter_reads_back_the_first_rows_of_the_full_sort() {
+        let io = IoContext::new(Arc::new(MemoryBackend::new()));
+        let asc = KeyField { collation: Collation::binary(), descending: false };
+        let desc = KeyField { collation: Collation::binary(), descending: true };
+        // One integer key with many ties (the cached-key path), and a text
+        // key DESC then an integer (the record comparison path).
+        for fields in [vec![asc.clone()], vec![desc, asc]] {
+            let ki = Arc::new(KeyInfo { fields });
+            let row = |i: i64| {
+                let k = (i * 7919) % 53;
+                vec![if ki.fields.len() == 1 { Value::Integer(k) } else { Value::text(format!("k{}", k % 7)) }, Value::Integer(k % 3), Value::Integer(i)]
+            };
+            for keep in [1usize, 2, 10, 17, 100, 5_000] {
+                for budget in [None, Some(0)] {
+                    let mut full = Sorter::new(ki.clone());
+                    let mut bounded = match budget {
+                        Some(b) => Sorter::with_spill(ki.clone(), io.clone(), b),
+                        None => Sorter::new(ki.clone()),
+                    };
+                    for i in 0..3_000i64 {
+                        let rec = crate::value::record::encode_record(&row(i));
+                        full.push(&rec);
+                        bounded.push_bounded(&rec, keep);
+                    }
+                    let want = drain(&mut full, &io);
+                    let got = drain(&mut bounded, &io);
+                    let n = keep.min(want.len());
+                    assert!(got.len() >= n, "keep {keep}: {} rows", got.len());
+                    assert!(budget.is_some() || got.len() < cut_at(keep).max(n + 1), "keep {keep}: {} rows held", got.len());
+                    assert!(format!("{:?}", &got[..n]) == format!("{:?}", &want[..n]), "keep {keep}, budget {budget:?}: the first rows differ");
+                }
+            }
+        }
     }
 }

@@ -69,3 +69,44 @@ fn big_sorts_spill_suspend_and_match_the_in_memory_sort() {
         assert_eq!(format!("{want:?}"), format!("{:?}", spilled.rows), "{q}");
     }
 }
+
+/// ORDER BY ... LIMIT keeps only LIMIT + OFFSET rows in the sorter (cut
+/// back as rows arrive): the rows and their order, ties included, are
+/// SQLite's, spilled or not, through every statement form that sorts its
+/// output (plain, DISTINCT, aggregate, compound, window).
+#[test]
+fn limited_sorts_keep_the_first_rows_of_the_full_sort() {
+    const LIMITED: &[&str] = &[
+        "SELECT b, a FROM t ORDER BY b LIMIT 25",
+        "SELECT c, b, a FROM t ORDER BY c DESC, b LIMIT 40 OFFSET 3000",
+        "SELECT a, c FROM t ORDER BY c LIMIT 1",
+        "SELECT a, c FROM t ORDER BY c DESC LIMIT 2 OFFSET 1",
+        "SELECT a, b FROM t ORDER BY c LIMIT 5000",
+        "SELECT a FROM t ORDER BY c, b LIMIT 7 OFFSET -3",
+        "SELECT a FROM t ORDER BY b DESC LIMIT -1 OFFSET 5990",
+        "SELECT a FROM t ORDER BY b LIMIT 0",
+        "SELECT a FROM t WHERE c = 3 ORDER BY b LIMIT 3, 4",
+        "SELECT DISTINCT c FROM t ORDER BY c DESC LIMIT 3",
+        "SELECT c, count(*), max(b) FROM t GROUP BY c ORDER BY 2 DESC, 1 LIMIT 2",
+        "SELECT a FROM t WHERE a < 100 UNION ALL SELECT a FROM t WHERE a > 5900 ORDER BY 1 DESC LIMIT 5",
+        "SELECT a, sum(c) OVER (ORDER BY a) FROM t ORDER BY c, a DESC LIMIT 4",
+        "SELECT a, b FROM t ORDER BY substr(b, 2, 2), a DESC LIMIT 30",
+    ];
+    let backend = sim(5, 3);
+    let io = IoContext::new(backend.clone());
+    let mut w = open(&io, "db", false);
+    must(&mut w, SETUP);
+    w.close().unwrap();
+    let reference = sql_common::RefDb::open();
+    sql_common::run_ref(&reference, SETUP);
+    for q in LIMITED {
+        let want = match sql_common::run_ref(&reference, q).pop() {
+            Some(sql_common::Outcome::Rows { rows, .. }) => rows,
+            other => panic!("reference: {other:?}"),
+        };
+        for (is_async, cache) in [(false, "-100000"), (true, "16")] {
+            let got = sorted_rows(&io, is_async, cache, q);
+            assert_eq!(format!("{want:?}"), format!("{:?}", got.rows), "{q} (cache_size {cache})");
+        }
+    }
+}

@@ -221,9 +221,19 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             let Some(Value::Blob(rec)) = vm.regs.get(p2 as usize).map(|r| &r.value) else {
                 return Err(super::internal("sorter insert without a record"));
             };
+            // P3: the register of LIMIT (+ OFFSET) when only the first
+            // rows of the order are read (a positive integer bounds the
+            // rows kept; anything else keeps every row).
+            let keep = match vm.regs.get(p3 as usize).filter(|_| p3 > 0).map(|r| &r.value) {
+                Some(Value::Integer(n)) if *n > 0 => usize::try_from(*n).ok(),
+                _ => None,
+            };
             match vm.cursors[slot].as_mut() {
                 // The sorter keeps the record packed.
-                Some(VmCursor::Sorter(s)) => s.push(rec),
+                Some(VmCursor::Sorter(s)) => match keep {
+                    Some(keep) => s.push_bounded(rec, keep),
+                    None => s.push(rec),
+                },
                 Some(VmCursor::Ephemeral(e)) => e.insert_key(decode_record(rec)?),
                 _ => return Err(super::internal("sorter insert on a non-sorter")),
             }

@@ -396,7 +396,20 @@ impl Compiler<'_> {
                 }
                 let rec = self.b.reg();
                 self.b.add(Opcode::MakeRecord, base, (nk + n) as i32, rec);
-                self.b.add(Opcode::SorterInsert, sorter, rec, 0);
+                // Only the first LIMIT + OFFSET rows of the order are read
+                // back: the sorter keeps no more (SQLite's sorter with a
+                // limit). The LIMIT register is not counted down before
+                // the sorted rows are output.
+                let keep = match ctx.limit {
+                    Some(LimitRegs { limit, offset: None }) => limit,
+                    Some(LimitRegs { limit, offset: Some(off) }) => {
+                        let k = self.b.reg();
+                        self.b.add(Opcode::OffsetLimit, limit, k, off);
+                        k
+                    }
+                    None => 0,
+                };
+                self.b.add(Opcode::SorterInsert, sorter, rec, keep);
             }
             _ => self.emit_final(ctx.dest, regs, n, ctx.limit, ctx.end),
         }

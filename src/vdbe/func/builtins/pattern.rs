@@ -86,6 +86,14 @@ pub fn read_utf8(s: &[u8], pos: &mut usize) -> u32 {
     c
 }
 
+fn upper(c: u32) -> u32 {
+    if (b'a' as u32..=b'z' as u32).contains(&c) {
+        c - 32
+    } else {
+        c
+    }
+}
+
 fn lower(c: u32) -> u32 {
     if (b'A' as u32..=b'Z' as u32).contains(&c) {
         c + 32
@@ -150,6 +158,25 @@ fn compare(pat: &[u8], mut pp: usize, s: &[u8], mut sp: usize, info: &PatternInf
             }
             // `c` is a literal: try the rest of the pattern after each
             // occurrence of it in the subject.
+            if c < 0x80 {
+                // An ASCII literal is found by its bytes (a byte below 0x80
+                // is always a whole character in UTF-8), both cases at once
+                // under NOCASE, as SQLite skips ahead with `strcspn`.
+                let (a, b) = if info.no_case { (lower(c) as u8, upper(c) as u8) } else { (c as u8, c as u8) };
+                loop {
+                    let rest = s.get(sp..).unwrap_or(&[]);
+                    let Some(at) = rest.iter().position(|&x| x == a || x == b || x == 0) else { break };
+                    if rest[at] == 0 {
+                        break;
+                    }
+                    sp += at + 1;
+                    let r = compare(pat, pp, s, sp, info, esc);
+                    if r != Outcome::NoMatch {
+                        return r;
+                    }
+                }
+                return Outcome::NoWildcardMatch;
+            }
             loop {
                 let c2 = read_utf8(s, &mut sp);
                 if c2 == 0 {
