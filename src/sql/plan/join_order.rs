@@ -266,18 +266,7 @@ impl<'b> Compiler<'_> {
                     ors.push(facts);
                 }
             }
-            loops.push(LoopFacts {
-                me,
-                has_table: it.table.is_some(),
-                rowid,
-                rowid_order,
-                cands,
-                ins,
-                indexes,
-                auto_cols,
-                vtab,
-                ors,
-            });
+            loops.push(LoopFacts { me, has_table: it.table.is_some(), rowid, rowid_order, cands, ins, indexes, auto_cols, vtab, ors });
         }
         JoinFacts { terms: term_facts, loops, ordering: ordered_item.is_some() }
     }

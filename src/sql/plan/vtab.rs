@@ -1072,7 +1072,6 @@ impl VtabPlans {
             None => crate::sql::plan::vtab_or::plan_log_est(info),
         })
     }
-
 }
 
 /// The ORDER BY a virtual table is shown for `goal` (none for a min()
