@@ -699,7 +699,7 @@ fn index_cand(lf: &LoopFacts, before: u64, p: &Probe<'_>, adjust: &dyn Fn(i32, &
         eq += 1;
     }
     let (mut low, mut high) = (false, false);
-    if let Some(key) = keys.get(eq).filter(|k| key_ok(*k)) {
+    if let Some(key) = keys.get(eq).filter(|k| key_ok(k)) {
         if let Some(c) = lf.cands.iter().find(|c| c.0 == *key && matches!(c.1, LookupOp::Gt | LookupOp::Ge) && avail(c.2)) {
             used.push(c.3);
             low = true;
