@@ -89,6 +89,7 @@ mod sql_name_levels;
 mod sql_onepass;
 mod sql_plan;
 mod sql_plan_left_join;
+mod sql_plan_one_row_outer;
 mod sql_plan_or;
 mod sql_plan_without_rowid;
 mod sql_pragma;

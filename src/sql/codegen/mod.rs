@@ -285,6 +285,10 @@ pub struct Compiler<'s> {
     /// loop opened by `open_access` decides by its `SeekRowid`, so that
     /// it is not tested again inside the loop (as SQLite omits it).
     pub seek_consumed: Option<usize>,
+    /// The last loop opened by `open_access` finds at most one row per
+    /// pass (a rowid or whole-UNIQUE-key equality): the loops inside it
+    /// may still give the query's order.
+    pub loop_one_row: bool,
     /// Opening the lookup of one branch of a MULTI-INDEX OR loop
     /// (`query/multi_or.rs`): no OR of its own, and a covering index is
     /// shown as SQLite shows it but the table row is still read.
@@ -505,6 +509,7 @@ impl<'s> Compiler<'s> {
             internal_rowid_read: false,
             vtab_unchanged_flags: Vec::new(),
             seek_consumed: None,
+            loop_one_row: false,
             in_or_branch: false,
             span_names: false,
             view_names_text: None,

@@ -1,51 +1,119 @@
-//! Join order for inner joins: the nested-loop order with the lowest
-//! estimated cost.
+//! Join order for inner joins: the nested-loop order SQLite's planner
+//! would choose, costed as it costs loops without statistics.
 //!
-//! Without statistics every table is assumed to hold [`TABLE_ROWS`] rows
-//! (SQLite's own default guess is of the same order). For each loop, given
-//! the tables already placed outside it, the access path decides how much
-//! one pass of the loop costs and how many rows it yields: a rowid or
-//! UNIQUE-index equality finds one row, other index equalities a few, a
-//! range a quarter of the table, a scan all of it; each further WHERE term
-//! that can be checked there keeps a quarter of the rows. A plan costs the
-//! sum, over its loops, of (rows produced by the loops outside) x (cost of
-//! one pass).
+//! Estimates are logarithmic (`LogEst`, 10 x log2; see
+//! [`crate::sql::plan::order::log_est`]), as SQLite keeps them, so that
+//! ties and near-ties fall the same way. Every table is assumed to hold
+//! about a million rows (LogEst 200). For each table and set of tables
+//! placed outside it, the loops considered are SQLite's (`where.c` as
+//! described in `optoverview.txt` and `queryplanner-ng.txt`):
+//! - a full scan: cost 3 x N (LogEst N + 16);
+//! - a rowid lookup (`=`, IN list, range) and, per index, the longest
+//!   prefix of `=`/IN terms the placed tables allow, with a range on the
+//!   next column: rows as SQLite's default index estimates (10, 9, 8, 7,
+//!   6, then 5 rows per further column; 1 for a unique key), a range
+//!   keeping a quarter of them per bound (1/64 for both), cost the seek
+//!   (log N) plus the entries read (widths as the tables' declared
+//!   columns), plus a table lookup per row when the index does not cover;
+//! - an automatic index on a column compared with `=` (inner loops only);
+//! - the union of an OR term's branches, each with a lookup.
 //!
-//! With an ORDER BY or GROUP BY on one table that some scan of it can
-//! deliver, orders not reading that table outermost also pay for sorting
-//! their output (rows x log2 rows).
+//! Each WHERE term a loop could check but does not use for its lookup
+//! lowers its output: by its likelihood() when one is given, by about 7%
+//! (LogEst 1) otherwise, and an `=`/`IS` term caps the output at a quarter
+//! of the table (half when compared with -1, 0 or 1).
+//!
+//! Paths are grown one loop at a time keeping the cheapest few (SQLite's
+//! N-best path search): a path's cost is the sum of, per loop, (rows the
+//! loops outside yield) x (cost of one pass). With an ORDER BY or GROUP
+//! BY some scan of one table can deliver, paths not reading it outermost
+//! pay for the sort, estimated from the rows of the best unsorted path.
 //!
 //! A virtual table's loop is what its module's xBestIndex estimates: the
 //! cheapest of the plans asked as SQLite asks them (`VtabPlans`) that the
-//! items placed outside allow (none allowed costs infinitely much, so a
+//! items placed outside allow (none allowed: the path is not taken, so a
 //! table-valued function comes after the tables its arguments read).
 //!
-//! Invariants: every order of up to [`EXHAUSTIVE_MAX`] tables is costed,
-//! FROM order first, and another order is only taken when it is strictly
-//! cheaper, so a plan is never estimated worse than nested loops in FROM
-//! order and ties keep the FROM order (as SQLite does for equal costs).
-//! Larger joins are ordered greedily, one table at a time.
+//! Invariants: candidate paths are visited in FROM order and a path only
+//! replaces another of the same tables when strictly cheaper, so ties
+//! keep the FROM order (as SQLite's do); the order returned holds every
+//! item once.
 
 use crate::sql::codegen::Compiler;
 use crate::sql::model::from::FromItem;
-use crate::sql::plan::order::{index_serves, rowid_serves, OrderGoal};
+use crate::sql::plan::order::{index_serves, index_width, log_est, rowid_serves, table_width, OrderGoal};
 use crate::sql::plan::terms::LookupOp;
-use sqlite3_parser::ast::Expr;
+use crate::sql::plan::vtab_or::log_est_add;
+use sqlite3_parser::ast::{Expr, Literal, Operator, UnaryOperator};
 
-/// Rows assumed in a table without statistics.
-const TABLE_ROWS: f64 = 1_000_000.0;
-/// Cost of one B-tree descent.
-const SEEK_COST: f64 = 20.0;
-/// Rows found by an equality on a non-unique index prefix.
-const INDEX_EQ_ROWS: f64 = 10.0;
-/// Cost of each row found through an index (its entry, then the table
-/// row, usually on pages the seek already brought in).
-const INDEX_ROW_COST: f64 = 4.0;
-/// Joins up to this many tables are costed in every order.
-const EXHAUSTIVE_MAX: usize = 7;
+/// LogEst of the rows assumed in a table without statistics (2^20).
+const TABLE_ROWS: i32 = 200;
+/// A full scan costs 3 x its rows (LogEst of 3).
+const SCAN_FACTOR: i32 = 16;
+/// LogEst rows an equality on the first 1 to 5 columns of an index
+/// finds (10, 9, 8, 7, 6); each further column, 5.
+const INDEX_EQ_ROWS: [i32; 5] = [33, 32, 30, 28, 26];
+const INDEX_EQ_ROWS_LATER: i32 = 23;
+/// LogEst rows one probe of an automatic index finds (20).
+const AUTO_INDEX_ROWS: i32 = 43;
+/// LogEst of the one-time cost factor of building an automatic index (7).
+const AUTO_INDEX_BUILD: i32 = 28;
 
-/// Estimated (cost of one pass, rows yielded) of a loop.
-type Estimate = (f64, f64);
+/// SQLite's `estLog`: LogEst of log2 of the rows `n` (a LogEst).
+fn est_log(n: i32) -> i32 {
+    if n <= 10 {
+        0
+    } else {
+        log_est(n as u64) - 33
+    }
+}
+
+/// Paths kept at each step of the search for `n` loops.
+fn max_choices(n: usize) -> usize {
+    match n {
+        0 | 1 => 1,
+        2 => 5,
+        _ => 12,
+    }
+}
+
+/// One way to run a loop, in LogEst.
+#[derive(Debug, Clone, Copy)]
+struct Cand {
+    /// Cost of one pass.
+    run: i32,
+    /// One-time cost (building an automatic index).
+    setup: i32,
+    /// Rows one pass yields.
+    out: i32,
+    /// An automatic index (worth building only under an outer loop).
+    auto: bool,
+    /// At most one row per pass: the loops inside decide the order.
+    one_row: bool,
+    /// Read outermost, gives the ORDER BY / GROUP BY order.
+    ordered: bool,
+}
+
+/// Whether a path's rows come in the wanted order, as far as its loops
+/// tell.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ordered {
+    /// Every loop so far yields at most one row.
+    Unknown,
+    Yes,
+    No,
+}
+
+/// A partial join order.
+#[derive(Debug, Clone)]
+struct Path {
+    mask: u64,
+    nrow: i32,
+    cost: i32,
+    unsorted: i32,
+    ordered: Ordered,
+    order: Vec<usize>,
+}
 
 impl<'b> Compiler<'_> {
     /// The cheapest nested-loop order of `items` for `terms`.
@@ -57,33 +125,22 @@ impl<'b> Compiler<'_> {
         uses: Option<&crate::sql::plan::goal::ColumnUses>,
     ) -> Vec<usize> {
         let n = items.len();
-        // The item whose order an ORDER BY / GROUP BY wants, when reading
-        // it outermost can give that order: other orders pay for a sort.
+        // The item whose order an ORDER BY / GROUP BY wants, when some
+        // scan of it gives that order: other paths pay for a sort.
         let ordered_item = goal.filter(|g| self.goal_servable(items, g)).map(|g| g.item);
-        let facts = self.join_facts(items, terms, goal, uses);
+        let facts = self.join_facts(items, terms, goal, ordered_item, uses);
         // The loops take the plans asked here.
         self.vtab_plans.extend(facts.loops.iter().filter_map(|l| l.vtab.clone()));
-        if n > EXHAUSTIVE_MAX {
-            return greedy_order(&facts);
-        }
-        let mut memo: crate::util::fast_hash::FastMap<(usize, u64), Estimate> = Default::default();
-        let mut perm: Vec<usize> = (0..n).collect();
-        let mut best: Option<(f64, Vec<usize>)> = None;
-        loop {
-            let mut c = order_cost(&facts, &perm, &mut memo);
-            if let Some(oi) = ordered_item {
-                if items[perm[0]].item != oi {
-                    c += sort_cost(&facts, &perm, &mut memo);
-                }
-            }
-            if best.as_ref().is_none_or(|(bc, _)| c < *bc * (1.0 - 1e-9)) {
-                best = Some((c, perm.clone()));
-            }
-            if !next_permutation(&mut perm) {
-                break;
-            }
-        }
-        best.map(|b| b.1).unwrap_or_else(|| (0..n).collect())
+        let mut memo: crate::util::fast_hash::FastMap<(usize, u64), Vec<Cand>> = Default::default();
+        // First without the order, for the rows the sort would take; then
+        // with the sort's cost on the paths that need one.
+        let Some(first) = solve(&facts, None, &mut memo) else { return (0..n).collect() };
+        let best = match goal.filter(|_| ordered_item.is_some()) {
+            Some(g) => solve(&facts, Some(sorting_cost(first.nrow + 1, g.vtab_distinct == 2)), &mut memo).unwrap_or(first),
+            None => first,
+        };
+        debug_assert_eq!(best.order.len(), n);
+        best.order
     }
 
     /// Whether some full scan of the goal's table gives its order.
@@ -102,30 +159,69 @@ impl<'b> Compiler<'_> {
     /// every item, once: each candidate is taken with all the other items
     /// placed and keeps the items its value reads, so the loop estimate
     /// for any set of items placed before is a filter on bit masks.
+    /// `ordered_item`: the goal's item, when some scan of it gives the
+    /// order.
     fn join_facts<'a>(
         &mut self,
         items: &[FromItem<'a, 'b>],
         terms: &[&'a Expr<'b>],
         goal: Option<&OrderGoal>,
+        ordered_item: Option<usize>,
         uses: Option<&crate::sql::plan::goal::ColumnUses>,
     ) -> JoinFacts {
         let all = items.iter().fold(0u64, |m, it| m | 1 << it.item.min(63));
-        let term_deps = terms.iter().map(|t| self.expr_deps(t)).collect();
+        let term_facts = terms.iter().map(|t| TermFacts { deps: self.expr_deps(t), truth: truth_prob(t), eq_cap: eq_cap(t) }).collect();
         let mut loops = Vec::with_capacity(items.len());
         for it in items {
             let me = 1u64 << it.item.min(63);
             let others = all & !me;
-            let cands = self.lookup_candidates_deps(it, others, terms).into_iter().map(|(c, op, _, d)| (c, op, d)).collect();
-            let ins = self.in_candidates_deps(it, others, terms).into_iter().map(|(c, list, d)| (c, list.len(), d)).collect();
+            // (Term by term, to know which term each lookup uses.)
+            let mut cands = Vec::new();
+            let mut ins = Vec::new();
+            for (k, t) in terms.iter().enumerate() {
+                let one = std::slice::from_ref(t);
+                cands.extend(self.lookup_candidates_deps(it, others, one).into_iter().map(|(c, op, _, d)| (c, op, d, k)));
+                ins.extend(self.in_candidates_deps(it, others, one).into_iter().map(|(c, list, d)| (c, list.len(), d, k)));
+            }
+            let my_goal = goal.filter(|g| Some(g.item) == ordered_item && g.item == it.item);
             let mut indexes = Vec::new();
+            let mut rowid = false;
+            let mut rowid_order = false;
+            let mut auto_cols = Vec::new();
             if let Some(table) = &it.table {
+                let width = table_width(table);
+                rowid = table.without_rowid.is_none();
+                rowid_order = my_goal.is_some_and(|g| match crate::sql::schema::Schema::without_rowid_pk_index(table) {
+                    Some(pk) => index_serves(g, table, &pk, 0).yes(),
+                    None => rowid_serves(g).yes(),
+                });
                 // (INDEXED BY a partial index the terms do not imply is
                 // reported when the loop is built.)
                 let usable = self.loop_indexes(it, table, terms).unwrap_or_default();
                 for idx in &usable {
                     let keys = idx.columns.iter().map(|ic| self.index_lookup_key(table, ic)).collect();
-                    let first_column = idx.columns.first().and_then(|f| f.column);
-                    indexes.push(IndexFacts { unique: idx.unique, keys, first_column });
+                    let covering = uses.is_some_and(|u| Self::index_covers(table, idx, it.item, u));
+                    let served = match my_goal {
+                        Some(g) => {
+                            let full = if rowid { idx.clone() } else { table.index_with_key_suffix(idx) };
+                            (0..=idx.columns.len()).map(|k| index_serves(g, table, &full, k).yes()).collect()
+                        }
+                        None => Vec::new(),
+                    };
+                    indexes.push(IndexFacts {
+                        unique: idx.unique,
+                        partial: idx.where_sql.is_some(),
+                        keys,
+                        width_cost: 15 * index_width(table, idx) / width.max(1),
+                        covering,
+                        served,
+                    });
+                }
+                if rowid && it.vtab.is_none() && it.index_hint.is_none() && self.firing.is_empty() {
+                    let binary = |c: Option<&str>| c.is_none_or(|c| c.eq_ignore_ascii_case("BINARY"));
+                    auto_cols = (0..table.columns.len())
+                        .filter(|&c| table.rowid_alias != Some(c) && table.field_of(c).is_some() && binary(table.columns[c].collation.as_deref()))
+                        .collect();
                 }
             }
             // A virtual table is costed by its module: the plans SQLite's
@@ -153,7 +249,7 @@ impl<'b> Compiler<'_> {
             };
             let mut ors = Vec::new();
             if it.table.is_some() && it.vtab.is_none() && it.index_hint.is_none() {
-                for t in terms {
+                for (k, t) in terms.iter().enumerate() {
                     let mut branches = Vec::new();
                     crate::sql::plan::multi_or::disjuncts(t, &mut branches);
                     if branches.len() < 2 || self.expr_deps(t) & me == 0 || self.or_in_list(it, t).is_some() {
@@ -163,26 +259,46 @@ impl<'b> Compiler<'_> {
                     for b in branches {
                         let mut sub = Vec::new();
                         crate::sql::model::expr_shape::conjuncts(b, &mut sub);
-                        let cands = self.lookup_candidates_deps(it, others, &sub).into_iter().map(|(c, op, _, d)| (c, op, d)).collect();
-                        let ins = self.in_candidates_deps(it, others, &sub).into_iter().map(|(c, list, d)| (c, list.len(), d)).collect();
+                        let cands = self.lookup_candidates_deps(it, others, &sub).into_iter().map(|(c, op, _, d)| (c, op, d, k)).collect();
+                        let ins = self.in_candidates_deps(it, others, &sub).into_iter().map(|(c, list, d)| (c, list.len(), d, k)).collect();
                         facts.push(BranchFacts { cands, ins });
                     }
                     ors.push(facts);
                 }
             }
-            loops.push(LoopFacts { me, has_table: it.table.is_some(), cands, ins, indexes, vtab, ors });
+            loops.push(LoopFacts { me, has_table: it.table.is_some(), rowid, rowid_order, cands, ins, indexes, auto_cols, vtab, ors });
         }
-        JoinFacts { term_deps, loops }
+        JoinFacts { terms: term_facts, loops, ordering: ordered_item.is_some() }
     }
 }
 
 /// What costing the loops of one join needs, resolved once.
 struct JoinFacts {
-    /// Items each WHERE term reads (`u64::MAX`: evaluated late).
-    term_deps: Vec<u64>,
+    /// Per WHERE term.
+    terms: Vec<TermFacts>,
     /// Per FROM item, in `items` order.
     loops: Vec<LoopFacts>,
+    /// An ORDER BY / GROUP BY / DISTINCT wants an order some scan gives.
+    ordering: bool,
 }
+
+/// What a WHERE term does to the output of a loop that checks it
+/// without using it for its lookup.
+struct TermFacts {
+    /// Items the term reads (`u64::MAX`: evaluated late).
+    deps: u64,
+    /// likelihood()/likely()/unlikely(): LogEst of the probability given.
+    truth: Option<i32>,
+    /// An `=`/`IS` of a column: the loop's output is at most the table's
+    /// rows less this (LogEst; 0 for other terms).
+    eq_cap: i32,
+}
+
+/// A lookup term: (column or indexed expression key, `None` the rowid;
+/// operator; items the value side reads; the WHERE term's position).
+type LookupFact = (Option<usize>, LookupOp, u64, usize);
+/// An IN-list term: (key, list length, items the values read, term).
+type InFact = (Option<usize>, usize, u64, usize);
 
 /// One FROM item's lookup possibilities.
 struct LoopFacts {
@@ -190,192 +306,433 @@ struct LoopFacts {
     me: u64,
     /// A real table (indexes and ranges apply).
     has_table: bool,
-    /// Lookup terms usable once every other item is placed: (column or
-    /// indexed expression key, operator, items the value side reads).
-    cands: Vec<(Option<usize>, LookupOp, u64)>,
-    /// `column IN (list)` terms: (column, list length, items the values read).
-    ins: Vec<(Option<usize>, usize, u64)>,
-    /// Indexes without WHERE the hints allow, in schema order.
+    /// A table with rowids (looked up by rowid, automatic indexes).
+    rowid: bool,
+    /// Rowid order gives the goal's order.
+    rowid_order: bool,
+    /// Lookup terms usable once every other item is placed.
+    cands: Vec<LookupFact>,
+    /// `column IN (list)` terms.
+    ins: Vec<InFact>,
+    /// Indexes the hints and the terms allow, in schema order.
     indexes: Vec<IndexFacts>,
+    /// Columns an automatic index may be built on.
+    auto_cols: Vec<usize>,
     /// A virtual table: its module's estimates.
     vtab: Option<crate::sql::plan::vtab::VtabPlans>,
     /// OR terms reading this item: the lookup terms of each branch.
     ors: Vec<Vec<BranchFacts>>,
 }
 
-/// The lookup terms of one branch of an OR term (as in `LoopFacts`).
+/// The lookup terms of one branch of an OR term (as in `LoopFacts`,
+/// each naming the OR term).
 struct BranchFacts {
-    cands: Vec<(Option<usize>, LookupOp, u64)>,
-    ins: Vec<(Option<usize>, usize, u64)>,
+    cands: Vec<LookupFact>,
+    ins: Vec<InFact>,
 }
 
 /// An index as the cost model sees it.
 struct IndexFacts {
     unique: bool,
+    /// A partial index (about half the table's rows).
+    partial: bool,
     /// The lookup key of each index column.
     keys: Vec<Option<usize>>,
-    /// The table column of the first index column (`None` for an expression).
-    first_column: Option<usize>,
+    /// Cost of reading an entry relative to a table row (LogEst; 15 when
+    /// as wide).
+    width_cost: i32,
+    /// Holds every column the query reads of the table.
+    covering: bool,
+    /// Per number of leading columns pinned by equalities, whether the
+    /// rest gives the goal's order (empty: no goal on this table).
+    served: Vec<bool>,
 }
 
-/// Estimated cost of sorting the rows the loops in `order` yield.
-fn sort_cost(facts: &JoinFacts, order: &[usize], memo: &mut crate::util::fast_hash::FastMap<(usize, u64), Estimate>) -> f64 {
-    let mut before = 0u64;
-    let mut rows = 1.0f64;
-    for &i in order {
-        let (_, out) = *memo.entry((i, before)).or_insert_with(|| loop_estimate(facts, i, before));
-        rows = (rows * out).max(1.0);
-        before |= facts.loops[i].me;
+/// The probability a likelihood()/likely()/unlikely() around the term
+/// gives (LogEst), as SQLite reads it.
+fn truth_prob(t: &Expr<'_>) -> Option<i32> {
+    let Expr::FunctionCall { name, args: Some(args), .. } = crate::sql::model::expr_shape::strip_parens(t) else { return None };
+    let name = crate::sql::parse::unquoted(name.0);
+    // (LogEst of the probability scaled by 2^27, less LogEst 2^27.)
+    let scaled = |p: f64| log_est((p * 134_217_728.0) as u64) - 270;
+    if name.eq_ignore_ascii_case("likely") && args.len() == 1 {
+        Some(scaled(0.9375))
+    } else if name.eq_ignore_ascii_case("unlikely") && args.len() == 1 {
+        Some(scaled(0.0625))
+    } else if name.eq_ignore_ascii_case("likelihood") && args.len() == 2 {
+        match &args[1] {
+            Expr::Literal(Literal::Numeric(p)) => p.parse::<f64>().ok().filter(|p| (0.0..=1.0).contains(p)).map(scaled),
+            _ => None,
+        }
+    } else {
+        None
     }
-    rows * rows.log2().max(1.0)
 }
 
-fn order_cost(facts: &JoinFacts, order: &[usize], memo: &mut crate::util::fast_hash::FastMap<(usize, u64), Estimate>) -> f64 {
-    let mut before = 0u64;
-    let mut rows = 1.0f64;
-    let mut cost = 0.0f64;
-    for &i in order {
-        let (pass, out) = *memo.entry((i, before)).or_insert_with(|| loop_estimate(facts, i, before));
-        cost += rows * pass;
-        rows = (rows * out).max(1.0);
-        before |= facts.loops[i].me;
+/// SQLite's cap on the output of a loop leaving an `=`/`IS` term of a
+/// column unused: a quarter of the table (LogEst 20), or half (10) when
+/// the other side is the integer -1, 0 or 1; 0 for other terms.
+fn eq_cap(t: &Expr<'_>) -> i32 {
+    use crate::sql::model::expr_shape::strip_parens;
+    let Expr::Binary(l, op, r) = strip_parens(t) else { return 0 };
+    if !matches!(op, Operator::Equals | Operator::Is) {
+        return 0;
     }
-    cost
+    let is_column = |e: &Expr<'_>| {
+        let mut e = strip_parens(e);
+        while let Expr::Collate(x, _) = e {
+            e = strip_parens(x);
+        }
+        crate::sql::plan::terms::column_name(e).is_some()
+    };
+    let value = if is_column(l) {
+        r
+    } else if is_column(r) {
+        l
+    } else {
+        return 0;
+    };
+    if matches!(strip_parens(value), Expr::Literal(Literal::Null)) && *op == Operator::Is {
+        return 0;
+    }
+    if small_integer(value) {
+        10
+    } else {
+        20
+    }
 }
 
-/// Greedy order for large joins: repeatedly the loop yielding the
-/// fewest rows for the least cost (FROM order breaks ties).
-fn greedy_order(facts: &JoinFacts) -> Vec<usize> {
+/// The integer literal -1, 0 or 1 (signs allowed).
+fn small_integer(e: &Expr<'_>) -> bool {
+    match e {
+        Expr::Literal(Literal::Numeric(n)) => matches!(n.parse::<i64>(), Ok(-1..=1)),
+        Expr::Unary(UnaryOperator::Positive, x) => small_integer(x),
+        Expr::Unary(UnaryOperator::Negative, x) => matches!(&**x, Expr::Literal(Literal::Numeric(n)) if matches!(n.parse::<i64>(), Ok(0..=1))),
+        _ => false,
+    }
+}
+
+/// SQLite's `whereSortingCost` for `nrow` rows (LogEst) of a result of up
+/// to 30 columns, none of them already in order.
+fn sorting_cost(nrow: i32, distinct: bool) -> i32 {
+    // (The sort's cost grows with the result's width: LogEst of 2 for
+    // up to 30 columns.)
+    let cost = nrow + 10;
+    // A DISTINCT's sort keeps about half the rows.
+    let kept = if distinct && nrow > 10 { nrow - 10 } else { nrow };
+    cost + est_log(kept)
+}
+
+/// SQLite's N-best path search: the loops added one at a time to the
+/// cheapest paths so far. `sort`: the cost of sorting, paid by paths
+/// whose loops do not give the order (`None`: no order wanted).
+fn solve(facts: &JoinFacts, sort: Option<i32>, memo: &mut crate::util::fast_hash::FastMap<(usize, u64), Vec<Cand>>) -> Option<Path> {
     let n = facts.loops.len();
-    let mut order = Vec::with_capacity(n);
-    let mut before = 0u64;
-    let mut left: Vec<usize> = (0..n).collect();
-    while !left.is_empty() {
-        let mut best = (0usize, f64::INFINITY);
-        for (k, &i) in left.iter().enumerate() {
-            let (pass, out) = loop_estimate(facts, i, before);
-            let score = pass + out;
-            if score < best.1 {
-                best = (k, score);
+    let mx = max_choices(n);
+    // (Without an order wanted, every path is alike in that respect.)
+    let start = if facts.ordering { Ordered::Unknown } else { Ordered::No };
+    let mut from = vec![Path { mask: 0, nrow: 0, cost: 0, unsorted: 0, ordered: start, order: Vec::new() }];
+    for _ in 0..n {
+        let mut to: Vec<Path> = Vec::with_capacity(mx);
+        // The costliest path kept, once `mx` are.
+        let (mut mx_i, mut mx_cost, mut mx_unsorted) = (0usize, i32::MAX, i32::MAX);
+        for p in &from {
+            for (i, lf) in facts.loops.iter().enumerate() {
+                if p.mask & lf.me != 0 {
+                    continue;
+                }
+                let cands = memo.entry((i, p.mask)).or_insert_with(|| loop_cands(facts, i, p.mask)).clone();
+                for c in cands {
+                    // (An automatic index is not worth building for
+                    // about one pass.)
+                    if c.auto && p.nrow < 3 {
+                        continue;
+                    }
+                    let mut unsorted = c.run + p.nrow;
+                    if c.setup > 0 {
+                        unsorted = log_est_add(c.setup, unsorted);
+                    }
+                    unsorted = log_est_add(unsorted, p.unsorted);
+                    let nrow = p.nrow + c.out;
+                    let ordered = match p.ordered {
+                        Ordered::Unknown if c.one_row => Ordered::Unknown,
+                        Ordered::Unknown if c.ordered => Ordered::Yes,
+                        Ordered::Unknown => Ordered::No,
+                        o => o,
+                    };
+                    let cost = match sort {
+                        // (3 more: rows in order without a sort are
+                        // preferred.)
+                        Some(s) if ordered == Ordered::No => log_est_add(unsorted, s) + 3,
+                        _ => {
+                            let c = unsorted;
+                            unsorted -= 2;
+                            c
+                        }
+                    };
+                    let mask = p.mask | lf.me;
+                    let next = || {
+                        let mut order = p.order.clone();
+                        order.push(i);
+                        Path { mask, nrow, cost, unsorted, ordered, order }
+                    };
+                    // (Paths whose order is still open are kept apart.)
+                    if let Some(j) = to.iter().position(|t| t.mask == mask && (t.ordered == Ordered::Unknown) == (ordered == Ordered::Unknown)) {
+                        let t = &to[j];
+                        if (t.cost, t.nrow, t.unsorted) <= (cost, nrow, unsorted) {
+                            continue;
+                        }
+                        to[j] = next();
+                    } else if to.len() >= mx {
+                        if cost > mx_cost || (cost == mx_cost && unsorted >= mx_unsorted) {
+                            continue;
+                        }
+                        to[mx_i] = next();
+                    } else {
+                        to.push(next());
+                    }
+                    if to.len() >= mx {
+                        (mx_i, mx_cost, mx_unsorted) = (0, to[0].cost, to[0].unsorted);
+                        for (j, t) in to.iter().enumerate().skip(1) {
+                            if t.cost > mx_cost || (t.cost == mx_cost && t.unsorted > mx_unsorted) {
+                                (mx_i, mx_cost, mx_unsorted) = (j, t.cost, t.unsorted);
+                            }
+                        }
+                    }
+                }
             }
         }
-        let i = left.remove(best.0);
-        before |= facts.loops[i].me;
-        order.push(i);
+        if to.is_empty() {
+            return None;
+        }
+        from = to;
     }
-    order
+    // The cheapest; the first found on ties.
+    let mut best = 0;
+    for (j, p) in from.iter().enumerate() {
+        if p.cost < from[best].cost {
+            best = j;
+        }
+    }
+    from.into_iter().nth(best)
 }
 
-/// Cost of one pass over loop `i` and rows it yields, with the items in
-/// `before` already placed.
-fn loop_estimate(facts: &JoinFacts, i: usize, before: u64) -> Estimate {
+/// The loops SQLite would consider for item `i` with the items in
+/// `before` placed outside it.
+fn loop_cands(facts: &JoinFacts, i: usize, before: u64) -> Vec<Cand> {
     let lf = &facts.loops[i];
+    let plain = |run: i32, out: i32| Cand { run, setup: 0, out, auto: false, one_row: false, ordered: false };
     if let Some(v) = &lf.vtab {
-        return v.estimate(before);
+        return v.estimate_log(before).map(|(run, out)| plain(run, out)).into_iter().collect();
     }
-    let me = lf.me;
-    let filters = facts.term_deps.iter().filter(|&&d| d != u64::MAX && d & me != 0 && d & !(before | me) == 0).count() as i32;
-    let (mut cost, mut rows, mut used) = access_estimate(lf.has_table, &lf.indexes, &lf.cands, &lf.ins, before);
+    let adjust = |out: i32, used: &[usize]| output_adjust(facts, lf.me, before, out, used);
+    let mut out = Vec::new();
+    // The full scan (in rowid order).
+    out.push(Cand { ordered: lf.rowid_order, ..plain(TABLE_ROWS + SCAN_FACTOR, adjust(TABLE_ROWS, &[])) });
+    if !lf.has_table {
+        return out;
+    }
+    if lf.rowid {
+        if let Some(c) = index_cand(lf, before, &ROWID_PROBE, &adjust) {
+            out.push(Cand { ordered: c.one_row || lf.rowid_order, ..c });
+        }
+    }
+    for idx in &lf.indexes {
+        if let Some(c) = index_cand(lf, before, &idx.probe(), &adjust) {
+            out.push(c);
+        }
+        // A full scan of the index: for its order, or narrower than the
+        // table and holding every column read.
+        let served = idx.served.first().copied().unwrap_or(false);
+        if served || idx.partial || !lf.rowid || (idx.covering && idx.width_cost < 15) {
+            let rows = if idx.partial { TABLE_ROWS - 10 } else { TABLE_ROWS };
+            let mut run = rows + 1 + idx.width_cost;
+            if !idx.covering {
+                run = log_est_add(run, rows + SCAN_FACTOR);
+            }
+            out.push(Cand { ordered: served, ..plain(run, adjust(rows, &[])) });
+        }
+    }
+    // An automatic index on a column compared with `=`.
+    if lf.cands.iter().any(|c| c.1 == LookupOp::Eq && c.2 & !before == 0 && c.0.is_some_and(|k| lf.auto_cols.contains(&k))) {
+        let log_size = est_log(TABLE_ROWS);
+        out.push(Cand {
+            run: log_est_add(log_size, AUTO_INDEX_ROWS),
+            setup: log_size + TABLE_ROWS + AUTO_INDEX_BUILD,
+            out: AUTO_INDEX_ROWS,
+            auto: true,
+            one_row: false,
+            ordered: false,
+        });
+    }
     // An OR term whose every branch has a lookup: the union of them
     // (see `multi_or.rs`).
     for branches in &lf.ors {
-        let mut union = (0.0, 0.0);
+        let mut union: Option<(i32, i32)> = None;
         for b in branches {
-            let (c, r, u) = access_estimate(lf.has_table, &lf.indexes, &b.cands, &b.ins, before);
-            if u == 0 {
-                union = (f64::INFINITY, f64::INFINITY);
-                break;
-            }
-            union = (union.0 + c, union.1 + r);
-        }
-        if union.0 + union.1 < cost + rows {
-            (cost, rows, used) = (union.0, union.1, 1);
-        }
-    }
-    let rest = (filters - used).max(0);
-    (cost, (rows / 4f64.powi(rest)).max(1.0))
-}
-
-/// The best single access path of a loop (cost, rows, terms it uses)
-/// with the lookup terms `cands` and `ins` whose values `before` allows.
-fn access_estimate(
-    has_table: bool,
-    indexes: &[IndexFacts],
-    cands: &[(Option<usize>, LookupOp, u64)],
-    ins: &[(Option<usize>, usize, u64)],
-    before: u64,
-) -> (f64, f64, i32) {
-    let cands: Vec<(Option<usize>, LookupOp)> = cands.iter().filter(|c| c.2 & !before == 0).map(|c| (c.0, c.1)).collect();
-    let ins: Vec<(Option<usize>, usize)> = ins.iter().filter(|c| c.2 & !before == 0).map(|c| (c.0, c.1)).collect();
-    // (cost, rows, terms used by the lookup itself)
-    let mut access = (TABLE_ROWS, TABLE_ROWS, 0i32);
-    let mut consider = |cost: f64, rows: f64, used: i32| {
-        if cost + rows < access.0 + access.1 {
-            access = (cost, rows, used);
-        }
-    };
-    if cands.iter().any(|(c, op)| c.is_none() && *op == LookupOp::Eq) {
-        consider(SEEK_COST, 1.0, 1);
-    }
-    if let Some((_, len)) = ins.iter().find(|(c, _)| c.is_none()) {
-        let k = *len as f64;
-        consider(k * SEEK_COST, k, 1);
-    }
-    if has_table {
-        let ranged = |c: usize| cands.iter().filter(|(x, op)| *x == Some(c) && *op != LookupOp::Eq).count().min(2) as i32;
-        for idx in indexes {
-            let mut eq = 0usize;
-            for key in &idx.keys {
-                if key.is_some() && cands.iter().any(|(c, op)| c == key && *op == LookupOp::Eq) {
-                    eq += 1;
-                } else {
-                    break;
-                }
-            }
-            let range = idx.keys.get(eq).copied().flatten().map_or(0, ranged);
-            if eq == 0 && range == 0 {
-                let first = idx.first_column;
-                if first.is_some() && ins.iter().any(|(c, _)| *c == first) {
-                    let k = ins.iter().find(|(c, _)| *c == first).map_or(1.0, |(_, len)| *len as f64);
-                    let rows = k * INDEX_EQ_ROWS;
-                    consider(k * SEEK_COST + rows * INDEX_ROW_COST, rows, 1);
-                }
-                continue;
-            }
-            let mut rows = if idx.unique && eq == idx.keys.len() {
-                1.0
-            } else if eq > 0 {
-                INDEX_EQ_ROWS
-            } else {
-                TABLE_ROWS
+            let sub = LoopFacts {
+                me: lf.me,
+                has_table: true,
+                rowid: lf.rowid,
+                rowid_order: false,
+                cands: b.cands.clone(),
+                ins: b.ins.clone(),
+                indexes: Vec::new(),
+                auto_cols: Vec::new(),
+                vtab: None,
+                ors: Vec::new(),
             };
-            rows /= 4f64.powi(range);
-            let rows = rows.max(1.0);
-            consider(SEEK_COST + rows * INDEX_ROW_COST, rows, eq as i32 + range);
+            let none = |o: i32, _: &[usize]| o;
+            let mut best: Option<Cand> = None;
+            let mut consider = |c: Option<Cand>| {
+                if let Some(c) = c {
+                    if best.is_none_or(|b| (c.run, c.out) < (b.run, b.out)) {
+                        best = Some(c);
+                    }
+                }
+            };
+            if lf.rowid {
+                consider(index_cand(&sub, before, &ROWID_PROBE, &none));
+            }
+            for idx in &lf.indexes {
+                consider(index_cand(&sub, before, &Probe { served: &[], ..idx.probe() }, &none));
+            }
+            let Some(best) = best else {
+                union = None;
+                break;
+            };
+            union = Some(match union {
+                None => (best.run, best.out),
+                Some((r, o)) => (log_est_add(r, best.run), log_est_add(o, best.out)),
+            });
+        }
+        if let Some((run, rows)) = union {
+            out.push(plain(run + 1, rows));
         }
     }
-    access
+    out
 }
 
-/// Advance `p` to the next permutation in lexicographic order; `false`
-/// after the last.
-fn next_permutation(p: &mut [usize]) -> bool {
-    let n = p.len();
-    if n < 2 {
-        return false;
+/// SQLite's `whereLoopOutputAdjust`: the output of a loop lowered by each
+/// term it checks but does not use for its lookup (the terms at `used`).
+fn output_adjust(facts: &JoinFacts, me: u64, before: u64, mut out: i32, used: &[usize]) -> i32 {
+    let mut reduce = 0;
+    for (k, t) in facts.terms.iter().enumerate() {
+        if t.deps == u64::MAX || t.deps & me == 0 || t.deps & !(before | me) != 0 || used.contains(&k) {
+            continue;
+        }
+        match t.truth {
+            Some(p) => out += p,
+            None => {
+                out -= 1;
+                reduce = reduce.max(t.eq_cap);
+            }
+        }
     }
-    let mut i = n - 1;
-    while i > 0 && p[i - 1] >= p[i] {
-        i -= 1;
+    out.min(TABLE_ROWS - reduce)
+}
+
+/// The rows a range keeps of `rows` (LogEst): a quarter per bound, and a
+/// quarter more with both.
+fn range_rows(rows: i32, low: bool, high: bool) -> i32 {
+    let bounds = low as i32 + high as i32;
+    let mut new = rows - 20 * bounds;
+    if low && high {
+        new -= 20;
     }
-    if i == 0 {
-        return false;
+    new.max(10).min(rows - bounds)
+}
+
+/// What an index lookup is costed from.
+struct Probe<'x> {
+    /// The lookup key of each index column (for the rowid, `[None]`).
+    keys: &'x [Option<usize>],
+    /// The rowid itself.
+    ipk: bool,
+    unique: bool,
+    width_cost: i32,
+    partial: bool,
+    covering: bool,
+    /// See [`IndexFacts::served`].
+    served: &'x [bool],
+}
+
+/// The rowid as an index.
+const ROWID_PROBE: Probe<'static> = Probe { keys: &[None], ipk: true, unique: true, width_cost: 0, partial: false, covering: true, served: &[] };
+
+impl IndexFacts {
+    fn probe(&self) -> Probe<'_> {
+        Probe {
+            keys: &self.keys,
+            ipk: false,
+            unique: self.unique,
+            width_cost: self.width_cost,
+            partial: self.partial,
+            covering: self.covering,
+            served: &self.served,
+        }
     }
-    let mut j = n - 1;
-    while p[j] <= p[i - 1] {
-        j -= 1;
+}
+
+/// The lookup of one index with the longest prefix of `=`/IN terms
+/// `before` allows and a range on the next key; `None` when no term
+/// drives it.
+fn index_cand(lf: &LoopFacts, before: u64, p: &Probe<'_>, adjust: &dyn Fn(i32, &[usize]) -> i32) -> Option<Cand> {
+    let Probe { keys, ipk, unique, width_cost, partial, covering, served } = *p;
+    let avail = |d: u64| d & !before == 0;
+    let key_ok = |k: &Option<usize>| ipk || k.is_some();
+    let mut used = Vec::new();
+    let mut n_in = 0;
+    let mut eq = 0;
+    for key in keys {
+        if !key_ok(key) {
+            break;
+        }
+        if let Some(c) = lf.cands.iter().find(|c| c.0 == *key && c.1 == LookupOp::Eq && avail(c.2)) {
+            used.push(c.3);
+        } else if let Some(c) = lf.ins.iter().find(|c| c.0 == *key && avail(c.2)) {
+            used.push(c.3);
+            n_in += log_est(c.1 as u64);
+        } else {
+            break;
+        }
+        eq += 1;
     }
-    p.swap(i - 1, j);
-    p[i..].reverse();
-    true
+    let (mut low, mut high) = (false, false);
+    if let Some(key) = keys.get(eq).filter(|k| key_ok(k)) {
+        if let Some(c) = lf.cands.iter().find(|c| c.0 == *key && matches!(c.1, LookupOp::Gt | LookupOp::Ge) && avail(c.2)) {
+            used.push(c.3);
+            low = true;
+        }
+        if let Some(c) = lf.cands.iter().find(|c| c.0 == *key && matches!(c.1, LookupOp::Lt | LookupOp::Le) && avail(c.2)) {
+            used.push(c.3);
+            high = true;
+        }
+    }
+    if eq == 0 && !low && !high {
+        return None;
+    }
+    let size = if partial { TABLE_ROWS - 10 } else { TABLE_ROWS };
+    let one_row = unique && eq == keys.len() && n_in == 0;
+    let mut rows = if eq == 0 {
+        size
+    } else if unique && eq == keys.len() {
+        0
+    } else {
+        INDEX_EQ_ROWS.get(eq - 1).copied().unwrap_or(INDEX_EQ_ROWS_LATER)
+    };
+    if low || high {
+        rows = range_rows(rows, low, high);
+    }
+    // The seek, the entries read, and (unless the index holds every
+    // column read) a table lookup per entry.
+    let read = if ipk { rows + SCAN_FACTOR } else { rows + 1 + width_cost };
+    let mut run = log_est_add(est_log(size), read);
+    if !ipk && !covering {
+        run = log_est_add(run, rows + SCAN_FACTOR);
+    }
+    run += n_in;
+    rows += n_in;
+    let ordered = one_row || served.get(eq).copied().unwrap_or(false);
+    Some(Cand { run, setup: 0, out: adjust(rows, &used), auto: false, one_row, ordered })
 }

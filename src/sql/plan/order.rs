@@ -246,14 +246,20 @@ fn column_width(table: &Table, c: usize) -> u64 {
     16
 }
 
+/// Estimated width of a table's rows, as a logarithmic estimate
+/// comparable with [`index_width`] (SQLite's `szTabRow`).
+pub fn table_width(table: &Table) -> i32 {
+    let mut w: u64 = (0..table.columns.len()).map(|c| column_width(table, c)).sum();
+    if table.rowid_alias.is_none() {
+        w += 1;
+    }
+    log_est(w * 4)
+}
+
 /// Whether an index's entries are estimated narrower than the table's
 /// rows (a full scan then reads the covering index instead).
 pub fn index_is_narrower(table: &Table, idx: &Index) -> bool {
-    let mut table_w: u64 = (0..table.columns.len()).map(|c| column_width(table, c)).sum();
-    if table.rowid_alias.is_none() {
-        table_w += 1;
-    }
-    index_width(table, idx) < log_est(table_w * 4)
+    index_width(table, idx) < table_width(table)
 }
 
 /// Estimated width of an index entry (key columns and rowid), as a

@@ -1067,17 +1067,15 @@ impl VtabPlans {
             .min_by_key(|u| (u.cost.run, u.cost.rows))
     }
 
-    /// (cost of one pass, rows) of the plan for `before`, or of the
-    /// union read instead; infinite when none is allowed.
-    pub fn estimate(&self, before: u64) -> (f64, f64) {
-        let from_log = |x: i32| 2f64.powf(x as f64 / 10.0);
-        match self.best(before) {
-            Some(info) if info.estimated_cost.is_finite() => match self.union_for(before, info, false, false) {
-                Some(u) => (from_log(u.cost.run), from_log(u.cost.rows).max(1.0)),
-                None => (info.estimated_cost.max(0.0), (info.estimated_rows.max(1)) as f64),
-            },
-            _ => (f64::INFINITY, f64::INFINITY),
-        }
+    /// The LogEst (cost of one pass, rows) of the plan for `before`, or
+    /// of the OR union cheaper than it, as SQLite's path solver sees the
+    /// loop; `None` when no plan is allowed with the items in `before`.
+    pub fn estimate_log(&self, before: u64) -> Option<(i32, i32)> {
+        let info = self.best(before).filter(|i| i.estimated_cost.is_finite())?;
+        Some(match self.union_for(before, info, false, false) {
+            Some(u) => (u.cost.run, u.cost.rows),
+            None => crate::sql::plan::vtab_or::plan_log_est(info),
+        })
     }
 }
 

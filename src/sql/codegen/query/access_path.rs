@@ -38,6 +38,7 @@ impl<'b> Compiler<'_> {
         goal: Option<&crate::sql::plan::order::OrderGoal>,
         uses: Option<&crate::sql::plan::goal::ColumnUses>,
     ) -> Result<(LoopKind, bool)> {
+        self.loop_one_row = false;
         if it.vtab.is_some() {
             return self.open_vtab_loop(it, before, terms, next, end, goal, uses);
         }
@@ -92,6 +93,7 @@ impl<'b> Compiler<'_> {
             }
             if !eqs.is_empty() {
                 let served = goal.map_or(Served::No, |g| index_serves(g, &table, pk, eqs.len()));
+                self.loop_one_row = eqs.len() >= pk.columns.len();
                 let kind = self.pk_loop(it, &table, pk, (eqs, lower, upper), served == Served::Backward, min_max, (next, end), &item_name)?;
                 return Ok((kind, served.yes()));
             }
@@ -108,6 +110,7 @@ impl<'b> Compiler<'_> {
                 .find(|t| matches!(t, Expr::Binary(l, Operator::Equals, r) if std::ptr::eq(&**l, *e) || std::ptr::eq(&**r, *e)))
                 .map(|t| term_address(t));
             let _ = next;
+            self.loop_one_row = true;
             return Ok((LoopKind::Once, goal.is_some()));
         }
         let ins = self.in_candidates(it, before, terms);
@@ -181,6 +184,8 @@ impl<'b> Compiler<'_> {
                     < self.single_path_rows(&table, &indexes, best.as_ref().map(|b| (b.0, &b.1, b.2.len())), &cands, &ins, goal)
                 {
                     let kind = self.multi_or_loop(it, before, plan, end, uses)?;
+                    // (Its branches' lookups set the flag for themselves.)
+                    self.loop_one_row = false;
                     return Ok((kind, false));
                 }
             }
@@ -204,6 +209,7 @@ impl<'b> Compiler<'_> {
         if let Some(b) = best.take_if(|b| b.0 >= 4) {
             // (A UNIQUE key pinned whole finds at most one row: any order.)
             let one_row = b.1.unique && b.2.len() >= b.1.columns.len();
+            self.loop_one_row = one_row;
             let served = goal.map_or(Served::No, |g| if one_row { Served::Forward } else { index_serves(g, &table, &b.1, b.2.len()) });
             let l = search(b, served == Served::Backward);
             let kind = self.emit_index_loop(&table, l, next, end)?;

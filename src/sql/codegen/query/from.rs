@@ -922,6 +922,9 @@ impl<'b> Compiler<'_> {
             return Ok((loops, false));
         }
         let mut order_served = false;
+        // Every loop so far finds at most one row per pass: the next may
+        // still give the order (as SQLite's ORDER BY analysis sees it).
+        let mut outer_one_row = true;
         let mut before: u64 = 0;
         // Per level: the cursors an unmatched pass NULL-fills (the table's
         // and its index loop's).
@@ -967,7 +970,9 @@ impl<'b> Compiler<'_> {
             // without such joins (the unmatched rows come last).
             let null_filled_later = last_right.is_some_and(|k| lvl < k);
             let plain = it.matched.is_none() && !null_filled_later;
-            let level_goal = if lvl == 0 && last_right.is_none() { req.goal.as_ref() } else { None };
+            // (Not past the first loop for a min()/max(), whose single
+            // row is the first of the outermost loop.)
+            let level_goal = req.goal.as_ref().filter(|g| last_right.is_none() && (lvl == 0 || outer_one_row && !g.min_max && !order_served));
             let shown_at = self.eqp.len();
             self.seek_consumed = None;
             // An empty table scanned in full ends every loop around it up
@@ -998,9 +1003,11 @@ impl<'b> Compiler<'_> {
             if it.left && it.matched.is_none() {
                 self.eqp.mark_left_join(shown_at);
             }
-            if lvl == 0 {
-                order_served = served && plain && !it.left && last_right.is_none();
+            if level_goal.is_some() && (lvl == 0 || level_goal.is_some_and(|g| g.item == it.item)) {
+                // (Under one-row loops a LEFT JOIN's NULL row is one row too.)
+                order_served = served && plain && (lvl > 0 || !it.left) && last_right.is_none();
             }
+            outer_one_row &= self.loop_one_row;
             before |= 1 << it.item.min(63);
             let mut cursors = vec![it.cursor];
             if let LoopKind::Index(cur, _) | LoopKind::IndexBack(cur, _) | LoopKind::InIndex(cur, ..) = kind {
