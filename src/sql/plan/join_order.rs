@@ -41,6 +41,9 @@ const INDEX_EQ_ROWS: f64 = 10.0;
 /// Cost of each row found through an index (its entry, then the table
 /// row, usually on pages the seek already brought in).
 const INDEX_ROW_COST: f64 = 4.0;
+/// SQLite's full-scan cost per row read (`whereLoopAddBtree`: 3.0 x N),
+/// used where module costs are compared with scans.
+const FULL_SCAN_PENALTY: f64 = 3.0;
 /// Joins up to this many tables are costed in every order.
 const EXHAUSTIVE_MAX: usize = 7;
 
@@ -110,6 +113,12 @@ impl<'b> Compiler<'_> {
         uses: Option<&crate::sql::plan::goal::ColumnUses>,
     ) -> JoinFacts {
         let all = items.iter().fold(0u64, |m, it| m | 1 << it.item.min(63));
+        // Beside a virtual table, whose module states its costs on
+        // SQLite's scale, a full scan costs what SQLite charges for one:
+        // three times the rows it reads (`whereLoopAddBtree`'s penalty
+        // against scans), so the module's plans and the scans compare as
+        // in SQLite's planner.
+        let scan_cost = if items.iter().any(|it| it.vtab.is_some()) { FULL_SCAN_PENALTY * TABLE_ROWS } else { TABLE_ROWS };
         let term_deps = terms.iter().map(|t| self.expr_deps(t)).collect();
         let mut loops = Vec::with_capacity(items.len());
         for it in items {
@@ -170,7 +179,7 @@ impl<'b> Compiler<'_> {
                     ors.push(facts);
                 }
             }
-            loops.push(LoopFacts { me, has_table: it.table.is_some(), cands, ins, indexes, vtab, ors });
+            loops.push(LoopFacts { me, has_table: it.table.is_some(), scan_cost, cands, ins, indexes, vtab, ors });
         }
         JoinFacts { term_deps, loops }
     }
@@ -190,6 +199,8 @@ struct LoopFacts {
     me: u64,
     /// A real table (indexes and ranges apply).
     has_table: bool,
+    /// Cost of one full scan of it.
+    scan_cost: f64,
     /// Lookup terms usable once every other item is placed: (column or
     /// indexed expression key, operator, items the value side reads).
     cands: Vec<(Option<usize>, LookupOp, u64)>,
@@ -275,13 +286,13 @@ fn loop_estimate(facts: &JoinFacts, i: usize, before: u64) -> Estimate {
     }
     let me = lf.me;
     let filters = facts.term_deps.iter().filter(|&&d| d != u64::MAX && d & me != 0 && d & !(before | me) == 0).count() as i32;
-    let (mut cost, mut rows, mut used) = access_estimate(lf.has_table, &lf.indexes, &lf.cands, &lf.ins, before);
+    let (mut cost, mut rows, mut used) = access_estimate(lf.has_table, lf.scan_cost, &lf.indexes, &lf.cands, &lf.ins, before);
     // An OR term whose every branch has a lookup: the union of them
     // (see `multi_or.rs`).
     for branches in &lf.ors {
         let mut union = (0.0, 0.0);
         for b in branches {
-            let (c, r, u) = access_estimate(lf.has_table, &lf.indexes, &b.cands, &b.ins, before);
+            let (c, r, u) = access_estimate(lf.has_table, lf.scan_cost, &lf.indexes, &b.cands, &b.ins, before);
             if u == 0 {
                 union = (f64::INFINITY, f64::INFINITY);
                 break;
@@ -300,6 +311,7 @@ fn loop_estimate(facts: &JoinFacts, i: usize, before: u64) -> Estimate {
 /// with the lookup terms `cands` and `ins` whose values `before` allows.
 fn access_estimate(
     has_table: bool,
+    scan_cost: f64,
     indexes: &[IndexFacts],
     cands: &[(Option<usize>, LookupOp, u64)],
     ins: &[(Option<usize>, usize, u64)],
@@ -308,7 +320,7 @@ fn access_estimate(
     let cands: Vec<(Option<usize>, LookupOp)> = cands.iter().filter(|c| c.2 & !before == 0).map(|c| (c.0, c.1)).collect();
     let ins: Vec<(Option<usize>, usize)> = ins.iter().filter(|c| c.2 & !before == 0).map(|c| (c.0, c.1)).collect();
     // (cost, rows, terms used by the lookup itself)
-    let mut access = (TABLE_ROWS, TABLE_ROWS, 0i32);
+    let mut access = (scan_cost, TABLE_ROWS, 0i32);
     let mut consider = |cost: f64, rows: f64, used: i32| {
         if cost + rows < access.0 + access.1 {
             access = (cost, rows, used);
