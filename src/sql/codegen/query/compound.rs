@@ -54,6 +54,16 @@ impl Compiler<'_> {
         self.check_arm_tables_exist(sel)?;
         let is_index = compounds[0].operator != CompoundOperator::UnionAll;
         let want_names = self.scopes.is_empty() && matches!(dest, Dest::Output);
+        if sel.order_by.is_none()
+            && sel.limit.is_none()
+            && compounds.iter().all(|c| c.operator == CompoundOperator::UnionAll)
+            && matches!(dest, Dest::Output | Dest::EphemTable(_) | Dest::Discard | Dest::Scalar { .. } | Dest::Row { .. })
+        {
+            return match self.union_all_streamed(sel, dest, want_names) {
+                Ok(out) => Ok(out),
+                Err(e) => Err(self.error_in_resolve_order(sel, e)),
+            };
+        }
         // Column count is only known after compiling the first arm; open
         // the temporary with a patched width.
         let e0 = self.b.cursor();
@@ -295,6 +305,39 @@ impl Compiler<'_> {
         let out = self.compile_simple(arm, order, None, dest);
         self.arm_order_offered_only = false;
         out
+    }
+
+    /// A UNION ALL without ORDER BY or LIMIT, as SQLite codes it: each arm
+    /// straight into `dest`, one after the other, no temporary table. An
+    /// arm's rows so come out before the next arm starts (a virtual table
+    /// in a later arm has its xFilter called after the earlier arms' rows
+    /// were stepped through, and a scalar subquery stops at its first row
+    /// without running the later arms).
+    fn union_all_streamed(&mut self, sel: &Select<'_>, dest: Dest, want_names: bool) -> Result<SelectInfo> {
+        let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
+        debug_assert!(compounds.iter().all(|c| c.operator == CompoundOperator::UnionAll) && sel.order_by.is_none() && sel.limit.is_none());
+        self.top_compound_arm = want_names;
+        let first = self.compile_arm(0, &sel.body.select, None, dest);
+        self.top_compound_arm = false;
+        let info = first?;
+        let n = info.n_columns;
+        let mut arms = vec![info.clone()];
+        let mut correlated = info.correlated;
+        for (j, cs) in compounds.iter().enumerate() {
+            let i = self.compile_arm(j + 1, &cs.select, None, dest)?;
+            if i.n_columns != n {
+                let name = operator_name(cs.operator);
+                return Err(Error::sql(format!("SELECTs to the left and right of {name} do not have the same number of result columns")));
+            }
+            correlated |= i.correlated;
+            arms.push(i);
+        }
+        // (The collations are checked as for any compound.)
+        self.compound_collations(&arms, n)?;
+        let mut out = info;
+        out.correlated = correlated;
+        out.arms = arms;
+        Ok(out)
     }
 
     /// `arm_order`: the ORDER BY each arm is offered (see `arm_order_text`)
