@@ -213,6 +213,7 @@ unsafe extern "C" fn x_column_text(p: *mut Fts5Context, i_col: c_int, pz: *mut *
         let Some(v) = usize::try_from(i_col).ok().filter(|_| i_col < c.ncol()).and_then(|i| c.row.row.values.get(i)) else {
             return SQLITE_RANGE;
         };
+        let v = ringlite::ext::fts5::locale::shown(c.row.locale_header, v);
         match v.as_ref().to_text() {
             Some(t) => {
                 put(pz, c.keep(&t));
@@ -376,7 +377,8 @@ unsafe extern "C" fn x_inst_token(p: *mut Fts5Context, i_idx: c_int, i_token: c_
         let found = usize::try_from(i_idx).ok().and_then(|i| c.inst.get(i)).and_then(|&(ph, col, off)| {
             let size = c.row.query?.phrases.get(ph as usize)?.tokens.len();
             let k = usize::try_from(i_token).ok().filter(|&k| k < size)?;
-            c.row.row.tokens.get(col as usize)?.get(off as usize + k)
+            let at = off as usize + k;
+            ringlite::ext::fts5::tokenizer::positioned(c.row.row.tokens.get(col as usize)?).find(|&(p, _)| p == at).map(|(_, t)| t)
         });
         match found {
             Some(t) => {
@@ -398,12 +400,14 @@ unsafe extern "C" fn x_column_locale(p: *mut Fts5Context, i_col: c_int, pz: *mut
         let Some(c) = cx(p) else { return SQLITE_MISUSE };
         put(pz, std::ptr::null());
         put(pn, 0);
-        // No table here has locale=1: every column's locale is none.
-        if (0..c.ncol()).contains(&i_col) {
-            SQLITE_OK
-        } else {
-            SQLITE_RANGE
+        let Some(v) = usize::try_from(i_col).ok().filter(|_| i_col < c.ncol()).and_then(|i| c.row.row.values.get(i)) else {
+            return SQLITE_RANGE;
+        };
+        if let Some((l, _)) = ringlite::ext::fts5::locale::split_by(c.row.locale_header, v) {
+            put(pz, c.keep(l));
+            put(pn, l.len() as c_int);
         }
+        SQLITE_OK
     })
 }
 
