@@ -17,7 +17,7 @@
 use super::extension::{AuxFunction, AuxRow};
 use super::matcher::Inst;
 use super::query::Query;
-use super::table::{current_row, cursors, Shared, Stats};
+use super::table::{current_row, cursors, Row, Shared, Stats};
 use crate::connection::Connection;
 use crate::error::{Error, Result, SQLITE_RANGE};
 use crate::value::Value;
@@ -111,7 +111,7 @@ impl ScalarFunction for Aux {
         let Some(row) = current_row(&mut s, ctx.host.as_deref_mut())? else {
             return Ok(Value::Null);
         };
-        let row = if let Which::GetLocale = self.0 { row } else { super::locale::shown_row(s.locale_header.as_ref(), row) };
+        let row = if let Which::GetLocale = self.0 { row } else { shown_row(s.locale_header.as_ref(), row) };
         match self.0 {
             // (bm25 was answered above.)
             Which::Highlight | Which::Bm25 => {
@@ -159,6 +159,19 @@ impl ScalarFunction for Outside {
     fn call(&self, _ctx: &mut FunctionContext<'_>, _args: &[Value]) -> Result<Value> {
         Err(context_error(self.0))
     }
+}
+
+/// `row` as its columns show (locale values as their text), for the
+/// auxiliary functions that copy column text; the tokens are kept.
+pub fn shown_row(header: Option<&[u8; super::locale::HEADER_LEN]>, row: Arc<Row>) -> Arc<Row> {
+    if !row.values.iter().any(|v| super::locale::split_by(header, v).is_some()) {
+        return row;
+    }
+    let mut r = (*row).clone();
+    for v in &mut r.values {
+        *v = super::locale::shown(header, v);
+    }
+    Arc::new(r)
 }
 
 /// Register the global bm25/highlight. The global `snippet` is FTS3's

@@ -17,6 +17,9 @@ pub use super::codec::Detail;
 use super::tokenizer::{FindTokenizer, Tokenizer};
 use crate::error::{Error, Result};
 
+/// Size of the header of the values `fts5_locale()` makes (`locale.rs`).
+pub const LOCALE_HEADER_LEN: usize = 16;
+
 /// A parsed table declaration.
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -51,7 +54,7 @@ pub struct Config {
     pub tokendata: bool,
     /// The connection's header of locale values (set when the table is
     /// connected; None while only the shadow tables are made).
-    pub locale_header: Option<[u8; super::locale::HEADER_LEN]>,
+    pub locale_header: Option<[u8; LOCALE_HEADER_LEN]>,
 }
 
 /// Where an fts5 table's column values live.

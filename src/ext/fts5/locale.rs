@@ -30,13 +30,11 @@
 //! same header.
 
 use super::config::Config;
-use super::table::Row;
 use crate::error::{Error, Result, SQLITE_MISMATCH};
 use crate::value::Value;
-use std::sync::Arc;
 
 /// Size of the header of a locale value.
-pub const HEADER_LEN: usize = 16;
+pub const HEADER_LEN: usize = super::config::LOCALE_HEADER_LEN;
 
 /// The locale value of `locale` and `text` under `header`.
 pub fn encode(header: &[u8; HEADER_LEN], locale: &[u8], text: &[u8]) -> Value {
@@ -85,19 +83,6 @@ pub fn shown(header: Option<&[u8; HEADER_LEN]>, v: &Value) -> Value {
         Some((_, t)) => Value::Text(t.to_vec()),
         None => v.clone(),
     }
-}
-
-/// `row` as its columns show (locale values as their text), for the
-/// auxiliary functions that copy column text; the tokens are kept.
-pub fn shown_row(header: Option<&[u8; HEADER_LEN]>, row: Arc<Row>) -> Arc<Row> {
-    if !row.values.iter().any(|v| split_by(header, v).is_some()) {
-        return row;
-    }
-    let mut r = (*row).clone();
-    for v in &mut r.values {
-        *v = shown(header, v);
-    }
-    Arc::new(r)
 }
 
 /// The locale of `v`, if it is a locale value.
