@@ -48,6 +48,10 @@
 //! contentless tables) and the instances the auxiliary functions see
 //! come from tokenizing the content (none for a contentless table).
 //!
+//! Tokens an application's tokenizer reports as colocated (synonyms)
+//! share the position of the token before them everywhere: in the
+//! index, in column sizes and when a row's tokens are matched.
+//!
 //! Invariant: the shadow tables are written only by `xCreate` (initial
 //! rows), `writer.rs` and `index.rs`, which keep index and content in
 //! step (the index lagging by the pending log until commit); they
