@@ -374,16 +374,33 @@ unsafe extern "C" fn x_query_token(p: *mut Fts5Context, i_phrase: c_int, i_token
 unsafe extern "C" fn x_inst_token(p: *mut Fts5Context, i_idx: c_int, i_token: c_int, pp: *mut *const c_char, pn: *mut c_int) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         let Some(c) = cx(p) else { return SQLITE_MISUSE };
+        // Observed: the query token, except that a prefix token (or under
+        // `tokendata=1` any token) gives the document token it matched
+        // at that position, when there is one.
         let found = usize::try_from(i_idx).ok().and_then(|i| c.inst.get(i)).and_then(|&(ph, col, off)| {
-            let size = c.row.query?.phrases.get(ph as usize)?.tokens.len();
-            let k = usize::try_from(i_token).ok().filter(|&k| k < size)?;
+            let phrase = c.row.query?.phrases.get(ph as usize)?;
+            let k = usize::try_from(i_token).ok().filter(|&k| k < phrase.tokens.len())?;
+            let (query_token, prefix) = &phrase.tokens[k];
+            if !*prefix && !phrase.tokendata {
+                return Some(query_token.as_str());
+            }
             let at = off as usize + k;
-            ringlite::ext::fts5::tokenizer::positioned(c.row.row.tokens.get(col as usize)?).find(|&(p, _)| p == at).map(|(_, t)| t)
+            let toks = c.row.row.tokens.get(col as usize).map(Vec::as_slice).unwrap_or(&[]);
+            // (Under tokendata=1 the query token itself, not a synonym.)
+            let matched = |d: &str| {
+                if *prefix {
+                    phrase.holds(k, d)
+                } else {
+                    d == query_token || (d.starts_with(query_token.as_str()) && d.as_bytes().get(query_token.len()) == Some(&0))
+                }
+            };
+            let doc = ringlite::ext::fts5::tokenizer::positioned(toks).find(|&(p, t)| p == at && matched(&t.text)).map(|(_, t)| t.text.as_str());
+            Some(doc.unwrap_or(query_token.as_str()))
         });
         match found {
             Some(t) => {
-                put(pp, c.keep(t.text.as_bytes()));
-                put(pn, t.text.len() as c_int);
+                put(pp, c.keep(t.as_bytes()));
+                put(pn, t.len() as c_int);
                 SQLITE_OK
             }
             None => {

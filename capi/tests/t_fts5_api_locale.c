@@ -45,7 +45,8 @@ static int tk_create(void *u, const char **az, int n, Fts5Tokenizer **out) {
 }
 static void tk_delete(Fts5Tokenizer *p) { free(p); }
 /* words separated by spaces; '/' becomes a zero byte (token data); a
-** locale is appended as "@locale" */
+** locale is appended as "@locale"; "2nd" has the synonyms "second" and
+** "two" (FTS5_TOKEN_COLOCATED) */
 static int tk_tokenize(Fts5Tokenizer *p, void *ctx, int flags, const char *z, int n, const char *loc, int nloc,
                        int (*xToken)(void *, int, const char *, int, int, int)) {
   int i = 0, rc = SQLITE_OK;
@@ -62,6 +63,10 @@ static int tk_tokenize(Fts5Tokenizer *p, void *ctx, int flags, const char *z, in
     for (q = 0; q < len; q++) if (buf[q] == '/') buf[q] = 0;
     if (nloc > 0 && nloc < 40) { buf[len++] = '@'; memcpy(buf + len, loc, nloc); len += nloc; }
     rc = xToken(ctx, 0, buf, len, s, i);
+    if (rc == SQLITE_OK && i - s == 3 && memcmp(z + s, "2nd", 3) == 0) {
+      rc = xToken(ctx, FTS5_TOKEN_COLOCATED, "second", 6, s, i);
+      if (rc == SQLITE_OK) rc = xToken(ctx, FTS5_TOKEN_COLOCATED, "two", 3, s, i);
+    }
   }
   return rc;
 }
@@ -137,6 +142,13 @@ int main(void) {
   show(db, "SELECT rowid, loc(n) FROM n WHERE n MATCH 'a*'");
   show(db, "SELECT rowid, loc(d) FROM d WHERE d MATCH 'a*'");
   show(db, "SELECT rowid, loc(n) FROM n WHERE n MATCH 'ab'");
+  show(db, "INSERT INTO n VALUES('a 2nd'), ('two second 2nd')");
+  show(db, "INSERT INTO d VALUES('a 2nd'), ('two second 2nd')");
+  show(db, "SELECT rowid, loc(n) FROM n WHERE n MATCH '2nd'");
+  show(db, "SELECT rowid, loc(n) FROM n WHERE n MATCH 'second'");
+  show(db, "SELECT rowid, loc(n) FROM n WHERE n MATCH 'tw*'");
+  show(db, "SELECT rowid, loc(d) FROM d WHERE d MATCH '2nd'");
+  show(db, "SELECT rowid, loc(d) FROM d WHERE d MATCH 'se*'");
   sqlite3_close(db);
   return 0;
 }
