@@ -213,6 +213,7 @@ unsafe extern "C" fn x_column_text(p: *mut Fts5Context, i_col: c_int, pz: *mut *
         let Some(v) = usize::try_from(i_col).ok().filter(|_| i_col < c.ncol()).and_then(|i| c.row.row.values.get(i)) else {
             return SQLITE_RANGE;
         };
+        let v = ringlite::ext::fts5::locale::shown(c.row.locale_header, v);
         match v.as_ref().to_text() {
             Some(t) => {
                 put(pz, c.keep(&t));
@@ -373,15 +374,33 @@ unsafe extern "C" fn x_query_token(p: *mut Fts5Context, i_phrase: c_int, i_token
 unsafe extern "C" fn x_inst_token(p: *mut Fts5Context, i_idx: c_int, i_token: c_int, pp: *mut *const c_char, pn: *mut c_int) -> c_int {
     crate::ffi_guard!(SQLITE_ERROR, {
         let Some(c) = cx(p) else { return SQLITE_MISUSE };
+        // Observed: the query token, except that a prefix token (or under
+        // `tokendata=1` any token) gives the document token it matched
+        // at that position, when there is one.
         let found = usize::try_from(i_idx).ok().and_then(|i| c.inst.get(i)).and_then(|&(ph, col, off)| {
-            let size = c.row.query?.phrases.get(ph as usize)?.tokens.len();
-            let k = usize::try_from(i_token).ok().filter(|&k| k < size)?;
-            c.row.row.tokens.get(col as usize)?.get(off as usize + k)
+            let phrase = c.row.query?.phrases.get(ph as usize)?;
+            let k = usize::try_from(i_token).ok().filter(|&k| k < phrase.tokens.len())?;
+            let (query_token, prefix) = &phrase.tokens[k];
+            if !*prefix && !phrase.tokendata {
+                return Some(query_token.as_str());
+            }
+            let at = off as usize + k;
+            let toks = c.row.row.tokens.get(col as usize).map(Vec::as_slice).unwrap_or(&[]);
+            // (Under tokendata=1 the query token itself, not a synonym.)
+            let matched = |d: &str| {
+                if *prefix {
+                    phrase.holds(k, d)
+                } else {
+                    d == query_token || (d.starts_with(query_token.as_str()) && d.as_bytes().get(query_token.len()) == Some(&0))
+                }
+            };
+            let doc = ringlite::ext::fts5::tokenizer::positioned(toks).find(|&(p, t)| p == at && matched(&t.text)).map(|(_, t)| t.text.as_str());
+            Some(doc.unwrap_or(query_token.as_str()))
         });
         match found {
             Some(t) => {
-                put(pp, c.keep(t.text.as_bytes()));
-                put(pn, t.text.len() as c_int);
+                put(pp, c.keep(t.as_bytes()));
+                put(pn, t.len() as c_int);
                 SQLITE_OK
             }
             None => {
@@ -398,12 +417,14 @@ unsafe extern "C" fn x_column_locale(p: *mut Fts5Context, i_col: c_int, pz: *mut
         let Some(c) = cx(p) else { return SQLITE_MISUSE };
         put(pz, std::ptr::null());
         put(pn, 0);
-        // No table here has locale=1: every column's locale is none.
-        if (0..c.ncol()).contains(&i_col) {
-            SQLITE_OK
-        } else {
-            SQLITE_RANGE
+        let Some(v) = usize::try_from(i_col).ok().filter(|_| i_col < c.ncol()).and_then(|i| c.row.row.values.get(i)) else {
+            return SQLITE_RANGE;
+        };
+        if let Some((l, _)) = ringlite::ext::fts5::locale::split_by(c.row.locale_header, v) {
+            put(pz, c.keep(l));
+            put(pn, l.len() as c_int);
         }
+        SQLITE_OK
     })
 }
 

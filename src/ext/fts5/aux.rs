@@ -17,14 +17,14 @@
 use super::extension::{AuxFunction, AuxRow};
 use super::matcher::Inst;
 use super::query::Query;
-use super::table::{current_row, cursors, Shared, Stats};
+use super::table::{current_row, cursors, Row, Shared, Stats};
 use crate::connection::Connection;
-use crate::error::{Error, Result};
+use crate::error::{Error, Result, SQLITE_RANGE};
 use crate::value::Value;
 use crate::vdbe::func::{FuncDef, FuncFlags, FuncKind, FunctionContext, ScalarFunction};
 use std::sync::{Arc, Mutex};
 
-const NAMES: [&str; 3] = ["bm25", "highlight", "snippet"];
+const NAMES: [&str; 4] = ["bm25", "highlight", "snippet", "fts5_get_locale"];
 
 /// bm25 of a row (fts5.txt 5.1.1) of sizes `size` and instances of
 /// phrase i `inst(i)`: k1 = 1.2, b = 0.75, idf floored at 1e-6, phrase
@@ -57,6 +57,7 @@ enum Which {
     Bm25,
     Highlight,
     Snippet,
+    GetLocale,
 }
 
 struct Aux(Which);
@@ -78,6 +79,21 @@ impl ScalarFunction for Aux {
         let Some(first) = args.first() else {
             return Err(context_error(name));
         };
+        if let Which::GetLocale = self.0 {
+            // Argument checks come before the row is looked at.
+            if args.len() != 2 {
+                return Err(Error::sql("wrong number of arguments to function fts5_get_locale()"));
+            }
+            // (Text holding an integer counts as one, as its numeric type.)
+            let integer = match &args[1] {
+                Value::Integer(_) => true,
+                Value::Text(t) => std::str::from_utf8(t).is_ok_and(|s| s.trim().parse::<i64>().is_ok()),
+                _ => false,
+            };
+            if !integer {
+                return Err(Error::sql("non-integer argument passed to function fts5_get_locale()"));
+            }
+        }
         let sh = shared_of(first, name)?;
         let mut s = sh.lock().unwrap_or_else(|e| e.into_inner());
         if let Which::Bm25 = self.0 {
@@ -95,6 +111,7 @@ impl ScalarFunction for Aux {
         let Some(row) = current_row(&mut s, ctx.host.as_deref_mut())? else {
             return Ok(Value::Null);
         };
+        let row = if let Which::GetLocale = self.0 { row } else { shown_row(s.locale_header.as_ref(), row) };
         match self.0 {
             // (bm25 was answered above.)
             Which::Highlight | Which::Bm25 => {
@@ -108,6 +125,11 @@ impl ScalarFunction for Aux {
                     return Err(Error::sql("wrong number of arguments to function snippet()"));
                 }
                 super::snippet::snippet(&row, &args[1..])
+            }
+            Which::GetLocale => {
+                let col = args[1].as_ref().to_i64();
+                let v = usize::try_from(col).ok().and_then(|c| row.values.get(c)).ok_or_else(|| Error::new(SQLITE_RANGE, "column index out of range"))?;
+                Ok(super::locale::split_by(s.locale_header.as_ref(), v).map_or(Value::Null, |(l, _)| Value::Text(l.to_vec())))
             }
         }
     }
@@ -123,6 +145,7 @@ pub fn overload(n_args: i32, name: &str) -> Option<Arc<FuncDef>> {
         "bm25" => Which::Bm25,
         "highlight" => Which::Highlight,
         "snippet" => Which::Snippet,
+        "fts5_get_locale" => Which::GetLocale,
         _ => return None,
     };
     Some(Arc::new(def(which, n_args)))
@@ -138,14 +161,37 @@ impl ScalarFunction for Outside {
     }
 }
 
+/// `row` as its columns show (locale values as their text), for the
+/// auxiliary functions that copy column text; the tokens are kept.
+pub fn shown_row(header: Option<&[u8; super::locale::HEADER_LEN]>, row: Arc<Row>) -> Arc<Row> {
+    if !row.values.iter().any(|v| super::locale::split_by(header, v).is_some()) {
+        return row;
+    }
+    let mut r = (*row).clone();
+    for v in &mut r.values {
+        *v = super::locale::shown(header, v);
+    }
+    Arc::new(r)
+}
+
 /// Register the global bm25/highlight. The global `snippet` is FTS3's
 /// (`src/ext/fts3`), which answers for its own tables and gives the same
 /// context error elsewhere; fts5 tables overload it.
-pub fn register_globals(conn: &mut Connection) -> Result<()> {
-    for n in ["bm25", "highlight"] {
+pub fn register_globals(conn: &mut Connection, locale_header: [u8; super::locale::HEADER_LEN]) -> Result<()> {
+    for n in ["bm25", "highlight", "fts5_get_locale"] {
         conn.create_function(FuncDef { name: n.to_string(), n_args: -1, flags: FuncFlags::default(), kind: FuncKind::Scalar(Arc::new(Outside(n))) })?;
     }
-    Ok(())
+    let f = Locale(locale_header);
+    conn.create_function(FuncDef { name: "fts5_locale".into(), n_args: -1, flags: FuncFlags::default(), kind: FuncKind::Scalar(Arc::new(f)) })
+}
+
+/// `fts5_locale(L, T)` (`locale.rs`), with the connection's header.
+struct Locale([u8; super::locale::HEADER_LEN]);
+
+impl ScalarFunction for Locale {
+    fn call(&self, _ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<Value> {
+        super::locale::fts5_locale(&self.0, args)
+    }
 }
 
 /// An application's auxiliary function, as an fts5 table substitutes it.
@@ -161,17 +207,25 @@ impl ScalarFunction for Custom {
         // that reaches this cursor's table again): the state is cloned out
         // and the function's auxdata put back afterwards.
         let key = Arc::as_ptr(&self.1) as *const () as usize;
-        let (query, stats, row, tokenizer, columns, mut aux) = {
+        let (query, stats, row, tokenizer, columns, mut aux, locale_header) = {
             let mut s = sh.lock().unwrap_or_else(|e| e.into_inner());
             let Some(row) = current_row(&mut s, ctx.host.as_deref_mut())? else {
                 return Ok(Value::Null);
             };
             let aux = s.aux_data.remove(&key);
-            (s.query.clone(), s.stats.clone(), row, s.tokenizer.clone(), s.columns.clone(), aux)
+            (s.query.clone(), s.stats.clone(), row, s.tokenizer.clone(), s.columns.clone(), aux, s.locale_header)
         };
         let r = self.1.call(
             ctx,
-            AuxRow { query: query.as_deref(), stats: &stats, row: &row, tokenizer: &tokenizer, columns: &columns, aux_data: &mut aux },
+            AuxRow {
+                query: query.as_deref(),
+                stats: &stats,
+                row: &row,
+                tokenizer: &tokenizer,
+                columns: &columns,
+                aux_data: &mut aux,
+                locale_header: locale_header.as_ref(),
+            },
             &args[1..],
         );
         if let Some(a) = aux {

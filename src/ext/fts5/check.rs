@@ -18,7 +18,7 @@
 use super::codec::{columns, positions, put};
 use super::config::{Config, Content, Detail};
 use super::index;
-use super::pending::{terms, Op, Pending};
+use super::pending::{size_of, terms, Op, Pending};
 use super::shadow::rows;
 use super::writer;
 use crate::connection::Connection;
@@ -62,8 +62,8 @@ pub fn run(c: &mut Connection, cfg: &Config, p: &mut Pending, compare_external: 
         let toks = writer::tokens(cfg, &r[1..])?;
         let mut sz = Vec::new();
         for (t, x) in totals.iter_mut().zip(&toks) {
-            *t += x.len() as i64;
-            put(&mut sz, x.len() as u64);
+            *t += size_of(x) as i64;
+            put(&mut sz, size_of(x) as u64);
         }
         sizes.push((id, sz));
         ops.push(Op { rowid: id, delete: false, tokens: toks });

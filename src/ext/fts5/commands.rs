@@ -2,7 +2,7 @@
 //!
 //! 'rebuild', 'optimize', 'merge' and the persistent settings 'pgsz',
 //! 'automerge', 'crisismerge', 'usermerge', 'secure-delete',
-//! 'deletemerge' and 'hashsize' (stored
+//! 'deletemerge', 'hashsize' and 'insttoken' (stored
 //! in `%_config`, the
 //! structure cookie bumped so other connections notice), with SQLite's
 //! value ranges; 'delete' (a row's index entries, given its old values)
@@ -64,12 +64,12 @@ pub fn run(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, cmd: &str, arg:
             }
             Ok(())
         }
-        "pgsz" | "automerge" | "crisismerge" | "usermerge" | "secure-delete" | "deletemerge" | "hashsize" => {
+        "pgsz" | "automerge" | "crisismerge" | "usermerge" | "secure-delete" | "deletemerge" | "hashsize" | "insttoken" => {
             let v = int_arg(arg).ok_or_else(logic_error)?;
             let ok = match cmd {
                 "pgsz" => (32..=65536).contains(&v),
                 "automerge" => (0..=64).contains(&v),
-                "crisismerge" | "secure-delete" => v >= 0,
+                "crisismerge" | "secure-delete" | "insttoken" => v >= 0,
                 "hashsize" => v > 0,
                 // (Out of range values mean the default, 10%, or 0.)
                 "deletemerge" => true,

@@ -6,9 +6,9 @@
 //! (full, column, none),
 //! `prefix=`, the table kinds of `content=` (own `%_content`, external
 //! content with `content_rowid=`, contentless `content=''` with
-//! `contentless_unindexed=`, `contentless_delete=`) and `columnsize=`.
-//! Every other option is refused with an error saying so, never
-//! silently ignored.
+//! `contentless_unindexed=`, `contentless_delete=`), `columnsize=`,
+//! `locale=` and `tokendata=`.
+//! Every other option is SQLite's "unrecognized option" error.
 //!
 //! Invariant: a [`Config`] has at least one column, no column is named
 //! `rank` or `rowid`, and `unindexed` has one entry per column.
@@ -16,6 +16,9 @@
 pub use super::codec::Detail;
 use super::tokenizer::{FindTokenizer, Tokenizer};
 use crate::error::{Error, Result};
+
+/// Size of the header of the values `fts5_locale()` makes (`locale.rs`).
+pub const LOCALE_HEADER_LEN: usize = 16;
 
 /// A parsed table declaration.
 #[derive(Debug, Clone)]
@@ -44,6 +47,14 @@ pub struct Config {
     /// `contentless_delete=1`: a contentless table whose rows may be
     /// deleted and updated (tombstones, `tombstone.rs`).
     pub contentless_delete: bool,
+    /// `locale=1`: values may carry a locale (`locale.rs`).
+    pub locale: bool,
+    /// `tokendata=1`: a token's bytes after a zero byte are data, not
+    /// matched by queries (which match the part before it).
+    pub tokendata: bool,
+    /// The connection's header of locale values (set when the table is
+    /// connected; None while only the shadow tables are made).
+    pub locale_header: Option<[u8; LOCALE_HEADER_LEN]>,
 }
 
 /// Where an fts5 table's column values live.
@@ -147,11 +158,6 @@ fn words(s: &str) -> Vec<String> {
     out
 }
 
-/// An option that is not implemented in this stage.
-fn unsupported(option: &str) -> Error {
-    Error::unsupported(&format!("the fts5 option \"{option}\""))
-}
-
 impl Config {
     /// Parse xCreate's/xConnect's argv.
     pub fn parse(argv: &[String], ext: &FindTokenizer<'_>) -> Result<Config> {
@@ -169,6 +175,9 @@ impl Config {
             columnsize: true,
             contentless_unindexed: false,
             contentless_delete: false,
+            locale: false,
+            tokendata: false,
+            locale_header: None,
         };
         let mut tokenize_seen = false;
         let mut content: Option<String> = None;
@@ -222,7 +231,7 @@ impl Config {
                         }
                         *slot = Some(value);
                     }
-                    "columnsize" | "contentless_delete" | "contentless_unindexed" => {
+                    "columnsize" | "contentless_delete" | "contentless_unindexed" | "locale" | "tokendata" => {
                         let on = match value.as_str() {
                             "0" => false,
                             "1" => true,
@@ -231,11 +240,10 @@ impl Config {
                         match key.as_str() {
                             "columnsize" => cfg.columnsize = on,
                             "contentless_delete" => contentless_delete = on,
+                            "locale" => cfg.locale = on,
+                            "tokendata" => cfg.tokendata = on,
                             _ => cfg.contentless_unindexed = on,
                         }
-                    }
-                    "locale" | "tokendata" => {
-                        return Err(unsupported(&key));
                     }
                     _ => return Err(Error::sql(format!("unrecognized option: \"{}\"", a[..e].trim()))),
                 }

@@ -44,6 +44,10 @@ pub struct AuxRow<'a> {
     /// The data this function kept on the cursor (`xSetAuxdata`),
     /// kept until the cursor closes.
     pub aux_data: &'a mut Option<Box<dyn Any + Send>>,
+    /// The header of the connection's locale values: a column value
+    /// that is one shows its text, its locale through xColumnLocale
+    /// (`super::locale`).
+    pub locale_header: Option<&'a [u8; super::locale::HEADER_LEN]>,
 }
 
 /// An auxiliary function of the application's.
@@ -61,6 +65,8 @@ pub struct Extensions {
     /// Definitions a later one of the same name replaced: SQLite keeps
     /// them (and their user data) until the connection closes.
     replaced: Mutex<Vec<Box<dyn Any + Send + Sync>>>,
+    /// The header of the connection's locale values (`locale.rs`).
+    locale_header: Mutex<[u8; super::locale::HEADER_LEN]>,
 }
 
 impl Extensions {
@@ -81,6 +87,16 @@ impl Extensions {
         if let Some(old) = lock(&self.functions).insert(name.to_ascii_lowercase(), f) {
             lock(&self.replaced).push(Box::new(old));
         }
+    }
+
+    /// Set the header of the connection's locale values (at registration).
+    pub fn set_locale_header(&self, h: [u8; super::locale::HEADER_LEN]) {
+        *lock(&self.locale_header) = h;
+    }
+
+    /// The header of the connection's locale values.
+    pub fn locale_header(&self) -> [u8; super::locale::HEADER_LEN] {
+        *lock(&self.locale_header)
     }
 
     /// The auxiliary function registered as `name`.

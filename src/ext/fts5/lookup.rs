@@ -88,6 +88,45 @@ impl Hits {
     pub fn get(&self, rowid: i64) -> Option<&[(usize, usize)]> {
         self.rowids.binary_search(&rowid).ok().map(|k| self.row(k))
     }
+
+    /// The hits of either token (a query token and its synonyms): every
+    /// row holding one, with the (column, position) pairs of both.
+    pub fn union(&self, other: &Hits) -> Hits {
+        let mut out = Hits { rowids: Vec::new(), start: vec![0], pairs: Vec::new() };
+        let (mut i, mut j) = (0, 0);
+        while i < self.len() || j < other.len() {
+            let a = self.rowids.get(i).copied();
+            let b = other.rowids.get(j).copied();
+            let rowid = match (a, b) {
+                (Some(x), Some(y)) => x.min(y),
+                (Some(x), None) => x,
+                (None, Some(y)) => y,
+                (None, None) => break,
+            };
+            let from = out.pairs.len();
+            if a == Some(rowid) {
+                out.pairs.extend_from_slice(self.row(i));
+                i += 1;
+            }
+            if b == Some(rowid) {
+                out.pairs.extend_from_slice(other.row(j));
+                j += 1;
+            }
+            out.pairs[from..].sort_unstable();
+            dedup_tail(&mut out.pairs, from);
+            out.rowids.push(rowid);
+            out.start.push(out.pairs.len() as u32);
+        }
+        debug_assert!(out.rowids.windows(2).all(|w| w[0] < w[1]));
+        out
+    }
+}
+
+/// Drop the repeated pairs of the sorted `v[from..]`.
+fn dedup_tail(v: &mut Vec<(usize, usize)>, from: usize) {
+    let mut tail = v.split_off(from);
+    tail.dedup();
+    v.extend(tail);
 }
 
 /// One doclist entry read for a token: its term (an id of [`Gathered`]),
@@ -250,6 +289,9 @@ const IDX_CACHE_ENTRIES: usize = 1 << 20;
 /// Reads token doclists for one query.
 pub struct Reader {
     detail: Detail,
+    /// `tokendata=1`: a token also finds the terms that are it followed
+    /// by a zero byte and data.
+    tokendata: bool,
     /// `SELECT term, pgno FROM %_idx WHERE segid = ?1`.
     sql_idx: String,
     /// The `%_idx` entries read (shared with the table).
@@ -280,6 +322,7 @@ impl Reader {
         let data = cfg.shadow("data");
         Ok(Reader {
             detail: cfg.detail,
+            tokendata: cfg.tokendata,
             sql_idx: format!("SELECT term, pgno FROM {idx} WHERE segid = ?1"),
             idx: idx_cache.clone(),
             sql_pages: format!("SELECT id, block FROM {data} WHERE id >= ?1 AND id <= ?2 ORDER BY id"),
@@ -296,7 +339,9 @@ impl Reader {
     pub fn token(&mut self, c: &mut Connection, token: &str, prefix: bool) -> Result<Hits> {
         let mut lo = vec![b'0'];
         lo.extend_from_slice(token.as_bytes());
-        let hi = if prefix { successor(&lo) } else { Some([lo.as_slice(), &[0]].concat()) };
+        // The terms are `lo` itself (with `tokendata=1` also `lo`, 0x00,
+        // data: those sort before `lo` 0x01), or all it starts.
+        let hi = if prefix { successor(&lo) } else { Some([lo.as_slice(), &[u8::from(self.tokendata)]].concat()) };
         let mut g = Gathered::new();
         for t in &self.pending {
             let range = t.range::<[u8], _>((std::ops::Bound::Included(lo.as_slice()), std::ops::Bound::Unbounded));

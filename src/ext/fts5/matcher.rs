@@ -11,6 +11,7 @@
 //! Invariant: instances of each phrase are sorted by (column, position).
 
 use super::query::{Node, Phrase, Query};
+use super::tokenizer::{any_colocated, by_position, positioned, Token};
 
 /// One phrase instance: column, first token position, token count.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -23,27 +24,63 @@ pub struct Inst {
     pub len: usize,
 }
 
-/// The instances of `p` in `doc` (columns of folded tokens).
+/// The instances of `p` in `doc` (columns of folded tokens, one per
+/// position).
 pub fn phrase_instances(p: &Phrase, doc: &[Vec<String>]) -> Vec<Inst> {
+    instances_by(p, doc.len(), |c| doc[c].len(), |k, c, s| p.holds(k, &doc[c][s]))
+}
+
+/// The instances of `p` in a row's tokenized columns, where colocated
+/// tokens share their position with the token before them.
+pub fn token_instances(p: &Phrase, doc: &[Vec<Token>]) -> Vec<Inst> {
+    if !any_colocated(doc) {
+        return instances_by(p, doc.len(), |c| doc[c].len(), |k, c, s| p.holds(k, &doc[c][s].text));
+    }
+    let grouped: Vec<Vec<Vec<String>>> = doc.iter().map(|c| by_position(c)).collect();
+    phrase_instances_multi(p, &grouped)
+}
+
+/// The instances of a one-token phrase as SQLite finds them by
+/// tokenizing a row's content (for xInst under `detail=column`/`none`):
+/// every token that matches counts, so a position whose colocated
+/// tokens match several times gives as many instances (observed).
+pub fn content_instances(p: &Phrase, doc: &[Vec<Token>]) -> Vec<Inst> {
+    if p.tokens.len() != 1 || !any_colocated(doc) {
+        return token_instances(p, doc);
+    }
+    let mut out = Vec::new();
+    for (c, toks) in doc.iter().enumerate().filter(|(c, _)| p.cols.get(*c).copied().unwrap_or(false)) {
+        for (pos, t) in positioned(toks) {
+            if (!p.initial || pos == 0) && p.holds(0, &t.text) {
+                out.push(Inst { col: c, pos, len: 1 });
+            }
+        }
+    }
+    out
+}
+
+/// [`evaluate`] on a row's tokenized columns.
+pub fn evaluate_tokens(q: &Query, doc: &[Vec<Token>], inst: &mut Vec<Vec<Inst>>) -> bool {
+    *inst = q.phrases.iter().map(|p| token_instances(p, doc)).collect();
+    eval(&q.root, &q.phrases, None, inst) == Some(true)
+}
+
+/// The instances of `p` in a row of `ncol` columns, column `c` holding
+/// `len(c)` positions, where `holds(k, c, s)` says whether token `k` of
+/// the phrase matches at position `s` of column `c`.
+fn instances_by(p: &Phrase, ncol: usize, len: impl Fn(usize) -> usize, holds: impl Fn(usize, usize, usize) -> bool) -> Vec<Inst> {
     let mut out = Vec::new();
     if p.tokens.is_empty() {
         return out;
     }
-    for (c, toks) in doc.iter().enumerate() {
-        if !p.cols.get(c).copied().unwrap_or(false) || toks.len() < p.tokens.len() {
+    for c in 0..ncol {
+        let n = len(c);
+        if !p.cols.get(c).copied().unwrap_or(false) || n < p.tokens.len() {
             continue;
         }
-        let last = if p.initial { 0 } else { toks.len() - p.tokens.len() };
+        let last = if p.initial { 0 } else { n - p.tokens.len() };
         for s in 0..=last {
-            let ok = p.tokens.iter().enumerate().all(|(k, (t, prefix))| {
-                let d = &toks[s + k];
-                if *prefix {
-                    d.starts_with(t.as_str())
-                } else {
-                    d == t
-                }
-            });
-            if ok {
+            if (0..p.tokens.len()).all(|k| holds(k, c, s + k)) {
                 out.push(Inst { col: c, pos: s, len: p.tokens.len() });
             }
         }
@@ -192,23 +229,7 @@ fn near(list: &[usize], dist: usize, inst: &mut [Vec<Inst>]) -> bool {
 /// position may hold several tokens (an index written with mismatched
 /// deletes, or a contentless row inserted twice, keeps both).
 pub fn phrase_instances_multi(p: &Phrase, doc: &[Vec<Vec<String>>]) -> Vec<Inst> {
-    let mut out = Vec::new();
-    if p.tokens.is_empty() {
-        return out;
-    }
-    for (c, toks) in doc.iter().enumerate() {
-        if !p.cols.get(c).copied().unwrap_or(false) || toks.len() < p.tokens.len() {
-            continue;
-        }
-        let last = if p.initial { 0 } else { toks.len() - p.tokens.len() };
-        for s in 0..=last {
-            let ok = p.tokens.iter().enumerate().all(|(k, (t, prefix))| toks[s + k].iter().any(|d| if *prefix { d.starts_with(t.as_str()) } else { d == t }));
-            if ok {
-                out.push(Inst { col: c, pos: s, len: p.tokens.len() });
-            }
-        }
-    }
-    out
+    instances_by(p, doc.len(), |c| doc[c].len(), |k, c, s| doc[c][s].iter().any(|d| p.holds(k, d)))
 }
 
 /// [`evaluate`] for a row read back from the index.

@@ -9,6 +9,7 @@
 //!   answered from the index,
 //! - `check.rs`: 'integrity-check',
 //! - `tokenizer/`: unicode61, ascii, porter and trigram,
+//! - `locale.rs`: `locale=1` and the values `fts5_locale()` makes,
 //! - `query.rs`: the MATCH expression language,
 //! - `matcher.rs`: evaluating an expression on one row's tokens,
 //! - `lookup.rs`: the doclists of a query's tokens, read from the index,
@@ -47,6 +48,10 @@
 //! contentless tables) and the instances the auxiliary functions see
 //! come from tokenizing the content (none for a contentless table).
 //!
+//! Tokens an application's tokenizer reports as colocated (synonyms)
+//! share the position of the token before them everywhere: in the
+//! index, in column sizes and when a row's tokens are matched.
+//!
 //! Invariant: the shadow tables are written only by `xCreate` (initial
 //! rows), `writer.rs` and `index.rs`, which keep index and content in
 //! step (the index lagging by the pending log until commit); they
@@ -59,6 +64,7 @@ pub mod commands;
 pub mod config;
 pub mod extension;
 pub mod index;
+pub mod locale;
 pub mod lookup;
 pub mod matcher;
 pub mod merge;
@@ -93,7 +99,8 @@ pub struct Fts5Module(vocab::Registry, Arc<Extensions>);
 
 impl Fts5Module {
     fn make(&self, argv: &[String]) -> Result<Connected> {
-        let cfg = Config::parse(argv, &|name| self.1.tokenizer(name))?;
+        let mut cfg = Config::parse(argv, &|name| self.1.tokenizer(name))?;
+        cfg.locale_header = Some(self.1.locale_header());
         let schema = cfg.declaration();
         let t = Arc::new(table::Fts5Table::new(cfg, self.1.clone()));
         self.0.note(&t.cfg.db, &t.cfg.name, &t);
@@ -122,12 +129,15 @@ impl Module for Fts5Module {
 /// context errors.
 pub fn register(conn: &mut Connection) -> Result<()> {
     // SQLite's FTS5 draws 16 bytes of the process's generator for each
-    // connection (its locale header); drawn here too, so that the numbers
-    // `random()` gives after an open are SQLite's for the same seed.
-    crate::util::prng::fill(&mut [0u8; 16]);
+    // connection: the header of its locale values (`locale.rs`); drawn
+    // here too, so that `random()` after an open matches SQLite's for
+    // the same seed.
+    let mut header = [0u8; locale::HEADER_LEN];
+    crate::util::prng::fill(&mut header);
     let tables = vocab::Registry::default();
     let ext = conn.extension_state::<extension::Extensions>();
+    ext.set_locale_header(header);
     conn.create_module("fts5", Some(Arc::new(Fts5Module(tables.clone(), ext))))?;
     conn.create_module("fts5vocab", Some(Arc::new(vocab::VocabModule(tables))))?;
-    aux::register_globals(conn)
+    aux::register_globals(conn, header)
 }

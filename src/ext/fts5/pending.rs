@@ -38,8 +38,18 @@ pub struct Op {
     pub rowid: i64,
     /// A delete (else an insert).
     pub delete: bool,
-    /// Tokens per column (empty for UNINDEXED columns).
-    pub tokens: Vec<Vec<String>>,
+    /// Tokens per column with their positions (empty for UNINDEXED
+    /// columns; colocated tokens share a position).
+    pub tokens: Vec<ColTokens>,
+}
+
+/// One column's tokens, each with its position (ascending, a position
+/// held by several tokens when a tokenizer reports colocated ones).
+pub type ColTokens = Vec<(usize, String)>;
+
+/// The positions a column's tokens take: its size in `%_docsize`.
+pub fn size_of(col: &[(usize, String)]) -> usize {
+    col.last().map_or(0, |(p, _)| p + 1)
 }
 
 /// The log of one connection's table.
@@ -134,7 +144,7 @@ impl Pending {
     fn account(&mut self, cfg: &Config, op: &Op) {
         let mut key = Vec::new();
         for (c, toks) in op.tokens.iter().enumerate() {
-            for (p, t) in toks.iter().enumerate() {
+            for &(p, ref t) in toks {
                 let at = if op.delete { None } else { Some((c as i64, p as i64)) };
                 key.clear();
                 key.push(b'0');
@@ -326,7 +336,7 @@ pub fn terms(cfg: &Config, run: &[Op]) -> Terms {
     let mut map: BTreeMap<Vec<u8>, BTreeMap<i64, (bool, Cols)>> = BTreeMap::new();
     for op in run {
         for (c, toks) in op.tokens.iter().enumerate() {
-            for (p, t) in toks.iter().enumerate() {
+            for &(p, ref t) in toks {
                 for k in keys(cfg, t) {
                     let e = map.entry(k).or_default().entry(op.rowid).or_default();
                     if op.delete {

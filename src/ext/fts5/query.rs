@@ -23,10 +23,32 @@ use crate::error::{Error, Result};
 pub struct Phrase {
     /// The folded tokens, each with whether it is a prefix.
     pub tokens: Vec<(String, bool)>,
+    /// Per token, the synonyms the tokenizer reported at its position
+    /// (`FTS5_TOKEN_COLOCATED`; usually none): any of them matches there.
+    pub alts: Vec<Vec<String>>,
+    /// `tokendata=1`: a token also matches itself followed by a zero
+    /// byte and data.
+    pub tokendata: bool,
     /// `^`: the phrase must start at the first token of a column.
     pub initial: bool,
     /// The columns it may match in.
     pub cols: Vec<bool>,
+}
+
+impl Phrase {
+    /// Whether token `k` of the phrase matches `d`, a token of a row
+    /// (itself or one of its synonyms; a prefix token any token it starts).
+    pub fn holds(&self, k: usize, d: &str) -> bool {
+        let (t, prefix) = &self.tokens[k];
+        let hit = |t: &str| {
+            if *prefix {
+                d.starts_with(t)
+            } else {
+                d == t || (self.tokendata && d.len() > t.len() && d.starts_with(t) && d.as_bytes()[t.len()] == 0)
+            }
+        };
+        hit(t) || self.alts.get(k).is_some_and(|a| a.iter().any(|t| hit(t)))
+    }
 }
 
 /// An expression node.
@@ -159,6 +181,10 @@ struct Parser<'a> {
     pos: usize,
     columns: &'a [String],
     tokenizer: &'a Tokenizer,
+    /// The locale the MATCH value carried (`fts5_locale()`), for the tokenizer.
+    locale: Option<&'a [u8]>,
+    /// The table's `tokendata=` option.
+    tokendata: bool,
     detail: Detail,
     phrases: Vec<Phrase>,
 }
@@ -369,13 +395,24 @@ impl Parser<'_> {
     /// `string [*] (+ string [*])*` as one phrase; returns its index.
     fn phrase(&mut self, cols: &[bool], initial: bool) -> Result<usize> {
         let mut tokens = Vec::new();
+        let mut alts = Vec::new();
         loop {
             let Tok::Str(s) = self.peek().clone() else {
                 return Err(self.err());
             };
             self.pos += 1;
             let reason = if *self.peek() == Tok::Star { TOKENIZE_QUERY | TOKENIZE_PREFIX } else { TOKENIZE_QUERY };
-            let mut t: Vec<(String, bool)> = self.tokenizer.tokenize_for(s.as_bytes(), reason)?.into_iter().map(|t| (t.text, false)).collect();
+            let mut t: Vec<(String, bool)> = Vec::new();
+            let mut a: Vec<Vec<String>> = Vec::new();
+            for tok in self.tokenizer.tokenize_in(s.as_bytes(), reason, self.locale)? {
+                match a.last_mut() {
+                    Some(syn) if tok.colocated => syn.push(tok.text),
+                    _ => {
+                        t.push((tok.text, false));
+                        a.push(Vec::new());
+                    }
+                }
+            }
             if *self.peek() == Tok::Star {
                 self.pos += 1;
                 if let Some(last) = t.last_mut() {
@@ -383,13 +420,15 @@ impl Parser<'_> {
                 }
             }
             tokens.extend(t);
+            alts.extend(a);
             if *self.peek() == Tok::Plus {
                 self.pos += 1;
                 continue;
             }
             break;
         }
-        self.phrases.push(Phrase { tokens, initial, cols: cols.to_vec() });
+        debug_assert_eq!(tokens.len(), alts.len());
+        self.phrases.push(Phrase { tokens, alts, tokendata: self.tokendata, initial, cols: cols.to_vec() });
         Ok(self.phrases.len() - 1)
     }
 }
@@ -399,12 +438,26 @@ impl Parser<'_> {
 /// `detail=none` what the index cannot answer is refused with SQLite's
 /// errors, in the order SQLite meets them.
 pub fn parse(q: &str, columns: &[String], only: Option<usize>, tokenizer: &Tokenizer, detail: Detail) -> Result<Query> {
+    parse_in(q, columns, only, tokenizer, detail, None, false)
+}
+
+/// [`parse`] of a MATCH value that carried `locale` (`fts5_locale()`):
+/// its phrases are tokenized with it; `tokendata`: the table's option.
+pub fn parse_in(
+    q: &str,
+    columns: &[String],
+    only: Option<usize>,
+    tokenizer: &Tokenizer,
+    detail: Detail,
+    locale: Option<&[u8]>,
+    tokendata: bool,
+) -> Result<Query> {
     if let Some(rest) = q.trim_start().strip_prefix('*') {
         return Err(Error::sql(format!("unknown special query: {rest}")));
     }
     let toks = lex(q)?;
     let cols: Vec<bool> = (0..columns.len()).map(|i| only.is_none_or(|o| o == i)).collect();
-    let mut p = Parser { toks, pos: 0, columns, tokenizer, detail, phrases: Vec::new() };
+    let mut p = Parser { toks, pos: 0, columns, tokenizer, locale, tokendata, detail, phrases: Vec::new() };
     let (root, _) = p.or(&cols)?;
     if *p.peek() != Tok::Eof {
         return Err(p.err());

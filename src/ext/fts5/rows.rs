@@ -29,7 +29,7 @@ use super::lookup::query;
 use super::matcher::{self, Inst};
 use super::query::Query;
 use super::table::{value_tokens, Row};
-use super::tokenizer::Token;
+use super::tokenizer::{column_size, Token};
 use crate::connection::{Connection, Statement, StepResult};
 use crate::error::{Error, Result};
 use crate::value::Value;
@@ -198,7 +198,7 @@ pub fn build(c: &mut Connection, cfg: &Config, mut m: Matched, cache: &Mutex<Siz
         let mut out = Vec::with_capacity(m.len());
         for k in 0..m.len() {
             let mut r = load(c, cfg, &m.row(k))?;
-            r.size = r.tokens.iter().map(|t| t.len() as i64).collect();
+            r.size = r.tokens.iter().map(|t| column_size(t) as i64).collect();
             out.push(Arc::new(r));
         }
         return Ok(Built::Rows(out));
@@ -280,8 +280,7 @@ pub fn with_instances(c: &mut Connection, cfg: &Config, q: &Query, row: Arc<Row>
     if cfg.content == Content::None {
         full.inst = vec![Vec::new(); hits.len()];
     } else {
-        let text: Vec<Vec<String>> = full.tokens.iter().map(|t| t.iter().map(|x| x.text.clone()).collect()).collect();
-        full.inst = q.phrases.iter().map(|p| matcher::phrase_instances(p, &text)).collect();
+        full.inst = q.phrases.iter().map(|p| matcher::content_instances(p, &full.tokens)).collect();
     }
     matcher::evaluate_hits(q, &hits, &mut full.inst);
     Ok(Arc::new(full))
@@ -292,10 +291,10 @@ pub fn load(c: &mut Connection, cfg: &Config, row: &Row) -> Result<Row> {
     let n = cfg.columns.len();
     let mut full =
         Row { rowid: row.rowid, values: vec![Value::Null; n], tokens: vec![Vec::new(); n], inst: row.inst.clone(), size: row.size.clone(), missing: false };
-    let stored_cols: String = cfg.stored_columns().iter().map(|i| format!(", c{i}")).collect();
+    let stored_cols = super::locale::content_columns(cfg);
     let sql = match (&cfg.content, cfg.external()) {
         (_, Some((table, rowid))) => format!("SELECT 0{} FROM {table} WHERE {rowid} = ?1", super::writer::external_cols(cfg)),
-        (Content::Own, _) => format!("SELECT 0{} FROM {} WHERE id = ?1", (0..n).map(|i| format!(", c{i}")).collect::<String>(), cfg.shadow("content")),
+        (Content::Own, _) => format!("SELECT 0{stored_cols} FROM {} WHERE id = ?1", cfg.shadow("content")),
         (Content::None, _) if !stored_cols.is_empty() => format!("SELECT 0{stored_cols} FROM {} WHERE id = ?1", cfg.shadow("content")),
         _ => return Ok(full),
     };
@@ -305,18 +304,14 @@ pub fn load(c: &mut Connection, cfg: &Config, row: &Row) -> Result<Row> {
         return Ok(full);
     };
     if cfg.content == Content::None {
-        for (i, v) in cfg.stored_columns().iter().zip(r.into_iter().skip(1)) {
+        for (i, v) in cfg.stored_columns().iter().zip(super::locale::from_content(cfg, r[1..].to_vec())) {
             full.values[*i] = v;
         }
         return Ok(full);
     }
-    full.values = r[1..].to_vec();
+    full.values = if cfg.content == Content::Own { super::locale::from_content(cfg, r[1..].to_vec()) } else { r[1..].to_vec() };
     full.values.resize(n, Value::Null);
-    full.tokens = full
-        .values
-        .iter()
-        .zip(&cfg.unindexed)
-        .map(|(v, un)| if *un { Ok(Vec::new()) } else { value_tokens(&cfg.tokenizer, v) })
-        .collect::<Result<Vec<Vec<Token>>>>()?;
+    full.tokens =
+        full.values.iter().zip(&cfg.unindexed).map(|(v, un)| if *un { Ok(Vec::new()) } else { value_tokens(cfg, v) }).collect::<Result<Vec<Vec<Token>>>>()?;
     Ok(full)
 }

@@ -71,13 +71,26 @@ pub fn run(c: &mut Connection, cfg: &Config, q: &Query, p: &Pending, idx: &Arc<M
     let mut tokens: HashMap<(String, bool), Hits> = HashMap::new();
     let mut per_phrase = Vec::with_capacity(q.phrases.len());
     for ph in &q.phrases {
-        for (t, prefix) in &ph.tokens {
-            let key = (t.clone(), *prefix);
-            if let std::collections::hash_map::Entry::Vacant(e) = tokens.entry(key) {
-                e.insert(reader.token(c, t, *prefix)?);
+        for (k, (t, prefix)) in ph.tokens.iter().enumerate() {
+            for t in std::iter::once(t).chain(ph.alts.get(k).into_iter().flatten()) {
+                let key = (t.clone(), *prefix);
+                if let std::collections::hash_map::Entry::Vacant(e) = tokens.entry(key) {
+                    e.insert(reader.token(c, t, *prefix)?);
+                }
             }
         }
-        let lists: Vec<&Hits> = ph.tokens.iter().map(|(t, prefix)| &tokens[&(t.clone(), *prefix)]).collect();
+        // A token with synonyms (colocated query tokens) holds where any
+        // of them does.
+        let merged: Vec<Option<Hits>> = ph
+            .tokens
+            .iter()
+            .enumerate()
+            .map(|(k, (t, prefix))| {
+                let alts = ph.alts.get(k).filter(|a| !a.is_empty())?;
+                Some(alts.iter().fold(tokens[&(t.clone(), *prefix)].clone(), |acc, a| acc.union(&tokens[&(a.clone(), *prefix)])))
+            })
+            .collect();
+        let lists: Vec<&Hits> = ph.tokens.iter().zip(&merged).map(|((t, prefix), m)| m.as_ref().unwrap_or_else(|| &tokens[&(t.clone(), *prefix)])).collect();
         per_phrase.push(phrase_rows(ph, &lists));
     }
     super::lookup::recycle(tokens.into_values());

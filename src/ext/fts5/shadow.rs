@@ -55,7 +55,7 @@ pub fn rows(c: &mut Connection, sql: &str) -> Result<Vec<Vec<Value>>> {
 /// Create the shadow tables and their initial rows.
 pub fn create(host: &mut dyn VmHost, cfg: &Config) -> Result<()> {
     let c = conn(host)?;
-    let cols: String = cfg.stored_columns().iter().map(|i| format!(", c{i}")).collect();
+    let cols = super::locale::content_columns(cfg);
     let mut tables =
         vec![("data", "(id INTEGER PRIMARY KEY, block BLOB)".to_string()), ("idx", "(segid, term, pgno, PRIMARY KEY(segid, term)) WITHOUT ROWID".into())];
     if !cols.is_empty() {

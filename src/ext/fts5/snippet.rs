@@ -136,7 +136,9 @@ impl Marking<'_> {
     /// (the text before the first at the column's start).
     fn walk(&mut self, tokens: &[Token], runs: &[(i64, i64)], skip_before: i64, window: Option<(i64, i64)>) {
         let mut next = runs.iter().take_while(|r| r.0 < skip_before).count();
-        for (pos, t) in tokens.iter().enumerate() {
+        // A colocated token (a synonym) marks nothing of its own, as in
+        // SQLite: its position is the token's before it.
+        for (pos, t) in tokens.iter().filter(|t| !t.colocated).enumerate() {
             let pos = pos as i64;
             if let Some((first, last)) = window {
                 if pos < first || pos > last {
@@ -224,7 +226,7 @@ pub fn highlight(row: &Row, args: &[Value]) -> Result<Value> {
 /// `.` or `:`.
 fn sentence_starts(text: &[u8], tokens: &[Token]) -> Vec<i64> {
     let mut out = Vec::new();
-    for (pos, t) in tokens.iter().enumerate() {
+    for (pos, t) in tokens.iter().filter(|t| !t.colocated).enumerate() {
         if pos == 0 {
             out.push(0);
             continue;

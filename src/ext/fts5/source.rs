@@ -30,7 +30,7 @@ use super::pending::{terms, Pending};
 use super::query::Query;
 use super::shadow::rows;
 use super::table::{value_tokens, Row, Stats};
-use super::tokenizer::Token;
+use super::tokenizer::{column_size, Token};
 use super::writer;
 use crate::connection::Connection;
 use crate::error::{Error, Result};
@@ -126,7 +126,7 @@ fn tokens_of(cfg: &Config, vals: &[Value]) -> Result<Vec<Vec<Token>>> {
     if cfg.content == Content::None {
         return Ok(vec![Vec::new(); cfg.columns.len()]);
     }
-    vals.iter().zip(&cfg.unindexed).map(|(v, un)| if *un { Ok(Vec::new()) } else { value_tokens(&cfg.tokenizer, v) }).collect()
+    vals.iter().zip(&cfg.unindexed).map(|(v, un)| if *un { Ok(Vec::new()) } else { value_tokens(cfg, v) }).collect()
 }
 
 fn sizes_of(cfg: &Config, sizes: &HashMap<i64, Vec<i64>>, rowid: i64, tokens: &[Vec<Token>]) -> Vec<i64> {
@@ -137,7 +137,7 @@ fn sizes_of(cfg: &Config, sizes: &HashMap<i64, Vec<i64>>, rowid: i64, tokens: &[
     if cfg.content == Content::None {
         return vec![-1; n];
     }
-    tokens.iter().map(|t| t.len() as i64).collect()
+    tokens.iter().map(|t| column_size(t) as i64).collect()
 }
 
 /// The rows of a table without its own content that `q` matches (all
@@ -167,7 +167,7 @@ pub fn scan(c: &mut Connection, cfg: &Config, q: Option<&Query>, p: &Pending) ->
                 let rowid = r[0].as_ref().to_i64();
                 let vals = r[1..].to_vec();
                 let tokens = tokens_of(cfg, &vals)?;
-                let size = tokens.iter().map(|t| t.len() as i64).collect();
+                let size = tokens.iter().map(|t| column_size(t) as i64).collect();
                 out.push(Arc::new(Row { rowid, values: vals, tokens, inst: Vec::new(), size, missing: false }));
             }
         }
@@ -204,8 +204,7 @@ pub fn scan(c: &mut Connection, cfg: &Config, q: Option<&Query>, p: &Pending) ->
         };
         let tokens = tokens_of(cfg, &vals)?;
         if cfg.detail != Detail::Full && cfg.content != Content::None {
-            let text: Vec<Vec<String>> = tokens.iter().map(|t| t.iter().map(|x| x.text.clone()).collect()).collect();
-            inst = q.phrases.iter().map(|p| matcher::phrase_instances(p, &text)).collect();
+            inst = q.phrases.iter().map(|p| matcher::content_instances(p, &tokens)).collect();
             matcher::evaluate_hits(q, &hits, &mut inst);
         }
         let size = sizes_of(cfg, &sizes, *rowid, &tokens);

@@ -27,7 +27,7 @@ use super::pending::Pending;
 use super::query::{self, Node, Query};
 use super::rows::{Built, Matched};
 use super::shadow;
-use super::tokenizer::{Token, Tokenizer};
+use super::tokenizer::{column_size, Token, Tokenizer};
 use super::writer;
 use super::{commands, index, search, source};
 use crate::error::{Error, Result, SQLITE_ERROR};
@@ -112,6 +112,8 @@ pub struct Shared {
     pub tokenizer: Tokenizer,
     /// Column names.
     pub columns: Arc<[String]>,
+    /// The header of the connection's locale values (`locale.rs`).
+    pub locale_header: Option<[u8; super::locale::HEADER_LEN]>,
     /// What each application-defined auxiliary function kept on this
     /// cursor (`xSetAuxdata`), by function identity; dropped with it.
     pub aux_data: HashMap<usize, Box<dyn std::any::Any + Send>>,
@@ -200,7 +202,12 @@ impl VTab for Fts5Table {
 
     fn open(&self, _host: &mut dyn VmHost) -> Result<Box<dyn VTabCursor>> {
         let id = NEXT_ID.fetch_add(1, Ordering::Relaxed);
-        let shared = Arc::new(Mutex::new(Shared { tokenizer: self.cfg.tokenizer.clone(), columns: self.cfg.columns.clone().into(), ..Shared::default() }));
+        let shared = Arc::new(Mutex::new(Shared {
+            tokenizer: self.cfg.tokenizer.clone(),
+            columns: self.cfg.columns.clone().into(),
+            locale_header: self.cfg.locale_header,
+            ..Shared::default()
+        }));
         lock(cursors()).insert(id, shared.clone());
         Ok(Box::new(Fts5Cursor {
             id,
@@ -408,9 +415,14 @@ impl Fts5Cursor {
         for (k, a) in args.iter().enumerate() {
             let Some(col) = items.get(k).map_or(Some(ncol), |s| s.parse::<usize>().ok()) else { continue };
             // NULL reads as an empty query (a syntax error, as in SQLite).
-            let text = a.as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default();
+            // A value made by fts5_locale() is its text, tokenized with
+            // its locale (whatever the table's locale= option).
+            let (locale, text) = match super::locale::split(&self.cfg, a) {
+                Some((l, t)) => (Some(l), t.to_vec()),
+                None => (None, a.as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default()),
+            };
             let text = String::from_utf8_lossy(&text).into_owned();
-            qs.push(query::parse(&text, &self.cfg.columns, (col < ncol).then_some(col), &self.cfg.tokenizer, self.cfg.detail)?);
+            qs.push(query::parse_in(&text, &self.cfg.columns, (col < ncol).then_some(col), &self.cfg.tokenizer, self.cfg.detail, locale, self.cfg.tokendata)?);
         }
         // One MATCH that is only empty phrases: SQLite matches no row.
         let nothing = qs.len() > 1 && qs.iter().any(|q| matcher::is_empty(&q.root, &q.phrases));
@@ -453,7 +465,7 @@ impl Fts5Cursor {
             };
             return self.start(rows, q, stats);
         }
-        let cols: String = (0..ncol).map(|i| format!(", c{i}")).collect();
+        let cols = super::locale::content_columns(&self.cfg);
         // Without a query, integer rowid bounds narrow the scan (all
         // bounds are checked again on the rows; with a query, bm25's
         // figures need every row).
@@ -482,33 +494,29 @@ impl Fts5Cursor {
                 Some(Value::Integer(i)) => *i,
                 _ => return Err(Error::corrupt()),
             };
-            let values: Vec<Value> = r[1..].to_vec();
-            let tokens: Vec<Vec<Token>> = values
-                .iter()
-                .zip(&self.cfg.unindexed)
-                .map(|(v, un)| if *un { Ok(Vec::new()) } else { value_tokens(&self.cfg.tokenizer, v) })
-                .collect::<Result<_>>()?;
+            let values: Vec<Value> = super::locale::from_content(&self.cfg, r[1..].to_vec());
+            let tokens: Vec<Vec<Token>> =
+                values.iter().zip(&self.cfg.unindexed).map(|(v, un)| if *un { Ok(Vec::new()) } else { value_tokens(&self.cfg, v) }).collect::<Result<_>>()?;
             stats.nrow += 1;
-            stats.ntoken += tokens.iter().map(|t| t.len() as i64).sum::<i64>();
+            stats.ntoken += tokens.iter().map(|t| column_size(t) as i64).sum::<i64>();
             stats.col_tokens.resize(tokens.len(), 0);
             for (total, t) in stats.col_tokens.iter_mut().zip(&tokens) {
-                *total += t.len() as i64;
+                *total += column_size(t) as i64;
             }
             let mut inst = Vec::new();
             let keep = match &q {
                 None => true,
                 Some(q) => {
-                    let doc: Vec<Vec<String>> = tokens.iter().map(|t| t.iter().map(|x| x.text.clone()).collect()).collect();
                     for (i, p) in q.phrases.iter().enumerate() {
-                        if !matcher::phrase_instances(p, &doc).is_empty() {
+                        if !matcher::token_instances(p, &tokens).is_empty() {
                             stats.nhit[i] += 1;
                         }
                     }
-                    matcher::evaluate(q, &doc, &mut inst)
+                    matcher::evaluate_tokens(q, &tokens, &mut inst)
                 }
             };
             if keep {
-                let size = tokens.iter().map(|t| t.len() as i64).collect();
+                let size = tokens.iter().map(|t| column_size(t) as i64).collect();
                 rows.push(Arc::new(Row { rowid, values, tokens, inst, size, missing: false }));
             }
         }
@@ -657,7 +665,7 @@ impl VTabCursor for Fts5Cursor {
             if row.missing {
                 return Err(source::missing_row(&self.cfg, row.rowid));
             }
-            return Ok(row.values[ctx.column].clone());
+            return Ok(super::locale::text_of(&self.cfg, &row.values[ctx.column]));
         }
         if ctx.column == n {
             return Ok(Value::Integer(self.id));
@@ -678,7 +686,11 @@ impl VTabCursor for Fts5Cursor {
     }
 }
 
-/// The tokens of a stored value (its text form; NULL has none).
-pub fn value_tokens(tok: &Tokenizer, v: &Value) -> Result<Vec<Token>> {
-    v.as_ref().to_text().map(|t| tok.tokenize(&t)).unwrap_or(Ok(Vec::new()))
+/// The tokens of a stored value (its text form; NULL has none), a
+/// locale value's text tokenized with its locale (`locale.rs`).
+pub fn value_tokens(cfg: &Config, v: &Value) -> Result<Vec<Token>> {
+    if let Some((locale, text)) = super::locale::split(cfg, v) {
+        return cfg.tokenizer.tokenize_in(text, super::tokenizer::TOKENIZE_DOCUMENT, Some(locale));
+    }
+    v.as_ref().to_text().map(|t| cfg.tokenizer.tokenize(&t)).unwrap_or(Ok(Vec::new()))
 }

@@ -8,6 +8,10 @@
 //! when the vocabulary is read, not when it is created ("no such fts5
 //! table: db.ft"); three arguments are accepted only in `temp`.
 //!
+//! Under `detail=column` the counts of instances and the offsets are
+//! NULL (the index has no positions); under `detail=none` the columns
+//! too (`col` has one row per term, column NULL), as the reference shows.
+//!
 //! What is read: the main index (`'0'` terms; the `prefix=` indexes are
 //! not shown), its segments merged with the transaction's pending
 //! changes, which the fts5 table object of this connection holds: each
@@ -17,7 +21,7 @@
 //! Invariant: a vocabulary cursor holds a snapshot of its rows taken at
 //! xFilter; nothing here writes.
 
-use super::codec::{positions, Terms};
+use super::codec::{columns, positions, Terms};
 use super::config::Detail;
 use super::index;
 use super::merge::merge;
@@ -131,13 +135,12 @@ impl VocabTable {
         self.registry.get(&self.fts_db, &self.fts_name).ok_or_else(missing)
     }
 
-    /// The rows, in term order.
-    fn rows(&self, host: &mut dyn VmHost) -> Result<Vec<Vec<Value>>> {
+    /// The rows, in term order, and the first rowid (observed: 0 for
+    /// the `instance` kind of a `detail=none` table, else 1).
+    fn rows(&self, host: &mut dyn VmHost) -> Result<(Vec<Vec<Value>>, i64)> {
         let t = self.fts5(host)?;
         let cfg = &t.cfg;
-        if cfg.detail != Detail::Full {
-            return Err(Error::unsupported("fts5vocab on an fts5 table with detail other than full"));
-        }
+        let first = i64::from(!(self.kind == Kind::Instance && cfg.detail == Detail::None));
         let all: Terms = {
             let p = t.pending.lock().unwrap_or_else(|e| e.into_inner());
             let mut inputs: Vec<Terms> = p.runs().into_iter().rev().map(|r| terms(cfg, r)).collect();
@@ -155,11 +158,31 @@ impl VocabTable {
             let (mut doc, mut cnt) = (vec![0i64; ncol], vec![0i64; ncol]);
             let (mut rows_with, mut total) = (0i64, 0i64);
             for (rowid, e) in dl {
-                let pos = positions(&e.poslist)?;
-                if pos.is_empty() {
+                if e.poslist.is_empty() {
                     continue;
                 }
                 rows_with += 1;
+                // Without positions (observed): the columns, or nothing
+                // but the row, are known; counts and offsets are NULL.
+                if cfg.detail != Detail::Full {
+                    let cols = if cfg.detail == Detail::Column { columns(&e.poslist)? } else { Vec::new() };
+                    for &c in &cols {
+                        if c >= ncol {
+                            return Err(Error::corrupt());
+                        }
+                        doc[c] += 1;
+                    }
+                    if self.kind == Kind::Instance {
+                        if cfg.detail == Detail::None {
+                            out.push(vec![term.clone(), Value::Integer(*rowid), Value::Null, Value::Null]);
+                        }
+                        for &c in &cols {
+                            out.push(vec![term.clone(), Value::Integer(*rowid), name(c), Value::Null]);
+                        }
+                    }
+                    continue;
+                }
+                let pos = positions(&e.poslist)?;
                 total += pos.len() as i64;
                 let mut seen = vec![false; ncol];
                 for &(c, off) in &pos {
@@ -176,8 +199,20 @@ impl VocabTable {
                     }
                 }
             }
+            let full = cfg.detail == Detail::Full;
+            let total = if full { Value::Integer(total) } else { Value::Null };
             match self.kind {
-                Kind::Row if rows_with > 0 => out.push(vec![term.clone(), Value::Integer(rows_with), Value::Integer(total)]),
+                Kind::Row if rows_with > 0 => out.push(vec![term.clone(), Value::Integer(rows_with), total]),
+                Kind::Col if cfg.detail == Detail::None => {
+                    if rows_with > 0 {
+                        out.push(vec![term.clone(), Value::Null, Value::Integer(rows_with), Value::Null]);
+                    }
+                }
+                Kind::Col if !full => {
+                    for c in (0..ncol).filter(|&c| doc[c] > 0) {
+                        out.push(vec![term.clone(), name(c), Value::Integer(doc[c]), Value::Null]);
+                    }
+                }
                 Kind::Col => {
                     for c in (0..ncol).filter(|&c| doc[c] > 0) {
                         out.push(vec![term.clone(), name(c), Value::Integer(doc[c]), Value::Integer(cnt[c])]);
@@ -186,7 +221,7 @@ impl VocabTable {
                 _ => {}
             }
         }
-        Ok(out)
+        Ok((out, first))
     }
 }
 
@@ -199,7 +234,7 @@ impl VTab for VocabTable {
 
     fn open(&self, _host: &mut dyn VmHost) -> Result<Box<dyn VTabCursor>> {
         let table = VocabTable { registry: self.registry.clone(), fts_db: self.fts_db.clone(), fts_name: self.fts_name.clone(), kind: self.kind };
-        Ok(Box::new(VocabCursor { table, rows: Vec::new(), at: 0 }))
+        Ok(Box::new(VocabCursor { table, rows: Vec::new(), at: 0, first: 1 }))
     }
 }
 
@@ -207,11 +242,13 @@ struct VocabCursor {
     table: VocabTable,
     rows: Vec<Vec<Value>>,
     at: usize,
+    /// The rowid of the first row.
+    first: i64,
 }
 
 impl VTabCursor for VocabCursor {
     fn filter(&mut self, host: &mut dyn VmHost, _idx_num: i32, _idx_str: Option<&str>, _args: &[Value]) -> Result<()> {
-        self.rows = self.table.rows(host)?;
+        (self.rows, self.first) = self.table.rows(host)?;
         self.at = 0;
         Ok(())
     }
@@ -230,6 +267,6 @@ impl VTabCursor for VocabCursor {
     }
 
     fn rowid(&mut self, _host: &mut dyn VmHost) -> Result<i64> {
-        Ok(self.at as i64 + 1)
+        Ok(self.at as i64 + self.first)
     }
 }

@@ -24,9 +24,11 @@
 
 use super::config::{Config, Content};
 use super::index::{self, averages, exec, set_averages};
-use super::pending::{Op, Pending};
+use super::locale;
+use super::pending::{size_of, ColTokens, Op, Pending};
 use super::shadow::{conn, rows};
 use super::table::value_tokens;
+use super::tokenizer::positioned;
 use crate::connection::Connection;
 use crate::error::{Error, Result, SQLITE_CONSTRAINT, SQLITE_MISMATCH};
 use crate::value::Value;
@@ -45,16 +47,23 @@ pub enum Change {
     Delete(i64),
 }
 
-/// Tokens per column of `vals` (none for UNINDEXED columns).
-pub fn tokens(cfg: &Config, vals: &[Value]) -> Result<Vec<Vec<String>>> {
+/// Tokens per column of `vals`, with their positions (none for
+/// UNINDEXED columns).
+pub fn tokens(cfg: &Config, vals: &[Value]) -> Result<Vec<ColTokens>> {
     vals.iter()
         .zip(&cfg.unindexed)
-        .map(|(v, un)| if *un { Ok(Vec::new()) } else { Ok(value_tokens(&cfg.tokenizer, v)?.into_iter().map(|t| t.text).collect()) })
+        .map(|(v, un)| {
+            if *un {
+                return Ok(Vec::new());
+            }
+            let toks = value_tokens(cfg, v)?;
+            Ok(positioned(&toks).map(|(p, t)| (p, t.text.clone())).collect())
+        })
         .collect()
 }
 
 fn cols(cfg: &Config) -> String {
-    cfg.stored_columns().iter().map(|i| format!(", c{i}")).collect()
+    locale::content_columns(cfg)
 }
 
 /// The column list of the external content table, for a SELECT.
@@ -70,14 +79,15 @@ pub fn stored(c: &mut Connection, cfg: &Config, id: i64) -> Result<Option<Vec<Va
         (Content::Own, _) => format!("SELECT 0{} FROM {} WHERE id = {id}", cols(cfg), cfg.shadow("content")),
         _ => return Ok(None),
     };
-    Ok(rows(c, &sql)?.into_iter().next().map(|r| r[1..].to_vec()))
+    let own = cfg.content == Content::Own;
+    Ok(rows(c, &sql)?.into_iter().next().map(|r| if own { locale::from_content(cfg, r[1..].to_vec()) } else { r[1..].to_vec() }))
 }
 
 /// The UNINDEXED values a `contentless_unindexed=1` table keeps for
 /// row `id`, in column order.
 pub fn stored_unindexed(c: &mut Connection, cfg: &Config, id: i64) -> Result<Option<Vec<Value>>> {
     let r = rows(c, &format!("SELECT 0{} FROM {} WHERE id = {id}", cols(cfg), cfg.shadow("content")))?;
-    Ok(r.into_iter().next().map(|r| r[1..].to_vec()))
+    Ok(r.into_iter().next().map(|r| locale::from_content(cfg, r[1..].to_vec())))
 }
 
 /// The next rowid for an insert without one: after the largest in
@@ -97,11 +107,11 @@ fn next_rowid(c: &mut Connection, cfg: &Config) -> Result<i64> {
 }
 
 /// Adjust the averages record by one row of `toks`, added or removed.
-fn account(c: &mut Connection, cfg: &Config, toks: &[Vec<String>], sign: i64) -> Result<()> {
+fn account(c: &mut Connection, cfg: &Config, toks: &[ColTokens], sign: i64) -> Result<()> {
     let (mut n, mut totals) = averages(c, cfg)?;
     n += sign;
     for (t, x) in totals.iter_mut().zip(toks) {
-        *t += sign * x.len() as i64;
+        *t += sign * size_of(x) as i64;
     }
     set_averages(c, cfg, n, &totals)
 }
@@ -118,9 +128,9 @@ fn insert(c: &mut Connection, cfg: &Config, p: &mut Pending, id: Option<i64>, va
     let toks = tokens(cfg, &vals)?;
     let kept = cfg.stored_columns();
     if !kept.is_empty() {
-        let marks: String = kept.iter().map(|_| ", ?").collect();
         let mut params = vec![Value::Integer(id)];
-        params.extend(kept.iter().map(|&i| vals[i].clone()));
+        params.extend(locale::to_content(cfg, &vals));
+        let marks: String = params[1..].iter().map(|_| ", ?").collect();
         let verb = if own { "INSERT" } else { "REPLACE" };
         exec(c, &format!("{verb} INTO {}(id{}) VALUES(?{marks})", cfg.shadow("content"), cols(cfg)), &params)?;
     }
@@ -128,7 +138,7 @@ fn insert(c: &mut Connection, cfg: &Config, p: &mut Pending, id: Option<i64>, va
     if cfg.columnsize {
         let mut sz = Vec::new();
         for t in &toks {
-            super::codec::put(&mut sz, t.len() as u64);
+            super::codec::put(&mut sz, size_of(t) as u64);
         }
         let verb = if own { "INSERT" } else { "REPLACE" };
         if cfg.contentless_delete {
@@ -281,9 +291,9 @@ fn contentless(c: &mut Connection, cfg: &Config, p: &mut Pending, change: Change
             }
             if given.is_empty() && old == new {
                 if !kept_cols.is_empty() {
-                    let marks: String = kept_cols.iter().map(|_| ", ?").collect();
                     let mut params = vec![Value::Integer(old)];
-                    params.extend(kept_cols.iter().map(|&i| vals[i].clone()));
+                    params.extend(locale::to_content(cfg, &vals));
+                    let marks: String = params[1..].iter().map(|_| ", ?").collect();
                     exec(c, &format!("REPLACE INTO {}(id{}) VALUES(?{marks})", cfg.shadow("content"), cols(cfg)), &params)?;
                 }
                 return Ok(Some(old));
@@ -307,6 +317,9 @@ fn contentless(c: &mut Connection, cfg: &Config, p: &mut Pending, change: Change
 /// Apply `change`; returns the rowid of an inserted row.
 pub fn apply(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, change: Change) -> Result<Option<i64>> {
     let c = conn(host)?;
+    if let Change::Insert(_, vals, _) | Change::Update(_, _, vals, _, _) = &change {
+        locale::check(cfg, vals)?;
+    }
     if cfg.content == Content::None {
         return contentless(c, cfg, p, change);
     }
@@ -368,7 +381,14 @@ pub fn all_content(c: &mut Connection, cfg: &Config) -> Result<Vec<Vec<Value>>> 
         Some((table, rowid)) => format!("SELECT {rowid}{} FROM {table} ORDER BY {rowid}", external_cols(cfg)),
         None => format!("SELECT id{} FROM {} ORDER BY id", cols(cfg), cfg.shadow("content")),
     };
-    rows(c, &sql)
+    let mut all = rows(c, &sql)?;
+    if cfg.external().is_none() {
+        for r in &mut all {
+            let vals = locale::from_content(cfg, r.split_off(1));
+            r.extend(vals);
+        }
+    }
+    Ok(all)
 }
 
 /// 'rebuild': the index, sizes and averages made again from the content.
@@ -389,8 +409,8 @@ pub fn rebuild(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending) -> Result<(
         let toks = tokens(cfg, &r[1..])?;
         let mut sz = Vec::new();
         for (t, x) in totals.iter_mut().zip(&toks) {
-            *t += x.len() as i64;
-            super::codec::put(&mut sz, x.len() as u64);
+            *t += size_of(x) as i64;
+            super::codec::put(&mut sz, size_of(x) as u64);
         }
         n += 1;
         if cfg.columnsize {

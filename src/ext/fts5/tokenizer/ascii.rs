@@ -55,7 +55,7 @@ impl Ascii {
         let mut cur: Option<Token> = None;
         for (i, c) in s.char_indices() {
             if self.is_token(c) {
-                let t = cur.get_or_insert_with(|| Token { text: String::new(), start: i, end: i });
+                let t = cur.get_or_insert_with(|| Token::new(String::new(), i, i));
                 t.text.push(c.to_ascii_lowercase());
                 t.end = i + c.len_utf8();
             } else if let Some(t) = cur.take() {

@@ -71,6 +71,51 @@ pub struct Token {
     pub start: usize,
     /// Byte offset just past its last character.
     pub end: usize,
+    /// At the position of the token before it (`FTS5_TOKEN_COLOCATED`:
+    /// a synonym an application's tokenizer reports); never the first.
+    pub colocated: bool,
+}
+
+impl Token {
+    /// A token at a position of its own.
+    pub fn new(text: String, start: usize, end: usize) -> Token {
+        Token { text, start, end, colocated: false }
+    }
+}
+
+/// The number of positions `toks` take (a column's size): colocated
+/// tokens share the position of the token before them.
+pub fn column_size(toks: &[Token]) -> usize {
+    toks.iter().filter(|t| !t.colocated).count()
+}
+
+/// Each token with its position in the column.
+pub fn positioned(toks: &[Token]) -> impl Iterator<Item = (usize, &Token)> {
+    let mut pos = 0usize;
+    toks.iter().enumerate().map(move |(k, t)| {
+        if k > 0 && !t.colocated {
+            pos += 1;
+        }
+        (pos, t)
+    })
+}
+
+/// Whether some token shares a position with the one before it.
+pub fn any_colocated(cols: &[Vec<Token>]) -> bool {
+    cols.iter().any(|c| c.iter().any(|t| t.colocated))
+}
+
+/// A column's tokens grouped by position (for matching a row whose
+/// positions may hold several tokens).
+pub fn by_position(toks: &[Token]) -> Vec<Vec<String>> {
+    let mut out: Vec<Vec<String>> = Vec::with_capacity(toks.len());
+    for (p, t) in positioned(toks) {
+        if p == out.len() {
+            out.push(Vec::new());
+        }
+        out[p].push(t.text.clone());
+    }
+    out
 }
 
 /// A configured tokenizer.
@@ -152,21 +197,28 @@ impl Tokenizer {
     /// The tokens of `text` tokenized for `reason` (`TOKENIZE_*`; only
     /// an application's tokenizer sees it, or fails).
     pub fn tokenize_for(&self, text: &[u8], reason: i32) -> Result<Vec<Token>> {
+        self.tokenize_in(text, reason, None)
+    }
+
+    /// [`Self::tokenize_for`] with the value's locale (`fts5_locale()`
+    /// on a `locale=1` table), which only an application's tokenizer sees.
+    pub fn tokenize_in(&self, text: &[u8], reason: i32, locale: Option<&[u8]>) -> Result<Vec<Token>> {
         let s = String::from_utf8_lossy(text);
         let out = match self {
             Tokenizer::Unicode61(u) => u.tokenize(&s),
             Tokenizer::Ascii(a) => a.tokenize(&s),
             Tokenizer::Trigram(t) => t.tokenize(&s),
             Tokenizer::Porter(inner) => {
-                let mut toks = inner.tokenize_for(text, reason)?;
+                let mut toks = inner.tokenize_in(text, reason, locale)?;
                 for t in &mut toks {
                     t.text = porter::stem(&t.text);
                 }
                 toks
             }
-            Tokenizer::Custom(c) => custom_tokens(&*c.0, text, reason)?,
+            Tokenizer::Custom(c) => custom_tokens(&*c.0, text, reason, locale)?,
         };
         debug_assert!(out.iter().all(|t| !t.text.is_empty() && t.start <= t.end));
+        debug_assert!(out.first().is_none_or(|t| !t.colocated));
         Ok(out)
     }
 
@@ -177,8 +229,8 @@ impl Tokenizer {
         if let Tokenizer::Custom(c) = self {
             return c.0.tokenize(text, reason, locale, emit);
         }
-        for t in self.tokenize_for(text, reason)? {
-            match emit(t.text.as_bytes(), t.start, t.end, false) {
+        for t in self.tokenize_in(text, reason, locale)? {
+            match emit(t.text.as_bytes(), t.start, t.end, t.colocated) {
                 Ok(()) => {}
                 // Observed: a built-in tokenizer told SQLITE_DONE stops
                 // and reports success.
@@ -206,17 +258,15 @@ pub fn tokenize(text: &[u8]) -> Vec<Token> {
 
 /// The tokens an application's tokenizer reports for `text`. Ranges are
 /// clamped to the text and empty tokens dropped (the index holds none).
-/// A token at the previous one's position (`FTS5_TOKEN_COLOCATED`) is
-/// refused: positions here are token indexes, which cannot express it.
-fn custom_tokens(t: &dyn CustomTokenizer, text: &[u8], reason: i32) -> Result<Vec<Token>> {
-    let mut out = Vec::new();
-    t.tokenize(text, reason, None, &mut |tok, start, end, colocated| {
-        if colocated {
-            return Err(Error::sql("fts5: colocated tokens (FTS5_TOKEN_COLOCATED) are not supported by ringlite yet"));
-        }
+/// A token at the previous one's position (`FTS5_TOKEN_COLOCATED`) keeps
+/// that flag, except as the first token, which has a position of its own.
+fn custom_tokens(t: &dyn CustomTokenizer, text: &[u8], reason: i32, locale: Option<&[u8]>) -> Result<Vec<Token>> {
+    let mut out: Vec<Token> = Vec::new();
+    t.tokenize(text, reason, locale, &mut |tok, start, end, colocated| {
         if !tok.is_empty() {
             let end = end.min(text.len());
-            out.push(Token { text: String::from_utf8_lossy(tok).into_owned(), start: start.min(end), end });
+            let colocated = colocated && !out.is_empty();
+            out.push(Token { text: String::from_utf8_lossy(tok).into_owned(), start: start.min(end), end, colocated });
         }
         Ok(())
     })?;

@@ -72,6 +72,6 @@ impl Trigram {
     /// The tokens of `s`.
     pub fn tokenize(&self, s: &str) -> Vec<Token> {
         let cs = self.chars(s);
-        cs.windows(3).map(|w| Token { text: w.iter().map(|x| x.2).collect(), start: w[0].0, end: w[2].1 }).collect()
+        cs.windows(3).map(|w| Token::new(w.iter().map(|x| x.2).collect(), w[0].0, w[2].1)).collect()
     }
 }

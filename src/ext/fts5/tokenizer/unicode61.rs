@@ -147,7 +147,7 @@ impl Unicode61 {
             }
             let mut text = s[start..i].to_owned();
             text.make_ascii_lowercase();
-            out.push(Token { text, start, end: i });
+            out.push(Token::new(text, start, i));
         }
         out
     }
@@ -161,7 +161,7 @@ impl Unicode61 {
             let i = start + k;
             let continues = cur.is_some() && is_diacritic(c) && !self.separators.contains(&c);
             if self.is_token(c) || continues {
-                let t = cur.get_or_insert_with(|| Token { text: String::new(), start: i, end: i });
+                let t = cur.get_or_insert_with(|| Token::new(String::new(), i, i));
                 if let Some(f) = fold(c, self.remove_diacritics) {
                     t.text.push(f);
                 }
