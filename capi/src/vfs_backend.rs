@@ -218,6 +218,12 @@ impl VfsBackend {
         }
     }
 
+    /// The connection's handle exists now: the pointer `SQLITE_FCNTL_PDB`
+    /// handed out points to it from here on.
+    pub fn set_handle(&self, db: *mut c_void) {
+        self.handle.store(db, std::sync::atomic::Ordering::Release);
+    }
+
     /// `SQLITE_FCNTL_BUSYHANDLER`, sent as a database file opens (after
     /// its header is read, before PDB), as SQLite's B-tree does.
     fn send_busy_handler(&self, f: &VfsFile) {
