@@ -190,7 +190,12 @@ pub unsafe extern "C" fn sqlite3_busy_handler(db: *mut sqlite3, xBusy: Option<un
         };
         let _g = d.lock.lock();
         let new = xBusy.map(|f| (f, SendPtr(pArg)));
-        d.hooks.borrow_mut().busy = new;
+        {
+            let mut h = d.hooks.borrow_mut();
+            h.busy = new;
+            h.busy_timeout_ms = 0;
+            h.vfs_busy_count.set(0);
+        }
         let h = handle_ptr(d);
         let trampoline = new.map(|_| {
             Box::new(move |n: i32| unsafe {
@@ -205,6 +210,61 @@ pub unsafe extern "C" fn sqlite3_busy_handler(db: *mut sqlite3, xBusy: Option<un
     })
 }
 
+/// The busy handler in force, called by an application VFS through what
+/// `SQLITE_FCNTL_BUSYHANDLER` gave it (SQLite's `sqlite3InvokeBusyHandler`):
+/// the application's handler with the retry count, or the busy timeout's
+/// wait on SQLite's schedule through `vfs`'s `xSleep`; 0 (give up) when
+/// there is none or it gave up already since the count was last reset.
+///
+/// # Safety
+/// `db` points to a live handle; `vfs` is its connection's VFS object.
+pub unsafe fn invoke_busy_for_vfs(db: *const sqlite3, vfs: *mut crate::abi::sqlite3_vfs) -> c_int {
+    let d = &*db;
+    // Copied out: the borrow ends before the callback runs (module doc).
+    let Some((busy, timeout, n)) = d.hooks.try_borrow().ok().map(|h| (h.busy, h.busy_timeout_ms, h.vfs_busy_count.get())) else {
+        return 0;
+    };
+    if n < 0 {
+        return 0;
+    }
+    let retry = match busy {
+        Some((f, p)) => f(p.get(), n) != 0,
+        None if timeout > 0 => {
+            // sqliteDefaultBusyCallback's schedule, as the engine's own
+            // retries (`ConnState::busy_retry`) follow it.
+            const DELAYS: [c_int; 12] = [1, 2, 5, 10, 15, 20, 25, 25, 25, 50, 50, 100];
+            let (mut delay, prior) = match DELAYS.get(n as usize) {
+                Some(&d) => (d, DELAYS[..n as usize].iter().sum::<c_int>()),
+                None => (100, DELAYS[..11].iter().sum::<c_int>() + 100 * (n - 11)),
+            };
+            if prior + delay > timeout {
+                delay = timeout - prior;
+            }
+            if delay <= 0 {
+                false
+            } else {
+                if let Some(sleep) = (*vfs).xSleep {
+                    sleep(vfs, delay * 1000);
+                }
+                true
+            }
+        }
+        None => return 0,
+    };
+    if let Ok(h) = d.hooks.try_borrow() {
+        h.vfs_busy_count.set(if retry { n.saturating_add(1) } else { -1 });
+    }
+    retry as c_int
+}
+
+/// A new step, prepare or checkpoint: the count of [`invoke_busy_for_vfs`]
+/// starts over, as SQLite's does.
+pub fn reset_vfs_busy_count(d: &sqlite3) {
+    if let Ok(h) = d.hooks.try_borrow() {
+        h.vfs_busy_count.set(0);
+    }
+}
+
 /// Make `db` retry for up to `ms` milliseconds when a database is locked
 /// before returning SQLITE_BUSY; 0 or less removes the busy handler.
 #[no_mangle]
@@ -215,7 +275,12 @@ pub unsafe extern "C" fn sqlite3_busy_timeout(db: *mut sqlite3, ms: c_int) -> c_
         };
         let _g = d.lock.lock();
         // A timeout replaces any busy handler.
-        d.hooks.borrow_mut().busy = None;
+        {
+            let mut h = d.hooks.borrow_mut();
+            h.busy = None;
+            h.busy_timeout_ms = ms.max(0);
+            h.vfs_busy_count.set(0);
+        }
         let _ = d.with_conn(|c| c.set_busy_timeout(ms));
         SQLITE_OK
     })

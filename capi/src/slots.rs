@@ -51,6 +51,13 @@ pub struct HookSlots {
     pub preupdate: Option<(PreUpdateFn, SendPtr)>,
     pub progress: Option<(ProgressFn, SendPtr)>,
     pub busy: Option<(BusyFn, SendPtr)>,
+    /// `sqlite3_busy_timeout`'s milliseconds while it is the busy handler
+    /// in force (0: none), for the handler an application VFS calls.
+    pub busy_timeout_ms: c_int,
+    /// SQLite's retry count of the busy handler an application VFS calls
+    /// (`SQLITE_FCNTL_BUSYHANDLER`): 0 at each step, prepare and
+    /// checkpoint, -1 once the handler gave up (no more calls until then).
+    pub vfs_busy_count: std::cell::Cell<c_int>,
     /// The authorizer (`authorizer.rs`).
     pub authorizer: Option<AuthSlot>,
     /// `sqlite3_collation_needed` / `16` (`collation.rs`).

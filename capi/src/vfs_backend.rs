@@ -28,7 +28,17 @@
 //! first are read through `xFetch`), the engine's [`FileHint`]s
 //! (`SIZE_HINT`, `SYNC`, `COMMIT_PHASETWO`, `CKPT_START`/`CKPT_DONE`),
 //! `HAS_MOVED`, `PERSIST_WAL` and `PRAGMA`; sorter spill files get
-//! SQLite's mmap maximum. Not sent: `BUSYHANDLER`.
+//! SQLite's mmap maximum. `BUSYHANDLER` goes to each database file as it
+//! opens, with SQLite's pair (function, argument): a VFS that waits for a
+//! lock may call it to run the connection's busy handler or busy timeout
+//! (`hooks::invoke_busy_for_vfs`, SQLite's count and schedule).
+//!
+//! Not sent, as SQLite 3.54.1 built as its reference and Debian build it
+//! does not send them: `BEGIN_ATOMIC_WRITE`/`COMMIT_ATOMIC_WRITE`/
+//! `ROLLBACK_ATOMIC_WRITE` (only with `SQLITE_ENABLE_BATCH_ATOMIC_WRITE`):
+//! a device answering `SQLITE_IOCAP_BATCH_ATOMIC` (or `ATOMIC*`, which
+//! only `SQLITE_ENABLE_ATOMIC_WRITE` reads) gets a rollback journal as any
+//! other (t_vfs_notices.c checks it against SQLite).
 //!
 //! Names: the main database file is opened under its full pathname (from
 //! `xFullPathname`) in SQLite's filename layout (`uri::build`: URI
@@ -139,6 +149,44 @@ pub struct VfsBackend {
     /// address is handed to the VFS and must not move); null until the
     /// handle exists.
     handle: Box<std::sync::atomic::AtomicPtr<c_void>>,
+    /// What `SQLITE_FCNTL_BUSYHANDLER` points to: SQLite's pair of the
+    /// function a VFS may call while it waits for a lock and its argument
+    /// (boxed, as is the argument: their addresses are handed out).
+    busy_pair: Box<BusyPair>,
+    _busy_target: Box<BusyTarget>,
+}
+
+/// The argument of `SQLITE_FCNTL_BUSYHANDLER`, laid out as SQLite's pager
+/// lays it out: `int (*)(void*)`, then the pointer to pass it.
+#[repr(C)]
+struct BusyPair {
+    invoke: unsafe extern "C" fn(*mut c_void) -> c_int,
+    arg: *mut c_void,
+}
+
+/// What [`vfs_invoke_busy`] is called with: where the connection's handle
+/// is (the backend's `handle` cell) and its VFS.
+struct BusyTarget {
+    handle: *const std::sync::atomic::AtomicPtr<c_void>,
+    vfs: *mut sqlite3_vfs,
+}
+
+/// The function `SQLITE_FCNTL_BUSYHANDLER` gives a VFS: invokes the
+/// connection's busy handler, as SQLite's B-tree's does (0: give up).
+unsafe extern "C" fn vfs_invoke_busy(arg: *mut c_void) -> c_int {
+    ffi_guard!(0, {
+        // SAFETY: `arg` is the backend's BusyTarget, which (with the cell
+        // it points to) lives as long as the backend and so outlives the
+        // files the VFS may call this from.
+        let t = unsafe { &*(arg as *const BusyTarget) };
+        let db = unsafe { &*t.handle }.load(std::sync::atomic::Ordering::Acquire);
+        if db.is_null() {
+            // The handle is not made yet: no handler can be set either.
+            return 0;
+        }
+        // SAFETY: the handle is live while its connection's files are.
+        unsafe { crate::hooks::invoke_busy_for_vfs(db as *const crate::handle::sqlite3, t.vfs) }
+    })
 }
 
 // SAFETY: SQLite requires VFS objects to be usable from any thread; the
@@ -155,13 +203,18 @@ impl VfsBackend {
     /// A backend calling `vfs` (non-null, registered or kept alive by the
     /// application while the connection is open).
     pub fn new(vfs: *mut sqlite3_vfs, params: UriParams) -> VfsBackend {
+        let handle = Box::new(std::sync::atomic::AtomicPtr::new(std::ptr::null_mut()));
+        let target = Box::new(BusyTarget { handle: &*handle, vfs });
+        let busy_pair = Box::new(BusyPair { invoke: vfs_invoke_busy, arg: &*target as *const BusyTarget as *mut c_void });
         VfsBackend {
             vfs,
             params: Mutex::new(Some(params)),
             names: Mutex::new(Vec::new()),
             dbs: Mutex::new(Vec::new()),
             deleted_on_close: Mutex::new(Vec::new()),
-            handle: Box::new(std::sync::atomic::AtomicPtr::new(std::ptr::null_mut())),
+            handle,
+            busy_pair,
+            _busy_target: target,
         }
     }
 
@@ -169,6 +222,15 @@ impl VfsBackend {
     /// handed out points to it from here on.
     pub fn set_handle(&self, db: *mut c_void) {
         self.handle.store(db, std::sync::atomic::Ordering::Release);
+    }
+
+    /// `SQLITE_FCNTL_BUSYHANDLER`, sent as a database file opens (after
+    /// its header is read, before PDB), as SQLite's B-tree does.
+    fn send_busy_handler(&self, f: &VfsFile) {
+        let pair: *const BusyPair = &*self.busy_pair;
+        // SAFETY: BUSYHANDLER takes a pointer to SQLite's pair, which the
+        // VFS may keep: it lives as long as this backend.
+        unsafe { f.file_control(SQLITE_FCNTL_BUSYHANDLER, pair as *mut c_void) };
     }
 
     /// `SQLITE_FCNTL_PDB`, sent as a database file opens, as SQLite's
@@ -259,6 +321,7 @@ fn open_flags(opts: &OpenOptions) -> c_int {
         FileKind::MainJournal => SQLITE_OPEN_MAIN_JOURNAL,
         FileKind::Wal => SQLITE_OPEN_WAL,
         FileKind::Temp => SQLITE_OPEN_TEMP_JOURNAL,
+        FileKind::SuperJournal => SQLITE_OPEN_SUPER_JOURNAL,
     };
     let extra = if opts.delete_on_close { SQLITE_OPEN_DELETEONCLOSE } else { 0 } | if opts.exclusive { SQLITE_OPEN_EXCLUSIVE } else { 0 };
     mode | kind | extra
@@ -320,10 +383,13 @@ impl IoBackend for VfsBackend {
                 // The notices SQLite's pager and B-tree send a database
                 // file as they open it: the mmap limit (set while the
                 // pager is made, again with the cache size, and once more
-                // with the connection's default), the connection.
-                for _ in 0..3 {
-                    VfsBackend::send_mmap_size(&f, 0);
-                }
+                // with the
+                // connection's default), the busy handler (between the
+                // last two), the connection.
+                VfsBackend::send_mmap_size(&f, 0);
+                VfsBackend::send_mmap_size(&f, 0);
+                self.send_busy_handler(&f);
+                VfsBackend::send_mmap_size(&f, 0);
                 self.send_pdb(&f);
             }
             // SQLite's pager tells the database file its mmap limit again
@@ -920,11 +986,13 @@ impl File for VfsFile {
                 // SAFETY: SIZE_HINT takes a pointer to an sqlite3_int64.
                 unsafe { self.file_control(SQLITE_FCNTL_SIZE_HINT, &mut n as *mut sqlite3_int64 as *mut c_void) };
             }
-            FileHint::Sync => {
-                // The argument: the super-journal's name, which ringlite
-                // never has (multi-database commits keep no super-journal).
-                // SAFETY: SYNC takes a name or null.
-                unsafe { self.file_control(SQLITE_FCNTL_SYNC, std::ptr::null_mut()) };
+            FileHint::Sync(super_journal) => {
+                // The argument: the transaction's super-journal's name, or
+                // null when it has none (one database written).
+                let name = super_journal.and_then(|n| CString::new(n.as_bytes()).ok());
+                let arg = name.as_ref().map_or(std::ptr::null_mut(), |n| n.as_ptr() as *mut c_void);
+                // SAFETY: SYNC takes a NUL-terminated name or null.
+                unsafe { self.file_control(SQLITE_FCNTL_SYNC, arg) };
             }
             FileHint::CommitPhaseTwo => {
                 // SAFETY: COMMIT_PHASETWO takes no argument.

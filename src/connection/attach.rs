@@ -12,14 +12,13 @@
 //! `attach_generation`, and a statement compiled under another generation
 //! compiles again before its next run.
 //!
-//! Not built: a super-journal. A transaction that writes several
-//! databases first brings every one to "journal synced, EXCLUSIVE held"
-//! (`Btree::commit_phase_one`, in `Halt`), so that a busy file leaves them
-//! all uncommitted, then commits each one's pager in turn (each atomically
-//! on its own): a crash in the middle can leave one committed and another
-//! not, which SQLite's super-journal rules out in rollback-journal modes
-//! (SQLite does not promise it either with journal_mode=MEMORY, OFF or
-//! WAL).
+//! A transaction that writes several databases first brings every one to
+//! "journal synced, EXCLUSIVE held" (`Btree::commit_phase_one`, in
+//! `Halt`), so that a busy file leaves them all uncommitted, then commits
+//! each one's pager in turn; in rollback-journal modes under a
+//! super-journal, as SQLite does (`vdbe/exec/super_commit.rs`), so that a
+//! crash in the middle commits all or none (SQLite does not promise it
+//! with journal_mode=MEMORY, OFF or WAL either).
 
 use super::open::parse_target;
 use super::Connection;

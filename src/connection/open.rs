@@ -240,6 +240,7 @@ impl Connection {
             vtabs: Default::default(),
             schema_reset: false,
             vdestroy_depth: 0,
+            super_journal_file: None,
         };
         let mut conn = Connection {
             state,

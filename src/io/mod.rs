@@ -169,6 +169,9 @@ pub enum FileKind {
     Wal,
     /// A temporary database or journal.
     Temp,
+    /// A super-journal: the names of the journals of a transaction that
+    /// writes several databases (its deletion commits them all).
+    SuperJournal,
 }
 
 /// `SQLITE_IOCAP_*` bits a file's [`File::device_characteristics`] may
@@ -201,14 +204,15 @@ pub fn journal_sector_size(file: &dyn File) -> u32 {
 
 /// Notices to a database file, sent when SQLite sends the matching
 /// `SQLITE_FCNTL_*` to its VFS.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FileHint {
     /// `SQLITE_FCNTL_SIZE_HINT`: the file is about to grow to this size
     /// (a commit or checkpoint writing past its end).
     SizeHint(u64),
     /// `SQLITE_FCNTL_SYNC`: right before the database file's sync of a
-    /// commit (in its place under `synchronous=OFF`).
-    Sync,
+    /// commit (in its place under `synchronous=OFF`), with the name of
+    /// the transaction's super-journal when it has one.
+    Sync(Option<std::sync::Arc<str>>),
     /// `SQLITE_FCNTL_COMMIT_PHASETWO`: a transaction is committed, its
     /// locks not yet released.
     CommitPhaseTwo,

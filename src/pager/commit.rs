@@ -40,6 +40,9 @@ pub enum CommitStep {
     /// Database pages submitted, with the database fsync unless
     /// `synchronous=OFF`.
     WritePages(Vec<Completion>),
+    /// The database written and synced, the journal not yet finalized:
+    /// held there while the transaction's super-journal exists.
+    Written,
     /// Journal delete/truncate/zero submitted (`None`: no journal file).
     FinalizeJournal(Option<Completion>),
     /// The truncated or zeroed journal's fsync submitted: until it is on
@@ -61,7 +64,10 @@ pub enum CommitStep {
 impl CommitStep {
     /// Whether the database file may have been written.
     pub fn touched_database(&self) -> bool {
-        matches!(self, CommitStep::WritePages(_) | CommitStep::FinalizeJournal(_) | CommitStep::SyncFinalized(_) | CommitStep::LimitJournal(_))
+        matches!(
+            self,
+            CommitStep::WritePages(_) | CommitStep::Written | CommitStep::FinalizeJournal(_) | CommitStep::SyncFinalized(_) | CommitStep::LimitJournal(_)
+        )
     }
 
     /// Whether every request this step submitted has completed (their
@@ -149,7 +155,8 @@ impl Pager {
                         self.commit_step = CommitStep::LockExclusive;
                         continue;
                     }
-                    let cs = self.append_journal()?;
+                    let mut cs = self.append_journal()?;
+                    cs.extend(self.write_super_record()?);
                     let probe = self.probe_next_journal_header()?;
                     self.commit_step = CommitStep::WriteJournal(cs, probe);
                 }
@@ -207,7 +214,7 @@ impl Pager {
                         cs.push(self.file.truncate(self.db_size as u64 * ps)?);
                     }
                     if !self.opts.memory {
-                        self.file.hint(FileHint::Sync);
+                        self.file.hint(FileHint::Sync(self.super_journal.clone()));
                     }
                     if self.synchronous > Synchronous::Off && !self.opts.memory {
                         cs.push(self.file.sync(false)?);
@@ -218,6 +225,13 @@ impl Pager {
                     if !all_done(&cs)? {
                         self.commit_step = CommitStep::WritePages(cs);
                         return Ok(Poll::Pending);
+                    }
+                    self.commit_step = CommitStep::Written;
+                }
+                CommitStep::Written => {
+                    if self.held_for_super_journal() {
+                        self.commit_step = CommitStep::Written;
+                        return Ok(Poll::Ready(()));
                     }
                     self.commit_step = CommitStep::FinalizeJournal(None);
                     self.submit_finalize()?;
@@ -561,7 +575,7 @@ impl Pager {
                 JournalMode::Delete if self.exclusive_mode => {
                     self.journal_kept = true;
                     let f = self.journal_file(false)?;
-                    Some(if self.persist_truncates() { f.truncate(0)? } else { f.write(0, Buffer::zeroed(28))? })
+                    Some(if self.persist_truncates() || self.super_written { f.truncate(0)? } else { f.write(0, Buffer::zeroed(28))? })
                 }
                 JournalMode::Delete => {
                     // Closed first, so the unlink frees the file (off this
@@ -570,7 +584,9 @@ impl Pager {
                     Some(self.io.backend().delete_request(&self.journal_path, self.synchronous == Synchronous::Extra)?)
                 }
                 JournalMode::Truncate => Some(self.journal_file(false)?.truncate(0)?),
-                JournalMode::Persist if self.persist_truncates() => Some(self.journal_file(false)?.truncate(0)?),
+                // (Also when it ends with a super-journal's name, which
+                // a later journal written over it must not inherit.)
+                JournalMode::Persist if self.persist_truncates() || self.super_written => Some(self.journal_file(false)?.truncate(0)?),
                 _ => Some(self.journal_file(false)?.write(0, Buffer::zeroed(28))?),
             }
         };

@@ -47,6 +47,7 @@ pub mod locking_mode;
 mod recovery;
 pub mod savepoint;
 mod spill;
+pub mod super_journal;
 pub mod wal;
 mod wal_mode;
 
@@ -264,6 +265,13 @@ pub struct Pager {
     journal_synced_end: u64,
     /// Checksum nonce of the current journal.
     journal_nonce: u32,
+    /// The transaction's super-journal (`super_journal.rs`): its commit
+    /// holds before finalizing the journal while set.
+    super_journal: Option<Arc<str>>,
+    /// The super-journal record is in the journal.
+    super_written: bool,
+    /// The super-journal named by the hot journal being played back.
+    recovering_super: Option<String>,
     /// Records were written whose segment header does not count them yet
     /// (its magic and count are written once they are on disk, see
     /// `Pager::seal_journal`).
@@ -375,6 +383,9 @@ impl Pager {
             journal_end: 0,
             journal_synced_end: 0,
             journal_nonce: 0,
+            super_journal: None,
+            super_written: false,
+            recovering_super: None,
             journal_header_pending: false,
             journal_hdr: 0,
             journal_segment_first: 0,
@@ -1217,9 +1228,11 @@ impl Pager {
             // put the originals back in the file.
             crate::ready!(self.restore_file_from_originals()?);
         }
-        self.journal_handle = None;
+        // (A journal created but not yet written, as a super-journal's
+        // commit creates them first, goes too.)
+        let created = self.journal_handle.take().is_some() && !self.journal_kept;
         self.journal_kept = false;
-        if (self.commit_step.journal_exists() || self.journal_end > 0) && self.journal_mode.uses_file() {
+        if (self.commit_step.journal_exists() || self.journal_end > 0 || created) && self.journal_mode.uses_file() {
             let _ = self.io.backend().delete(&self.journal_path, false);
         }
         // Spilled WAL frames left clean cached pages with uncommitted
@@ -1288,6 +1301,8 @@ impl Pager {
         self.journaled.clear();
         self.journal_end = 0;
         self.journal_synced_end = 0;
+        self.super_journal = None;
+        self.super_written = false;
         self.journal_header_pending = false;
         self.journal_hdr = 0;
         self.journal_segment_first = 0;

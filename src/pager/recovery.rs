@@ -33,8 +33,9 @@ pub enum RecoveryStep {
     Truncate(Arc<dyn File>, Completion),
     /// Syncing the database.
     Sync(Arc<dyn File>, Completion),
-    /// Finalizing the journal.
-    Finalize(Option<Completion>),
+    /// Finalizing the journal; the super-journal it named, to delete
+    /// once no journal needs it.
+    Finalize(Option<Completion>, Option<String>),
 }
 
 impl std::fmt::Debug for RecoveryStep {
@@ -129,6 +130,18 @@ impl Pager {
                     self.file.unlock(LockLevel::Shared)?;
                     return Ok(Poll::Ready(None));
                 };
+                // A journal naming a super-journal that is gone belongs to
+                // a transaction that committed: finalized, not played back
+                // (SQLite's rule).
+                let super_name = super::super_journal::read_name(&bytes);
+                self.recovering_super = super_name.clone();
+                if let Some(name) = &super_name {
+                    if !self.io.backend().exists(name)? {
+                        self.recovering_super = None;
+                        let next = self.finalize_recovered(jf)?;
+                        return Ok(Poll::Ready(Some(next)));
+                    }
+                }
                 let ps = pb.page_size as u64;
                 let mut cs = Vec::with_capacity(pb.pages.len());
                 for (pgno, data) in pb.pages {
@@ -159,23 +172,17 @@ impl Pager {
                     return self.pending(RecoveryStep::Sync(jf, c));
                 }
                 c.take()?;
-                let c = match self.journal_mode {
-                    JournalMode::Truncate => Some(jf.truncate(0)?),
-                    JournalMode::Persist => Some(jf.write(0, Buffer::zeroed(28))?),
-                    _ => {
-                        drop(jf);
-                        self.io.backend().delete(&self.journal_path, false)?;
-                        None
-                    }
-                };
-                RecoveryStep::Finalize(c)
+                self.finalize_recovered(jf)?
             }
-            RecoveryStep::Finalize(c) => {
+            RecoveryStep::Finalize(c, super_name) => {
                 if let Some(c) = &c {
                     if !c.is_done() {
-                        return self.pending(RecoveryStep::Finalize(Some(c.clone())));
+                        return self.pending(RecoveryStep::Finalize(Some(c.clone()), super_name));
                     }
                     c.take()?;
+                }
+                if let Some(name) = &super_name {
+                    self.delete_super_if_unused(name)?;
                 }
                 self.invalidate_cache();
                 self.last_change_counter = None;
@@ -184,6 +191,21 @@ impl Pager {
             }
         };
         Ok(Poll::Ready(Some(next)))
+    }
+
+    /// Finalize a hot journal per the journal mode (its database restored,
+    /// or its transaction committed under a super-journal now gone).
+    fn finalize_recovered(&mut self, jf: Arc<dyn File>) -> Result<RecoveryStep> {
+        let c = match self.journal_mode {
+            JournalMode::Truncate => Some(jf.truncate(0)?),
+            JournalMode::Persist => Some(jf.write(0, Buffer::zeroed(28))?),
+            _ => {
+                drop(jf);
+                self.io.backend().delete(&self.journal_path, false)?;
+                None
+            }
+        };
+        Ok(RecoveryStep::Finalize(c, self.recovering_super.take()))
     }
 
     fn pending(&mut self, step: RecoveryStep) -> IoPoll<Option<RecoveryStep>> {

@@ -31,7 +31,8 @@
 //! run inside a statement savepoint, rolled back on error; it is opened in
 //! every database the statement writes, at the same depth as the user
 //! savepoints, which every writing database holds too. A commit commits
-//! each database in turn (no super-journal: atomic per file only).
+//! each database in turn, under a super-journal when several rollback-
+//! journal databases are written (`exec/super_commit.rs`: all or none).
 
 pub mod agg_slots;
 pub mod cursor;
@@ -216,6 +217,10 @@ pub struct ConnState {
     /// Virtual tables' xDestroy calls running: the statements they run
     /// may drop tables although the DROP TABLE calling them is active.
     pub vdestroy_depth: usize,
+    /// The super-journal of the multi-database commit in progress, open
+    /// from its creation until every database is written, as SQLite keeps
+    /// it (`exec/super_commit.rs`).
+    pub super_journal_file: Option<std::sync::Arc<dyn crate::io::File>>,
 }
 
 impl ConnState {

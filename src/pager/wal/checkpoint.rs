@@ -304,7 +304,10 @@ impl Wal {
         if mode == CheckpointMode::Full {
             return Ok(Poll::Ready((false, hdr.mx_frame, backfilled)));
         }
-        // RESTART and TRUNCATE: no reader may still be using the log.
+        // RESTART and TRUNCATE: no reader may still be using the log. (The
+        // salt a TRUNCATE restarts the log with is drawn first, by both
+        // modes, as SQLite draws it.)
+        let salt2 = super::write::fresh_salt();
         if !self.shm_lock(read_lock(1), NREADER - 1, true)? {
             return Ok(Poll::Ready((true, hdr.mx_frame, backfilled)));
         }
@@ -312,9 +315,11 @@ impl Wal {
             self.shm_unlock(read_lock(1), NREADER - 1)?;
             return Ok(Poll::Ready((false, hdr.mx_frame, backfilled)));
         }
-        if hdr.mx_frame > 0 {
+        // (Also when the log is empty, as SQLite does: the next header
+        // then has the restarted salts and checkpoint sequence.)
+        {
             self.hdr = hdr;
-            if let Err(e) = self.restart_header() {
+            if let Err(e) = self.restart_header(salt2) {
                 self.shm_unlock(read_lock(1), NREADER - 1)?;
                 return Err(e);
             }

@@ -22,7 +22,7 @@
 
 use super::format::{self, WalHeader};
 use super::index::{read_lock, IndexHeader, NBACKFILL, NBACKFILL_ATTEMPTED, NREADER, READMARK_NOT_USED, WRITE_LOCK};
-use super::{busy, random_u32, Wal};
+use super::{busy, Wal};
 use crate::error::{Error, Result, SQLITE_BUSY_SNAPSHOT};
 use crate::io::{Buffer, Completion};
 
@@ -94,15 +94,18 @@ impl Wal {
         }
     }
 
-    /// The bytes of a new log header with fresh salts, and the index
-    /// header that frames written behind it start from.
+    /// The bytes of a new log header, and the index header that frames
+    /// written behind it start from. The salts are those the last restart
+    /// left (the first salt one more, the second fresh), or, for a log
+    /// never restarted by this connection, eight fresh bytes: as SQLite
+    /// does, drawn from the process's generator (`util::prng`), so a VFS
+    /// whose `xRandomness` is fixed gives SQLite's bytes.
     fn new_header(&self) -> (Vec<u8>, IndexHeader) {
         let mut h = self.hdr;
-        let big_endian = format::native_big_endian();
-        if h.salt == [0; 8] {
-            h.salt[..4].copy_from_slice(&random_u32().to_be_bytes());
+        if self.ckpt_seq == 0 {
+            crate::util::prng::fill(&mut h.salt);
         }
-        h.salt[4..].copy_from_slice(&random_u32().wrapping_add(1).to_be_bytes());
+        let big_endian = format::native_big_endian();
         let (bytes, ck) = WalHeader::encode(big_endian, self.page_size, self.ckpt_seq, h.salt);
         h.big_endian = big_endian;
         h.frame_cksum = ck;
@@ -160,22 +163,26 @@ impl Wal {
         if self.read_lock != Some(0) || self.hdr.mx_frame == 0 || self.index().info(NBACKFILL)? != self.hdr.mx_frame {
             return Ok(());
         }
+        // The new second salt is drawn before the lock is tried, as SQLite
+        // draws it (so the generator's sequence matches whatever happens).
+        let salt2 = fresh_salt();
         if !self.shm_lock(read_lock(1), NREADER - 1, true)? {
             return Ok(());
         }
-        let r = self.restart_header();
+        let r = self.restart_header(salt2);
         self.shm_unlock(read_lock(1), NREADER - 1)?;
         r
     }
 
-    /// Reset the index to an empty log with new salts (the caller holds
-    /// WRITE and READ1..4 exclusively).
-    pub(super) fn restart_header(&mut self) -> Result<()> {
+    /// Reset the index to an empty log with new salts: the first one
+    /// more (big-endian), the second `salt2` (from [`fresh_salt`]); the
+    /// caller holds WRITE and READ1..4 exclusively.
+    pub(super) fn restart_header(&mut self, salt2: [u8; 4]) -> Result<()> {
         let idx = self.index();
         let mut h = self.hdr;
         let salt1 = u32::from_be_bytes([h.salt[0], h.salt[1], h.salt[2], h.salt[3]]).wrapping_add(1);
         h.salt[..4].copy_from_slice(&salt1.to_be_bytes());
-        h.salt[4..].copy_from_slice(&random_u32().to_be_bytes());
+        h.salt[4..].copy_from_slice(&salt2);
         h.mx_frame = 0;
         h.change = h.change.wrapping_add(1);
         idx.write_header(&h)?;
@@ -291,4 +298,12 @@ impl Wal {
         self.hdr = p.hdr;
         Ok(())
     }
+}
+
+/// Four bytes of the process's generator for a restarted log's second
+/// salt (raw, as SQLite copies them).
+pub(super) fn fresh_salt() -> [u8; 4] {
+    let mut b = [0u8; 4];
+    crate::util::prng::fill(&mut b);
+    b
 }

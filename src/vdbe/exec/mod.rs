@@ -15,6 +15,7 @@ pub mod preupdate;
 mod record;
 pub(crate) mod schema;
 mod seek;
+mod super_commit;
 mod tablefn;
 pub mod trigger_counts;
 pub mod txn;

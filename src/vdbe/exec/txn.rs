@@ -277,10 +277,11 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                 }
                 // Several databases written: each journals its changes and
                 // takes its EXCLUSIVE lock before any file is written, so
-                // that one busy database leaves all of them uncommitted.
-                // (Without a super-journal a crash between the files'
-                // commits can still commit one and not another.)
+                // that one busy database leaves all of them uncommitted;
+                // under a super-journal when SQLite makes one, so that a
+                // crash commits all or none (`super_commit.rs`).
                 if env.dbs.iter().filter(|d| d.btree.txn_state() == TxnState::Write).count() > 1 {
+                    super::super_commit::begin(env)?;
                     loop {
                         match commit_phase_one_all(env) {
                             Ok(Poll::Ready(())) => break,
@@ -295,7 +296,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                     // or wrote a database, in autocommit mode).
                     env.end_fk_transaction();
                 }
-                let wal_commits = loop {
+                let mut wal_commits = loop {
                     match commit_all(env) {
                         Ok(Poll::Ready(w)) => break w,
                         Ok(Poll::Pending) => return Ok(Flow::Pending),
@@ -303,6 +304,22 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                         Err(e) => return Err(busy_commit(vm, prog, env, e)),
                     }
                 };
+                // Under a super-journal the databases are written and
+                // synced, their journals kept: its deletion commits them,
+                // then the journals are finalized.
+                if env.dbs.iter().any(|d| d.btree.pager().super_journal_name().is_some()) {
+                    super::super_commit::finish(env)?;
+                    loop {
+                        match commit_all(env) {
+                            Ok(Poll::Ready(w)) => {
+                                wal_commits.extend(w);
+                                break;
+                            }
+                            Ok(Poll::Pending) => return Ok(Flow::Pending),
+                            Err(e) => return Err(e),
+                        }
+                    }
+                }
                 vm.busy_wait = None;
                 env.txn_schema_written = false;
                 // (The WAL hook runs once the statement has ended, see
