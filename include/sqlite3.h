@@ -444,6 +444,27 @@ int sqlite3_vtab_config(sqlite3 *db, int op, ...);
  unavailable they silently use blocking pread/pwrite and never return
  `SQLITE_IO` (`PRAGMA io_backend` tells which).
 
+ **Time quantum** (`PRAGMA step_quantum = N`, microseconds; 0, the
+ default, is none): a step of an async connection that has run for N µs
+ stops at the program's next jump and returns `SQLITE_IO`, so a
+ scheduler sharing the thread among tenants can serve the others before
+ one tenant's long statement (a full scan, an aggregate over a whole
+ table) finishes. The clock is read every 256 VM instructions at jumps,
+ so a step stops a few microseconds after its quantum; one instruction
+ that runs long by itself (sorting what a sorter holds, a slow
+ application function) is not cut. Nothing is in flight then: the
+ connection is reported by `sqlite3_io_ready` at once (behind those
+ already listed), `sqlite3_io_poll` does not wait while such a statement
+ waits to be stepped, and the next `sqlite3_step` continues exactly where
+ it stopped, repeating and skipping nothing. The pragma answers the
+ quantum in force; on a blocking connection it stays 0 (their steps
+ never return `SQLITE_IO`), statements stepped inside a callback are
+ never cut, and `sqlite3_exec` and the other calls that complete their
+ own I/O still return only when done. With a quantum set, `sqlite3_step` may return `SQLITE_IO` also
+ where no ring could be set up. An event loop sleeping on
+ `sqlite3_io_fd` takes what `sqlite3_io_ready` lists before it sleeps:
+ a yield does not make the descriptor readable.
+
  A connection opened through an application VFS (`sqlite3_vfs_register`)
  does its I/O by calling the VFS's methods, which are synchronous: with
  this flag those calls block inside `sqlite3_step` as without it, and
@@ -2316,7 +2337,9 @@ extern "C" {
  the kernel, then reaps finished ones: `timeout_ms` 0 does not wait, a
  positive value waits at most that many milliseconds for one to finish,
  a negative one waits until at least one finishes (returns at once when
- nothing is in flight). Call it after `sqlite3_step` answered `SQLITE_IO`,
+ nothing is in flight, or while a statement of the thread that ran out of
+ its `PRAGMA step_quantum` has not been stepped, reset or finalized since:
+ that one can run now). Call it after `sqlite3_step` answered `SQLITE_IO`,
  then step again.
 
  All async connections opened on one thread share one I/O context (one
@@ -2386,7 +2409,8 @@ int sqlite3_io_fd(sqlite3 *db);
  is reported once however many of its requests finished, and again
  after a later request finishes. A statement that answered `SQLITE_IO`
  with none of its connection's requests in flight (it will retry at
- once) reports its connection straight away. So a wakeup is never lost,
+ once, or it ran out of its `PRAGMA step_quantum`) reports its
+ connection straight away, behind the connections already listed. So a wakeup is never lost,
  but one may be spurious: a statement stepped then answers `SQLITE_IO`
  again at once, without running. Connections closed (or made zombies by
  `sqlite3_close_v2`) are no longer reported. Blocking connections are
@@ -3013,8 +3037,16 @@ sqlite3_int64 sqlite3_memory_highwater(int resetFlag);
 int sqlite3_release_memory(int n);
 
 /*
- Set the advisory heap limit to `N` bytes (a negative `N` only reads it).
- Returns the previous limit; ringlite records it without enforcing it.
+ Set the advisory heap limit to `N` bytes (a negative `N` only reads it;
+ 0: none). Returns the previous limit. ringlite applies it to the page
+ caches of every connection of the process together (the bulk of what a
+ connection holds; other allocations are not counted): while their pages
+ take more than `N` bytes, a connection that reads a page not cached
+ recycles one of its own clean pages instead of growing its cache (as
+ SQLite's page cache does under memory pressure), keeping at least 10,
+ and keeps no spare page buffers. So many idle connections fit a fixed
+ budget however large each one's `cache_size`; caches shrink as they are
+ used, not when the limit is set.
  */
 sqlite3_int64 sqlite3_soft_heap_limit64(sqlite3_int64 N);
 

@@ -3,7 +3,11 @@
 //! is counted by a global allocator wrapper (everything this process
 //! allocates while only our connection exists), SQLite's by
 //! `sqlite3_memory_used()`. Ours must not be above SQLite's (a margin of
-//! 10% for allocator rounding); the numbers are printed.
+//! 10% for allocator rounding); the numbers are printed. And a budget
+//! shared by the page caches of every connection
+//! (`ringlite::pager::cache::set_budget`, `sqlite3_soft_heap_limit64`)
+//! bounds what many connections with large caches hold together.
+//! (The tests take turns: they measure the same process-wide counts.)
 
 mod storage_support;
 
@@ -36,6 +40,15 @@ unsafe impl GlobalAlloc for Counting {
 #[global_allocator]
 static GLOBAL: Counting = Counting;
 
+/// One test at a time: each measures the whole process.
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn make_db(path: &str) {
+    let db = Sqlite::open(path);
+    db.exec("PRAGMA page_size=4096; CREATE TABLE t(a INTEGER PRIMARY KEY, b); CREATE INDEX tb ON t(b);");
+    db.exec("WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM c WHERE n<20000) INSERT INTO t SELECT n, hex(randomblob(200)) FROM c;");
+}
+
 fn our_scan(conn: &mut Connection, sql: &str) {
     let (stmt, _) = conn.prepare(sql.as_bytes()).unwrap();
     let mut stmt = stmt.unwrap();
@@ -45,13 +58,10 @@ fn our_scan(conn: &mut Connection, sql: &str) {
 #[test]
 #[allow(unsafe_code)]
 fn connection_memory_is_not_above_sqlite_at_the_same_cache_size() {
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("mem.db").to_str().unwrap().to_string();
-    {
-        let db = Sqlite::open(&path);
-        db.exec("PRAGMA page_size=4096; CREATE TABLE t(a INTEGER PRIMARY KEY, b); CREATE INDEX tb ON t(b);");
-        db.exec("WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM c WHERE n<20000) INSERT INTO t SELECT n, hex(randomblob(200)) FROM c;");
-    }
+    make_db(&path);
     let file_kib = std::fs::metadata(&path).unwrap().len() / 1024;
     let scans = ["SELECT sum(length(b)) FROM t", "SELECT count(*) FROM t WHERE b > 'A'", "SELECT max(a) FROM t"];
     for cache_size in [-2000i64, 100, 500] {
@@ -83,4 +93,45 @@ fn connection_memory_is_not_above_sqlite_at_the_same_cache_size() {
         eprintln!("cache_size={cache_size} (file {file_kib} KiB): ours {} KiB, SQLite {} KiB", ours / 1024, theirs / 1024);
         assert!(ours as f64 <= theirs as f64 * 1.1, "cache_size={cache_size}: ours {ours} bytes, SQLite {theirs}");
     }
+}
+
+/// Eight connections, each with the default cache (2,000 KiB, more than
+/// half the file), scan the whole table: without a budget their caches
+/// hold about 8 x 2 MiB; with a 2 MiB budget they hold it together (plus
+/// at most `BUDGET_FLOOR` pages each), and the heap grows by little more.
+#[test]
+fn a_shared_budget_bounds_the_caches_of_many_connections() {
+    use ringlite::pager::cache::{held_bytes, set_budget, BUDGET_FLOOR};
+    let _serial = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("budget.db").to_str().unwrap().to_string();
+    make_db(&path);
+    const CONNS: usize = 8;
+    let scan = "SELECT sum(length(b)), count(*) FROM t";
+    let mut held = Vec::new();
+    for budget in [0usize, 2 << 20] {
+        set_budget(budget);
+        let base_heap = LIVE.load(Ordering::Relaxed);
+        let base_held = held_bytes();
+        let mut conns: Vec<Connection> = (0..CONNS).map(|_| Connection::open(&path, OpenFlags(OpenFlags::READWRITE)).unwrap()).collect();
+        for c in conns.iter_mut() {
+            our_scan(c, scan);
+            our_scan(c, "SELECT count(*) FROM t WHERE b > 'A'");
+        }
+        let h = held_bytes() - base_held;
+        let heap = LIVE.load(Ordering::Relaxed) - base_heap;
+        eprintln!("budget {} KiB: caches hold {} KiB, heap +{} KiB", budget / 1024, h / 1024, heap / 1024);
+        held.push(h);
+        if budget > 0 {
+            // Soft by at most the pages each connection keeps whatever
+            // the pressure (a cache started after the budget was reached
+            // still takes that many).
+            assert!(h <= budget + CONNS * BUDGET_FLOOR * 4096, "caches hold {h} bytes over a budget of {budget}");
+            assert!((heap as usize) < budget + CONNS * (256 << 10), "heap grew by {heap} bytes");
+        }
+        drop(conns);
+        assert_eq!(held_bytes(), base_held, "closed connections give their pages back");
+    }
+    set_budget(0);
+    assert!(held[0] > 4 * held[1], "without a budget the caches hold more: {held:?}");
 }

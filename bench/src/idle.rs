@@ -84,9 +84,24 @@ fn sqlite_tenant(p: &Path, id: u64, cache: &str) -> R<Sqlite> {
     Ok(db)
 }
 
+/// A full scan of a tenant's table: every page of it through the cache.
+const SCAN: &str = "SELECT sum(length(username)) FROM users";
+
+fn sqlite_scanned(p: &Path, id: u64) -> R<Sqlite> {
+    let mut db = sqlite_tenant(p, id, "-2000")?;
+    let mut s = db.prepare(SCAN)?;
+    db.drain(&mut s)?;
+    db.finalize(s);
+    Ok(db)
+}
+
 fn ringlite_tenant(p: &Path, id: u64, cache: &str, flags: i32) -> R<Ringlite> {
+    ringlite_tenant_then(p, id, cache, flags, None)
+}
+
+fn ringlite_tenant_then(p: &Path, id: u64, cache: &str, flags: i32, then: Option<&str>) -> R<Ringlite> {
     let mut db = Ringlite::open_flags(p, flags)?;
-    for sql in [format!("PRAGMA cache_size={cache}"), format!("SELECT username FROM users WHERE id={id}")] {
+    for sql in [format!("PRAGMA cache_size={cache}"), format!("SELECT username FROM users WHERE id={id}")].into_iter().chain(then.map(String::from)) {
         let mut s = db.prepare(&sql)?;
         let mut rows = 0;
         loop {
@@ -173,6 +188,26 @@ pub fn run(quick: bool, counts: Option<Vec<usize>>, dir: &Path) -> R<String> {
             },
         ),
     );
+    // Each tenant also scanned its whole table (30 pages) with the default
+    // cache: what its cache keeps, without and with a budget shared by
+    // every connection of the process (ringlite: page caches only,
+    // `ringlite::pager::cache::set_budget`, what `sqlite3_soft_heap_limit64`
+    // sets; SQLite's soft heap limit counts all of its memory).
+    let budget: usize = 16 << 20;
+    row("sqlite", "default, full scan", measure(&paths, sqlite_scanned, |_| {}));
+    // SAFETY: sets a process-wide number; no connection is being used.
+    unsafe { libsqlite3_sys::sqlite3_soft_heap_limit64(budget as i64) };
+    row("sqlite", &format!("default, full scan, soft heap limit {} MiB", budget >> 20), measure(&paths, sqlite_scanned, |_| {}));
+    // SAFETY: as above.
+    unsafe { libsqlite3_sys::sqlite3_soft_heap_limit64(0) };
+    let scanned = |p: &Path, id: u64| ringlite_tenant_then(p, id, "-2000", OpenFlags::ASYNC, Some(SCAN));
+    row("ringlite async", "default, full scan", measure(&paths, scanned, |_| {}));
+    ringlite::pager::cache::set_budget(budget);
+    let peak = std::cell::Cell::new(0usize);
+    let r = measure(&paths, scanned, |_| peak.set(peak.get().max(ringlite::pager::cache::held_bytes())));
+    let held = peak.get();
+    ringlite::pager::cache::set_budget(0);
+    row("ringlite async", &format!("default, full scan, page budget {} MiB (pages held at most: {} KiB)", budget >> 20, held >> 10), r);
     let small = 10.min(n);
     let (a, b) = (poll_cost(&paths, small), poll_cost(&paths, n));
     match (a, b) {

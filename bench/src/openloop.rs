@@ -74,6 +74,10 @@ pub struct Sizes {
     /// none). Each load point then runs twice, without and with it, and
     /// the table gives the others' p99.9 in both.
     pub noisy: f64,
+    /// ringlite async: `PRAGMA step_quantum` of every tenant, µs (0: none).
+    pub step_quantum_us: u64,
+    /// Passes over its table of one noisy-neighbour request.
+    pub scan_passes: u32,
 }
 
 impl Sizes {
@@ -91,6 +95,8 @@ impl Sizes {
                 mixes: vec!["mixed".into()],
                 no_tpt: false,
                 noisy: 0.0,
+                step_quantum_us: 50,
+                scan_passes: 1,
             }
         } else {
             Sizes {
@@ -104,13 +110,17 @@ impl Sizes {
                 mixes: vec!["read".into(), "mixed".into()],
                 no_tpt: false,
                 noisy: 0.0,
+                step_quantum_us: 50,
+                scan_passes: 1,
             }
         }
     }
 
     /// Apply `key=value` overrides: `loads=50,80`, `pools=2,8`, `secs=2`,
     /// `cap=0.5`, `users=500`, `storage=cached,1ms`, `mix=read`, `tpt=0`,
-    /// `noisy=200` (full scans per second by a noisy neighbour).
+    /// `noisy=200` (full scans per second by a noisy neighbour),
+    /// `passes=10` (table passes per noisy scan), `squantum=50` (ringlite
+    /// async's `PRAGMA step_quantum`, µs; 0: none).
     pub fn set(&mut self, spec: &str) -> R<()> {
         for kv in spec.split(';').filter(|s| !s.trim().is_empty()) {
             let (k, v) = kv.split_once('=').ok_or_else(|| format!("expected key=value in {kv:?}"))?;
@@ -126,6 +136,8 @@ impl Sizes {
                 "mix" => self.mixes = list().map(String::from).collect(),
                 "tpt" => self.no_tpt = v.trim() == "0",
                 "noisy" => self.noisy = v.parse().map_err(|e: std::num::ParseFloatError| bad(e.to_string()))?,
+                "passes" => self.scan_passes = v.parse().map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
+                "squantum" => self.step_quantum_us = v.parse().map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
                 _ => return Err(format!("unknown openloop setting {k:?}")),
             }
         }
@@ -135,9 +147,9 @@ impl Sizes {
 
 fn storage_of(name: &str) -> R<Storage> {
     match name {
-        "cached" => Ok(Storage { delay_us: 0, cache_size: -2000, warm: true }),
-        "100us" => Ok(Storage { delay_us: 100, cache_size: 10, warm: false }),
-        "1ms" => Ok(Storage { delay_us: 1000, cache_size: 10, warm: false }),
+        "cached" => Ok(Storage { delay_us: 0, cache_size: -2000, warm: true, step_quantum_us: 50, scan_passes: 1 }),
+        "100us" => Ok(Storage { delay_us: 100, cache_size: 10, warm: false, step_quantum_us: 50, scan_passes: 1 }),
+        "1ms" => Ok(Storage { delay_us: 1000, cache_size: 10, warm: false, step_quantum_us: 50, scan_passes: 1 }),
         _ => Err(format!("unknown storage {name:?} (cached, 100us, 1ms)")),
     }
 }
@@ -305,7 +317,7 @@ pub fn run(sz: &Sizes, dir: &Path) -> R<(Vec<Point>, String)> {
     );
     let _ = writeln!(md, "Request: {LOOKUPS} point lookups (`read`), or 20% of requests one `UPDATE` (`mixed`). `best pool` is the SQLite pool with the fewest dropped requests, then the lowest p99.9.\n");
     for storage in &sz.storages {
-        let st = storage_of(storage)?;
+        let st = Storage { step_quantum_us: sz.step_quantum_us, scan_passes: sz.scan_passes, ..storage_of(storage)? };
         if st.delay_us > 0 {
             crate::slowvfs::set_delays(st.delay_us, st.delay_us);
         }
@@ -340,7 +352,7 @@ pub fn run(sz: &Sizes, dir: &Path) -> R<(Vec<Point>, String)> {
                     continue;
                 }
                 if sz.noisy > 0.0 {
-                    let _ = writeln!(md, "Noisy neighbour: tenant 0 also runs `{}` {} times a second; last column: the other tenants' p99.9 in a second run with it (ratio to the quiet run).\n", openloop_run::SCAN, sz.noisy);
+                    let _ = writeln!(md, "Noisy neighbour: tenant 0 also runs `{}` {} times a second; last column: the other tenants' p99.9 in a second run with it (ratio to the quiet run). ringlite async: `PRAGMA step_quantum={}`.\n", openloop_run::scan_sql(sz.scan_passes), sz.noisy, sz.step_quantum_us);
                 }
                 let _ = writeln!(
                     md,

@@ -57,6 +57,16 @@ pub enum Kind {
 /// The noisy neighbour's request: a full scan of its table.
 pub const SCAN: &str = "SELECT sum(length(username)) FROM users";
 
+/// The noisy neighbour's request reading its table `passes` times in one
+/// statement ([`SCAN`] for 1): a longer single step, the case a quantum
+/// inside the engine is for.
+pub fn scan_sql(passes: u32) -> String {
+    if passes <= 1 {
+        return SCAN.to_string();
+    }
+    format!("WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM k WHERE i<{passes}) SELECT sum(length(username)) FROM k, users")
+}
+
 impl Kind {
     /// Whether the request's latency is measured (everything but the
     /// noisy neighbour's scans).
@@ -97,6 +107,11 @@ pub struct Storage {
     pub cache_size: i64,
     /// Read every page at open, so the run starts warm.
     pub warm: bool,
+    /// ringlite async: `PRAGMA step_quantum` of every tenant, µs (0:
+    /// none, a statement's step runs until it ends or waits for I/O).
+    pub step_quantum_us: u64,
+    /// Passes over its table of one noisy-neighbour request ([`scan_sql`]).
+    pub scan_passes: u32,
 }
 
 impl Storage {
@@ -195,7 +210,7 @@ fn open_sqlite(path: &Path, st: Storage) -> R<SqliteTenant> {
     }
     let read = db.prepare(READ)?;
     let write = db.prepare(WRITE)?;
-    let scan = db.prepare(SCAN)?;
+    let scan = db.prepare(&scan_sql(st.scan_passes))?;
     Ok(SqliteTenant { db, read, write, scan })
 }
 
@@ -398,6 +413,9 @@ fn open_async(path: &Path, st: Storage) -> R<AsyncTenant> {
     if st.warm {
         sqls.push(WARM.into());
     }
+    if st.step_quantum_us > 0 {
+        sqls.push(format!("PRAGMA step_quantum={}", st.step_quantum_us));
+    }
     for sql in &sqls {
         let mut s = db.prepare(sql)?;
         loop {
@@ -413,7 +431,7 @@ fn open_async(path: &Path, st: Storage) -> R<AsyncTenant> {
     }
     let read = db.prepare(READ)?;
     let write = db.prepare(WRITE)?;
-    let scan = db.prepare(SCAN)?;
+    let scan = db.prepare(&scan_sql(st.scan_passes))?;
     Ok(AsyncTenant { db, read, write, scan, queue: VecDeque::new(), sub: 0, rows: 0, bound: false })
 }
 
@@ -547,23 +565,19 @@ fn async_thread(tenants: &mut [AsyncTenant], reqs: &[Req], local: &[usize], star
         }
         if waiting > 0 {
             let conn = &tenants[0].db.conn;
+            // Submit, reap, and take what is ready (tenants whose I/O
+            // finished, or whose step was cut by its quantum: those are
+            // ready at once) before deciding to sleep.
             conn.io_poll(0).map_err(|e| format!("io_poll: {e}"))?;
-            if runnable.is_empty() {
+            take_ready(conn, &mut ready, &mut suspended, &mut waiting, &mut runnable);
+            if runnable.is_empty() && waiting > 0 {
                 let until = reqs.get(next).map_or(Instant::now() + Duration::from_millis(50), |r| start + r.at);
                 match fd {
                     Some(fd) => wait_fd(fd, until),
                     None => std::thread::sleep(Duration::from_micros(20)),
                 }
                 conn.io_poll(0).map_err(|e| format!("io_poll: {e}"))?;
-            }
-            ready.clear();
-            conn.io_ready(&mut ready, usize::MAX);
-            for &tag in &ready {
-                let j = tag - 1;
-                if std::mem::take(&mut suspended[j]) {
-                    waiting -= 1;
-                    runnable.push_back(j);
-                }
+                take_ready(conn, &mut ready, &mut suspended, &mut waiting, &mut runnable);
             }
         } else if runnable.is_empty() {
             match reqs.get(next) {
@@ -573,6 +587,19 @@ fn async_thread(tenants: &mut [AsyncTenant], reqs: &[Req], local: &[usize], star
         }
     }
     Ok((lat, dropped, last))
+}
+
+/// Move the suspended tenants `io_ready` names to the back of `runnable`.
+fn take_ready(conn: &ringlite::Connection, ready: &mut Vec<usize>, suspended: &mut [bool], waiting: &mut usize, runnable: &mut VecDeque<usize>) {
+    ready.clear();
+    conn.io_ready(ready, usize::MAX);
+    for &tag in ready.iter() {
+        let j = tag - 1;
+        if std::mem::take(&mut suspended[j]) {
+            *waiting -= 1;
+            runnable.push_back(j);
+        }
+    }
 }
 
 /// ringlite async, tenants over `threads` scheduler threads.

@@ -15,7 +15,9 @@ use std::ffi::c_int;
 /// the kernel, then reaps finished ones: `timeout_ms` 0 does not wait, a
 /// positive value waits at most that many milliseconds for one to finish,
 /// a negative one waits until at least one finishes (returns at once when
-/// nothing is in flight). Call it after `sqlite3_step` answered `SQLITE_IO`,
+/// nothing is in flight, or while a statement of the thread that ran out of
+/// its `PRAGMA step_quantum` has not been stepped, reset or finalized since:
+/// that one can run now). Call it after `sqlite3_step` answered `SQLITE_IO`,
 /// then step again.
 ///
 /// All async connections opened on one thread share one I/O context (one
@@ -100,7 +102,8 @@ pub unsafe extern "C" fn sqlite3_io_fd(db: *mut sqlite3) -> c_int {
 /// is reported once however many of its requests finished, and again
 /// after a later request finishes. A statement that answered `SQLITE_IO`
 /// with none of its connection's requests in flight (it will retry at
-/// once) reports its connection straight away. So a wakeup is never lost,
+/// once, or it ran out of its `PRAGMA step_quantum`) reports its
+/// connection straight away, behind the connections already listed. So a wakeup is never lost,
 /// but one may be spurious: a statement stepped then answers `SQLITE_IO`
 /// again at once, without running. Connections closed (or made zombies by
 /// `sqlite3_close_v2`) are no longer reported. Blocking connections are
@@ -149,6 +152,27 @@ pub unsafe extern "C" fn sqlite3_io_ready(db: *mut sqlite3, aDb: *mut *mut sqlit
 /// The connections of one thread share one I/O context; where io_uring is
 /// unavailable they silently use blocking pread/pwrite and never return
 /// `SQLITE_IO` (`PRAGMA io_backend` tells which).
+///
+/// **Time quantum** (`PRAGMA step_quantum = N`, microseconds; 0, the
+/// default, is none): a step of an async connection that has run for N µs
+/// stops at the program's next jump and returns `SQLITE_IO`, so a
+/// scheduler sharing the thread among tenants can serve the others before
+/// one tenant's long statement (a full scan, an aggregate over a whole
+/// table) finishes. The clock is read every 256 VM instructions at jumps,
+/// so a step stops a few microseconds after its quantum; one instruction
+/// that runs long by itself (sorting what a sorter holds, a slow
+/// application function) is not cut. Nothing is in flight then: the
+/// connection is reported by `sqlite3_io_ready` at once (behind those
+/// already listed), `sqlite3_io_poll` does not wait while such a statement
+/// waits to be stepped, and the next `sqlite3_step` continues exactly where
+/// it stopped, repeating and skipping nothing. The pragma answers the
+/// quantum in force; on a blocking connection it stays 0 (their steps
+/// never return `SQLITE_IO`), statements stepped inside a callback are
+/// never cut, and `sqlite3_exec` and the other calls that complete their
+/// own I/O still return only when done. With a quantum set, `sqlite3_step` may return `SQLITE_IO` also
+/// where no ring could be set up. An event loop sleeping on
+/// `sqlite3_io_fd` takes what `sqlite3_io_ready` lists before it sleeps:
+/// a yield does not make the descriptor readable.
 ///
 /// A connection opened through an application VFS (`sqlite3_vfs_register`)
 /// does its I/O by calling the VFS's methods, which are synchronous: with

@@ -152,8 +152,16 @@ pub unsafe extern "C" fn sqlite3_release_memory(n: c_int) -> c_int {
     })
 }
 
-/// Set the advisory heap limit to `N` bytes (a negative `N` only reads it).
-/// Returns the previous limit; ringlite records it without enforcing it.
+/// Set the advisory heap limit to `N` bytes (a negative `N` only reads it;
+/// 0: none). Returns the previous limit. ringlite applies it to the page
+/// caches of every connection of the process together (the bulk of what a
+/// connection holds; other allocations are not counted): while their pages
+/// take more than `N` bytes, a connection that reads a page not cached
+/// recycles one of its own clean pages instead of growing its cache (as
+/// SQLite's page cache does under memory pressure), keeping at least 10,
+/// and keeps no spare page buffers. So many idle connections fit a fixed
+/// budget however large each one's `cache_size`; caches shrink as they are
+/// used, not when the limit is set.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_soft_heap_limit64(N: sqlite3_int64) -> sqlite3_int64 {
     ffi_guard!(-1, {
@@ -161,6 +169,7 @@ pub unsafe extern "C" fn sqlite3_soft_heap_limit64(N: sqlite3_int64) -> sqlite3_
         let old = LIMIT.load(Ordering::Relaxed);
         if N >= 0 {
             LIMIT.store(N, Ordering::Relaxed);
+            ringlite::pager::cache::set_budget(usize::try_from(N).unwrap_or(usize::MAX));
         }
         old
     })

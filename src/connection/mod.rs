@@ -213,9 +213,13 @@ impl Connection {
     /// this connection's I/O context. `timeout_ms` 0 returns at once, a
     /// positive value waits at most that long, a negative one waits until
     /// at least one request completes (at once if nothing is in flight).
+    /// It does not wait while a statement of the thread's async
+    /// connections that ran out of its quantum (`PRAGMA step_quantum`)
+    /// waits to be stepped again: that one is runnable now.
     /// Returns the number of completions reaped.
     pub fn io_poll(&self, timeout_ms: i32) -> Result<usize> {
-        let timeout = if timeout_ms < 0 { None } else { Some(std::time::Duration::from_millis(timeout_ms as u64)) };
+        let runnable = self.io_notify.ready_set().is_some_and(|r| r.yielded() > 0);
+        let timeout = if timeout_ms < 0 && !runnable { None } else { Some(std::time::Duration::from_millis(if runnable { 0 } else { timeout_ms as u64 })) };
         self.state.io.backend().poll(timeout)
     }
 

@@ -223,6 +223,8 @@ impl Connection {
             preupdate_listeners: Default::default(),
             rollback_hook: None,
             progress: None,
+            step_quantum: None,
+            async_steps: flags.has(OpenFlags::ASYNC),
             lent_depth: 0,
             stmt_savepoints: 0,
             writing_statements: 0,

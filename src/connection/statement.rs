@@ -60,6 +60,13 @@ pub struct Statement {
     /// without touching their reference count; `None` before the first
     /// async step.
     io_notify: Option<Arc<crate::io::notify::IoNotify>>,
+    /// The last step ran out of its quantum (`PRAGMA step_quantum`) and
+    /// answered `StepResult::Io` with nothing in flight; held until the
+    /// next step, reset or finalize (see `io::notify`).
+    yielded: Option<crate::io::notify::YieldMark>,
+    /// Steps may stop at the quantum; `false` for statements the library
+    /// runs itself to the end ([`Statement::without_quantum`]).
+    may_yield: bool,
 }
 
 /// `SQLITE_TRACE_STMT`.
@@ -96,6 +103,8 @@ impl Statement {
             recompiles: 0,
             io_wait: None,
             io_notify: None,
+            yielded: None,
+            may_yield: true,
         }
         .published()
     }
@@ -164,6 +173,15 @@ impl Statement {
         }
     }
 
+    /// Run every step of this statement to a row, the end or an I/O wait,
+    /// whatever the connection's `PRAGMA step_quantum`: for statements the
+    /// library steps to completion itself (VACUUM's copies, the session
+    /// extension's queries), which would only wait for others' I/O after
+    /// a yield.
+    pub fn without_quantum(&mut self) {
+        self.may_yield = false;
+    }
+
     /// How many times the statement was compiled again since prepare.
     pub fn recompiles(&self) -> u64 {
         self.recompiles
@@ -196,11 +214,16 @@ impl Statement {
             self.has_row = false;
             return Ok(StepResult::Done);
         }
+        // (Stepped again: no longer a yielded statement.)
+        self.yielded = None;
         // (A statement run from a callback completes its I/O blocking:
-        // the callback cannot hand SQLITE_IO to its caller.)
+        // the callback cannot hand SQLITE_IO to its caller; nor is it cut
+        // by a quantum.)
         if !conn.is_async || conn.state.lent_depth > 0 {
+            self.vm.quantum = None;
             return self.step_vm(conn);
         }
+        self.vm.quantum = if self.may_yield { conn.state.step_quantum } else { None };
         if let Some(seen) = self.io_wait {
             // Stepped again before any of the connection's requests
             // finished: the VM would stop at the same place.
@@ -217,7 +240,12 @@ impl Statement {
         // (checked: a panic unwound through a nested step could leave
         // another connection's counters installed).
         self.io_notify = IoNotify::install(previous).filter(|n| Arc::ptr_eq(n, &conn.io_notify));
-        if let Ok(StepResult::Io) = r {
+        if let (Ok(StepResult::Io), Some(_)) = (&r, &self.yielded) {
+            // Out of its quantum, nothing in flight: runnable at once, so
+            // reported ready now (a scheduler stepping only ready
+            // connections serves the others first, then comes back).
+            conn.io_notify.mark_ready();
+        } else if let Ok(StepResult::Io) = r {
             self.io_wait = Some(seen);
             // Suspended with nothing of the connection in flight (a
             // request the VM will retry at once): no completion will
@@ -413,6 +441,15 @@ impl Statement {
                 }
                 conn.state.io.wait_any()?;
             }
+            Ok(VmStep::Yield) => {
+                // Only a top-level step of an async connection has a
+                // quantum (`step_installed`); any other runs on.
+                if self.vm.quantum.is_some() && conn.is_async && conn.state.lent_depth == 0 {
+                    debug_assert!(!self.vm.halted);
+                    self.yielded = Some(crate::io::notify::YieldMark::new(&conn.io_notify));
+                    return Ok(Some(StepResult::Io));
+                }
+            }
             Err(e) => {
                 self.has_row = false;
                 let produced = self.vm.rows_out > 0;
@@ -462,6 +499,7 @@ impl Statement {
     /// Back to the start; bindings are kept.
     pub fn reset(&mut self, conn: &mut Connection) {
         self.io_wait = None;
+        self.yielded = None;
         self.ended_with_report = false;
         if self.active && self.program.explain == 0 && !self.vm.halted {
             // Ending early: run the Halt's commit logic by hand.

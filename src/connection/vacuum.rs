@@ -67,6 +67,7 @@ pub(super) fn run(conn: &mut Connection, sql: &str, params: &[Value], mut each: 
             }
             continue;
         };
+        st.without_quantum();
         for (i, p) in params.iter().enumerate() {
             st.bind(i + 1, p.clone())?;
         }
@@ -359,6 +360,7 @@ impl Connection {
         let insert = format!("INSERT INTO {}({list}) VALUES({})", quote(name), vec!["?"; n].join(", "));
         let (st, _) = dest.prepare_terminated(insert.as_bytes())?;
         let mut ins = st.ok_or_else(|| Error::new(SQLITE_ERROR, "VACUUM: empty insert"))?;
+        ins.without_quantum();
         let select = format!("SELECT {list} FROM {schema}.{}", quote(name));
         let copied = run(self, &select, &[], |st| {
             for i in 0..n {

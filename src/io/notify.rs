@@ -39,6 +39,15 @@
 //! (its tag is cleared at close), and entries of dropped connections are
 //! compacted away as the queue grows, so it stays bounded by the number of
 //! live connections even when nobody takes from it.
+//!
+//! ## Yielded statements
+//! A statement whose step ran out of its time quantum (`PRAGMA
+//! step_quantum`) answers `SQLITE_IO` with nothing in flight: it is
+//! runnable at once. Its connection is queued like one whose request
+//! finished, and while it holds a [`YieldMark`] (until it is stepped
+//! again, reset or finalized) the set counts it in `yielded`, so that a
+//! poll asked to wait for completions does not sleep while a tenant is
+//! runnable (`Connection::io_poll`).
 
 use std::cell::Cell;
 use std::collections::VecDeque;
@@ -65,6 +74,8 @@ pub struct IoNotify {
 #[derive(Debug)]
 pub struct ReadySet {
     queue: Mutex<Queue>,
+    /// Live [`YieldMark`]s of this set.
+    yielded: AtomicUsize,
 }
 
 #[derive(Debug)]
@@ -78,7 +89,7 @@ const COMPACT_MIN: usize = 1024;
 
 impl Default for ReadySet {
     fn default() -> Self {
-        ReadySet { queue: Mutex::new(Queue { entries: VecDeque::new(), compact_at: COMPACT_MIN }) }
+        ReadySet { queue: Mutex::new(Queue { entries: VecDeque::new(), compact_at: COMPACT_MIN }), yielded: AtomicUsize::new(0) }
     }
 }
 
@@ -133,6 +144,38 @@ impl ReadySet {
     /// Whether nothing is queued.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+
+    /// Statements of this set's connections that yielded their quantum
+    /// and have not been stepped, reset or finalized since.
+    pub fn yielded(&self) -> usize {
+        self.yielded.load(Ordering::Acquire)
+    }
+}
+
+/// Held by a statement that yielded its quantum until it is stepped
+/// again, reset or dropped: counted in its connection's ready set
+/// ([`ReadySet::yielded`]) meanwhile.
+#[derive(Debug)]
+pub struct YieldMark(Option<Arc<ReadySet>>);
+
+impl YieldMark {
+    /// A statement of the connection counted by `notify` yielded.
+    pub fn new(notify: &IoNotify) -> YieldMark {
+        let set = notify.ready.clone();
+        if let Some(r) = &set {
+            r.yielded.fetch_add(1, Ordering::AcqRel);
+        }
+        YieldMark(set)
+    }
+}
+
+impl Drop for YieldMark {
+    fn drop(&mut self) {
+        if let Some(r) = &self.0 {
+            let before = r.yielded.fetch_sub(1, Ordering::AcqRel);
+            debug_assert!(before > 0, "a yield mark outlived its count");
+        }
     }
 }
 
@@ -287,6 +330,14 @@ mod tests {
         out.clear();
         assert_eq!(set.take(&mut out, 10), 1);
         assert_eq!(out, vec![1]);
+        // A yield mark counts while it lives.
+        assert_eq!(set.yielded(), 0);
+        let (m1, m2) = (YieldMark::new(&a), YieldMark::new(&b));
+        assert_eq!(set.yielded(), 2);
+        drop(m1);
+        assert_eq!(set.yielded(), 1);
+        drop(m2);
+        assert_eq!(set.yielded(), 0);
         // Closed (tag cleared) while queued: not reported.
         let b2 = mk(&b);
         b2.complete(done());

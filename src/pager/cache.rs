@@ -26,6 +26,15 @@
 //! - Eviction is a clock over the slots (second chance): a page used
 //!   since the hand last passed is skipped once, so recently used pages
 //!   stay, as with least-recently-used, at O(1) per eviction.
+//! - Every cache's page bytes are counted in one process-wide total
+//!   ([`held_bytes`], `held` per cache: added on insert, taken off when a
+//!   page leaves or the cache is dropped). With a budget set
+//!   ([`set_budget`], `sqlite3_soft_heap_limit64`) a cache that would take
+//!   the total past it recycles one of its own clean, unpinned pages
+//!   instead of growing, as SQLite's page cache does under memory
+//!   pressure, down to [`BUDGET_FLOOR`] pages (so a cursor's path stays
+//!   cached), and keeps no spare buffers. Soft too: with nothing to
+//!   recycle the cache grows.
 //! - Pages live in numbered slots; `index` maps each cached page number to
 //!   its slot and a free slot has page number 0. A slot number is a hint a
 //!   reader may keep ([`PageCache::get_in_slot`]): it is checked against
@@ -35,6 +44,42 @@ use crate::pager::Pgno;
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+/// Page bytes held by every page cache of the process.
+static HELD: AtomicUsize = AtomicUsize::new(0);
+/// The shared budget of page bytes (0: none).
+static BUDGET: AtomicUsize = AtomicUsize::new(0);
+
+/// Pages a cache keeps under memory pressure: the smallest cache the
+/// pager is built for (`cache_size` below 10 means 10), so an operation
+/// that reads a few pages in turn (a cursor's path, a cell's overflow
+/// chain) finds the first ones still cached.
+pub const BUDGET_FLOOR: usize = 10;
+
+/// Bytes of page data cached by every connection of the process.
+pub fn held_bytes() -> usize {
+    HELD.load(Ordering::Relaxed)
+}
+
+/// Share `bytes` of page data among every cache of the process (0: no
+/// budget, each cache bounded by its `cache_size` only). Caches over it
+/// shrink as they read further, not at once.
+pub fn set_budget(bytes: usize) {
+    BUDGET.store(bytes, Ordering::Relaxed);
+}
+
+/// The shared budget (0: none).
+pub fn budget() -> usize {
+    BUDGET.load(Ordering::Relaxed)
+}
+
+/// Whether `more` bytes would take the caches past the budget.
+#[inline]
+fn over_budget(more: usize) -> bool {
+    let b = BUDGET.load(Ordering::Relaxed);
+    b != 0 && HELD.load(Ordering::Relaxed) + more > b
+}
 
 /// Hasher for page numbers: the cache is probed on every cell access, and
 /// SipHash (the std default, built against hash flooding, which page
@@ -113,6 +158,14 @@ pub struct PageCache {
     spare: Vec<Vec<u8>>,
     /// Cached pages with `dirty` set.
     dirty_count: usize,
+    /// Bytes of the cached pages' data, counted in [`HELD`].
+    held: usize,
+}
+
+impl Drop for PageCache {
+    fn drop(&mut self) {
+        HELD.fetch_sub(self.held, Ordering::Relaxed);
+    }
 }
 
 impl CachedPage {
@@ -138,7 +191,9 @@ impl CachedPage {
 impl PageCache {
     /// A cache holding about `capacity` pages.
     pub fn new(capacity: usize) -> Self {
-        PageCache { capacity: capacity.max(10), ..Default::default() }
+        let mut c = PageCache::default();
+        c.capacity = capacity.max(10);
+        c
     }
 
     /// Change the bound (evicts at the next insertion).
@@ -202,14 +257,22 @@ impl PageCache {
             let old = std::mem::replace(&mut p.data, data);
             let was_dirty = std::mem::replace(&mut p.dirty, dirty);
             p.free.set(UNKNOWN_FREE);
+            let new_len = p.data.len();
             self.dirty_count = self.dirty_count + usize::from(dirty) - usize::from(was_dirty);
             self.slots[slot as usize].referenced.set(true);
+            self.charge(new_len, old.len());
             self.keep_spare(old);
             return;
         }
         if self.index.len() >= self.capacity.max(self.next_scan_at) {
-            self.evict();
+            self.evict(self.capacity);
+        } else if self.index.len() >= BUDGET_FLOOR && over_budget(data.len()) && self.index.len() > self.dirty_count + self.pinned.len() {
+            // Under memory pressure: recycle one of this cache's own
+            // pages rather than grow (only when one may be clean and
+            // unpinned, so a big write transaction does not rescan).
+            self.evict(self.index.len());
         }
+        self.charge(data.len(), 0);
         let page = CachedPage { data, dirty, referenced: Cell::new(true), pgno, free: Cell::new(UNKNOWN_FREE) };
         self.dirty_count += usize::from(dirty);
         let slot = match self.free.pop() {
@@ -237,9 +300,22 @@ impl PageCache {
         vec![0; len]
     }
 
+    /// Count `added` bytes of page data in and `removed` out.
+    #[inline]
+    fn charge(&mut self, added: usize, removed: usize) {
+        debug_assert!(self.held + added >= removed, "a cache gave back bytes it did not hold");
+        self.held = self.held + added - removed;
+        if added >= removed {
+            HELD.fetch_add(added - removed, Ordering::Relaxed);
+        } else {
+            HELD.fetch_sub(removed - added, Ordering::Relaxed);
+        }
+    }
+
     fn keep_spare(&mut self, buf: Vec<u8>) {
-        // One eviction batch is enough: the next misses take them back.
-        if self.spare.len() <= self.capacity / 8 {
+        // One eviction batch is enough: the next misses take them back
+        // (none under memory pressure: the buffer goes back to the heap).
+        if self.spare.len() <= self.capacity / 8 && !over_budget(0) {
             self.spare.push(buf);
         }
     }
@@ -252,7 +328,9 @@ impl PageCache {
         self.dirty_count -= usize::from(p.dirty);
         p.dirty = false;
         self.free.push(slot);
-        std::mem::take(&mut p.data)
+        let data = std::mem::take(&mut p.data);
+        self.charge(0, data.len());
+        data
     }
 
     /// `sqlite3_db_release_memory`: drop every clean, unpinned page and
@@ -287,16 +365,17 @@ impl PageCache {
         freed
     }
 
-    /// Make room for one page: the clock's hand sweeps the slots, giving
-    /// each recently used page a second chance (clearing its mark) and
-    /// evicting the first clean, unpinned, unmarked one (an approximation
-    /// of least-recently-used at O(1) per eviction).
-    fn evict(&mut self) {
+    /// Make room for one page within `bound` pages: the clock's hand
+    /// sweeps the slots, giving each recently used page a second chance
+    /// (clearing its mark) and evicting the first clean, unpinned,
+    /// unmarked ones (an approximation of least-recently-used at O(1) per
+    /// eviction).
+    fn evict(&mut self, bound: usize) {
         let n = self.slots.len();
         if self.hand >= n {
             self.hand = 0;
         }
-        let excess = (self.index.len() + 1).saturating_sub(self.capacity);
+        let excess = (self.index.len() + 1).saturating_sub(bound);
         let mut evicted = 0;
         // Two turns: the first may only clear marks.
         for _ in 0..2 * n {
@@ -348,6 +427,8 @@ impl PageCache {
 
     /// Forget every page (another connection changed the file).
     pub fn clear(&mut self) {
+        let held = self.held;
+        self.charge(0, held);
         self.next_scan_at = 0;
         self.index.clear();
         self.slots.clear();

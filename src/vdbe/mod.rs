@@ -24,6 +24,11 @@
 //! Blocking connections loop in `Statement::step`: on `Pending` they call
 //! `IoContext::wait_any` and run the VM again.
 //!
+//! A call given a time quantum ([`Vm::quantum`], an async connection's
+//! `PRAGMA step_quantum`) also stops at a jump once the quantum is spent
+//! ([`VmStep::Yield`], `exec/quantum.rs`): the jump has completed, so
+//! the next call starts at its target like any other resumption.
+//!
 //! ## Transactions
 //! `Transaction` opens read or write transactions on demand; `Halt`
 //! commits when the connection is in autocommit mode and no other
@@ -162,6 +167,14 @@ pub struct ConnState {
     /// Progress handler: (every n instructions, callback returning
     /// `true` to interrupt).
     pub progress: Option<(i32, ProgressHandler)>,
+    /// `PRAGMA step_quantum`: how long one `sqlite3_step` of this
+    /// connection may run before it returns `SQLITE_IO` at a jump to let
+    /// its scheduler serve others (`Vm::quantum`); `None`: no limit, and
+    /// always on blocking connections (`async_steps` false).
+    pub step_quantum: Option<std::time::Duration>,
+    /// The connection was opened with `SQLITE_OPEN_ASYNC`: its steps may
+    /// hand a wait back to the caller (the quantum is only for them).
+    pub async_steps: bool,
     /// Callbacks running with the connection lent to them (see
     /// [`host`]): statements complete their I/O blocking while positive.
     pub lent_depth: u32,
@@ -290,6 +303,11 @@ pub enum VmStep {
     Done,
     /// An instruction is waiting for I/O; run again later.
     Pending,
+    /// The step's time quantum ([`Vm::quantum`]) ran out at a jump: the
+    /// jump is done and nothing is in flight, so running again later
+    /// continues at its target (async connections hand this to their
+    /// caller as `SQLITE_IO`, see `connection/statement.rs`).
+    Yield,
 }
 
 /// A running program's state.
@@ -406,6 +424,11 @@ pub struct Vm {
     /// not allocate them every time. At most [`MAX_SPARE_BUFFERS`], each
     /// at most [`MAX_SPARE_BUFFER`] bytes of capacity.
     pub spare_bufs: Vec<Vec<u8>>,
+    /// How long one call of [`Vm::run`] may run before it yields at a
+    /// jump ([`VmStep::Yield`]); `None`: never. Set by the statement
+    /// before each call (only async connections' top-level steps have
+    /// one, `PRAGMA step_quantum`).
+    pub quantum: Option<std::time::Duration>,
 }
 
 /// Most buffers [`Vm::spare_bufs`] keeps.
@@ -453,6 +476,7 @@ impl Vm {
             trigger_saves: Vec::new(),
             pinned: Vec::new(),
             spare_bufs: Vec::new(),
+            quantum: None,
         }
     }
 
@@ -567,7 +591,8 @@ impl Vm {
         self.spare_bufs.pop().unwrap_or_default()
     }
 
-    /// Run until a row, the end, or pending I/O.
+    /// Run until a row, the end, pending I/O, or (with a [`Vm::quantum`])
+    /// the quantum's end.
     pub fn run<H: host::VmHost>(&mut self, prog: &Program, host: &mut H) -> Result<VmStep> {
         exec::run(self, prog, host)
     }

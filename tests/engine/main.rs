@@ -30,6 +30,7 @@ mod async_durability;
 mod async_errors;
 mod async_paths;
 mod async_pragma_limits;
+mod async_quantum;
 mod async_resume;
 mod async_sort;
 mod copy_backup;

@@ -24,6 +24,7 @@ pub fn query(conn: &mut Connection, sql: &str, params: &[Value]) -> Result<Vec<V
     let Some(mut st) = st else {
         return Ok(Vec::new());
     };
+    st.without_quantum();
     for (i, p) in params.iter().enumerate() {
         st.bind(i + 1, p.clone())?;
     }

@@ -12,6 +12,7 @@ mod cursor;
 mod fkey;
 pub mod frame;
 pub mod preupdate;
+mod quantum;
 mod record;
 pub(crate) mod schema;
 mod seek;
@@ -69,7 +70,8 @@ fn running<'p>(vm: &Vm, top: &'p Program) -> &'p Program {
     }
 }
 
-/// Run `vm` on `prog` until a row, the end, or pending I/O.
+/// Run `vm` on `prog` until a row, the end, pending I/O, or the end of
+/// the call's quantum ([`Vm::quantum`], at a jump).
 ///
 /// The interpreter proper is [`run_core`], which sees only the connection
 /// state; it hands back the few instructions that lend the whole
@@ -100,8 +102,13 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
         Some((n, _)) if n > 0 => vm.steps + i64::from(n),
         _ => i64::MAX,
     };
+    // A step with a time quantum (async connections, `PRAGMA
+    // step_quantum`) also stops at a jump once it is spent (`quantum.rs`);
+    // the core loop hands back at the first jump past either count.
+    let mut quantum = vm.quantum.map(|q| quantum::Quantum::start(q, vm.steps));
+    let due = |progress_due: i64, quantum: &Option<quantum::Quantum>| quantum.as_ref().map_or(progress_due, |q| q.due.min(progress_due));
     loop {
-        let handback = match run_core(vm, top, host.state(), progress_due) {
+        let handback = match run_core(vm, top, host.state(), due(progress_due, &quantum)) {
             Ok(h) => h,
             Err(e) => {
                 // (run_core rolled the statement back already.)
@@ -122,6 +129,9 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
                     vm.pc += 1;
                     vm.rows_out += 1;
                     return Ok(VmStep::Row);
+                }
+                if quantum_spent(vm, &mut quantum) {
+                    return Ok(VmStep::Yield);
                 }
                 continue;
             }
@@ -153,6 +163,9 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
                         return Err(e);
                     }
                 }
+                if quantum_spent(vm, &mut quantum) {
+                    return Ok(VmStep::Yield);
+                }
             }
             Ok(Flow::Done) => {
                 vm.halted = true;
@@ -171,8 +184,10 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
 }
 
 /// The interpreter loop: runs instructions until a row, the end, pending
-/// I/O, or an instruction that needs the connection lent ([`Handback`]).
-fn run_core(vm: &mut Vm, top: &Program, env: &mut ConnState, progress_due: i64) -> Result<Handback> {
+/// I/O, or an instruction that needs the connection lent ([`Handback`]);
+/// also at the first jump once `check_due` instructions have run (the
+/// progress handler or the quantum may be due, `run` decides).
+fn run_core(vm: &mut Vm, top: &Program, env: &mut ConnState, check_due: i64) -> Result<Handback> {
     let mut current = running(vm, top);
     loop {
         let Some(insn) = current.insns.get(vm.pc) else {
@@ -187,14 +202,14 @@ fn run_core(vm: &mut Vm, top: &Program, env: &mut ConnState, progress_due: i64) 
             Ok(Flow::Next) => vm.pc += 1,
             Ok(Flow::Jump(a)) => {
                 vm.pc = a;
-                if env.interrupt.load(Ordering::Relaxed) || vm.steps >= progress_due {
+                if env.interrupt.load(Ordering::Relaxed) || vm.steps >= check_due {
                     return Ok(Handback::Progress(false));
                 }
             }
             Ok(Flow::Row) => {
                 // (SQLite also asks the progress handler before it returns
                 // a row: a program without loops is stopped there.)
-                if vm.steps >= progress_due {
+                if vm.steps >= check_due {
                     return Ok(Handback::Progress(true));
                 }
                 vm.pc += 1;
@@ -376,6 +391,16 @@ fn heard_write(vm: &mut Vm, insn: &super::program::Insn, host: &mut dyn VmHost) 
         vm.phase = None;
     }
     flow
+}
+
+/// At a jump (the program counter on its target): whether the call's
+/// quantum, if it has one and its check is due, is spent.
+#[inline]
+fn quantum_spent(vm: &Vm, quantum: &mut Option<quantum::Quantum>) -> bool {
+    match quantum {
+        Some(q) if vm.steps >= q.due => q.spent(vm.steps),
+        _ => false,
+    }
 }
 
 /// The interrupt flag and the progress handler, at a jump where either

@@ -182,6 +182,16 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 set_reg(vm, p2, Value::Integer(env.worker_threads as i64));
                 return Ok(Flow::Next);
             }
+            if name == "step_quantum" {
+                // µs; 0 or less: no quantum. Kept only where a step can
+                // hand the yield to its caller (async connections).
+                if let Some(v) = value {
+                    let us = v.trim().parse::<i64>().unwrap_or(0).clamp(0, i64::from(i32::MAX));
+                    env.step_quantum = (us > 0 && env.async_steps).then(|| std::time::Duration::from_micros(us as u64));
+                }
+                set_reg(vm, p2, Value::Integer(env.step_quantum.map_or(0, |q| q.as_micros() as i64)));
+                return Ok(Flow::Next);
+            }
             if name == "busy_timeout" {
                 // (A negative timeout is none, as sqlite3_busy_timeout has it.)
                 if let Some(v) = value {

@@ -471,6 +471,18 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             // (SQLite names the column `timeout`.)
             prog.column_names = vec!["timeout".to_string()];
         }
+        // ringlite's: the time quantum of an async connection's step, µs
+        // (answers the value in force: always 0 on blocking connections).
+        "step_quantum" => {
+            let out = c.b.reg();
+            let spec = match arg.and_then(arg_int) {
+                Some(us) => format!("step_quantum={us}"),
+                None => pname.clone(),
+            };
+            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(spec), 0);
+            c.b.add(Opcode::ResultRow, out, 1, 0);
+            prog.column_names = vec![pname.clone()];
+        }
         "legacy_file_format" => {}
         _ => {}
     }
