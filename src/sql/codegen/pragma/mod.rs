@@ -479,7 +479,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 Some(us) => format!("step_quantum={us}"),
                 None => pname.clone(),
             };
-            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::Text(spec), 0);
+            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::text(spec), 0);
             c.b.add(Opcode::ResultRow, out, 1, 0);
             prog.column_names = vec![pname.clone()];
         }
