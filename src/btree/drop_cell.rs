@@ -14,7 +14,7 @@
 use super::page::{self, PageKind};
 use super::page::{get_u16, put_u16};
 use super::{Btree, Pgno};
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// Freeblocks are at least 4 bytes: next offset, size.
 pub(super) const MIN_FREEBLOCK: usize = 4;
@@ -60,11 +60,13 @@ impl Btree {
         }
         let data = if last { self.pager.page_mut_last(pgno)? } else { self.pager.page_mut(pgno)? };
         let h = page::header(data, pgno)?;
-        remove_cell_bytes(data, &h, idx, off, size);
+        remove_cell_bytes(data, &h, idx, off, size)?;
         // The cell's bytes and its pointer joined the free space (merges
         // and the content area's growth move bytes, never lose them).
         let free_after = free_before + size + 2;
-        debug_assert_eq!(Some(free_after), free_bytes(data, h.offset, h.kind, h.ncells - 1, usable));
+        // (A damaged page can pass the checks above and still hold a list
+        // `free_bytes` refuses: then only the next full walk may tell.)
+        debug_assert!(free_bytes(data, h.offset, h.kind, h.ncells - 1, usable).is_none_or(|f| f == free_after));
         self.pager.note_free_bytes(pgno, free_after);
         Ok(true)
     }
@@ -73,7 +75,7 @@ impl Btree {
 /// Remove cell `idx` (at `off`, `size` bytes) of a page whose free-space
 /// bookkeeping `free_bytes` accepted: its pointer leaves the array, its
 /// bytes (zeroed) join the free space (SQLite's dropCell).
-pub(super) fn remove_cell_bytes(data: &mut [u8], h: &page::PageHeader, idx: usize, off: usize, size: usize) {
+pub(super) fn remove_cell_bytes(data: &mut [u8], h: &page::PageHeader, idx: usize, off: usize, size: usize) -> Result<()> {
     let ptr_base = h.offset + h.kind.header_size();
     let ptr_end = ptr_base + 2 * h.ncells;
     let at = ptr_base + 2 * idx;
@@ -81,7 +83,7 @@ pub(super) fn remove_cell_bytes(data: &mut [u8], h: &page::PageHeader, idx: usiz
     data[ptr_end - 2..ptr_end].fill(0);
     data[h.offset + 3..h.offset + 5].copy_from_slice(&((h.ncells - 1) as u16).to_be_bytes());
     data[off..off + size].fill(0);
-    add_free_block(data, h.offset, off, size);
+    add_free_block(data, h.offset, off, size)
 }
 
 fn content_start(data: &[u8], hoff: usize) -> usize {
@@ -128,7 +130,7 @@ pub(super) fn free_bytes(data: &[u8], hoff: usize, kind: PageKind, ncells: usize
 /// in-place delete is of a list that was checked then and kept well
 /// formed since (the page's bytes have not changed after it was noted).
 pub(super) fn free_bytes_noted(noted: Option<usize>, data: &[u8], h: &page::PageHeader, usable: usize) -> Option<usize> {
-    debug_assert!(noted.is_none() || noted == free_bytes(data, h.offset, h.kind, h.ncells, usable));
+    debug_assert!(noted.is_none() || free_bytes(data, h.offset, h.kind, h.ncells, usable).is_none_or(|f| Some(f) == noted));
     noted.or_else(|| free_bytes(data, h.offset, h.kind, h.ncells, usable))
 }
 
@@ -136,8 +138,15 @@ pub(super) fn free_bytes_noted(noted: Option<usize>, data: &[u8], h: &page::Page
 /// list `free_bytes` accepted: merged with a freeblock that ends or starts
 /// within 3 bytes of it (the fragment bytes between them join the block,
 /// as SQLite merges them: no two freeblocks are closer than 4 bytes), and
-/// given back to the content area when it lies at its start.
-pub(super) fn add_free_block(data: &mut [u8], hoff: usize, off: usize, size: usize) {
+/// given back to the content area when it lies at its start. A freed range
+/// that overlaps a freeblock, or more merged gap bytes than the page's
+/// fragment count, is a corrupt page (SQLite's freeSpace answers
+/// SQLITE_CORRUPT there too): an accepted list can still disagree with
+/// cell offsets a damaged file gives.
+pub(super) fn add_free_block(data: &mut [u8], hoff: usize, off: usize, size: usize) -> Result<()> {
+    if off < content_start(data, hoff) {
+        return Err(Error::corrupt());
+    }
     // Find the blocks before and after `off` (the list is ascending).
     let mut prev: Option<usize> = None;
     let mut next = get_u16(data, hoff + 1);
@@ -148,14 +157,18 @@ pub(super) fn add_free_block(data: &mut [u8], hoff: usize, off: usize, size: usi
     let (mut start, mut end) = (off, off + size);
     let mut absorbed = 0;
     if next != 0 && next <= end + 3 {
-        debug_assert!(next >= end, "freed cell overlaps the freeblock at {next}");
+        if next < end {
+            return Err(Error::corrupt());
+        }
         absorbed += next - end;
         end = next + get_u16(data, next + 2);
         next = get_u16(data, next);
     }
     if let Some(p) = prev {
         let p_end = p + get_u16(data, p + 2);
-        debug_assert!(p_end <= start, "freed cell overlaps the freeblock at {p}");
+        if p_end > start {
+            return Err(Error::corrupt());
+        }
         if p_end + 3 >= start {
             absorbed += start - p_end;
             start = p;
@@ -168,14 +181,16 @@ pub(super) fn add_free_block(data: &mut [u8], hoff: usize, off: usize, size: usi
             }
         }
     }
-    debug_assert!(absorbed <= data[hoff + 7] as usize, "more bytes between freeblocks than the page's fragment count");
-    data[hoff + 7] = (data[hoff + 7] as usize).saturating_sub(absorbed) as u8;
+    if absorbed > data[hoff + 7] as usize {
+        return Err(Error::corrupt());
+    }
+    data[hoff + 7] -= absorbed as u8;
     if prev.is_none() && start == content_start(data, hoff) {
         // The first free run begins the content area: the area shrinks.
         data[start..end].fill(0);
         put_u16(data, hoff + 1, next);
         put_u16(data, hoff + 5, if end == 65536 { 0 } else { end });
-        return;
+        return Ok(());
     }
     put_u16(data, start, next);
     put_u16(data, start + 2, end - start);
@@ -183,4 +198,5 @@ pub(super) fn add_free_block(data: &mut [u8], hoff: usize, off: usize, size: usi
         Some(p) => put_u16(data, p, start),
         None => put_u16(data, hoff + 1, start),
     }
+    Ok(())
 }

@@ -195,7 +195,7 @@ impl Btree {
                 self.ptrmap_note_cell(top.pgno, leaf_kind, &new)?;
                 let d = self.pager.page_mut_last(top.pgno)?;
                 let h = page::header(d, top.pgno)?;
-                super::drop_cell::remove_cell_bytes(d, &h, top.idx, off, old_len);
+                super::drop_cell::remove_cell_bytes(d, &h, top.idx, off, old_len)?;
                 let h = page::PageHeader { ncells: h.ncells - 1, ..h };
                 if let Some(cells) = &repacked {
                     repack(d, &h, cells, usable as usize);

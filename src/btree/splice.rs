@@ -94,7 +94,7 @@ impl Btree {
             let n = ncells - (at + remove - 1 - i) - 1;
             put_u16(&mut work, hoff + 3, n);
             work[off..off + size].fill(0);
-            add_free_block(&mut work, hoff, off, size);
+            add_free_block(&mut work, hoff, off, size)?;
         }
         let mut n = ncells - remove;
         // Room for the new pointers first, then each cell's bytes.

@@ -309,15 +309,9 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                 // then the journals are finalized.
                 if env.dbs.iter().any(|d| d.btree.pager().super_journal_name().is_some()) {
                     super::super_commit::finish(env)?;
-                    loop {
-                        match commit_all(env) {
-                            Ok(Poll::Ready(w)) => {
-                                wal_commits.extend(w);
-                                break;
-                            }
-                            Ok(Poll::Pending) => return Ok(Flow::Pending),
-                            Err(e) => return Err(e),
-                        }
+                    match commit_all(env)? {
+                        Poll::Ready(w) => wal_commits.extend(w),
+                        Poll::Pending => return Ok(Flow::Pending),
                     }
                 }
                 vm.busy_wait = None;
