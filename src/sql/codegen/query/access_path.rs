@@ -113,6 +113,19 @@ impl<'b> Compiler<'_> {
             self.loop_one_row = true;
             return Ok((LoopKind::Once, goal.is_some()));
         }
+        // The equality a USING/NATURAL column implies, on this table's
+        // rowid: as `rowid = left.col` (SQLite makes it a WHERE term like
+        // any ON term). The seek converts the value with the numeric
+        // affinity the comparison would apply; the term itself is still
+        // tested with the join's other terms.
+        if let Some(l) = Self::using_rowid_value(it, before) {
+            let r = self.b.reg();
+            self.emit_column(&l, r)?;
+            self.b.add(Opcode::SeekRowid, it.cursor, end, r);
+            self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
+            self.loop_one_row = true;
+            return Ok((LoopKind::Once, goal.is_some()));
+        }
         let ins = self.in_candidates(it, before, terms);
         if let Some((_, list)) = ins.iter().find(|(c, _)| c.is_none()) {
             // The values are read in ascending order (or descending for
@@ -534,6 +547,32 @@ impl<'b> Compiler<'_> {
     /// How many leading PRIMARY KEY columns of a WITHOUT ROWID table can
     /// take lookup values: those compared with the column's own
     /// collation (the one lookup candidates are checked for).
+    /// The left column a USING/NATURAL join of `it` equates with `it`'s
+    /// rowid (an INTEGER PRIMARY KEY column), when that column's table is
+    /// read by an outer loop (`before`). Not for a coalesce() of several
+    /// left tables (RIGHT/FULL joins), nor for the right table of a
+    /// RIGHT/FULL join, whose unmatched pass reads it in full.
+    fn using_rowid_value(it: &FromItem<'_, 'b>, before: u64) -> Option<crate::sql::resolve::ColumnRef> {
+        // (INDEXED BY leaves SQLite only the index named.)
+        if it.matched.is_some() || matches!(it.index_hint, Some(Some(_))) || it.table.as_ref().is_none_or(|t| t.without_rowid.is_some()) {
+            return None;
+        }
+        it.on.iter().find_map(|j| match j {
+            crate::sql::model::from::JoinTerm::ColEq(l, r)
+                if r.depth == 0
+                    && r.cursor == it.cursor
+                    && r.column.is_none()
+                    && l.len() == 1
+                    && l[0].depth == 0
+                    && before & (1u64 << l[0].item.min(63)) != 0 =>
+            {
+                debug_assert_ne!(l[0].item, it.item);
+                Some(l[0].clone())
+            }
+            _ => None,
+        })
+    }
+
     fn pk_lookup_width(table: &Table) -> usize {
         let mut n = 0;
         for (col, _, coll) in table.key_columns() {
