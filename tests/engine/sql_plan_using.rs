@@ -1,0 +1,55 @@
+//! The equality a USING or NATURAL join column implies, as a lookup of
+//! the right table by its INTEGER PRIMARY KEY (SQLite's plan and rows),
+//! with left values of every type the seek converts or rejects: text
+//! that reads as an integer or not, integral and fractional reals, blobs,
+//! NULL.
+use crate::sql_common;
+use sql_common::{check_each_unordered, check_plans};
+
+const SETUP: &str = "CREATE TABLE p(id INTEGER PRIMARY KEY, v);
+CREATE TABLE c(id INTEGER PRIMARY KEY, w);
+CREATE TABLE s(id TEXT, z);
+CREATE TABLE n(id, z);
+CREATE TABLE r(id REAL, z);
+INSERT INTO p VALUES (1, 'a'), (2, 'b'), (3, 'c');
+INSERT INTO c VALUES (1, 10), (3, 30), (4, 40);
+INSERT INTO s VALUES ('1', 's1'), (' 3', 's3'), ('3x', 'bad'), (NULL, 'null'), ('4', 's4');
+INSERT INTO n VALUES (1, 'int'), ('3', 'text'), (3.0, 'real'), (3.5, 'frac'), (x'33', 'blob'), (NULL, 'null');
+INSERT INTO r VALUES (1, 'r1'), (3.0, 'r3'), (4.5, 'r45');";
+
+#[test]
+fn using_rowid_lookups_plan_as_sqlite() {
+    check_plans(
+        SETUP,
+        &[
+            "SELECT * FROM p LEFT JOIN c USING (id)",
+            "SELECT * FROM p JOIN c USING (id)",
+            "SELECT * FROM p NATURAL LEFT JOIN c",
+            "SELECT * FROM p NATURAL JOIN c",
+            "SELECT * FROM p LEFT JOIN c USING (id) LEFT JOIN c AS c2 USING (id)",
+            "SELECT * FROM s LEFT JOIN c USING (id)",
+            "SELECT * FROM n LEFT JOIN c USING (id)",
+            "SELECT * FROM r LEFT JOIN c USING (id)",
+            "SELECT * FROM p LEFT JOIN c NOT INDEXED USING (id)",
+            "SELECT * FROM p LEFT JOIN c USING (id) WHERE p.v > 'a'",
+        ],
+    );
+}
+
+#[test]
+fn using_rowid_lookups_rows_as_sqlite() {
+    // (Also where the plans still differ: a RIGHT or FULL join, several
+    // left tables.)
+    check_each_unordered(
+        SETUP,
+        &[
+            "SELECT * FROM p RIGHT JOIN c USING (id)",
+            "SELECT * FROM p FULL JOIN c USING (id)",
+            "SELECT * FROM p FULL JOIN c USING (id) LEFT JOIN c AS c2 USING (id)",
+            "SELECT * FROM s NATURAL LEFT JOIN c",
+            "SELECT * FROM c LEFT JOIN n USING (id)",
+            "SELECT * FROM n JOIN c USING (id) WHERE c.w > 10",
+            "SELECT * FROM p LEFT JOIN c USING (id) WHERE c.w IS NULL",
+        ],
+    );
+}
