@@ -218,3 +218,15 @@ fn strict_errors_after_a_stale_header() {
 }
 
 const CHECKS_S: &[&str] = &["PRAGMA integrity_check", "PRAGMA quick_check", "PRAGMA integrity_check(2)", "PRAGMA main.integrity_check(s)"];
+
+#[test]
+fn stored_generated_and_not_null_columns_after_errors() {
+    for ours in [false, true] {
+        check_damage_written(
+            ours,
+            "CREATE TABLE g(a, b, c AS (b) STORED, d, e AS (d) VIRTUAL); INSERT INTO g(a, b, d) VALUES('1', NULL, NULL), ('2', '3', 4.5), (5, 6, NULL);",
+            "UPDATE sqlite_schema SET sql='CREATE TABLE g(a INT, b INT, c INT NOT NULL AS (b) STORED, d NOT NULL, e INT NOT NULL AS (d) VIRTUAL)' WHERE name='g'",
+            &["PRAGMA integrity_check", "PRAGMA quick_check", "PRAGMA integrity_check(2)"],
+        );
+    }
+}

@@ -324,8 +324,9 @@ impl Compiler<'_> {
                 continue;
             }
             let value = row + i as i32;
-            // VIRTUAL columns are computed, not read from the header.
-            let field = table.field_of(i).filter(|_| col.generated.is_none());
+            // VIRTUAL columns are computed, not read from the header
+            // (STORED ones are fields like any other).
+            let field = table.field_of(i);
             let default_bit = col.default_value.as_ref().map_or(TYPE_NULL, |v| 1u16 << (v.value_type() as u16 - 1));
             if col.not_null {
                 let fine = self.b.label();
@@ -337,7 +338,8 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Integer, 1, h.stale, 0);
                 self.b.bind(fine);
             }
-            if !table.strict && col.generated.is_none() {
+            // (A VIRTUAL column is computed under its affinity: never one.)
+            if !table.strict && field.is_some() {
                 self.check_affinity(table, i, row, &h, field, default_bit, remaining, done);
             }
             let ty = col.decltype.clone().unwrap_or_default().to_ascii_uppercase();
