@@ -37,6 +37,14 @@ const TYPE_TEXT: u16 = 0x04;
 const TYPE_BLOB: u16 = 0x08;
 const TYPE_NULL: u16 = 0x10;
 
+/// Registers following SQLite's cursor header cache within one row (see
+/// `check_columns`): how many fields' types it holds, and whether an
+/// error row since made it stale (1).
+struct HeaderModel {
+    parsed: i32,
+    stale: i32,
+}
+
 /// What one check covers.
 pub struct IntegrityScope<'a> {
     /// The databases, in order: (index, schema name).
@@ -295,19 +303,44 @@ impl Compiler<'_> {
 
     /// NOT NULL and STRICT types column by column, then the CHECK
     /// constraints (a NULL result passes), as SQLite orders them.
+    ///
+    /// SQLite tests a stored type from its cursor's cache of the record
+    /// header, and that cache outlives an error row: each result row
+    /// marks the cache stale, the next column read re-parses the header
+    /// only up to the column it reads, and a type test of a field past
+    /// the parsed part sees the column default's type instead. So after
+    /// an error a later column may go unchecked (with '3' in three INT
+    /// columns only the first two are reported). [`HeaderModel`]
+    /// follows that in registers, so the same rows are reported.
     fn check_columns(&mut self, table: &Table, row: i32, rowid: i32, remaining: i32, done: i32) -> Result<()> {
+        // At the top of the row SQLite has read the last field's type: the
+        // whole header is parsed (a field past a short record's end holds
+        // the default in both views, so the table's width stands in).
+        let h = HeaderModel { parsed: self.b.reg(), stale: self.b.reg() };
+        self.b.add(Opcode::Integer, table.columns.len() as i32, h.parsed, 0);
+        self.b.add(Opcode::Integer, 0, h.stale, 0);
         for (i, col) in table.columns.iter().enumerate() {
             if table.rowid_alias == Some(i) {
                 continue;
             }
+            let value = row + i as i32;
+            // VIRTUAL columns are computed, not read from the header
+            // (STORED ones are fields like any other).
+            let field = table.field_of(i);
+            let default_bit = col.default_value.as_ref().map_or(TYPE_NULL, |v| 1u16 << (v.value_type() as u16 - 1));
             if col.not_null {
                 let fine = self.b.label();
-                self.b.add(Opcode::NotNull, row + i as i32, fine, 0);
+                // Not a NULL by its header type; else read and tested.
+                self.header_is_type(&h, field, value, default_bit, TYPE_INTEGER | TYPE_TEXT | TYPE_BLOB, fine);
+                self.column_read(&h, field);
+                self.b.add(Opcode::NotNull, value, fine, 0);
                 self.report_text(format!("NULL value in {}.{}", table.name, col.name), remaining, done);
+                self.b.add(Opcode::Integer, 1, h.stale, 0);
                 self.b.bind(fine);
             }
-            if !table.strict && col.generated.is_none() {
-                self.check_affinity(table, i, row, remaining, done);
+            // (A VIRTUAL column is computed under its affinity: never one.)
+            if !table.strict && field.is_some() {
+                self.check_affinity(table, i, row, &h, field, default_bit, remaining, done);
             }
             let ty = col.decltype.clone().unwrap_or_default().to_ascii_uppercase();
             // The storage classes allowed besides NULL (`IsType` masks).
@@ -322,8 +355,9 @@ impl Compiler<'_> {
                 continue;
             }
             let fine = self.b.label();
-            self.b.add4(Opcode::IsType, -1, fine, row + i as i32, P4::None, TYPE_NULL | allowed);
+            self.header_is_type(&h, field, value, default_bit, TYPE_NULL | allowed, fine);
             self.report_text(format!("non-{ty} value in {}.{}", table.name, col.name), remaining, done);
+            self.b.add(Opcode::Integer, 1, h.stale, 0);
             self.b.bind(fine);
         }
         // (Not under PRAGMA ignore_check_constraints, as in SQLite.)
@@ -346,12 +380,54 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// SQLite's type test on its cursor: jump to `fine` when the type of
+    /// `value` is in `mask`, where a field past the parsed part of the
+    /// header has the type `default_bit` instead; fall through otherwise.
+    /// (`field` None: a computed value, tested as it is.)
+    fn header_is_type(&mut self, h: &HeaderModel, field: Option<usize>, value: i32, default_bit: u16, mask: u16, fine: crate::sql::codegen::builder::Label) {
+        let Some(field) = field else {
+            self.b.add4(Opcode::IsType, -1, fine, value, P4::None, mask);
+            return;
+        };
+        let unparsed = self.b.label();
+        let after = self.b.label();
+        let f = self.b.reg();
+        self.b.add(Opcode::Integer, field as i32, f, 0);
+        // parsed <= field: the field's type is not in the cache.
+        self.b.add(Opcode::Le, f, unparsed, h.parsed);
+        self.b.add4(Opcode::IsType, -1, fine, value, P4::None, mask);
+        self.b.add(Opcode::Goto, 0, after, 0);
+        self.b.bind(unparsed);
+        if default_bit & mask != 0 {
+            self.b.add(Opcode::Goto, 0, fine, 0);
+        }
+        self.b.bind(after);
+    }
+
+    /// SQLite's read of `field` through its cursor: a stale header cache
+    /// is parsed anew up to the field, a fresh one extended to it.
+    fn column_read(&mut self, h: &HeaderModel, field: Option<usize>) {
+        let Some(field) = field else { return };
+        let fresh = self.b.label();
+        let covered = self.b.label();
+        self.b.add(Opcode::IfNot, h.stale, fresh, 0);
+        self.b.add(Opcode::Integer, 0, h.parsed, 0);
+        self.b.add(Opcode::Integer, 0, h.stale, 0);
+        self.b.bind(fresh);
+        let f = self.b.reg();
+        self.b.add(Opcode::Integer, field as i32, f, 0);
+        self.b.add(Opcode::Gt, f, covered, h.parsed);
+        self.b.add(Opcode::Integer, field as i32 + 1, h.parsed, 0);
+        self.b.bind(covered);
+    }
+
     /// SQLite 3.54's affinity check of an ordinary table's column: a
     /// number in a TEXT column ("NUMERIC value in t.c"), or in an
     /// INTEGER, REAL or NUMERIC column a text that the column's affinity
     /// would have made a number ("TEXT value in t.c"); either means the
     /// value was not stored through the column's affinity.
-    fn check_affinity(&mut self, table: &Table, i: usize, row: i32, remaining: i32, done: i32) {
+    #[allow(clippy::too_many_arguments)]
+    fn check_affinity(&mut self, table: &Table, i: usize, row: i32, h: &HeaderModel, field: Option<usize>, default_bit: u16, remaining: i32, done: i32) {
         use crate::value::affinity::Affinity;
         let col = &table.columns[i];
         let value = row + i as i32;
@@ -359,19 +435,23 @@ impl Compiler<'_> {
         match col.affinity {
             Affinity::Text => {
                 // A number in a TEXT column.
-                self.b.add4(Opcode::IsType, -1, fine, value, P4::None, TYPE_NULL | TYPE_TEXT | TYPE_BLOB);
+                self.header_is_type(h, field, value, default_bit, TYPE_NULL | TYPE_TEXT | TYPE_BLOB, fine);
                 self.report_text(format!("NUMERIC value in {}.{}", table.name, col.name), remaining, done);
+                self.b.add(Opcode::Integer, 1, h.stale, 0);
             }
             Affinity::Numeric | Affinity::Integer | Affinity::Real => {
                 // Only a text can be one the affinity would have converted.
-                self.b.add4(Opcode::IsType, -1, fine, value, P4::None, TYPE_NULL | TYPE_INTEGER | TYPE_FLOAT | TYPE_BLOB);
-                // A copy under the column's affinity equals the value unless
-                // the affinity converted it (a text never equals a number).
+                self.header_is_type(h, field, value, default_bit, TYPE_NULL | TYPE_INTEGER | TYPE_FLOAT | TYPE_BLOB, fine);
+                self.column_read(h, field);
+                // Fine if still no number under the column's affinity (a
+                // value reached through a default's type in a stale header
+                // is tested this way too, whatever its own class).
                 let copy = self.b.reg();
                 self.b.add(Opcode::Copy, value, copy, 0);
                 self.b.add4(Opcode::Affinity, copy, 1, 0, P4::affinity(col.affinity.letter().to_string()), 0);
-                self.b.add(Opcode::Eq, copy, fine, value);
+                self.b.add4(Opcode::IsType, -1, fine, copy, P4::None, TYPE_NULL | TYPE_TEXT | TYPE_BLOB);
                 self.report_text(format!("TEXT value in {}.{}", table.name, col.name), remaining, done);
+                self.b.add(Opcode::Integer, 1, h.stale, 0);
             }
             Affinity::Blob => {}
         }
