@@ -209,6 +209,79 @@ int main(void) {
     printf("=== policy '%s'\n", policy);
     for (i = 0; qs[i]; i++) q(qs[i]);
   }
+  /* The LIMIT 1 SQLite gives a scalar, EXISTS or row-value subquery
+  ** (LIMIT X becomes LIMIT (X <> 0), a register value) and the shapes
+  ** where it is not offered. */
+  {
+    static const char *const spols[] = {"", "L", "LO", NULL};
+    static const char *const sqs[] = {
+      "SELECT x, (SELECT a FROM v) FROM r",
+      "SELECT x, (SELECT a FROM v WHERE a > r.x) FROM r",
+      "SELECT x, (SELECT a FROM v WHERE a > r.x AND b = 1) FROM r",
+      "SELECT (SELECT a FROM v LIMIT 3)",
+      "SELECT (SELECT a FROM v LIMIT 0)",
+      "SELECT (SELECT a FROM v LIMIT -1)",
+      "SELECT (SELECT a FROM v LIMIT 2 OFFSET 1)",
+      "SELECT (SELECT a FROM v LIMIT 1, 2)",
+      "SELECT (SELECT a FROM v LIMIT 'x')",
+      "SELECT (SELECT a FROM v LIMIT '0')",
+      "SELECT (SELECT a FROM v LIMIT ?1)",
+      "SELECT (SELECT a FROM v ORDER BY a DESC)",
+      "SELECT (SELECT a FROM v ORDER BY b, a)",
+      "SELECT (SELECT a FROM v ORDER BY a+1)",
+      "SELECT x, (SELECT a FROM v ORDER BY r.x) FROM r",
+      "SELECT (SELECT max(a) FROM v)",
+      "SELECT (SELECT count(*) FROM v LIMIT 2)",
+      "SELECT (SELECT DISTINCT b FROM v)",
+      "SELECT (SELECT b FROM v GROUP BY b)",
+      "SELECT x, (SELECT v.a FROM v, r AS r2 WHERE r2.x = v.b) FROM r",
+      "SELECT x, (SELECT v.a FROM v LEFT JOIN r AS r2 ON 0) FROM r",
+      "SELECT x, (SELECT a FROM v WHERE a+1 > r.x) FROM r",
+      "SELECT x, EXISTS (SELECT 1 FROM v WHERE a > r.x) FROM r",
+      "SELECT EXISTS (SELECT 1 FROM v LIMIT 3 OFFSET 2)",
+      "SELECT (SELECT a FROM v LIMIT 1)",
+      "SELECT (SELECT a FROM v LIMIT (1))",
+      "SELECT (SELECT a FROM v LIMIT 0x1)",
+      "SELECT (SELECT a FROM v LIMIT +1)",
+      "SELECT (SELECT a FROM v LIMIT 1.0)",
+      "SELECT NOT EXISTS (SELECT a FROM v WHERE a > 20)",
+      "SELECT x FROM r WHERE EXISTS (SELECT 1 FROM v WHERE a > 8)",
+      "SELECT x FROM r WHERE EXISTS (SELECT 1 FROM v)",
+      "SELECT x FROM r WHERE EXISTS (SELECT 1 FROM v WHERE a > r.x + 7)",
+      "SELECT x FROM r WHERE x > 0 AND EXISTS (SELECT 1 FROM v WHERE a > 8)",
+      "SELECT x FROM r WHERE EXISTS (SELECT 1 FROM v WHERE a > 8 LIMIT 5)",
+      "SELECT x FROM r WHERE EXISTS (SELECT max(a) FROM v)",
+      "SELECT x FROM r WHERE NOT EXISTS (SELECT 1 FROM v WHERE a > 8)",
+      "SELECT 1 WHERE EXISTS (SELECT 1 FROM v WHERE a > 8)",
+      "SELECT x FROM r WHERE EXISTS (SELECT 1 FROM v WHERE a > 8 ORDER BY b)",
+      "SELECT x FROM r WHERE EXISTS (SELECT DISTINCT b FROM v)",
+      "SELECT x FROM r WHERE EXISTS (SELECT 1 FROM v, r AS r2 WHERE a > 8)",
+      "SELECT r.x FROM r LEFT JOIN r AS r2 ON EXISTS (SELECT 1 FROM v WHERE a > 8)",
+      "SELECT count(*) FROM r WHERE EXISTS (SELECT 1 FROM v WHERE a > 8)",
+      "SELECT x FROM r WHERE (EXISTS (SELECT 1 FROM v WHERE a > 8))",
+      "SELECT (1, 1) = (SELECT a, b FROM v)",
+      "SELECT x IN (SELECT a FROM v) FROM r",
+      "SELECT * FROM r WHERE x = (SELECT a FROM v WHERE a > 1)",
+      NULL };
+    for (p = 0; spols[p]; p++) {
+      policy = spols[p];
+      printf("=== one-row subqueries, policy '%s'\n", policy);
+      for (i = 0; sqs[i]; i++) {
+        sqlite3_stmt *st;
+        printf("%s\n", sqs[i]);
+        if (sqlite3_prepare_v2(db, sqs[i], -1, &st, 0) != SQLITE_OK) { printf("  prepare error: %s\n", sqlite3_errmsg(db)); continue; }
+        sqlite3_bind_int(st, 1, 2);
+        int rc;
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+          int k, n = sqlite3_column_count(st); printf("  ");
+          for (k = 0; k < n; k++) { const unsigned char *t = sqlite3_column_text(st, k); printf("%s%s", k ? "|" : "", t ? (const char *)t : "NULL"); }
+          printf("\n");
+        }
+        if (rc != SQLITE_DONE) printf("  step error %d: %s\n", rc, sqlite3_errmsg(db));
+        sqlite3_finalize(st);
+      }
+    }
+  }
   sqlite3_create_module(db, "om", &omModule, 0);
   run("CREATE VIRTUAL TABLE w USING om");
   for (om_rev = 0; om_rev < 2; om_rev++) {

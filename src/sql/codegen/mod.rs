@@ -377,6 +377,10 @@ pub struct Compiler<'s> {
     /// The LIMIT/OFFSET the SELECT being compiled offers its one virtual
     /// table (taken by that table's loop).
     pub vtab_limit_offer: Option<crate::sql::plan::vtab::LimitOffer>,
+    /// The `EXISTS (SELECT ...)` terms (by the address of the subquery's
+    /// body) of the WHERE clauses being compiled that SQLite turns into a
+    /// join: their subquery is not offered the LIMIT 1 of an EXISTS.
+    pub exists_as_join: Vec<usize>,
     /// The plans SQLite's calls gave each virtual table of a join while
     /// its order was chosen (by cursor), taken by the table's loop.
     pub vtab_plans: Vec<crate::sql::plan::vtab::VtabPlans>,
@@ -536,6 +540,7 @@ impl<'s> Compiler<'s> {
             vtab_cursors: Default::default(),
             vtab_consumed: Vec::new(),
             vtab_limit_offer: None,
+            exists_as_join: Vec::new(),
             vtab_plans: Vec::new(),
             vtab_col_used: HashMap::new(),
             const_fixed_nodes: Vec::new(),

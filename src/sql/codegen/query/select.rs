@@ -186,6 +186,50 @@ impl Compiler<'_> {
         Ok(Some(LimitRegs { limit: lr, offset }))
     }
 
+    /// LIMIT/OFFSET registers for a subquery that stops at its first row
+    /// (a scalar, EXISTS or row-value subquery): as SQLite rewrites it, no
+    /// LIMIT is LIMIT 1 and LIMIT X is LIMIT (X <> 0), so a virtual table
+    /// there is offered the LIMIT (see `vtab_limit_offer`).
+    fn setup_one_row_limit(&mut self, limit: Option<&ast::Limit<'_>>, end: i32) -> Result<Option<LimitRegs>> {
+        let Some(l) = limit else {
+            let lr = self.b.reg();
+            self.b.add(Opcode::Integer, 1, lr, 0);
+            return Ok(Some(LimitRegs { limit: lr, offset: None }));
+        };
+        let (count, off) = self.limit_exprs(l);
+        if one_row_limit_kept(count) {
+            return self.setup_limit(limit, end);
+        }
+        self.check_names(count)?;
+        if let Some(o) = off {
+            self.check_names(o)?;
+        }
+        let x = self.b.reg();
+        self.expr(count, x)?;
+        // lr = (x <> 0), the 0 of numeric affinity as SQLite's is; NULL
+        // stays NULL (MustBeInt then fails as for LIMIT NULL).
+        let (lr, zero, done) = (self.b.reg(), self.b.reg(), self.b.label());
+        self.b.add(Opcode::Null, 0, lr, 0);
+        self.b.add(Opcode::IsNull, x, done, 0);
+        self.b.add(Opcode::Integer, 0, zero, 0);
+        self.b.add(Opcode::Integer, 1, lr, 0);
+        self.b.add4(Opcode::Ne, zero, done, x, crate::vdbe::program::P4::None, Affinity::Numeric.letter() as u16);
+        self.b.add(Opcode::Integer, 0, lr, 0);
+        self.b.bind(done);
+        self.b.add(Opcode::MustBeInt, lr, 0, 0);
+        let offset = match off {
+            Some(o) => {
+                let or = self.b.reg();
+                self.expr(o, or)?;
+                self.b.add(Opcode::MustBeInt, or, 0, 0);
+                Some(or)
+            }
+            None => None,
+        };
+        self.b.add(Opcode::IfNot, lr, end, 0);
+        Ok(Some(LimitRegs { limit: lr, offset }))
+    }
+
     /// The LIMIT and OFFSET expressions of `l`: `LIMIT a, b` means OFFSET
     /// a LIMIT b, and the AST keeps the two in source order.
     pub(crate) fn limit_exprs<'x, 'y>(&self, l: &'x ast::Limit<'y>) -> (&'x Expr<'y>, Option<&'x Expr<'y>>) {
@@ -206,8 +250,12 @@ impl Compiler<'_> {
         items: &[ResultItem<'_, '_>],
         order: Option<(&[SortedColumn<'_>], &[Option<usize>])>,
         terms: &[&Expr<'_>],
+        one_row: bool,
     ) -> Option<crate::sql::plan::vtab::LimitOffer> {
-        let (l, regs) = (limit?, regs?);
+        let regs = regs?;
+        if limit.is_none() && !one_row {
+            return None;
+        }
         let [it] = items_from else { return None };
         if it.vtab.is_none() || it.left || it.matched.is_some() {
             return None;
@@ -224,8 +272,17 @@ impl Compiler<'_> {
                 }
             }
         }
-        let (count, off) = self.limit_exprs(l);
-        let limit = crate::sql::plan::vtab::LimitArg { reg: regs.limit, literal: crate::sql::plan::vtab::limit_literal(count) };
+        let one = Expr::Literal(ast::Literal::Numeric("1"));
+        let (count, off) = match limit {
+            Some(l) => self.limit_exprs(l),
+            None => (&one, None),
+        };
+        // (A one-row subquery's written LIMIT X is offered as X <> 0, a
+        // value SQLite has only in a register.)
+        // (LIMIT 0 stays a literal 0 there.)
+        let rewritten = one_row && limit.is_some() && !one_row_limit_kept(count);
+        let literal = crate::sql::plan::vtab::limit_literal(count).filter(|_| !rewritten);
+        let limit = crate::sql::plan::vtab::LimitArg { reg: regs.limit, literal };
         let offset = match (off, regs.offset) {
             (Some(e), Some(reg)) => Some(crate::sql::plan::vtab::LimitArg { reg, literal: crate::sql::plan::vtab::limit_literal(e) }),
             _ => None,
@@ -712,6 +769,8 @@ impl Compiler<'_> {
         self.aliases.push(crate::sql::codegen::Aliases { list: Vec::new(), scope_depth: self.scopes.len() });
         let saved_exists = self.in_exists;
         self.in_exists = matches!(dest, Dest::Exists { .. });
+        let exists_as_join_len = self.exists_as_join.len();
+        let as_join = matches!(dest, Dest::Exists { .. }) && self.exists_as_join.contains(&(core as *const OneSelect<'_> as usize));
         let result = (|| -> Result<SelectInfo> {
             // `SELECT ... FROM recursive_cte LIMIT n`: the CTE need not
             // produce more than LIMIT + OFFSET rows.
@@ -836,7 +895,8 @@ impl Compiler<'_> {
             // enclosing one's (the scopes stay, emptied, so that nesting
             // depth still reads the same).
             let saved: Vec<Scope> = self.scopes.iter_mut().map(std::mem::take).collect();
-            let lim = self.setup_limit(limit, end);
+            let one_row = matches!(dest, Dest::Scalar { .. } | Dest::Exists { .. } | Dest::Row { .. });
+            let lim = if one_row { self.setup_one_row_limit(limit, end) } else { self.setup_limit(limit, end) };
             for (s, own) in self.scopes.iter_mut().zip(saved) {
                 *s = own;
             }
@@ -932,6 +992,17 @@ impl Compiler<'_> {
             if let Some(w) = where_clause {
                 conjuncts(w, &mut terms);
             }
+            // SQLite turns a WHERE term `EXISTS (SELECT ...)` whose
+            // subquery has no LIMIT and no compound into a join
+            // (EXISTS-to-JOIN); ringlite keeps the subquery, but offers its
+            // table no LIMIT, as the joined table is not.
+            for t in &terms {
+                if let Expr::Exists(sub) = t {
+                    if sub.limit.is_none() && sub.body.compounds.as_ref().is_none_or(|c| c.is_empty()) {
+                        self.exists_as_join.push(&sub.body.select as *const OneSelect<'_> as usize);
+                    }
+                }
+            }
             if !is_agg {
                 // An enclosing query's aggregate is still an aggregate in
                 // the WHERE of a query computing none (SQLite refuses it
@@ -992,7 +1063,7 @@ impl Compiler<'_> {
                 // offer: this one is restored around it.)
                 let offer = if !is_distinct && row_values.is_empty() {
                     let order = order_by.map(|ob| (ob, &ctx.order_map[..]));
-                    self.vtab_limit_offer(limit, ctx.limit, &items_from, &items, order, &terms)
+                    self.vtab_limit_offer(limit, ctx.limit, &items_from, &items, order, &terms, one_row && !as_join)
                 } else {
                     None
                 };
@@ -1058,6 +1129,7 @@ impl Compiler<'_> {
             Ok(info)
         })();
         self.in_exists = saved_exists;
+        self.exists_as_join.truncate(exists_as_join_len);
         self.aliases.pop();
         let scope = self.scopes.pop().unwrap_or_default();
         let mut info = result?;
@@ -1426,4 +1498,10 @@ fn column_text(e: &Expr<'_>) -> String {
         text = out;
     }
     text
+}
+
+/// Whether a one-row subquery's written LIMIT is kept as it is: an integer
+/// literal 0 or 1 (SQLite rewrites any other as `X <> 0`).
+fn one_row_limit_kept(count: &Expr<'_>) -> bool {
+    matches!(strip_parens(count), Expr::Literal(ast::Literal::Numeric(_))) && matches!(crate::sql::plan::vtab::limit_literal(strip_parens(count)), Some(0 | 1))
 }
