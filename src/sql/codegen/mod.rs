@@ -25,6 +25,7 @@ pub mod auth;
 pub mod builder;
 pub mod ddl;
 pub mod dml;
+pub mod env;
 pub mod expr;
 mod indexed_by;
 mod loop_kind;
@@ -37,11 +38,10 @@ pub mod vtab;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
-use crate::sql::schema::Schema;
 use crate::value::collation::Collation;
-use crate::vdbe::func::FunctionRegistry;
 use crate::vdbe::program::{Opcode, Program, P4};
 use builder::Builder;
+pub use env::CompileEnv;
 use sqlite3_parser::ast::Expr;
 use std::collections::HashMap;
 
@@ -89,15 +89,9 @@ pub struct RecursiveBinding {
 pub struct Compiler<'s> {
     /// The program being built.
     pub b: Builder,
-    /// The schema compiled against.
-    pub schema: &'s Schema,
-    /// Functions.
-    pub funcs: &'s FunctionRegistry,
-    /// Collations by upper-case name.
-    pub collations: &'s HashMap<String, Collation>,
-    /// Names given to `create_collation`, first registration first (what
-    /// `PRAGMA collation_list` lists before the built-in ones).
-    pub collation_order: &'s [String],
+    /// What the connection lends the compile (schema, registries,
+    /// settings, limits: `env.rs`).
+    pub env: &'s CompileEnv<'s>,
     /// Name-resolution scopes, innermost last.
     pub scopes: Vec<Scope>,
     /// Parameter names by index (index 0 unused).
@@ -171,15 +165,6 @@ pub struct Compiler<'s> {
     /// The next simple SELECT's share of `arm_probed_names`: columns its
     /// virtual tables count as used (`colUsed`).
     pub arm_order_probed: Vec<String>,
-    /// Every database of the connection by index (0 main, 1 temp, 2..
-    /// attached): (schema name, file name).
-    pub databases: &'s [(String, String)],
-    /// `PRAGMA database_list` shows temp (it has been used).
-    pub temp_listed: bool,
-    /// The open file of database `i`, asked about a PRAGMA before ringlite
-    /// answers it (SQLite's `SQLITE_FCNTL_PRAGMA`: an application VFS may
-    /// answer pragmas of its own).
-    pub db_file: Option<&'s dyn Fn(usize) -> Option<std::sync::Arc<dyn crate::io::File>>>,
     /// The `name = 'text'` terms ANDed at the top of the WHERE clause of
     /// the SELECT whose FROM clause is being opened, (qualifier, name,
     /// text): what SQLite's xBestIndex would hand a pragma function as its
@@ -199,10 +184,6 @@ pub struct Compiler<'s> {
     /// its unqualified names mean objects of that database only, as
     /// SQLite binds them (`None`: the search order, temp views/triggers).
     pub home_db: Option<usize>,
-    /// The main database is in memory.
-    pub memory_db: bool,
-    /// Page size of the main database.
-    pub page_size: u32,
     /// Recursive CTEs being generated, innermost last.
     pub recursive: Vec<RecursiveBinding>,
     /// The ORDER BY of recursive CTEs with one (see `Dest::Recursive`).
@@ -229,12 +210,6 @@ pub struct Compiler<'s> {
     /// DROP TABLE is emptying a child table: a parent table that no longer
     /// exists counts as one without rows instead of failing the statement.
     pub fk_parent_may_be_gone: bool,
-    /// The connection itself is compiling (ANALYZE creating sqlite_stat1):
-    /// names starting with `sqlite_` may be created.
-    pub internal: bool,
-    /// The connection's pragma switches when the statement was prepared
-    /// (`vdbe/settings.rs`), borrowed from it.
-    pub settings: &'s crate::vdbe::settings::Settings,
     /// Naming the columns of a view or of CREATE TABLE ... AS: SQLite's
     /// default column-naming flags apply, not the settings'
     /// (`query/legacy_names.rs`).
@@ -335,10 +310,6 @@ pub struct Compiler<'s> {
     /// (2) or a generated column (3): `Function` instructions carry it in
     /// P1 (see `vdbe::func::pure_context_name`).
     pub pure_context: i32,
-    /// A pre-update hook was installed when the statement was compiled:
-    /// DELETE without WHERE deletes row by row so that the hook hears of
-    /// each (SQLite then skips its truncate optimization too).
-    pub preupdate_hooked: bool,
     /// The trigger programs compiled so far (`Program::subprograms`).
     pub subprograms: Vec<Program>,
     /// Which trigger program is which: (trigger key, index in
@@ -351,19 +322,6 @@ pub struct Compiler<'s> {
     /// WHERE (`Compiler::compile_dml_where`), 0 outside one: row widths
     /// are checked as written down to that level (`row_value.rs`).
     pub dml_where_level: usize,
-    /// `SQLITE_LIMIT_COLUMN`: the widest result set.
-    pub max_columns: usize,
-    /// `SQLITE_LIMIT_VARIABLE_NUMBER`: the largest parameter number.
-    pub max_variable: usize,
-    /// The connection's virtual-table modules and connected tables.
-    pub vtabs: Option<&'s crate::vdbe::vtab::Catalog>,
-    /// Where the compile asks the connection to connect a virtual table
-    /// it found unconnected (the connection connects it, lent as host,
-    /// and compiles again: see `vtab.rs`).
-    pub vtab_connect: Option<&'s std::cell::Cell<Option<vtab::ConnectRequest>>>,
-    /// Calls a module's xBestIndex with the connection being compiled on
-    /// lent to it (`None`: called without one; see `plan::vtab::Asked`).
-    pub vtab_lender: Option<&'s crate::sql::plan::vtab::BestIndexLender<'s>>,
     /// Set while a failed compound's arms are compiled again only to find
     /// the error SQLite's resolver reports first: modules are not asked
     /// then (SQLite fails before planning, so they never hear of it).
@@ -393,9 +351,6 @@ pub struct Compiler<'s> {
     /// The column nodes (by address) SQLite's constant propagation
     /// replaces by a constant (see `query::const_propagation`).
     pub const_fixed_nodes: Vec<usize>,
-    /// `SQLITE_LIMIT_EXPR_DEPTH`, which also bounds views and CTEs
-    /// expanded inside one another.
-    pub max_expr_depth: usize,
     /// The expression at which name resolution is to fail as too deep
     /// (its address in the statement's tree), if any
     /// (`sql::parse_limits::DeferredDepth`).
@@ -409,10 +364,6 @@ pub struct Compiler<'s> {
     /// `SQLITE_LIMIT_EXPR_DEPTH` is "nested too deep"
     /// (`query::from`, `enter_cte_nesting`).
     pub expanded_cursors: usize,
-    /// The connection's `sqlite3_interrupt` flag, polled as expressions
-    /// are compiled so that an interrupt stops a long prepare (a VALUES
-    /// list of a million rows) as SQLite's parser stops at its next token.
-    pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     pub counted_froms: std::collections::HashSet<usize>,
     /// The rows after the first of a bulk INSERT's VALUES, when the
     /// statement was split (`sql::value_rows`): the tree holds only the
@@ -442,19 +393,10 @@ impl<'s> Compiler<'s> {
     }
 
     /// A compiler for one statement.
-    pub fn new(
-        schema: &'s Schema,
-        funcs: &'s FunctionRegistry,
-        collations: &'s HashMap<String, Collation>,
-        sql: &'s [u8],
-        databases: &'s [(String, String)],
-    ) -> Self {
+    pub fn new(env: &'s CompileEnv<'s>, sql: &'s [u8]) -> Self {
         Compiler {
             b: Builder::for_statement(),
-            schema,
-            funcs,
-            collations,
-            collation_order: &[],
+            env,
             scopes: Vec::new(),
             params: vec![None],
             agg_regs: Default::default(),
@@ -478,15 +420,10 @@ impl<'s> Compiler<'s> {
             arm_order_offered_only: false,
             arm_probed_names: Vec::new(),
             arm_order_probed: Vec::new(),
-            databases,
-            temp_listed: false,
-            db_file: None,
             pragma_where_args: Vec::new(),
             from_result_aliases: Vec::new(),
             from_mentioned_names: Vec::new(),
             home_db: None,
-            memory_db: false,
-            page_size: 4096,
             recursive: Vec::new(),
             recursive_orders: Vec::new(),
             ephem_records: HashMap::new(),
@@ -502,8 +439,6 @@ impl<'s> Compiler<'s> {
             outer_conflict: None,
             dbs_used: 0,
             fk_parent_may_be_gone: false,
-            internal: false,
-            settings: &crate::vdbe::settings::Settings::DEFAULT,
             default_names: false,
             insert_alias: None,
             inserted_rows: None,
@@ -526,16 +461,10 @@ impl<'s> Compiler<'s> {
             subquery_column: HashMap::new(),
             later_compound_columns: Vec::new(),
             pure_context: 0,
-            preupdate_hooked: false,
             subprograms: Vec::new(),
             trigger_programs: Vec::new(),
             select_depth: 0,
             dml_where_level: 0,
-            max_columns: 2000,
-            max_variable: 32766,
-            vtabs: None,
-            vtab_connect: None,
-            vtab_lender: None,
             vtab_unasked: false,
             vtab_cursors: Default::default(),
             vtab_consumed: Vec::new(),
@@ -545,11 +474,9 @@ impl<'s> Compiler<'s> {
             vtab_col_used: HashMap::new(),
             const_fixed_nodes: Vec::new(),
             vtab_offset_omitted: false,
-            max_expr_depth: 1000,
             depth_point: None,
             view_depth: 0,
             expanded_cursors: 0,
-            interrupt: None,
             counted_froms: Default::default(),
             value_rows: None,
         }
@@ -561,7 +488,7 @@ impl<'s> Compiler<'s> {
             "BINARY" => Ok(Collation::binary()),
             "NOCASE" => Ok(Collation::nocase()),
             "RTRIM" => Ok(Collation::rtrim()),
-            n => self.collations.get(n).cloned().ok_or_else(|| Error::new(crate::error::SQLITE_ERROR, format!("no such collation sequence: {name}"))),
+            n => self.env.collations.get(n).cloned().ok_or_else(|| Error::new(crate::error::SQLITE_ERROR, format!("no such collation sequence: {name}"))),
         }
     }
 
@@ -594,12 +521,12 @@ impl<'s> Compiler<'s> {
     /// The index of database `name` (a schema name: main, temp or an
     /// ATTACH name), case-insensitively.
     pub fn db_index(&self, name: &str) -> Option<usize> {
-        self.databases.iter().position(|(n, _)| n.eq_ignore_ascii_case(name))
+        self.env.databases.iter().position(|(n, _)| n.eq_ignore_ascii_case(name))
     }
 
     /// The schema name of database `db`.
     pub fn db_name(&self, db: usize) -> String {
-        self.databases.get(db).map_or_else(|| "main".to_string(), |(n, _)| n.clone())
+        self.env.databases.get(db).map_or_else(|| "main".to_string(), |(n, _)| n.clone())
     }
 
     /// The database a schema qualifier (`aux` of `aux.t`) names: `None`
@@ -615,7 +542,7 @@ impl<'s> Compiler<'s> {
     /// its schema name when that is needed to find it (`"aux"."t"`).
     pub fn table_sql_name(&self, table: &crate::sql::schema::Table) -> String {
         let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
-        if self.schema.table(&table.name).is_some_and(|t| t.db == table.db) {
+        if self.env.schema.table(&table.name).is_some_and(|t| t.db == table.db) {
             quote(&table.name)
         } else {
             format!("{}.{}", quote(&self.db_name(table.db)), quote(&table.name))
@@ -624,7 +551,7 @@ impl<'s> Compiler<'s> {
 
     /// `PRAGMA database_list` rows: (seq, name, file).
     pub fn database_list(&self) -> Vec<(usize, String, String)> {
-        self.databases.iter().enumerate().filter(|(i, _)| *i != 1 || self.temp_listed).map(|(i, (n, f))| (i, n.clone(), f.clone())).collect()
+        self.env.databases.iter().enumerate().filter(|(i, _)| *i != 1 || self.env.temp_listed).map(|(i, (n, f))| (i, n.clone(), f.clone())).collect()
     }
 
     /// Emit the final `Halt` and the prologue (`Transaction` for each
@@ -634,7 +561,7 @@ impl<'s> Compiler<'s> {
     /// and not one with RETURNING) ends with one row, `column` = the
     /// number of rows it changed.
     pub fn emit_change_count_row(&mut self, prog: &mut Program, column: &str) {
-        if !self.settings.count_changes || !self.firing.is_empty() || !prog.column_names.is_empty() {
+        if !self.env.settings.count_changes || !self.firing.is_empty() || !prog.column_names.is_empty() {
             return;
         }
         let r = match self.inserted_rows.take() {
@@ -686,11 +613,11 @@ impl<'s> Compiler<'s> {
             let start = self.b.here();
             self.b.insns[init].p2 = start as i32;
             for db in 0..32usize {
-                if used & (1 << db) == 0 || db >= self.databases.len().max(2) {
+                if used & (1 << db) == 0 || db >= self.env.databases.len().max(2) {
                     continue;
                 }
                 let w = write && written & (1 << db) != 0;
-                self.b.add4(Opcode::Transaction, db as i32, w as i32, self.schema.cookie_of(db) as i32, P4::None, 1);
+                self.b.add4(Opcode::Transaction, db as i32, w as i32, self.env.schema.cookie_of(db) as i32, P4::None, 1);
             }
             // (After the transactions, as SQLite places its constants.)
             self.b.insns.extend(constants);
@@ -743,11 +670,11 @@ pub fn names_aggregate_function(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
                 return false;
             }
             let n = args.map_or(0, |a| a.len());
-            c.funcs.find(&crate::sql::parse::unquoted(name.0), n).is_some_and(|d| matches!(d.kind, crate::vdbe::func::FuncKind::Aggregate(_)))
+            c.env.funcs.find(&crate::sql::parse::unquoted(name.0), n).is_some_and(|d| matches!(d.kind, crate::vdbe::func::FuncKind::Aggregate(_)))
         }
         Expr::FunctionCallStar { filter_over: Some(f), .. } if f.over_clause.is_some() => false,
         Expr::FunctionCallStar { name, .. } => {
-            c.funcs.find(&crate::sql::parse::unquoted(name.0), 0).is_some_and(|d| matches!(d.kind, crate::vdbe::func::FuncKind::Aggregate(_)))
+            c.env.funcs.find(&crate::sql::parse::unquoted(name.0), 0).is_some_and(|d| matches!(d.kind, crate::vdbe::func::FuncKind::Aggregate(_)))
         }
         _ => false,
     }

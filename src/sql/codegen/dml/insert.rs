@@ -19,7 +19,7 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     };
     let target_db = c.target_db(tbl_name)?;
     c.insert_alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
-    if let Some(view) = c.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
+    if let Some(view) = c.env.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if crate::sql::codegen::dml::instead::has_instead_trigger(c, &view, stmt) {
             return crate::sql::codegen::dml::instead::compile_instead(c, stmt, view, prog);
         }
@@ -130,7 +130,7 @@ fn compile_insert_body(
         && returning.is_none()
         && !table.autoincrement
         && table.without_rowid.is_none()
-        && c.schema.triggers_of(&table).is_empty()
+        && c.env.schema.triggers_of(&table).is_empty()
         && !c.fk_involved(&table);
     let t = c.open_write_target(table)?;
     // Index entries are computed after the row is written: only plain
@@ -144,7 +144,7 @@ fn compile_insert_body(
     // updates).
     if c.firing.is_empty() {
         c.inserted_rows = None;
-        if c.settings.count_changes && prog.column_names.is_empty() {
+        if c.env.settings.count_changes && prog.column_names.is_empty() {
             let r = c.b.reg();
             c.b.add(Opcode::Integer, 0, r, 0);
             c.inserted_rows = Some(r);
@@ -259,7 +259,7 @@ fn insert_value_rows(
 ) -> Result<()> {
     let OneSelect::Values(rows) = &sel.body.select else { return Err(Error::sql("malformed VALUES")) };
     let reads_subquery = rows.iter().flat_map(|r| r.iter()).any(crate::sql::model::expr_shape::has_subquery);
-    if reads_subquery || !c.schema.triggers_of(&t.table).is_empty() {
+    if reads_subquery || !c.env.schema.triggers_of(&t.table).is_empty() {
         return insert_select_rows(c, sel, t, targets, oc, upsert, count_check);
     }
     let width = rows[0].len();
@@ -394,7 +394,7 @@ fn autoincrement_floor(c: &mut Compiler<'_>, rowid: i32) {
 
 /// Read the table's `sqlite_sequence` entry into registers.
 fn open_sequence(c: &mut Compiler<'_>, db: usize, name: &str) -> Result<()> {
-    let seq_table = c.schema.table_in(Some(db), "sqlite_sequence").cloned().ok_or_else(Error::corrupt)?;
+    let seq_table = c.env.schema.table_in(Some(db), "sqlite_sequence").cloned().ok_or_else(Error::corrupt)?;
     let sq = c.b.cursor();
     c.b.add4(Opcode::OpenWrite, sq, seq_table.root as i32, db as i32, crate::vdbe::program::P4::Int64(2), 0);
     c.comment("sqlite_sequence");
@@ -470,7 +470,7 @@ fn insert_row_with_rowid(
     };
     // BEFORE INSERT triggers run before the rowid is chosen: new.rowid (and
     // the INTEGER PRIMARY KEY) read -1 when it is still to be allocated.
-    if !c.schema.triggers_of(&t.table).is_empty() {
+    if !c.env.schema.triggers_of(&t.table).is_empty() {
         let trig_rowid = c.b.reg();
         match source {
             Some(src) => {

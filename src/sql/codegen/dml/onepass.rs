@@ -80,7 +80,7 @@ impl Compiler<'_> {
         if with || returning || oc == OnConflict::Replace || !self.firing.is_empty() {
             return false;
         }
-        if table.without_rowid.is_some() || !self.schema.triggers_of(table).is_empty() || self.fk_involved(table) {
+        if table.without_rowid.is_some() || !self.env.schema.triggers_of(table).is_empty() || self.fk_involved(table) {
             return false;
         }
         if where_clause.is_some_and(|w| may_read_tables(&crate::sql::parse::ast_text(w))) {
@@ -90,7 +90,7 @@ impl Compiler<'_> {
         if table.columns.iter().any(|col| col.generated.is_some()) {
             return false;
         }
-        let indexes = self.schema.indexes_of(table);
+        let indexes = self.env.schema.indexes_of(table);
         assignments.iter().all(|(i, v)| {
             let value_ok = match v {
                 SetValue::Expr(e) => !may_read_tables(&e.to_string()),

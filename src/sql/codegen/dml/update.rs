@@ -82,7 +82,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         return Err(Error::unsupported("UPDATE with ORDER BY or LIMIT"));
     }
     let target_db = c.target_db(tbl_name)?;
-    if let Some(view) = c.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
+    if let Some(view) = c.env.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if crate::sql::codegen::dml::instead::has_instead_trigger(c, &view, stmt) {
             return crate::sql::codegen::dml::instead::compile_instead(c, stmt, view, prog);
         }
@@ -389,7 +389,7 @@ pub fn update_row(
     // BEFORE triggers see the generated columns' new values.
     c.compute_generated(t, new, new_rowid)?;
     c.fire_triggers(t, crate::sql::codegen::target::Event::Update, true, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
-    if !c.schema.triggers_of(table).is_empty() {
+    if !c.env.schema.triggers_of(table).is_empty() {
         // A BEFORE trigger may have moved the cursor or removed the row
         // (then it is not updated).
         let key = if table.without_rowid.is_some() { c.key_of_row(table, old) } else { rid };
@@ -400,7 +400,7 @@ pub fn update_row(
     // (MakeRecord applies the affinity to what it stores: the registers
     // themselves need it only where something else reads them, a STRICT
     // type check, a CHECK constraint, the pre-update hook or RETURNING.)
-    if !(simple && !table.strict && table.checks.is_empty() && !c.preupdate_hooked && c.returning.is_none()) {
+    if !(simple && !table.strict && table.checks.is_empty() && !c.env.preupdate_hooked && c.returning.is_none()) {
         c.b.add4(Opcode::Affinity, new, n as i32, 0, P4::affinity(table.affinity_string()), 0);
     }
     c.check_strict(t, new);
@@ -412,7 +412,7 @@ pub fn update_row(
     // indexed expression may read any column. With triggers on the table every index is
     // rewritten, as before (a BEFORE trigger may itself change the row).
     let has_generated = table.columns.iter().any(|col| col.generated.is_some());
-    let all_indexes = rowid_changes || moves || !c.schema.triggers_of(table).is_empty();
+    let all_indexes = rowid_changes || moves || !c.env.schema.triggers_of(table).is_empty();
     // An expression in the key may read any column, and so may a
     // generated column.
     let key_changes = |idx: &crate::sql::schema::Index| {
@@ -494,13 +494,13 @@ fn simple_row_update(c: &Compiler<'_>, table: &crate::sql::schema::Table, assign
     let key_may_change = |idx: &crate::sql::schema::Index| {
         idx.where_sql.is_some() || idx.columns.iter().any(|ic| ic.column.is_none_or(|col| assignments.iter().any(|(i, _)| *i == col)))
     };
-    c.schema.triggers_of(table).is_empty()
+    c.env.schema.triggers_of(table).is_empty()
         && !c.fk_involved(table)
         && table.without_rowid.is_none()
         && !table.columns.iter().any(|col| col.generated.is_some())
         && !rowid_assigned
         && !assignments.is_empty()
-        && !c.schema.indexes_of(table).into_iter().any(key_may_change)
+        && !c.env.schema.indexes_of(table).into_iter().any(key_may_change)
 }
 
 /// The row under the cursor into new registers laid out as

@@ -125,7 +125,7 @@ fn missing_subquery_table(c: &Compiler<'_>, ix: &ast::UpsertIndex<'_>) -> Result
                     || c.cte(&name).is_some()
                     || name.to_ascii_lowercase().starts_with("pragma_")
                     || name.to_ascii_lowercase().starts_with("sqlite_")
-                    || c.schema.table_in(None, &name).is_some();
+                    || c.env.schema.table_in(None, &name).is_some();
                 if !known && missing.is_none() {
                     missing = Some(name);
                 }

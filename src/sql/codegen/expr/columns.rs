@@ -140,7 +140,7 @@ impl Compiler<'_> {
         if item.table.is_empty() {
             return P4::None;
         }
-        match self.schema.table_in(Some(item.db), &item.table) {
+        match self.env.schema.table_in(Some(item.db), &item.table) {
             Some(t) => default_p4(t, col),
             None => P4::None,
         }
@@ -165,7 +165,7 @@ impl<'s> Compiler<'s> {
         if item.table.is_empty() {
             return None;
         }
-        let schema: &'s crate::sql::schema::Schema = self.schema;
+        let schema: &'s crate::sql::schema::Schema = self.env.schema;
         schema.table(&item.table).filter(|t| t.view_select.is_none())
     }
 }

@@ -243,7 +243,7 @@ impl Compiler<'_> {
     /// `table.columns.len() + k`, past the table's own columns.
     pub fn indexed_exprs(&mut self, table: &Table) -> Vec<IndexedExpr> {
         let mut out: Vec<IndexedExpr> = Vec::new();
-        let indexes: Vec<Index> = self.schema.indexes_of(table).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
+        let indexes: Vec<Index> = self.env.schema.indexes_of(table).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
         for idx in &indexes {
             for ic in &idx.columns {
                 let Some(e) = &ic.expr else { continue };

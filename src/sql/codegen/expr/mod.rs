@@ -337,7 +337,7 @@ impl Compiler<'_> {
         let n = self.variable_number(name)?;
         // (Anonymous and named parameters take the next number: past the
         // limit, SQLite refuses the statement.)
-        if n as usize > self.max_variable {
+        if n as usize > self.env.max_variable {
             return Err(Error::sql("too many SQL variables"));
         }
         Ok(n)
@@ -358,7 +358,7 @@ impl Compiler<'_> {
         // The parser gives `?NNN` without its `?`.
         let digits = if name.bytes().all(|b| b.is_ascii_digit()) { Some(name) } else { name.strip_prefix('?') };
         if let Some(num) = digits {
-            let max = self.max_variable;
+            let max = self.env.max_variable;
             let out_of_range = || Error::sql(format!("variable number must be between ?1 and ?{max}"));
             let n: usize = num.parse().map_err(|_| out_of_range())?;
             if n == 0 || n > max {
@@ -425,7 +425,7 @@ impl Compiler<'_> {
 
     /// Compute `e` into register `target`.
     pub fn expr(&mut self, e: &Expr<'_>, target: i32) -> Result<()> {
-        if self.interrupt.as_ref().is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) {
+        if self.env.interrupt.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) {
             return Err(Error::code(crate::error::SQLITE_INTERRUPT));
         }
         crate::sql::parse::with_stack(|| self.expr_inner(e, target))
@@ -436,7 +436,7 @@ impl Compiler<'_> {
     /// (`sql::parse_limits::DeferredDepth`): SQLite fails there.
     fn check_depth_point(&self, e: &Expr<'_>) -> Result<()> {
         if self.depth_point == Some(e as *const Expr<'_> as usize) {
-            return Err(Error::sql(format!("Expression tree is too large (maximum depth {})", self.max_expr_depth)));
+            return Err(Error::sql(format!("Expression tree is too large (maximum depth {})", self.env.max_expr_depth)));
         }
         Ok(())
     }
@@ -472,7 +472,7 @@ impl Compiler<'_> {
                         Literal::CurrentTime => ("current_time", "time"),
                         _ => ("current_timestamp", "datetime"),
                     };
-                    let def = self.funcs.find(kw, 0).or_else(|| self.funcs.find(f, 0)).ok_or_else(|| Error::sql(format!("no such function: {f}")))?;
+                    let def = self.env.funcs.find(kw, 0).or_else(|| self.env.funcs.find(f, 0)).ok_or_else(|| Error::sql(format!("no such function: {f}")))?;
                     self.b.add4(Opcode::Function, self.pure_context, target, target, P4::Func(def), 0);
                 }
             },
@@ -694,12 +694,12 @@ impl Compiler<'_> {
 
     /// Find a function with SQLite's errors.
     pub fn lookup_function(&self, name: &str, n: usize) -> Result<std::sync::Arc<crate::vdbe::func::FuncDef>> {
-        match self.funcs.find(name, n) {
+        match self.env.funcs.find(name, n) {
             // Variadic built-ins with a minimum (max() and min() take one).
             Some(_) if n < crate::vdbe::func::builtins::variadic_min_args(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
             Some(d) => Ok(d),
             None if self.stored_schema_expr => Err(Error::sql(format!("unknown function: {name}()"))),
-            None if self.funcs.has_name(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
+            None if self.env.funcs.has_name(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
             None => Err(Error::sql(format!("no such function: {name}"))),
         }
     }

@@ -756,7 +756,7 @@ impl<'b> Compiler<'_> {
 
     /// Key description of an index (its columns, then the rowid).
     pub fn index_key_info(&self, idx: &Index) -> Result<Arc<KeyInfo>> {
-        let table = self.schema.table(&idx.table).cloned();
+        let table = self.env.schema.table(&idx.table).cloned();
         let mut fields = Vec::new();
         for c in &idx.columns {
             let coll_name = c.collation.clone().or_else(|| table.as_ref().and_then(|t| t.columns.get(c.column?).and_then(|x| x.collation.clone())));

@@ -98,8 +98,8 @@ impl Compiler<'_> {
         // SQLite codes a compound that removes rows, or is sorted, as a
         // merge of its arms, whose ORDER BY terms it builds as COLLATE
         // nodes of height 2.
-        if self.max_expr_depth < 2 && (sel.order_by.is_some() || compounds.iter().any(|c| c.operator != CompoundOperator::UnionAll)) {
-            return Err(Error::sql(format!("Expression tree is too large (maximum depth {})", self.max_expr_depth)));
+        if self.env.max_expr_depth < 2 && (sel.order_by.is_some() || compounds.iter().any(|c| c.operator != CompoundOperator::UnionAll)) {
+            return Err(Error::sql(format!("Expression tree is too large (maximum depth {})", self.env.max_expr_depth)));
         }
         // Duplicates are told apart under each column's collation: that of
         // the leftmost arm whose column has one (else BINARY). The
@@ -192,7 +192,7 @@ impl Compiler<'_> {
                 {
                     continue;
                 }
-                if self.schema.table_in(self.home_db, &name).is_none() {
+                if self.env.schema.table_in(self.home_db, &name).is_none() {
                     return Err(Error::sql(format!("no such table: {name}")));
                 }
             }
@@ -248,10 +248,10 @@ impl Compiler<'_> {
                 Some(d) => Some(self.db_index(&crate::sql::parse::unquote(d.0))?),
                 None => None,
             };
-            let table = self.schema.table_in(db, &name)?;
+            let table = self.env.schema.table_in(db, &name)?;
             let width = match &table.virtual_table {
                 Some(_) => {
-                    let inst = self.vtabs?.table(table.db, &table.name).filter(|i| i.schema_sql == table.sql)?;
+                    let inst = self.env.vtabs?.table(table.db, &table.name).filter(|i| i.schema_sql == table.sql)?;
                     let decl = crate::sql::vtab_decl::declared_table(&inst.declared, &table.name, table.db, &table.sql).ok()?;
                     decl.hidden.iter().filter(|h| !**h).count()
                 }
@@ -288,7 +288,7 @@ impl Compiler<'_> {
                 return false;
             }
             let db = qn.db_name.as_ref().and_then(|d| self.db_index(&crate::sql::parse::unquote(d.0)));
-            match self.schema.table_in(db, &name) {
+            match self.env.schema.table_in(db, &name) {
                 Some(t) => t.virtual_table.is_some(),
                 None => true,
             }

@@ -330,7 +330,7 @@ impl<'b> Compiler<'_> {
                     t.name = "sqlite_temp_master".into();
                     Some(Arc::new(t))
                 } else {
-                    self.schema.shared_table_in(db, &name).cloned()
+                    self.env.schema.shared_table_in(db, &name).cloned()
                 };
                 if table.is_none() && db.is_none_or(|d| d == 0) {
                     if let Some((inst, decl)) = self.eponymous_vtab(&name)? {
@@ -613,7 +613,7 @@ impl<'b> Compiler<'_> {
     /// SQLite refuses the statement when the SELECTs so nested (the
     /// statement's own included) would exceed `SQLITE_LIMIT_EXPR_DEPTH`.
     fn enter_view_nesting(&mut self) -> Result<()> {
-        if self.view_depth + 1 >= self.max_expr_depth {
+        if self.view_depth + 1 >= self.env.max_expr_depth {
             return Err(Error::sql("VIEWs and/or subqueries nested too deep"));
         }
         self.view_depth += 1;
@@ -654,7 +654,7 @@ impl<'b> Compiler<'_> {
     /// as `SQLITE_LIMIT_EXPR_DEPTH`, the CTE counts as nested too deep
     /// (its guard against CTEs expanding to exponentially many cursors).
     fn check_cte_cursors(&self) -> Result<()> {
-        if self.expanded_cursors >= self.max_expr_depth {
+        if self.expanded_cursors >= self.env.max_expr_depth {
             return Err(Error::sql("VIEWs and/or subqueries nested too deep"));
         }
         Ok(())

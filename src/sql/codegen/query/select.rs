@@ -659,7 +659,7 @@ impl Compiler<'_> {
                 }
             }
         }
-        if items.len() > self.max_columns {
+        if items.len() > self.env.max_columns {
             return Err(Error::sql("too many columns in result set"));
         }
         Ok(items)

@@ -61,6 +61,7 @@ impl<'b> Compiler<'_> {
         }
         let item_name = self.scopes.last().map(|s| s.items[it.item].name.clone()).unwrap_or_default();
         let narrow = self
+            .env
             .schema
             .indexes_of(&table)
             .into_iter()

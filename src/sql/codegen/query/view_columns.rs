@@ -31,10 +31,10 @@ impl Compiler<'_> {
             return Ok(None);
         }
         // The columns of a virtual table are its module's to declare.
-        if let Some(t) = arg.and_then(|n| self.schema.table_in(db, n)) {
+        if let Some(t) = arg.and_then(|n| self.env.schema.table_in(db, n)) {
             self.connect_check(t)?;
         }
-        let view = arg.and_then(|n| self.schema.table_in(db, n)).filter(|t| t.view_select.is_some()).cloned();
+        let view = arg.and_then(|n| self.env.schema.table_in(db, n)).filter(|t| t.view_select.is_some()).cloned();
         match view {
             Some(v) => self.view_column_types(&v).map(Some),
             None => Ok(None),
