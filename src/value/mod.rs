@@ -56,6 +56,7 @@ pub mod pow10;
 pub mod printf;
 pub mod record;
 pub mod row_header;
+pub mod transcode;
 pub mod varint;
 
 /// The five storage classes.
