@@ -27,6 +27,7 @@ pub mod ddl;
 pub mod dml;
 pub mod env;
 pub mod expr;
+pub mod frame;
 mod indexed_by;
 mod loop_kind;
 mod plan_lines;
@@ -42,48 +43,9 @@ use crate::value::collation::Collation;
 use crate::vdbe::program::{Opcode, Program, P4};
 use builder::Builder;
 pub use env::CompileEnv;
+pub use frame::{ColumnSource, CteDef, FrameState, RecursiveBinding, RecursiveOrder};
 use sqlite3_parser::ast::Expr;
 use std::collections::HashMap;
-
-/// Where a column reference reads from while aggregates are output.
-#[derive(Debug, Clone, Copy)]
-pub enum ColumnSource {
-    /// A register holding the value.
-    Register(i32),
-    /// A column of a (pseudo) cursor.
-    Cursor(i32, usize),
-}
-
-/// A common table expression visible by name.
-#[derive(Clone)]
-pub struct CteDef {
-    /// SELECT text.
-    pub select_sql: String,
-    /// Column names given in `name(a, b)`.
-    pub columns: Option<Vec<String>>,
-}
-
-/// The ORDER BY of a recursive CTE: its queue hands out rows in this
-/// order (result column, descending, NULLs placed against the default:
-/// an "is NULL" key goes first), ties first in first out.
-#[derive(Clone)]
-pub struct RecursiveOrder {
-    pub keys: Vec<(usize, bool, bool)>,
-    /// Sequence number of the last row queued.
-    pub seq: i32,
-}
-
-/// Inside the recursive arm of a recursive CTE: its name reads the
-/// current row from this cursor.
-#[derive(Clone)]
-pub struct RecursiveBinding {
-    /// CTE name.
-    pub name: String,
-    /// Cursor holding the current row.
-    pub cursor: i32,
-    /// Column names.
-    pub columns: Vec<String>,
-}
 
 /// Everything one statement's compilation needs.
 pub struct Compiler<'s> {
@@ -92,50 +54,26 @@ pub struct Compiler<'s> {
     /// What the connection lends the compile (schema, registries,
     /// settings, limits: `env.rs`).
     pub env: &'s CompileEnv<'s>,
+    /// State naming the registers, cursors and addresses of the program
+    /// being built (`frame.rs`), set aside whole for a trigger program.
+    pub frame: FrameState,
     /// Name-resolution scopes, innermost last.
     pub scopes: Vec<Scope>,
     /// Parameter names by index (index 0 unused).
     pub params: Vec<Option<String>>,
-    /// Aggregate output mode: aggregate calls (by their SQL text) to
-    /// accumulator registers.
-    pub agg_regs: crate::util::fast_hash::FastMap<String, i32>,
-    /// How many scopes were open when `agg_regs` was filled (the query
-    /// computing those aggregates is the last of them): a subquery nested
-    /// deeper that reads one is correlated with that query's groups.
-    pub agg_scope_depth: usize,
-    /// For each accumulator register of `agg_regs`, how many scopes were
-    /// open when its query filled it: a subquery of a nested aggregate
-    /// query reading an outer query's aggregate (through a result alias)
-    /// is correlated with that outer query, not only with the nested one.
-    pub agg_owner_depth: crate::util::fast_hash::FastMap<i32, usize>,
     /// For an accumulator of `agg_regs`, the one of an enclosing query its
     /// entry replaced (the same call text): what that text means where
     /// the enclosing query's expression is compiled (a result alias named
     /// in a subquery).
     pub agg_shadowed: crate::util::fast_hash::FastMap<i32, i32>,
-    /// Aggregate mode: column (cursor, column or -1 for rowid) to source.
-    pub col_map: crate::util::fast_hash::FastMap<(i32, i64), ColumnSource>,
-    /// USING/NATURAL columns of RIGHT and FULL JOINs: the leftmost
-    /// column of that name (cursor, column or -1 for rowid; the one a
-    /// name without a qualifier resolves to) to the columns such a name
-    /// reads instead: the right column of a RIGHT JOIN alone, the
-    /// coalesce() of both sides' after a FULL JOIN.
-    pub using_coalesce: HashMap<(i32, i64), Vec<crate::sql::resolve::ColumnRef>>,
     /// USING/NATURAL equalities by the cursor of their left table: its
     /// column and the right table's, for the inner joins the planner may
     /// place the right table outside (SQLite offers the term to a left
     /// virtual table too).
     pub using_left_terms: HashMap<i32, Vec<(crate::sql::resolve::ColumnRef, crate::sql::resolve::ColumnRef)>>,
-    /// Cursors open on WITHOUT ROWID tables: table column to position in
-    /// the stored record.
-    pub record_positions: HashMap<i32, Vec<usize>>,
     /// Result-column aliases usable in WHERE/GROUP BY/HAVING/ORDER BY,
     /// innermost SELECT last.
     pub aliases: Vec<Aliases>,
-    /// Compiling a subquery that is an operand of a comparison.
-    pub comparing: bool,
-    /// CTEs in scope, innermost last.
-    pub ctes: Vec<HashMap<String, CteDef>>,
     /// Whether the program writes.
     pub writes: bool,
     /// EXPLAIN QUERY PLAN lines (recorded only for EXPLAIN QUERY PLAN).
@@ -184,15 +122,6 @@ pub struct Compiler<'s> {
     /// its unqualified names mean objects of that database only, as
     /// SQLite binds them (`None`: the search order, temp views/triggers).
     pub home_db: Option<usize>,
-    /// Recursive CTEs being generated, innermost last.
-    pub recursive: Vec<RecursiveBinding>,
-    /// The ORDER BY of recursive CTEs with one (see `Dest::Recursive`).
-    pub recursive_orders: Vec<RecursiveOrder>,
-    /// Addresses of the `MakeRecord`s feeding each temporary index, so an
-    /// IN operator can give them its comparison affinity afterwards.
-    pub ephem_records: HashMap<i32, Vec<usize>>,
-    /// The SELECT being compiled feeds an EXISTS test.
-    pub in_exists: bool,
     /// RETURNING clause of the DML statement being compiled.
     pub returning: Option<target::Returning>,
     /// LIMIT (and OFFSET) of a query that only reads a recursive CTE, as
@@ -214,25 +143,8 @@ pub struct Compiler<'s> {
     /// default column-naming flags apply, not the settings'
     /// (`query/legacy_names.rs`).
     pub default_names: bool,
-    /// The alias of the INSERT being compiled (`INSERT INTO t AS x`).
-    pub insert_alias: Option<String>,
-    /// The register counting the rows an INSERT inserted, for
-    /// `count_changes`.
-    pub inserted_rows: Option<i32>,
     /// Database a DDL statement changes (0 main, 1 temp, 2.. attached).
     pub ddl_db: usize,
-    /// INSERT into an AUTOINCREMENT table: (sqlite_sequence cursor,
-    /// register with the sequence value, register with its row's rowid,
-    /// register with the value read at the start).
-    pub autoinc: Option<(i32, i32, i32, i32)>,
-    /// The compound SELECT being compiled: where its duplicate-removing
-    /// temporaries are opened (their key collations are set at the end).
-    pub compound_key_opens: Vec<usize>,
-    /// Generating an aggregate query, or the ORDER BY terms of any
-    /// query: an aggregate reached where none is computed is then "misuse
-    /// of aggregate: f()", as SQLite reports it when generating code rather
-    /// than when resolving names ("misuse of aggregate function f()").
-    pub in_aggregate_query: bool,
     /// Compiling a CHECK constraint or partial index WHERE read from the
     /// schema for a write: SQLite accepted its functions when it loaded
     /// the schema, so one missing now is "unknown function: f()".
@@ -248,18 +160,10 @@ pub struct Compiler<'s> {
     /// An authorizer failure found where no error could be returned; the
     /// compilation fails with it at the end.
     pub auth_error: Option<Error>,
-    /// Compiling the query that collects the rowids an UPDATE/DELETE
-    /// visits: its `rowid` column is not an application read to authorize
-    /// (a lower-case `rowid` in the statement's WHERE is not checked either).
-    pub internal_rowid_read: bool,
     /// Compiling the query that collects an UPDATE of a virtual table: the
     /// registers receiving, per column, the subtype its unchanged read
     /// left (`dml/vtab_dml.rs`); empty otherwise.
     pub vtab_unchanged_flags: Vec<i32>,
-    /// The address of the WHERE or ON term (`rowid = expr`) the last
-    /// loop opened by `open_access` decides by its `SeekRowid`, so that
-    /// it is not tested again inside the loop (as SQLite omits it).
-    pub seek_consumed: Option<usize>,
     /// The last loop opened by `open_access` finds at most one row per
     /// pass (a rowid or whole-UNIQUE-key equality): the loops inside it
     /// may still give the query's order.
@@ -285,14 +189,6 @@ pub struct Compiler<'s> {
     /// `*` keeps every column, each tagged with its table
     /// (`SelectInfo::sources`).
     pub nested_from: bool,
-    /// The table an UPDATE/DELETE writes, while the query collecting its
-    /// rows is compiled: that query's first FROM item names the table even
-    /// when a CTE has the same name.
-    pub dml_target: Option<String>,
-    /// Row-value subqueries (SQL text, width) the next simple SELECT
-    /// computes after its own result columns, in its join loop (the values
-    /// of UPDATE ... FROM).
-    pub row_values_after: Vec<(String, usize)>,
     /// Affinity of the first result column of each scalar subquery
     /// compiled, by the address of its AST node (only meaningful while
     /// that AST lives: entries are dropped before the result columns
@@ -306,10 +202,6 @@ pub struct Compiler<'s> {
     /// While a compound's ORDER BY is resolved: the plain column references
     /// of its later SELECTs (column name, result position).
     pub later_compound_columns: Vec<(String, usize)>,
-    /// Code being compiled computes an index key (1), a CHECK constraint
-    /// (2) or a generated column (3): `Function` instructions carry it in
-    /// P1 (see `vdbe::func::pure_context_name`).
-    pub pure_context: i32,
     /// The trigger programs compiled so far (`Program::subprograms`).
     pub subprograms: Vec<Program>,
     /// Which trigger program is which: (trigger key, index in
@@ -397,19 +289,12 @@ impl<'s> Compiler<'s> {
         Compiler {
             b: Builder::for_statement(),
             env,
+            frame: FrameState::default(),
             scopes: Vec::new(),
             params: vec![None],
-            agg_regs: Default::default(),
-            agg_scope_depth: 0,
-            agg_owner_depth: Default::default(),
             agg_shadowed: Default::default(),
-            col_map: Default::default(),
-            using_coalesce: HashMap::new(),
             using_left_terms: HashMap::new(),
-            record_positions: HashMap::new(),
             aliases: Vec::new(),
-            comparing: false,
-            ctes: Vec::new(),
             writes: false,
             eqp: plan_lines::PlanLines::default(),
             explain_comments: false,
@@ -424,14 +309,7 @@ impl<'s> Compiler<'s> {
             from_result_aliases: Vec::new(),
             from_mentioned_names: Vec::new(),
             home_db: None,
-            recursive: Vec::new(),
-            recursive_orders: Vec::new(),
-            ephem_records: HashMap::new(),
-            in_exists: false,
             returning: None,
-            autoinc: None,
-            compound_key_opens: Vec::new(),
-            in_aggregate_query: false,
             stored_schema_expr: false,
             empty_scan_halt: None,
             cte_limit_hint: None,
@@ -440,14 +318,10 @@ impl<'s> Compiler<'s> {
             dbs_used: 0,
             fk_parent_may_be_gone: false,
             default_names: false,
-            insert_alias: None,
-            inserted_rows: None,
             ddl_db: 0,
             authorizer: None,
             auth_error: None,
-            internal_rowid_read: false,
             vtab_unchanged_flags: Vec::new(),
-            seek_consumed: None,
             loop_one_row: false,
             in_or_branch: false,
             span_names: false,
@@ -455,12 +329,9 @@ impl<'s> Compiler<'s> {
             view_texts: Vec::new(),
             statement_texts: Default::default(),
             nested_from: false,
-            dml_target: None,
-            row_values_after: Vec::new(),
             subquery_affinity: HashMap::new(),
             subquery_column: HashMap::new(),
             later_compound_columns: Vec::new(),
-            pure_context: 0,
             subprograms: Vec::new(),
             trigger_programs: Vec::new(),
             select_depth: 0,
@@ -501,11 +372,11 @@ impl<'s> Compiler<'s> {
     /// it (its body sees that level and the ones outside it only).
     pub fn cte_at(&self, name: &str) -> Option<(usize, CteDef)> {
         // (Most statements have no WITH clause: no key to make then.)
-        if self.ctes.iter().all(|m| m.is_empty()) {
+        if self.frame.ctes.iter().all(|m| m.is_empty()) {
             return None;
         }
         let key = name.to_ascii_lowercase();
-        self.ctes.iter().enumerate().rev().find_map(|(level, m)| m.get(&key).map(|c| (level, c.clone())))
+        self.frame.ctes.iter().enumerate().rev().find_map(|(level, m)| m.get(&key).map(|c| (level, c.clone())))
     }
 
     /// Emit `Init` (jumping to the transaction prologue at the end).
@@ -564,7 +435,7 @@ impl<'s> Compiler<'s> {
         if !self.env.settings.count_changes || !self.firing.is_empty() || !prog.column_names.is_empty() {
             return;
         }
-        let r = match self.inserted_rows.take() {
+        let r = match self.frame.inserted_rows.take() {
             Some(r) => r,
             None => {
                 let r = self.b.reg();
@@ -654,7 +525,7 @@ pub fn is_window_only(name: &str) -> bool {
 /// query computes (not one an enclosing query computed, read here).
 pub fn is_aggregate_call(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
     // An aggregate of the enclosing query (computed there, read here).
-    if !c.agg_regs.is_empty() && matches!(e, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. }) && c.aggregate_register(e).is_some() {
+    if !c.frame.agg_regs.is_empty() && matches!(e, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. }) && c.aggregate_register(e).is_some() {
         return false;
     }
     names_aggregate_function(c, e)

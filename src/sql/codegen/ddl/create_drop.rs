@@ -167,7 +167,7 @@ impl Compiler<'_> {
         // Key columns and the partial WHERE read the row under the table
         // cursor, VIRTUAL generated columns and expressions included.
         self.scopes.push(crate::sql::codegen::target::target_scope(table, None, tc));
-        let saved_pure = std::mem::replace(&mut self.pure_context, 1);
+        let saved_pure = std::mem::replace(&mut self.frame.pure_context, 1);
         // The authorizer already saw these reads when the statement was
         // checked; the code filling the index must not report them again.
         let authorizer = self.authorizer.take();
@@ -198,11 +198,11 @@ impl Compiler<'_> {
             Ok(())
         })();
         self.authorizer = authorizer;
-        self.pure_context = saved_pure;
+        self.frame.pure_context = saved_pure;
         self.scopes.pop();
         r?;
         if table.without_rowid.is_some() {
-            let positions = self.record_positions.get(&tc).cloned().unwrap_or_default();
+            let positions = self.frame.record_positions.get(&tc).cloned().unwrap_or_default();
             for (i, (col, _, _)) in table.index_suffix(idx).into_iter().enumerate() {
                 self.b.add(Opcode::Column, tc, positions[col] as i32, k + (n + i) as i32);
             }

@@ -21,7 +21,7 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let pushed = c.push_with(with.as_ref())?;
     let r = compile_delete_body(c, stmt, prog);
     if pushed {
-        c.ctes.pop();
+        c.frame.ctes.pop();
     }
     r
 }

@@ -74,7 +74,7 @@ impl Compiler<'_> {
         self.b.add4(Opcode::OpenWrite, cursor, table.root as i32, table.db as i32, p4, 0);
         self.comment(&table.name);
         if table.without_rowid.is_some() {
-            self.record_positions.insert(cursor, crate::sql::codegen::target::positions_of(&table));
+            self.frame.record_positions.insert(cursor, crate::sql::codegen::target::positions_of(&table));
         }
         let mut indexes = Vec::new();
         for idx in self.env.schema.indexes_of(&table).into_iter().cloned().collect::<Vec<_>>() {
@@ -171,11 +171,11 @@ impl Compiler<'_> {
         self.scopes.push(crate::sql::codegen::target::target_scope(table, None, fake));
         for i in 0..table.columns.len() {
             let key = if table.rowid_alias == Some(i) { -1 } else { i as i64 };
-            self.col_map.insert((fake, key), crate::sql::codegen::ColumnSource::Register(row + i as i32));
+            self.frame.col_map.insert((fake, key), crate::sql::codegen::ColumnSource::Register(row + i as i32));
         }
-        self.col_map.insert((fake, -1), crate::sql::codegen::ColumnSource::Register(rowid));
+        self.frame.col_map.insert((fake, -1), crate::sql::codegen::ColumnSource::Register(rowid));
         let r = f(self);
-        self.col_map.retain(|k, _| k.0 != fake);
+        self.frame.col_map.retain(|k, _| k.0 != fake);
         self.scopes.pop();
         r
     }

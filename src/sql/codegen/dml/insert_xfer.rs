@@ -186,7 +186,7 @@ fn has_insert_trigger(c: &Compiler<'_>, table: &Table) -> bool {
 /// Compile the transfer into `t` (opened for writing) when the statement
 /// qualifies; see the module doc for the conditions.
 pub fn emit_transfer(c: &mut Compiler<'_>, sel: &Select<'_>, t: &WriteTarget, oc: OnConflict, shape_ok: bool) -> Result<Transfer> {
-    if !shape_ok || !c.firing.is_empty() || !c.ctes.is_empty() || c.env.settings.count_changes || c.autoinc.is_some() || t.table.autoincrement {
+    if !shape_ok || !c.firing.is_empty() || !c.frame.ctes.is_empty() || c.env.settings.count_changes || c.frame.autoinc.is_some() || t.table.autoincrement {
         return Ok(Transfer::NotApplicable);
     }
     let Some(src) = lone_star_source(c, sel) else { return Ok(Transfer::NotApplicable) };

@@ -194,8 +194,8 @@ impl Compiler<'_> {
         let after = self.b.label();
         let at = self.b.here() as i32;
         self.b.add(Opcode::InitCoroutine, co, after, at + 1);
-        self.internal_rowid_read = true;
-        self.dml_target = Some(table.name.clone());
+        self.frame.internal_rowid_read = true;
+        self.frame.dml_target = Some(table.name.clone());
         let sql = match where_clause {
             Some(w) => format!(
                 "SELECT {} FROM {} AS \"{}\" WHERE {w}",
@@ -209,8 +209,8 @@ impl Compiler<'_> {
             Some(ast::Cmd::Stmt(Stmt::Select(sel))) => self.compile_dml_where(sel, Dest::Yield { co, reg: rid }).map(|_| ()),
             _ => Err(Error::sql("malformed WHERE")),
         });
-        self.internal_rowid_read = false;
-        self.dml_target = None;
+        self.frame.internal_rowid_read = false;
+        self.frame.dml_target = None;
         compiled?;
         self.b.add(Opcode::EndCoroutine, co, 0, 0);
         self.b.bind(after);

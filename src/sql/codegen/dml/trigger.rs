@@ -283,9 +283,9 @@ impl Compiler<'_> {
             scope.items.push(item);
             for i in 0..t.table.columns.len() {
                 let key = if t.table.rowid_alias == Some(i) { -1 } else { i as i64 };
-                self.col_map.insert((fake, key), ColumnSource::Register(row + i as i32));
+                self.frame.col_map.insert((fake, key), ColumnSource::Register(row + i as i32));
             }
-            self.col_map.insert((fake, -1), ColumnSource::Register(rowid));
+            self.frame.col_map.insert((fake, -1), ColumnSource::Register(rowid));
             fakes.push(fake);
         }
         let saved_scopes = std::mem::take(&mut self.scopes);
@@ -344,7 +344,7 @@ impl Compiler<'_> {
         self.aliases = saved_aliases;
         self.returning = saved_returning;
         for f in fakes {
-            self.col_map.retain(|k, _| k.0 != f);
+            self.frame.col_map.retain(|k, _| k.0 != f);
         }
         r
     }

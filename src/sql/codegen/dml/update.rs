@@ -35,8 +35,8 @@ pub fn collect_rowids(
 ) -> Result<i32> {
     let tmp = c.b.cursor();
     c.b.add(Opcode::OpenEphemeral, tmp, 1, 0);
-    c.internal_rowid_read = true;
-    c.dml_target = Some(table.name.clone());
+    c.frame.internal_rowid_read = true;
+    c.frame.dml_target = Some(table.name.clone());
     let sql = match where_clause {
         Some(w) => format!(
             "SELECT {} FROM {} AS \"{}\" WHERE {w}",
@@ -54,8 +54,8 @@ pub fn collect_rowids(
         Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.compile_dml_where(sel, Dest::EphemTable(tmp)).map(|_| ()),
         _ => Err(Error::sql("malformed WHERE")),
     });
-    c.internal_rowid_read = false;
-    c.dml_target = None;
+    c.frame.internal_rowid_read = false;
+    c.frame.dml_target = None;
     collected?;
     Ok(tmp)
 }
@@ -68,7 +68,7 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let pushed = c.push_with(with.as_ref())?;
     let r = compile_update_body(c, stmt, prog);
     if pushed {
-        c.ctes.pop();
+        c.frame.ctes.pop();
     }
     r
 }
@@ -311,16 +311,16 @@ fn collect_from_join(
         c.b.add(Opcode::OpenEphemeral, tmp, width as i32, 0);
         Dest::EphemKeyed(tmp)
     };
-    c.internal_rowid_read = true;
-    c.dml_target = Some(table.name.clone());
-    c.row_values_after = rows.into_iter().map(|(_, text, w)| (text, w)).collect();
+    c.frame.internal_rowid_read = true;
+    c.frame.dml_target = Some(table.name.clone());
+    c.frame.row_values_after = rows.into_iter().map(|(_, text, w)| (text, w)).collect();
     let collected = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
         Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.compile_select(sel, dest).map(|_| ()),
         _ => Err(Error::sql("malformed UPDATE ... FROM")),
     });
-    c.internal_rowid_read = false;
-    c.dml_target = None;
-    c.row_values_after.clear();
+    c.frame.internal_rowid_read = false;
+    c.frame.dml_target = None;
+    c.frame.row_values_after.clear();
     collected?;
     Ok((tmp, columns, key_width as usize))
 }

@@ -59,9 +59,9 @@ impl Compiler<'_> {
     /// Run `f` with `Function` instructions marked as computing an index
     /// key (1), a CHECK constraint (2) or a generated column (3).
     pub fn with_pure_context<T>(&mut self, code: i32, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
-        let saved = std::mem::replace(&mut self.pure_context, code);
+        let saved = std::mem::replace(&mut self.frame.pure_context, code);
         let r = f(self);
-        self.pure_context = saved;
+        self.frame.pure_context = saved;
         r
     }
 

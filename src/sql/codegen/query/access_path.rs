@@ -105,7 +105,7 @@ impl<'b> Compiler<'_> {
             self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
             // The seek finds a row exactly when `rowid = e` holds: it
             // converts `e` as the comparison's numeric affinity would.
-            self.seek_consumed = terms
+            self.frame.seek_consumed = terms
                 .iter()
                 .find(|t| matches!(t, Expr::Binary(l, Operator::Equals, r) if std::ptr::eq(&**l, *e) || std::ptr::eq(&**r, *e)))
                 .map(|t| term_address(t));

@@ -14,7 +14,7 @@ impl Compiler<'_> {
         let c = self.b.cursor();
         if index {
             let at = self.b.add4(Opcode::OpenEphemeral, c, n as i32, 0, P4::KeyInfo(binary_key_info(n)), 0);
-            self.compound_key_opens.push(at);
+            self.frame.compound_key_opens.push(at);
         } else {
             self.b.add(Opcode::OpenEphemeral, c, n as i32, 0);
         }
@@ -68,7 +68,7 @@ impl Compiler<'_> {
         // the temporary with a patched width.
         let e0 = self.b.cursor();
         let open_addr = self.b.add(Opcode::OpenEphemeral, e0, 0, 0);
-        let outer_key_opens = std::mem::take(&mut self.compound_key_opens);
+        let outer_key_opens = std::mem::take(&mut self.frame.compound_key_opens);
         // Each arm is offered the compound's ORDER BY first, as SQLite's
         // merge of sorted arms asks of it, so a virtual table in an arm is
         // offered that order (the rows are sorted once, at the end).
@@ -90,7 +90,7 @@ impl Compiler<'_> {
             }
             ArmOrder::NotOffered => self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names, None),
         };
-        let key_opens = std::mem::replace(&mut self.compound_key_opens, outer_key_opens);
+        let key_opens = std::mem::replace(&mut self.frame.compound_key_opens, outer_key_opens);
         let (out, colls) = match r {
             Ok(r) => r,
             Err(e) => return Err(self.error_in_resolve_order(sel, e)),
@@ -188,7 +188,7 @@ impl Compiler<'_> {
                 if lower.starts_with("sqlite_")
                     || lower.starts_with("pragma_")
                     || self.cte(&name).is_some()
-                    || self.recursive.iter().any(|r| r.name.eq_ignore_ascii_case(&name))
+                    || self.frame.recursive.iter().any(|r| r.name.eq_ignore_ascii_case(&name))
                 {
                     continue;
                 }
@@ -378,7 +378,7 @@ impl Compiler<'_> {
         self.b.insns[open_addr].p2 = n as i32;
         if is_index {
             self.b.insns[open_addr].p4 = P4::KeyInfo(binary_key_info(n));
-            self.compound_key_opens.push(open_addr);
+            self.frame.compound_key_opens.push(open_addr);
         }
         let mut cur = e0;
         let mut correlated = info.correlated;
