@@ -1,9 +1,13 @@
 //! # Code generation
 //!
-//! One [`Compiler`] per statement: it owns the [`Builder`], the scope
-//! stack used by name resolution, the parameter table and the per-SELECT
-//! state for aggregates, and borrows the connection's schema, registries
-//! and pragma switches (`settings`, `vdbe/settings.rs`).
+//! One [`Compiler`] per statement, in three parts: what it borrows from
+//! the connection ([`CompileEnv`], `env.rs`: schema, registries,
+//! databases, pragma switches, limits), the program being built (the
+//! [`Builder`] and the [`FrameState`] naming its registers and cursors,
+//! `frame.rs`, set aside whole for a trigger program), and the rest of
+//! this struct: per-statement state (the scope stack used by name
+//! resolution, the parameter table, the trigger programs, the flags one
+//! statement family hands another).
 //!
 //! Floor plan: `statement.rs` hands a statement to its family (the only
 //! module naming the families); a shared core at this level (this file, `builder.rs`,

@@ -8,7 +8,7 @@
 //!
 //! While a group's output is computed, aggregate calls read their
 //! accumulator registers and plain column references read the registers
-//! holding the group's bare-column row (`Compiler::agg_regs`/`col_map`):
+//! holding the group's bare-column row (`FrameState::agg_regs`/`col_map`):
 //! the group's first row, or with a min()/max() the row holding its best
 //! value, which is the row SQLite reports.
 
