@@ -6,7 +6,9 @@
 #   bash bench/capi/count.sh [LIBDIR]    (default build/lib)
 set -e
 root=$(cd "$(dirname "$0")/../.." && pwd)
-lib=${1:-$root/build/lib}
+# (Made absolute: the programs run from $out, where a relative LIBDIR would
+# silently load the system's libsqlite3 instead.)
+lib=$(cd "${1:-$root/build/lib}" && pwd)
 out=$root/target/capi-count
 mkdir -p "$out"
 src=$(ls "$HOME"/.cargo/registry/src/*/libsqlite3-sys-0.39.1/sqlite3/sqlite3.c 2>/dev/null | head -1)

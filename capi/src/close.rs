@@ -23,7 +23,7 @@ pub unsafe fn free_db(db: *mut sqlite3) {
         *c = None;
     }
     d.file_objects.borrow_mut().clear();
-    crate::hooks::clear_all(d);
+    crate::slots::clear_all(d);
     let cd = std::mem::take(&mut *d.client_data.borrow_mut());
     for (_, p, destroy) in cd {
         crate::memory::release(destroy, p);

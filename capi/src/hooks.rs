@@ -19,13 +19,6 @@ use crate::types::sqlite3_int64;
 use ringlite::connection::Hook;
 use std::ffi::{c_char, c_int, c_void};
 
-/// Forget every callback (close).
-pub fn clear_all(d: &sqlite3) {
-    if let Ok(mut h) = d.hooks.try_borrow_mut() {
-        *h = HookSlots::default();
-    }
-}
-
 /// Give the engine a hook (or take it away). When the engine is busy (the
 /// call comes from inside a callback) nothing changes there: the slots
 /// already govern what the trampoline does.
@@ -255,14 +248,6 @@ pub unsafe fn invoke_busy_for_vfs(db: *const sqlite3, vfs: *mut crate::abi::sqli
         h.vfs_busy_count.set(if retry { n.saturating_add(1) } else { -1 });
     }
     retry as c_int
-}
-
-/// A new step, prepare or checkpoint: the count of [`invoke_busy_for_vfs`]
-/// starts over, as SQLite's does.
-pub fn reset_vfs_busy_count(d: &sqlite3) {
-    if let Ok(h) = d.hooks.try_borrow() {
-        h.vfs_busy_count.set(0);
-    }
 }
 
 /// Make `db` retry for up to `ms` milliseconds when a database is locked

@@ -31,7 +31,7 @@ unsafe fn prepare_text(db: *mut sqlite3, sql: &[u8], terminated: bool, pp: *mut 
         return (misuse(), 0);
     };
     let _g = d.lock.lock();
-    crate::hooks::reset_vfs_busy_count(d);
+    crate::slots::reset_vfs_busy_count(d);
     let prepare = |c: &mut ringlite::connection::Connection| if terminated { c.prepare_terminated(sql) } else { c.prepare(sql) };
     let mut r = d.with_conn(prepare).and_then(|r| r);
     // An unknown collation: give `sqlite3_collation_needed`'s callback a

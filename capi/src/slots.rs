@@ -3,7 +3,8 @@
 //! The C callbacks in force on a connection and their user data, kept in
 //! the handle ([`crate::handle::sqlite3::hooks`]), and the copy of a row
 //! change the pre-update hook's accessors read while its callback runs.
-//! Only data lives here: installing a callback, and the trampolines the
+//! Only data lives here (with the two resets the close, prepare and step
+//! calls make): installing a callback, and the trampolines the
 //! engine calls, are in the API modules that own each kind (`hooks.rs`,
 //! `trace.rs`, `authorizer.rs`, `collation.rs`, `preupdate.rs`). Keeping
 //! the data apart lets the handle name it without importing those modules
@@ -17,6 +18,21 @@ use crate::types::{sqlite3_int64, sqlite3_uint64};
 use crate::value::sqlite3_value;
 use ringlite::value::Value;
 use std::ffi::{c_char, c_int, c_uint, c_void};
+
+/// Forget every callback (close).
+pub fn clear_all(d: &sqlite3) {
+    if let Ok(mut h) = d.hooks.try_borrow_mut() {
+        *h = HookSlots::default();
+    }
+}
+
+/// A new step, prepare or checkpoint: the count of `hooks::invoke_busy_for_vfs`
+/// starts over, as SQLite's does.
+pub fn reset_vfs_busy_count(d: &sqlite3) {
+    if let Ok(h) = d.hooks.try_borrow() {
+        h.vfs_busy_count.set(0);
+    }
+}
 
 /// A raw pointer a callback closure may carry to another thread: the
 /// connection lock serializes every call.

@@ -47,7 +47,7 @@ pub unsafe extern "C" fn sqlite3_step(pStmt: *mut sqlite3_stmt) -> c_int {
             db.interrupt.store(false, Ordering::Relaxed);
         }
         s.ran = true;
-        crate::hooks::reset_vfs_busy_count(db);
+        crate::slots::reset_vfs_busy_count(db);
         if s.started.is_none() {
             crate::trace::statement_starts(pStmt);
         }

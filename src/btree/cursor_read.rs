@@ -690,7 +690,7 @@ impl Cursor {
         let enc = bt.text_encoding;
         crate::ready!(self.stored_payload(bt)?);
         let stored = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
-        match crate::value::encoding::transcode_record(stored, enc, true) {
+        match crate::value::transcode::transcode_record(stored, enc, true) {
             Some(t) => {
                 self.spare.text = t;
                 Ok(Poll::Ready(&self.spare.text))

@@ -1063,7 +1063,7 @@ impl Cursor {
     #[inline(never)]
     fn insert_transcoded(&mut self, bt: &mut Btree, key: InsertKey<'_>, data: &[u8], zeros: usize) -> IoPoll<()> {
         let enc = bt.text_encoding;
-        let wide = |rec: &[u8]| crate::value::encoding::transcode_record(rec, enc, false);
+        let wide = |rec: &[u8]| crate::value::transcode::transcode_record(rec, enc, false);
         match key {
             InsertKey::Rowid(_) => match wide(data) {
                 Some(d) => self.insert_with_zeros_stored(bt, key, &d, zeros),

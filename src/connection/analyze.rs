@@ -216,7 +216,8 @@ impl Connection {
     /// A compiler over the current schema, for key descriptions.
     fn with_compiler<T>(&self, db: usize, f: impl FnOnce(&crate::sql::codegen::Compiler<'_>) -> Result<T>) -> Result<T> {
         let databases = [("main".to_string(), String::new()), ("temp".to_string(), String::new())];
-        let c = crate::sql::codegen::Compiler::new(self.schema_for(db), &self.funcs, &self.collations, b"", &databases);
+        let env = crate::sql::codegen::CompileEnv::bare(self.schema_for(db), &self.funcs, &self.collations, &databases);
+        let c = crate::sql::codegen::Compiler::new(&env, b"");
         f(&c)
     }
 

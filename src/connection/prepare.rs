@@ -215,7 +215,6 @@ impl Connection {
         let collation_order = self.collation_order.clone();
         let collation_order = &collation_order[..];
         let settings = self.state.settings;
-        let settings = &settings;
         let page_size = self.state.dbs[0].btree.page_size();
         let temp_listed = self.state.temp_used || !self.schemas.get(1).is_none_or(|s| s.rows.is_empty());
         let memory = self.memory;
@@ -282,6 +281,29 @@ impl Connection {
         // every row (`sql::value_rows`), unless an authorizer would be
         // called again by a compile redone on the whole text.
         let split = if authorizer_installed { None } else { crate::sql::value_rows::split(parse_text, max_columns, parse_limits.expr_depth) };
+        // What every statement of this text compiles against, lent once.
+        let env = crate::sql::codegen::CompileEnv {
+            schema,
+            funcs,
+            collations: colls,
+            collation_order,
+            databases,
+            temp_listed,
+            db_file: Some(db_file),
+            memory_db: memory,
+            page_size,
+            internal,
+            settings,
+            preupdate_hooked,
+            max_columns,
+            max_variable,
+            max_expr_depth: parse_limits.expr_depth,
+            vtabs: Some(vtabs),
+            vtab_connect: Some(vtab_connect),
+            vtab_lender: Some(lend_best_index),
+            interrupt: Some(&*interrupt),
+        };
+        let env = &env;
         let interrupt_flag = &interrupt;
         let compile_text = |parse_text: &[u8], value_rows: Option<&crate::sql::value_rows::ValueRows<'_>>| {
             with_first_statement(parse_text, |cmd, tail| {
@@ -300,25 +322,10 @@ impl Connection {
                 let numbering = crate::sql::params::number(&parse_text[..tail]);
                 crate::sql::params::check_variable_limit(&parse_text[..tail], &numbering.names, max_variables)?;
                 let build_program = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
-                    let mut c = Compiler::new(schema, funcs, colls, stmt_sql, databases);
-                    c.collation_order = collation_order;
-                    c.page_size = page_size;
-                    c.temp_listed = temp_listed;
-                    c.db_file = Some(db_file);
-                    c.memory_db = memory;
+                    let mut c = Compiler::new(env, stmt_sql);
                     c.authorizer = authorizer;
-                    c.internal = internal;
-                    c.settings = settings;
-                    c.preupdate_hooked = preupdate_hooked;
                     c.params = numbering.names;
-                    c.max_columns = max_columns;
-                    c.max_variable = max_variable;
-                    c.vtabs = Some(vtabs);
-                    c.vtab_lender = Some(lend_best_index);
-                    c.vtab_connect = Some(vtab_connect);
                     c.value_rows = value_rows;
-                    c.max_expr_depth = parse_limits.expr_depth;
-                    c.interrupt = Some(interrupt.clone());
                     c.depth_point = deferred_depth.as_ref().map(|d| d.expr).filter(|&at| at != 0);
                     let mut prog = match compile(&mut c, cmd) {
                         Ok(p) => p,

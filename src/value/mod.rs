@@ -39,7 +39,8 @@
 //!   SQLite computes them (REAL→text and `%e/%f/%g` depend on them).
 //! - [`collation`]: BINARY, NOCASE, RTRIM and user collations.
 //! - [`encoding`]: the database text encodings, UTF-16 conversions, and
-//!   the BINARY order of text on a UTF-16 database.
+//!   the BINARY order of text on a UTF-16 database; [`transcode`]: a
+//!   record's text fields converted to and from one.
 //!
 //! Every conversion is tested differentially against SQLite 3.54.1
 //! (`src/value/tests/`).
@@ -56,6 +57,7 @@ pub mod pow10;
 pub mod printf;
 pub mod record;
 pub mod row_header;
+pub mod transcode;
 pub mod varint;
 
 /// The five storage classes.

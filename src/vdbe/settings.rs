@@ -2,7 +2,8 @@
 //! for `foreign_keys`, how they run), kept in one place: the pragmas and
 //! `sqlite3_db_config` write them in [`ConnState`](super::ConnState), the
 //! compiler borrows them for the statement being prepared
-//! (`Compiler::settings`) instead of receiving a copy of each.
+//! (`CompileEnv::settings`, `sql/codegen/env.rs`) instead of receiving a
+//! copy of each.
 //!
 //! Invariant: a change to one of them that alters what statements compile
 //! to bumps `ConnState::settings_generation`, so programs compiled under

@@ -127,7 +127,7 @@ impl Compiler<'_> {
         if self.authorizer.is_none() || self.auth_error.is_some() {
             return true;
         }
-        let Some(t) = self.schema.table(table) else { return true };
+        let Some(t) = self.env.schema.table(table) else { return true };
         if t.root == 0 {
             // A view: its columns are read from the tables it selects.
             return true;
@@ -176,7 +176,7 @@ impl Compiler<'_> {
             return Ok(Verdict::Allow);
         }
         let qualified_db = |q: &sqlite3_parser::ast::QualifiedName<'_>| q.db_name.as_ref().map(|d| unquote(d.0));
-        let table_db = |c: &Compiler<'_>, name: &str| c.schema.table(name).map_or(0, |t| t.db);
+        let table_db = |c: &Compiler<'_>, name: &str| c.env.schema.table(name).map_or(0, |t| t.db);
         match stmt {
             Stmt::Select(_) => self.authorize(action::SELECT, None, None, None),
             Stmt::Insert { tbl_name, .. } => {
@@ -206,7 +206,7 @@ impl Compiler<'_> {
             }
             Stmt::DropTable { tbl_name: q, .. } | Stmt::DropView { view_name: q, .. } => {
                 let n = unquoted(q.name.0);
-                let Some(t) = self.schema.table(&n) else { return Ok(Verdict::Allow) };
+                let Some(t) = self.env.schema.table(&n) else { return Ok(Verdict::Allow) };
                 let (name, db) = (t.name.clone(), t.db);
                 let code = match (matches!(stmt, Stmt::DropView { .. }), db == 1) {
                     (false, false) => action::DROP_TABLE,
@@ -238,7 +238,7 @@ impl Compiler<'_> {
                         _ => None,
                     };
                     if let Some(n) = name {
-                        let i = self.schema.table(&t).and_then(|tb| tb.column_index(&n));
+                        let i = self.env.schema.table(&t).and_then(|tb| tb.column_index(&n));
                         if let Some(i) = i {
                             self.authorize_read(&t, Some(i));
                         }
@@ -248,7 +248,7 @@ impl Compiler<'_> {
             }
             Stmt::DropIndex { idx_name, .. } => {
                 let n = unquoted(idx_name.name.0);
-                let Some(i) = self.schema.index(&n) else { return Ok(Verdict::Allow) };
+                let Some(i) = self.env.schema.index(&n) else { return Ok(Verdict::Allow) };
                 let (name, table, db) = (i.name.clone(), i.table.clone(), i.db);
                 let code = if db == 1 { action::DROP_TEMP_INDEX } else { action::DROP_INDEX };
                 if self.authorize(code, Some(&name), Some(&table), Some(self.db_name(db).as_str()))? == Verdict::Ignore {
@@ -265,7 +265,7 @@ impl Compiler<'_> {
             }
             Stmt::DropTrigger { trigger_name, .. } => {
                 let n = unquoted(trigger_name.name.0);
-                let Some(row) = self.schema.rows.iter().find(|r| r.0 == "trigger" && r.1.eq_ignore_ascii_case(&n)) else {
+                let Some(row) = self.env.schema.rows.iter().find(|r| r.0 == "trigger" && r.1.eq_ignore_ascii_case(&n)) else {
                     return Ok(Verdict::Allow);
                 };
                 let (name, table) = (row.1.clone(), row.2.clone());

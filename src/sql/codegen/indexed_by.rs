@@ -18,7 +18,7 @@ use sqlite3_parser::ast::Expr;
 impl Compiler<'_> {
     /// Check `INDEXED BY index` on `table`.
     pub(crate) fn check_indexed_by(&self, table: &Table, index: &str) -> Result<()> {
-        if self.schema.indexes_of(table).iter().any(|i| i.name.eq_ignore_ascii_case(index)) {
+        if self.env.schema.indexes_of(table).iter().any(|i| i.name.eq_ignore_ascii_case(index)) {
             Ok(())
         } else {
             Err(Error::sql(format!("no such index: {index}")))
@@ -28,7 +28,7 @@ impl Compiler<'_> {
     /// UPDATE and DELETE: `INDEXED BY index` on `table` (called `name` in
     /// the statement), which exists, under the statement's WHERE clause.
     pub(crate) fn check_indexed_by_plan(&self, table: &Table, index: &str, name: &str, where_clause: Option<&Expr<'_>>) -> Result<()> {
-        let indexes = self.schema.indexes_of(table);
+        let indexes = self.env.schema.indexes_of(table);
         let Some(where_sql) = indexes.iter().find(|i| i.name.eq_ignore_ascii_case(index)).and_then(|i| i.where_sql.as_deref()) else { return Ok(()) };
         let mut terms = Vec::new();
         if let Some(w) = where_clause {

@@ -1,9 +1,13 @@
 //! # Code generation
 //!
-//! One [`Compiler`] per statement: it owns the [`Builder`], the scope
-//! stack used by name resolution, the parameter table and the per-SELECT
-//! state for aggregates, and borrows the connection's schema, registries
-//! and pragma switches (`settings`, `vdbe/settings.rs`).
+//! One [`Compiler`] per statement, in three parts: what it borrows from
+//! the connection ([`CompileEnv`], `env.rs`: schema, registries,
+//! databases, pragma switches, limits), the program being built (the
+//! [`Builder`] and the [`FrameState`] naming its registers and cursors,
+//! `frame.rs`, set aside whole for a trigger program), and the rest of
+//! this struct: per-statement state (the scope stack used by name
+//! resolution, the parameter table, the trigger programs, the flags one
+//! statement family hands another).
 //!
 //! Floor plan: `statement.rs` hands a statement to its family (the only
 //! module naming the families); a shared core at this level (this file, `builder.rs`,
@@ -25,7 +29,9 @@ pub mod auth;
 pub mod builder;
 pub mod ddl;
 pub mod dml;
+pub mod env;
 pub mod expr;
+pub mod frame;
 mod indexed_by;
 mod loop_kind;
 mod plan_lines;
@@ -37,111 +43,41 @@ pub mod vtab;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
-use crate::sql::schema::Schema;
 use crate::value::collation::Collation;
-use crate::vdbe::func::FunctionRegistry;
 use crate::vdbe::program::{Opcode, Program, P4};
 use builder::Builder;
+pub use env::CompileEnv;
+pub use frame::{ColumnSource, CteDef, FrameState, RecursiveBinding, RecursiveOrder};
 use sqlite3_parser::ast::Expr;
 use std::collections::HashMap;
-
-/// Where a column reference reads from while aggregates are output.
-#[derive(Debug, Clone, Copy)]
-pub enum ColumnSource {
-    /// A register holding the value.
-    Register(i32),
-    /// A column of a (pseudo) cursor.
-    Cursor(i32, usize),
-}
-
-/// A common table expression visible by name.
-#[derive(Clone)]
-pub struct CteDef {
-    /// SELECT text.
-    pub select_sql: String,
-    /// Column names given in `name(a, b)`.
-    pub columns: Option<Vec<String>>,
-}
-
-/// The ORDER BY of a recursive CTE: its queue hands out rows in this
-/// order (result column, descending, NULLs placed against the default:
-/// an "is NULL" key goes first), ties first in first out.
-#[derive(Clone)]
-pub struct RecursiveOrder {
-    pub keys: Vec<(usize, bool, bool)>,
-    /// Sequence number of the last row queued.
-    pub seq: i32,
-}
-
-/// Inside the recursive arm of a recursive CTE: its name reads the
-/// current row from this cursor.
-#[derive(Clone)]
-pub struct RecursiveBinding {
-    /// CTE name.
-    pub name: String,
-    /// Cursor holding the current row.
-    pub cursor: i32,
-    /// Column names.
-    pub columns: Vec<String>,
-}
 
 /// Everything one statement's compilation needs.
 pub struct Compiler<'s> {
     /// The program being built.
     pub b: Builder,
-    /// The schema compiled against.
-    pub schema: &'s Schema,
-    /// Functions.
-    pub funcs: &'s FunctionRegistry,
-    /// Collations by upper-case name.
-    pub collations: &'s HashMap<String, Collation>,
-    /// Names given to `create_collation`, first registration first (what
-    /// `PRAGMA collation_list` lists before the built-in ones).
-    pub collation_order: &'s [String],
+    /// What the connection lends the compile (schema, registries,
+    /// settings, limits: `env.rs`).
+    pub env: &'s CompileEnv<'s>,
+    /// State naming the registers, cursors and addresses of the program
+    /// being built (`frame.rs`), set aside whole for a trigger program.
+    pub frame: FrameState,
     /// Name-resolution scopes, innermost last.
     pub scopes: Vec<Scope>,
     /// Parameter names by index (index 0 unused).
     pub params: Vec<Option<String>>,
-    /// Aggregate output mode: aggregate calls (by their SQL text) to
-    /// accumulator registers.
-    pub agg_regs: crate::util::fast_hash::FastMap<String, i32>,
-    /// How many scopes were open when `agg_regs` was filled (the query
-    /// computing those aggregates is the last of them): a subquery nested
-    /// deeper that reads one is correlated with that query's groups.
-    pub agg_scope_depth: usize,
-    /// For each accumulator register of `agg_regs`, how many scopes were
-    /// open when its query filled it: a subquery of a nested aggregate
-    /// query reading an outer query's aggregate (through a result alias)
-    /// is correlated with that outer query, not only with the nested one.
-    pub agg_owner_depth: crate::util::fast_hash::FastMap<i32, usize>,
     /// For an accumulator of `agg_regs`, the one of an enclosing query its
     /// entry replaced (the same call text): what that text means where
     /// the enclosing query's expression is compiled (a result alias named
     /// in a subquery).
     pub agg_shadowed: crate::util::fast_hash::FastMap<i32, i32>,
-    /// Aggregate mode: column (cursor, column or -1 for rowid) to source.
-    pub col_map: crate::util::fast_hash::FastMap<(i32, i64), ColumnSource>,
-    /// USING/NATURAL columns of RIGHT and FULL JOINs: the leftmost
-    /// column of that name (cursor, column or -1 for rowid; the one a
-    /// name without a qualifier resolves to) to the columns such a name
-    /// reads instead: the right column of a RIGHT JOIN alone, the
-    /// coalesce() of both sides' after a FULL JOIN.
-    pub using_coalesce: HashMap<(i32, i64), Vec<crate::sql::resolve::ColumnRef>>,
     /// USING/NATURAL equalities by the cursor of their left table: its
     /// column and the right table's, for the inner joins the planner may
     /// place the right table outside (SQLite offers the term to a left
     /// virtual table too).
     pub using_left_terms: HashMap<i32, Vec<(crate::sql::resolve::ColumnRef, crate::sql::resolve::ColumnRef)>>,
-    /// Cursors open on WITHOUT ROWID tables: table column to position in
-    /// the stored record.
-    pub record_positions: HashMap<i32, Vec<usize>>,
     /// Result-column aliases usable in WHERE/GROUP BY/HAVING/ORDER BY,
     /// innermost SELECT last.
     pub aliases: Vec<Aliases>,
-    /// Compiling a subquery that is an operand of a comparison.
-    pub comparing: bool,
-    /// CTEs in scope, innermost last.
-    pub ctes: Vec<HashMap<String, CteDef>>,
     /// Whether the program writes.
     pub writes: bool,
     /// EXPLAIN QUERY PLAN lines (recorded only for EXPLAIN QUERY PLAN).
@@ -171,15 +107,6 @@ pub struct Compiler<'s> {
     /// The next simple SELECT's share of `arm_probed_names`: columns its
     /// virtual tables count as used (`colUsed`).
     pub arm_order_probed: Vec<String>,
-    /// Every database of the connection by index (0 main, 1 temp, 2..
-    /// attached): (schema name, file name).
-    pub databases: &'s [(String, String)],
-    /// `PRAGMA database_list` shows temp (it has been used).
-    pub temp_listed: bool,
-    /// The open file of database `i`, asked about a PRAGMA before ringlite
-    /// answers it (SQLite's `SQLITE_FCNTL_PRAGMA`: an application VFS may
-    /// answer pragmas of its own).
-    pub db_file: Option<&'s dyn Fn(usize) -> Option<std::sync::Arc<dyn crate::io::File>>>,
     /// The `name = 'text'` terms ANDed at the top of the WHERE clause of
     /// the SELECT whose FROM clause is being opened, (qualifier, name,
     /// text): what SQLite's xBestIndex would hand a pragma function as its
@@ -199,19 +126,6 @@ pub struct Compiler<'s> {
     /// its unqualified names mean objects of that database only, as
     /// SQLite binds them (`None`: the search order, temp views/triggers).
     pub home_db: Option<usize>,
-    /// The main database is in memory.
-    pub memory_db: bool,
-    /// Page size of the main database.
-    pub page_size: u32,
-    /// Recursive CTEs being generated, innermost last.
-    pub recursive: Vec<RecursiveBinding>,
-    /// The ORDER BY of recursive CTEs with one (see `Dest::Recursive`).
-    pub recursive_orders: Vec<RecursiveOrder>,
-    /// Addresses of the `MakeRecord`s feeding each temporary index, so an
-    /// IN operator can give them its comparison affinity afterwards.
-    pub ephem_records: HashMap<i32, Vec<usize>>,
-    /// The SELECT being compiled feeds an EXISTS test.
-    pub in_exists: bool,
     /// RETURNING clause of the DML statement being compiled.
     pub returning: Option<target::Returning>,
     /// LIMIT (and OFFSET) of a query that only reads a recursive CTE, as
@@ -229,35 +143,12 @@ pub struct Compiler<'s> {
     /// DROP TABLE is emptying a child table: a parent table that no longer
     /// exists counts as one without rows instead of failing the statement.
     pub fk_parent_may_be_gone: bool,
-    /// The connection itself is compiling (ANALYZE creating sqlite_stat1):
-    /// names starting with `sqlite_` may be created.
-    pub internal: bool,
-    /// The connection's pragma switches when the statement was prepared
-    /// (`vdbe/settings.rs`), borrowed from it.
-    pub settings: &'s crate::vdbe::settings::Settings,
     /// Naming the columns of a view or of CREATE TABLE ... AS: SQLite's
     /// default column-naming flags apply, not the settings'
     /// (`query/legacy_names.rs`).
     pub default_names: bool,
-    /// The alias of the INSERT being compiled (`INSERT INTO t AS x`).
-    pub insert_alias: Option<String>,
-    /// The register counting the rows an INSERT inserted, for
-    /// `count_changes`.
-    pub inserted_rows: Option<i32>,
     /// Database a DDL statement changes (0 main, 1 temp, 2.. attached).
     pub ddl_db: usize,
-    /// INSERT into an AUTOINCREMENT table: (sqlite_sequence cursor,
-    /// register with the sequence value, register with its row's rowid,
-    /// register with the value read at the start).
-    pub autoinc: Option<(i32, i32, i32, i32)>,
-    /// The compound SELECT being compiled: where its duplicate-removing
-    /// temporaries are opened (their key collations are set at the end).
-    pub compound_key_opens: Vec<usize>,
-    /// Generating an aggregate query, or the ORDER BY terms of any
-    /// query: an aggregate reached where none is computed is then "misuse
-    /// of aggregate: f()", as SQLite reports it when generating code rather
-    /// than when resolving names ("misuse of aggregate function f()").
-    pub in_aggregate_query: bool,
     /// Compiling a CHECK constraint or partial index WHERE read from the
     /// schema for a write: SQLite accepted its functions when it loaded
     /// the schema, so one missing now is "unknown function: f()".
@@ -273,18 +164,10 @@ pub struct Compiler<'s> {
     /// An authorizer failure found where no error could be returned; the
     /// compilation fails with it at the end.
     pub auth_error: Option<Error>,
-    /// Compiling the query that collects the rowids an UPDATE/DELETE
-    /// visits: its `rowid` column is not an application read to authorize
-    /// (a lower-case `rowid` in the statement's WHERE is not checked either).
-    pub internal_rowid_read: bool,
     /// Compiling the query that collects an UPDATE of a virtual table: the
     /// registers receiving, per column, the subtype its unchanged read
     /// left (`dml/vtab_dml.rs`); empty otherwise.
     pub vtab_unchanged_flags: Vec<i32>,
-    /// The address of the WHERE or ON term (`rowid = expr`) the last
-    /// loop opened by `open_access` decides by its `SeekRowid`, so that
-    /// it is not tested again inside the loop (as SQLite omits it).
-    pub seek_consumed: Option<usize>,
     /// The last loop opened by `open_access` finds at most one row per
     /// pass (a rowid or whole-UNIQUE-key equality): the loops inside it
     /// may still give the query's order.
@@ -310,14 +193,6 @@ pub struct Compiler<'s> {
     /// `*` keeps every column, each tagged with its table
     /// (`SelectInfo::sources`).
     pub nested_from: bool,
-    /// The table an UPDATE/DELETE writes, while the query collecting its
-    /// rows is compiled: that query's first FROM item names the table even
-    /// when a CTE has the same name.
-    pub dml_target: Option<String>,
-    /// Row-value subqueries (SQL text, width) the next simple SELECT
-    /// computes after its own result columns, in its join loop (the values
-    /// of UPDATE ... FROM).
-    pub row_values_after: Vec<(String, usize)>,
     /// Affinity of the first result column of each scalar subquery
     /// compiled, by the address of its AST node (only meaningful while
     /// that AST lives: entries are dropped before the result columns
@@ -331,14 +206,6 @@ pub struct Compiler<'s> {
     /// While a compound's ORDER BY is resolved: the plain column references
     /// of its later SELECTs (column name, result position).
     pub later_compound_columns: Vec<(String, usize)>,
-    /// Code being compiled computes an index key (1), a CHECK constraint
-    /// (2) or a generated column (3): `Function` instructions carry it in
-    /// P1 (see `vdbe::func::pure_context_name`).
-    pub pure_context: i32,
-    /// A pre-update hook was installed when the statement was compiled:
-    /// DELETE without WHERE deletes row by row so that the hook hears of
-    /// each (SQLite then skips its truncate optimization too).
-    pub preupdate_hooked: bool,
     /// The trigger programs compiled so far (`Program::subprograms`).
     pub subprograms: Vec<Program>,
     /// Which trigger program is which: (trigger key, index in
@@ -351,19 +218,6 @@ pub struct Compiler<'s> {
     /// WHERE (`Compiler::compile_dml_where`), 0 outside one: row widths
     /// are checked as written down to that level (`row_value.rs`).
     pub dml_where_level: usize,
-    /// `SQLITE_LIMIT_COLUMN`: the widest result set.
-    pub max_columns: usize,
-    /// `SQLITE_LIMIT_VARIABLE_NUMBER`: the largest parameter number.
-    pub max_variable: usize,
-    /// The connection's virtual-table modules and connected tables.
-    pub vtabs: Option<&'s crate::vdbe::vtab::Catalog>,
-    /// Where the compile asks the connection to connect a virtual table
-    /// it found unconnected (the connection connects it, lent as host,
-    /// and compiles again: see `vtab.rs`).
-    pub vtab_connect: Option<&'s std::cell::Cell<Option<vtab::ConnectRequest>>>,
-    /// Calls a module's xBestIndex with the connection being compiled on
-    /// lent to it (`None`: called without one; see `plan::vtab::Asked`).
-    pub vtab_lender: Option<&'s crate::sql::plan::vtab::BestIndexLender<'s>>,
     /// Set while a failed compound's arms are compiled again only to find
     /// the error SQLite's resolver reports first: modules are not asked
     /// then (SQLite fails before planning, so they never hear of it).
@@ -393,9 +247,6 @@ pub struct Compiler<'s> {
     /// The column nodes (by address) SQLite's constant propagation
     /// replaces by a constant (see `query::const_propagation`).
     pub const_fixed_nodes: Vec<usize>,
-    /// `SQLITE_LIMIT_EXPR_DEPTH`, which also bounds views and CTEs
-    /// expanded inside one another.
-    pub max_expr_depth: usize,
     /// The expression at which name resolution is to fail as too deep
     /// (its address in the statement's tree), if any
     /// (`sql::parse_limits::DeferredDepth`).
@@ -409,10 +260,6 @@ pub struct Compiler<'s> {
     /// `SQLITE_LIMIT_EXPR_DEPTH` is "nested too deep"
     /// (`query::from`, `enter_cte_nesting`).
     pub expanded_cursors: usize,
-    /// The connection's `sqlite3_interrupt` flag, polled as expressions
-    /// are compiled so that an interrupt stops a long prepare (a VALUES
-    /// list of a million rows) as SQLite's parser stops at its next token.
-    pub interrupt: Option<std::sync::Arc<std::sync::atomic::AtomicBool>>,
     pub counted_froms: std::collections::HashSet<usize>,
     /// The rows after the first of a bulk INSERT's VALUES, when the
     /// statement was split (`sql::value_rows`): the tree holds only the
@@ -442,32 +289,16 @@ impl<'s> Compiler<'s> {
     }
 
     /// A compiler for one statement.
-    pub fn new(
-        schema: &'s Schema,
-        funcs: &'s FunctionRegistry,
-        collations: &'s HashMap<String, Collation>,
-        sql: &'s [u8],
-        databases: &'s [(String, String)],
-    ) -> Self {
+    pub fn new(env: &'s CompileEnv<'s>, sql: &'s [u8]) -> Self {
         Compiler {
             b: Builder::for_statement(),
-            schema,
-            funcs,
-            collations,
-            collation_order: &[],
+            env,
+            frame: FrameState::default(),
             scopes: Vec::new(),
             params: vec![None],
-            agg_regs: Default::default(),
-            agg_scope_depth: 0,
-            agg_owner_depth: Default::default(),
             agg_shadowed: Default::default(),
-            col_map: Default::default(),
-            using_coalesce: HashMap::new(),
             using_left_terms: HashMap::new(),
-            record_positions: HashMap::new(),
             aliases: Vec::new(),
-            comparing: false,
-            ctes: Vec::new(),
             writes: false,
             eqp: plan_lines::PlanLines::default(),
             explain_comments: false,
@@ -478,23 +309,11 @@ impl<'s> Compiler<'s> {
             arm_order_offered_only: false,
             arm_probed_names: Vec::new(),
             arm_order_probed: Vec::new(),
-            databases,
-            temp_listed: false,
-            db_file: None,
             pragma_where_args: Vec::new(),
             from_result_aliases: Vec::new(),
             from_mentioned_names: Vec::new(),
             home_db: None,
-            memory_db: false,
-            page_size: 4096,
-            recursive: Vec::new(),
-            recursive_orders: Vec::new(),
-            ephem_records: HashMap::new(),
-            in_exists: false,
             returning: None,
-            autoinc: None,
-            compound_key_opens: Vec::new(),
-            in_aggregate_query: false,
             stored_schema_expr: false,
             empty_scan_halt: None,
             cte_limit_hint: None,
@@ -502,17 +321,11 @@ impl<'s> Compiler<'s> {
             outer_conflict: None,
             dbs_used: 0,
             fk_parent_may_be_gone: false,
-            internal: false,
-            settings: &crate::vdbe::settings::Settings::DEFAULT,
             default_names: false,
-            insert_alias: None,
-            inserted_rows: None,
             ddl_db: 0,
             authorizer: None,
             auth_error: None,
-            internal_rowid_read: false,
             vtab_unchanged_flags: Vec::new(),
-            seek_consumed: None,
             loop_one_row: false,
             in_or_branch: false,
             span_names: false,
@@ -520,22 +333,13 @@ impl<'s> Compiler<'s> {
             view_texts: Vec::new(),
             statement_texts: Default::default(),
             nested_from: false,
-            dml_target: None,
-            row_values_after: Vec::new(),
             subquery_affinity: HashMap::new(),
             subquery_column: HashMap::new(),
             later_compound_columns: Vec::new(),
-            pure_context: 0,
-            preupdate_hooked: false,
             subprograms: Vec::new(),
             trigger_programs: Vec::new(),
             select_depth: 0,
             dml_where_level: 0,
-            max_columns: 2000,
-            max_variable: 32766,
-            vtabs: None,
-            vtab_connect: None,
-            vtab_lender: None,
             vtab_unasked: false,
             vtab_cursors: Default::default(),
             vtab_consumed: Vec::new(),
@@ -545,11 +349,9 @@ impl<'s> Compiler<'s> {
             vtab_col_used: HashMap::new(),
             const_fixed_nodes: Vec::new(),
             vtab_offset_omitted: false,
-            max_expr_depth: 1000,
             depth_point: None,
             view_depth: 0,
             expanded_cursors: 0,
-            interrupt: None,
             counted_froms: Default::default(),
             value_rows: None,
         }
@@ -561,7 +363,7 @@ impl<'s> Compiler<'s> {
             "BINARY" => Ok(Collation::binary()),
             "NOCASE" => Ok(Collation::nocase()),
             "RTRIM" => Ok(Collation::rtrim()),
-            n => self.collations.get(n).cloned().ok_or_else(|| Error::new(crate::error::SQLITE_ERROR, format!("no such collation sequence: {name}"))),
+            n => self.env.collations.get(n).cloned().ok_or_else(|| Error::new(crate::error::SQLITE_ERROR, format!("no such collation sequence: {name}"))),
         }
     }
 
@@ -574,11 +376,11 @@ impl<'s> Compiler<'s> {
     /// it (its body sees that level and the ones outside it only).
     pub fn cte_at(&self, name: &str) -> Option<(usize, CteDef)> {
         // (Most statements have no WITH clause: no key to make then.)
-        if self.ctes.iter().all(|m| m.is_empty()) {
+        if self.frame.ctes.iter().all(|m| m.is_empty()) {
             return None;
         }
         let key = name.to_ascii_lowercase();
-        self.ctes.iter().enumerate().rev().find_map(|(level, m)| m.get(&key).map(|c| (level, c.clone())))
+        self.frame.ctes.iter().enumerate().rev().find_map(|(level, m)| m.get(&key).map(|c| (level, c.clone())))
     }
 
     /// Emit `Init` (jumping to the transaction prologue at the end).
@@ -594,12 +396,12 @@ impl<'s> Compiler<'s> {
     /// The index of database `name` (a schema name: main, temp or an
     /// ATTACH name), case-insensitively.
     pub fn db_index(&self, name: &str) -> Option<usize> {
-        self.databases.iter().position(|(n, _)| n.eq_ignore_ascii_case(name))
+        self.env.databases.iter().position(|(n, _)| n.eq_ignore_ascii_case(name))
     }
 
     /// The schema name of database `db`.
     pub fn db_name(&self, db: usize) -> String {
-        self.databases.get(db).map_or_else(|| "main".to_string(), |(n, _)| n.clone())
+        self.env.databases.get(db).map_or_else(|| "main".to_string(), |(n, _)| n.clone())
     }
 
     /// The database a schema qualifier (`aux` of `aux.t`) names: `None`
@@ -615,7 +417,7 @@ impl<'s> Compiler<'s> {
     /// its schema name when that is needed to find it (`"aux"."t"`).
     pub fn table_sql_name(&self, table: &crate::sql::schema::Table) -> String {
         let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
-        if self.schema.table(&table.name).is_some_and(|t| t.db == table.db) {
+        if self.env.schema.table(&table.name).is_some_and(|t| t.db == table.db) {
             quote(&table.name)
         } else {
             format!("{}.{}", quote(&self.db_name(table.db)), quote(&table.name))
@@ -624,7 +426,7 @@ impl<'s> Compiler<'s> {
 
     /// `PRAGMA database_list` rows: (seq, name, file).
     pub fn database_list(&self) -> Vec<(usize, String, String)> {
-        self.databases.iter().enumerate().filter(|(i, _)| *i != 1 || self.temp_listed).map(|(i, (n, f))| (i, n.clone(), f.clone())).collect()
+        self.env.databases.iter().enumerate().filter(|(i, _)| *i != 1 || self.env.temp_listed).map(|(i, (n, f))| (i, n.clone(), f.clone())).collect()
     }
 
     /// Emit the final `Halt` and the prologue (`Transaction` for each
@@ -634,10 +436,10 @@ impl<'s> Compiler<'s> {
     /// and not one with RETURNING) ends with one row, `column` = the
     /// number of rows it changed.
     pub fn emit_change_count_row(&mut self, prog: &mut Program, column: &str) {
-        if !self.settings.count_changes || !self.firing.is_empty() || !prog.column_names.is_empty() {
+        if !self.env.settings.count_changes || !self.firing.is_empty() || !prog.column_names.is_empty() {
             return;
         }
-        let r = match self.inserted_rows.take() {
+        let r = match self.frame.inserted_rows.take() {
             Some(r) => r,
             None => {
                 let r = self.b.reg();
@@ -686,11 +488,11 @@ impl<'s> Compiler<'s> {
             let start = self.b.here();
             self.b.insns[init].p2 = start as i32;
             for db in 0..32usize {
-                if used & (1 << db) == 0 || db >= self.databases.len().max(2) {
+                if used & (1 << db) == 0 || db >= self.env.databases.len().max(2) {
                     continue;
                 }
                 let w = write && written & (1 << db) != 0;
-                self.b.add4(Opcode::Transaction, db as i32, w as i32, self.schema.cookie_of(db) as i32, P4::None, 1);
+                self.b.add4(Opcode::Transaction, db as i32, w as i32, self.env.schema.cookie_of(db) as i32, P4::None, 1);
             }
             // (After the transactions, as SQLite places its constants.)
             self.b.insns.extend(constants);
@@ -727,7 +529,7 @@ pub fn is_window_only(name: &str) -> bool {
 /// query computes (not one an enclosing query computed, read here).
 pub fn is_aggregate_call(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
     // An aggregate of the enclosing query (computed there, read here).
-    if !c.agg_regs.is_empty() && matches!(e, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. }) && c.aggregate_register(e).is_some() {
+    if !c.frame.agg_regs.is_empty() && matches!(e, Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. }) && c.aggregate_register(e).is_some() {
         return false;
     }
     names_aggregate_function(c, e)
@@ -743,11 +545,11 @@ pub fn names_aggregate_function(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
                 return false;
             }
             let n = args.map_or(0, |a| a.len());
-            c.funcs.find(&crate::sql::parse::unquoted(name.0), n).is_some_and(|d| matches!(d.kind, crate::vdbe::func::FuncKind::Aggregate(_)))
+            c.env.funcs.find(&crate::sql::parse::unquoted(name.0), n).is_some_and(|d| matches!(d.kind, crate::vdbe::func::FuncKind::Aggregate(_)))
         }
         Expr::FunctionCallStar { filter_over: Some(f), .. } if f.over_clause.is_some() => false,
         Expr::FunctionCallStar { name, .. } => {
-            c.funcs.find(&crate::sql::parse::unquoted(name.0), 0).is_some_and(|d| matches!(d.kind, crate::vdbe::func::FuncKind::Aggregate(_)))
+            c.env.funcs.find(&crate::sql::parse::unquoted(name.0), 0).is_some_and(|d| matches!(d.kind, crate::vdbe::func::FuncKind::Aggregate(_)))
         }
         _ => false,
     }

@@ -138,8 +138,8 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
     if let Some(e) = c.auth_error.take() {
         return Err(e);
     }
-    let nested = nested_statement_error(stmt, c.max_expr_depth, !prog.readonly, explain != 0)
-        .or_else(|| nested_statement_width_error(stmt, c.max_columns, !prog.readonly, explain != 0));
+    let nested = nested_statement_error(stmt, c.env.max_expr_depth, !prog.readonly, explain != 0)
+        .or_else(|| nested_statement_width_error(stmt, c.env.max_columns, !prog.readonly, explain != 0));
     match nested {
         Some(NestedFailure::Compiling(e)) => return Err(e),
         Some(NestedFailure::Running) => fail_at_end(&mut prog),
@@ -163,7 +163,7 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
 }
 
 fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
-    let mut prog = Program { readonly: true, schema_cookie: c.schema.cookie, ..Default::default() };
+    let mut prog = Program { readonly: true, schema_cookie: c.env.schema.cookie, ..Default::default() };
     if c.authorize_statement(stmt)? == auth::Verdict::Ignore {
         // The authorizer said to leave this statement out: it does nothing.
         let init = c.begin_program();
@@ -219,7 +219,7 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
 fn analyze_target(c: &Compiler<'_>, target: Option<&sqlite3_parser::ast::QualifiedName>) -> Result<crate::vdbe::program::Analyze> {
     use crate::sql::parse::unquote;
     use crate::vdbe::program::Analyze;
-    let schema_name = |db: usize| c.databases.get(db).map_or_else(|| "main".to_string(), |d| d.0.clone());
+    let schema_name = |db: usize| c.env.databases.get(db).map_or_else(|| "main".to_string(), |d| d.0.clone());
     let Some(q) = target else { return Ok(Analyze { schema: "main".into(), target: None }) };
     let name = unquote(q.name.0);
     // `ANALYZE sqlite_schema` analyzes nothing (SQLite reloads its
@@ -229,7 +229,7 @@ fn analyze_target(c: &Compiler<'_>, target: Option<&sqlite3_parser::ast::Qualifi
         if is_schema_table {
             return Some(db.unwrap_or(0));
         }
-        c.schema.table_in(db, &name).map(|t| t.db).or_else(|| c.schema.index_in(db, &name).map(|i| i.db))
+        c.env.schema.table_in(db, &name).map(|t| t.db).or_else(|| c.env.schema.index_in(db, &name).map(|i| i.db))
     };
     match &q.db_name {
         None => {

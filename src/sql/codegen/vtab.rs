@@ -45,7 +45,7 @@ impl<'b> Compiler<'_> {
     /// module" otherwise).
     pub(crate) fn connected_vtab(&self, t: &Table) -> Result<Option<(Arc<VtabInstance>, DeclaredTable)>> {
         let Some(v) = &t.virtual_table else { return Ok(None) };
-        let Some(reg) = self.vtabs else { return Err(v.no_module_error()) };
+        let Some(reg) = self.env.vtabs else { return Err(v.no_module_error()) };
         if let Some(inst) = reg.table(t.db, &t.name).filter(|i| i.schema_sql == t.sql) {
             let decl = declared_table(&inst.declared, &t.name, t.db, &t.sql)?;
             return Ok(Some((inst.clone(), decl)));
@@ -70,7 +70,7 @@ impl<'b> Compiler<'_> {
         match self.connected_vtab(t) {
             Ok(_) => Ok(Ok(())),
             Err(e)
-                if self.vtab_connect.is_some_and(|c| {
+                if self.env.vtab_connect.is_some_and(|c| {
                     let pending = c.take();
                     let is = pending.is_some();
                     c.set(pending);
@@ -90,12 +90,12 @@ impl<'b> Compiler<'_> {
     /// modules not registered stay as they are ("no such module" where
     /// used).
     pub(crate) fn schema_with_vtab_columns(&self) -> Result<Option<crate::sql::schema::Schema>> {
-        if !self.schema.tables.values().any(|t| t.virtual_table.is_some()) {
+        if !self.env.schema.tables.values().any(|t| t.virtual_table.is_some()) {
             return Ok(None);
         }
-        let mut s = self.schema.clone();
+        let mut s = self.env.schema.clone();
         for t in s.tables.values_mut() {
-            let registered = t.virtual_table.as_ref().is_some_and(|v| self.vtabs.is_some_and(|r| r.module(&v.module).is_some()));
+            let registered = t.virtual_table.as_ref().is_some_and(|v| self.env.vtabs.is_some_and(|r| r.module(&v.module).is_some()));
             if !registered {
                 continue;
             }
@@ -109,7 +109,7 @@ impl<'b> Compiler<'_> {
     /// The eponymous table of module `name`, when such a module is
     /// registered.
     pub(crate) fn eponymous_vtab(&self, name: &str) -> Result<Option<(Arc<VtabInstance>, DeclaredTable)>> {
-        let Some(reg) = self.vtabs else { return Ok(None) };
+        let Some(reg) = self.env.vtabs else { return Ok(None) };
         let Some((_, m)) = reg.module(name) else { return Ok(None) };
         if m.kind() == ModuleKind::Regular {
             return Ok(None);
@@ -122,7 +122,7 @@ impl<'b> Compiler<'_> {
     }
 
     fn request_connect<T>(&self, req: ConnectRequest) -> Result<T> {
-        match self.vtab_connect {
+        match self.env.vtab_connect {
             Some(cell) => {
                 cell.set(Some(req));
                 Err(needs_connect())

@@ -303,7 +303,7 @@ impl<'b> Compiler<'_> {
 
     /// Whether some index of the schema is on `table`.
     fn table_has_index(&self, table: &crate::sql::schema::Table) -> bool {
-        self.schema.indexes.values().any(|i| i.db == table.db && i.table.eq_ignore_ascii_case(&table.name))
+        self.env.schema.indexes.values().any(|i| i.db == table.db && i.table.eq_ignore_ascii_case(&table.name))
     }
 
     /// Turn the ORDER BY sorter opened for `ctx` into a no-op: the loops

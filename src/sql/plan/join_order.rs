@@ -150,9 +150,14 @@ impl<'b> Compiler<'_> {
         // indexes' entries end with the key.)
         if let Some(pk) = crate::sql::schema::Schema::without_rowid_pk_index(&table) {
             return index_serves(g, &table, &pk, 0).yes()
-                || self.schema.indexes_of(&table).iter().any(|i| i.where_sql.is_none() && index_serves(g, &table, &table.index_with_key_suffix(i), 0).yes());
+                || self
+                    .env
+                    .schema
+                    .indexes_of(&table)
+                    .iter()
+                    .any(|i| i.where_sql.is_none() && index_serves(g, &table, &table.index_with_key_suffix(i), 0).yes());
         }
-        rowid_serves(g).yes() || self.schema.indexes_of(&table).iter().any(|i| i.where_sql.is_none() && index_serves(g, &table, i, 0).yes())
+        rowid_serves(g).yes() || self.env.schema.indexes_of(&table).iter().any(|i| i.where_sql.is_none() && index_serves(g, &table, i, 0).yes())
     }
 
     /// Resolve the names of every term and list the usable indexes of

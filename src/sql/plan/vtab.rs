@@ -75,7 +75,7 @@ impl<'s> Compiler<'s> {
     where
         's: 'x,
     {
-        Asked { table: &*inst.table, name: &inst.name, lend: self.vtab_lender, unasked: self.vtab_unasked }
+        Asked { table: &*inst.table, name: &inst.name, lend: self.env.vtab_lender, unasked: self.vtab_unasked }
     }
 }
 
@@ -473,7 +473,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                     if let Some(col) = column_of(c, it, lhs) {
                         if matches!(op, LikeOperator::Like | LikeOperator::Glob) {
                             let like = *op == LikeOperator::Like;
-                            prefix_bounds(&mut later, col, addr, rhs, escape.as_deref(), like, like && !c.settings.case_sensitive_like);
+                            prefix_bounds(&mut later, col, addr, rhs, escape.as_deref(), like, like && !c.env.settings.case_sensitive_like);
                         }
                         if escape.is_none() {
                             let o = match op {
@@ -492,7 +492,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                     // column): the prefix bounds, as for the operators.
                     let builtin = ["like", "glob", "match", "regexp"].iter().position(|n| fname.eq_ignore_ascii_case(n));
                     if let (Some(k @ (0 | 1)), Some(col)) = (builtin, column_of(c, it, &args[1])) {
-                        prefix_bounds(&mut later, col, addr, &args[0], args.get(2), k == 0, k == 0 && !c.settings.case_sensitive_like);
+                        prefix_bounds(&mut later, col, addr, &args[0], args.get(2), k == 0, k == 0 && !c.env.settings.case_sensitive_like);
                     }
                     if args.len() == 3 {
                         break 'term;

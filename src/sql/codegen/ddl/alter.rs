@@ -166,7 +166,7 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
     if matches!(lower.as_str(), "sqlite_temp_master" | "sqlite_temp_schema") {
         return Err(Error::sql("table sqlite_temp_master may not be altered"));
     }
-    let table = c.schema.table_in(db, &name).cloned().ok_or_else(|| match db {
+    let table = c.env.schema.table_in(db, &name).cloned().ok_or_else(|| match db {
         Some(d) => Error::sql(format!("no such table: {}.{name}", c.db_name(d))),
         None => Error::sql(format!("no such table: {name}")),
     })?;
@@ -286,7 +286,7 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
         }
         AlterTableBody::RenameTo(new) => {
             let new = unquote(new.0);
-            if c.schema.table_in(Some(table.db), &new).is_some() || c.schema.index_in(Some(table.db), &new).is_some() {
+            if c.env.schema.table_in(Some(table.db), &new).is_some() || c.env.schema.index_in(Some(table.db), &new).is_some() {
                 return Err(Error::sql(format!("there is already another table or index with this name: {new}")));
             }
             if crate::sql::schema::is_internal_name(&new) {
@@ -296,8 +296,8 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
             // it must be connected.
             let vtab = c.connected_vtab(&table)?;
             // (In legacy mode REFERENCES follow only with foreign keys on.)
-            let legacy = c.settings.legacy_alter_table;
-            let target = Target { db: table.db, table: table.name.clone(), column: None, legacy, references: !legacy || c.settings.foreign_keys };
+            let legacy = c.env.settings.legacy_alter_table;
+            let target = Target { db: table.db, table: table.name.clone(), column: None, legacy, references: !legacy || c.env.settings.foreign_keys };
             if let Some((inst, _)) = vtab.filter(|(i, _)| i.table.can_rename()) {
                 // (xRename runs first: a module refusing the name leaves
                 // the schema as it was.)
@@ -361,7 +361,7 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
                     return Err(Error::sql(format!("error in table {} after drop column: no such column: {col}", table.name)));
                 }
             }
-            for idx in c.schema.indexes_of(&table).into_iter().filter(|i| i.sql.is_some()) {
+            for idx in c.env.schema.indexes_of(&table).into_iter().filter(|i| i.sql.is_some()) {
                 let named = |e: &Option<String>| e.as_ref().is_some_and(|e| references(e, &col));
                 if idx.columns.iter().any(|x| x.column == Some(ci) || named(&x.expr)) || named(&idx.where_sql) {
                     return Err(Error::sql(format!("error in index {} after drop column: no such column: {col}", idx.name)));
@@ -445,7 +445,7 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
             }
         }
     }
-    let cookie = c.schema.cookie_of(table.db);
+    let cookie = c.env.schema.cookie_of(table.db);
     c.b.add(Opcode::SetCookie, table.db as i32, crate::btree::Meta::SchemaCookie as i32, cookie.wrapping_add(1) as i32);
     c.b.add(Opcode::ParseSchema, table.db as i32, 0, 0);
     prog.changes_schema = true;

@@ -27,22 +27,22 @@ impl Compiler<'_> {
         if new_table.checks.iter().any(|(_, text)| references(text, col)) {
             return Err(after("table", &table.name, &format!("no such column: {col}")));
         }
-        for (_, name, sql) in self.schema.trigger_rows_of(&table.name) {
+        for (_, name, sql) in self.env.schema.trigger_rows_of(&table.name) {
             if let Some(reference) = row_reference(&sql, col) {
                 return Err(after("trigger", &name, &format!("no such column: {reference}")));
             }
         }
-        let mut changed: Schema = self.schema.clone();
+        let mut changed: Schema = self.env.schema.clone();
         if let Some(slot) = changed.tables.values_mut().find(|t| t.name.eq_ignore_ascii_case(&table.name) && t.db == table.db) {
             let mut t = new_table;
             t.db = table.db;
             *slot = std::sync::Arc::new(t);
         }
-        let views: Vec<Table> = self.schema.tables.values().filter(|t| t.view_select.is_some()).map(|t| Table::clone(t)).collect();
+        let views: Vec<Table> = self.env.schema.tables.values().filter(|t| t.view_select.is_some()).map(|t| Table::clone(t)).collect();
         for view in views {
             // (One already broken in this database was refused by
             // `check_views_before_drop`; another's is not this drop's.)
-            if compile_view(self.schema, self, &view).is_err() {
+            if compile_view(self.env.schema, self, &view).is_err() {
                 continue;
             }
             if let Err(e) = compile_view(&changed, self, &view) {
@@ -59,9 +59,9 @@ impl Compiler<'_> {
     /// anything: "error in view V: ...".
     pub(in crate::sql::codegen) fn check_views_before_drop(&mut self, table: &Table) -> Result<()> {
         let views: Vec<Table> =
-            self.schema.tables.values().filter(|t| t.view_select.is_some() && (t.db == table.db || t.db == 1)).map(|t| Table::clone(t)).collect();
+            self.env.schema.tables.values().filter(|t| t.view_select.is_some() && (t.db == table.db || t.db == 1)).map(|t| Table::clone(t)).collect();
         for view in views {
-            if let Err(e) = compile_view(self.schema, self, &view) {
+            if let Err(e) = compile_view(self.env.schema, self, &view) {
                 return Err(Error::sql(format!("error in view {}: {}", view.name, e.message)));
             }
         }
@@ -72,7 +72,8 @@ impl Compiler<'_> {
 /// Compile view `view` against `schema` in a scratch compiler.
 fn compile_view(schema: &Schema, c: &Compiler<'_>, view: &Table) -> Result<()> {
     let select = view.view_select.as_deref().unwrap_or_default();
-    let mut scratch = Compiler::new(schema, c.funcs, c.collations, select.as_bytes(), c.databases);
+    let env = crate::sql::codegen::CompileEnv::bare(schema, c.env.funcs, c.env.collations, c.env.databases);
+    let mut scratch = Compiler::new(&env, select.as_bytes());
     scratch.home_db = (view.db != 1).then_some(view.db);
     scratch.expanding.push(view.name.clone());
     with_first_statement(select.as_bytes(), |cmd, _| match cmd {

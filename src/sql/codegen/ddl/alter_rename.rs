@@ -23,7 +23,7 @@ impl Compiler<'_> {
     /// Rewrite the schema for renaming `target` (table `table` or one of
     /// its columns) to `new`.
     pub(in crate::sql::codegen) fn rename_in_schema(&mut self, table: &Table, target: &Target, new: &NewName<'_>) -> Result<()> {
-        let db_names: Vec<String> = (0..self.databases.len().max(2)).map(|d| self.db_name(d)).collect();
+        let db_names: Vec<String> = (0..self.env.databases.len().max(2)).map(|d| self.db_name(d)).collect();
         let renames_table = target.column.is_none();
         let mut own: Vec<Row> = Vec::new();
         let mut temp: Vec<Row> = Vec::new();
@@ -31,10 +31,10 @@ impl Compiler<'_> {
         let mut after: Vec<(usize, String, String, String)> = Vec::new();
         // (Virtual tables are walked with the columns their modules declared.)
         let with_vtabs = self.schema_with_vtab_columns()?;
-        let walked = with_vtabs.as_ref().unwrap_or(self.schema);
+        let walked = with_vtabs.as_ref().unwrap_or(self.env.schema);
         let mut changed = walked.clone();
-        for (i, (ty, name, tbl, root, sql)) in self.schema.rows.iter().enumerate() {
-            let db = self.schema.row_db(i);
+        for (i, (ty, name, tbl, root, sql)) in self.env.schema.rows.iter().enumerate() {
+            let db = self.env.schema.row_db(i);
             if db != table.db && db != 1 {
                 continue;
             }
@@ -49,7 +49,7 @@ impl Compiler<'_> {
             let belongs = renames_table
                 && tbl.eq_ignore_ascii_case(&table.name)
                 && match ty.as_str() {
-                    "trigger" => self.schema.trigger_row_watches(i, table),
+                    "trigger" => self.env.schema.trigger_row_watches(i, table),
                     _ => db == table.db,
                 };
             let (new_name, new_tbl) = if belongs {
@@ -110,7 +110,7 @@ impl Compiler<'_> {
             let saved = std::mem::replace(&mut self.ddl_db, 1);
             self.rewrite_schema_rows(temp);
             self.ddl_db = saved;
-            self.b.add(Opcode::SetCookie, 1, crate::btree::Meta::SchemaCookie as i32, self.schema.temp_cookie.wrapping_add(1) as i32);
+            self.b.add(Opcode::SetCookie, 1, crate::btree::Meta::SchemaCookie as i32, self.env.schema.temp_cookie.wrapping_add(1) as i32);
             self.b.add(Opcode::ParseSchema, 1, 0, 0);
         }
         Ok(())
@@ -119,7 +119,7 @@ impl Compiler<'_> {
     /// The `sqlite_sequence` row of AUTOINCREMENT table `table` follows
     /// its new name.
     pub(in crate::sql::codegen) fn rename_sequence_row(&mut self, table: &Table, new: &str) {
-        let Some(seq) = self.schema.table_in(Some(table.db), "sqlite_sequence").map(|t| t.root) else { return };
+        let Some(seq) = self.env.schema.table_in(Some(table.db), "sqlite_sequence").map(|t| t.root) else { return };
         let cur = self.b.cursor();
         self.b.add4(Opcode::OpenWrite, cur, seq as i32, table.db as i32, P4::Int64(2), 0);
         let end = self.b.label();

@@ -22,18 +22,18 @@ impl Compiler<'_> {
     fn check_new_name(&self, name: &str, written: &str, kind: &str) -> Result<()> {
         // writable_schema lifts the reservation of "sqlite_" names, as in
         // SQLite (its shell's `.parameter` creates temp.sqlite_parameters).
-        if crate::sql::schema::is_internal_name(name) && !self.internal && !self.settings.writable_schema {
+        if crate::sql::schema::is_internal_name(name) && !self.env.internal && !self.env.settings.writable_schema {
             return Err(Error::sql(format!("object name reserved for internal use: {name}")));
         }
         let db = Some(self.ddl_db);
-        if let Some(t) = self.schema.table_in(db, name) {
+        if let Some(t) = self.env.schema.table_in(db, name) {
             let what = if t.view_select.is_some() { "view" } else { "table" };
             if kind == "index" {
                 return Err(Error::sql(format!("there is already a {what} named {name}")));
             }
             return Err(Error::sql(format!("{what} {written} already exists")));
         }
-        if self.schema.index_in(db, name).is_some() {
+        if self.env.schema.index_in(db, name).is_some() {
             if kind == "index" {
                 return Err(Error::sql(format!("index {name} already exists")));
             }
@@ -125,7 +125,7 @@ impl Compiler<'_> {
     }
 
     fn bump_cookie_as(&mut self, change: u16) {
-        let (db, cookie) = (self.ddl_db as i32, self.schema.cookie_of(self.ddl_db));
+        let (db, cookie) = (self.ddl_db as i32, self.env.schema.cookie_of(self.ddl_db));
         self.b.add(Opcode::SetCookie, db, Meta::SchemaCookie as i32, cookie.wrapping_add(1) as i32);
         self.b.add4(Opcode::ParseSchema, db, 0, 0, P4::None, change);
     }
@@ -167,7 +167,7 @@ impl Compiler<'_> {
         // Key columns and the partial WHERE read the row under the table
         // cursor, VIRTUAL generated columns and expressions included.
         self.scopes.push(crate::sql::codegen::target::target_scope(table, None, tc));
-        let saved_pure = std::mem::replace(&mut self.pure_context, 1);
+        let saved_pure = std::mem::replace(&mut self.frame.pure_context, 1);
         // The authorizer already saw these reads when the statement was
         // checked; the code filling the index must not report them again.
         let authorizer = self.authorizer.take();
@@ -198,11 +198,11 @@ impl Compiler<'_> {
             Ok(())
         })();
         self.authorizer = authorizer;
-        self.pure_context = saved_pure;
+        self.frame.pure_context = saved_pure;
         self.scopes.pop();
         r?;
         if table.without_rowid.is_some() {
-            let positions = self.record_positions.get(&tc).cloned().unwrap_or_default();
+            let positions = self.frame.record_positions.get(&tc).cloned().unwrap_or_default();
             for (i, (col, _, _)) in table.index_suffix(idx).into_iter().enumerate() {
                 self.b.add(Opcode::Column, tc, positions[col] as i32, k + (n + i) as i32);
             }
@@ -330,7 +330,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
         Stmt::CreateTable { temporary, if_not_exists, tbl_name, .. } => {
             c.ddl_db = c.create_db(*temporary, tbl_name)?;
             let name = unquote(tbl_name.name.0);
-            if c.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
+            if c.env.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
             } else if let Stmt::CreateTable { body: sqlite3_parser::ast::CreateTableBody::AsSelect(sel), .. } = stmt {
                 c.check_new_name(&name, tbl_name.name.0, "table")?;
@@ -389,7 +389,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     let iname = format!("sqlite_autoindex_{}_{}", table.name, number);
                     c.schema_row(sc, "index", &iname, &table.name, Some(r), None);
                 }
-                if table.autoincrement && c.schema.table_in(Some(c.ddl_db), "sqlite_sequence").is_none() {
+                if table.autoincrement && c.env.schema.table_in(Some(c.ddl_db), "sqlite_sequence").is_none() {
                     let r = c.b.reg();
                     c.b.add(Opcode::CreateBtree, db, r, 1);
                     c.schema_row(sc, "table", "sqlite_sequence", "sqlite_sequence", Some(r), Some("CREATE TABLE sqlite_sequence(name,seq)"));
@@ -406,10 +406,10 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             let tname = unquote(tbl_name.0);
             let db_schema;
             let lookup = if c.ddl_db == 0 && idx_name.db_name.is_none() {
-                c.schema
+                c.env.schema
             } else {
-                let Some(t) = c.schema.shared_table_in(Some(c.ddl_db), &tname) else {
-                    if c.ddl_db == 1 && c.schema.table(&tname).is_some() {
+                let Some(t) = c.env.schema.shared_table_in(Some(c.ddl_db), &tname) else {
+                    if c.ddl_db == 1 && c.env.schema.table(&tname).is_some() {
                         return Err(Error::sql(format!("cannot create a TEMP index on non-TEMP table \"{tname}\"")));
                     }
                     return Err(Error::sql(format!("no such table: {}.{tname}", c.db_name(c.ddl_db))));
@@ -429,7 +429,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 }
                 return Err(Error::sql(format!("no such table: main.{tname}")));
             };
-            if crate::sql::schema::is_internal_name(&tname) && !c.internal {
+            if crate::sql::schema::is_internal_name(&tname) && !c.env.internal {
                 return Err(Error::sql(format!("table {} may not be indexed", target.name)));
             }
             if target.view_select.is_some() {
@@ -438,11 +438,11 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             if target.virtual_table.is_some() {
                 return Err(Error::sql("virtual tables may not be indexed"));
             }
-            if c.schema.index_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
+            if c.env.schema.index_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
             } else {
                 c.check_new_name(&name, idx_name.name.0, "index")?;
-                if columns.len() > c.max_columns {
+                if columns.len() > c.env.max_columns {
                     return Err(Error::sql("too many columns in index"));
                 }
                 let idx = index_from_stmt(stmt, None, 0, lookup)?;
@@ -467,7 +467,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             }
             c.ddl_db = c.create_db(*temporary, view_name)?;
             let name = unquote(view_name.name.0);
-            if c.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
+            if c.env.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
             } else {
                 c.check_new_name(&name, view_name.name.0, "view")?;
@@ -489,7 +489,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 return Err(Error::sql("table sqlite_master may not be dropped"));
             }
             let db = c.target_db(tbl_name)?;
-            match c.schema.table_in(db, &name).cloned() {
+            match c.env.schema.table_in(db, &name).cloned() {
                 None => {
                     if !*if_exists {
                         let what = if is_view { "view" } else { "table" };
@@ -528,19 +528,19 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     c.delete_schema_rows_typed(t.db, Some(("trigger", false)), 2, &t.name);
                     // The table's triggers go with it, TEMP ones watching it
                     // too (but not TEMP triggers watching a namesake).
-                    let triggers: Vec<(usize, String)> = (0..c.schema.rows.len())
-                        .filter(|&i| c.schema.trigger_row_watches(i, &t))
-                        .map(|i| (c.schema.row_db(i), c.schema.rows[i].1.clone()))
+                    let triggers: Vec<(usize, String)> = (0..c.env.schema.rows.len())
+                        .filter(|&i| c.env.schema.trigger_row_watches(i, &t))
+                        .map(|i| (c.env.schema.row_db(i), c.env.schema.rows[i].1.clone()))
                         .collect();
                     for (db, name) in &triggers {
                         c.delete_trigger_rows(*db, 1, name);
                     }
                     if t.db != 1 && triggers.iter().any(|(db, _)| *db == 1) {
-                        c.b.add(Opcode::SetCookie, 1, Meta::SchemaCookie as i32, c.schema.temp_cookie.wrapping_add(1) as i32);
+                        c.b.add(Opcode::SetCookie, 1, Meta::SchemaCookie as i32, c.env.schema.temp_cookie.wrapping_add(1) as i32);
                         c.b.add(Opcode::ParseSchema, 1, 0, 0);
                     }
                     if t.autoincrement {
-                        if let Some(seq) = c.schema.table_in(Some(t.db), "sqlite_sequence").cloned() {
+                        if let Some(seq) = c.env.schema.table_in(Some(t.db), "sqlite_sequence").cloned() {
                             c.delete_rows_named(seq.root, &t.name);
                         }
                     }
@@ -548,7 +548,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     if vtab.is_some() {
                         c.b.add4(Opcode::VDestroy, t.db as i32, 0, 0, P4::text(t.name.clone()), 0);
                     }
-                    let mut roots: Vec<u32> = c.schema.indexes_of(&t).iter().map(|i| i.root).collect();
+                    let mut roots: Vec<u32> = c.env.schema.indexes_of(&t).iter().map(|i| i.root).collect();
                     if t.root > 0 {
                         roots.push(t.root);
                     }
@@ -565,7 +565,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
         Stmt::CreateVirtualTable { if_not_exists, tbl_name, module_name, args } => {
             c.ddl_db = c.create_db(false, tbl_name)?;
             let name = unquote(tbl_name.name.0);
-            if c.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
+            if c.env.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
             } else {
                 c.check_new_name(&name, tbl_name.name.0, "table")?;
@@ -581,7 +581,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
         Stmt::DropIndex { if_exists, idx_name } => {
             let name = unquote(idx_name.name.0);
             let db = c.target_db(idx_name)?;
-            match c.schema.index_in(db, &name).cloned() {
+            match c.env.schema.index_in(db, &name).cloned() {
                 None => {
                     if !*if_exists {
                         let shown = match db {

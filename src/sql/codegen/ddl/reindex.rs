@@ -47,11 +47,11 @@ impl Compiler<'_> {
             return Ok(self.indexes_where(|t, i| uses_collation(t, i, &name)));
         }
         let db = self.qualifier_db(q.db_name.as_ref())?;
-        if let Some(t) = self.schema.table_in(db, &name).filter(|t| t.view_select.is_none()) {
+        if let Some(t) = self.env.schema.table_in(db, &name).filter(|t| t.view_select.is_none()) {
             let (tname, tdb) = (t.name.clone(), t.db);
             return Ok(self.indexes_where(|t, _| t.db == tdb && t.name.eq_ignore_ascii_case(&tname)));
         }
-        if let Some(i) = self.schema.index_in(db, &name) {
+        if let Some(i) = self.env.schema.index_in(db, &name) {
             let (iname, idb) = (i.name.clone(), i.db);
             return Ok(self.indexes_where(|_, i| i.db == idb && i.name.eq_ignore_ascii_case(&iname)));
         }
@@ -66,8 +66,8 @@ impl Compiler<'_> {
     /// Every index (of every database) for which `keep` holds.
     fn indexes_where(&self, keep: impl Fn(&Table, &Index) -> bool) -> Vec<(Table, Index)> {
         let mut out = Vec::new();
-        for i in self.schema.indexes.values() {
-            if let Some(t) = self.schema.table_in(Some(i.db), &i.table) {
+        for i in self.env.schema.indexes.values() {
+            if let Some(t) = self.env.schema.table_in(Some(i.db), &i.table) {
                 if keep(t, i) {
                     out.push((t.clone(), Index::clone(i)));
                 }
@@ -82,7 +82,7 @@ impl Compiler<'_> {
     /// registered; rebuilding then fails for want of it).
     fn collation_known(&self, name: &str) -> bool {
         ["BINARY", "NOCASE", "RTRIM"].iter().any(|b| b.eq_ignore_ascii_case(name))
-            || self.collations.contains_key(&name.to_ascii_uppercase())
+            || self.env.collations.contains_key(&name.to_ascii_uppercase())
             || !self.indexes_where(|t, i| uses_collation(t, i, name)).is_empty()
     }
 }

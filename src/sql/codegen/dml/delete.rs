@@ -21,7 +21,7 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let pushed = c.push_with(with.as_ref())?;
     let r = compile_delete_body(c, stmt, prog);
     if pushed {
-        c.ctes.pop();
+        c.frame.ctes.pop();
     }
     r
 }
@@ -35,7 +35,7 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         return Err(Error::unsupported("DELETE with ORDER BY or LIMIT"));
     }
     let target_db = c.target_db(tbl_name)?;
-    if let Some(view) = c.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
+    if let Some(view) = c.env.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if crate::sql::codegen::dml::instead::has_instead_trigger(c, &view, stmt) {
             return crate::sql::codegen::dml::instead::compile_instead(c, stmt, view, prog);
         }
@@ -52,8 +52,8 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     }
     c.writes = true;
     match where_clause {
-        None if returning.is_none() && c.schema.triggers_of(&table).is_empty() && !c.fk_involved(&table) && !c.preupdate_hooked => {
-            for idx in c.schema.indexes_of(&table) {
+        None if returning.is_none() && c.env.schema.triggers_of(&table).is_empty() && !c.fk_involved(&table) && !c.env.preupdate_hooked => {
+            for idx in c.env.schema.indexes_of(&table) {
                 c.b.add(Opcode::Clear, idx.root as i32, idx.db as i32, 0);
             }
             c.dbs_used |= 1 << table.db;
@@ -86,7 +86,7 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             let next = c.b.label();
             let (key, rid) = c.load_target(&table, tmp, width);
             c.seek_target(&t, key, next);
-            let has_triggers = !c.schema.triggers_of(&table).is_empty();
+            let has_triggers = !c.env.schema.triggers_of(&table).is_empty();
             let old = if has_triggers { Some(c.read_row(&t)?) } else { None };
             if let Some(o) = old {
                 c.fire_triggers(&t, crate::sql::codegen::target::Event::Delete, true, Some((o, rid)), None, &[], next)?;

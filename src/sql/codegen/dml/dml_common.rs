@@ -20,7 +20,7 @@ impl Compiler<'_> {
     /// `db`: the database a schema qualifier named (`None`: search order).
     pub fn writable_table(&self, db: Option<usize>, name: &str) -> Result<Table> {
         if name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master") {
-            if !self.settings.writable_schema {
+            if !self.env.settings.writable_schema {
                 return Err(Error::sql("table sqlite_master may not be modified"));
             }
             // writable_schema: the schema table of that database, written as
@@ -30,10 +30,10 @@ impl Compiler<'_> {
             t.db = db.unwrap_or(0);
             return Ok(t);
         }
-        if self.schema.table_in(db, name).is_none() && db.is_none_or(|d| d == 0) && self.eponymous_vtab(name)?.is_some() {
+        if self.env.schema.table_in(db, name).is_none() && db.is_none_or(|d| d == 0) && self.eponymous_vtab(name)?.is_some() {
             return Err(Error::sql(format!("table {name} may not be modified")));
         }
-        let t = self.schema.table_in(db, name).cloned().ok_or_else(|| match db {
+        let t = self.env.schema.table_in(db, name).cloned().ok_or_else(|| match db {
             Some(d) => Error::sql(format!("no such table: {}.{name}", self.db_name(d))),
             None => Error::sql(format!("no such table: {name}")),
         })?;
@@ -74,10 +74,10 @@ impl Compiler<'_> {
         self.b.add4(Opcode::OpenWrite, cursor, table.root as i32, table.db as i32, p4, 0);
         self.comment(&table.name);
         if table.without_rowid.is_some() {
-            self.record_positions.insert(cursor, crate::sql::codegen::target::positions_of(&table));
+            self.frame.record_positions.insert(cursor, crate::sql::codegen::target::positions_of(&table));
         }
         let mut indexes = Vec::new();
-        for idx in self.schema.indexes_of(&table).into_iter().cloned().collect::<Vec<_>>() {
+        for idx in self.env.schema.indexes_of(&table).into_iter().cloned().collect::<Vec<_>>() {
             let c = self.b.cursor();
             let ki = self.index_key_info(&idx)?;
             self.b.add4(Opcode::OpenWrite, c, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
@@ -171,11 +171,11 @@ impl Compiler<'_> {
         self.scopes.push(crate::sql::codegen::target::target_scope(table, None, fake));
         for i in 0..table.columns.len() {
             let key = if table.rowid_alias == Some(i) { -1 } else { i as i64 };
-            self.col_map.insert((fake, key), crate::sql::codegen::ColumnSource::Register(row + i as i32));
+            self.frame.col_map.insert((fake, key), crate::sql::codegen::ColumnSource::Register(row + i as i32));
         }
-        self.col_map.insert((fake, -1), crate::sql::codegen::ColumnSource::Register(rowid));
+        self.frame.col_map.insert((fake, -1), crate::sql::codegen::ColumnSource::Register(rowid));
         let r = f(self);
-        self.col_map.retain(|k, _| k.0 != fake);
+        self.frame.col_map.retain(|k, _| k.0 != fake);
         self.scopes.pop();
         r
     }
@@ -234,7 +234,10 @@ impl Compiler<'_> {
     /// no foreign key to check and no DELETE trigger to fire. (Neither the
     /// change count nor the update hook hear of a REPLACE's deletion.)
     pub fn insert_overwrites_replaced_row(&self, t: &WriteTarget, updating: bool) -> bool {
-        !updating && t.indexes.is_empty() && !self.fk_involved(&t.table) && (!self.settings.recursive_triggers || self.schema.triggers_of(&t.table).is_empty())
+        !updating
+            && t.indexes.is_empty()
+            && !self.fk_involved(&t.table)
+            && (!self.env.settings.recursive_triggers || self.env.schema.triggers_of(&t.table).is_empty())
     }
 
     /// The insert overwrites the conflicting row the cursor is on: the
@@ -250,7 +253,7 @@ impl Compiler<'_> {
     /// the BEFORE ones possibly deleting the row themselves; during an
     /// UPDATE (`updating`) they may not write the table being updated.
     pub fn delete_replaced_row(&mut self, t: &WriteTarget, updating: bool) -> Result<()> {
-        if !self.settings.recursive_triggers || self.schema.triggers_of(&t.table).is_empty() {
+        if !self.env.settings.recursive_triggers || self.env.schema.triggers_of(&t.table).is_empty() {
             return self.delete_current_row(t, 0);
         }
         let row = self.read_row(t)?;
@@ -319,7 +322,7 @@ impl Compiler<'_> {
     /// CHECK constraints on the row in `row` (rowid in `rowid`): a check
     /// that is false (not NULL) fails; IGNORE skips the row.
     pub fn check_checks(&mut self, t: &WriteTarget, row: i32, rowid: i32, oc: OnConflict, skip: i32) -> Result<()> {
-        if t.table.checks.is_empty() || self.settings.ignore_check_constraints {
+        if t.table.checks.is_empty() || self.env.settings.ignore_check_constraints {
             return Ok(());
         }
         let table = t.table.clone();
@@ -378,7 +381,7 @@ impl Compiler<'_> {
         self.check_unique_once(t, indexes, row, rowid, old, check_rowid, oc, skip)?;
         let may_replace = (check_rowid && oc.for_constraint(t.table.pk_conflict) == OnConflict::Replace)
             || indexes.iter().any(|(idx, _)| idx.unique && oc.for_constraint(idx.on_conflict) == OnConflict::Replace);
-        let deletion_runs_code = (self.settings.recursive_triggers && !self.schema.triggers_of(&t.table).is_empty()) || self.fk_involved(&t.table);
+        let deletion_runs_code = (self.env.settings.recursive_triggers && !self.env.schema.triggers_of(&t.table).is_empty()) || self.fk_involved(&t.table);
         if may_replace && deletion_runs_code {
             // (A rowid the insert allocated may have been taken by them.)
             self.check_unique_once(t, indexes, row, rowid, old, true, OnConflict::Abort, skip)?;
@@ -551,7 +554,7 @@ impl Compiler<'_> {
     /// inline count their depth here; trigger programs count theirs as
     /// they run.)
     pub fn written(&self, table: &crate::sql::schema::Table) -> P4 {
-        let depth = if self.settings.recursive_triggers { 0 } else { self.firing.len() as i32 };
+        let depth = if self.env.settings.recursive_triggers { 0 } else { self.firing.len() as i32 };
         written_table(table, depth)
     }
 }

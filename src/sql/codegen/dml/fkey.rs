@@ -65,7 +65,7 @@ impl Compiler<'_> {
     fn fks_referencing(&self, parent: &Table) -> Vec<(Table, ForeignKey)> {
         let (db, parent) = (parent.db, parent.name.as_str());
         let mut out = Vec::new();
-        for t in self.schema.tables.values().filter(|t| t.db == db) {
+        for t in self.env.schema.tables.values().filter(|t| t.db == db) {
             for fk in &t.foreign_keys {
                 if fk.parent.eq_ignore_ascii_case(parent) {
                     out.push((Table::clone(t), fk.clone()));
@@ -77,13 +77,14 @@ impl Compiler<'_> {
 
     /// Whether `t` is the child or the parent of any foreign key.
     pub fn fk_involved(&self, t: &Table) -> bool {
-        !t.foreign_keys.is_empty() || self.schema.tables.values().any(|c| c.db == t.db && c.foreign_keys.iter().any(|f| f.parent.eq_ignore_ascii_case(&t.name)))
+        !t.foreign_keys.is_empty()
+            || self.env.schema.tables.values().any(|c| c.db == t.db && c.foreign_keys.iter().any(|f| f.parent.eq_ignore_ascii_case(&t.name)))
     }
 
     /// Resolve a foreign key of `child`: `Ok(None)` when the parent table
     /// does not exist, `Err(message)` for a mismatch.
     fn resolve_fk(&self, child: &Table, fk: &ForeignKey) -> std::result::Result<Option<Resolved>, String> {
-        let Some(parent) = self.schema.table_in(Some(child.db), &fk.parent).cloned() else { return Ok(None) };
+        let Some(parent) = self.env.schema.table_in(Some(child.db), &fk.parent).cloned() else { return Ok(None) };
         if parent.view_select.is_some() {
             return Err(mismatch(&child.name, &fk.parent));
         }
@@ -110,7 +111,7 @@ impl Compiler<'_> {
             return Ok(Some(Resolved { parent, key: ParentKey::Rowid, parent_cols }));
         }
         // (A WITHOUT ROWID parent's PRIMARY KEY is its table's own tree.)
-        for idx in &self.schema.indexes_with_pk_of(&parent) {
+        for idx in &self.env.schema.indexes_with_pk_of(&parent) {
             if !idx.unique || idx.where_sql.is_some() || idx.columns.len() != parent_cols.len() {
                 continue;
             }
@@ -476,17 +477,17 @@ impl Compiler<'_> {
     /// SQLite).
     pub(in crate::sql::codegen) fn fk_check_tables(&self, db: Option<usize>, table: Option<&str>) -> Result<Vec<Table>> {
         Ok(match table {
-            Some(n) => vec![self.schema.table_in(db, n).cloned().ok_or_else(|| match db {
+            Some(n) => vec![self.env.schema.table_in(db, n).cloned().ok_or_else(|| match db {
                 Some(d) => Error::sql(format!("no such table: {}.{n}", self.db_name(d))),
                 None => Error::sql(format!("no such table: {n}")),
             })?],
             None => {
                 // (Most recently created first, SQLite's schema hash order.)
                 let mut v: Vec<Table> = Vec::new();
-                for (i, r) in self.schema.rows.iter().enumerate().rev() {
-                    let row_db = self.schema.row_db(i);
+                for (i, r) in self.env.schema.rows.iter().enumerate().rev() {
+                    let row_db = self.env.schema.row_db(i);
                     if r.0 == "table" && db.unwrap_or(0) == row_db {
-                        if let Some(t) = self.schema.table_in(Some(row_db), &r.1) {
+                        if let Some(t) = self.env.schema.table_in(Some(row_db), &r.1) {
                             v.push(t.clone());
                         }
                     }
@@ -548,7 +549,7 @@ impl Compiler<'_> {
 
     /// `PRAGMA foreign_key_list(table)` rows.
     pub fn foreign_key_list(&self, db: Option<usize>, table: &str) -> Vec<Vec<Value>> {
-        let Some(t) = self.schema.table_in(db, table) else { return Vec::new() };
+        let Some(t) = self.env.schema.table_in(db, table) else { return Vec::new() };
         let mut rows = Vec::new();
         for (id, fk) in t.foreign_keys.iter().rev().enumerate() {
             for (seq, &c) in fk.columns.iter().enumerate() {

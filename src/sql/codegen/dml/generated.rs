@@ -52,9 +52,9 @@ impl Compiler<'_> {
         self.scopes.push(crate::sql::codegen::target::target_scope(t, None, fake));
         for i in 0..t.columns.len() {
             let key = if t.rowid_alias == Some(i) { -1 } else { i as i64 };
-            self.col_map.insert((fake, key), crate::sql::codegen::ColumnSource::Register(row + i as i32));
+            self.frame.col_map.insert((fake, key), crate::sql::codegen::ColumnSource::Register(row + i as i32));
         }
-        self.col_map.insert((fake, -1), crate::sql::codegen::ColumnSource::Register(rowid));
+        self.frame.col_map.insert((fake, -1), crate::sql::codegen::ColumnSource::Register(rowid));
         let r = (|| -> Result<()> {
             // The ordinary columns get their affinity first, and each
             // computed value its column's, as SQLite does.
@@ -67,7 +67,7 @@ impl Compiler<'_> {
             }
             Ok(())
         })();
-        self.col_map.retain(|k, _| k.0 != fake);
+        self.frame.col_map.retain(|k, _| k.0 != fake);
         self.scopes.pop();
         r
     }

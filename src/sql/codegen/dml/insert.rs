@@ -18,8 +18,8 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         return Err(Error::sql("not an INSERT"));
     };
     let target_db = c.target_db(tbl_name)?;
-    c.insert_alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
-    if let Some(view) = c.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
+    c.frame.insert_alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
+    if let Some(view) = c.env.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if crate::sql::codegen::dml::instead::has_instead_trigger(c, &view, stmt) {
             return crate::sql::codegen::dml::instead::compile_instead(c, stmt, view, prog);
         }
@@ -28,7 +28,7 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         let pushed = c.push_with(with.as_ref())?;
         let r = crate::sql::codegen::dml::vtab_dml::insert(c, stmt, prog, inst, decl);
         if pushed {
-            c.ctes.pop();
+            c.frame.ctes.pop();
         }
         return r;
     }
@@ -65,7 +65,7 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let pushed = c.push_with(with.as_ref())?;
     let r = compile_insert_body(c, stmt, prog, table, oc, targets);
     if pushed {
-        c.ctes.pop();
+        c.frame.ctes.pop();
     }
     r
 }
@@ -130,7 +130,7 @@ fn compile_insert_body(
         && returning.is_none()
         && !table.autoincrement
         && table.without_rowid.is_none()
-        && c.schema.triggers_of(&table).is_empty()
+        && c.env.schema.triggers_of(&table).is_empty()
         && !c.fk_involved(&table);
     let t = c.open_write_target(table)?;
     // Index entries are computed after the row is written: only plain
@@ -143,11 +143,11 @@ fn compile_insert_body(
     // PRAGMA count_changes counts the rows inserted (not those an upsert
     // updates).
     if c.firing.is_empty() {
-        c.inserted_rows = None;
-        if c.settings.count_changes && prog.column_names.is_empty() {
+        c.frame.inserted_rows = None;
+        if c.env.settings.count_changes && prog.column_names.is_empty() {
             let r = c.b.reg();
             c.b.add(Opcode::Integer, 0, r, 0);
-            c.inserted_rows = Some(r);
+            c.frame.inserted_rows = Some(r);
         }
     }
     if t.table.autoincrement {
@@ -216,7 +216,7 @@ fn compile_insert_body(
             }
         }
     }
-    if let Some((sq, seq, seq_rowid, orig)) = c.autoinc.take() {
+    if let Some((sq, seq, seq_rowid, orig)) = c.frame.autoinc.take() {
         // Write the sequence back if it moved.
         let same = c.b.label();
         c.b.add4(Opcode::Eq, orig, same, seq, crate::vdbe::program::P4::None, 0);
@@ -259,7 +259,7 @@ fn insert_value_rows(
 ) -> Result<()> {
     let OneSelect::Values(rows) = &sel.body.select else { return Err(Error::sql("malformed VALUES")) };
     let reads_subquery = rows.iter().flat_map(|r| r.iter()).any(crate::sql::model::expr_shape::has_subquery);
-    if reads_subquery || !c.schema.triggers_of(&t.table).is_empty() {
+    if reads_subquery || !c.env.schema.triggers_of(&t.table).is_empty() {
         return insert_select_rows(c, sel, t, targets, oc, upsert, count_check);
     }
     let width = rows[0].len();
@@ -382,7 +382,7 @@ fn insert_targets(
 /// AUTOINCREMENT: a rowid the engine chose (none given, or NULL) is
 /// never at or below the largest one ever used, kept in `sqlite_sequence`.
 fn autoincrement_floor(c: &mut Compiler<'_>, rowid: i32) {
-    if let Some((_, seq, _, _)) = c.autoinc {
+    if let Some((_, seq, _, _)) = c.frame.autoinc {
         let fine = c.b.label();
         c.b.add4(Opcode::Gt, seq, fine, rowid, crate::vdbe::program::P4::None, 0);
         let one = c.b.reg();
@@ -394,7 +394,7 @@ fn autoincrement_floor(c: &mut Compiler<'_>, rowid: i32) {
 
 /// Read the table's `sqlite_sequence` entry into registers.
 fn open_sequence(c: &mut Compiler<'_>, db: usize, name: &str) -> Result<()> {
-    let seq_table = c.schema.table_in(Some(db), "sqlite_sequence").cloned().ok_or_else(Error::corrupt)?;
+    let seq_table = c.env.schema.table_in(Some(db), "sqlite_sequence").cloned().ok_or_else(Error::corrupt)?;
     let sq = c.b.cursor();
     c.b.add4(Opcode::OpenWrite, sq, seq_table.root as i32, db as i32, crate::vdbe::program::P4::Int64(2), 0);
     c.comment("sqlite_sequence");
@@ -418,7 +418,7 @@ fn open_sequence(c: &mut Compiler<'_>, db: usize, name: &str) -> Result<()> {
     c.b.add(Opcode::Next, sq, top as i32, 0);
     c.b.bind(end);
     c.b.add(Opcode::SCopy, seq, orig, 0);
-    c.autoinc = Some((sq, seq, seq_rowid, orig));
+    c.frame.autoinc = Some((sq, seq, seq_rowid, orig));
     Ok(())
 }
 
@@ -470,7 +470,7 @@ fn insert_row_with_rowid(
     };
     // BEFORE INSERT triggers run before the rowid is chosen: new.rowid (and
     // the INTEGER PRIMARY KEY) read -1 when it is still to be allocated.
-    if !c.schema.triggers_of(&t.table).is_empty() {
+    if !c.env.schema.triggers_of(&t.table).is_empty() {
         let trig_rowid = c.b.reg();
         match source {
             Some(src) => {
@@ -530,7 +530,7 @@ fn insert_row_with_rowid(
     // before any constraint is checked: a row that a conflict then turns
     // into an upsert's UPDATE, an IGNORE or a REPLACE still used its rowid
     // up (SQLite's `autoIncStep` right after the rowid is known).
-    if let Some((_, seq, _, _)) = c.autoinc.filter(|_| !without_rowid) {
+    if let Some((_, seq, _, _)) = c.frame.autoinc.filter(|_| !without_rowid) {
         let lower = c.b.label();
         c.b.add4(Opcode::Le, seq, lower, rowid, crate::vdbe::program::P4::None, 0);
         c.b.add(Opcode::SCopy, rowid, seq, 0);
@@ -568,7 +568,7 @@ fn insert_row_with_rowid(
             i.p3 = width;
         }
     }
-    if let Some(r) = c.inserted_rows.filter(|_| c.firing.is_empty()) {
+    if let Some(r) = c.frame.inserted_rows.filter(|_| c.firing.is_empty()) {
         let one = c.b.reg();
         c.b.add(Opcode::Integer, 1, one, 0);
         c.b.add(Opcode::Add, one, r, r);

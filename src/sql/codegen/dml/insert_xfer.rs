@@ -67,7 +67,7 @@ fn lone_star_source(c: &Compiler<'_>, sel: &Select<'_>) -> Option<Table> {
     }
     let Some(SelectTable::Table(q, _, None)) = from.select else { return None };
     let db = c.target_db(q).ok()?;
-    c.schema.table_in(db, &unquoted(q.name.0)).cloned()
+    c.env.schema.table_in(db, &unquoted(q.name.0)).cloned()
 }
 
 fn same_text(a: &Option<String>, b: &Option<String>) -> bool {
@@ -175,7 +175,7 @@ fn same_index(dst: &Table, d: &Index, src: &Table, s: &Index) -> bool {
 /// Whether `table` has an INSERT trigger (SQLite copies rows into a table
 /// with only UPDATE or DELETE triggers).
 fn has_insert_trigger(c: &Compiler<'_>, table: &Table) -> bool {
-    c.schema.triggers_of(table).iter().any(|(_, sql)| {
+    c.env.schema.triggers_of(table).iter().any(|(_, sql)| {
         with_first_statement(sql.as_bytes(), |cmd, _| {
             Ok(!matches!(cmd, Some(Cmd::Stmt(Stmt::CreateTrigger { event: TriggerEvent::Update | TriggerEvent::UpdateOf(_) | TriggerEvent::Delete, .. }))))
         })
@@ -186,14 +186,14 @@ fn has_insert_trigger(c: &Compiler<'_>, table: &Table) -> bool {
 /// Compile the transfer into `t` (opened for writing) when the statement
 /// qualifies; see the module doc for the conditions.
 pub fn emit_transfer(c: &mut Compiler<'_>, sel: &Select<'_>, t: &WriteTarget, oc: OnConflict, shape_ok: bool) -> Result<Transfer> {
-    if !shape_ok || !c.firing.is_empty() || !c.ctes.is_empty() || c.settings.count_changes || c.autoinc.is_some() || t.table.autoincrement {
+    if !shape_ok || !c.firing.is_empty() || !c.frame.ctes.is_empty() || c.env.settings.count_changes || c.frame.autoinc.is_some() || t.table.autoincrement {
         return Ok(Transfer::NotApplicable);
     }
     let Some(src) = lone_star_source(c, sel) else { return Ok(Transfer::NotApplicable) };
     if !same_shape(&t.table, &src) || has_insert_trigger(c, &t.table) {
         return Ok(Transfer::NotApplicable);
     }
-    let src_indexes: Vec<Index> = c.schema.indexes_of(&src).into_iter().cloned().collect();
+    let src_indexes: Vec<Index> = c.env.schema.indexes_of(&src).into_iter().cloned().collect();
     let mut index_pairs = Vec::new();
     for (d, cur) in &t.indexes {
         match src_indexes.iter().find(|s| same_index(&t.table, d, &src, s)) {

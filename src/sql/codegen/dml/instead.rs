@@ -36,7 +36,7 @@ pub fn has_instead_trigger(c: &Compiler<'_>, view: &Table, stmt: &Stmt<'_>) -> b
         }
         _ => Vec::new(),
     };
-    c.schema.triggers_of(view).iter().any(|(_, sql)| {
+    c.env.schema.triggers_of(view).iter().any(|(_, sql)| {
         with_first_statement(sql.as_bytes(), |cmd, _| {
             let Some(Cmd::Stmt(Stmt::CreateTrigger { time: Some(TriggerTime::InsteadOf), event, .. })) = cmd else { return Ok(false) };
             Ok(match (event, stmt) {
@@ -85,12 +85,12 @@ fn gather_with_rows(c: &mut Compiler<'_>, sql: &str, rows: Vec<(String, usize)>)
     c.b.add(Opcode::OpenEphemeral, tmp, 0, 0);
     let open = c.b.insns.len() - 1;
     let extra: usize = rows.iter().map(|r| r.1).sum();
-    c.row_values_after = rows;
+    c.frame.row_values_after = rows;
     let info = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
         Some(Cmd::Stmt(Stmt::Select(sel))) => c.compile_select(sel, Dest::EphemTable(tmp)),
         _ => Err(Error::sql("malformed statement")),
     });
-    c.row_values_after.clear();
+    c.frame.row_values_after.clear();
     let info = info?;
     c.b.insns[open].p2 = (info.n_columns + extra) as i32;
     Ok((tmp, info.names))

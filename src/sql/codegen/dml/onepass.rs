@@ -80,7 +80,7 @@ impl Compiler<'_> {
         if with || returning || oc == OnConflict::Replace || !self.firing.is_empty() {
             return false;
         }
-        if table.without_rowid.is_some() || !self.schema.triggers_of(table).is_empty() || self.fk_involved(table) {
+        if table.without_rowid.is_some() || !self.env.schema.triggers_of(table).is_empty() || self.fk_involved(table) {
             return false;
         }
         if where_clause.is_some_and(|w| may_read_tables(&crate::sql::parse::ast_text(w))) {
@@ -90,7 +90,7 @@ impl Compiler<'_> {
         if table.columns.iter().any(|col| col.generated.is_some()) {
             return false;
         }
-        let indexes = self.schema.indexes_of(table);
+        let indexes = self.env.schema.indexes_of(table);
         assignments.iter().all(|(i, v)| {
             let value_ok = match v {
                 SetValue::Expr(e) => !may_read_tables(&e.to_string()),
@@ -194,8 +194,8 @@ impl Compiler<'_> {
         let after = self.b.label();
         let at = self.b.here() as i32;
         self.b.add(Opcode::InitCoroutine, co, after, at + 1);
-        self.internal_rowid_read = true;
-        self.dml_target = Some(table.name.clone());
+        self.frame.internal_rowid_read = true;
+        self.frame.dml_target = Some(table.name.clone());
         let sql = match where_clause {
             Some(w) => format!(
                 "SELECT {} FROM {} AS \"{}\" WHERE {w}",
@@ -209,8 +209,8 @@ impl Compiler<'_> {
             Some(ast::Cmd::Stmt(Stmt::Select(sel))) => self.compile_dml_where(sel, Dest::Yield { co, reg: rid }).map(|_| ()),
             _ => Err(Error::sql("malformed WHERE")),
         });
-        self.internal_rowid_read = false;
-        self.dml_target = None;
+        self.frame.internal_rowid_read = false;
+        self.frame.dml_target = None;
         compiled?;
         self.b.add(Opcode::EndCoroutine, co, 0, 0);
         self.b.bind(after);

@@ -49,7 +49,7 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             } else {
                 match c.qualifier_db(trigger_name.db_name.as_ref())? {
                     Some(d) => d,
-                    None => c.schema.table(&table).map_or(0, |t| if t.db == 1 { 1 } else { 0 }),
+                    None => c.env.schema.table(&table).map_or(0, |t| if t.db == 1 { 1 } else { 0 }),
                 }
             };
             // Since 3.53 only a TEMP trigger may name another database's
@@ -74,7 +74,7 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             if db != 1 {
                 c.check_object_databases("trigger", &name, db, sqlite3_parser::dialect::TokenType::TK_ON)?;
             }
-            if c.schema.has_trigger(Some(db), &name) {
+            if c.env.schema.has_trigger(Some(db), &name) {
                 if *if_not_exists {
                     c.end_program(init, None);
                     return Ok(());
@@ -86,7 +86,7 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             // looks in every database.
             let t = if db == 1 {
                 let qualified = c.qualifier_db(tbl_name.db_name.as_ref())?;
-                match c.schema.table_in(qualified, &table).cloned() {
+                match c.env.schema.table_in(qualified, &table).cloned() {
                     Some(t) => t,
                     None => {
                         return Err(Error::sql(match qualified {
@@ -96,7 +96,7 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
                     }
                 }
             } else {
-                match c.schema.table_in(Some(db), &table).cloned() {
+                match c.env.schema.table_in(Some(db), &table).cloned() {
                     Some(t) => t,
                     None => return Err(Error::sql(format!("no such table: {}.{table}", c.db_name(db)))),
                 }
@@ -104,7 +104,7 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             if t.virtual_table.is_some() {
                 return Err(Error::sql("cannot create triggers on virtual tables"));
             }
-            if crate::sql::schema::is_internal_name(&name) && !c.internal && !c.settings.writable_schema {
+            if crate::sql::schema::is_internal_name(&name) && !c.env.internal && !c.env.settings.writable_schema {
                 return Err(Error::sql(format!("object name reserved for internal use: {name}")));
             }
             let instead = matches!(time, Some(TriggerTime::InsteadOf));
@@ -146,8 +146,8 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             let name = unquote(trigger_name.name.0);
             let qualified = c.qualifier_db(trigger_name.db_name.as_ref())?;
             let found = match qualified {
-                Some(d) => c.schema.has_trigger(Some(d), &name).then_some(d),
-                None => [1usize, 0].into_iter().chain(2..c.databases.len()).find(|&d| c.schema.has_trigger(Some(d), &name)),
+                Some(d) => c.env.schema.has_trigger(Some(d), &name).then_some(d),
+                None => [1usize, 0].into_iter().chain(2..c.env.databases.len()).find(|&d| c.env.schema.has_trigger(Some(d), &name)),
             };
             let Some(db) = found else {
                 if *if_exists {
@@ -167,7 +167,7 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
         }
         _ => return Err(Error::sql("not a trigger statement")),
     };
-    c.b.add(Opcode::SetCookie, db as i32, crate::btree::Meta::SchemaCookie as i32, c.schema.cookie_of(db).wrapping_add(1) as i32);
+    c.b.add(Opcode::SetCookie, db as i32, crate::btree::Meta::SchemaCookie as i32, c.env.schema.cookie_of(db).wrapping_add(1) as i32);
     // P5: rows only appended (CREATE) or only deleted (DROP).
     let p5 = if matches!(stmt, Stmt::DropTrigger { .. }) { 2 } else { 1 };
     c.b.add4(Opcode::ParseSchema, db as i32, 0, 0, P4::None, p5);
@@ -198,19 +198,19 @@ impl Compiler<'_> {
         changed: &[usize],
         skip: i32,
     ) -> Result<()> {
-        let triggers = self.schema.triggers_of(&t.table);
+        let triggers = self.env.schema.triggers_of(&t.table);
         for (name, sql) in triggers {
             // Inline, a trigger cannot fire itself again (recursive_triggers
             // off); trigger programs may, up to a depth checked at run time
             // (`TriggerEnter`, for both).
-            if !self.settings.recursive_triggers && self.firing.iter().any(|(n, _)| n.eq_ignore_ascii_case(&name)) {
+            if !self.env.settings.recursive_triggers && self.firing.iter().any(|(n, _)| n.eq_ignore_ascii_case(&name)) {
                 continue;
             }
             // Past a few levels, a chain of triggers is compiled into
             // trigger programs (each once per statement) rather than
             // inline, so that the code stays linear in the chain's length
             // however the triggers branch.
-            let as_program = self.settings.recursive_triggers || self.firing.len() >= INLINE_TRIGGER_DEPTH;
+            let as_program = self.env.settings.recursive_triggers || self.firing.len() >= INLINE_TRIGGER_DEPTH;
             with_first_statement(sql.as_bytes(), |cmd, _| {
                 let Some(ast::Cmd::Stmt(Stmt::CreateTrigger { time, event: ev, when_clause, commands, .. })) = cmd else {
                     return Err(Error::corrupt());
@@ -254,7 +254,7 @@ impl Compiler<'_> {
         // The body's names mean objects of the trigger's database (a TEMP
         // trigger, also one on a table of another database, searches them
         // all).
-        let temp_trigger = t.table.db == 1 || (self.schema.has_trigger(Some(1), name) && !self.schema.has_trigger(Some(t.table.db), name));
+        let temp_trigger = t.table.db == 1 || (self.env.schema.has_trigger(Some(1), name) && !self.env.schema.has_trigger(Some(t.table.db), name));
         let home = std::mem::replace(&mut self.home_db, (!temp_trigger).then_some(t.table.db));
         let r = self.run_trigger_body(t, name, when, commands, old, new, skip);
         self.home_db = home;
@@ -283,9 +283,9 @@ impl Compiler<'_> {
             scope.items.push(item);
             for i in 0..t.table.columns.len() {
                 let key = if t.table.rowid_alias == Some(i) { -1 } else { i as i64 };
-                self.col_map.insert((fake, key), ColumnSource::Register(row + i as i32));
+                self.frame.col_map.insert((fake, key), ColumnSource::Register(row + i as i32));
             }
-            self.col_map.insert((fake, -1), ColumnSource::Register(rowid));
+            self.frame.col_map.insert((fake, -1), ColumnSource::Register(rowid));
             fakes.push(fake);
         }
         let saved_scopes = std::mem::take(&mut self.scopes);
@@ -305,12 +305,12 @@ impl Compiler<'_> {
             // heights against the limit in force each time it codes the
             // trigger.
             if let Some(w) = when {
-                crate::sql::parse_limits::check_resolved_heights(w, self.max_expr_depth)?;
+                crate::sql::parse_limits::check_resolved_heights(w, self.env.max_expr_depth)?;
                 self.jump_if_false(w, done)?;
             }
             for cmd in commands {
                 let text = crate::sql::parse::ast_text(cmd);
-                let limit = self.max_expr_depth;
+                let limit = self.env.max_expr_depth;
                 with_first_statement(text.as_bytes(), |c2, _| {
                     if let Some(c2) = c2 {
                         crate::sql::parse_limits::check_trigger_statement(c2, limit)?;
@@ -344,7 +344,7 @@ impl Compiler<'_> {
         self.aliases = saved_aliases;
         self.returning = saved_returning;
         for f in fakes {
-            self.col_map.retain(|k, _| k.0 != f);
+            self.frame.col_map.retain(|k, _| k.0 != f);
         }
         r
     }

@@ -35,8 +35,8 @@ pub fn collect_rowids(
 ) -> Result<i32> {
     let tmp = c.b.cursor();
     c.b.add(Opcode::OpenEphemeral, tmp, 1, 0);
-    c.internal_rowid_read = true;
-    c.dml_target = Some(table.name.clone());
+    c.frame.internal_rowid_read = true;
+    c.frame.dml_target = Some(table.name.clone());
     let sql = match where_clause {
         Some(w) => format!(
             "SELECT {} FROM {} AS \"{}\" WHERE {w}",
@@ -54,8 +54,8 @@ pub fn collect_rowids(
         Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.compile_dml_where(sel, Dest::EphemTable(tmp)).map(|_| ()),
         _ => Err(Error::sql("malformed WHERE")),
     });
-    c.internal_rowid_read = false;
-    c.dml_target = None;
+    c.frame.internal_rowid_read = false;
+    c.frame.dml_target = None;
     collected?;
     Ok(tmp)
 }
@@ -68,7 +68,7 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     let pushed = c.push_with(with.as_ref())?;
     let r = compile_update_body(c, stmt, prog);
     if pushed {
-        c.ctes.pop();
+        c.frame.ctes.pop();
     }
     r
 }
@@ -82,7 +82,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         return Err(Error::unsupported("UPDATE with ORDER BY or LIMIT"));
     }
     let target_db = c.target_db(tbl_name)?;
-    if let Some(view) = c.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
+    if let Some(view) = c.env.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if crate::sql::codegen::dml::instead::has_instead_trigger(c, &view, stmt) {
             return crate::sql::codegen::dml::instead::compile_instead(c, stmt, view, prog);
         }
@@ -311,16 +311,16 @@ fn collect_from_join(
         c.b.add(Opcode::OpenEphemeral, tmp, width as i32, 0);
         Dest::EphemKeyed(tmp)
     };
-    c.internal_rowid_read = true;
-    c.dml_target = Some(table.name.clone());
-    c.row_values_after = rows.into_iter().map(|(_, text, w)| (text, w)).collect();
+    c.frame.internal_rowid_read = true;
+    c.frame.dml_target = Some(table.name.clone());
+    c.frame.row_values_after = rows.into_iter().map(|(_, text, w)| (text, w)).collect();
     let collected = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
         Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.compile_select(sel, dest).map(|_| ()),
         _ => Err(Error::sql("malformed UPDATE ... FROM")),
     });
-    c.internal_rowid_read = false;
-    c.dml_target = None;
-    c.row_values_after.clear();
+    c.frame.internal_rowid_read = false;
+    c.frame.dml_target = None;
+    c.frame.row_values_after.clear();
     collected?;
     Ok((tmp, columns, key_width as usize))
 }
@@ -389,7 +389,7 @@ pub fn update_row(
     // BEFORE triggers see the generated columns' new values.
     c.compute_generated(t, new, new_rowid)?;
     c.fire_triggers(t, crate::sql::codegen::target::Event::Update, true, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
-    if !c.schema.triggers_of(table).is_empty() {
+    if !c.env.schema.triggers_of(table).is_empty() {
         // A BEFORE trigger may have moved the cursor or removed the row
         // (then it is not updated).
         let key = if table.without_rowid.is_some() { c.key_of_row(table, old) } else { rid };
@@ -400,7 +400,7 @@ pub fn update_row(
     // (MakeRecord applies the affinity to what it stores: the registers
     // themselves need it only where something else reads them, a STRICT
     // type check, a CHECK constraint, the pre-update hook or RETURNING.)
-    if !(simple && !table.strict && table.checks.is_empty() && !c.preupdate_hooked && c.returning.is_none()) {
+    if !(simple && !table.strict && table.checks.is_empty() && !c.env.preupdate_hooked && c.returning.is_none()) {
         c.b.add4(Opcode::Affinity, new, n as i32, 0, P4::affinity(table.affinity_string()), 0);
     }
     c.check_strict(t, new);
@@ -412,7 +412,7 @@ pub fn update_row(
     // indexed expression may read any column. With triggers on the table every index is
     // rewritten, as before (a BEFORE trigger may itself change the row).
     let has_generated = table.columns.iter().any(|col| col.generated.is_some());
-    let all_indexes = rowid_changes || moves || !c.schema.triggers_of(table).is_empty();
+    let all_indexes = rowid_changes || moves || !c.env.schema.triggers_of(table).is_empty();
     // An expression in the key may read any column, and so may a
     // generated column.
     let key_changes = |idx: &crate::sql::schema::Index| {
@@ -494,13 +494,13 @@ fn simple_row_update(c: &Compiler<'_>, table: &crate::sql::schema::Table, assign
     let key_may_change = |idx: &crate::sql::schema::Index| {
         idx.where_sql.is_some() || idx.columns.iter().any(|ic| ic.column.is_none_or(|col| assignments.iter().any(|(i, _)| *i == col)))
     };
-    c.schema.triggers_of(table).is_empty()
+    c.env.schema.triggers_of(table).is_empty()
         && !c.fk_involved(table)
         && table.without_rowid.is_none()
         && !table.columns.iter().any(|col| col.generated.is_some())
         && !rowid_assigned
         && !assignments.is_empty()
-        && !c.schema.indexes_of(table).into_iter().any(key_may_change)
+        && !c.env.schema.indexes_of(table).into_iter().any(key_may_change)
 }
 
 /// The row under the cursor into new registers laid out as

@@ -125,7 +125,7 @@ fn missing_subquery_table(c: &Compiler<'_>, ix: &ast::UpsertIndex<'_>) -> Result
                     || c.cte(&name).is_some()
                     || name.to_ascii_lowercase().starts_with("pragma_")
                     || name.to_ascii_lowercase().starts_with("sqlite_")
-                    || c.schema.table_in(None, &name).is_some();
+                    || c.env.schema.table_in(None, &name).is_some();
                 if !known && missing.is_none() {
                     missing = Some(name);
                 }
@@ -315,7 +315,7 @@ fn emit_clause(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, targ
         // the row that failed to go in.
         let excluded = c.b.cursor();
         // `INSERT INTO t AS x ... DO UPDATE` names the existing row `x`.
-        let scope = crate::sql::codegen::target::target_scope(&t.table, c.insert_alias.clone(), t.cursor);
+        let scope = crate::sql::codegen::target::target_scope(&t.table, c.frame.insert_alias.clone(), t.cursor);
         let mut ex_scope = scope.clone();
         ex_scope.items[0].name = "excluded".into();
         ex_scope.items[0].cursor = excluded;
@@ -323,9 +323,9 @@ fn emit_clause(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, targ
         c.scopes.push(scope);
         for i in 0..t.table.columns.len() {
             let key = if t.table.rowid_alias == Some(i) { -1 } else { i as i64 };
-            c.col_map.insert((excluded, key), crate::sql::codegen::ColumnSource::Register(row + i as i32));
+            c.frame.col_map.insert((excluded, key), crate::sql::codegen::ColumnSource::Register(row + i as i32));
         }
-        c.col_map.insert((excluded, -1), crate::sql::codegen::ColumnSource::Register(rowid));
+        c.frame.col_map.insert((excluded, -1), crate::sql::codegen::ColumnSource::Register(rowid));
         let r = (|| -> Result<()> {
             // SQLite resolves the SET values before the WHERE clause: the
             // first unknown name reported is the first in SET.
@@ -340,7 +340,7 @@ fn emit_clause(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, targ
             crate::sql::codegen::dml::update::update_row(c, t, existing, assignments, OnConflict::Abort, skip)?;
             Ok(())
         })();
-        c.col_map.retain(|k, _| k.0 != excluded);
+        c.frame.col_map.retain(|k, _| k.0 != excluded);
         c.scopes.pop();
         c.scopes.pop();
         r?;

@@ -44,7 +44,7 @@ impl Compiler<'_> {
     pub(in crate::sql::codegen) fn vtab_target(&self, q: &ast::QualifiedName<'_>) -> Result<Option<(Arc<VtabInstance>, crate::sql::vtab_decl::DeclaredTable)>> {
         let db = self.target_db(q)?;
         let name = unquote(q.name.0);
-        let found = match self.schema.table_in(db, &name) {
+        let found = match self.env.schema.table_in(db, &name) {
             Some(t) => self.connected_vtab(t)?,
             None if db.is_none_or(|d| d == 0) => self.eponymous_vtab(&name)?,
             None => None,

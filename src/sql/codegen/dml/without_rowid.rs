@@ -132,7 +132,7 @@ impl Compiler<'_> {
         for (pos, col) in order.into_iter().enumerate() {
             positions[col] = pos;
         }
-        self.record_positions.insert(cur, positions);
+        self.frame.record_positions.insert(cur, positions);
         Ok(())
     }
 

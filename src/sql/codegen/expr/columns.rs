@@ -25,7 +25,7 @@ pub fn default_p4(table: &crate::sql::schema::Table, col: usize) -> P4 {
 impl Compiler<'_> {
     /// Resolve an identifier, trying columns of every scope.
     pub fn resolve_name(&mut self, qualifier: Option<&str>, name: &str) -> Result<Option<ColumnRef>> {
-        if (self.internal_rowid_read && name == crate::sql::resolve::INTERNAL_ROWID)
+        if (self.frame.internal_rowid_read && name == crate::sql::resolve::INTERNAL_ROWID)
             || (!self.vtab_unchanged_flags.is_empty() && name.starts_with(crate::sql::resolve::UNCHANGED_VALUE))
         {
             return Ok(crate::sql::resolve::resolve_rowid(&self.scopes, qualifier));
@@ -50,14 +50,14 @@ impl Compiler<'_> {
             }
         }
         let key = (r.cursor, r.column.map_or(-1, |c| c as i64));
-        if self.vtab_cursors.contains_key(&r.cursor) && !self.col_map.contains_key(&key) {
+        if self.vtab_cursors.contains_key(&r.cursor) && !self.frame.col_map.contains_key(&key) {
             match r.column {
                 Some(i) => self.b.add(Opcode::VColumn, r.cursor, i as i32, target),
                 None => self.b.add(Opcode::VRowid, r.cursor, target, 0),
             };
             return Ok(());
         }
-        if let Some(src) = self.col_map.get(&key).copied() {
+        if let Some(src) = self.frame.col_map.get(&key).copied() {
             match src {
                 ColumnSource::Register(reg) => {
                     self.b.add(Opcode::SCopy, reg, target, 0);
@@ -88,7 +88,7 @@ impl Compiler<'_> {
                     return self.emit_virtual_column(t, r.cursor, i, target);
                 }
                 let default = self.column_default(r, i);
-                let field = match self.record_positions.get(&r.cursor) {
+                let field = match self.frame.record_positions.get(&r.cursor) {
                     Some(p) => p.get(i).copied().unwrap_or(i),
                     None => table.and_then(|t| t.field_of(i)).unwrap_or(i),
                 };
@@ -106,7 +106,7 @@ impl Compiler<'_> {
     /// NULL-filled one; of a RIGHT JOIN, the right column (never NULL
     /// filled), as SQLite reads it (`Compiler::using_coalesce`).
     pub fn emit_unqualified_column(&mut self, r: &ColumnRef, target: i32) -> Result<()> {
-        match self.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))).cloned() {
+        match self.frame.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))).cloned() {
             None => self.emit_column(r, target),
             Some(reads) => self.emit_coalesce(&reads, target),
         }
@@ -115,7 +115,7 @@ impl Compiler<'_> {
     /// The columns a name without a qualifier resolved to `r` reads in
     /// its place (empty when it reads `r`).
     pub fn using_reads(&self, r: &ColumnRef) -> Vec<ColumnRef> {
-        self.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))).cloned().unwrap_or_default()
+        self.frame.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))).cloned().unwrap_or_default()
     }
 
     /// Emit the first non-NULL of `columns` (NULL when all are).
@@ -140,7 +140,7 @@ impl Compiler<'_> {
         if item.table.is_empty() {
             return P4::None;
         }
-        match self.schema.table_in(Some(item.db), &item.table) {
+        match self.env.schema.table_in(Some(item.db), &item.table) {
             Some(t) => default_p4(t, col),
             None => P4::None,
         }
@@ -165,7 +165,7 @@ impl<'s> Compiler<'s> {
         if item.table.is_empty() {
             return None;
         }
-        let schema: &'s crate::sql::schema::Schema = self.schema;
+        let schema: &'s crate::sql::schema::Schema = self.env.schema;
         schema.table(&item.table).filter(|t| t.view_select.is_none())
     }
 }

@@ -59,9 +59,9 @@ impl Compiler<'_> {
     /// Run `f` with `Function` instructions marked as computing an index
     /// key (1), a CHECK constraint (2) or a generated column (3).
     pub fn with_pure_context<T>(&mut self, code: i32, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
-        let saved = std::mem::replace(&mut self.pure_context, code);
+        let saved = std::mem::replace(&mut self.frame.pure_context, code);
         let r = f(self);
-        self.pure_context = saved;
+        self.frame.pure_context = saved;
         r
     }
 
@@ -243,7 +243,7 @@ impl Compiler<'_> {
     /// `table.columns.len() + k`, past the table's own columns.
     pub fn indexed_exprs(&mut self, table: &Table) -> Vec<IndexedExpr> {
         let mut out: Vec<IndexedExpr> = Vec::new();
-        let indexes: Vec<Index> = self.schema.indexes_of(table).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
+        let indexes: Vec<Index> = self.env.schema.indexes_of(table).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
         for idx in &indexes {
             for ic in &idx.columns {
                 let Some(e) = &ic.expr else { continue };

@@ -170,7 +170,7 @@ impl Compiler<'_> {
     /// subquery reading an enclosing query's aggregate is correlated with
     /// that query's groups.
     fn read_aggregate(&mut self, acc: i32, target: i32) {
-        let from = self.agg_owner_depth.get(&acc).copied().unwrap_or(self.agg_scope_depth);
+        let from = self.frame.agg_owner_depth.get(&acc).copied().unwrap_or(self.frame.agg_scope_depth);
         if from > 0 {
             for s in self.scopes.iter_mut().skip(from) {
                 s.correlated = true;
@@ -202,7 +202,7 @@ impl Compiler<'_> {
         let name = unquoted(raw);
 
         if let Some(r) = self.resolve_name(None, &name)? {
-            if self.internal_rowid_read && r.column.is_none() && name == crate::sql::resolve::INTERNAL_ROWID {
+            if self.frame.internal_rowid_read && r.column.is_none() && name == crate::sql::resolve::INTERNAL_ROWID {
                 // The rowids an UPDATE/DELETE visits: not a read to authorize.
                 let auth = self.authorizer.take();
                 self.emit_column(&r, target)?;
@@ -225,11 +225,11 @@ impl Compiler<'_> {
             let passed = !inner.is_empty();
             // (Nor are the aggregates of the queries nested deeper theirs.)
             let saved_aggs = passed.then(|| {
-                let all = self.agg_regs.clone();
-                let default_owner = self.agg_scope_depth;
-                let owner = |acc: &i32| self.agg_owner_depth.get(acc).copied().unwrap_or(default_owner);
+                let all = self.frame.agg_regs.clone();
+                let default_owner = self.frame.agg_scope_depth;
+                let owner = |acc: &i32| self.frame.agg_owner_depth.get(acc).copied().unwrap_or(default_owner);
                 let mut visible = crate::util::fast_hash::FastMap::default();
-                for (key, &acc) in &self.agg_regs {
+                for (key, &acc) in &self.frame.agg_regs {
                     // (An entry of a deeper query may hide the enclosing one's.)
                     let mut acc = Some(acc);
                     while let Some(a) = acc.filter(|a| owner(a) > depth) {
@@ -239,13 +239,13 @@ impl Compiler<'_> {
                         visible.insert(key.clone(), a);
                     }
                 }
-                self.agg_regs = visible;
-                (all, std::mem::replace(&mut self.agg_scope_depth, default_owner.min(depth)))
+                self.frame.agg_regs = visible;
+                (all, std::mem::replace(&mut self.frame.agg_scope_depth, default_owner.min(depth)))
             });
             let r = self.enclosing_alias(level, &name, &text, target);
             if let Some((all, scope_depth)) = saved_aggs {
-                self.agg_regs = all;
-                self.agg_scope_depth = scope_depth;
+                self.frame.agg_regs = all;
+                self.frame.agg_scope_depth = scope_depth;
             }
             self.scopes.extend(inner);
             if passed {
@@ -337,7 +337,7 @@ impl Compiler<'_> {
         let n = self.variable_number(name)?;
         // (Anonymous and named parameters take the next number: past the
         // limit, SQLite refuses the statement.)
-        if n as usize > self.max_variable {
+        if n as usize > self.env.max_variable {
             return Err(Error::sql("too many SQL variables"));
         }
         Ok(n)
@@ -358,7 +358,7 @@ impl Compiler<'_> {
         // The parser gives `?NNN` without its `?`.
         let digits = if name.bytes().all(|b| b.is_ascii_digit()) { Some(name) } else { name.strip_prefix('?') };
         if let Some(num) = digits {
-            let max = self.max_variable;
+            let max = self.env.max_variable;
             let out_of_range = || Error::sql(format!("variable number must be between ?1 and ?{max}"));
             let n: usize = num.parse().map_err(|_| out_of_range())?;
             if n == 0 || n > max {
@@ -386,11 +386,11 @@ impl Compiler<'_> {
     /// enclosing one) computes it. (Keyed by the call's text: formatted
     /// only when there are aggregates to look up.)
     pub(in crate::sql::codegen) fn aggregate_register(&self, e: &Expr<'_>) -> Option<i32> {
-        if self.agg_regs.is_empty() {
+        if self.frame.agg_regs.is_empty() {
             return None;
         }
-        let acc = self.agg_regs.get(&e.to_string()).copied()?;
-        let owner = self.agg_owner_depth.get(&acc).copied().unwrap_or(self.agg_scope_depth);
+        let acc = self.frame.agg_regs.get(&e.to_string()).copied()?;
+        let owner = self.frame.agg_owner_depth.get(&acc).copied().unwrap_or(self.frame.agg_scope_depth);
         if self.scopes.len() <= owner || self.binds_to_owner(e, owner) {
             Some(acc)
         } else {
@@ -425,7 +425,7 @@ impl Compiler<'_> {
 
     /// Compute `e` into register `target`.
     pub fn expr(&mut self, e: &Expr<'_>, target: i32) -> Result<()> {
-        if self.interrupt.as_ref().is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) {
+        if self.env.interrupt.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) {
             return Err(Error::code(crate::error::SQLITE_INTERRUPT));
         }
         crate::sql::parse::with_stack(|| self.expr_inner(e, target))
@@ -436,7 +436,7 @@ impl Compiler<'_> {
     /// (`sql::parse_limits::DeferredDepth`): SQLite fails there.
     fn check_depth_point(&self, e: &Expr<'_>) -> Result<()> {
         if self.depth_point == Some(e as *const Expr<'_> as usize) {
-            return Err(Error::sql(format!("Expression tree is too large (maximum depth {})", self.max_expr_depth)));
+            return Err(Error::sql(format!("Expression tree is too large (maximum depth {})", self.env.max_expr_depth)));
         }
         Ok(())
     }
@@ -472,8 +472,8 @@ impl Compiler<'_> {
                         Literal::CurrentTime => ("current_time", "time"),
                         _ => ("current_timestamp", "datetime"),
                     };
-                    let def = self.funcs.find(kw, 0).or_else(|| self.funcs.find(f, 0)).ok_or_else(|| Error::sql(format!("no such function: {f}")))?;
-                    self.b.add4(Opcode::Function, self.pure_context, target, target, P4::Func(def), 0);
+                    let def = self.env.funcs.find(kw, 0).or_else(|| self.env.funcs.find(f, 0)).ok_or_else(|| Error::sql(format!("no such function: {f}")))?;
+                    self.b.add4(Opcode::Function, self.frame.pure_context, target, target, P4::Func(def), 0);
                 }
             },
             Expr::Id(id) => self.identifier(id.0, target)?,
@@ -489,7 +489,7 @@ impl Compiler<'_> {
             }
             // A CHECK constraint's `db.table.column`: SQLite ignores the
             // database name there.
-            Expr::DoublyQualified(_, t, c) if self.pure_context == 2 => {
+            Expr::DoublyQualified(_, t, c) if self.frame.pure_context == 2 => {
                 let (t, c) = (unquoted(t.0), unquoted(c.0));
                 match self.resolve_name(Some(&t), &c)? {
                     Some(r) => self.emit_column(&r, target)?,
@@ -664,7 +664,7 @@ impl Compiler<'_> {
                 if let Some(x) = escape {
                     self.argument(x, first + 2)?;
                 }
-                self.b.add4(Opcode::Function, self.pure_context, first, target, P4::Func(def), n as u16);
+                self.b.add4(Opcode::Function, self.frame.pure_context, first, target, P4::Func(def), n as u16);
                 if *not {
                     self.b.add(Opcode::Not, target, target, 0);
                 }
@@ -694,12 +694,12 @@ impl Compiler<'_> {
 
     /// Find a function with SQLite's errors.
     pub fn lookup_function(&self, name: &str, n: usize) -> Result<std::sync::Arc<crate::vdbe::func::FuncDef>> {
-        match self.funcs.find(name, n) {
+        match self.env.funcs.find(name, n) {
             // Variadic built-ins with a minimum (max() and min() take one).
             Some(_) if n < crate::vdbe::func::builtins::variadic_min_args(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
             Some(d) => Ok(d),
             None if self.stored_schema_expr => Err(Error::sql(format!("unknown function: {name}()"))),
-            None if self.funcs.has_name(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
+            None if self.env.funcs.has_name(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
             None => Err(Error::sql(format!("no such function: {name}"))),
         }
     }
@@ -729,12 +729,12 @@ impl Compiler<'_> {
         // SQLITE_DIRECTONLY) runs only from the statement's own text: a
         // view or trigger body or a schema expression (CHECK, index key,
         // generated column) could be planted by whoever wrote the file.
-        let from_ddl = self.pure_context != 0 || self.stored_schema_expr || !self.view_texts.is_empty() || !self.firing.is_empty();
+        let from_ddl = self.frame.pure_context != 0 || self.stored_schema_expr || !self.view_texts.is_empty() || !self.firing.is_empty();
         if def.flags.direct_only && from_ddl {
             return Err(Error::sql(format!("unsafe use of {name}()")));
         }
         if matches!(def.kind, FuncKind::Aggregate(_)) {
-            if self.in_aggregate_query {
+            if self.frame.in_aggregate_query {
                 // (A code generator's error: every name was resolved
                 // before, its arguments' too.)
                 for a in args {
@@ -773,7 +773,7 @@ impl Compiler<'_> {
         if def.flags.builtin && args.len() == 1 {
             self.flag_length_only_column(name, first);
         }
-        self.b.add4(Opcode::Function, self.pure_context, first, target, P4::Func(def), args.len() as u16);
+        self.b.add4(Opcode::Function, self.frame.pure_context, first, target, P4::Func(def), args.len() as u16);
         Ok(())
     }
 
@@ -867,7 +867,7 @@ impl Compiler<'_> {
                 let first = self.b.regs(2);
                 self.b.add(Opcode::SCopy, lr, first, 0);
                 self.b.add(Opcode::SCopy, rr, first + 1, 0);
-                self.b.add4(Opcode::Function, self.pure_context, first, target, P4::Func(def), 2);
+                self.b.add4(Opcode::Function, self.frame.pure_context, first, target, P4::Func(def), 2);
                 return Ok(());
             }
             _ => return Err(Error::sql("unsupported operator")),
@@ -905,9 +905,9 @@ impl Compiler<'_> {
     /// Compile an operand of a comparison: a subquery of several columns
     /// there is a misused row value.
     fn comparison_operand(&mut self, e: &Expr<'_>) -> Result<i32> {
-        self.comparing = matches!(e, Expr::Subquery(_));
+        self.frame.comparing = matches!(e, Expr::Subquery(_));
         let r = self.operand(e);
-        self.comparing = false;
+        self.frame.comparing = false;
         r
     }
 }

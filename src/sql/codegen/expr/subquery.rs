@@ -96,7 +96,7 @@ impl Compiler<'_> {
         }
         self.finish_once(once, info.correlated);
         let aff = comparison_affinity(column_affinity, info.first_affinity);
-        let at = self.ephem_records.remove(&cur).unwrap_or_default();
+        let at = self.frame.ephem_records.remove(&cur).unwrap_or_default();
         if aff != 0 {
             let letter = (aff as u8 as char).to_string();
             for at in at {
@@ -157,7 +157,7 @@ impl Compiler<'_> {
         let aff = comparison_affinity(self.expr_affinity(lhs), info.first_affinity);
         if aff != 0 {
             let letter = (aff as u8 as char).to_string();
-            for at in self.ephem_records.remove(&cur).unwrap_or_default() {
+            for at in self.frame.ephem_records.remove(&cur).unwrap_or_default() {
                 self.b.insns[at].p4 = P4::affinity(letter.clone());
             }
             self.b.add4(Opcode::Affinity, x, 1, 0, P4::affinity(letter), 0);
@@ -220,7 +220,7 @@ impl Compiler<'_> {
             })
             .collect();
         if affs.chars().any(|c| c != 'A') {
-            for at in self.ephem_records.remove(&cur).unwrap_or_default() {
+            for at in self.frame.ephem_records.remove(&cur).unwrap_or_default() {
                 self.b.insns[at].p4 = P4::affinity(affs.clone());
             }
             self.b.add4(Opcode::Affinity, x, n as i32, 0, P4::affinity(affs), 0);
@@ -286,9 +286,9 @@ impl Compiler<'_> {
 impl Compiler<'_> {
     pub(super) fn scalar_subquery(&mut self, sel: &ast::Select<'_>, target: i32) -> Result<()> {
         // Its own expressions are not operands of the comparison.
-        let saved = std::mem::replace(&mut self.comparing, false);
+        let saved = std::mem::replace(&mut self.frame.comparing, false);
         let r = self.scalar_subquery_body(sel, target, saved);
-        self.comparing = saved;
+        self.frame.comparing = saved;
         r
     }
 

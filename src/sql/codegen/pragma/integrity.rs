@@ -61,7 +61,7 @@ impl Compiler<'_> {
     /// Emit the whole check; the caller has opened the read transaction.
     pub fn integrity_check(&mut self, scope: &IntegrityScope<'_>) -> Result<()> {
         if let Some(only) = scope.table {
-            let known = scope.dbs.iter().any(|(db, _)| self.schema.tables.values().any(|t| t.db == *db && t.name.eq_ignore_ascii_case(only)));
+            let known = scope.dbs.iter().any(|(db, _)| self.env.schema.tables.values().any(|t| t.db == *db && t.name.eq_ignore_ascii_case(only)));
             if !known {
                 let db_name = scope.dbs.first().map_or("main", |d| d.1.as_str());
                 return Err(crate::error::Error::sql(format!("no such table: {db_name}.{only}")));
@@ -86,7 +86,7 @@ impl Compiler<'_> {
 
     /// Both layers of checks for database `db`.
     fn integrity_check_db(&mut self, db: usize, scope: &IntegrityScope<'_>, remaining: i32, done: i32) -> Result<()> {
-        let schema = self.schema;
+        let schema = self.env.schema;
         let mut tables: Vec<&Table> = schema.tables.values().map(|t| &**t).filter(|t| t.db == db && (t.root > 0 || t.virtual_table.is_some())).collect();
         tables.sort_by_key(|t| std::cmp::Reverse(schema_position(self, &t.name)));
         // SQLite's order: each table followed by its indexes, the schema
@@ -361,7 +361,7 @@ impl Compiler<'_> {
             self.b.bind(fine);
         }
         // (Not under PRAGMA ignore_check_constraints, as in SQLite.)
-        if !table.checks.is_empty() && !self.settings.ignore_check_constraints {
+        if !table.checks.is_empty() && !self.env.settings.ignore_check_constraints {
             let fine = self.b.label();
             let fault = self.b.label();
             self.with_row_scope(table, row, rowid, |c| {
@@ -462,7 +462,9 @@ impl Compiler<'_> {
     /// xIntegrity (version 4): its message, if any, is one error row.
     /// Tables not connected are skipped, as SQLite skips them.
     fn check_vtab(&mut self, t: &Table, db: usize, quick: bool, remaining: i32, done: i32) {
-        let Some(inst) = self.vtabs.and_then(|r| r.table(db, &t.name)).filter(|i| i.schema_sql == t.sql && i.table.has_integrity()).cloned() else { return };
+        let Some(inst) = self.env.vtabs.and_then(|r| r.table(db, &t.name)).filter(|i| i.schema_sql == t.sql && i.table.has_integrity()).cloned() else {
+            return;
+        };
         let schema = self.b.reg();
         self.b.add4(Opcode::String8, 0, schema, 0, P4::bytes(self.db_name(db).into_bytes()), 0);
         let out = self.b.reg();
@@ -489,5 +491,5 @@ impl Compiler<'_> {
 
 /// Where `name` stands in `sqlite_schema` (the order SQLite loaded it in).
 fn schema_position(c: &Compiler<'_>, name: &str) -> usize {
-    c.schema.rows.iter().position(|r| r.1.eq_ignore_ascii_case(name)).unwrap_or(usize::MAX)
+    c.env.schema.rows.iter().position(|r| r.1.eq_ignore_ascii_case(name)).unwrap_or(usize::MAX)
 }

@@ -43,7 +43,7 @@ pub(in crate::sql::codegen) fn verify_schemas(c: &mut Compiler<'_>, qualified: O
         Some(db) => 1 << db,
         // (temp only once it is in use: a transaction on it would bring
         // it into `database_list`, which SQLite does not.)
-        None => (0..c.databases.len().clamp(1, 32)).filter(|&db| db != 1 || c.temp_listed).fold(0, |m, db| m | 1 << db),
+        None => (0..c.env.databases.len().clamp(1, 32)).filter(|&db| db != 1 || c.env.temp_listed).fold(0, |m, db| m | 1 << db),
     };
 }
 
@@ -99,7 +99,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     // The database's file may answer first (an application VFS's own
     // pragmas, SQLITE_FCNTL_PRAGMA): its text is the one row, named by
     // itself, as SQLite names it.
-    if let Some(file) = c.db_file.and_then(|f| f(pdb)) {
+    if let Some(file) = c.env.db_file.and_then(|f| f(pdb)) {
         let value = arg.map(arg_text);
         if let Some(answer) = file.pragma(&unquoted(name.name.0), value.as_deref()) {
             if let Some(text) = answer? {
@@ -110,7 +110,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         }
     }
     let mut txn = None;
-    let schema = c.schema;
+    let schema = c.env.schema;
     match pname.as_str() {
         "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" => {
             let arg = arg.map(arg_text);
@@ -203,7 +203,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 None => pname.clone(),
             };
             if pname == "page_size" && value.is_none() && pdb == 0 {
-                const_rows(c, prog, &["page_size"], vec![vec![Value::Integer(c.page_size as i64)]]);
+                const_rows(c, prog, &["page_size"], vec![vec![Value::Integer(c.env.page_size as i64)]]);
             } else {
                 let n = if pname == "wal_checkpoint" { 3 } else { 1 };
                 let out = c.b.reg();
@@ -213,7 +213,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 if pname == "journal_mode" && value.is_some() && qualified.is_none() {
                     // Unqualified, the new mode goes to temp and every
                     // attached database too (main's result is reported).
-                    for db in 1..c.databases.len() {
+                    for db in 1..c.env.databases.len() {
                         let scratch = c.b.reg();
                         c.b.add4(Opcode::PragmaBtree, db as i32, scratch, 0, P4::text(spec.clone()), 0);
                     }
@@ -274,10 +274,10 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             };
             let dbs: Vec<(usize, String)> = match qualified {
                 Some(d) => vec![d],
-                None => std::iter::once(0).chain(2..c.databases.len()).collect(),
+                None => std::iter::once(0).chain(2..c.env.databases.len()).collect(),
             }
             .into_iter()
-            .map(|d| (d, c.databases.get(d).map_or_else(|| "main".to_string(), |x| x.0.clone())))
+            .map(|d| (d, c.env.databases.get(d).map_or_else(|| "main".to_string(), |x| x.0.clone())))
             .collect();
             let scope = crate::sql::codegen::pragma::integrity::IntegrityScope { dbs, quick: pname == "quick_check", max_errors, table: table.as_deref() };
             c.integrity_check(&scope)?;
@@ -329,7 +329,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             match (qualified, mode) {
                 (None, None) => set(c, 0, "locking_mode=default".into()),
                 (None, Some(m)) => {
-                    for db in 2..c.databases.len() {
+                    for db in 2..c.env.databases.len() {
                         set(c, db, format!("locking_mode={m}"));
                     }
                     set(c, 0, format!("locking_mode_default={m}"));
@@ -348,10 +348,10 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             // and report 0 (as SQLite built without mmap); an application
             // VFS's file gets SQLITE_FCNTL_MMAP_SIZE and answers itself; an
             // in-memory database reports nothing, as in SQLite.
-            let file_of = |i: usize| c.databases.get(i).is_some_and(|d| !d.1.is_empty()).then(|| c.db_file.and_then(|f| f(i))).flatten();
+            let file_of = |i: usize| c.env.databases.get(i).is_some_and(|d| !d.1.is_empty()).then(|| c.env.db_file.and_then(|f| f(i))).flatten();
             if let Some(a) = arg {
                 let sz = dec_or_hex_prefix(&arg_text(a)).0.max(0);
-                for i in (0..c.databases.len()).rev() {
+                for i in (0..c.env.databases.len()).rev() {
                     if qualified.is_none() || i == pdb {
                         if let Some(f) = file_of(i) {
                             f.hint(crate::io::FileHint::MmapSize(sz));
@@ -359,7 +359,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                     }
                 }
             }
-            let is_file = c.databases.get(pdb).is_some_and(|d| !d.1.is_empty());
+            let is_file = c.env.databases.get(pdb).is_some_and(|d| !d.1.is_empty());
             let answer = if is_file { file_of(pdb).map_or(Some(Ok(0)), |f| f.mmap_size()) } else { None };
             let rows = match answer {
                 Some(n) => vec![vec![Value::Integer(n?)]],
@@ -676,7 +676,7 @@ pub fn list_rows(c: &Compiler<'_>, pragma: &str) -> Option<(Vec<&'static str>, V
     match pragma {
         "collation_list" => Some((
             vec!["seq", "name"],
-            crate::sql::codegen::pragma::collation_list::ordered(c.collation_order)
+            crate::sql::codegen::pragma::collation_list::ordered(c.env.collation_order)
                 .into_iter()
                 .enumerate()
                 .map(|(i, n)| vec![Value::Integer(i as i64), Value::text(n)])
@@ -697,6 +697,7 @@ pub fn list_rows(c: &Compiler<'_>, pragma: &str) -> Option<(Vec<&'static str>, V
             use crate::vdbe::func::{FuncKind, FunctionRegistry};
             let builtins = FunctionRegistry::with_builtins();
             let rows = c
+                .env
                 .funcs
                 .all()
                 .into_iter()
@@ -762,7 +763,7 @@ pub(crate) fn emit_pragma_value(c: &mut Compiler<'_>, pname: &str, db: Option<us
             c.b.add(Opcode::Integer, 0, out, 0);
         }
         "page_size" if pdb == 0 => {
-            c.b.add(Opcode::Integer, c.page_size as i32, out, 0);
+            c.b.add(Opcode::Integer, c.env.page_size as i32, out, 0);
         }
         // (Unqualified, locking_mode reports the connection's default.)
         "locking_mode" if db.is_none() => {

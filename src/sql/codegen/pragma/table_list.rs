@@ -21,21 +21,21 @@ impl Compiler<'_> {
     /// None) and table `name` (every one when None).
     pub(in crate::sql::codegen) fn table_list_rows(&mut self, db: Option<usize>, name: Option<&str>) -> Result<Vec<Vec<Value>>> {
         let mut out = Vec::new();
-        for d in 0..self.databases.len() {
+        for d in 0..self.env.databases.len() {
             if db.is_some_and(|x| x != d) {
                 continue;
             }
             let schema_name = self.db_name(d);
-            let objects: Vec<String> = (0..self.schema.rows.len())
+            let objects: Vec<String> = (0..self.env.schema.rows.len())
                 .rev()
-                .filter(|&i| self.schema.row_db(i) == d && matches!(self.schema.rows[i].0.as_str(), "table" | "view"))
-                .map(|i| self.schema.rows[i].1.clone())
+                .filter(|&i| self.env.schema.row_db(i) == d && matches!(self.env.schema.rows[i].0.as_str(), "table" | "view"))
+                .map(|i| self.env.schema.rows[i].1.clone())
                 .collect();
             for object in objects {
                 if name.is_some_and(|n| !n.eq_ignore_ascii_case(&object)) {
                     continue;
                 }
-                let Some(t) = self.schema.table_in(Some(d), &object).cloned() else { continue };
+                let Some(t) = self.env.schema.table_in(Some(d), &object).cloned() else { continue };
                 let (kind, ncol) = if t.view_select.is_some() {
                     // (A view that no longer compiles counts no columns.)
                     ("view", self.view_column_types(&t).map_or(0, |c| c.len()))

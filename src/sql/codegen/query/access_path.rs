@@ -105,7 +105,7 @@ impl<'b> Compiler<'_> {
             self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
             // The seek finds a row exactly when `rowid = e` holds: it
             // converts `e` as the comparison's numeric affinity would.
-            self.seek_consumed = terms
+            self.frame.seek_consumed = terms
                 .iter()
                 .find(|t| matches!(t, Expr::Binary(l, Operator::Equals, r) if std::ptr::eq(&**l, *e) || std::ptr::eq(&**r, *e)))
                 .map(|t| term_address(t));
@@ -756,7 +756,7 @@ impl<'b> Compiler<'_> {
 
     /// Key description of an index (its columns, then the rowid).
     pub fn index_key_info(&self, idx: &Index) -> Result<Arc<KeyInfo>> {
-        let table = self.schema.table(&idx.table).cloned();
+        let table = self.env.schema.table(&idx.table).cloned();
         let mut fields = Vec::new();
         for c in &idx.columns {
             let coll_name = c.collation.clone().or_else(|| table.as_ref().and_then(|t| t.columns.get(c.column?).and_then(|x| x.collation.clone())));

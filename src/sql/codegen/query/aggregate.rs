@@ -8,7 +8,7 @@
 //!
 //! While a group's output is computed, aggregate calls read their
 //! accumulator registers and plain column references read the registers
-//! holding the group's bare-column row (`Compiler::agg_regs`/`col_map`):
+//! holding the group's bare-column row (`FrameState::agg_regs`/`col_map`):
 //! the group's first row, or with a min()/max() the row holding its best
 //! value, which is the row SQLite reports.
 
@@ -395,16 +395,16 @@ impl<'b> Compiler<'_> {
         }
         // The mappings are this query's only: an enclosing statement's
         // (a trigger's OLD/NEW, an outer aggregate) come back afterwards.
-        let saved_maps = (self.agg_regs.clone(), self.col_map.clone());
-        let saved_depth = std::mem::replace(&mut self.agg_scope_depth, self.scopes.len());
+        let saved_maps = (self.frame.agg_regs.clone(), self.frame.col_map.clone());
+        let saved_depth = std::mem::replace(&mut self.frame.agg_scope_depth, self.scopes.len());
         for a in aggs {
-            if let Some(old) = self.agg_regs.insert(a.key.clone(), a.acc).filter(|&old| old != a.acc) {
+            if let Some(old) = self.frame.agg_regs.insert(a.key.clone(), a.acc).filter(|&old| old != a.acc) {
                 self.agg_shadowed.insert(a.acc, old);
             }
-            self.agg_owner_depth.insert(a.acc, self.scopes.len());
+            self.frame.agg_owner_depth.insert(a.acc, self.scopes.len());
         }
         for (i, c) in cols.iter().enumerate() {
-            self.col_map.insert((c.cursor, c.column.map_or(-1, |x| x as i64)), ColumnSource::Register(col_regs + i as i32));
+            self.frame.col_map.insert((c.cursor, c.column.map_or(-1, |x| x as i64)), ColumnSource::Register(col_regs + i as i32));
         }
         let r = (|| -> Result<()> {
             for h in having {
@@ -414,8 +414,8 @@ impl<'b> Compiler<'_> {
             self.compute_items(items, regs)?;
             self.emit_row(ctx, order_by, regs, items.len())
         })();
-        (self.agg_regs, self.col_map) = saved_maps;
-        self.agg_scope_depth = saved_depth;
+        (self.frame.agg_regs, self.frame.col_map) = saved_maps;
+        self.frame.agg_scope_depth = saved_depth;
         r
     }
 
@@ -523,7 +523,7 @@ impl<'b> Compiler<'_> {
         for it in items {
             match it {
                 ResultItem::Expr(e, _) => {
-                    self.collect_aggs_in_order(e, &mut aggs, true, self.in_exists)?;
+                    self.collect_aggs_in_order(e, &mut aggs, true, self.frame.in_exists)?;
                     self.collect_columns(e, &mut cols);
                 }
                 ResultItem::Col(r, _, unqualified) => {

@@ -14,7 +14,7 @@ impl Compiler<'_> {
         let c = self.b.cursor();
         if index {
             let at = self.b.add4(Opcode::OpenEphemeral, c, n as i32, 0, P4::KeyInfo(binary_key_info(n)), 0);
-            self.compound_key_opens.push(at);
+            self.frame.compound_key_opens.push(at);
         } else {
             self.b.add(Opcode::OpenEphemeral, c, n as i32, 0);
         }
@@ -68,7 +68,7 @@ impl Compiler<'_> {
         // the temporary with a patched width.
         let e0 = self.b.cursor();
         let open_addr = self.b.add(Opcode::OpenEphemeral, e0, 0, 0);
-        let outer_key_opens = std::mem::take(&mut self.compound_key_opens);
+        let outer_key_opens = std::mem::take(&mut self.frame.compound_key_opens);
         // Each arm is offered the compound's ORDER BY first, as SQLite's
         // merge of sorted arms asks of it, so a virtual table in an arm is
         // offered that order (the rows are sorted once, at the end).
@@ -90,7 +90,7 @@ impl Compiler<'_> {
             }
             ArmOrder::NotOffered => self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names, None),
         };
-        let key_opens = std::mem::replace(&mut self.compound_key_opens, outer_key_opens);
+        let key_opens = std::mem::replace(&mut self.frame.compound_key_opens, outer_key_opens);
         let (out, colls) = match r {
             Ok(r) => r,
             Err(e) => return Err(self.error_in_resolve_order(sel, e)),
@@ -98,8 +98,8 @@ impl Compiler<'_> {
         // SQLite codes a compound that removes rows, or is sorted, as a
         // merge of its arms, whose ORDER BY terms it builds as COLLATE
         // nodes of height 2.
-        if self.max_expr_depth < 2 && (sel.order_by.is_some() || compounds.iter().any(|c| c.operator != CompoundOperator::UnionAll)) {
-            return Err(Error::sql(format!("Expression tree is too large (maximum depth {})", self.max_expr_depth)));
+        if self.env.max_expr_depth < 2 && (sel.order_by.is_some() || compounds.iter().any(|c| c.operator != CompoundOperator::UnionAll)) {
+            return Err(Error::sql(format!("Expression tree is too large (maximum depth {})", self.env.max_expr_depth)));
         }
         // Duplicates are told apart under each column's collation: that of
         // the leftmost arm whose column has one (else BINARY). The
@@ -188,11 +188,11 @@ impl Compiler<'_> {
                 if lower.starts_with("sqlite_")
                     || lower.starts_with("pragma_")
                     || self.cte(&name).is_some()
-                    || self.recursive.iter().any(|r| r.name.eq_ignore_ascii_case(&name))
+                    || self.frame.recursive.iter().any(|r| r.name.eq_ignore_ascii_case(&name))
                 {
                     continue;
                 }
-                if self.schema.table_in(self.home_db, &name).is_none() {
+                if self.env.schema.table_in(self.home_db, &name).is_none() {
                     return Err(Error::sql(format!("no such table: {name}")));
                 }
             }
@@ -248,10 +248,10 @@ impl Compiler<'_> {
                 Some(d) => Some(self.db_index(&crate::sql::parse::unquote(d.0))?),
                 None => None,
             };
-            let table = self.schema.table_in(db, &name)?;
+            let table = self.env.schema.table_in(db, &name)?;
             let width = match &table.virtual_table {
                 Some(_) => {
-                    let inst = self.vtabs?.table(table.db, &table.name).filter(|i| i.schema_sql == table.sql)?;
+                    let inst = self.env.vtabs?.table(table.db, &table.name).filter(|i| i.schema_sql == table.sql)?;
                     let decl = crate::sql::vtab_decl::declared_table(&inst.declared, &table.name, table.db, &table.sql).ok()?;
                     decl.hidden.iter().filter(|h| !**h).count()
                 }
@@ -288,7 +288,7 @@ impl Compiler<'_> {
                 return false;
             }
             let db = qn.db_name.as_ref().and_then(|d| self.db_index(&crate::sql::parse::unquote(d.0)));
-            match self.schema.table_in(db, &name) {
+            match self.env.schema.table_in(db, &name) {
                 Some(t) => t.virtual_table.is_some(),
                 None => true,
             }
@@ -378,7 +378,7 @@ impl Compiler<'_> {
         self.b.insns[open_addr].p2 = n as i32;
         if is_index {
             self.b.insns[open_addr].p4 = P4::KeyInfo(binary_key_info(n));
-            self.compound_key_opens.push(open_addr);
+            self.frame.compound_key_opens.push(open_addr);
         }
         let mut cur = e0;
         let mut correlated = info.correlated;

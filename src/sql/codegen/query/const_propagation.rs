@@ -148,7 +148,7 @@ impl Compiler<'_> {
                     self.b.add4(Opcode::Affinity, reg, 1, 0, P4::affinity(f.column.affinity.letter().to_string()), 0);
                 }
                 let key = (f.column.cursor, f.column.column.map_or(-1, |c| c as i64));
-                saved.push((key, self.col_map.insert(key, ColumnSource::Register(reg))));
+                saved.push((key, self.frame.col_map.insert(key, ColumnSource::Register(reg))));
             }
             let r = match pair {
                 None => self.where_term_if_false(t, skip),
@@ -156,8 +156,8 @@ impl Compiler<'_> {
             };
             for (key, old) in saved.into_iter().rev() {
                 match old {
-                    Some(o) => self.col_map.insert(key, o),
-                    None => self.col_map.remove(&key),
+                    Some(o) => self.frame.col_map.insert(key, o),
+                    None => self.frame.col_map.remove(&key),
                 };
             }
             r?;

@@ -59,8 +59,8 @@ impl Compiler<'_> {
             }
             Some(SelectTable::Table(qn, _, None)) if qn.db_name.is_none() => {
                 let name = unquoted(qn.name.0);
-                let is_cte = self.ctes.iter().any(|level| level.contains_key(&name.to_ascii_lowercase()));
-                let view = self.schema.table_in(Some(0), &name).filter(|_| self.schema.table_in(Some(1), &name).is_none());
+                let is_cte = self.frame.ctes.iter().any(|level| level.contains_key(&name.to_ascii_lowercase()));
+                let view = self.env.schema.table_in(Some(0), &name).filter(|_| self.env.schema.table_in(Some(1), &name).is_none());
                 let Some(view_sql) = view.and_then(|t| t.view_select.as_deref()).filter(|_| !is_cte) else { return Ok(None) };
                 let fits = crate::sql::parse::with_first_statement(view_sql.as_bytes(), |cmd, _| match cmd {
                     Some(ast::Cmd::Stmt(ast::Stmt::Select(sub))) => Ok(self.append_arm_counts(sub, &mut text)),
@@ -75,8 +75,8 @@ impl Compiler<'_> {
         }
         let arms = text.matches("(SELECT count(*)").count();
         // (The sum's height: one node per arm over the subquery's two.)
-        if arms + 1 > self.max_expr_depth {
-            return Err(Error::sql(format!("Expression tree is too large (maximum depth {})", self.max_expr_depth)));
+        if arms + 1 > self.env.max_expr_depth {
+            return Err(Error::sql(format!("Expression tree is too large (maximum depth {})", self.env.max_expr_depth)));
         }
         if let Some(n) = column_name {
             text.push_str(&format!(" AS \"{}\"", n.replace('"', "\"\"")));

@@ -57,7 +57,7 @@ impl Compiler<'_> {
         if let Some(w) = where_clause {
             conjuncts(w, &mut terms);
         }
-        let indexes: Vec<crate::sql::schema::Index> = self.schema.indexes_of(&table).into_iter().cloned().collect();
+        let indexes: Vec<crate::sql::schema::Index> = self.env.schema.indexes_of(&table).into_iter().cloned().collect();
         'index: for idx in indexes.iter().filter(|i| i.unique && i.where_sql.is_none()) {
             for ic in &idx.columns {
                 let Some(c) = ic.column.filter(|_| ic.expr.is_none()) else { continue 'index };

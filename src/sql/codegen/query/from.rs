@@ -185,9 +185,9 @@ impl<'b> Compiler<'_> {
                 // both sides.
                 let key = (left[0].cursor, left[0].column.map_or(-1, |c| c as i64));
                 if is_right {
-                    let mut reads = if full { self.using_coalesce.get(&key).cloned().unwrap_or_else(|| vec![left[0].clone()]) } else { Vec::new() };
+                    let mut reads = if full { self.frame.using_coalesce.get(&key).cloned().unwrap_or_else(|| vec![left[0].clone()]) } else { Vec::new() };
                     reads.push(r.clone());
-                    self.using_coalesce.insert(key, reads);
+                    self.frame.using_coalesce.insert(key, reads);
                 }
                 // The left table may read it as `left.x = right.x` unless
                 // an outer or CROSS join keeps the right table inside
@@ -249,12 +249,12 @@ impl<'b> Compiler<'_> {
                 // A schema-qualified name never means a CTE, and the table an
                 // UPDATE/DELETE writes is a table even where a CTE has its name.
                 let qualified = qn.db_name.is_some();
-                let is_target = self.dml_target.as_ref().is_some_and(|t| t.eq_ignore_ascii_case(&name));
+                let is_target = self.frame.dml_target.as_ref().is_some_and(|t| t.eq_ignore_ascii_case(&name));
                 if is_target {
-                    self.dml_target = None;
+                    self.frame.dml_target = None;
                 }
                 let not_cte = qualified || is_target;
-                if let Some(rb) = self.recursive.iter().rev().find(|r| !not_cte && r.name.eq_ignore_ascii_case(&name)).cloned() {
+                if let Some(rb) = self.frame.recursive.iter().rev().find(|r| !not_cte && r.name.eq_ignore_ascii_case(&name)).cloned() {
                     let info = crate::sql::model::query::SelectInfo {
                         n_columns: rb.columns.len(),
                         names: rb.columns.clone(),
@@ -283,7 +283,7 @@ impl<'b> Compiler<'_> {
                     // The body sees the CTEs of the WITH clause defining it
                     // and of those around that one, never the ones of the
                     // query using it (SQLite binds CTE names lexically).
-                    let hidden = self.ctes.split_off(level + 1);
+                    let hidden = self.frame.ctes.split_off(level + 1);
                     let r = match self
                         .check_cte_cursors()
                         .and_then(|()| self.open_recursive_cte(&cte.select_sql, &name, alias.clone(), cte.columns.clone(), out))
@@ -298,7 +298,7 @@ impl<'b> Compiler<'_> {
                         },
                         r => r.map(|_| ()),
                     };
-                    self.ctes.extend(hidden);
+                    self.frame.ctes.extend(hidden);
                     self.expanding.pop();
                     if r.is_ok() {
                         self.name_last_item_object(&name);
@@ -330,7 +330,7 @@ impl<'b> Compiler<'_> {
                     t.name = "sqlite_temp_master".into();
                     Some(Arc::new(t))
                 } else {
-                    self.schema.shared_table_in(db, &name).cloned()
+                    self.env.schema.shared_table_in(db, &name).cloned()
                 };
                 if table.is_none() && db.is_none_or(|d| d == 0) {
                     if let Some((inst, decl)) = self.eponymous_vtab(&name)? {
@@ -411,7 +411,7 @@ impl<'b> Compiler<'_> {
                     let home = std::mem::replace(&mut self.home_db, (table.db != 1).then_some(table.db));
                     // A view's body names schema objects only: the CTEs of
                     // the statement using the view are not in its scope.
-                    let outer_ctes = std::mem::take(&mut self.ctes);
+                    let outer_ctes = std::mem::take(&mut self.frame.ctes);
                     let r = self.enter_view_nesting().and_then(|()| {
                         let r = self.open_subquery_text_named(
                             &view_sql.clone(),
@@ -423,7 +423,7 @@ impl<'b> Compiler<'_> {
                         self.view_depth -= 1;
                         r
                     });
-                    self.ctes = outer_ctes;
+                    self.frame.ctes = outer_ctes;
                     self.home_db = home;
                     self.expanding.pop();
                     if r.is_ok() {
@@ -613,7 +613,7 @@ impl<'b> Compiler<'_> {
     /// SQLite refuses the statement when the SELECTs so nested (the
     /// statement's own included) would exceed `SQLITE_LIMIT_EXPR_DEPTH`.
     fn enter_view_nesting(&mut self) -> Result<()> {
-        if self.view_depth + 1 >= self.max_expr_depth {
+        if self.view_depth + 1 >= self.env.max_expr_depth {
             return Err(Error::sql("VIEWs and/or subqueries nested too deep"));
         }
         self.view_depth += 1;
@@ -654,7 +654,7 @@ impl<'b> Compiler<'_> {
     /// as `SQLITE_LIMIT_EXPR_DEPTH`, the CTE counts as nested too deep
     /// (its guard against CTEs expanding to exponentially many cursors).
     fn check_cte_cursors(&self) -> Result<()> {
-        if self.expanded_cursors >= self.max_expr_depth {
+        if self.expanded_cursors >= self.env.max_expr_depth {
             return Err(Error::sql("VIEWs and/or subqueries nested too deep"));
         }
         Ok(())
@@ -789,8 +789,8 @@ impl<'b> Compiler<'_> {
                 }
                 // An unqualified USING column of a RIGHT/FULL JOIN also
                 // reads the right-hand column it is coalesced with.
-                if q.is_none() && !self.using_coalesce.is_empty() {
-                    if let Some(reads) = self.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))) {
+                if q.is_none() && !self.frame.using_coalesce.is_empty() {
+                    if let Some(reads) = self.frame.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))) {
                         for p in reads.iter().filter(|p| r.depth == 0 && p.item < 64) {
                             mask |= 1 << p.item;
                         }
@@ -974,7 +974,7 @@ impl<'b> Compiler<'_> {
             // row is the first of the outermost loop.)
             let level_goal = req.goal.as_ref().filter(|g| last_right.is_none() && (lvl == 0 || outer_one_row && !g.min_max && !order_served));
             let shown_at = self.eqp.len();
-            self.seek_consumed = None;
+            self.frame.seek_consumed = None;
             // An empty table scanned in full ends every loop around it up
             // to the nearest outer join (as SQLite's `addrHalt`): no row of
             // theirs can be joined with it.
@@ -991,7 +991,7 @@ impl<'b> Compiler<'_> {
             // is not read again by an unmatched pass.
             // (With an authorizer it is compiled all the same: SQLite asks
             // about every column a statement names.)
-            let consumed = self.seek_consumed.take().filter(|_| left_flag.is_none() && it.matched.is_none() && self.authorizer.is_none());
+            let consumed = self.frame.seek_consumed.take().filter(|_| left_flag.is_none() && it.matched.is_none() && self.authorizer.is_none());
             // (Terms a virtual table's module omits are not tested again
             // either, except where a NULL row or a second pass reads the
             // table.)

@@ -88,7 +88,7 @@ impl Compiler<'_> {
                 }
                 Expr::FunctionCall { name, args, filter_over, .. } => {
                     let n = args.map_or(0, |a| a.len());
-                    let def = self.funcs.find(&unquote(name.0), n);
+                    let def = self.env.funcs.find(&unquote(name.0), n);
                     ok = filter_over.is_none() && def.is_some_and(|d| d.flags.deterministic && matches!(d.kind, FuncKind::Scalar(_)));
                 }
                 _ => {}

@@ -212,10 +212,10 @@ impl<'b> Compiler<'_> {
         for (pos, ic) in idx.columns.iter().enumerate() {
             if let Some(c) = ic.column {
                 let key = if table.rowid_alias == Some(c) { -1 } else { c as i64 };
-                self.col_map.entry((table_cursor, key)).or_insert(ColumnSource::Cursor(icur, pos));
+                self.frame.col_map.entry((table_cursor, key)).or_insert(ColumnSource::Cursor(icur, pos));
             }
         }
-        self.col_map.insert((table_cursor, -1), ColumnSource::Cursor(icur, idx.columns.len()));
+        self.frame.col_map.insert((table_cursor, -1), ColumnSource::Cursor(icur, idx.columns.len()));
     }
 
     /// Whether index `idx` of FROM item `item` holds every column the

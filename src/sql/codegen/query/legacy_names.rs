@@ -45,7 +45,7 @@ impl Compiler<'_> {
         if self.default_names {
             (false, true)
         } else {
-            (self.settings.full_column_names, self.settings.short_column_names)
+            (self.env.settings.full_column_names, self.env.settings.short_column_names)
         }
     }
 

@@ -66,7 +66,7 @@ impl<'b> Compiler<'_> {
             self.vtab_consumed.truncate(consumed);
             self.in_or_branch = was_in_branch;
             self.eqp.restore_parent(outer_parent);
-            self.seek_consumed = None;
+            self.frame.seek_consumed = None;
             let (kind, _) = opened?;
             // The row's first branch returns it.
             self.where_term_if_false(branch, bnext)?;

@@ -70,7 +70,7 @@ impl Compiler<'_> {
                 NameEvent::Name(q, n, quoted, db) => self.name_failure(q.as_deref(), n, *quoted, db.as_deref())?,
                 NameEvent::Subquery(s) => {
                     if depth_point.is_some_and(|at| crate::sql::parse_limits::select_holds(s, at)) {
-                        let too_deep = Error::sql(format!("Expression tree is too large (maximum depth {})", self.max_expr_depth));
+                        let too_deep = Error::sql(format!("Expression tree is too large (maximum depth {})", self.env.max_expr_depth));
                         // (The subquery's FROM clause is expanded before its
                         // names are resolved: an error there comes first.)
                         if compile_subqueries {

@@ -208,7 +208,7 @@ impl<'b> Compiler<'_> {
                 SelectTable::Table(qn, a, _) => {
                     let name = unquote(qn.name.0);
                     level.qualifiers.push(alias(a).unwrap_or_else(|| name.clone()));
-                    let table = if with || (qn.db_name.is_none() && self.cte(&name).is_some()) { None } else { self.schema.table(&name) };
+                    let table = if with || (qn.db_name.is_none() && self.cte(&name).is_some()) { None } else { self.env.schema.table(&name) };
                     match (table, level.columns.as_mut()) {
                         (Some(t), Some(cols)) if t.view_select.is_none() => cols.extend(t.columns.iter().map(|c| c.name.clone())),
                         _ => level.columns = None,

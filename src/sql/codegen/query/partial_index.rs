@@ -40,6 +40,7 @@ impl Compiler<'_> {
     /// the terms do not imply leaves no plan: SQLite's "no query solution".
     pub fn loop_indexes(&mut self, it: &FromItem<'_, '_>, table: &Table, terms: &[&Expr<'_>]) -> Result<Vec<Index>> {
         let named: Vec<Index> = self
+            .env
             .schema
             .indexes_of(table)
             .into_iter()

@@ -45,7 +45,7 @@ impl<'b> Compiler<'_> {
                 let pushed = self.push_with(sel.with.as_ref())?;
                 let r = self.recursive_cte_body(sel, name, cols.clone());
                 if pushed {
-                    self.ctes.pop();
+                    self.frame.ctes.pop();
                 }
                 r
             }
@@ -195,8 +195,8 @@ impl<'b> Compiler<'_> {
         let order = order_keys.map(|keys| {
             let seq = self.b.reg();
             self.b.add(Opcode::Integer, 0, seq, 0);
-            self.recursive_orders.push(crate::sql::codegen::RecursiveOrder { keys, seq });
-            self.recursive_orders.len() - 1
+            self.frame.recursive_orders.push(crate::sql::codegen::RecursiveOrder { keys, seq });
+            self.frame.recursive_orders.len() - 1
         });
         let dest = Dest::Recursive { result, queue, dedupe, limit, order };
         // The initial query: its arms one by one where each row may go to
@@ -243,9 +243,9 @@ impl<'b> Compiler<'_> {
         self.b.insns[open_r].p2 = n as i32;
         self.b.insns[open_q].p2 = n as i32;
         // Columns of sort keys ahead of the sequence number in the queue.
-        let nkeys = order.map_or(0, |o| self.recursive_orders[o].keys.iter().map(|k| 1 + k.2 as usize).sum());
+        let nkeys = order.map_or(0, |o| self.frame.recursive_orders[o].keys.iter().map(|k| 1 + k.2 as usize).sum());
         if let Some(o) = order {
-            if let Some(ti) = self.recursive_orders[o].keys.iter().position(|(c, _, _)| *c >= n) {
+            if let Some(ti) = self.frame.recursive_orders[o].keys.iter().position(|(c, _, _)| *c >= n) {
                 return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {n}", crate::sql::parse::ordinal(ti + 1))));
             }
         }
@@ -286,7 +286,7 @@ impl<'b> Compiler<'_> {
         }
         // The CTE's columns are named as its first SELECT writes them.
         let names = cols.clone().unwrap_or_else(|| unique_names(&info.written_names));
-        self.recursive.push(crate::sql::codegen::RecursiveBinding { name: name.to_string(), cursor: current, columns: names });
+        self.frame.recursive.push(crate::sql::codegen::RecursiveBinding { name: name.to_string(), cursor: current, columns: names });
         let mut r = Ok(());
         for cs in &compounds[first_recursive - 1..] {
             match self.compile_simple(&cs.select, None, None, dest) {
@@ -304,7 +304,7 @@ impl<'b> Compiler<'_> {
                 }
             }
         }
-        self.recursive.pop();
+        self.frame.recursive.pop();
         r?;
         // The queue's order and the rows told apart by UNION follow each
         // column's collation (that of the leftmost arm giving it one), an
@@ -312,7 +312,7 @@ impl<'b> Compiler<'_> {
         let colls = self.compound_collations(&arm_infos, n)?;
         if let Some(o) = order {
             let mut fields = Vec::new();
-            for (k, &(col, descending, null_key)) in self.recursive_orders[o].keys.clone().iter().enumerate() {
+            for (k, &(col, descending, null_key)) in self.frame.recursive_orders[o].keys.clone().iter().enumerate() {
                 let collation = match &order_collations[k] {
                     Some(c) => self.collation(c)?,
                     None => colls[col].clone(),

@@ -133,7 +133,7 @@ impl Compiler<'_> {
             }
         };
         if pushed_ctes {
-            self.ctes.pop();
+            self.frame.ctes.pop();
         }
         r
     }
@@ -156,7 +156,7 @@ impl Compiler<'_> {
                 },
             );
         }
-        self.ctes.push(m);
+        self.frame.ctes.push(m);
         Ok(true)
     }
 
@@ -356,7 +356,7 @@ impl Compiler<'_> {
             Dest::EphemIndex(cur) => {
                 let rec = self.b.reg();
                 let at = self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
-                self.ephem_records.entry(cur).or_default().push(at);
+                self.frame.ephem_records.entry(cur).or_default().push(at);
                 self.b.add(Opcode::IdxInsert, cur, rec, 0);
             }
             Dest::EphemTable(cur) => {
@@ -380,7 +380,7 @@ impl Compiler<'_> {
                     self.b.add(Opcode::IdxInsert, d, rec, 0);
                 }
                 if let Some(o) = order {
-                    let (keys, seq) = (self.recursive_orders[o].keys.clone(), self.recursive_orders[o].seq);
+                    let (keys, seq) = (self.frame.recursive_orders[o].keys.clone(), self.frame.recursive_orders[o].seq);
                     let width = keys.iter().map(|k| 1 + k.2 as usize).sum::<usize>();
                     let entry = self.b.regs(width + 1 + n);
                     let mut at = entry;
@@ -638,7 +638,7 @@ impl Compiler<'_> {
                                 // (visible, of no table), then the
                                 // table's own column, left out of `*`.
                                 let key = (it.cursor, column.map_or(-1, |c| c as i64));
-                                let coalesced = self.using_coalesce.contains_key(&key);
+                                let coalesced = self.frame.using_coalesce.contains_key(&key);
                                 if coalesced {
                                     s.push(Default::default());
                                     items.push(ResultItem::Col(cref.clone(), col.name.clone(), true));
@@ -659,7 +659,7 @@ impl Compiler<'_> {
                 }
             }
         }
-        if items.len() > self.max_columns {
+        if items.len() > self.env.max_columns {
             return Err(Error::sql("too many columns in result set"));
         }
         Ok(items)
@@ -753,7 +753,7 @@ impl Compiler<'_> {
         let view_names_text = self.view_names_text.take();
         let span_names = std::mem::take(&mut self.span_names) || view_names_text.is_some();
         let nested_from = std::mem::take(&mut self.nested_from);
-        let row_values = std::mem::take(&mut self.row_values_after);
+        let row_values = std::mem::take(&mut self.frame.row_values_after);
         let order_offered_only = std::mem::take(&mut self.arm_order_offered_only);
         let order_probed = std::mem::take(&mut self.arm_order_probed);
         let OneSelect::Select { distinctness, columns, from, where_clause, group_by, having, window_clause } = core else {
@@ -767,8 +767,8 @@ impl Compiler<'_> {
         }
         self.scopes.push(Scope::default());
         self.aliases.push(crate::sql::codegen::Aliases { list: Vec::new(), scope_depth: self.scopes.len() });
-        let saved_exists = self.in_exists;
-        self.in_exists = matches!(dest, Dest::Exists { .. });
+        let saved_exists = self.frame.in_exists;
+        self.frame.in_exists = matches!(dest, Dest::Exists { .. });
         let exists_as_join_len = self.exists_as_join.len();
         let as_join = matches!(dest, Dest::Exists { .. }) && self.exists_as_join.contains(&(core as *const OneSelect<'_> as usize));
         let result = (|| -> Result<SelectInfo> {
@@ -1018,7 +1018,7 @@ impl Compiler<'_> {
             if let Some(h) = having {
                 conjuncts(h, &mut having_terms);
             }
-            let saved_agg = std::mem::replace(&mut self.in_aggregate_query, is_agg);
+            let saved_agg = std::mem::replace(&mut self.frame.in_aggregate_query, is_agg);
             let has_windows = items_windows || (order_windows && order_by.is_some());
             if !row_values.is_empty() && (has_windows || is_agg) {
                 return Err(Error::unsupported("row-value subqueries in this UPDATE ... FROM"));
@@ -1049,7 +1049,7 @@ impl Compiler<'_> {
                 }
                 // The WHERE loop of an UPDATE or DELETE (`onepass_rowids`)
                 // needs the whole row, as in SQLite: no index covers it.
-                let dml_where = self.select_depth == self.dml_where_level && self.internal_rowid_read;
+                let dml_where = self.select_depth == self.dml_where_level && self.frame.internal_rowid_read;
                 if row_values.is_empty() && !dml_where {
                     let mut exprs: Vec<&Expr<'_>> = terms.clone();
                     // (A term naming a result column reads what it reads.)
@@ -1099,7 +1099,7 @@ impl Compiler<'_> {
                 }
                 self.close_loops(loops);
             }
-            self.in_aggregate_query = saved_agg;
+            self.frame.in_aggregate_query = saved_agg;
             if ctx.sorter.is_some() {
                 if ctx.top_n {
                     self.emit_top_n_output(&ctx, items.len());
@@ -1128,7 +1128,7 @@ impl Compiler<'_> {
             info.first_affinity = info.affinities.first().copied().flatten();
             Ok(info)
         })();
-        self.in_exists = saved_exists;
+        self.frame.in_exists = saved_exists;
         self.exists_as_join.truncate(exists_as_join_len);
         self.aliases.pop();
         let scope = self.scopes.pop().unwrap_or_default();
@@ -1169,7 +1169,7 @@ impl Compiler<'_> {
     /// The name of the first aggregate call among `terms` that an
     /// enclosing query computes (read here from its accumulator).
     fn enclosing_aggregate_in(&self, terms: &[&Expr<'_>]) -> Option<String> {
-        if self.agg_regs.is_empty() {
+        if self.frame.agg_regs.is_empty() {
             return None;
         }
         let mut found = None;
@@ -1280,7 +1280,7 @@ impl Compiler<'_> {
                 found = found || has_aggregate(self, e);
             }
         }
-        if found && self.in_exists && self.scopes.len() > 1 {
+        if found && self.frame.in_exists && self.scopes.len() > 1 {
             // An EXISTS subquery's result columns are never evaluated: an
             // enclosing query's aggregate there does not make this query
             // an aggregate one (its HAVING is then refused, as SQLite does).
@@ -1361,10 +1361,10 @@ impl Compiler<'_> {
                         for (i, e) in row.iter().enumerate() {
                             // (Several rows are a compound: an aggregate in one
                             // is refused when generating code, as SQLite does.)
-                            let misuse_at_codegen = rows.len() > 1 || self.in_aggregate_query;
-                            let saved = std::mem::replace(&mut self.in_aggregate_query, misuse_at_codegen);
+                            let misuse_at_codegen = rows.len() > 1 || self.frame.in_aggregate_query;
+                            let saved = std::mem::replace(&mut self.frame.in_aggregate_query, misuse_at_codegen);
                             let r = self.expr(e, regs + i as i32);
-                            self.in_aggregate_query = saved;
+                            self.frame.in_aggregate_query = saved;
                             r?;
                         }
                     }

@@ -61,6 +61,7 @@ impl<'b> Compiler<'_> {
         }
         let item_name = self.scopes.last().map(|s| s.items[it.item].name.clone()).unwrap_or_default();
         let narrow = self
+            .env
             .schema
             .indexes_of(&table)
             .into_iter()
@@ -95,16 +96,16 @@ impl<'b> Compiler<'_> {
             }
         };
         self.b.add(Opcode::Count, counted, agg.acc, 0);
-        let saved = self.agg_regs.clone();
-        let saved_depth = std::mem::replace(&mut self.agg_scope_depth, self.scopes.len());
-        self.agg_regs.insert(agg.key.clone(), agg.acc);
+        let saved = self.frame.agg_regs.clone();
+        let saved_depth = std::mem::replace(&mut self.frame.agg_scope_depth, self.scopes.len());
+        self.frame.agg_regs.insert(agg.key.clone(), agg.acc);
         let r = (|| -> Result<()> {
             let regs = self.b.regs(items.len());
             self.compute_items(items, regs)?;
             self.emit_row(ctx, order_by, regs, items.len())
         })();
-        self.agg_regs = saved;
-        self.agg_scope_depth = saved_depth;
+        self.frame.agg_regs = saved;
+        self.frame.agg_scope_depth = saved_depth;
         r.map(|()| true)
     }
 }

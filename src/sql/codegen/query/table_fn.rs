@@ -103,7 +103,7 @@ impl<'b> Compiler<'_> {
             2
         } else if lower == "jsonb_tree" {
             3
-        } else if let Some(t) = self.schema.shared_table_in(qn.db_name.as_ref().and_then(|d| self.db_index(&unquoted(d.0))), &name).cloned() {
+        } else if let Some(t) = self.env.schema.shared_table_in(qn.db_name.as_ref().and_then(|d| self.db_index(&unquoted(d.0))), &name).cloned() {
             let Some((inst, decl)) = self.connected_vtab(&t)? else {
                 return Err(Error::sql(format!("'{name}' is not a function")));
             };
@@ -287,7 +287,7 @@ impl<'b> Compiler<'_> {
         // reads it (SQLite's xFilter): a virtual table whose module is
         // missing fails then, not when the statement is prepared.
         let table = matches!(pragma, "table_info" | "table_xinfo")
-            .then(|| arg.as_deref().and_then(|a| self.schema.table_in(schema.as_ref().map(|(db, _)| *db), a)))
+            .then(|| arg.as_deref().and_then(|a| self.env.schema.table_in(schema.as_ref().map(|(db, _)| *db), a)))
             .flatten();
         let connected = match table {
             Some(t) => Some(self.connect_deferred(t)?),
@@ -296,7 +296,7 @@ impl<'b> Compiler<'_> {
         let (mut names, mut rows) = match connected {
             Some(Err(e)) => {
                 self.b.add4(Opcode::Halt, e.code, 0, 0, P4::text(e.message), 0);
-                let names = crate::sql::codegen::pragma::schema_rows(self.schema, None, pragma, None, None, None).map(|(n, _)| n).unwrap_or_default();
+                let names = crate::sql::codegen::pragma::schema_rows(self.env.schema, None, pragma, None, None, None).map(|(n, _)| n).unwrap_or_default();
                 (names.into_iter().map(str::to_string).collect(), Vec::new())
             }
             _ => self.schema_pragma_rows(pragma, arg.as_deref(), schema.as_ref().map(|(db, _)| *db))?,
@@ -424,11 +424,12 @@ impl<'b> Compiler<'_> {
             return Ok((names.iter().map(|n| n.to_string()).collect(), arg.map(|a| self.foreign_key_list(db, a)).unwrap_or_default()));
         }
         let view_columns = self.view_columns_for_pragma(db, pragma, arg)?;
-        let vtab = match arg.and_then(|n| self.schema.table_in(db, n)) {
+        let vtab = match arg.and_then(|n| self.env.schema.table_in(db, n)) {
             Some(t) if pragma == "table_info" || pragma == "table_xinfo" => self.connected_vtab(t)?.map(|(_, d)| d),
             _ => None,
         };
-        let (names, rows) = crate::sql::codegen::pragma::schema_rows(self.schema, db, pragma, arg, view_columns.as_deref(), vtab.as_ref()).unwrap_or_default();
+        let (names, rows) =
+            crate::sql::codegen::pragma::schema_rows(self.env.schema, db, pragma, arg, view_columns.as_deref(), vtab.as_ref()).unwrap_or_default();
         Ok((names.into_iter().map(|n| n.to_string()).collect(), rows))
     }
 
@@ -438,9 +439,9 @@ impl<'b> Compiler<'_> {
     fn open_correlated_schema_pragma<'a>(&mut self, pragma: &str, arg: PragmaArg<'a, 'b>, alias: String, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         let by_index = matches!(pragma, "index_info" | "index_xinfo");
         let mut objects: Vec<String> = if by_index {
-            self.schema.indexes.iter().filter(|(k, _)| !k.contains('\0')).map(|(_, i)| i.name.clone()).collect()
+            self.env.schema.indexes.iter().filter(|(k, _)| !k.contains('\0')).map(|(_, i)| i.name.clone()).collect()
         } else {
-            self.schema.tables.iter().filter(|(k, _)| !k.contains('\0')).map(|(_, t)| t.name.clone()).collect()
+            self.env.schema.tables.iter().filter(|(k, _)| !k.contains('\0')).map(|(_, t)| t.name.clone()).collect()
         };
         objects.sort();
         let mut names = Vec::new();
@@ -450,7 +451,7 @@ impl<'b> Compiler<'_> {
         let mut unconnected: Vec<(String, Error)> = Vec::new();
         for object in &objects {
             if matches!(pragma, "table_info" | "table_xinfo") {
-                let connected = match self.schema.table(object) {
+                let connected = match self.env.schema.table(object) {
                     Some(t) => Some(self.connect_deferred(t)?),
                     None => None,
                 };

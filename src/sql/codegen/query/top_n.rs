@@ -86,9 +86,9 @@ impl Compiler<'_> {
                     // An aggregate reached here is in the ORDER BY of a
                     // query computing none: SQLite accepts it when
                     // resolving and fails generating code.
-                    let saved = std::mem::replace(&mut self.in_aggregate_query, true);
+                    let saved = std::mem::replace(&mut self.frame.in_aggregate_query, true);
                     let r = self.expr(&t.expr, at);
-                    self.in_aggregate_query = saved;
+                    self.frame.in_aggregate_query = saved;
                     r?
                 }
             }

@@ -44,9 +44,9 @@ impl Compiler<'_> {
                 let r = c.b.reg();
                 // (An aggregate here is this query's or misused: the
                 // misuse is a code generator's error, as in SQLite.)
-                let saved = std::mem::replace(&mut c.in_aggregate_query, true);
+                let saved = std::mem::replace(&mut c.frame.in_aggregate_query, true);
                 let res = c.expr(&t.expr, r);
-                c.in_aggregate_query = saved;
+                c.frame.in_aggregate_query = saved;
                 res
             }) {
                 Err(e) if !found_by_codegen_only(&e) => return Err(e),
@@ -63,21 +63,21 @@ impl Compiler<'_> {
         self.b.n_regs = saved_b.n_regs;
         self.b.n_cursors = saved_b.n_cursors;
         let eqp = self.eqp.len();
-        let ephem_records = self.ephem_records.clone();
-        let col_map = self.col_map.clone();
-        let using_coalesce = self.using_coalesce.clone();
-        let record_positions = self.record_positions.clone();
-        let agg_regs = self.agg_regs.clone();
+        let ephem_records = self.frame.ephem_records.clone();
+        let col_map = self.frame.col_map.clone();
+        let using_coalesce = self.frame.using_coalesce.clone();
+        let record_positions = self.frame.record_positions.clone();
+        let agg_regs = self.frame.agg_regs.clone();
         let subquery_affinity = self.subquery_affinity.clone();
         let subquery_column = self.subquery_column.clone();
         let r = f(self);
         self.subquery_column = subquery_column;
         self.subquery_affinity = subquery_affinity;
-        self.agg_regs = agg_regs;
-        self.record_positions = record_positions;
-        self.using_coalesce = using_coalesce;
-        self.col_map = col_map;
-        self.ephem_records = ephem_records;
+        self.frame.agg_regs = agg_regs;
+        self.frame.record_positions = record_positions;
+        self.frame.using_coalesce = using_coalesce;
+        self.frame.col_map = col_map;
+        self.frame.ephem_records = ephem_records;
         self.eqp.truncate(eqp);
         self.b = saved_b;
         r

@@ -31,10 +31,10 @@ impl Compiler<'_> {
             return Ok(None);
         }
         // The columns of a virtual table are its module's to declare.
-        if let Some(t) = arg.and_then(|n| self.schema.table_in(db, n)) {
+        if let Some(t) = arg.and_then(|n| self.env.schema.table_in(db, n)) {
             self.connect_check(t)?;
         }
-        let view = arg.and_then(|n| self.schema.table_in(db, n)).filter(|t| t.view_select.is_some()).cloned();
+        let view = arg.and_then(|n| self.env.schema.table_in(db, n)).filter(|t| t.view_select.is_some()).cloned();
         match view {
             Some(v) => self.view_column_types(&v).map(Some),
             None => Ok(None),
@@ -49,7 +49,7 @@ impl Compiler<'_> {
         let saved_aliases = std::mem::take(&mut self.aliases);
         // A view's body sees schema objects only, not the CTEs of the
         // statement asking.
-        let saved_ctes = std::mem::take(&mut self.ctes);
+        let saved_ctes = std::mem::take(&mut self.frame.ctes);
         let home = std::mem::replace(&mut self.home_db, (view.db != 1).then_some(view.db));
         self.expanding.push(view.name.clone());
         let cur = self.b.cursor();
@@ -66,7 +66,7 @@ impl Compiler<'_> {
         });
         self.expanding.pop();
         self.home_db = home;
-        self.ctes = saved_ctes;
+        self.frame.ctes = saved_ctes;
         self.aliases = saved_aliases;
         self.scopes = saved_scopes;
         self.b = saved_b;

@@ -679,28 +679,28 @@ impl<'b> Compiler<'_> {
             self.b.add(Opcode::Column, store, i as i32, col_regs + i as i32);
         }
         // The mappings are this query's only (see `aggregate.rs`).
-        let saved_maps = (self.agg_regs.clone(), self.col_map.clone());
-        let saved_depth = std::mem::replace(&mut self.agg_scope_depth, self.scopes.len());
+        let saved_maps = (self.frame.agg_regs.clone(), self.frame.col_map.clone());
+        let saved_depth = std::mem::replace(&mut self.frame.agg_scope_depth, self.scopes.len());
         for (ci, c) in calls.iter().enumerate() {
             self.b.add(Opcode::SeekRowid, value_tables[ci], next, srid);
             self.b.add(Opcode::Column, value_tables[ci], 0, c.result);
-            if let Some(old) = self.agg_regs.insert(c.key.clone(), c.result).filter(|&old| old != c.result) {
+            if let Some(old) = self.frame.agg_regs.insert(c.key.clone(), c.result).filter(|&old| old != c.result) {
                 self.agg_shadowed.insert(c.result, old);
             }
         }
         for (i, c) in cols.iter().enumerate() {
-            self.col_map.insert((c.cursor, c.column.map_or(-1, |x| x as i64)), ColumnSource::Register(col_regs + i as i32));
+            self.frame.col_map.insert((c.cursor, c.column.map_or(-1, |x| x as i64)), ColumnSource::Register(col_regs + i as i32));
         }
         for (i, e) in agg_calls.iter().enumerate() {
-            self.agg_regs.insert(e.to_string(), col_regs + (cols.len() + i) as i32);
+            self.frame.agg_regs.insert(e.to_string(), col_regs + (cols.len() + i) as i32);
         }
         let r = (|| -> Result<()> {
             let out = self.b.regs(items.len());
             self.compute_items(items, out)?;
             self.emit_row(ctx, order_by, out, items.len())
         })();
-        (self.agg_regs, self.col_map) = saved_maps;
-        self.agg_scope_depth = saved_depth;
+        (self.frame.agg_regs, self.frame.col_map) = saved_maps;
+        self.frame.agg_scope_depth = saved_depth;
         r?;
         self.b.bind(next);
         self.b.add(Opcode::Next, input.map_or(store, |(sorted, _)| sorted), top as i32, 0);
@@ -1411,7 +1411,7 @@ impl Compiler<'_> {
             if always_json {
                 let def = self.lookup_function("json", 1)?;
                 let r = first + k as i32;
-                self.b.add4(Opcode::Function, self.pure_context, r, r, P4::Func(def), 1);
+                self.b.add4(Opcode::Function, self.frame.pure_context, r, r, P4::Func(def), 1);
             }
         }
         Ok(())
