@@ -132,6 +132,11 @@ pub struct Compiler<'s> {
     /// place the right table outside (SQLite offers the term to a left
     /// virtual table too).
     pub using_left_terms: HashMap<i32, Vec<(crate::sql::resolve::ColumnRef, crate::sql::resolve::ColumnRef)>>,
+    /// USING/NATURAL equalities of joins the planner reorders (inner
+    /// joins, outer ones once reduced), by the cursor of their left
+    /// table: its column and the right table's. The left table may be
+    /// looked up by them when the right one is read outside it.
+    pub using_reordered: HashMap<i32, Vec<(crate::sql::resolve::ColumnRef, crate::sql::resolve::ColumnRef)>>,
     /// Cursors open on WITHOUT ROWID tables: table column to position in
     /// the stored record.
     pub record_positions: HashMap<i32, Vec<usize>>,
@@ -464,6 +469,7 @@ impl<'s> Compiler<'s> {
             col_map: Default::default(),
             using_coalesce: HashMap::new(),
             using_left_terms: HashMap::new(),
+            using_reordered: HashMap::new(),
             record_positions: HashMap::new(),
             aliases: Vec::new(),
             comparing: false,

@@ -170,7 +170,25 @@ impl<'b> Compiler<'_> {
         uses: Option<&crate::sql::plan::goal::ColumnUses>,
     ) -> JoinFacts {
         let all = items.iter().fold(0u64, |m, it| m | 1 << it.item.min(63));
-        let term_facts = terms.iter().map(|t| TermFacts { deps: self.expr_deps(t), truth: truth_prob(t), eq_cap: eq_cap(t) }).collect();
+        let mut term_facts: Vec<TermFacts> = terms.iter().map(|t| TermFacts { deps: self.expr_deps(t), truth: truth_prob(t), eq_cap: eq_cap(t) }).collect();
+        // A USING/NATURAL column's `left.col = right.col`: a term after the
+        // WHERE terms, a rowid lookup of either table once the other is
+        // placed (the loops take no other lookups from it yet).
+        let mut using_rowid: Vec<(usize, LookupFact)> = Vec::new();
+        for it in items {
+            for j in &it.on {
+                let crate::sql::model::from::JoinTerm::ColEq(l, r) = j else { continue };
+                let [l] = &l[..] else { continue };
+                let k = term_facts.len();
+                let (lb, rb) = (1u64 << l.item.min(63), 1u64 << r.item.min(63));
+                term_facts.push(TermFacts { deps: lb | rb, truth: None, eq_cap: 20 });
+                for (me, other) in [(l, rb), (r, lb)] {
+                    if me.column.is_none() {
+                        using_rowid.push((me.item, (None, LookupOp::Eq, other, k)));
+                    }
+                }
+            }
+        }
         let mut loops = Vec::with_capacity(items.len());
         for it in items {
             let me = 1u64 << it.item.min(63);
@@ -182,6 +200,9 @@ impl<'b> Compiler<'_> {
                 let one = std::slice::from_ref(t);
                 cands.extend(self.lookup_candidates_deps(it, others, one).into_iter().map(|(c, op, _, d)| (c, op, d, k)));
                 ins.extend(self.in_candidates_deps(it, others, one).into_iter().map(|(c, list, d)| (c, list.len(), d, k)));
+            }
+            if it.table.as_ref().is_some_and(|t| t.without_rowid.is_none()) && !matches!(it.index_hint, Some(Some(_))) {
+                cands.extend(using_rowid.iter().filter(|(item, _)| *item == it.item).map(|(_, f)| *f));
             }
             let my_goal = goal.filter(|g| Some(g.item) == ordered_item && g.item == it.item);
             let mut indexes = Vec::new();

@@ -826,20 +826,47 @@ impl<'b> Compiler<'_> {
     /// rows not recorded, with every table before it NULL-filled (so
     /// later joins run again for those rows). The passes run in FROM
     /// order: an earlier pass may record matches of a later join.
+    /// Jump to `next` unless a USING/NATURAL column's left side `l` (the
+    /// coalesce() of several) equals its right side `r`.
+    fn using_eq_test(&mut self, l: &[ColumnRef], r: &ColumnRef, next: i32) -> Result<()> {
+        let lr = self.b.reg();
+        let rr = self.b.reg();
+        self.emit_coalesce(l, lr)?;
+        self.emit_column(r, rr)?;
+        let t = self.b.reg();
+        // As `l = r`: the left column's affinity and collation (BINARY
+        // when it declares none) first; a coalesce() of several has
+        // neither, and the right column's count then.
+        let (laff, lcoll) = if l.len() == 1 { (Some(l[0].affinity), Some(l[0].collation.clone().unwrap_or_else(|| "BINARY".into()))) } else { (None, None) };
+        let aff = crate::sql::codegen::expr::comparison_affinity(laff, Some(r.affinity));
+        let p4 = match lcoll.as_ref().or(r.collation.as_ref()) {
+            Some(name) => P4::coll(self.collation(name)?),
+            None => P4::None,
+        };
+        self.b.add4(Opcode::Eq, rr, t, lr, p4, aff | crate::vdbe::program::cmp_flags::STOREP2);
+        self.b.add(Opcode::IfNot, t, next, 1);
+        Ok(())
+    }
+
     pub fn open_loops_with<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>], req: &LoopRequest) -> Result<(Vec<Loop>, bool)> {
         let n = items.len();
         if n > 64 {
             return Err(Error::sql("at most 64 tables in a join"));
         }
-        // Inner joins without USING/NATURAL may be reordered; their ON
-        // terms then behave as WHERE terms.
+        // Inner joins may be reordered; their ON terms then behave as
+        // WHERE terms, and a USING/NATURAL column's equality with the one
+        // table on its left as `left.col = right.col` (SQLite adds it to
+        // the ON clause).
         // Table-valued functions stay where they are written, after the
         // tables their arguments read.
+        let using_eq = |it: &FromItem<'a, 'b>, j: &JoinTerm<'a, 'b>| match j {
+            JoinTerm::Expr(_) => true,
+            JoinTerm::ColEq(l, r) => !it.using.is_empty() && matches!(&l[..], [l0] if l0.depth == 0) && r.depth == 0,
+            _ => false,
+        };
         let reorder = n > 1
             && n < 64
-            && items
-                .iter()
-                .all(|it| !it.left && !it.cross && it.matched.is_none() && it.table_fn.is_none() && it.on.iter().all(|j| matches!(j, JoinTerm::Expr(_))));
+            && items.iter().all(|it| !it.left && !it.cross && it.matched.is_none() && it.table_fn.is_none() && it.on.iter().all(|j| using_eq(it, j)));
         // The last RIGHT or FULL JOIN: the tables before it may be
         // NULL-filled by its unmatched pass, and WHERE terms are checked
         // no earlier than there (a row must not be dropped before it
@@ -881,10 +908,36 @@ impl<'b> Compiler<'_> {
         } else {
             None
         };
+        if reorder {
+            for it in items {
+                for j in &it.on {
+                    if let JoinTerm::ColEq(l, r) = j {
+                        let pairs = self.using_reordered.entry(l[0].cursor).or_default();
+                        if !pairs.iter().any(|(a, b)| a.cursor == l[0].cursor && a.column == l[0].column && b.cursor == r.cursor && b.column == r.column) {
+                            pairs.push((l[0].clone(), r.clone()));
+                        }
+                    }
+                }
+            }
+        }
         let order: Vec<usize> = if reorder { self.join_order(items, &all_terms, req.goal.as_ref(), req.uses.as_ref()) } else { (0..n).collect() };
         let mut pos = vec![0usize; n];
         for (lvl, &i) in order.iter().enumerate() {
             pos[i] = lvl;
+        }
+        // A reordered join's USING equalities are tested where both of
+        // their tables have been read.
+        let mut using_at: Vec<Vec<(&[ColumnRef], &ColumnRef)>> = vec![Vec::new(); n.max(1)];
+        if reorder {
+            let level_of = |item: usize| items.iter().position(|f| f.item == item).map(|i| pos[i]);
+            for it in items {
+                for j in &it.on {
+                    if let JoinTerm::ColEq(l, r) = j {
+                        let at = level_of(l[0].item).into_iter().chain(level_of(r.item)).max().unwrap_or(0);
+                        using_at[at].push((&l[..], r));
+                    }
+                }
+            }
         }
         let mut placed: Vec<Vec<&'a Expr<'b>>> = vec![Vec::new(); n.max(1)];
         let mut constant: Vec<&'a Expr<'b>> = Vec::new();
@@ -1026,26 +1079,8 @@ impl<'b> Compiler<'_> {
                         }
                     }
                     JoinTerm::Expr(e) => self.where_term_if_false(e, next)?,
-                    JoinTerm::ColEq(l, r) => {
-                        let lr = self.b.reg();
-                        let rr = self.b.reg();
-                        self.emit_coalesce(l, lr)?;
-                        self.emit_column(r, rr)?;
-                        let t = self.b.reg();
-                        // As `l = r`: the left column's affinity and
-                        // collation (BINARY when it declares none) first;
-                        // a coalesce() of several has neither, and the
-                        // right column's count then.
-                        let (laff, lcoll) =
-                            if l.len() == 1 { (Some(l[0].affinity), Some(l[0].collation.clone().unwrap_or_else(|| "BINARY".into()))) } else { (None, None) };
-                        let aff = crate::sql::codegen::expr::comparison_affinity(laff, Some(r.affinity));
-                        let p4 = match lcoll.as_ref().or(r.collation.as_ref()) {
-                            Some(name) => P4::coll(self.collation(name)?),
-                            None => P4::None,
-                        };
-                        self.b.add4(Opcode::Eq, rr, t, lr, p4, aff | crate::vdbe::program::cmp_flags::STOREP2);
-                        self.b.add(Opcode::IfNot, t, next, 1);
-                    }
+                    JoinTerm::ColEq(..) if reorder => {}
+                    JoinTerm::ColEq(l, r) => self.using_eq_test(l, r, next)?,
                     JoinTerm::ExprEq(e, r) => {
                         let lr = self.b.reg();
                         let rr = self.b.reg();
@@ -1069,6 +1104,9 @@ impl<'b> Compiler<'_> {
                         }
                     }
                 }
+            }
+            for (l, r) in std::mem::take(&mut using_at[lvl]) {
+                self.using_eq_test(l, r, next)?;
             }
             if let Some((f, _, _)) = left_flag {
                 self.b.add(Opcode::Integer, 1, f, 0);
