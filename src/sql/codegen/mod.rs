@@ -294,6 +294,10 @@ pub struct Compiler<'s> {
     /// pass (a rowid or whole-UNIQUE-key equality): the loops inside it
     /// may still give the query's order.
     pub loop_one_row: bool,
+    /// Every loop outside the one being opened finds at most one row per
+    /// pass: an automatic index would be built for a single probe (the
+    /// join order does not take one there either).
+    pub outer_loops_one_row: bool,
     /// Opening the lookup of one branch of a MULTI-INDEX OR loop
     /// (`query/multi_or.rs`): no OR of its own, and a covering index is
     /// shown as SQLite shows it but the table row is still read.
@@ -520,6 +524,7 @@ impl<'s> Compiler<'s> {
             vtab_unchanged_flags: Vec::new(),
             seek_consumed: None,
             loop_one_row: false,
+            outer_loops_one_row: false,
             in_or_branch: false,
             span_names: false,
             view_names_text: None,

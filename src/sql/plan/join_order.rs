@@ -201,6 +201,7 @@ impl<'b> Compiler<'_> {
                 cands.extend(self.lookup_candidates_deps(it, others, one).into_iter().map(|(c, op, _, d)| (c, op, d, k)));
                 ins.extend(self.in_candidates_deps(it, others, one).into_iter().map(|(c, list, d)| (c, list.len(), d, k)));
             }
+            cands.extend(self.equivalent_lookups(it, others, terms).into_iter().map(|(c, op, _, d, k)| (c, op, d, k)));
             if it.table.as_ref().is_some_and(|t| t.without_rowid.is_none()) && !matches!(it.index_hint, Some(Some(_))) {
                 cands.extend(using_rowid.iter().filter(|(item, _)| *item == it.item).map(|(_, f)| *f));
             }

@@ -998,6 +998,13 @@ impl<'b> Compiler<'_> {
             } else {
                 placed[lvl].clone()
             };
+            // (Terms read later that may constrain a column equal to one
+            // of this table's, for lookups through it: see
+            // `plan::equivalence`.)
+            if reorder && it.vtab.is_none() {
+                let here: Vec<usize> = lookup_terms.iter().map(|t| term_address(t)).collect();
+                lookup_terms.extend(all_terms.iter().filter(|t| !here.contains(&term_address(t)) && is_comparison_term(t)).copied());
+            }
             if !on_moved[ii] {
                 for j in &it.on {
                     if let JoinTerm::Expr(e) = j {
@@ -1036,7 +1043,9 @@ impl<'b> Compiler<'_> {
                 let k = (0..lvl).rev().find(|&j| items[order[j + 1]].left).map_or(0, |j| j + 1);
                 self.empty_scan_halt = Some(if k == lvl { end } else { loops[k].end });
             }
+            self.outer_loops_one_row = lvl > 0 && outer_one_row;
             let opened = self.open_access(it, before, &lookup_terms, next, end, plain, level_goal, req.uses.as_ref());
+            self.outer_loops_one_row = false;
             self.empty_scan_halt = None;
             let (kind, served) = opened?;
             // A term the seek decided is not tested again, where the loop
@@ -1301,5 +1310,14 @@ fn first_select_width(sel: &ast::Select<'_>) -> Option<usize> {
     match &sel.body.select {
         ast::OneSelect::Select { columns, .. } => columns.iter().all(|c| matches!(c, ast::ResultColumn::Expr(..))).then_some(columns.len()),
         ast::OneSelect::Values(rows) => rows.first().map(|r| r.len()),
+    }
+}
+
+/// A comparison or BETWEEN (what may constrain a column for a lookup).
+fn is_comparison_term(t: &Expr<'_>) -> bool {
+    match crate::sql::model::expr_shape::strip_parens(t) {
+        Expr::Binary(_, op, _) => crate::sql::plan::terms::LookupOp::from_op(*op).is_some(),
+        Expr::Between { not: false, .. } => true,
+        _ => false,
     }
 }
