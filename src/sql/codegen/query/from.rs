@@ -812,20 +812,6 @@ impl<'b> Compiler<'_> {
         Ok(self.open_loops_with(items, terms, &LoopRequest::default())?.0)
     }
 
-    /// [`Self::open_loops`] for a SELECT that says which order it wants
-    /// and which columns it reads (`req`); also returns whether the loops
-    /// produce that order.
-    ///
-    /// RIGHT and FULL JOIN: the loops run in FROM order, the right table
-    /// of such a join read as an inner join (FULL: a LEFT JOIN) that
-    /// records the key of each of its rows that matched in its `matched`
-    /// index. Everything after that record (its level's WHERE terms, the
-    /// loops inside it and the body) is a subroutine, called inline for
-    /// the matched rows; after the loops, an unmatched pass per such
-    /// join reads its right table again and calls the subroutine for the
-    /// rows not recorded, with every table before it NULL-filled (so
-    /// later joins run again for those rows). The passes run in FROM
-    /// order: an earlier pass may record matches of a later join.
     /// Jump to `next` unless a USING/NATURAL column's left side `l` (the
     /// coalesce() of several) equals its right side `r`.
     fn using_eq_test(&mut self, l: &[ColumnRef], r: &ColumnRef, next: i32) -> Result<()> {
@@ -848,6 +834,20 @@ impl<'b> Compiler<'_> {
         Ok(())
     }
 
+    /// [`Self::open_loops`] for a SELECT that says which order it wants
+    /// and which columns it reads (`req`); also returns whether the loops
+    /// produce that order.
+    ///
+    /// RIGHT and FULL JOIN: the loops run in FROM order, the right table
+    /// of such a join read as an inner join (FULL: a LEFT JOIN) that
+    /// records the key of each of its rows that matched in its `matched`
+    /// index. Everything after that record (its level's WHERE terms, the
+    /// loops inside it and the body) is a subroutine, called inline for
+    /// the matched rows; after the loops, an unmatched pass per such
+    /// join reads its right table again and calls the subroutine for the
+    /// rows not recorded, with every table before it NULL-filled (so
+    /// later joins run again for those rows). The passes run in FROM
+    /// order: an earlier pass may record matches of a later join.
     pub fn open_loops_with<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>], req: &LoopRequest) -> Result<(Vec<Loop>, bool)> {
         let n = items.len();
         if n > 64 {
