@@ -170,25 +170,7 @@ impl<'b> Compiler<'_> {
         uses: Option<&crate::sql::plan::goal::ColumnUses>,
     ) -> JoinFacts {
         let all = items.iter().fold(0u64, |m, it| m | 1 << it.item.min(63));
-        let mut term_facts: Vec<TermFacts> = terms.iter().map(|t| TermFacts { deps: self.expr_deps(t), truth: truth_prob(t), eq_cap: eq_cap(t) }).collect();
-        // A USING/NATURAL column's `left.col = right.col`: a term after the
-        // WHERE terms, a rowid lookup of either table once the other is
-        // placed (the loops take no other lookups from it yet).
-        let mut using_rowid: Vec<(usize, LookupFact)> = Vec::new();
-        for it in items {
-            for j in &it.on {
-                let crate::sql::model::from::JoinTerm::ColEq(l, r) = j else { continue };
-                let [l] = &l[..] else { continue };
-                let k = term_facts.len();
-                let (lb, rb) = (1u64 << l.item.min(63), 1u64 << r.item.min(63));
-                term_facts.push(TermFacts { deps: lb | rb, truth: None, eq_cap: 20 });
-                for (me, other) in [(l, rb), (r, lb)] {
-                    if me.column.is_none() {
-                        using_rowid.push((me.item, (None, LookupOp::Eq, other, k)));
-                    }
-                }
-            }
-        }
+        let term_facts = terms.iter().map(|t| TermFacts { deps: self.expr_deps(t), truth: truth_prob(t), eq_cap: eq_cap(t) }).collect();
         let mut loops = Vec::with_capacity(items.len());
         for it in items {
             let me = 1u64 << it.item.min(63);
@@ -202,9 +184,6 @@ impl<'b> Compiler<'_> {
                 ins.extend(self.in_candidates_deps(it, others, one).into_iter().map(|(c, list, d)| (c, list.len(), d, k)));
             }
             cands.extend(self.equivalent_lookups(it, others, terms).into_iter().map(|(c, op, _, d, k)| (c, op, d, k)));
-            if it.table.as_ref().is_some_and(|t| t.without_rowid.is_none()) && !matches!(it.index_hint, Some(Some(_))) {
-                cands.extend(using_rowid.iter().filter(|(item, _)| *item == it.item).map(|(_, f)| *f));
-            }
             let my_goal = goal.filter(|g| Some(g.item) == ordered_item && g.item == it.item);
             let mut indexes = Vec::new();
             let mut rowid = false;
@@ -547,10 +526,12 @@ fn loop_cands(facts: &JoinFacts, i: usize, before: u64) -> Vec<Cand> {
     if let Some(v) = &lf.vtab {
         return v.estimate_log(before).map(|(run, out)| plain(run, out)).into_iter().collect();
     }
-    let adjust = |out: i32, used: &[usize]| output_adjust(facts, lf.me, before, out, used);
+    // (A loop's output is lowered by the terms on the tables its lookup
+    // reads, not by every term the tables placed before allow.)
+    let adjust = |out: i32, used: &[usize], prereq: u64| output_adjust(facts, lf.me, prereq, out, used);
     let mut out = Vec::new();
     // The full scan (in rowid order).
-    out.push(Cand { ordered: lf.rowid_order, ..plain(TABLE_ROWS + SCAN_FACTOR, adjust(TABLE_ROWS, &[])) });
+    out.push(Cand { ordered: lf.rowid_order, ..plain(TABLE_ROWS + SCAN_FACTOR, adjust(TABLE_ROWS, &[], 0)) });
     if !lf.has_table {
         return out;
     }
@@ -572,7 +553,7 @@ fn loop_cands(facts: &JoinFacts, i: usize, before: u64) -> Vec<Cand> {
             if !idx.covering {
                 run = log_est_add(run, rows + SCAN_FACTOR);
             }
-            out.push(Cand { ordered: served, ..plain(run, adjust(rows, &[])) });
+            out.push(Cand { ordered: served, ..plain(run, adjust(rows, &[], 0)) });
         }
     }
     // An automatic index on a column compared with `=`.
@@ -604,7 +585,7 @@ fn loop_cands(facts: &JoinFacts, i: usize, before: u64) -> Vec<Cand> {
                 vtab: None,
                 ors: Vec::new(),
             };
-            let none = |o: i32, _: &[usize]| o;
+            let none = |o: i32, _: &[usize], _: u64| o;
             let mut best: Option<Cand> = None;
             let mut consider = |c: Option<Cand>| {
                 if let Some(c) = c {
@@ -637,10 +618,10 @@ fn loop_cands(facts: &JoinFacts, i: usize, before: u64) -> Vec<Cand> {
 
 /// SQLite's `whereLoopOutputAdjust`: the output of a loop lowered by each
 /// term it checks but does not use for its lookup (the terms at `used`).
-fn output_adjust(facts: &JoinFacts, me: u64, before: u64, mut out: i32, used: &[usize]) -> i32 {
+fn output_adjust(facts: &JoinFacts, me: u64, prereq: u64, mut out: i32, used: &[usize]) -> i32 {
     let mut reduce = 0;
     for (k, t) in facts.terms.iter().enumerate() {
-        if t.deps == u64::MAX || t.deps & me == 0 || t.deps & !(before | me) != 0 || used.contains(&k) {
+        if t.deps == u64::MAX || t.deps & me == 0 || t.deps & !(prereq | me) != 0 || used.contains(&k) {
             continue;
         }
         match t.truth {
@@ -699,11 +680,13 @@ impl IndexFacts {
 /// The lookup of one index with the longest prefix of `=`/IN terms
 /// `before` allows and a range on the next key; `None` when no term
 /// drives it.
-fn index_cand(lf: &LoopFacts, before: u64, p: &Probe<'_>, adjust: &dyn Fn(i32, &[usize]) -> i32) -> Option<Cand> {
+fn index_cand(lf: &LoopFacts, before: u64, p: &Probe<'_>, adjust: &dyn Fn(i32, &[usize], u64) -> i32) -> Option<Cand> {
     let Probe { keys, ipk, unique, width_cost, partial, covering, served } = *p;
     let avail = |d: u64| d & !before == 0;
     let key_ok = |k: &Option<usize>| ipk || k.is_some();
     let mut used = Vec::new();
+    // (The items the lookup's values read.)
+    let mut prereq = 0u64;
     let mut n_in = 0;
     let mut eq = 0;
     for key in keys {
@@ -712,8 +695,10 @@ fn index_cand(lf: &LoopFacts, before: u64, p: &Probe<'_>, adjust: &dyn Fn(i32, &
         }
         if let Some(c) = lf.cands.iter().find(|c| c.0 == *key && c.1 == LookupOp::Eq && avail(c.2)) {
             used.push(c.3);
+            prereq |= c.2;
         } else if let Some(c) = lf.ins.iter().find(|c| c.0 == *key && avail(c.2)) {
             used.push(c.3);
+            prereq |= c.2;
             n_in += log_est(c.1 as u64);
         } else {
             break;
@@ -724,10 +709,12 @@ fn index_cand(lf: &LoopFacts, before: u64, p: &Probe<'_>, adjust: &dyn Fn(i32, &
     if let Some(key) = keys.get(eq).filter(|k| key_ok(k)) {
         if let Some(c) = lf.cands.iter().find(|c| c.0 == *key && matches!(c.1, LookupOp::Gt | LookupOp::Ge) && avail(c.2)) {
             used.push(c.3);
+            prereq |= c.2;
             low = true;
         }
         if let Some(c) = lf.cands.iter().find(|c| c.0 == *key && matches!(c.1, LookupOp::Lt | LookupOp::Le) && avail(c.2)) {
             used.push(c.3);
+            prereq |= c.2;
             high = true;
         }
     }
@@ -756,5 +743,5 @@ fn index_cand(lf: &LoopFacts, before: u64, p: &Probe<'_>, adjust: &dyn Fn(i32, &
     run += n_in;
     rows += n_in;
     let ordered = one_row || served.get(eq).copied().unwrap_or(false);
-    Some(Cand { run, setup: 0, out: adjust(rows, &used), auto: false, one_row, ordered })
+    Some(Cand { run, setup: 0, out: adjust(rows, &used, prereq), auto: false, one_row, ordered })
 }

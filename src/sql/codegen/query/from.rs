@@ -920,7 +920,53 @@ impl<'b> Compiler<'_> {
                 }
             }
         }
-        let order: Vec<usize> = if reorder { self.join_order(items, &all_terms, req.goal.as_ref(), req.uses.as_ref()) } else { (0..n).collect() };
+        // A USING/NATURAL column's equality as the term SQLite makes of it,
+        // `left.col = right.col` (the left operand's affinity and
+        // collation first), for lookups and the join order only: each is
+        // tested by `using_eq_test`. Named as this scope names the
+        // columns; one a name does not reach is left out.
+        let mut using_names: Vec<(usize, usize, [(String, String); 2])> = Vec::new();
+        for it in items.iter().filter(|it| it.matched.is_none() && !it.using.is_empty()) {
+            for j in &it.on {
+                let JoinTerm::ColEq(l, r) = j else { continue };
+                let ([l0], 0) = (&l[..], r.depth) else { continue };
+                if l0.depth != 0 {
+                    continue;
+                }
+                let Some(scope) = self.scopes.last() else { continue };
+                let name = |c: &ColumnRef| {
+                    let si = scope.items.get(c.item)?;
+                    let col = c.column.or(si.rowid_alias)?;
+                    Some((si.name.clone(), si.columns.get(col)?.name.clone()))
+                };
+                if let (Some(a), Some(b)) = (name(l0), name(r)) {
+                    using_names.push((l0.item, r.item, [a, b]));
+                }
+            }
+        }
+        let using_leaves: Vec<[Expr<'_>; 2]> = using_names
+            .iter()
+            .map(|(_, _, [(lt, lc), (rt, rc)])| {
+                [Expr::Qualified(ast::Name(lt.as_str()), ast::Name(lc.as_str())), Expr::Qualified(ast::Name(rt.as_str()), ast::Name(rc.as_str()))]
+            })
+            .collect();
+        let using_terms: Vec<Expr<'_>> = using_leaves.iter().map(|[a, b]| Expr::Binary(a, Operator::Equals, b)).collect();
+        let mut using_terms_of: Vec<(u64, &Expr<'_>)> = Vec::new();
+        for (k, (li, ri, _)) in using_names.iter().enumerate() {
+            // (Each side must name the column it stands for.)
+            let [a, b] = &using_leaves[k];
+            let found = |c: Option<ColumnRef>, item: usize| c.is_some_and(|c| c.depth == 0 && c.item == item);
+            if found(self.plain_column(a), *li) && found(self.plain_column(b), *ri) {
+                using_terms_of.push(((1u64 << li.min(&63)) | (1u64 << ri.min(&63)), &using_terms[k]));
+            }
+        }
+        let order: Vec<usize> = if reorder {
+            let mut planned: Vec<&Expr<'_>> = all_terms.clone();
+            planned.extend(using_terms_of.iter().map(|(_, t)| *t));
+            self.join_order(items, &planned, req.goal.as_ref(), req.uses.as_ref())
+        } else {
+            (0..n).collect()
+        };
         let mut pos = vec![0usize; n];
         for (lvl, &i) in order.iter().enumerate() {
             pos[i] = lvl;
@@ -990,7 +1036,7 @@ impl<'b> Compiler<'_> {
             // the WHERE clause's order, as SQLite offers them.)
             // Terms reading a table past the next CROSS or outer join are
             // not offered at all (SQLite's `mUnusable`).
-            let mut lookup_terms: Vec<&'a Expr<'b>> = if it.vtab.is_some() {
+            let mut lookup_terms: Vec<&Expr<'_>> = if it.vtab.is_some() {
                 let unusable = items[ii + 1..].iter().skip_while(|f| !(f.cross || f.left || f.matched.is_some())).fold(0u64, |m, f| m | 1u64 << f.item.min(63));
                 let mut ts = all_terms.clone();
                 ts.retain(|t| self.expr_deps(t) & unusable == 0);
@@ -1001,9 +1047,15 @@ impl<'b> Compiler<'_> {
             // (Terms read later that may constrain a column equal to one
             // of this table's, for lookups through it: see
             // `plan::equivalence`.)
+            // (And the USING equalities: of this table with one read
+            // before, or any when the join is reordered.)
             if reorder && it.vtab.is_none() {
                 let here: Vec<usize> = lookup_terms.iter().map(|t| term_address(t)).collect();
                 lookup_terms.extend(all_terms.iter().filter(|t| !here.contains(&term_address(t)) && is_comparison_term(t)).copied());
+                lookup_terms.extend(using_terms_of.iter().map(|(_, t)| *t));
+            } else if it.vtab.is_none() {
+                let me = 1u64 << it.item.min(63);
+                lookup_terms.extend(using_terms_of.iter().filter(|(m, _)| m & me != 0 && m & !(before | me) == 0).map(|(_, t)| *t));
             }
             if !on_moved[ii] {
                 for j in &it.on {
