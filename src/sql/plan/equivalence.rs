@@ -66,7 +66,8 @@ impl<'b> Compiler<'_> {
             }
             let Some(coll) = self.collation_name(l, r) else { continue };
             let declared = |c: &ColumnRef| c.collation.clone().unwrap_or_else(|| "BINARY".into());
-            if !coll.eq_ignore_ascii_case("BINARY") && !(declared(&a).eq_ignore_ascii_case(&coll) && declared(&b).eq_ignore_ascii_case(&coll)) {
+            let same_declared = declared(&a).eq_ignore_ascii_case(&coll) && declared(&b).eq_ignore_ascii_case(&coll);
+            if !(coll.eq_ignore_ascii_case("BINARY") || same_declared) {
                 continue;
             }
             pairs.push((a, b));
