@@ -135,11 +135,11 @@ fn left_joins_reduced_as_sqlite_reduces_them() {
     assert!(kinds_differ.is_empty(), "{} of {} join kinds differ:\n{}", kinds_differ.len(), queries.len(), kinds_differ.join("\n"));
     assert!(rows_differ.is_empty(), "{} of {} differ:\n{}", rows_differ.len(), queries.len(), rows_differ.join("\n"));
     assert!(reduced > queries.len() / 3, "only {reduced} reduced joins");
-    // A ratchet: plans of reduced joins ordered otherwise (the inner-join
-    // costs of filter terms are not SQLite's), a USING join reduced to an
-    // inner join not reordered (SQLite reads x first and looks t up by
-    // rowid), subqueries' own plan lines.
+    // A ratchet: subqueries' own plan lines (40: LIST SUBQUERY, CORRELATED
+    // SCALAR SUBQUERY, CREATE BLOOM FILTER), OR terms whose AND branches
+    // read another table (6), automatic indexes with Bloom filters (4),
+    // DISTINCT, ORDER BY, RIGHT and FULL joins reduced (one each).
     assert!(plans_differ.len() <= PLANS_DIFFER, "{} of {} plans differ:\n{}", plans_differ.len(), queries.len(), plans_differ.join("\n"));
 }
 
-const PLANS_DIFFER: usize = 77;
+const PLANS_DIFFER: usize = 56;

@@ -45,6 +45,10 @@ fn several_outer_rows_still_sort() {
             "SELECT o.id FROM o, c WHERE c.id = o.cid AND c.id = 3 ORDER BY o.total DESC, o.id",
             "SELECT o.id, o.day FROM c, o WHERE c.name = 'n1' AND o.cid = c.id ORDER BY o.day, o.id",
             "SELECT o.id, o.day FROM c, o WHERE c.id IN (1, 2) AND o.cid = c.id ORDER BY o.day, o.id",
+            // (A range on c.id bounds o.cid too, through `o.cid = c.id`.)
+            "SELECT o.id, o.day FROM c, o WHERE c.id > 10 AND o.cid = c.id ORDER BY o.day, o.id",
+            "SELECT o.id, o.day FROM c JOIN o ON o.cid = c.id WHERE c.id BETWEEN 2 AND 4",
+            "SELECT * FROM o JOIN c ON c.id = o.cid WHERE o.cid = 5",
         ],
     );
 }

@@ -75,6 +75,11 @@ pub struct Compiler<'s> {
     /// place the right table outside (SQLite offers the term to a left
     /// virtual table too).
     pub using_left_terms: HashMap<i32, Vec<(crate::sql::resolve::ColumnRef, crate::sql::resolve::ColumnRef)>>,
+    /// USING/NATURAL equalities of joins the planner reorders (inner
+    /// joins, outer ones once reduced), by the cursor of their left
+    /// table: its column and the right table's. The left table may be
+    /// looked up by them when the right one is read outside it.
+    pub using_reordered: HashMap<i32, Vec<(crate::sql::resolve::ColumnRef, crate::sql::resolve::ColumnRef)>>,
     /// Result-column aliases usable in WHERE/GROUP BY/HAVING/ORDER BY,
     /// innermost SELECT last.
     pub aliases: Vec<Aliases>,
@@ -172,6 +177,10 @@ pub struct Compiler<'s> {
     /// pass (a rowid or whole-UNIQUE-key equality): the loops inside it
     /// may still give the query's order.
     pub loop_one_row: bool,
+    /// Every loop outside the one being opened finds at most one row per
+    /// pass: an automatic index would be built for a single probe (the
+    /// join order does not take one there either).
+    pub outer_loops_one_row: bool,
     /// Opening the lookup of one branch of a MULTI-INDEX OR loop
     /// (`query/multi_or.rs`): no OR of its own, and a covering index is
     /// shown as SQLite shows it but the table row is still read.
@@ -298,6 +307,7 @@ impl<'s> Compiler<'s> {
             params: vec![None],
             agg_shadowed: Default::default(),
             using_left_terms: HashMap::new(),
+            using_reordered: HashMap::new(),
             aliases: Vec::new(),
             writes: false,
             eqp: plan_lines::PlanLines::default(),
@@ -327,6 +337,7 @@ impl<'s> Compiler<'s> {
             auth_error: None,
             vtab_unchanged_flags: Vec::new(),
             loop_one_row: false,
+            outer_loops_one_row: false,
             in_or_branch: false,
             span_names: false,
             view_names_text: None,

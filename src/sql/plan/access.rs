@@ -42,7 +42,10 @@ impl<'b> Compiler<'_> {
         let mut out = Vec::new();
         let Some(table) = it.table.as_ref() else { return out };
         // (One list for every term: allocated once.)
-        let mut sides: Vec<(&'a Expr<'b>, &'a Expr<'b>, LookupOp)> = Vec::new();
+        // (The flag: the column side is written on the right, which
+        // matters for the comparison's collation.)
+        let mut sides: Vec<(&'a Expr<'b>, &'a Expr<'b>, LookupOp, bool)> = Vec::new();
+        let mut or_sides: Vec<(&'a Expr<'b>, &'a Expr<'b>, LookupOp)> = Vec::new();
         for t in terms {
             // `a op b` may drive a lookup on either side; `col BETWEEN x
             // AND y` is `col >= x AND col <= y` for the planner.
@@ -55,33 +58,35 @@ impl<'b> Compiler<'_> {
                 // A two-way OR lends the bound its branches combine into
                 // (`a > 2 OR (a = 2 AND b > 2)` gives `a >= 2`).
                 Expr::Binary(_, Operator::Or, _) => {
-                    crate::sql::plan::multi_or::combined_disjunct_bounds(t, &mut sides);
-                    if sides.is_empty() {
+                    or_sides.clear();
+                    crate::sql::plan::multi_or::combined_disjunct_bounds(t, &mut or_sides);
+                    if or_sides.is_empty() {
                         continue;
                     }
+                    sides.extend(or_sides.iter().map(|&(c, o, op)| (c, o, op, false)));
                 }
                 Expr::Binary(l, op, r) => match (LookupOp::from_op(*op), row_pairs(l, r)) {
                     (None, _) => continue,
-                    (Some(lop), None) => sides.extend([(&**l, &**r, lop), (&**r, &**l, lop.swapped())]),
+                    (Some(lop), None) => sides.extend([(&**l, &**r, lop, false), (&**r, &**l, lop.swapped(), true)]),
                     (Some(LookupOp::Eq), Some(pairs)) => {
                         for (a, b) in pairs {
-                            sides.extend([(a, b, LookupOp::Eq), (b, a, LookupOp::Eq)]);
+                            sides.extend([(a, b, LookupOp::Eq, false), (b, a, LookupOp::Eq, true)]);
                         }
                     }
                     (Some(lop), Some(pairs)) => {
                         let bound = if matches!(lop, LookupOp::Lt | LookupOp::Le) { LookupOp::Le } else { LookupOp::Ge };
                         let (a, b) = pairs[0];
-                        sides.extend([(a, b, bound), (b, a, bound.swapped())]);
+                        sides.extend([(a, b, bound, false), (b, a, bound.swapped(), true)]);
                     }
                 },
                 Expr::Between { lhs, not: false, start, end } => match (row_pairs(lhs, start), row_pairs(lhs, end)) {
-                    (None, None) => sides.extend([(&**lhs, &**start, LookupOp::Ge), (&**lhs, &**end, LookupOp::Le)]),
-                    (Some(low), Some(high)) => sides.extend([(low[0].0, low[0].1, LookupOp::Ge), (high[0].0, high[0].1, LookupOp::Le)]),
+                    (None, None) => sides.extend([(&**lhs, &**start, LookupOp::Ge, false), (&**lhs, &**end, LookupOp::Le, false)]),
+                    (Some(low), Some(high)) => sides.extend([(low[0].0, low[0].1, LookupOp::Ge, false), (high[0].0, high[0].1, LookupOp::Le, false)]),
                     _ => continue,
                 },
                 _ => continue,
             }
-            for &(col_side, other, opx) in &sides {
+            for &(col_side, other, opx, col_right) in &sides {
                 // `t.col` names a column of this item only when `t` is its
                 // name (or, inside a parenthesized join, a table it holds):
                 // other names are left without resolving them.
@@ -140,7 +145,8 @@ impl<'b> Compiler<'_> {
                 if !ok_aff {
                     continue;
                 }
-                let coll = self.comparison_collation(col_side, other).ok();
+                // (The comparison's collation: the left operand's first.)
+                let coll = if col_right { self.comparison_collation(other, col_side) } else { self.comparison_collation(col_side, other) }.ok();
                 let col_coll = cref.column.and_then(|c| table.columns[c].collation.clone());
                 let coll_ok = match (&coll, &col_coll) {
                     (Some(P4::Coll(c)), Some(cc)) => c.name.eq_ignore_ascii_case(cc),

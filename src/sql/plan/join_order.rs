@@ -188,6 +188,7 @@ impl<'b> Compiler<'_> {
                 cands.extend(self.lookup_candidates_deps(it, others, one).into_iter().map(|(c, op, _, d)| (c, op, d, k)));
                 ins.extend(self.in_candidates_deps(it, others, one).into_iter().map(|(c, list, d)| (c, list.len(), d, k)));
             }
+            cands.extend(self.equivalent_lookups(it, others, terms).into_iter().map(|(c, op, _, d, k)| (c, op, d, k)));
             let my_goal = goal.filter(|g| Some(g.item) == ordered_item && g.item == it.item);
             let mut indexes = Vec::new();
             let mut rowid = false;
@@ -530,10 +531,12 @@ fn loop_cands(facts: &JoinFacts, i: usize, before: u64) -> Vec<Cand> {
     if let Some(v) = &lf.vtab {
         return v.estimate_log(before).map(|(run, out)| plain(run, out)).into_iter().collect();
     }
-    let adjust = |out: i32, used: &[usize]| output_adjust(facts, lf.me, before, out, used);
+    // (A loop's output is lowered by the terms on the tables its lookup
+    // reads, not by every term the tables placed before allow.)
+    let adjust = |out: i32, used: &[usize], prereq: u64| output_adjust(facts, lf.me, prereq, out, used);
     let mut out = Vec::new();
     // The full scan (in rowid order).
-    out.push(Cand { ordered: lf.rowid_order, ..plain(TABLE_ROWS + SCAN_FACTOR, adjust(TABLE_ROWS, &[])) });
+    out.push(Cand { ordered: lf.rowid_order, ..plain(TABLE_ROWS + SCAN_FACTOR, adjust(TABLE_ROWS, &[], 0)) });
     if !lf.has_table {
         return out;
     }
@@ -555,7 +558,7 @@ fn loop_cands(facts: &JoinFacts, i: usize, before: u64) -> Vec<Cand> {
             if !idx.covering {
                 run = log_est_add(run, rows + SCAN_FACTOR);
             }
-            out.push(Cand { ordered: served, ..plain(run, adjust(rows, &[])) });
+            out.push(Cand { ordered: served, ..plain(run, adjust(rows, &[], 0)) });
         }
     }
     // An automatic index on a column compared with `=`.
@@ -587,7 +590,7 @@ fn loop_cands(facts: &JoinFacts, i: usize, before: u64) -> Vec<Cand> {
                 vtab: None,
                 ors: Vec::new(),
             };
-            let none = |o: i32, _: &[usize]| o;
+            let none = |o: i32, _: &[usize], _: u64| o;
             let mut best: Option<Cand> = None;
             let mut consider = |c: Option<Cand>| {
                 if let Some(c) = c {
@@ -620,10 +623,10 @@ fn loop_cands(facts: &JoinFacts, i: usize, before: u64) -> Vec<Cand> {
 
 /// SQLite's `whereLoopOutputAdjust`: the output of a loop lowered by each
 /// term it checks but does not use for its lookup (the terms at `used`).
-fn output_adjust(facts: &JoinFacts, me: u64, before: u64, mut out: i32, used: &[usize]) -> i32 {
+fn output_adjust(facts: &JoinFacts, me: u64, prereq: u64, mut out: i32, used: &[usize]) -> i32 {
     let mut reduce = 0;
     for (k, t) in facts.terms.iter().enumerate() {
-        if t.deps == u64::MAX || t.deps & me == 0 || t.deps & !(before | me) != 0 || used.contains(&k) {
+        if t.deps == u64::MAX || t.deps & me == 0 || t.deps & !(prereq | me) != 0 || used.contains(&k) {
             continue;
         }
         match t.truth {
@@ -682,11 +685,13 @@ impl IndexFacts {
 /// The lookup of one index with the longest prefix of `=`/IN terms
 /// `before` allows and a range on the next key; `None` when no term
 /// drives it.
-fn index_cand(lf: &LoopFacts, before: u64, p: &Probe<'_>, adjust: &dyn Fn(i32, &[usize]) -> i32) -> Option<Cand> {
+fn index_cand(lf: &LoopFacts, before: u64, p: &Probe<'_>, adjust: &dyn Fn(i32, &[usize], u64) -> i32) -> Option<Cand> {
     let Probe { keys, ipk, unique, width_cost, partial, covering, served } = *p;
     let avail = |d: u64| d & !before == 0;
     let key_ok = |k: &Option<usize>| ipk || k.is_some();
     let mut used = Vec::new();
+    // (The items the lookup's values read.)
+    let mut prereq = 0u64;
     let mut n_in = 0;
     let mut eq = 0;
     for key in keys {
@@ -695,8 +700,10 @@ fn index_cand(lf: &LoopFacts, before: u64, p: &Probe<'_>, adjust: &dyn Fn(i32, &
         }
         if let Some(c) = lf.cands.iter().find(|c| c.0 == *key && c.1 == LookupOp::Eq && avail(c.2)) {
             used.push(c.3);
+            prereq |= c.2;
         } else if let Some(c) = lf.ins.iter().find(|c| c.0 == *key && avail(c.2)) {
             used.push(c.3);
+            prereq |= c.2;
             n_in += log_est(c.1 as u64);
         } else {
             break;
@@ -707,10 +714,12 @@ fn index_cand(lf: &LoopFacts, before: u64, p: &Probe<'_>, adjust: &dyn Fn(i32, &
     if let Some(key) = keys.get(eq).filter(|k| key_ok(k)) {
         if let Some(c) = lf.cands.iter().find(|c| c.0 == *key && matches!(c.1, LookupOp::Gt | LookupOp::Ge) && avail(c.2)) {
             used.push(c.3);
+            prereq |= c.2;
             low = true;
         }
         if let Some(c) = lf.cands.iter().find(|c| c.0 == *key && matches!(c.1, LookupOp::Lt | LookupOp::Le) && avail(c.2)) {
             used.push(c.3);
+            prereq |= c.2;
             high = true;
         }
     }
@@ -739,5 +748,5 @@ fn index_cand(lf: &LoopFacts, before: u64, p: &Probe<'_>, adjust: &dyn Fn(i32, &
     run += n_in;
     rows += n_in;
     let ordered = one_row || served.get(eq).copied().unwrap_or(false);
-    Some(Cand { run, setup: 0, out: adjust(rows, &used), auto: false, one_row, ordered })
+    Some(Cand { run, setup: 0, out: adjust(rows, &used, prereq), auto: false, one_row, ordered })
 }

@@ -1,6 +1,7 @@
 //! Query planning: splitting WHERE into conjuncts (`terms`), finding which
 //! FROM items each term needs, choosing for each loop a full scan, a rowid
-//! lookup, or an index search (`access`), or a union of lookups for an
+//! lookup, or an index search (`access`; through equal columns,
+//! `equivalence`), or a union of lookups for an
 //! OR term (`multi_or`), and the order of the loops of an
 //! inner join by estimated cost (`join_order`), and which loop orders
 //! serve an ORDER BY, GROUP BY or min()/max() (`order`, `goal`).
@@ -16,6 +17,7 @@
 //! answer.
 
 pub mod access;
+pub mod equivalence;
 pub mod goal;
 pub mod join_order;
 pub mod multi_or;

@@ -58,7 +58,8 @@ impl<'b> Compiler<'_> {
         // order it serves an order as an index would (see `pk_loop`).
         let pk = crate::sql::schema::Schema::without_rowid_pk_index(&table);
         let pk_usable = Self::pk_lookup_width(&table);
-        let cands = self.lookup_candidates(it, before, terms);
+        let mut cands = self.lookup_candidates(it, before, terms);
+        cands.extend(self.equivalent_lookups(it, before, terms).into_iter().map(|(c, op, e, _, _)| (c, op, e)));
         // A WITHOUT ROWID table: its key when an equality fixes its first
         // column (SQLite prefers another index there only when it covers
         // the query, which the loops here do not do yet); otherwise a
@@ -118,7 +119,7 @@ impl<'b> Compiler<'_> {
         // any ON term). The seek converts the value with the numeric
         // affinity the comparison would apply; the term itself is still
         // tested with the join's other terms.
-        if let Some(l) = Self::using_rowid_value(it, before) {
+        if let Some(l) = self.using_rowid_value(it, before) {
             let r = self.b.reg();
             self.emit_column(&l, r)?;
             self.b.add(Opcode::SeekRowid, it.cursor, end, r);
@@ -552,24 +553,35 @@ impl<'b> Compiler<'_> {
     /// read by an outer loop (`before`). Not for a coalesce() of several
     /// left tables (RIGHT/FULL joins), nor for the right table of a
     /// RIGHT/FULL join, whose unmatched pass reads it in full.
-    fn using_rowid_value(it: &FromItem<'_, 'b>, before: u64) -> Option<crate::sql::resolve::ColumnRef> {
+    /// When the planner reorders the join, also the right table's column
+    /// equated with `it`'s rowid by a join of a table after it, when that
+    /// table is read outside.
+    fn using_rowid_value(&self, it: &FromItem<'_, 'b>, before: u64) -> Option<crate::sql::resolve::ColumnRef> {
         // (INDEXED BY leaves SQLite only the index named.)
         if it.matched.is_some() || matches!(it.index_hint, Some(Some(_))) || it.table.as_ref().is_none_or(|t| t.without_rowid.is_some()) {
             return None;
         }
-        it.on.iter().find_map(|j| match j {
-            crate::sql::model::from::JoinTerm::ColEq(l, r)
-                if r.depth == 0
-                    && r.cursor == it.cursor
-                    && r.column.is_none()
-                    && l.len() == 1
-                    && l[0].depth == 0
-                    && before & (1u64 << l[0].item.min(63)) != 0 =>
-            {
-                debug_assert_ne!(l[0].item, it.item);
-                Some(l[0].clone())
-            }
-            _ => None,
+        let reordered = self
+            .using_reordered
+            .get(&it.cursor)
+            .into_iter()
+            .flatten()
+            .find_map(|(mine, other)| (mine.column.is_none() && other.depth == 0 && before & (1u64 << other.item.min(63)) != 0).then(|| other.clone()));
+        reordered.or_else(|| {
+            it.on.iter().find_map(|j| match j {
+                crate::sql::model::from::JoinTerm::ColEq(l, r)
+                    if r.depth == 0
+                        && r.cursor == it.cursor
+                        && r.column.is_none()
+                        && l.len() == 1
+                        && l[0].depth == 0
+                        && before & (1u64 << l[0].item.min(63)) != 0 =>
+                {
+                    debug_assert_ne!(l[0].item, it.item);
+                    Some(l[0].clone())
+                }
+                _ => None,
+            })
         })
     }
 

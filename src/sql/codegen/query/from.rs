@@ -812,6 +812,28 @@ impl<'b> Compiler<'_> {
         Ok(self.open_loops_with(items, terms, &LoopRequest::default())?.0)
     }
 
+    /// Jump to `next` unless a USING/NATURAL column's left side `l` (the
+    /// coalesce() of several) equals its right side `r`.
+    fn using_eq_test(&mut self, l: &[ColumnRef], r: &ColumnRef, next: i32) -> Result<()> {
+        let lr = self.b.reg();
+        let rr = self.b.reg();
+        self.emit_coalesce(l, lr)?;
+        self.emit_column(r, rr)?;
+        let t = self.b.reg();
+        // As `l = r`: the left column's affinity and collation (BINARY
+        // when it declares none) first; a coalesce() of several has
+        // neither, and the right column's count then.
+        let (laff, lcoll) = if l.len() == 1 { (Some(l[0].affinity), Some(l[0].collation.clone().unwrap_or_else(|| "BINARY".into()))) } else { (None, None) };
+        let aff = crate::sql::codegen::expr::comparison_affinity(laff, Some(r.affinity));
+        let p4 = match lcoll.as_ref().or(r.collation.as_ref()) {
+            Some(name) => P4::coll(self.collation(name)?),
+            None => P4::None,
+        };
+        self.b.add4(Opcode::Eq, rr, t, lr, p4, aff | crate::vdbe::program::cmp_flags::STOREP2);
+        self.b.add(Opcode::IfNot, t, next, 1);
+        Ok(())
+    }
+
     /// [`Self::open_loops`] for a SELECT that says which order it wants
     /// and which columns it reads (`req`); also returns whether the loops
     /// produce that order.
@@ -831,15 +853,20 @@ impl<'b> Compiler<'_> {
         if n > 64 {
             return Err(Error::sql("at most 64 tables in a join"));
         }
-        // Inner joins without USING/NATURAL may be reordered; their ON
-        // terms then behave as WHERE terms.
+        // Inner joins may be reordered; their ON terms then behave as
+        // WHERE terms, and a USING/NATURAL column's equality with the one
+        // table on its left as `left.col = right.col` (SQLite adds it to
+        // the ON clause).
         // Table-valued functions stay where they are written, after the
         // tables their arguments read.
+        let using_eq = |it: &FromItem<'a, 'b>, j: &JoinTerm<'a, 'b>| match j {
+            JoinTerm::Expr(_) => true,
+            JoinTerm::ColEq(l, r) => !it.using.is_empty() && matches!(&l[..], [l0] if l0.depth == 0) && r.depth == 0,
+            _ => false,
+        };
         let reorder = n > 1
             && n < 64
-            && items
-                .iter()
-                .all(|it| !it.left && !it.cross && it.matched.is_none() && it.table_fn.is_none() && it.on.iter().all(|j| matches!(j, JoinTerm::Expr(_))));
+            && items.iter().all(|it| !it.left && !it.cross && it.matched.is_none() && it.table_fn.is_none() && it.on.iter().all(|j| using_eq(it, j)));
         // The last RIGHT or FULL JOIN: the tables before it may be
         // NULL-filled by its unmatched pass, and WHERE terms are checked
         // no earlier than there (a row must not be dropped before it
@@ -881,10 +908,82 @@ impl<'b> Compiler<'_> {
         } else {
             None
         };
-        let order: Vec<usize> = if reorder { self.join_order(items, &all_terms, req.goal.as_ref(), req.uses.as_ref()) } else { (0..n).collect() };
+        if reorder {
+            for it in items {
+                for j in &it.on {
+                    if let JoinTerm::ColEq(l, r) = j {
+                        let pairs = self.using_reordered.entry(l[0].cursor).or_default();
+                        if !pairs.iter().any(|(a, b)| a.cursor == l[0].cursor && a.column == l[0].column && b.cursor == r.cursor && b.column == r.column) {
+                            pairs.push((l[0].clone(), r.clone()));
+                        }
+                    }
+                }
+            }
+        }
+        // A USING/NATURAL column's equality as the term SQLite makes of it,
+        // `left.col = right.col` (the left operand's affinity and
+        // collation first), for lookups and the join order only: each is
+        // tested by `using_eq_test`. Named as this scope names the
+        // columns; one a name does not reach is left out.
+        let mut using_names: Vec<(usize, usize, [(String, String); 2])> = Vec::new();
+        for it in items.iter().filter(|it| it.matched.is_none() && !it.using.is_empty()) {
+            for j in &it.on {
+                let JoinTerm::ColEq(l, r) = j else { continue };
+                let ([l0], 0) = (&l[..], r.depth) else { continue };
+                if l0.depth != 0 {
+                    continue;
+                }
+                let Some(scope) = self.scopes.last() else { continue };
+                let name = |c: &ColumnRef| {
+                    let si = scope.items.get(c.item)?;
+                    let col = c.column.or(si.rowid_alias)?;
+                    Some((si.name.clone(), si.columns.get(col)?.name.clone()))
+                };
+                if let (Some(a), Some(b)) = (name(l0), name(r)) {
+                    using_names.push((l0.item, r.item, [a, b]));
+                }
+            }
+        }
+        let using_leaves: Vec<[Expr<'_>; 2]> = using_names
+            .iter()
+            .map(|(_, _, [(lt, lc), (rt, rc)])| {
+                [Expr::Qualified(ast::Name(lt.as_str()), ast::Name(lc.as_str())), Expr::Qualified(ast::Name(rt.as_str()), ast::Name(rc.as_str()))]
+            })
+            .collect();
+        let using_terms: Vec<Expr<'_>> = using_leaves.iter().map(|[a, b]| Expr::Binary(a, Operator::Equals, b)).collect();
+        let mut using_terms_of: Vec<(u64, &Expr<'_>)> = Vec::new();
+        for (k, (li, ri, _)) in using_names.iter().enumerate() {
+            // (Each side must name the column it stands for.)
+            let [a, b] = &using_leaves[k];
+            let found = |c: Option<ColumnRef>, item: usize| c.is_some_and(|c| c.depth == 0 && c.item == item);
+            if found(self.plain_column(a), *li) && found(self.plain_column(b), *ri) {
+                using_terms_of.push(((1u64 << li.min(&63)) | (1u64 << ri.min(&63)), &using_terms[k]));
+            }
+        }
+        let order: Vec<usize> = if reorder {
+            let mut planned: Vec<&Expr<'_>> = all_terms.clone();
+            planned.extend(using_terms_of.iter().map(|(_, t)| *t));
+            self.join_order(items, &planned, req.goal.as_ref(), req.uses.as_ref())
+        } else {
+            (0..n).collect()
+        };
         let mut pos = vec![0usize; n];
         for (lvl, &i) in order.iter().enumerate() {
             pos[i] = lvl;
+        }
+        // A reordered join's USING equalities are tested where both of
+        // their tables have been read.
+        let mut using_at: Vec<Vec<(&[ColumnRef], &ColumnRef)>> = vec![Vec::new(); n.max(1)];
+        if reorder {
+            let level_of = |item: usize| items.iter().position(|f| f.item == item).map(|i| pos[i]);
+            for it in items {
+                for j in &it.on {
+                    if let JoinTerm::ColEq(l, r) = j {
+                        let at = level_of(l[0].item).into_iter().chain(level_of(r.item)).max().unwrap_or(0);
+                        using_at[at].push((&l[..], r));
+                    }
+                }
+            }
         }
         let mut placed: Vec<Vec<&'a Expr<'b>>> = vec![Vec::new(); n.max(1)];
         let mut constant: Vec<&'a Expr<'b>> = Vec::new();
@@ -937,7 +1036,7 @@ impl<'b> Compiler<'_> {
             // the WHERE clause's order, as SQLite offers them.)
             // Terms reading a table past the next CROSS or outer join are
             // not offered at all (SQLite's `mUnusable`).
-            let mut lookup_terms: Vec<&'a Expr<'b>> = if it.vtab.is_some() {
+            let mut lookup_terms: Vec<&Expr<'_>> = if it.vtab.is_some() {
                 let unusable = items[ii + 1..].iter().skip_while(|f| !(f.cross || f.left || f.matched.is_some())).fold(0u64, |m, f| m | 1u64 << f.item.min(63));
                 let mut ts = all_terms.clone();
                 ts.retain(|t| self.expr_deps(t) & unusable == 0);
@@ -945,6 +1044,19 @@ impl<'b> Compiler<'_> {
             } else {
                 placed[lvl].clone()
             };
+            // (Terms read later that may constrain a column equal to one
+            // of this table's, for lookups through it: see
+            // `plan::equivalence`.)
+            // (And the USING equalities: of this table with one read
+            // before, or any when the join is reordered.)
+            if reorder && it.vtab.is_none() {
+                let here: Vec<usize> = lookup_terms.iter().map(|t| term_address(t)).collect();
+                lookup_terms.extend(all_terms.iter().filter(|t| !here.contains(&term_address(t)) && is_comparison_term(t)).copied());
+                lookup_terms.extend(using_terms_of.iter().map(|(_, t)| *t));
+            } else if it.vtab.is_none() {
+                let me = 1u64 << it.item.min(63);
+                lookup_terms.extend(using_terms_of.iter().filter(|(m, _)| m & me != 0 && m & !(before | me) == 0).map(|(_, t)| *t));
+            }
             if !on_moved[ii] {
                 for j in &it.on {
                     if let JoinTerm::Expr(e) = j {
@@ -983,7 +1095,9 @@ impl<'b> Compiler<'_> {
                 let k = (0..lvl).rev().find(|&j| items[order[j + 1]].left).map_or(0, |j| j + 1);
                 self.empty_scan_halt = Some(if k == lvl { end } else { loops[k].end });
             }
+            self.outer_loops_one_row = lvl > 0 && outer_one_row;
             let opened = self.open_access(it, before, &lookup_terms, next, end, plain, level_goal, req.uses.as_ref());
+            self.outer_loops_one_row = false;
             self.empty_scan_halt = None;
             let (kind, served) = opened?;
             // A term the seek decided is not tested again, where the loop
@@ -1026,26 +1140,8 @@ impl<'b> Compiler<'_> {
                         }
                     }
                     JoinTerm::Expr(e) => self.where_term_if_false(e, next)?,
-                    JoinTerm::ColEq(l, r) => {
-                        let lr = self.b.reg();
-                        let rr = self.b.reg();
-                        self.emit_coalesce(l, lr)?;
-                        self.emit_column(r, rr)?;
-                        let t = self.b.reg();
-                        // As `l = r`: the left column's affinity and
-                        // collation (BINARY when it declares none) first;
-                        // a coalesce() of several has neither, and the
-                        // right column's count then.
-                        let (laff, lcoll) =
-                            if l.len() == 1 { (Some(l[0].affinity), Some(l[0].collation.clone().unwrap_or_else(|| "BINARY".into()))) } else { (None, None) };
-                        let aff = crate::sql::codegen::expr::comparison_affinity(laff, Some(r.affinity));
-                        let p4 = match lcoll.as_ref().or(r.collation.as_ref()) {
-                            Some(name) => P4::coll(self.collation(name)?),
-                            None => P4::None,
-                        };
-                        self.b.add4(Opcode::Eq, rr, t, lr, p4, aff | crate::vdbe::program::cmp_flags::STOREP2);
-                        self.b.add(Opcode::IfNot, t, next, 1);
-                    }
+                    JoinTerm::ColEq(..) if reorder => {}
+                    JoinTerm::ColEq(l, r) => self.using_eq_test(l, r, next)?,
                     JoinTerm::ExprEq(e, r) => {
                         let lr = self.b.reg();
                         let rr = self.b.reg();
@@ -1069,6 +1165,9 @@ impl<'b> Compiler<'_> {
                         }
                     }
                 }
+            }
+            for (l, r) in std::mem::take(&mut using_at[lvl]) {
+                self.using_eq_test(l, r, next)?;
             }
             if let Some((f, _, _)) = left_flag {
                 self.b.add(Opcode::Integer, 1, f, 0);
@@ -1263,5 +1362,14 @@ fn first_select_width(sel: &ast::Select<'_>) -> Option<usize> {
     match &sel.body.select {
         ast::OneSelect::Select { columns, .. } => columns.iter().all(|c| matches!(c, ast::ResultColumn::Expr(..))).then_some(columns.len()),
         ast::OneSelect::Values(rows) => rows.first().map(|r| r.len()),
+    }
+}
+
+/// A comparison or BETWEEN (what may constrain a column for a lookup).
+fn is_comparison_term(t: &Expr<'_>) -> bool {
+    match crate::sql::model::expr_shape::strip_parens(t) {
+        Expr::Binary(_, op, _) => crate::sql::plan::terms::LookupOp::from_op(*op).is_some(),
+        Expr::Between { not: false, .. } => true,
+        _ => false,
     }
 }

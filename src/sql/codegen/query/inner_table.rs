@@ -48,7 +48,7 @@ impl<'b> Compiler<'_> {
         // Probed once per row of an outer loop, or of the enclosing query
         // (a correlated subquery; not in a statement that writes, which
         // may change the table between two runs of the subquery).
-        if before == 0 && (self.writes || !self.refs_outer(value)) {
+        if before == 0 && (self.writes || !self.refs_outer(value)) || before != 0 && self.outer_loops_one_row {
             return Ok(None);
         };
         if !binary(self.expr_collation(value).map(|(n, _)| n).as_deref()) {
