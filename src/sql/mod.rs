@@ -33,4 +33,5 @@ pub mod resolve;
 pub mod schema;
 pub mod schema_visit_order;
 pub mod value_rows;
+pub mod huge_prefix;
 pub mod vtab_decl;

@@ -94,6 +94,8 @@ impl ParseLimits {
 const SELECT_COLUMN_BASE: usize = 7;
 /// The entries SQLite's parser stack holds before it first grows.
 const PARSER_INITIAL_STACK: usize = 50;
+/// The interrupt flag is polled once per this many expressions walked.
+const POLL_NODES: u32 = 4096;
 /// Entries below a SELECT keyword of a top-level statement.
 const STMT_BASE: usize = SELECT_COLUMN_BASE - 4;
 
@@ -139,7 +141,10 @@ fn check_as(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>, 
         Cmd::Explain(s) | Cmd::ExplainQueryPlan(s) => s,
     };
     let base = STMT_BASE + usize::from(!matches!(cmd, Cmd::Stmt(_)));
-    let mut w = Walk { limits, interrupt, in_view: false, insert_row: false, deferred: None, saw_expr_subquery: false, after_expansion: None, stored_leaves };
+    let mut w = Walk { limits, interrupt, in_view: false, insert_row: false, deferred: None, saw_expr_subquery: false, after_expansion: None, stored_leaves, nodes: 0 };
+    // (An interrupt that came during the parse, which polls nothing,
+    // stops the prepare before any limit error is reported.)
+    w.poll()?;
     crate::sql::parse::with_stack(|| w.stmt(stmt, base))?;
     // (A trigger's body and a view's SELECT are not resolved when they
     // are created: only their parser's heights count there.)
@@ -214,6 +219,8 @@ struct Walk<'i> {
     /// The VALUES being walked is an INSERT's single row (not a result
     /// set: its width is checked against the table's columns instead).
     insert_row: bool,
+    /// Expressions walked, for polling the interrupt flag.
+    nodes: u32,
     /// A subquery inside an expression was walked: only then can the
     /// running height through subqueries ([`Nesting`]) exceed the limit
     /// when every expression's own height is within it, so without one
@@ -257,6 +264,7 @@ pub fn check_resolved_heights(e: &Expr<'_>, expr_depth: usize) -> Result<()> {
         saw_expr_subquery: false,
         after_expansion: None,
         stored_leaves: true,
+        nodes: 0,
     };
     crate::sql::parse::with_stack(|| w.expr(e, 0, 0))?;
     if let Some(error) = w.after_expansion {
@@ -339,6 +347,12 @@ impl Walk<'_> {
     }
 
     fn expr_inner(&mut self, e: &Expr<'_>, pd: usize, td: usize) -> Result<usize> {
+        // `sqlite3_interrupt` polled every POLL_NODES expressions: a
+        // million-term list stops within a bounded time.
+        self.nodes = self.nodes.wrapping_add(1);
+        if self.nodes % POLL_NODES == 0 {
+            self.poll()?;
+        }
         self.parser(pd)?;
         let max = self.limits.expr_depth;
         if td >= max {
@@ -1066,6 +1080,7 @@ fn height(e: &Expr<'_>) -> usize {
         saw_expr_subquery: false,
         after_expansion: None,
         stored_leaves: false,
+        nodes: 0,
     };
     w.expr(e, 0, 0).unwrap_or(0)
 }

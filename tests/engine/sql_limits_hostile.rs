@@ -713,3 +713,81 @@ fn a_check_refuses_a_subquery_where_its_resolver_meets_it() {
         same_with_limits(&[], "CREATE TABLE t(a)", sql);
     }
 }
+
+/// A huge statement (256 KiB or more) that breaks a parse-time limit near
+/// its beginning fails on that limit, as SQLite's parser does while
+/// reading, even when text after it holds a syntax error (which the whole
+/// parse would report); a syntax error before the limit is still the
+/// error; a limit lowered by the connection counts; a legal huge
+/// statement is unaffected (`sql::huge_prefix`).
+#[test]
+fn huge_statements_fail_on_the_limit_sqlite_reads_first() {
+    let and_chain = vec!["1"; 100_000].join(" AND ");
+    let parens = "(".repeat(300_000);
+    let cases = [
+        // The limit met first, a syntax error far after it.
+        format!("SELECT {and_chain} garbage here"),
+        format!("SELECT {and_chain} +"),
+        format!("SELECT {parens}1)))"),
+        format!("SELECT 1 WHERE {parens}1 1"),
+        format!("SELECT abs({parens}1"),
+        // The syntax error first.
+        format!("SELECT 1 1 AND {and_chain}"),
+        format!("SELECT ((1 1 {parens}"),
+        // A first statement that ends early: the rest is not read.
+        format!("SELECT 1; SELECT {and_chain}"),
+        // Legal: a huge IN list, a huge flat column list (too many columns).
+        format!("SELECT 1 IN ({})", (0..100_000).map(|i| i.to_string()).collect::<Vec<_>>().join(", ")),
+        format!("SELECT {}", vec!["1"; 100_000].join(", ")),
+        // A huge text whose deep part starts after the prefix.
+        format!("SELECT 1 IN ({}) + {}1", vec!["1"; 30_000].join(", "), "(".repeat(300_000)),
+    ];
+    for sql in &cases {
+        same(sql);
+    }
+    // Limits lowered by the connection.
+    for (id, v) in [(LIMIT_EXPR_DEPTH, 10), (LIMIT_PARSER_DEPTH, 20), (LIMIT_EXPR_DEPTH, 0)] {
+        same_with_limits(&[(id, v)], "", &format!("SELECT {and_chain} ?"));
+        same_with_limits(&[(id, v)], "", &format!("SELECT {parens}1"));
+    }
+}
+
+/// `sqlite3_interrupt` from another thread stops the prepare of
+/// statements of 300,000 terms of every shape whose compile is long (an
+/// IN list, result columns, CASE arms, compound arms, VALUES rows): the
+/// prepare fails with SQLITE_INTERRUPT "interrupted", and the next one
+/// (no statement running) is not interrupted. The interrupt is raised
+/// again and again until the prepare returns, so the outcome does not
+/// depend on when the other thread runs.
+#[test]
+fn interrupt_from_another_thread_stops_every_long_prepare() {
+    let n = 300_000;
+    let list = |f: &dyn Fn(usize) -> String, sep: &str| (0..n).map(f).collect::<Vec<_>>().join(sep);
+    let shapes = [
+        format!("SELECT a FROM t WHERE a IN ({})", list(&|i| i.to_string(), ", ")),
+        format!("SELECT {} FROM t", list(&|i| i.to_string(), ", ")),
+        format!("SELECT CASE a {} END FROM t", list(&|i| format!("WHEN {i} THEN 1"), " ")),
+        list(&|i| format!("SELECT {i}"), " UNION ALL "),
+        format!("INSERT INTO t VALUES {}", list(&|i| format!("({i})"), ", ")),
+    ];
+    let mut conn = ours_open();
+    run_ours(&mut conn, "CREATE TABLE t(a); INSERT INTO t VALUES(1)");
+    for sql in &shapes {
+        let flag = conn.interrupt_flag();
+        let done = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let setter = {
+            let done = done.clone();
+            std::thread::spawn(move || {
+                while !done.load(std::sync::atomic::Ordering::Relaxed) {
+                    flag.store(true, std::sync::atomic::Ordering::Relaxed);
+                    std::thread::sleep(std::time::Duration::from_millis(1));
+                }
+            })
+        };
+        let r = conn.prepare(sql.as_bytes()).err().map(|e| (e.primary(), e.message.clone()));
+        done.store(true, std::sync::atomic::Ordering::Relaxed);
+        setter.join().unwrap();
+        assert_eq!(r, Some((ffi::SQLITE_INTERRUPT, "interrupted".to_string())), "{}", &sql[..40]);
+        assert_eq!(run_ours(&mut conn, "SELECT count(*) FROM t"), run_ours(&mut conn, "SELECT 1 AS \"count(*)\""));
+    }
+}
