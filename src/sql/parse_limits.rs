@@ -1010,6 +1010,16 @@ impl Nesting {
     }
 }
 
+/// The expression of `s` where SQLite's resolver meets a running height
+/// past `expr_depth` (its address), for a view's or CTE's body compiled
+/// from its text: that tree is parsed again, so the point found in the
+/// statement's own tree (`DeferredDepth::expr`) is not in it. The body is
+/// resolved as a FROM item, under no enclosing expression.
+pub fn resolver_depth_point(s: &Select<'_>, expr_depth: usize) -> Option<usize> {
+    let nesting = Nesting::new(expr_depth, false);
+    nesting.deferred(nesting.select(s, 0)).map(|d| d.expr).filter(|&at| at != 0)
+}
+
 /// Whether the expression at address `at` is one of `s`'s clause
 /// expressions or lies in a subquery of them (its FROM's, its CTEs' and
 /// nested ones included): the subquery a [`DeferredDepth`] is met in.

@@ -791,3 +791,25 @@ fn interrupt_from_another_thread_stops_every_long_prepare() {
         assert_eq!(run_ours(&mut conn, "SELECT count(*) FROM t"), run_ours(&mut conn, "SELECT 1 AS \"count(*)\""));
     }
 }
+
+/// A view's or CTE's body (compiled from its text, parsed again) fails on
+/// the running height SQLite's resolver meets in it before the name errors
+/// after that point, as a FROM subquery written in place does (fuzz deep
+/// run, seed 38: ours said "no such column: b").
+#[test]
+fn view_and_cte_bodies_meet_the_resolver_height_in_sqlite_order() {
+    let setup = "CREATE TABLE t(a INTEGER, b TEXT, c REAL); INSERT INTO t VALUES(1, 'x', 2.5), (2, 'Y', NULL)";
+    let body = "SELECT CASE WHEN 0 THEN 1 ELSE ifnull(-NOT (NOT ifnull(((+(SELECT ~coalesce(NULL, coalesce(NULL, (CASE WHEN b THEN (SELECT max(CAST((SELECT max((SELECT max(0) FROM t)) FROM t) IN (1, 2, 0) AS INTEGER)) FROM t) END)))) LIKE 'a%')) COLLATE BINARY, 0)) BETWEEN 0 AND 5 COLLATE BINARY, 0) END";
+    let shallow = "SELECT (SELECT b) AS x";
+    for limit in [12, 24, 1000] {
+        let limits = [(LIMIT_EXPR_DEPTH, limit)];
+        for b in [body, shallow] {
+            same_with_limits(&limits, setup, &format!("WITH w(x) AS ({b}) SELECT x FROM w"));
+            same_with_limits(&limits, setup, &format!("WITH w AS ({b}) SELECT * FROM w"));
+            same_with_limits(&limits, setup, &format!("SELECT * FROM ({b})"));
+            same_with_limits(&limits, setup, &format!("WITH w AS MATERIALIZED ({b}) SELECT * FROM w, t"));
+            same_with_limits(&limits, setup, &format!("WITH RECURSIVE w(x) AS ({b} UNION ALL SELECT x FROM w LIMIT 3) SELECT * FROM w"));
+            same_steps(&limits, setup, &[&format!("CREATE VIEW v AS {b}"), "SELECT * FROM v", "SELECT * FROM t, v", "SELECT (SELECT x FROM v)"]);
+        }
+    }
+}
