@@ -141,7 +141,8 @@ fn check_as(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>, 
         Cmd::Explain(s) | Cmd::ExplainQueryPlan(s) => s,
     };
     let base = STMT_BASE + usize::from(!matches!(cmd, Cmd::Stmt(_)));
-    let mut w = Walk { limits, interrupt, in_view: false, insert_row: false, deferred: None, saw_expr_subquery: false, after_expansion: None, stored_leaves, nodes: 0 };
+    let mut w =
+        Walk { limits, interrupt, in_view: false, insert_row: false, deferred: None, saw_expr_subquery: false, after_expansion: None, stored_leaves, nodes: 0 };
     // (An interrupt that came during the parse, which polls nothing,
     // stops the prepare before any limit error is reported.)
     w.poll()?;
