@@ -918,16 +918,20 @@ impl Nesting {
                                 self.expr(e, acc)?;
                             }
                         }
-                        // The ON clauses are ANDed onto the WHERE clause
-                        // before names are resolved (SQLite's
-                        // `sqlite3ProcessJoin`): one expression, whose
-                        // height counts for the subqueries of all of them.
-                        let ons: Vec<&Expr<'_>> = from
+                        // The ON clauses, and an equality per USING
+                        // column (`None`: no expression of ours), are ANDed
+                        // onto the WHERE clause in join order before names
+                        // are resolved (SQLite's `sqlite3ProcessJoin`): one
+                        // expression, whose height counts for the
+                        // subqueries of all of them. (NATURAL joins' columns
+                        // need the schema: not counted here.)
+                        let ons: Vec<Option<&Expr<'_>>> = from
                             .iter()
                             .flat_map(|f| f.joins.iter().flat_map(|j| j.iter()))
-                            .filter_map(|j| match &j.constraint {
-                                Some(ast::JoinConstraint::On(e)) => Some(e),
-                                _ => None,
+                            .flat_map(|j| match &j.constraint {
+                                Some(ast::JoinConstraint::On(e)) => vec![Some(e)],
+                                Some(ast::JoinConstraint::Using(names)) => vec![None; names.len()],
+                                None => Vec::new(),
                             })
                             .collect();
                         if ons.is_empty() {
@@ -968,17 +972,21 @@ impl Nesting {
     }
 
     /// Resolve the WHERE clause with the ON clauses `ons` ANDed onto it,
-    /// in order (each AND one node over the expression so far).
-    fn where_and_ons(&self, where_clause: Option<&Expr<'_>>, ons: &[&Expr<'_>], acc: usize) -> Result<()> {
+    /// in order (each AND one node over the expression so far); `None` is
+    /// a USING column's equality (`left.c = right.c`: height 2).
+    fn where_and_ons(&self, where_clause: Option<&Expr<'_>>, ons: &[Option<&Expr<'_>>], acc: usize) -> Result<()> {
+        const USING_TERM_HEIGHT: usize = 2;
         let mut h = where_clause.map_or(0, height);
         for on in ons {
-            let x = height(on);
+            let x = on.map_or(USING_TERM_HEIGHT, height);
             h = if h == 0 { x } else { h.max(x) + 1 };
         }
         let total = acc + h;
-        let parts = || where_clause.into_iter().chain(ons.iter().copied());
+        let parts = || where_clause.into_iter().chain(ons.iter().flatten().copied());
         if total > self.max {
-            let first = parts().next().expect("an ON clause at least");
+            // (USING terms alone hold no subquery and no expression of
+            // ours to fail at: their height is left to the compiler.)
+            let Some(first) = parts().next() else { return Ok(()) };
             self.point.set(first as *const Expr<'_> as usize);
             return Err(too_deep(self.max));
         }

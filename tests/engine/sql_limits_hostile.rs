@@ -813,3 +813,32 @@ fn view_and_cte_bodies_meet_the_resolver_height_in_sqlite_order() {
         }
     }
 }
+
+/// A USING column's equality is ANDed onto the WHERE clause in join order
+/// (as an ON clause is) before names resolve, and its height counts for
+/// the subqueries in the WHERE clause: each join shape, each WHERE shape,
+/// the subquery's height up to the first SQLite refuses under a lowered
+/// SQLITE_LIMIT_EXPR_DEPTH.
+#[test]
+fn using_terms_count_in_the_where_height_as_sqlite() {
+    let setup =
+        "CREATE TABLE t(a, b); CREATE TABLE u(a, c); CREATE TABLE w(a, d); CREATE TABLE x(a, d); INSERT INTO t VALUES(1, 2); INSERT INTO u VALUES(1, 3)";
+    let joins = [
+        "JOIN u USING(a)",
+        "LEFT JOIN u USING(a)",
+        "JOIN u USING(a) JOIN w USING(a)",
+        "JOIN u USING(a) JOIN w ON t.a = w.a",
+        "JOIN u ON t.a = u.a JOIN w USING(a)",
+        "JOIN u USING(a) JOIN w USING(a) JOIN x USING(a)",
+        "JOIN u USING(a) JOIN w USING(a) JOIN x USING(a, d)",
+    ];
+    for join in joins {
+        for shape in ["(SELECT {})", "b = (SELECT {})", "b IN (SELECT {}) AND 1"] {
+            for h in 1..=8 {
+                let chain = vec!["1"; h].join("+");
+                let sql = format!("SELECT * FROM t {join} WHERE {}", shape.replace("{}", &chain));
+                same_with_limits(&[(LIMIT_EXPR_DEPTH, 10)], setup, &sql);
+            }
+        }
+    }
+}
