@@ -351,7 +351,7 @@ impl Walk<'_> {
         // `sqlite3_interrupt` polled every POLL_NODES expressions: a
         // million-term list stops within a bounded time.
         self.nodes = self.nodes.wrapping_add(1);
-        if self.nodes % POLL_NODES == 0 {
+        if self.nodes.is_multiple_of(POLL_NODES) {
             self.poll()?;
         }
         self.parser(pd)?;
