@@ -280,6 +280,11 @@ impl Connection {
         // A bulk INSERT of literal rows is compiled without a tree for
         // every row (`sql::value_rows`), unless an authorizer would be
         // called again by a compile redone on the whole text.
+        // A huge statement breaking a parse-time limit fails on it from
+        // its first bytes, as SQLite's parser does (`sql::huge_prefix`).
+        if let Some(e) = crate::sql::huge_prefix::limit_error(parse_text, parse_limits) {
+            return Err(e);
+        }
         let split = if authorizer_installed { None } else { crate::sql::value_rows::split(parse_text, max_columns, parse_limits.expr_depth) };
         // What every statement of this text compiles against, lent once.
         let env = crate::sql::codegen::CompileEnv {
@@ -414,6 +419,12 @@ impl Connection {
             other => other,
         }?;
         if let (Some(prog), tail) = &compiled {
+            // An interrupt that came while the compile was past its last
+            // poll (or inside the parser crate, which polls nothing) stops
+            // the prepare all the same.
+            if self.state.interrupt.load(std::sync::atomic::Ordering::Relaxed) {
+                return Err(Error::code(crate::error::SQLITE_INTERRUPT));
+            }
             self.compile_checkpoints(prog.compile_checkpoints)?;
             if let (Some(stamp), true, false) = (stamp, cacheable.get(), file_asked.get()) {
                 self.compiled.put(sql, stamp, prog, *tail);

@@ -22,6 +22,7 @@ pub mod codegen;
 pub mod column_rules;
 pub mod column_spans;
 pub mod error_offset;
+pub mod huge_prefix;
 pub mod model;
 pub mod params;
 pub mod parse;

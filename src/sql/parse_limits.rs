@@ -94,6 +94,8 @@ impl ParseLimits {
 const SELECT_COLUMN_BASE: usize = 7;
 /// The entries SQLite's parser stack holds before it first grows.
 const PARSER_INITIAL_STACK: usize = 50;
+/// The interrupt flag is polled once per this many expressions walked.
+const POLL_NODES: u32 = 4096;
 /// Entries below a SELECT keyword of a top-level statement.
 const STMT_BASE: usize = SELECT_COLUMN_BASE - 4;
 
@@ -139,7 +141,11 @@ fn check_as(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>, 
         Cmd::Explain(s) | Cmd::ExplainQueryPlan(s) => s,
     };
     let base = STMT_BASE + usize::from(!matches!(cmd, Cmd::Stmt(_)));
-    let mut w = Walk { limits, interrupt, in_view: false, insert_row: false, deferred: None, saw_expr_subquery: false, after_expansion: None, stored_leaves };
+    let mut w =
+        Walk { limits, interrupt, in_view: false, insert_row: false, deferred: None, saw_expr_subquery: false, after_expansion: None, stored_leaves, nodes: 0 };
+    // (An interrupt that came during the parse, which polls nothing,
+    // stops the prepare before any limit error is reported.)
+    w.poll()?;
     crate::sql::parse::with_stack(|| w.stmt(stmt, base))?;
     // (A trigger's body and a view's SELECT are not resolved when they
     // are created: only their parser's heights count there.)
@@ -214,6 +220,8 @@ struct Walk<'i> {
     /// The VALUES being walked is an INSERT's single row (not a result
     /// set: its width is checked against the table's columns instead).
     insert_row: bool,
+    /// Expressions walked, for polling the interrupt flag.
+    nodes: u32,
     /// A subquery inside an expression was walked: only then can the
     /// running height through subqueries ([`Nesting`]) exceed the limit
     /// when every expression's own height is within it, so without one
@@ -257,6 +265,7 @@ pub fn check_resolved_heights(e: &Expr<'_>, expr_depth: usize) -> Result<()> {
         saw_expr_subquery: false,
         after_expansion: None,
         stored_leaves: true,
+        nodes: 0,
     };
     crate::sql::parse::with_stack(|| w.expr(e, 0, 0))?;
     if let Some(error) = w.after_expansion {
@@ -339,6 +348,12 @@ impl Walk<'_> {
     }
 
     fn expr_inner(&mut self, e: &Expr<'_>, pd: usize, td: usize) -> Result<usize> {
+        // `sqlite3_interrupt` polled every POLL_NODES expressions: a
+        // million-term list stops within a bounded time.
+        self.nodes = self.nodes.wrapping_add(1);
+        if self.nodes.is_multiple_of(POLL_NODES) {
+            self.poll()?;
+        }
         self.parser(pd)?;
         let max = self.limits.expr_depth;
         if td >= max {
@@ -903,16 +918,20 @@ impl Nesting {
                                 self.expr(e, acc)?;
                             }
                         }
-                        // The ON clauses are ANDed onto the WHERE clause
-                        // before names are resolved (SQLite's
-                        // `sqlite3ProcessJoin`): one expression, whose
-                        // height counts for the subqueries of all of them.
-                        let ons: Vec<&Expr<'_>> = from
+                        // The ON clauses, and an equality per USING
+                        // column (`None`: no expression of ours), are ANDed
+                        // onto the WHERE clause in join order before names
+                        // are resolved (SQLite's `sqlite3ProcessJoin`): one
+                        // expression, whose height counts for the
+                        // subqueries of all of them. (NATURAL joins' columns
+                        // need the schema: not counted here.)
+                        let ons: Vec<Option<&Expr<'_>>> = from
                             .iter()
                             .flat_map(|f| f.joins.iter().flat_map(|j| j.iter()))
-                            .filter_map(|j| match &j.constraint {
-                                Some(ast::JoinConstraint::On(e)) => Some(e),
-                                _ => None,
+                            .flat_map(|j| match &j.constraint {
+                                Some(ast::JoinConstraint::On(e)) => vec![Some(e)],
+                                Some(ast::JoinConstraint::Using(names)) => vec![None; names.len()],
+                                None => Vec::new(),
                             })
                             .collect();
                         if ons.is_empty() {
@@ -953,17 +972,21 @@ impl Nesting {
     }
 
     /// Resolve the WHERE clause with the ON clauses `ons` ANDed onto it,
-    /// in order (each AND one node over the expression so far).
-    fn where_and_ons(&self, where_clause: Option<&Expr<'_>>, ons: &[&Expr<'_>], acc: usize) -> Result<()> {
+    /// in order (each AND one node over the expression so far); `None` is
+    /// a USING column's equality (`left.c = right.c`: height 2).
+    fn where_and_ons(&self, where_clause: Option<&Expr<'_>>, ons: &[Option<&Expr<'_>>], acc: usize) -> Result<()> {
+        const USING_TERM_HEIGHT: usize = 2;
         let mut h = where_clause.map_or(0, height);
         for on in ons {
-            let x = height(on);
+            let x = on.map_or(USING_TERM_HEIGHT, height);
             h = if h == 0 { x } else { h.max(x) + 1 };
         }
         let total = acc + h;
-        let parts = || where_clause.into_iter().chain(ons.iter().copied());
+        let parts = || where_clause.into_iter().chain(ons.iter().flatten().copied());
         if total > self.max {
-            let first = parts().next().expect("an ON clause at least");
+            // (USING terms alone hold no subquery and no expression of
+            // ours to fail at: their height is left to the compiler.)
+            let Some(first) = parts().next() else { return Ok(()) };
             self.point.set(first as *const Expr<'_> as usize);
             return Err(too_deep(self.max));
         }
@@ -994,6 +1017,16 @@ impl Nesting {
         });
         result
     }
+}
+
+/// The expression of `s` where SQLite's resolver meets a running height
+/// past `expr_depth` (its address), for a view's or CTE's body compiled
+/// from its text: that tree is parsed again, so the point found in the
+/// statement's own tree (`DeferredDepth::expr`) is not in it. The body is
+/// resolved as a FROM item, under no enclosing expression.
+pub fn resolver_depth_point(s: &Select<'_>, expr_depth: usize) -> Option<usize> {
+    let nesting = Nesting::new(expr_depth, false);
+    nesting.deferred(nesting.select(s, 0)).map(|d| d.expr).filter(|&at| at != 0)
 }
 
 /// Whether the expression at address `at` is one of `s`'s clause
@@ -1066,6 +1099,7 @@ fn height(e: &Expr<'_>) -> usize {
         saw_expr_subquery: false,
         after_expansion: None,
         stored_leaves: false,
+        nodes: 0,
     };
     w.expr(e, 0, 0).unwrap_or(0)
 }

@@ -694,11 +694,13 @@ impl<'b> Compiler<'_> {
                 self.view_names_text = view_text;
                 // (A view's columns are named as with the default naming
                 // settings.)
-                let info = if is_view {
-                    self.with_default_names(|c| c.compile_select(sel, Dest::EphemTable(cur)))
-                } else {
-                    self.compile_select(sel, Dest::EphemTable(cur))
-                };
+                let info = self.with_text_depth_point(sel, |c| {
+                    if is_view {
+                        c.with_default_names(|c| c.compile_select(sel, Dest::EphemTable(cur)))
+                    } else {
+                        c.compile_select(sel, Dest::EphemTable(cur))
+                    }
+                });
                 self.view_names_text = None;
                 if is_view {
                     self.view_texts.pop();
@@ -721,6 +723,20 @@ impl<'b> Compiler<'_> {
         self.b.insns[addr].p2 = info.n_columns as i32;
         self.push_subquery_item(cur, name, &info, cols, out);
         Ok(())
+    }
+
+    /// Run `f` (the compile of `sel`, a view's or CTE's body parsed again
+    /// from its text) with the resolver's height limit pointed at the
+    /// expression of `sel` where SQLite meets it
+    /// (`parse_limits::resolver_depth_point`), so that it fails there, in
+    /// SQLite's order with the name errors around it, as in the
+    /// statement's own tree.
+    pub(in crate::sql::codegen) fn with_text_depth_point<R>(&mut self, sel: &ast::Select<'_>, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R> {
+        let Some(point) = crate::sql::parse_limits::resolver_depth_point(sel, self.env.max_expr_depth) else { return f(self) };
+        let saved = self.depth_point.replace(point);
+        let r = f(self);
+        self.depth_point = saved;
+        r
     }
 
     /// The name-resolution scopes a materialised body is compiled in:

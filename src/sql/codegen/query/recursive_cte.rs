@@ -43,7 +43,7 @@ impl<'b> Compiler<'_> {
         let r = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
             Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
                 let pushed = self.push_with(sel.with.as_ref())?;
-                let r = self.recursive_cte_body(sel, name, cols.clone());
+                let r = self.with_text_depth_point(sel, |c| c.recursive_cte_body(sel, name, cols.clone()));
                 if pushed {
                     self.frame.ctes.pop();
                 }
