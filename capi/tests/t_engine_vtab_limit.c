@@ -262,6 +262,22 @@ int main(void) {
       "SELECT (1, 1) = (SELECT a, b FROM v)",
       "SELECT x IN (SELECT a FROM v) FROM r",
       "SELECT * FROM r WHERE x = (SELECT a FROM v WHERE a > 1)",
+      /* AND and OR run a side holding a subquery only when the other side
+      ** (run first) does not decide: in WHERE and as a value. */
+      "SELECT x FROM r WHERE x = 5 OR EXISTS (SELECT 1 FROM v WHERE a > 8)",
+      "SELECT x FROM r WHERE x = 1 OR EXISTS (SELECT 1 FROM v WHERE a > r.x + 7)",
+      "SELECT x FROM r WHERE EXISTS (SELECT 1 FROM v WHERE a > r.x + 7) OR x = 1",
+      "SELECT x FROM r WHERE x > 1 AND (x = 2 OR EXISTS (SELECT 1 FROM v WHERE a = r.x))",
+      "SELECT x FROM r WHERE NOT (x = 1 OR EXISTS (SELECT 1 FROM v WHERE a = r.x))",
+      "SELECT x FROM r WHERE x = 1 OR x = 2 OR EXISTS (SELECT 1 FROM v WHERE a = r.x)",
+      "SELECT x FROM r WHERE (x = 1 OR EXISTS (SELECT 1 FROM v WHERE a = r.x)) AND (x = 2 OR EXISTS (SELECT 1 FROM v WHERE b = r.x))",
+      "SELECT x FROM r WHERE x = 2 OR (SELECT a FROM v WHERE a = r.x + 5) > 5",
+      "SELECT x FROM r WHERE x IN (SELECT a FROM v WHERE a < 2) OR x = 2",
+      "SELECT x, x = 1 OR EXISTS (SELECT 1 FROM v WHERE a > r.x + 7) FROM r",
+      "SELECT x, EXISTS (SELECT 1 FROM v WHERE a > r.x + 7) AND x = 2 FROM r",
+      "SELECT x, (SELECT a FROM v WHERE a > r.x + 7) OR x = 1 FROM r",
+      "SELECT x, NULL OR EXISTS (SELECT 1 FROM v WHERE a = r.x) FROM r",
+      "SELECT x, 0 AND EXISTS (SELECT 1 FROM v WHERE a = r.x) FROM r",
       NULL };
     for (p = 0; spols[p]; p++) {
       policy = spols[p];
@@ -351,6 +367,14 @@ int main(void) {
       "SELECT (SELECT a FROM v UNION SELECT b FROM v)",
       "SELECT (SELECT a FROM v WHERE a > 20 UNION SELECT b FROM v LIMIT 3)",
       "SELECT (SELECT a FROM v EXCEPT SELECT b FROM v UNION ALL SELECT c FROM v)",
+      /* A first arm `SELECT *` over a USING or NATURAL join: its width
+      ** is known before it is compiled, the arms are offered the order. */
+      "SELECT * FROM v JOIN r ON x = a UNION ALL SELECT a, b, c, a FROM v ORDER BY 1 LIMIT 2",
+      "SELECT * FROM r AS r1 JOIN r AS r2 USING (x) UNION SELECT a FROM v ORDER BY 1 LIMIT 2",
+      "SELECT * FROM r AS r1 NATURAL JOIN r AS r2 UNION ALL SELECT a FROM v ORDER BY 1 DESC LIMIT 2",
+      "SELECT * FROM v NATURAL JOIN r UNION ALL SELECT a, b, c FROM v ORDER BY 1 LIMIT 2",
+      "SELECT a FROM v UNION SELECT a, b FROM v",
+      "VALUES (1) UNION ALL SELECT * FROM v",
       /* An EXISTS subquery reads its result columns (colUsed), unless
       ** SQLite makes the EXISTS a join. */
       "SELECT EXISTS (SELECT b FROM v)",

@@ -52,6 +52,17 @@ impl Compiler<'_> {
     pub fn compile_compound(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
         let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
         self.check_arm_tables_exist(sel)?;
+        // Arms whose widths differ, seen before any is compiled: SQLite's
+        // resolver fails before planning any arm (no virtual table is
+        // asked anything); the error is the one it meets first.
+        let widths: Vec<Option<usize>> = std::iter::once(&sel.body.select)
+            .chain(compounds.iter().map(|c| &c.select))
+            .map(|a| first_arm_width(a, self.star_arm_width(a)))
+            .collect();
+        if widths.iter().all(Option::is_some) && widths.windows(2).any(|w| w[0] != w[1]) {
+            let failed = Error::sql("SELECTs do not have the same number of result columns");
+            return Err(self.error_in_resolve_order(sel, failed));
+        }
         let want_names = self.scopes.is_empty() && matches!(dest, Dest::Output);
         // (SQLite runs a UNION with a LIMIT of exactly 1 arm by arm too:
         // any first row is the answer. A one-row subquery has that LIMIT.)
@@ -244,8 +255,9 @@ impl Compiler<'_> {
     /// Whether a FROM item of `arm` names a virtual table (or a name the
     /// schema does not hold, which may be an eponymous one).
     /// The number of result columns of an arm with `*` or `t.*`, when its
-    /// FROM is plain tables and virtual tables already connected, joined
-    /// without USING or NATURAL (`None` otherwise, or without a `*`).
+    /// FROM is plain tables and virtual tables already connected (`None`
+    /// otherwise, or without a `*`); a `*` leaves out the right-hand
+    /// columns a USING or NATURAL join shares.
     fn star_arm_width(&self, arm: &OneSelect<'_>) -> Option<usize> {
         use sqlite3_parser::ast::{JoinConstraint, JoinOperator, JoinType, SelectTable};
         let OneSelect::Select { columns, from: Some(from), .. } = arm else { return None };
@@ -253,14 +265,24 @@ impl Compiler<'_> {
             return None;
         }
         let joins = from.joins.iter().flat_map(|j| j.iter());
-        if joins.clone().any(|j| {
-            matches!(j.constraint, Some(JoinConstraint::Using(_))) || matches!(j.operator, JoinOperator::TypedJoin(Some(t)) if t.contains(JoinType::NATURAL))
-        }) {
-            return None;
-        }
-        // Per FROM item: the name `t.*` names it by, and its visible columns.
+        // Per join (from the second item on): the columns it shares.
+        let shared: Vec<Option<Vec<String>>> = joins
+            .clone()
+            .map(|j| match (&j.constraint, &j.operator) {
+                (Some(JoinConstraint::Using(names)), _) => Some(Some(names.iter().map(|n| crate::sql::parse::unquote(n.0).to_ascii_lowercase()).collect())),
+                (_, JoinOperator::TypedJoin(Some(t))) if t.contains(JoinType::NATURAL) => Some(None),
+                _ => None,
+            })
+            .map(|s| s.map(|n| n.unwrap_or_default()))
+            .collect();
+        let natural: Vec<bool> =
+            joins.clone().map(|j| matches!(j.operator, JoinOperator::TypedJoin(Some(t)) if t.contains(JoinType::NATURAL)) && j.constraint.is_none()).collect();
+        // Per FROM item: the name `t.*` names it by, its visible columns,
+        // and their names.
         let mut items: Vec<(String, usize)> = Vec::new();
-        for t in from.select.into_iter().chain(joins.map(|j| &j.table)) {
+        let mut names_seen: Vec<String> = Vec::new();
+        let mut left_out = 0;
+        for (k, t) in from.select.into_iter().chain(joins.map(|j| &j.table)).enumerate() {
             let SelectTable::Table(qn, alias, _) = t else { return None };
             let name = crate::sql::parse::unquote(qn.name.0);
             if self.cte(&name).is_some() {
@@ -271,15 +293,30 @@ impl Compiler<'_> {
                 None => None,
             };
             let table = self.schema.table_in(db, &name)?;
-            let width = match &table.virtual_table {
+            let visible: Vec<String> = match &table.virtual_table {
                 Some(_) => {
                     let inst = self.vtabs?.table(table.db, &table.name).filter(|i| i.schema_sql == table.sql)?;
                     let decl = crate::sql::vtab_decl::declared_table(&inst.declared, &table.name, table.db, &table.sql).ok()?;
-                    decl.hidden.iter().filter(|h| !**h).count()
+                    decl.table.columns.iter().zip(&decl.hidden).filter(|(_, h)| !**h).map(|(c, _)| c.name.to_ascii_lowercase()).collect()
                 }
-                None if table.root != 0 => table.columns.len(),
+                None if table.root != 0 => table.columns.iter().map(|c| c.name.to_ascii_lowercase()).collect(),
                 None => return None,
             };
+            let width = visible.len();
+            if k > 0 {
+                let common: Vec<String> = if natural[k - 1] {
+                    visible.iter().filter(|n| names_seen.contains(n)).cloned().collect()
+                } else {
+                    shared[k - 1].clone().unwrap_or_default()
+                };
+                // (A USING column missing on either side is SQLite's error,
+                // met when the arm compiles.)
+                if common.iter().any(|n| !visible.contains(n) || !names_seen.contains(n)) {
+                    return None;
+                }
+                left_out += common.len();
+            }
+            names_seen.extend(visible);
             let shown = match alias {
                 Some(sqlite3_parser::ast::As::As(a) | sqlite3_parser::ast::As::Elided(a)) => crate::sql::parse::unquote(a.0),
                 None => name,
@@ -290,7 +327,7 @@ impl Compiler<'_> {
         for c in columns.iter() {
             n += match c {
                 ResultColumn::Expr(..) => 1,
-                ResultColumn::Star => items.iter().map(|(_, w)| w).sum(),
+                ResultColumn::Star => items.iter().map(|(_, w)| w).sum::<usize>() - left_out,
                 ResultColumn::TableStar(q) => {
                     let q = crate::sql::parse::unquote(q.0);
                     items.iter().find(|(name, _)| name.eq_ignore_ascii_case(&q))?.1
