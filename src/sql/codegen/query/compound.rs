@@ -55,10 +55,8 @@ impl Compiler<'_> {
         // Arms whose widths differ, seen before any is compiled: SQLite's
         // resolver fails before planning any arm (no virtual table is
         // asked anything); the error is the one it meets first.
-        let widths: Vec<Option<usize>> = std::iter::once(&sel.body.select)
-            .chain(compounds.iter().map(|c| &c.select))
-            .map(|a| first_arm_width(a, self.star_arm_width(a)))
-            .collect();
+        let widths: Vec<Option<usize>> =
+            std::iter::once(&sel.body.select).chain(compounds.iter().map(|c| &c.select)).map(|a| first_arm_width(a, self.star_arm_width(a))).collect();
         if widths.iter().all(Option::is_some) && widths.windows(2).any(|w| w[0] != w[1]) {
             let failed = Error::sql("SELECTs do not have the same number of result columns");
             return Err(self.error_in_resolve_order(sel, failed));
