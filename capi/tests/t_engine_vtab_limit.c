@@ -262,6 +262,22 @@ int main(void) {
       "SELECT (1, 1) = (SELECT a, b FROM v)",
       "SELECT x IN (SELECT a FROM v) FROM r",
       "SELECT * FROM r WHERE x = (SELECT a FROM v WHERE a > 1)",
+      /* AND and OR run a side holding a subquery only when the other side
+      ** (run first) does not decide: in WHERE and as a value. */
+      "SELECT x FROM r WHERE x = 5 OR EXISTS (SELECT 1 FROM v WHERE a > 8)",
+      "SELECT x FROM r WHERE x = 1 OR EXISTS (SELECT 1 FROM v WHERE a > r.x + 7)",
+      "SELECT x FROM r WHERE EXISTS (SELECT 1 FROM v WHERE a > r.x + 7) OR x = 1",
+      "SELECT x FROM r WHERE x > 1 AND (x = 2 OR EXISTS (SELECT 1 FROM v WHERE a = r.x))",
+      "SELECT x FROM r WHERE NOT (x = 1 OR EXISTS (SELECT 1 FROM v WHERE a = r.x))",
+      "SELECT x FROM r WHERE x = 1 OR x = 2 OR EXISTS (SELECT 1 FROM v WHERE a = r.x)",
+      "SELECT x FROM r WHERE (x = 1 OR EXISTS (SELECT 1 FROM v WHERE a = r.x)) AND (x = 2 OR EXISTS (SELECT 1 FROM v WHERE b = r.x))",
+      "SELECT x FROM r WHERE x = 2 OR (SELECT a FROM v WHERE a = r.x + 5) > 5",
+      "SELECT x FROM r WHERE x IN (SELECT a FROM v WHERE a < 2) OR x = 2",
+      "SELECT x, x = 1 OR EXISTS (SELECT 1 FROM v WHERE a > r.x + 7) FROM r",
+      "SELECT x, EXISTS (SELECT 1 FROM v WHERE a > r.x + 7) AND x = 2 FROM r",
+      "SELECT x, (SELECT a FROM v WHERE a > r.x + 7) OR x = 1 FROM r",
+      "SELECT x, NULL OR EXISTS (SELECT 1 FROM v WHERE a = r.x) FROM r",
+      "SELECT x, 0 AND EXISTS (SELECT 1 FROM v WHERE a = r.x) FROM r",
       NULL };
     for (p = 0; spols[p]; p++) {
       policy = spols[p];
@@ -280,6 +296,137 @@ int main(void) {
         if (rc != SQLITE_DONE) printf("  step error %d: %s\n", rc, sqlite3_errmsg(db));
         sqlite3_finalize(st);
       }
+    }
+  }
+  /* Compound SELECTs: a UNION ALL with LIMIT and no ORDER BY runs its
+  ** arms one after the other, sharing the LIMIT and OFFSET counters, and
+  ** each arm's virtual table is offered the LIMIT when the compound has
+  ** no OFFSET (a later arm is not started once the LIMIT is reached);
+  ** UNION, EXCEPT, INTERSECT and a sorted compound offer none. */
+  {
+    static const char *const cpols[] = {"", "L", "X", NULL};
+    static const char *const cqs[] = {
+      "SELECT a FROM v UNION ALL SELECT a FROM v LIMIT 3",
+      "SELECT a FROM v WHERE a > 8 UNION ALL SELECT a FROM v LIMIT 3",
+      "SELECT a FROM v WHERE a > 8 UNION ALL SELECT a FROM v WHERE a > 5 LIMIT 4",
+      "SELECT a FROM v WHERE a > 8 UNION ALL SELECT a FROM v LIMIT 3 OFFSET 1",
+      "SELECT a FROM v WHERE a > 8 UNION ALL SELECT a FROM v LIMIT 3 OFFSET 3",
+      "SELECT a FROM v WHERE a > 8 UNION ALL SELECT a FROM v LIMIT 1, 2",
+      "SELECT a FROM v WHERE a > 8 UNION ALL SELECT a FROM v LIMIT 3 OFFSET 0",
+      "SELECT a FROM v WHERE a > 8 UNION ALL SELECT a FROM v LIMIT '3'",
+      "SELECT a FROM v WHERE a > 8 UNION ALL SELECT a FROM v LIMIT 1+2",
+      "SELECT a FROM v WHERE a > 8 UNION ALL SELECT a FROM v LIMIT ?1",
+      "SELECT a FROM v LIMIT ?1",
+      "SELECT a FROM v LIMIT (?1)",
+      "SELECT a FROM v LIMIT +?1",
+      "SELECT a FROM v LIMIT 3 OFFSET ?1",
+      "SELECT a FROM v WHERE a > ?1 LIMIT ?1",
+      "SELECT a FROM v WHERE a > 8 UNION ALL SELECT a FROM v LIMIT 0",
+      "SELECT a FROM v WHERE a > 8 UNION ALL SELECT a FROM v LIMIT -1",
+      "SELECT a FROM v WHERE a > 8 UNION ALL SELECT a FROM v LIMIT 2",
+      "SELECT a FROM v UNION ALL SELECT a FROM v UNION ALL SELECT a FROM v LIMIT 12",
+      "SELECT a FROM v WHERE a > 9 UNION ALL SELECT x FROM r UNION ALL SELECT a FROM v LIMIT 4",
+      "SELECT x FROM r UNION ALL SELECT a FROM v LIMIT 3",
+      "SELECT a FROM v UNION ALL SELECT x FROM r LIMIT 3",
+      "SELECT a FROM v WHERE b = 1 UNION ALL SELECT a FROM v WHERE a+1 > 9 LIMIT 5",
+      "SELECT a FROM v UNION ALL SELECT a FROM v ORDER BY 1 LIMIT 3",
+      "SELECT a FROM v UNION SELECT a FROM v LIMIT 3",
+      "SELECT a FROM v UNION SELECT a FROM v UNION ALL SELECT a FROM v LIMIT 3",
+      "SELECT a FROM v UNION ALL SELECT a FROM v UNION SELECT a FROM v LIMIT 3",
+      "SELECT a FROM v EXCEPT SELECT a FROM v WHERE a > 5 LIMIT 3",
+      "SELECT count(*) FROM v UNION ALL SELECT a FROM v LIMIT 3",
+      "SELECT DISTINCT b FROM v UNION ALL SELECT a FROM v LIMIT 5",
+      "SELECT a FROM v, r UNION ALL SELECT a FROM v LIMIT 3",
+      "VALUES (0) UNION ALL SELECT a FROM v LIMIT 3",
+      "SELECT a FROM v UNION ALL SELECT 0 LIMIT 3",
+      "SELECT x FROM r WHERE x IN (SELECT a FROM v WHERE a > 8 UNION ALL SELECT a FROM v LIMIT 3)",
+      "SELECT (SELECT a FROM v UNION ALL SELECT a FROM v)",
+      "SELECT (SELECT a FROM v WHERE a > 20 UNION ALL SELECT a FROM v)",
+      "SELECT (SELECT a FROM v WHERE a > 9 UNION ALL SELECT a FROM v LIMIT 1 OFFSET 1)",
+      "SELECT (SELECT a FROM v WHERE a > 9 UNION ALL SELECT a FROM v LIMIT 3)",
+      "SELECT EXISTS (SELECT a FROM v WHERE a > 20 UNION ALL SELECT a FROM v)",
+      "SELECT x, (SELECT a FROM v WHERE a > r.x + 7 UNION ALL SELECT a FROM v) FROM r",
+      /* UNION, EXCEPT, INTERSECT: merged as if ordered by every column
+      ** (the arms up to the last such operator are offered that order),
+      ** a UNION with LIMIT 1 run arm by arm. */
+      "SELECT a FROM v UNION SELECT a FROM v",
+      "SELECT a, b FROM v INTERSECT SELECT a, b FROM v",
+      "SELECT a, b FROM v EXCEPT SELECT a, b FROM v WHERE a > 3",
+      "SELECT a FROM v UNION SELECT a FROM v LIMIT 1",
+      "SELECT a FROM v UNION SELECT a FROM v LIMIT +1",
+      "SELECT a FROM v UNION SELECT a FROM v LIMIT 1 OFFSET 0",
+      "SELECT a FROM v UNION ALL SELECT a FROM v UNION SELECT b FROM v",
+      "SELECT a FROM v UNION SELECT b FROM v UNION ALL SELECT c FROM v",
+      "SELECT a FROM v UNION SELECT b FROM v UNION ALL SELECT c FROM v LIMIT 1",
+      "SELECT a FROM v UNION SELECT b FROM v UNION ALL SELECT c FROM v LIMIT 12",
+      "SELECT a FROM v EXCEPT SELECT b FROM v UNION ALL SELECT c FROM v LIMIT 3 OFFSET 2",
+      "SELECT x FROM r INTERSECT SELECT a FROM v UNION ALL SELECT a FROM v UNION ALL SELECT b FROM v LIMIT 4",
+      "SELECT a FROM v UNION SELECT b FROM v UNION ALL SELECT c FROM v ORDER BY 1 LIMIT 3",
+      "SELECT x FROM r UNION SELECT a FROM v",
+      "SELECT * FROM v UNION SELECT * FROM v",
+      "SELECT (SELECT a FROM v UNION SELECT b FROM v)",
+      "SELECT (SELECT a FROM v WHERE a > 20 UNION SELECT b FROM v LIMIT 3)",
+      "SELECT (SELECT a FROM v EXCEPT SELECT b FROM v UNION ALL SELECT c FROM v)",
+      /* A first arm `SELECT *` over a USING or NATURAL join: its width
+      ** is known before it is compiled, the arms are offered the order. */
+      "SELECT * FROM v JOIN r ON x = a UNION ALL SELECT a, b, c, a FROM v ORDER BY 1 LIMIT 2",
+      "SELECT * FROM r AS r1 JOIN r AS r2 USING (x) UNION SELECT a FROM v ORDER BY 1 LIMIT 2",
+      "SELECT * FROM r AS r1 NATURAL JOIN r AS r2 UNION ALL SELECT a FROM v ORDER BY 1 DESC LIMIT 2",
+      "SELECT * FROM v NATURAL JOIN r UNION ALL SELECT a, b, c FROM v ORDER BY 1 LIMIT 2",
+      "SELECT a FROM v UNION SELECT a, b FROM v",
+      "VALUES (1) UNION ALL SELECT * FROM v",
+      /* An EXISTS subquery reads its result columns (colUsed), unless
+      ** SQLite makes the EXISTS a join. */
+      "SELECT EXISTS (SELECT b FROM v)",
+      "SELECT EXISTS (SELECT b FROM v UNION ALL SELECT a FROM v)",
+      "SELECT EXISTS (SELECT c FROM v WHERE a > 20 UNION ALL SELECT b FROM v)",
+      "SELECT x FROM r WHERE EXISTS (SELECT b FROM v WHERE a > r.x)",
+      "SELECT x FROM r WHERE NOT EXISTS (SELECT c FROM v WHERE a > 8)",
+      "SELECT x, EXISTS (SELECT c, b FROM v WHERE a > r.x) FROM r",
+      NULL };
+    for (p = 0; cpols[p]; p++) {
+      policy = cpols[p];
+      printf("=== compounds, policy '%s'\n", policy);
+      for (i = 0; cqs[i]; i++) {
+        sqlite3_stmt *st;
+        printf("%s\n", cqs[i]);
+        if (sqlite3_prepare_v2(db, cqs[i], -1, &st, 0) != SQLITE_OK) { printf("  prepare error: %s\n", sqlite3_errmsg(db)); continue; }
+        sqlite3_bind_int(st, 1, 2);
+        int rc;
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+          int k, n = sqlite3_column_count(st); printf("  ");
+          for (k = 0; k < n; k++) { const unsigned char *t = sqlite3_column_text(st, k); printf("%s%s", k ? "|" : "", t ? (const char *)t : "NULL"); }
+          printf("\n");
+        }
+        if (rc != SQLITE_DONE) printf("  step error %d: %s\n", rc, sqlite3_errmsg(db));
+        sqlite3_finalize(st);
+      }
+    }
+  }
+  /* A LIMIT that is a parameter: binding it makes the statement compile
+  ** again (SQLITE_STMTSTATUS_REPREPARE), and then the virtual table sees
+  ** the bound value (an integer from 0 to 2^31-1) as the LIMIT's. */
+  {
+    static const char *const rqs[] = { "SELECT a FROM v LIMIT ?1", "SELECT x FROM r LIMIT ?1", "SELECT a FROM v LIMIT 2 OFFSET ?1",
+      "SELECT a FROM v WHERE a > 8 UNION ALL SELECT a FROM v LIMIT ?1", "SELECT x FROM r WHERE x > ?1", NULL };
+    static const char *const binds[] = { "2", "3", "3", "'1'", "-1", "clear", "0", NULL };
+    policy = "L";
+    for (i = 0; rqs[i]; i++) {
+      sqlite3_stmt *st; int b;
+      printf("=== rebinding: %s\n", rqs[i]);
+      if (sqlite3_prepare_v2(db, rqs[i], -1, &st, 0) != SQLITE_OK) { printf("  prepare error: %s\n", sqlite3_errmsg(db)); continue; }
+      for (b = 0; binds[b]; b++) {
+        int rc;
+        if (strcmp(binds[b], "clear") == 0) sqlite3_clear_bindings(st);
+        else if (binds[b][0] == '\'') sqlite3_bind_text(st, 1, binds[b] + 1, -1, SQLITE_STATIC);
+        else sqlite3_bind_int(st, 1, atoi(binds[b]));
+        printf(" bind %s\n", binds[b]);
+        while ((rc = sqlite3_step(st)) == SQLITE_ROW) printf("  %s\n", (const char *)sqlite3_column_text(st, 0));
+        if (rc != SQLITE_DONE) printf("  step error %d: %s\n", rc, sqlite3_errmsg(db));
+        printf("  reprepares=%d\n", sqlite3_stmt_status(st, SQLITE_STMTSTATUS_REPREPARE, 0));
+        sqlite3_reset(st);
+      }
+      sqlite3_finalize(st);
     }
   }
   sqlite3_create_module(db, "om", &omModule, 0);

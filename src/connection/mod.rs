@@ -184,6 +184,9 @@ pub struct Connection {
     authorizer: Option<crate::sql::codegen::auth::Authorizer>,
     /// The connection runs SQL of its own (see `Compiler::internal`).
     internal_sql: bool,
+    /// The values bound to the statement being compiled again (SQLite's
+    /// `pReprepare`): a LIMIT parameter is read as its value then.
+    reprepare_params: Option<Vec<crate::value::Value>>,
 }
 
 /// The values [`Connection::extension_state`] keeps, one of each type.

@@ -271,6 +271,7 @@ impl Connection {
             trace: None,
             authorizer: None,
             internal_sql: false,
+            reprepare_params: None,
         };
         (crate::REGISTER_BUILTIN_EXTENSIONS)(&mut conn)?;
         Ok(conn)

@@ -144,7 +144,11 @@ impl Connection {
         // Each table is connected once; a request repeated means the
         // connection did not take (never loop on it).
         let mut asked = Vec::new();
+        // (Each attempt is handed the bound values; a compile nested in
+        // one, SQL an xBestIndex runs, sees none.)
+        let bound = self.reprepare_params.take();
         loop {
+            self.reprepare_params = bound.clone();
             match self.compile_once(sql, &request) {
                 Err(e) => match request.take() {
                     Some(req) if !asked.contains(&req) => {
@@ -174,7 +178,10 @@ impl Connection {
         }
         // With an authorizer the cache is not used: it is called by every
         // prepare (see `compiled_cache`).
-        let stamp = self.authorizer.is_none().then(|| self.compile_stamp());
+        // (Nor when compiled again with the values bound: the program may
+        // hold them.)
+        let bound = self.reprepare_params.take();
+        let stamp = (self.authorizer.is_none() && bound.is_none()).then(|| self.compile_stamp());
         if let Some(stamp) = &stamp {
             if let Some((prog, tail)) = self.compiled.get(sql, stamp) {
                 // What a compile would check besides: an interrupt, and
@@ -228,6 +235,7 @@ impl Connection {
         let generation = self.attach_generation;
         let settings_generation = self.state.settings_generation;
         let max_variables = self.limits[LIMIT_VARIABLE_NUMBER as usize];
+        let bound_values = bound.as_deref();
         // TCL-style `$::name` parameters are made readable to the parser.
         let tcl_text = crate::sql::params::tcl_variables(sql);
         let parse_text = tcl_text.as_deref().unwrap_or(sql);
@@ -330,6 +338,7 @@ impl Connection {
                     let mut c = Compiler::new(env, stmt_sql);
                     c.authorizer = authorizer;
                     c.params = numbering.names;
+                    c.bound_params = bound_values;
                     c.value_rows = value_rows;
                     c.depth_point = deferred_depth.as_ref().map(|d| d.expr).filter(|&at| at != 0);
                     let mut prog = match compile(&mut c, cmd) {

@@ -189,7 +189,10 @@ impl Statement {
 
     fn recompile(&mut self, conn: &mut Connection) -> Result<()> {
         conn.schema_loaded = false;
-        let (prog, _) = conn.compile(self.sql.as_bytes())?;
+        conn.reprepare_params = Some(self.vm.params.clone());
+        let compiled = conn.compile(self.sql.as_bytes());
+        conn.reprepare_params = None;
+        let (prog, _) = compiled?;
         if let Some(p) = prog {
             self.program = p;
             self.recompiles += 1;
@@ -342,7 +345,10 @@ impl Statement {
                 self.expired = true;
             }
             if !self.active && self.expired {
-                let (prog, _) = conn.compile(self.sql.as_bytes())?;
+                conn.reprepare_params = Some(self.vm.params.clone());
+                let compiled = conn.compile(self.sql.as_bytes());
+                conn.reprepare_params = None;
+                let (prog, _) = compiled?;
                 if let Some(p) = prog {
                     self.program = p;
                     self.recompiles += 1;
@@ -559,8 +565,23 @@ impl Statement {
         if i == 0 || i >= self.vm.params.len() {
             return Err(Error::code(SQLITE_RANGE));
         }
+        // (An integer bound over the same integer changes nothing, as
+        // SQLite's sqlite3_bind_int64 sees it.)
+        let same_integer = matches!((&self.vm.params[i], &value), (Value::Integer(a), Value::Integer(b)) if a == b);
         self.vm.params[i] = value;
+        if !same_integer {
+            self.expire_if_bound(i);
+        }
         Ok(())
+    }
+
+    /// A program that read parameter `i` as a value (a LIMIT) is compiled
+    /// again before its next run, as SQLite does when it is bound.
+    fn expire_if_bound(&mut self, i: usize) {
+        let bit = if i >= 32 { 0x8000_0000 } else { 1u32 << (i - 1) };
+        if self.program.expire_on_bind & bit != 0 {
+            self.expired = true;
+        }
     }
 
     /// Bind a copy of `bytes` as text (`text`) or a blob to parameter `i`
@@ -580,6 +601,7 @@ impl Statement {
         buf.clear();
         buf.extend_from_slice(bytes);
         *slot = if text { Value::Text(buf) } else { Value::Blob(buf) };
+        self.expire_if_bound(i);
         Ok(())
     }
 
@@ -633,6 +655,9 @@ impl Statement {
     pub fn clear_bindings(&mut self) {
         for p in self.vm.params.iter_mut() {
             *p = Value::Null;
+        }
+        if self.program.expire_on_bind != 0 {
+            self.expired = true;
         }
     }
 

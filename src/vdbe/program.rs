@@ -465,6 +465,10 @@ pub struct Program {
     pub column_origins: Vec<Option<(String, String, String)>>,
     /// Parameter names by index (index 0 unused); `None` for `?`.
     pub param_names: Vec<Option<String>>,
+    /// The parameters whose binding makes the statement compile again
+    /// (SQLite's expmask: bit `i - 1` for parameter `i` below 32, bit 31
+    /// for the others): a LIMIT or OFFSET read as a parameter.
+    pub expire_on_bind: u32,
     /// Whether the program never writes the database.
     pub readonly: bool,
     /// 0 normal, 1 EXPLAIN, 2 EXPLAIN QUERY PLAN.

@@ -240,6 +240,16 @@ pub struct Compiler<'s> {
     /// The LIMIT/OFFSET the SELECT being compiled offers its one virtual
     /// table (taken by that table's loop).
     pub vtab_limit_offer: Option<crate::sql::plan::vtab::LimitOffer>,
+    /// The LIMIT/OFFSET counters a UNION ALL streamed with a LIMIT shares
+    /// between its arms, for the next arm compiled (taken by it), and
+    /// whether its LIMIT is a one-row subquery's rewritten `X <> 0`.
+    pub compound_limit: Option<(crate::sql::model::query::LimitRegs, bool)>,
+    /// The values bound to the statement compiled again (see
+    /// `bound_limit_value`).
+    pub bound_params: Option<&'s [crate::value::Value]>,
+    /// The parameters whose binding expires the program
+    /// (`Program::expire_on_bind`).
+    pub expire_on_bind: u32,
     /// The `EXISTS (SELECT ...)` terms (by the address of the subquery's
     /// body) of the WHERE clauses being compiled that SQLite turns into a
     /// join: their subquery is not offered the LIMIT 1 of an EXISTS.
@@ -355,6 +365,9 @@ impl<'s> Compiler<'s> {
             vtab_cursors: Default::default(),
             vtab_consumed: Vec::new(),
             vtab_limit_offer: None,
+            compound_limit: None,
+            bound_params: None,
+            expire_on_bind: 0,
             exists_as_join: Vec::new(),
             vtab_plans: Vec::new(),
             vtab_col_used: HashMap::new(),

@@ -149,6 +149,7 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
     // (The compiler is done: its lists move into the program. Only
     // EXPLAIN QUERY PLAN shows the plan lines.)
     prog.param_names = std::mem::take(&mut c.params);
+    prog.expire_on_bind = c.expire_on_bind;
     if explain == 2 {
         // Ids are SQLite-like even numbers; a parent is kept as its line
         // number + 1.

@@ -109,8 +109,20 @@ impl Compiler<'_> {
         self.check_depth_point(e)?;
         match e {
             Expr::Binary(l, Operator::And, r) if !crate::sql::model::expr_shape::folds_to_false(e) => {
-                self.jump_if_false(l, label)?;
-                return self.jump_if_false(r, label);
+                let (first, second) = operands_in_order(l, r);
+                self.jump_if_false(first, label)?;
+                return self.jump_if_false(second, label);
+            }
+            // As SQLite tests an OR: the second side only when the first
+            // is not true (a subquery there is not run).
+            Expr::Binary(l, Operator::Or, r) if !crate::sql::model::expr_shape::folds_to_false(e) && !may_be_row(l) && !may_be_row(r) => {
+                let (first, second) = operands_in_order(l, r);
+                let holds = self.b.label();
+                let f = self.expr_new(first)?;
+                self.b.add(Opcode::If, f, holds, 0);
+                self.jump_if_false(second, label)?;
+                self.b.bind(holds);
+                return Ok(());
             }
             Expr::Parenthesized(v) if v.len() == 1 => return self.jump_if_false(&v[0], label),
             // `x BETWEEN a AND b` is `x >= a AND x <= b` with `x` computed
@@ -806,6 +818,9 @@ impl Compiler<'_> {
     }
 
     fn binary(&mut self, l: &Expr<'_>, op: Operator, r: &Expr<'_>, target: i32) -> Result<()> {
+        if matches!(op, Operator::And | Operator::Or) && (has_subquery(l) || has_subquery(r)) && !may_be_row(l) && !may_be_row(r) {
+            return self.and_or_skipping_subquery(l, op, r, target);
+        }
         let cmp = match op {
             Operator::Equals => Some((Opcode::Eq, false)),
             Operator::NotEquals => Some((Opcode::Ne, false)),
@@ -876,6 +891,27 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// `l AND r` / `l OR r` where a side holds a subquery, as SQLite
+    /// computes it: the side without one first (see `operands_in_order`),
+    /// and the other only when the first does not decide the result.
+    fn and_or_skipping_subquery(&mut self, l: &Expr<'_>, op: Operator, r: &Expr<'_>, target: i32) -> Result<()> {
+        let (first, second) = operands_in_order(l, r);
+        let (skip_op, opc) = if op == Operator::And { (Opcode::IfNot, Opcode::And) } else { (Opcode::If, Opcode::Or) };
+        let f = self.b.reg();
+        self.expr(first, f)?;
+        let decided = self.b.label();
+        self.b.add(skip_op, f, decided, 0);
+        let s = self.expr_new(second)?;
+        self.b.add(opc, s, f, target);
+        let done = self.b.label();
+        self.b.add(Opcode::Goto, 0, done, 0);
+        self.b.bind(decided);
+        // (The truth value of the deciding side: 0 or 1.)
+        self.b.add(Opcode::Or, f, f, target);
+        self.b.bind(done);
+        Ok(())
+    }
+
     /// `TRUE` or `FALSE` written as a keyword (not a column of that name).
     fn true_false_keyword(&mut self, e: &Expr<'_>) -> Option<bool> {
         let name = match e {
@@ -933,4 +969,18 @@ fn is_probability(e: &Expr<'_>) -> bool {
         }
         _ => false,
     }
+}
+
+/// The order SQLite evaluates the two sides of AND and OR in: the right
+/// first when only the left holds a subquery (it may not have to run).
+pub(in crate::sql::codegen) fn operands_in_order<'x, 'y>(l: &'x Expr<'y>, r: &'x Expr<'y>) -> (&'x Expr<'y>, &'x Expr<'y>) {
+    if has_subquery(l) && !has_subquery(r) {
+        (r, l)
+    } else {
+        (l, r)
+    }
+}
+
+fn has_subquery(e: &Expr<'_>) -> bool {
+    crate::sql::model::expr_shape::has_subquery(e)
 }

@@ -200,8 +200,9 @@ impl Compiler<'_> {
     pub fn where_term_if_false(&mut self, e: &Expr<'_>, label: i32) -> Result<()> {
         match strip_parens(e) {
             Expr::Binary(l, Operator::And, r) if !crate::sql::model::expr_shape::folds_to_false(strip_parens(e)) => {
-                self.where_term_if_false(l, label)?;
-                self.where_term_if_false(r, label)
+                let (first, second) = super::operands_in_order(l, r);
+                self.where_term_if_false(first, label)?;
+                self.where_term_if_false(second, label)
             }
             Expr::Binary(l, op @ (Operator::Equals | Operator::Is), r) if is_written_row(l) && is_written_row(r) => {
                 self.compared_widths(l, r, true)?;

@@ -52,18 +52,52 @@ impl Compiler<'_> {
     pub fn compile_compound(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
         let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
         self.check_arm_tables_exist(sel)?;
-        let is_index = compounds[0].operator != CompoundOperator::UnionAll;
+        // Arms whose widths differ, seen before any is compiled: SQLite's
+        // resolver fails before planning any arm (no virtual table is
+        // asked anything); the error is the one it meets first.
+        let widths: Vec<Option<usize>> =
+            std::iter::once(&sel.body.select).chain(compounds.iter().map(|c| &c.select)).map(|a| first_arm_width(a, self.star_arm_width(a))).collect();
+        if widths.iter().all(Option::is_some) && widths.windows(2).any(|w| w[0] != w[1]) {
+            let failed = Error::sql("SELECTs do not have the same number of result columns");
+            return Err(self.error_in_resolve_order(sel, failed));
+        }
         let want_names = self.scopes.is_empty() && matches!(dest, Dest::Output);
+        // (SQLite runs a UNION with a LIMIT of exactly 1 arm by arm too:
+        // any first row is the answer. A one-row subquery has that LIMIT.)
+        let one_row = matches!(dest, Dest::Scalar { .. } | Dest::Exists { .. } | Dest::Row { .. });
+        let limit_one = match sel.limit {
+            Some(l) => l.offset.is_none() && crate::sql::plan::vtab::limit_literal(&l.expr) == Some(1),
+            None => one_row,
+        };
+        let streams = compounds.iter().all(|c| c.operator == CompoundOperator::UnionAll)
+            || (limit_one && compounds.iter().all(|c| matches!(c.operator, CompoundOperator::UnionAll | CompoundOperator::Union)));
+        // The arms SQLite merges before the trailing UNION ALL arms it
+        // runs one after the other (as `head` compound operators).
+        let head = if streams { 0 } else { compounds.iter().rposition(|c| c.operator != CompoundOperator::UnionAll).map_or(0, |k| k + 1) };
         if sel.order_by.is_none()
-            && sel.limit.is_none()
-            && compounds.iter().all(|c| c.operator == CompoundOperator::UnionAll)
-            && matches!(dest, Dest::Output | Dest::EphemTable(_) | Dest::Discard | Dest::Scalar { .. } | Dest::Row { .. })
+            && (streams || head < compounds.len())
+            && matches!(
+                dest,
+                Dest::Output | Dest::EphemTable(_) | Dest::EphemIndex(_) | Dest::Discard | Dest::Scalar { .. } | Dest::Row { .. } | Dest::Exists { .. }
+            )
         {
-            return match self.union_all_streamed(sel, dest, want_names) {
+            return match self.union_all_streamed(sel, dest, want_names, head) {
                 Ok(out) => Ok(out),
                 Err(e) => Err(self.error_in_resolve_order(sel, e)),
             };
         }
+        match self.compile_merged(sel, dest, want_names, compounds.len()) {
+            Ok(out) => Ok(out),
+            Err(e) => Err(self.error_in_resolve_order(sel, e)),
+        }
+    }
+
+    /// The arms of `sel` joined by its first `upto` operators, into
+    /// temporary tables and then `dest` (sorted by the compound's ORDER
+    /// BY, limited by its LIMIT or by the counters in `compound_limit`).
+    fn compile_merged(&mut self, sel: &Select<'_>, dest: Dest, want_names: bool, upto: usize) -> Result<SelectInfo> {
+        let compounds = &sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[])[..upto];
+        let is_index = compounds[0].operator != CompoundOperator::UnionAll;
         // Column count is only known after compiling the first arm; open
         // the temporary with a patched width.
         let e0 = self.b.cursor();
@@ -73,14 +107,14 @@ impl Compiler<'_> {
         // merge of sorted arms asks of it, so a virtual table in an arm is
         // offered that order (the rows are sorted once, at the end).
         let first_width = self.star_arm_width(&sel.body.select);
-        let r = match arm_order_text(sel, first_width) {
+        let r = match arm_order_text(sel, first_width, upto).or_invented(sel, first_width) {
             ArmOrder::Offered { text, base, probed } => crate::sql::parse::with_first_statement(text.as_bytes(), |cmd, _| {
                 let terms = match cmd {
                     Some(sqlite3_parser::ast::Cmd::Stmt(sqlite3_parser::ast::Stmt::Select(s))) => s.order_by,
                     _ => None,
                 };
                 self.arm_probed_names = probed;
-                let r = self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names, terms.map(|t| (t, base)));
+                let r = self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names, terms.map(|t| (t, base)), upto);
                 self.arm_probed_names.clear();
                 r
             }),
@@ -88,13 +122,10 @@ impl Compiler<'_> {
             ArmOrder::NoMatch(ti) => {
                 Err(Error::sql(format!("{} ORDER BY term does not match any column in the result set", crate::sql::parse::ordinal(ti + 1))))
             }
-            ArmOrder::NotOffered => self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names, None),
+            ArmOrder::NotOffered => self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names, None, upto),
         };
         let key_opens = std::mem::replace(&mut self.frame.compound_key_opens, outer_key_opens);
-        let (out, colls) = match r {
-            Ok(r) => r,
-            Err(e) => return Err(self.error_in_resolve_order(sel, e)),
-        };
+        let (out, colls) = r?;
         // SQLite codes a compound that removes rows, or is sorted, as a
         // merge of its arms, whose ORDER BY terms it builds as COLLATE
         // nodes of height 2.
@@ -222,8 +253,9 @@ impl Compiler<'_> {
     /// Whether a FROM item of `arm` names a virtual table (or a name the
     /// schema does not hold, which may be an eponymous one).
     /// The number of result columns of an arm with `*` or `t.*`, when its
-    /// FROM is plain tables and virtual tables already connected, joined
-    /// without USING or NATURAL (`None` otherwise, or without a `*`).
+    /// FROM is plain tables and virtual tables already connected (`None`
+    /// otherwise, or without a `*`); a `*` leaves out the right-hand
+    /// columns a USING or NATURAL join shares.
     fn star_arm_width(&self, arm: &OneSelect<'_>) -> Option<usize> {
         use sqlite3_parser::ast::{JoinConstraint, JoinOperator, JoinType, SelectTable};
         let OneSelect::Select { columns, from: Some(from), .. } = arm else { return None };
@@ -231,14 +263,24 @@ impl Compiler<'_> {
             return None;
         }
         let joins = from.joins.iter().flat_map(|j| j.iter());
-        if joins.clone().any(|j| {
-            matches!(j.constraint, Some(JoinConstraint::Using(_))) || matches!(j.operator, JoinOperator::TypedJoin(Some(t)) if t.contains(JoinType::NATURAL))
-        }) {
-            return None;
-        }
-        // Per FROM item: the name `t.*` names it by, and its visible columns.
+        // Per join (from the second item on): the columns it shares.
+        let shared: Vec<Option<Vec<String>>> = joins
+            .clone()
+            .map(|j| match (&j.constraint, &j.operator) {
+                (Some(JoinConstraint::Using(names)), _) => Some(Some(names.iter().map(|n| crate::sql::parse::unquote(n.0).to_ascii_lowercase()).collect())),
+                (_, JoinOperator::TypedJoin(Some(t))) if t.contains(JoinType::NATURAL) => Some(None),
+                _ => None,
+            })
+            .map(|s| s.map(|n| n.unwrap_or_default()))
+            .collect();
+        let natural: Vec<bool> =
+            joins.clone().map(|j| matches!(j.operator, JoinOperator::TypedJoin(Some(t)) if t.contains(JoinType::NATURAL)) && j.constraint.is_none()).collect();
+        // Per FROM item: the name `t.*` names it by, its visible columns,
+        // and their names.
         let mut items: Vec<(String, usize)> = Vec::new();
-        for t in from.select.into_iter().chain(joins.map(|j| &j.table)) {
+        let mut names_seen: Vec<String> = Vec::new();
+        let mut left_out = 0;
+        for (k, t) in from.select.into_iter().chain(joins.map(|j| &j.table)).enumerate() {
             let SelectTable::Table(qn, alias, _) = t else { return None };
             let name = crate::sql::parse::unquote(qn.name.0);
             if self.cte(&name).is_some() {
@@ -249,15 +291,30 @@ impl Compiler<'_> {
                 None => None,
             };
             let table = self.env.schema.table_in(db, &name)?;
-            let width = match &table.virtual_table {
+            let visible: Vec<String> = match &table.virtual_table {
                 Some(_) => {
                     let inst = self.env.vtabs?.table(table.db, &table.name).filter(|i| i.schema_sql == table.sql)?;
                     let decl = crate::sql::vtab_decl::declared_table(&inst.declared, &table.name, table.db, &table.sql).ok()?;
-                    decl.hidden.iter().filter(|h| !**h).count()
+                    decl.table.columns.iter().zip(&decl.hidden).filter(|(_, h)| !**h).map(|(c, _)| c.name.to_ascii_lowercase()).collect()
                 }
-                None if table.root != 0 => table.columns.len(),
+                None if table.root != 0 => table.columns.iter().map(|c| c.name.to_ascii_lowercase()).collect(),
                 None => return None,
             };
+            let width = visible.len();
+            if k > 0 {
+                let common: Vec<String> = if natural[k - 1] {
+                    visible.iter().filter(|n| names_seen.contains(n)).cloned().collect()
+                } else {
+                    shared[k - 1].clone().unwrap_or_default()
+                };
+                // (A USING column missing on either side is SQLite's error,
+                // met when the arm compiles.)
+                if common.iter().any(|n| !visible.contains(n) || !names_seen.contains(n)) {
+                    return None;
+                }
+                left_out += common.len();
+            }
+            names_seen.extend(visible);
             let shown = match alias {
                 Some(sqlite3_parser::ast::As::As(a) | sqlite3_parser::ast::As::Elided(a)) => crate::sql::parse::unquote(a.0),
                 None => name,
@@ -268,7 +325,7 @@ impl Compiler<'_> {
         for c in columns.iter() {
             n += match c {
                 ResultColumn::Expr(..) => 1,
-                ResultColumn::Star => items.iter().map(|(_, w)| w).sum(),
+                ResultColumn::Star => items.iter().map(|(_, w)| w).sum::<usize>() - left_out,
                 ResultColumn::TableStar(q) => {
                     let q = crate::sql::parse::unquote(q.0);
                     items.iter().find(|(name, _)| name.eq_ignore_ascii_case(&q))?.1
@@ -307,24 +364,80 @@ impl Compiler<'_> {
         out
     }
 
-    /// A UNION ALL without ORDER BY or LIMIT, as SQLite codes it: each arm
-    /// straight into `dest`, one after the other, no temporary table. An
-    /// arm's rows so come out before the next arm starts (a virtual table
-    /// in a later arm has its xFilter called after the earlier arms' rows
-    /// were stepped through, and a scalar subquery stops at its first row
-    /// without running the later arms).
-    fn union_all_streamed(&mut self, sel: &Select<'_>, dest: Dest, want_names: bool) -> Result<SelectInfo> {
+    /// One arm of a streamed UNION ALL, counting on the compound's LIMIT
+    /// registers (`compound_limit`, set by the caller when there is a
+    /// LIMIT); `limit` is the compound's, for what its virtual table is
+    /// offered.
+    fn compile_arm_limited(&mut self, j: usize, arm: &OneSelect<'_>, limit: Option<&sqlite3_parser::ast::Limit<'_>>, dest: Dest) -> Result<SelectInfo> {
+        self.arm_order_probed = self.arm_probed_names.get(j).cloned().unwrap_or_default();
+        let limit = limit.filter(|_| self.compound_limit.is_some());
+        let out = self.compile_simple(arm, None, limit, dest);
+        self.compound_limit = None;
+        out
+    }
+
+    /// A UNION ALL without ORDER BY, as SQLite codes it: each arm straight
+    /// into `dest`, one after the other, no temporary table. An arm's rows
+    /// so come out before the next arm starts (a virtual table in a later
+    /// arm has its xFilter called after the earlier arms' rows were
+    /// stepped through, and a scalar subquery stops at its first row
+    /// without running the later arms). A LIMIT and OFFSET are counters
+    /// the arms share: an arm is not started once the LIMIT is reached,
+    /// and each arm's virtual table is offered the LIMIT where SQLite
+    /// offers it (see `vtab_limit_offer`).
+    fn union_all_streamed(&mut self, sel: &Select<'_>, dest: Dest, want_names: bool, head: usize) -> Result<SelectInfo> {
         let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
-        debug_assert!(compounds.iter().all(|c| c.operator == CompoundOperator::UnionAll) && sel.order_by.is_none() && sel.limit.is_none());
-        self.top_compound_arm = want_names;
-        let first = self.compile_arm(0, &sel.body.select, None, dest);
-        self.top_compound_arm = false;
+        debug_assert!(compounds[head..].iter().all(|c| matches!(c.operator, CompoundOperator::UnionAll | CompoundOperator::Union)) && sel.order_by.is_none());
+        let end = self.b.label();
+        let shared = match sel.limit {
+            Some(l) => {
+                let one_row = matches!(dest, Dest::Scalar { .. } | Dest::Exists { .. } | Dest::Row { .. });
+                let (count, _) = self.limit_exprs(l);
+                // (A one-row subquery's LIMIT X is X <> 0 unless written
+                // as the literal 0 or 1, as for a simple SELECT.)
+                let rewritten = one_row && !super::select::one_row_limit_kept(count);
+                let regs = if one_row { self.setup_one_row_limit(Some(l), end) } else { self.setup_limit(Some(l), end) };
+                regs?.map(|r| (r, rewritten))
+            }
+            None => None,
+        };
+        let r = self.union_all_arms(sel, dest, want_names, shared, end, head);
+        self.compound_limit = None;
+        self.b.bind(end);
+        r
+    }
+
+    fn union_all_arms(
+        &mut self,
+        sel: &Select<'_>,
+        dest: Dest,
+        want_names: bool,
+        shared: Option<(crate::sql::model::query::LimitRegs, bool)>,
+        end: i32,
+        head: usize,
+    ) -> Result<SelectInfo> {
+        let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
+        self.compound_limit = shared;
+        let first = if head > 0 {
+            self.compile_merged(sel, dest, want_names, head)
+        } else {
+            self.top_compound_arm = want_names;
+            let first = self.compile_arm_limited(0, &sel.body.select, sel.limit, dest);
+            self.top_compound_arm = false;
+            first
+        };
+        self.compound_limit = None;
         let info = first?;
         let n = info.n_columns;
-        let mut arms = vec![info.clone()];
+        let mut arms = if head > 0 { info.arms.clone() } else { vec![info.clone()] };
         let mut correlated = info.correlated;
-        for (j, cs) in compounds.iter().enumerate() {
-            let i = self.compile_arm(j + 1, &cs.select, None, dest)?;
+        for (j, cs) in compounds.iter().enumerate().skip(head) {
+            // (Once the LIMIT is reached, the later arms are skipped.)
+            if let Some((regs, _)) = shared {
+                self.b.add(Opcode::IfNot, regs.limit, end, 0);
+            }
+            self.compound_limit = shared;
+            let i = self.compile_arm_limited(j + 1, &cs.select, sel.limit, dest)?;
             if i.n_columns != n {
                 let name = operator_name(cs.operator);
                 return Err(Error::sql(format!("SELECTs to the left and right of {name} do not have the same number of result columns")));
@@ -352,8 +465,11 @@ impl Compiler<'_> {
         mut is_index: bool,
         want_names: bool,
         arm_order: Option<(&[SortedColumn<'_>], usize)>,
+        upto: usize,
     ) -> Result<(SelectInfo, Vec<crate::value::collation::Collation>)> {
-        let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
+        let compounds = &sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[])[..upto];
+        // (The LIMIT counters of a UNION ALL this is the head of.)
+        let shared = self.compound_limit.take();
         // Arm `j`'s ORDER BY: the compound's terms, then the other columns
         // where an operator from the one before it on is not UNION ALL
         // (SQLite's `multiSelectOrderBy`, applied from the last operator
@@ -367,7 +483,7 @@ impl Compiler<'_> {
                 return None;
             }
             let full = compounds[j.saturating_sub(1)..].iter().any(|c| c.operator != CompoundOperator::UnionAll);
-            Some(if full { terms } else { &terms[..base] })
+            Some(if full { terms } else { &terms[..base] }).filter(|t| !t.is_empty())
         };
         self.top_compound_arm = want_names;
         let first = self.compile_arm(0, &sel.body.select, order_of(0, &sel.body.select), if is_index { Dest::EphemIndex(e0) } else { Dest::EphemTable(e0) });
@@ -449,7 +565,10 @@ impl Compiler<'_> {
         }
         // Final output.
         let end = self.b.label();
-        let lim = self.setup_limit(sel.limit, end)?;
+        let lim = match shared {
+            Some((regs, _)) => Some(regs),
+            None => self.setup_limit(sel.limit, end)?,
+        };
         let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end, top_n: false };
         // ORDER BY terms may repeat a result expression of the first SELECT.
         let items: Vec<ResultItem<'_, '_>> = match &sel.body.select {
@@ -473,7 +592,7 @@ impl Compiler<'_> {
         // included) for plain and qualified terms.
         let mut later_aliases = Vec::new();
         let mut later_columns: Vec<(String, usize)> = Vec::new();
-        for c in sel.body.compounds.iter().flat_map(|v| v.iter()) {
+        for c in compounds {
             if let sqlite3_parser::ast::OneSelect::Select { columns, .. } = &c.select {
                 for (i, rc) in columns.iter().enumerate() {
                     if let sqlite3_parser::ast::ResultColumn::Expr(e, alias) = rc {
@@ -546,9 +665,10 @@ fn operator_name(op: CompoundOperator) -> &'static str {
 /// before the arms are compiled (an arm with `*` is not: its terms are
 /// matched in the other arms or by number, with `first_width` the first
 /// arm's width when it has `*`).
-fn arm_order_text(sel: &Select<'_>, first_width: Option<usize>) -> ArmOrder {
+fn arm_order_text(sel: &Select<'_>, first_width: Option<usize>, upto: usize) -> ArmOrder {
     let Some(terms) = sel.order_by else { return ArmOrder::NotOffered };
-    let arms: Vec<&OneSelect<'_>> = std::iter::once(&sel.body.select).chain(sel.body.compounds.iter().flat_map(|c| c.iter().map(|c| &c.select))).collect();
+    let arms: Vec<&OneSelect<'_>> =
+        std::iter::once(&sel.body.select).chain(sel.body.compounds.iter().flat_map(|c| c.iter().take(upto).map(|c| &c.select))).collect();
     let readable = |a: &&OneSelect<'_>| match a {
         OneSelect::Select { columns, .. } => columns.iter().all(|c| matches!(c, ResultColumn::Expr(..))),
         OneSelect::Values(_) => true,
@@ -658,6 +778,32 @@ fn arm_order_text(sel: &Select<'_>, first_width: Option<usize>) -> ArmOrder {
     let base = parts.len();
     parts.extend((1..=n).filter(|k| !used.contains(k)).map(|k| k.to_string()));
     ArmOrder::Offered { text: format!("SELECT 0 ORDER BY {}", parts.join(", ")), base, probed }
+}
+
+impl ArmOrder {
+    /// A compound without ORDER BY that is not run arm by arm is merged
+    /// by SQLite as if ordered by its first column (the other columns
+    /// following where an operator is not UNION ALL): the arms up to the
+    /// last such operator are offered all its columns in order.
+    fn or_invented(self, sel: &Select<'_>, first_width: Option<usize>) -> ArmOrder {
+        if sel.order_by.is_some() || !matches!(self, ArmOrder::NotOffered) {
+            return self;
+        }
+        let Some(n) = first_arm_width(&sel.body.select, first_width) else { return self };
+        let parts: Vec<String> = (1..=n).map(|k| k.to_string()).collect();
+        ArmOrder::Offered { text: format!("SELECT 0 ORDER BY {}", parts.join(", ")), base: 0, probed: Vec::new() }
+    }
+}
+
+/// The number of result columns of a compound's first arm, when known
+/// before it is compiled (`first_width`: that of an arm with `*`).
+fn first_arm_width(arm: &OneSelect<'_>, first_width: Option<usize>) -> Option<usize> {
+    match arm {
+        OneSelect::Select { columns, .. } if columns.iter().all(|c| matches!(c, ResultColumn::Expr(..))) => Some(columns.len()),
+        OneSelect::Select { .. } => first_width,
+        OneSelect::Values(rows) if !rows.is_empty() => Some(rows[0].len()),
+        OneSelect::Values(_) => None,
+    }
 }
 
 /// What a compound's arms are offered of its ORDER BY ([`arm_order_text`]).

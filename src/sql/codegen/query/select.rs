@@ -170,6 +170,9 @@ impl Compiler<'_> {
         if let Some(o) = off {
             self.check_names(o)?;
         }
+        // (A LIMIT that is a parameter: the statement is compiled again
+        // when it is bound, as SQLite's is.)
+        self.bound_limit_value(count);
         let lr = self.b.reg();
         self.expr(count, lr)?;
         self.b.add(Opcode::MustBeInt, lr, 0, 0);
@@ -190,7 +193,7 @@ impl Compiler<'_> {
     /// (a scalar, EXISTS or row-value subquery): as SQLite rewrites it, no
     /// LIMIT is LIMIT 1 and LIMIT X is LIMIT (X <> 0), so a virtual table
     /// there is offered the LIMIT (see `vtab_limit_offer`).
-    fn setup_one_row_limit(&mut self, limit: Option<&ast::Limit<'_>>, end: i32) -> Result<Option<LimitRegs>> {
+    pub(in crate::sql::codegen) fn setup_one_row_limit(&mut self, limit: Option<&ast::Limit<'_>>, end: i32) -> Result<Option<LimitRegs>> {
         let Some(l) = limit else {
             let lr = self.b.reg();
             self.b.add(Opcode::Integer, 1, lr, 0);
@@ -242,6 +245,7 @@ impl Compiler<'_> {
     /// The LIMIT/OFFSET a plain SELECT offers the virtual table that is
     /// its whole FROM clause (see `LimitOffer` for SQLite's conditions;
     /// the WHERE terms are checked when the loop opens).
+    #[allow(clippy::too_many_arguments)]
     fn vtab_limit_offer(
         &mut self,
         limit: Option<&ast::Limit<'_>>,
@@ -251,9 +255,16 @@ impl Compiler<'_> {
         order: Option<(&[SortedColumn<'_>], &[Option<usize>])>,
         terms: &[&Expr<'_>],
         one_row: bool,
+        compound: Option<bool>,
     ) -> Option<crate::sql::plan::vtab::LimitOffer> {
         let regs = regs?;
         if limit.is_none() && !one_row {
+            return None;
+        }
+        // An arm of a compound is offered no OFFSET, and no LIMIT either
+        // when the compound has an OFFSET (as in SQLite, whose arms share
+        // the compound's counters).
+        if compound.is_some() && regs.offset.is_some() {
             return None;
         }
         let [it] = items_from else { return None };
@@ -280,15 +291,38 @@ impl Compiler<'_> {
         // (A one-row subquery's written LIMIT X is offered as X <> 0, a
         // value SQLite has only in a register.)
         // (LIMIT 0 stays a literal 0 there.)
-        let rewritten = one_row && limit.is_some() && !one_row_limit_kept(count);
-        let literal = crate::sql::plan::vtab::limit_literal(count).filter(|_| !rewritten);
+        let rewritten = match compound {
+            Some(rewritten) => rewritten,
+            None => one_row && limit.is_some() && !one_row_limit_kept(count),
+        };
+        let literal = if rewritten { None } else { crate::sql::plan::vtab::limit_literal(count).or_else(|| self.bound_limit_value(count)) };
         let limit = crate::sql::plan::vtab::LimitArg { reg: regs.limit, literal };
         let offset = match (off, regs.offset) {
-            (Some(e), Some(reg)) => Some(crate::sql::plan::vtab::LimitArg { reg, literal: crate::sql::plan::vtab::limit_literal(e) }),
+            (Some(e), Some(reg)) => {
+                Some(crate::sql::plan::vtab::LimitArg { reg, literal: crate::sql::plan::vtab::limit_literal(e).or_else(|| self.bound_limit_value(e)) })
+            }
             _ => None,
         };
         let where_terms = terms.iter().map(|t| *t as *const Expr<'_> as usize).collect();
         Some(crate::sql::plan::vtab::LimitOffer { cursor: it.cursor, limit, offset, where_terms, sorted: order.is_some() })
+    }
+
+    /// A LIMIT or OFFSET that is a parameter, as SQLite's
+    /// `sqlite3ExprIsInteger` reads it given the parse: the statement is
+    /// marked to be compiled again when the parameter is bound, and in
+    /// that compile its value is the bound one when an integer from 0 to
+    /// 2^31-1 (a trigger's parameters are NULL: never).
+    pub(in crate::sql::codegen) fn bound_limit_value(&mut self, e: &Expr<'_>) -> Option<i64> {
+        let Expr::Variable(name) = strip_parens(e) else { return None };
+        if !self.firing.is_empty() {
+            return None;
+        }
+        let i = self.variable(name).ok().filter(|i| *i > 0)?;
+        self.expire_on_bind |= if i >= 32 { 0x8000_0000 } else { 1u32 << (i - 1) };
+        match self.bound_params?.get(i as usize)? {
+            crate::value::Value::Integer(v) if (0..=i64::from(i32::MAX)).contains(v) => Some(*v),
+            _ => None,
+        }
     }
 
     /// Whether the statement writes LIMIT with a comma (and never OFFSET).
@@ -759,6 +793,9 @@ impl Compiler<'_> {
         let OneSelect::Select { distinctness, columns, from, where_clause, group_by, having, window_clause } = core else {
             return self.compile_values(core, order_by, limit, dest);
         };
+        // (An arm of a UNION ALL streamed with a LIMIT counts on the
+        // compound's registers; a subquery inside it has its own.)
+        let compound_limit = self.compound_limit.take();
         // (SQLite checks every frame of the WINDOW clause as it parses.)
         for d in window_clause.iter().flat_map(|w| w.iter()) {
             if let Some(f) = &d.window.frame_clause {
@@ -811,6 +848,9 @@ impl Compiler<'_> {
             // make it an aggregate query of its own.
             let one = Expr::Literal(ast::Literal::Numeric("1"));
             let mut exists_order_map = None;
+            // (What the written columns read still counts as read, as in
+            // SQLite: a virtual table's `colUsed`, a covering index.)
+            let mut exists_written = None;
             if matches!(dest, Dest::Exists { .. }) && group_by.is_none() && having.is_none() && !self.has_inner_aggregate(&items) {
                 for it in &items {
                     if let ResultItem::Expr(e, _) = it {
@@ -823,7 +863,9 @@ impl Compiler<'_> {
                     let names: Vec<String> = items.iter().map(|_| String::new()).collect();
                     exists_order_map = Some(self.order_by_map(terms, &items, &names, false)?);
                 }
-                items = vec![ResultItem::Expr(&one, None)];
+                let written = std::mem::replace(&mut items, vec![ResultItem::Expr(&one, None)]);
+                // (Not where SQLite turns the EXISTS into a join.)
+                exists_written = (!as_join).then_some(written);
             }
             let output_names = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm) && !span_names;
             let top = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm || span_names);
@@ -896,7 +938,11 @@ impl Compiler<'_> {
             // depth still reads the same).
             let saved: Vec<Scope> = self.scopes.iter_mut().map(std::mem::take).collect();
             let one_row = matches!(dest, Dest::Scalar { .. } | Dest::Exists { .. } | Dest::Row { .. });
-            let lim = if one_row { self.setup_one_row_limit(limit, end) } else { self.setup_limit(limit, end) };
+            let lim = match compound_limit {
+                Some((regs, _)) => Ok(Some(regs)),
+                None if one_row => self.setup_one_row_limit(limit, end),
+                None => self.setup_limit(limit, end),
+            };
             for (s, own) in self.scopes.iter_mut().zip(saved) {
                 *s = own;
             }
@@ -1056,14 +1102,14 @@ impl Compiler<'_> {
                     exprs.extend(
                         order_by.unwrap_or(&[]).iter().enumerate().filter(|(i, _)| ctx.order_map.get(*i).copied().flatten().is_none()).map(|(_, t)| &t.expr),
                     );
-                    req.uses = self.select_uses(&items_from, &items, &exprs);
+                    req.uses = self.select_uses(&items_from, exists_written.as_deref().unwrap_or(&items), &exprs);
                     self.count_probed_columns(&items_from, &order_probed);
                 }
                 // (A subquery compiled inside the loops makes its own
                 // offer: this one is restored around it.)
                 let offer = if !is_distinct && row_values.is_empty() {
                     let order = order_by.map(|ob| (ob, &ctx.order_map[..]));
-                    self.vtab_limit_offer(limit, ctx.limit, &items_from, &items, order, &terms, one_row && !as_join)
+                    self.vtab_limit_offer(limit, ctx.limit, &items_from, &items, order, &terms, one_row && !as_join, compound_limit.map(|c| c.1))
                 } else {
                     None
                 };
@@ -1309,10 +1355,14 @@ impl Compiler<'_> {
                 return Err(Error::sql("all VALUES must have the same number of terms"));
             }
         }
+        let compound_limit = self.compound_limit.take();
         self.scopes.push(Scope::default());
         let result = (|| -> Result<SelectInfo> {
             let end = self.b.label();
-            let lim = self.setup_limit(limit, end)?;
+            let lim = match compound_limit {
+                Some((regs, _)) => Some(regs),
+                None => self.setup_limit(limit, end)?,
+            };
             let names: Vec<String> = (1..=n).map(|i| format!("column{i}")).collect();
             let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end, top_n: false };
             let items: Vec<ResultItem<'_, '_>> = rows[0].iter().map(|e| ResultItem::Expr(e, None)).collect();
@@ -1502,6 +1552,6 @@ fn column_text(e: &Expr<'_>) -> String {
 
 /// Whether a one-row subquery's written LIMIT is kept as it is: an integer
 /// literal 0 or 1 (SQLite rewrites any other as `X <> 0`).
-fn one_row_limit_kept(count: &Expr<'_>) -> bool {
+pub(in crate::sql::codegen) fn one_row_limit_kept(count: &Expr<'_>) -> bool {
     matches!(strip_parens(count), Expr::Literal(ast::Literal::Numeric(_))) && matches!(crate::sql::plan::vtab::limit_literal(strip_parens(count)), Some(0 | 1))
 }
