@@ -14,7 +14,7 @@
 //! makes the path stale, and the key is used to find the place again.
 
 use super::balance::Level;
-use super::index_probe::{FirstInt, FirstText};
+use super::index_probe::{search_index_page, FirstInt, FirstText};
 use super::page::{self, PageKind};
 use super::{Btree, Pgno};
 use crate::error::{Error, Result};
@@ -325,15 +325,24 @@ impl Btree {
                 return Err(Error::corrupt());
             }
             // Binary search: first cell for which the predicate holds. An
-            // index page is searched by the probe's leading integer when
-            // every cell it meets settles by its own.
-            let fast = match first {
-                Some(f) if !h.kind.is_table() => f.search_page(data, &h, self.usable(), strict),
-                _ => None,
-            };
-            let (idx, equal_at) = match fast {
-                Some(found) => found,
-                None => {
+            // index page's cells are ordered from their record bytes, by
+            // the probe's leading integer or text where that settles them
+            // (`index_probe`), else by the generic compare, cell by cell.
+            let (idx, equal_at) = match key_info {
+                Some(ki) if !h.kind.is_table() => {
+                    let enc = self.text_encoding;
+                    let slow = |i: usize, local: Option<&[u8]>| match (local, probe) {
+                        (Some(rec), Probe::Record(p)) => crate::value::record::compare_records_in(rec, p, ki, enc),
+                        (Some(rec), Probe::Key(k) | Probe::PrimaryKey(k)) => crate::value::record::compare_record_with_key_in(rec, k, ki, enc),
+                        _ => self.compare_cell(data, &h, i, probe, key_info, None, None),
+                    };
+                    match (first, text) {
+                        (Some(f), _) => search_index_page(data, &h, self.usable(), strict, |rec| f.order_of(rec), slow)?,
+                        (None, Some(t)) => search_index_page(data, &h, self.usable(), strict, |rec| t.order_of(rec), slow)?,
+                        (None, None) => search_index_page(data, &h, self.usable(), strict, |_| None, slow)?,
+                    }
+                }
+                _ => {
                     let (mut lo, mut hi) = (0usize, h.ncells);
                     let mut equal_at = None;
                     while lo < hi {

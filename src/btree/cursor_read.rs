@@ -34,7 +34,7 @@ use crate::{IoPoll, Poll};
 /// entry's bytes (table: the payload when all local; index: the key).
 #[derive(Debug, Default)]
 pub(super) struct Spare {
-    path: Vec<Level>,
+    pub(super) path: Vec<Level>,
     buf: Vec<u8>,
     /// Page cache slot hints for the pages of the last descent, by depth
     /// (seeks from the root meet the same upper pages every time).
@@ -131,6 +131,13 @@ impl Btree {
         let h = page::header(data, top.pgno)?;
         if h.kind == PageKind::TableInterior {
             return Err(Error::corrupt());
+        }
+        // (An index key all in its cell, the usual case: copied without
+        // parsing the cell further.)
+        if let Some(rec) = super::index_probe::index_cell_record(data, &h, top.idx, self.usable()) {
+            buf.clear();
+            buf.extend_from_slice(rec);
+            return Ok((0, true));
         }
         let (bytes, info) = page::cell(data, &h, top.idx, self.usable())?;
         buf.clear();
@@ -598,6 +605,13 @@ impl Cursor {
     /// Index trees: position by comparing `key` (a prefix of the entry's
     /// fields) with the cursor's `KeyInfo`. `false` if no entry qualifies.
     pub fn seek_index(&mut self, bt: &mut Btree, key: &[ValueRef<'_>], op: SeekOp) -> IoPoll<bool> {
+        Ok(crate::ready!(self.seek_index_exact(bt, key, op)?).0.into())
+    }
+
+    /// [`Cursor::seek_index`], also telling whether the entry found is
+    /// known to equal `key` (in its fields): the search compared it equal
+    /// on its way (`SeekOp::Ge` only; `false` may still be an equal entry).
+    pub fn seek_index_exact(&mut self, bt: &mut Btree, key: &[ValueRef<'_>], op: SeekOp) -> IoPoll<(bool, bool)> {
         let enc = bt.text_encoding;
         if enc.is_utf16() && key.iter().any(|v| matches!(v, ValueRef::Text(_))) {
             // The probe's text as the entries store it.
@@ -615,7 +629,7 @@ impl Cursor {
     }
 
     /// [`Cursor::seek_index`] with the probe's text as the file stores it.
-    fn seek_index_stored(&mut self, bt: &mut Btree, key: &[ValueRef<'_>], op: SeekOp) -> IoPoll<bool> {
+    fn seek_index_stored(&mut self, bt: &mut Btree, key: &[ValueRef<'_>], op: SeekOp) -> IoPoll<(bool, bool)> {
         let Some(ki) = self.key_info.clone() else {
             return Err(Error::new(SQLITE_INTERNAL, "index seek on a table cursor"));
         };
@@ -626,7 +640,7 @@ impl Cursor {
         let r = bt.run_read(|bt| {
             let probe = Probe::Key(key);
             let strict = matches!(op, SeekOp::Gt | SeekOp::Le);
-            let (found, _) = bt.seek_path_into(root, &probe, Some(&ki), strict, true, &mut spare.path, &mut spare.hints, &mut resume)?;
+            let (found, exact) = bt.seek_path_into(root, &probe, Some(&ki), strict, true, &mut spare.path, &mut spare.hints, &mut resume)?;
             let landed = match op {
                 SeekOp::Ge | SeekOp::Gt => {
                     if found {
@@ -646,7 +660,7 @@ impl Cursor {
                 }
             };
             let found = matches!(landed, Landed::Entry { .. });
-            Ok((landed, found))
+            Ok((landed, (found, found && exact && op == SeekOp::Ge)))
         });
         self.finish_move(bt, spare, r)
     }

@@ -52,7 +52,7 @@ impl FirstInt {
     /// The order of the index record `record` against the probe when its
     /// first field is an integer that settles it; `None`: compare field
     /// by field (which also reports a malformed record).
-    #[inline]
+    #[inline(always)]
     pub(super) fn order_of(self, record: &[u8]) -> Option<Ordering> {
         let o = leading_int(record)?.cmp(&self.value);
         if o == Ordering::Equal {
@@ -60,84 +60,86 @@ impl FirstInt {
         }
         Some(if self.descending { o.reverse() } else { o })
     }
+}
 
-    /// Binary search of index page `data` (header `h`): the first cell
-    /// that compares `>= probe` (`>` with `strict`), and the last cell met
-    /// that compared equal, as the generic search computes them. `None`
-    /// when some cell met cannot be settled by its leading integer.
-    #[inline]
-    pub(super) fn search_page(self, data: &[u8], h: &page::PageHeader, usable: u32, strict: bool) -> Option<(usize, Option<usize>)> {
-        let usable = usable as usize;
-        let ptrs = h.offset + h.kind.header_size();
-        let content_min = ptrs + 2 * h.ncells;
-        // Interior cells start with the 4-byte left child.
-        let skip = if h.kind.is_leaf() { 0 } else { 4 };
-        let max_local = super::cell::max_local(false, usable as u32).min(0x7f);
-        let page = data.get(..usable)?;
-        let (mut lo, mut hi) = (0usize, h.ncells);
-        let mut equal_at = None;
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            let o = self.order_at(page, ptrs + 2 * mid, content_min, skip, max_local)?;
-            if o == Ordering::Equal {
-                equal_at = Some(mid);
-            }
-            let holds = if strict { o == Ordering::Greater } else { o != Ordering::Less };
-            if holds {
-                hi = mid;
-            } else {
-                lo = mid + 1;
-            }
-        }
-        Some((lo, equal_at))
-    }
-
-    /// [`FirstInt::order_of`] for the cell whose pointer is at `ptr` of
-    /// `page`: a one-byte payload size (a short key, all local) and a
-    /// one-byte record header size and first serial type.
-    #[inline(always)]
-    fn order_at(self, page: &[u8], ptr: usize, content_min: usize, skip: usize, max_local: usize) -> Option<Ordering> {
-        let p = page.get(ptr..ptr + 2)?;
-        let off = u16::from_be_bytes([p[0], p[1]]) as usize;
-        if off < content_min {
-            return None;
-        }
-        let start = off + skip;
-        let head = page.get(start..start + 3)?;
-        let (size, hs, st) = (head[0] as usize, head[1] as usize, head[2]);
-        if size > max_local || !(2..0x80).contains(&hs) || hs > size || st >= 0x80 {
-            return None;
-        }
-        // The record is page[start + 1..start + 1 + size]; its body starts
-        // after the header.
-        let body = start + 1 + hs;
-        let end = start + 1 + size;
-        let width = match st {
-            1..=4 => st as usize,
-            5 => 6,
-            6 => 8,
-            8 | 9 => 0,
-            _ => return None,
+/// Binary search of index page `data` (header `h`): the first cell that
+/// compares `>= probe` (`>` with `strict`), and the last cell met that
+/// compared equal, as the generic search computes them. Each cell met is
+/// ordered by `fast` from its record when the record lies whole in the
+/// cell (a short payload size, the usual case), else, or when `fast`
+/// cannot settle it (`None`), by `slow` (the cell index and its local
+/// record if found: the generic compare, which also reports damage).
+#[inline(always)]
+pub(super) fn search_index_page(
+    data: &[u8],
+    h: &page::PageHeader,
+    usable: u32,
+    strict: bool,
+    mut fast: impl FnMut(&[u8]) -> Option<Ordering>,
+    mut slow: impl FnMut(usize, Option<&[u8]>) -> crate::error::Result<Ordering>,
+) -> crate::error::Result<(usize, Option<usize>)> {
+    let usable = usable as usize;
+    let ptrs = h.offset + h.kind.header_size();
+    let content_min = ptrs + 2 * h.ncells;
+    // Interior cells start with the 4-byte left child.
+    let skip = if h.kind.is_leaf() { 0 } else { 4 };
+    let max_local = super::cell::max_local(false, usable as u32);
+    let page = &data[..usable.min(data.len())];
+    let (mut lo, mut hi) = (0usize, h.ncells);
+    let mut equal_at = None;
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        let local = local_record(page, ptrs + 2 * mid, content_min, skip, max_local);
+        let o = match local.and_then(&mut fast) {
+            Some(o) => o,
+            None => slow(mid, local)?,
         };
-        if body + width > end {
-            return None;
-        }
-        let b = page.get(body..body + width)?;
-        let v = match width {
-            0 => i64::from(st) - 8,
-            1 => i64::from(b[0] as i8),
-            2 => i64::from(i16::from_be_bytes([b[0], b[1]])),
-            3 => i64::from(i32::from_be_bytes([b[0], b[1], b[2], 0]) >> 8),
-            4 => i64::from(i32::from_be_bytes([b[0], b[1], b[2], b[3]])),
-            6 => i64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], 0, 0]) >> 16,
-            _ => i64::from_be_bytes([b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7]]),
-        };
-        let o = v.cmp(&self.value);
         if o == Ordering::Equal {
-            return self.only_field.then_some(Ordering::Equal);
+            equal_at = Some(mid);
         }
-        Some(if self.descending { o.reverse() } else { o })
+        let holds = if strict { o == Ordering::Greater } else { o != Ordering::Less };
+        if holds {
+            hi = mid;
+        } else {
+            lo = mid + 1;
+        }
     }
+    Ok((lo, equal_at))
+}
+
+/// The record of cell `i` of index page `data` (header `h`) when it lies
+/// whole in the cell (see [`local_record`]); `None` otherwise.
+#[inline]
+pub(super) fn index_cell_record<'a>(data: &'a [u8], h: &page::PageHeader, i: usize, usable: u32) -> Option<&'a [u8]> {
+    if i >= h.ncells || h.kind.is_table() {
+        return None;
+    }
+    let ptrs = h.offset + h.kind.header_size();
+    let skip = if h.kind.is_leaf() { 0 } else { 4 };
+    let page = &data[..(usable as usize).min(data.len())];
+    local_record(page, ptrs + 2 * i, ptrs + 2 * h.ncells, skip, super::cell::max_local(false, usable))
+}
+
+/// The record of the index cell whose pointer is at `ptr` of `page`, when
+/// its payload size is a one- or two-byte varint and the payload lies
+/// whole in the cell; `None` otherwise (the caller parses the cell).
+#[inline(always)]
+fn local_record(page: &[u8], ptr: usize, content_min: usize, skip: usize, max_local: usize) -> Option<&[u8]> {
+    let p = page.get(ptr..ptr + 2)?;
+    let off = u16::from_be_bytes([p[0], p[1]]) as usize;
+    if off < content_min {
+        return None;
+    }
+    let start = off + skip;
+    let (size, n) = match page.get(start..start + 2)? {
+        [b0, _] if *b0 < 0x80 => (*b0 as usize, 1),
+        [b0, b1] if *b1 < 0x80 => ((((*b0 & 0x7f) as usize) << 7) | *b1 as usize, 2),
+        _ => return None,
+    };
+    if size > max_local {
+        return None;
+    }
+    page.get(start + n..start + n + size)
 }
 
 /// An index probe's leading field when it is text and the first index
@@ -178,10 +180,16 @@ impl<'p> FirstText<'p> {
     /// The order of the index record `record` (all of it) against the
     /// probe when its first field settles it; `None`: compare field by
     /// field (which also reports a malformed record).
-    #[inline]
+    #[inline(always)]
     pub(super) fn order_of(self, record: &[u8]) -> Option<Ordering> {
-        let (hs, n) = super::cell::get_varint(record).ok()?;
-        let (st, _) = super::cell::get_varint(record.get(n..)?).ok()?;
+        // (One-byte header size and first serial type: the usual index key.)
+        let (hs, st) = match record {
+            [hs, st, ..] if *hs < 0x80 && *st < 0x80 => (u64::from(*hs), u64::from(*st)),
+            _ => {
+                let (hs, n) = super::cell::get_varint(record).ok()?;
+                (hs, super::cell::get_varint(record.get(n..)?).ok()?.0)
+            }
+        };
         let o = match st {
             // NULL and numbers sort before any text, blobs after.
             0..=9 => Ordering::Less,

@@ -47,6 +47,24 @@ impl Btree {
         Ok(self.insert_at(&path, exact, leaf_kind, rowid, payload)?.then_some(path))
     }
 
+    /// [`Btree::insert_entry`] with the path found in `path` (a cursor's
+    /// spare vector: no allocation per insert). `true`: the tree kept its
+    /// shape and `path` leads to the new entry.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn insert_entry_into(
+        &mut self,
+        root: Pgno,
+        probe: &Probe<'_>,
+        key_info: Option<&KeyInfo>,
+        leaf_kind: PageKind,
+        rowid: i64,
+        payload: Payload<'_>,
+        path: &mut Vec<Level>,
+    ) -> Result<bool> {
+        let (_, exact) = self.seek_path_into(root, probe, key_info, false, false, path, &mut [], &mut None)?;
+        self.insert_at(path, exact, leaf_kind, rowid, payload)
+    }
+
     /// `insert_entry` where the caller knows the leaf path that `seek_path`
     /// would return (`exact`: it ends on the entry with this key).
     /// `true`: the tree kept its shape and `path` leads to the new entry.

@@ -221,8 +221,11 @@ impl Btree {
         };
         // Cells out of place are reported (and skipped) where the loop
         // meets them; the byte accounting after the children.
-        let coverage =
-            super::page_coverage::check(data, &h, pgno, usable as usize, |i, _| page::cell_unchecked(data, &h, i, usable).ok().map(|(b, _)| b.len()));
+        // (The coverage needs each cell's size only: not the whole parse.)
+        let coverage = super::page_coverage::check(data, &h, pgno, usable as usize, |i, _| {
+            let off = page::cell_offset(data, &h, i, usable).ok()?;
+            super::cell::cell_size(h.kind, &data[off..usable as usize], usable).ok()
+        });
         if coverage.free_space_corrupt {
             ck.error(format!("Tree {root} page {pgno}: free space corruption"));
             // SQLite gives such a page the depth of a leaf: its parent

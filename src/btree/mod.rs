@@ -1127,6 +1127,19 @@ impl Cursor {
                 }
             }
         }
+        // An index key between two cells of the cursor's fresh leaf (the
+        // entry a REPLACE just deleted there, a key next to the last one).
+        if let (None, InsertKey::Index(rec), Some(ki)) = (known, key, self.key_info.as_deref()) {
+            if matches!(self.state, CursorState::Valid | CursorState::DeletedInLeaf) && self.fresh(bt) {
+                match bt.index_near_spot(&self.path, rec, ki) {
+                    Ok(Some(idx)) => known = Some((idx, false, false)),
+                    Ok(None) => {}
+                    Err(_) => {
+                        bt.pager.take_missing();
+                    }
+                }
+            }
+        }
         let ki = self.key_info.as_deref();
         let mut last_leaf = false;
         let new_path = match known {
@@ -1155,7 +1168,30 @@ impl Cursor {
                     }
                 }
             }
-            None => crate::ready!(bt.run_write_in(Some(root), |bt| bt.insert_entry(root, &probe, ki, leaf_kind, rowid, payload))?),
+            None => {
+                // (The descent fills the spare path vector; the replaced
+                // path becomes the next spare.)
+                let mut path = std::mem::take(&mut self.spare.path);
+                let r = bt.run_write_in(Some(root), |bt| bt.insert_entry_into(root, &probe, ki, leaf_kind, rowid, payload, &mut path));
+                match r {
+                    Ok(Poll::Ready(true)) => {
+                        self.spare.path = std::mem::take(&mut self.path);
+                        Some(path)
+                    }
+                    Ok(Poll::Ready(false)) => {
+                        self.spare.path = path;
+                        None
+                    }
+                    Ok(Poll::Pending) => {
+                        self.spare.path = path;
+                        return Ok(Poll::Pending);
+                    }
+                    Err(e) => {
+                        self.spare.path = path;
+                        return Err(e);
+                    }
+                }
+            }
         };
         self.state = CursorState::Valid;
         self.hint = false;

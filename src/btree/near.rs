@@ -169,3 +169,53 @@ impl Btree {
         Ok(None)
     }
 }
+
+impl Btree {
+    /// Index trees: where the key record `rec` goes on the leaf a fresh
+    /// path ends on, when two cells of that leaf enclose it: the gap
+    /// between neighbouring cells of one leaf is the key's place in the
+    /// whole tree, the spot a descent from the root finds (the next key
+    /// of an index a REPLACE rewrote, or of keys inserted near each
+    /// other). `None` when the key is not strictly inside the leaf's
+    /// range, equals one of its cells, or a cell is not all local.
+    pub(super) fn index_near_spot(&self, path: &[Level], rec: &[u8], ki: &crate::value::record::KeyInfo) -> Result<Option<usize>> {
+        let Some(top) = path.last().copied() else { return Ok(None) };
+        let data = self.pager.page(top.pgno)?;
+        let h = page::header(data, top.pgno)?;
+        if h.kind != PageKind::IndexLeaf || h.ncells < 2 {
+            return Ok(None);
+        }
+        let (usable, enc) = (self.usable(), self.text_encoding);
+        // Cells are ordered against the key as a seek orders them: by the
+        // key's leading integer or text where that settles it.
+        let probe = super::cursor::Probe::Record(rec);
+        let first = super::index_probe::FirstInt::of(&probe, ki);
+        let text = if first.is_none() { super::index_probe::FirstText::of(&probe, ki) } else { None };
+        let fast = |cell: &[u8]| first.and_then(|f| f.order_of(cell)).or_else(|| text.and_then(|t| t.order_of(cell)));
+        let slow = |_: usize, cell: Option<&[u8]>| match cell {
+            Some(cell) => crate::value::record::compare_records_in(cell, rec, ki, enc),
+            None => Err(Error::corrupt()),
+        };
+        let order = |i: usize| -> Result<Option<std::cmp::Ordering>> {
+            match super::index_probe::index_cell_record(data, &h, i, usable) {
+                Some(cell) => fast(cell).map_or_else(|| slow(i, Some(cell)), Ok).map(Some),
+                None => Ok(None),
+            }
+        };
+        use std::cmp::Ordering::{Greater, Less};
+        // (Two compares decide the usual miss: a key beyond the leaf.)
+        if order(0)? != Some(Less) || order(h.ncells - 1)? != Some(Greater) {
+            return Ok(None);
+        }
+        // Every cell is local here or the search gives up (`slow` fails).
+        let (lo, equal_at) = match super::index_probe::search_index_page(data, &h, usable, false, fast, slow) {
+            Ok(found) => found,
+            Err(_) => return Ok(None),
+        };
+        if lo == 0 || lo >= h.ncells || equal_at == Some(lo) {
+            return Ok(None);
+        }
+        debug_assert!(lo >= 1 && lo < h.ncells);
+        Ok(Some(lo))
+    }
+}

@@ -218,11 +218,19 @@ impl Value {
 
     /// `SQLITE_LIMIT_LENGTH` applied to a value an instruction produced: a
     /// text or blob longer than `max_length` bytes is `SQLITE_TOOBIG`.
+    // (Inline: after every `Column` and function result; the error is
+    // built out of line.)
+    #[inline]
     pub fn check_length(&self, max_length: i64) -> crate::error::Result<()> {
-        match self {
-            Value::Text(_) | Value::Blob(_) | Value::ZeroBlob(_) if self.byte_len() as i64 > max_length => Err(crate::error::Error::too_big()),
-            _ => Ok(()),
+        let len = match self {
+            Value::Text(b) | Value::Blob(b) => b.len(),
+            Value::ZeroBlob(n) => *n,
+            _ => return Ok(()),
+        };
+        if len as i64 > max_length {
+            return Err(too_big());
         }
+        Ok(())
     }
 
     /// Text from a Rust string.
@@ -284,3 +292,10 @@ impl ValueRef<'_> {
 
 #[cfg(test)]
 mod tests;
+
+/// `SQLITE_TOOBIG`, out of the callers' inlined paths.
+#[cold]
+#[inline(never)]
+fn too_big() -> crate::error::Error {
+    crate::error::Error::too_big()
+}

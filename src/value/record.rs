@@ -322,7 +322,13 @@ impl RecordBuilder {
         let hdr = header_size_for(types_len);
         out.clear();
         out.resize(hdr + body, 0);
-        let mut h = put_varint(out, hdr as u64);
+        // (A header under 128 bytes, the usual one, sizes itself in one byte.)
+        let mut h = if hdr < 0x80 {
+            out[0] = hdr as u8;
+            1
+        } else {
+            put_varint(out, hdr as u64)
+        };
         let mut b = hdr;
         for (&st, v) in types.iter().zip(values) {
             h += if st < 0x80 {

@@ -119,6 +119,7 @@ mod storage_corrupt;
 mod storage_dir_sync;
 mod storage_fuzz;
 mod storage_header_checks;
+mod storage_index_paths;
 mod storage_insert_paths;
 mod storage_model;
 mod storage_perf_smoke;

@@ -327,7 +327,14 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             Ok(if take { jump } else { Flow::Next })
         }
         Opcode::Found | Opcode::NotFound | Opcode::NoConflict => {
-            let key = probe(vm, p3, n_keys(&insn.p4))?;
+            let n = n_keys(&insn.p4);
+            // The usual form, a B-tree index probed by registers.
+            if n > 0 {
+                if let Some(flow) = found_in_btree(vm, insn, env, n)? {
+                    return Ok(flow);
+                }
+            }
+            let key = probe(vm, p3, n)?;
             if insn.opcode == Opcode::NoConflict && key.iter().any(|v| v.is_null()) {
                 return Ok(jump);
             }
@@ -369,6 +376,52 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         }
         _ => Err(super::internal("seek: unexpected opcode")),
     }
+}
+
+/// `Found`/`NotFound`/`NoConflict` on a B-tree index probed by `n`
+/// registers: the key is borrowed in place (no value cloned, nothing
+/// allocated). `None`: the cursor is another kind (the caller's path).
+// (Out of line: the interpreter loop inlines `exec`.)
+#[inline(never)]
+fn found_in_btree(vm: &mut Vm, insn: &Insn, env: &mut ConnState, n: usize) -> Result<Option<Flow>> {
+    let (p1, p3) = (insn.p1, insn.p3);
+    let jump = Flow::Jump(insn.p2 as usize);
+    let pc = vm.pc;
+    let Vm { regs, cursors, phase, .. } = &mut *vm;
+    let Some(Some(VmCursor::Btree(c))) = cursors.get_mut(p1 as usize) else { return Ok(None) };
+    let key = KeyRefs::of(regs, p3, n);
+    let key = key.as_slice();
+    if insn.opcode == Opcode::NoConflict && key.iter().any(|v| matches!(v, ValueRef::Null)) {
+        return Ok(Some(jump));
+    }
+    let found = if *phase != Some((pc, 1)) {
+        c.cache = None;
+        c.null_row = false;
+        let bt = &mut env.dbs[c.db].btree;
+        let (f, exact) = match c.cursor.seek_index_exact(bt, key, SeekOp::Ge)? {
+            Poll::Ready(f) => f,
+            Poll::Pending => return Ok(Some(Flow::Pending)),
+        };
+        c.eof = !f;
+        // (An entry the search compared equal needs no second compare.)
+        if exact {
+            *phase = None;
+            let jump_if_found = insn.opcode == Opcode::Found;
+            return Ok(Some(if jump_if_found { jump } else { Flow::Next }));
+        }
+        *phase = f.then_some((pc, 1));
+        f
+    } else {
+        true
+    };
+    let equal = found
+        && match btree_vs(c, env, key)? {
+            Poll::Ready(o) => o == Ordering::Equal,
+            Poll::Pending => return Ok(Some(Flow::Pending)),
+        };
+    *phase = None;
+    let jump_if_found = insn.opcode == Opcode::Found;
+    Ok(Some(if equal == jump_if_found { jump } else { Flow::Next }))
 }
 
 /// Compare the current index entry's leading fields with `key`.
