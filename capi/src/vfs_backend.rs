@@ -45,7 +45,15 @@
 //! parameters, then the journal and WAL names), so the VFS may call
 //! `sqlite3_uri_parameter` and `sqlite3_filename_journal`/`_wal` on it;
 //! the journal and WAL are opened with pointers into that same block, as
-//! SQLite does. Temporary files get a null name.
+//! SQLite does. Temporary files (sorter spills; statement journals once
+//! past SQLite's 64 KiB spill size, `pager/subjournal.rs`) get a null
+//! name. Files open when SQLite opens them: the rollback journal at the
+//! transaction's first change, a statement journal as it spills.
+//!
+//! Hot-journal recovery as SQLite's: the journal opened read-only to read
+//! its first byte, then read-write and synced before it is played back,
+//! the database's `SQLITE_FCNTL_SYNC` (null) before its sync; existence
+//! is what the VFS's `xAccess` answers.
 //!
 //! Invariants: a [`VfsFile`]'s memory is freed only after `xClose` when
 //! `xOpen` set `pMethods` (SQLite's rule, also on a failed open); a name
@@ -321,6 +329,7 @@ fn open_flags(opts: &OpenOptions) -> c_int {
         FileKind::MainJournal => SQLITE_OPEN_MAIN_JOURNAL,
         FileKind::Wal => SQLITE_OPEN_WAL,
         FileKind::Temp => SQLITE_OPEN_TEMP_JOURNAL,
+        FileKind::SubJournal => SQLITE_OPEN_SUBJOURNAL,
         FileKind::SuperJournal => SQLITE_OPEN_SUPER_JOURNAL,
     };
     let extra = if opts.delete_on_close { SQLITE_OPEN_DELETEONCLOSE } else { 0 } | if opts.exclusive { SQLITE_OPEN_EXCLUSIVE } else { 0 };
@@ -337,7 +346,7 @@ impl IoBackend for VfsBackend {
         let Some(x_open) = v.xOpen else {
             return Err(Error::code(SQLITE_CANTOPEN));
         };
-        let temp = opts.kind == FileKind::Temp;
+        let temp = matches!(opts.kind, FileKind::Temp | FileKind::SubJournal);
         let (block, off) = if temp { (Arc::new(NameBlock::plain("")), 0) } else { self.name_for(path, opts.kind)? };
         let size = (v.szOsFile.max(0) as usize).max(std::mem::size_of::<sqlite3_file>());
         // SAFETY: calloc of a positive size; checked for null.
@@ -448,16 +457,10 @@ impl IoBackend for VfsBackend {
             let db_file = self.open_dbs().iter().find(|(p, _)| p == db).and_then(|(_, f)| f.upgrade());
             return Ok(db_file.is_none_or(|f| f.size().unwrap_or(1) > 0));
         }
-        if !path.ends_with("-journal") {
-            return Ok(true);
-        }
-        // A journal counts only when it holds something (an emptied
-        // journal of journal_mode=TRUNCATE is not hot).
-        let opts = OpenOptions { read_only: true, kind: FileKind::MainJournal, ..Default::default() };
-        match self.open(path, opts) {
-            Ok(f) => Ok(f.size()? > 0),
-            Err(_) => Ok(true),
-        }
+        // (A journal the VFS says exists but that is empty, an emptied
+        // journal of journal_mode=TRUNCATE, is found not hot when recovery
+        // reads its first byte, as SQLite finds it: no open here.)
+        Ok(true)
     }
 
     fn full_path(&self, path: &str) -> Result<String> {
@@ -496,6 +499,10 @@ impl IoBackend for VfsBackend {
     fn has_clock(&self) -> bool {
         let v = self.vfs();
         (v.iVersion >= 2 && v.xCurrentTimeInt64.is_some()) || v.xCurrentTime.is_some()
+    }
+
+    fn spills_statement_journals(&self) -> bool {
+        true
     }
 
     fn sleep(&self, d: Duration) {

@@ -52,7 +52,14 @@ unsafe extern "C" fn x_access(_: *mut sqlite3_vfs, name: *const c_char, flags: c
     let mode = match flags {
         SQLITE_ACCESS_READWRITE => libc::R_OK | libc::W_OK,
         SQLITE_ACCESS_READ => libc::R_OK,
-        _ => libc::F_OK,
+        _ => {
+            // Existence, as SQLite's unix VFS answers it: an empty regular
+            // file does not count (an emptied journal is no journal).
+            let mut st: libc::stat = std::mem::zeroed();
+            let found = libc::stat(name, &mut st) == 0 && ((st.st_mode & libc::S_IFMT) != libc::S_IFREG || st.st_size > 0);
+            *out = found as c_int;
+            return SQLITE_OK;
+        }
     };
     *out = (libc::access(name, mode) == 0) as c_int;
     SQLITE_OK

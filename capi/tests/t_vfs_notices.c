@@ -13,8 +13,21 @@
  * sector size when synced (the log's size and frame counts; pages as big
  * as the sectors: with smaller pages SQLite also writes the other pages
  * of each sector touched, which ringlite does not in WAL mode).
+ * Two databases written by one transaction: the super-journal, named in
+ * each database's SQLITE_FCNTL_SYNC, each database journaled, written and
+ * synced in turn, then the super-journal's deletion and the journals'
+ * finalization; the crash images taken just before and just after that
+ * deletion, opened again: both databases rolled back, or both committed.
+ * Rollback and hot-journal recovery after a cache spill wrote the
+ * database: the journal opened read-only to look at, then read-write, the
+ * database's SQLITE_FCNTL_SYNC before its sync, the journal deleted.
+ * Statement journals: opened through the VFS once their records pass
+ * 64 KiB, read back by savepoint rollbacks, closed before the journal.
  * Not compared: SQLITE_FCNTL_BUSYHANDLER (ringlite does not send it; the
- * shim drops it). */
+ * shim drops it); a ROLLBACK under journal_mode=TRUNCATE (ringlite deletes
+ * the journal), a switch from TRUNCATE straight to WAL (ringlite keeps the
+ * truncated journal), and a PRAGMA's notice when the statement first
+ * rolls back a hot journal (ringlite sends it after the recovery). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +83,7 @@ static int s_fcntl(sqlite3_file *f, int op, void *a) {
     printf("    %s fcntl %s", KIND(f), opname(op));
     if (op == SQLITE_FCNTL_PRAGMA) printf(" %s=%s", ((char **)a)[1], ((char **)a)[2] ? ((char **)a)[2] : "NULL");
     if (op == SQLITE_FCNTL_SIZE_HINT || op == SQLITE_FCNTL_MMAP_SIZE) printf(" %lld", *(sqlite3_int64 *)a);
-    if (op == SQLITE_FCNTL_SYNC) printf(" %s", a ? "name" : "NULL");
+    if (op == SQLITE_FCNTL_SYNC) printf(" %s", a ? (strrchr((char *)a, '/') ? strrchr((char *)a, '/') + 1 : (char *)a) : "NULL");
     if (op == SQLITE_FCNTL_PDB) pdb_seen = (sqlite3 **)a;
     printf("\n");
   }
@@ -111,10 +124,64 @@ static int s_open(sqlite3_vfs *v, sqlite3_filename name, sqlite3_file *f, int fl
   sf->base.pMethods = sf->real->pMethods ? &shim_methods : 0;
   return rc;
 }
+/* Crash images of a two-database commit, taken when the super-journal
+ * is deleted: just before (snap_super 1) or just after (2). */
+static int snap_super;
+#define NSNAP 5
+static const char *snap_names[NSNAP] = {"n.db", "n2.db", "n.db-journal", "n2.db-journal", 0};
+static char super_path[1024];
+static unsigned char *snap_bytes[NSNAP];
+static long snap_len[NSNAP];
+static void snapshot(void) {
+  for (int i = 0; i < NSNAP; i++) {
+    FILE *fp = fopen(snap_names[i], "rb");
+    snap_len[i] = -1;
+    if (!fp) continue;
+    fseek(fp, 0, SEEK_END);
+    snap_len[i] = ftell(fp);
+    fseek(fp, 0, SEEK_SET);
+    snap_bytes[i] = malloc(snap_len[i] + 1);
+    snap_len[i] = (long)fread(snap_bytes[i], 1, snap_len[i], fp);
+    fclose(fp);
+  }
+}
+static void restore_snapshot(void) {
+  for (int i = 0; i < NSNAP; i++) {
+    remove(snap_names[i]);
+    if (snap_len[i] < 0) continue;
+    FILE *fp = fopen(snap_names[i], "wb");
+    fwrite(snap_bytes[i], 1, snap_len[i], fp);
+    fclose(fp);
+    free(snap_bytes[i]);
+    snap_bytes[i] = 0;
+  }
+}
+static int exists(const char *name) {
+  FILE *fp = fopen(name, "rb");
+  if (fp) fclose(fp);
+  return fp != 0;
+}
+static void copy_file(const char *from, const char *to) {
+  FILE *in = fopen(from, "rb"), *out = fopen(to, "wb");
+  char buf[4096];
+  size_t n;
+  while (in && out && (n = fread(buf, 1, sizeof buf, in)) > 0) fwrite(buf, 1, n, out);
+  if (in) fclose(in);
+  if (out) fclose(out);
+}
 static int s_delete(sqlite3_vfs *v, const char *z, int d) {
   (void)v;
-  if (logging) printf("    delete %s\n", strrchr(z, '/') ? strrchr(z, '/') + 1 : z);
-  return orig->xDelete(orig, z, d);
+  const char *base = strrchr(z, '/') ? strrchr(z, '/') + 1 : z;
+  if (logging) printf("    delete %s sync-dir=%d\n", base, d);
+  int is_super = strstr(base, "-mj") != 0;
+  if (is_super && snap_super) {
+    snprintf(super_path, sizeof super_path, "%s", z);
+    snap_names[4] = super_path;
+    if (snap_super == 1) snapshot();
+  }
+  int rc = orig->xDelete(orig, z, d);
+  if (is_super && snap_super == 2) snapshot();
+  return rc;
 }
 static int n_random;
 static int s_random(sqlite3_vfs *v, int n, char *out) {
@@ -322,6 +389,130 @@ int main(void) {
   printf("  close\n");
   sqlite3_close(db);
   remove("n.db");
+
+  /* A transaction writing two databases: a super-journal, named in each
+   * journal and in each database's SQLITE_FCNTL_SYNC, deleted (with a
+   * directory sync) before the journals. Then the crash images taken
+   * just before and just after that deletion: rolled back both, or
+   * committed both. */
+  for (int crash = 0; crash <= 2; crash++) {
+    remove("n.db"); remove("n.db-journal"); remove("n2.db"); remove("n2.db-journal");
+    printf("two databases, one transaction%s:\n  open\n", crash == 0 ? "" : crash == 1 ? " (crash before the super-journal's deletion)" : " (crash after it)");
+    logging = crash == 0;
+    /* (The super-journal's name is drawn from the generator: reseeded
+     * here from the fixed bytes, so the names are SQLite's.) */
+    n_random = 0;
+    sqlite3_randomness(0, 0);
+    sqlite3_open("n.db", &db);
+    run(db, "ATTACH 'n2.db' AS aux");
+    run(db, "CREATE TABLE t(a); CREATE TABLE aux.u(b); INSERT INTO t VALUES(1); INSERT INTO u VALUES(1)");
+    snap_super = crash;
+    run(db, "BEGIN; INSERT INTO t VALUES(2); INSERT INTO u VALUES(2); COMMIT");
+    snap_super = 0;
+    run(db, "BEGIN; INSERT INTO u VALUES(20); INSERT INTO t VALUES(20); COMMIT");
+    run(db, "PRAGMA aux.journal_mode = truncate");
+    run(db, "BEGIN; INSERT INTO t VALUES(3); INSERT INTO u VALUES(3); COMMIT");
+    run(db, "PRAGMA aux.journal_mode = delete");
+    run(db, "PRAGMA aux.journal_mode = wal");
+    run(db, "BEGIN; INSERT INTO t VALUES(4); INSERT INTO u VALUES(4); COMMIT");
+    run(db, "PRAGMA aux.journal_mode = delete");
+    run(db, "PRAGMA aux.synchronous = off");
+    run(db, "BEGIN; INSERT INTO t VALUES(5); INSERT INTO u VALUES(5); COMMIT");
+    printf("  close\n");
+    sqlite3_close(db);
+    logging = 0;
+    if (crash) {
+      restore_snapshot();
+      printf("    after the crash: super-journal %s, journals %d %d\n", exists(super_path) ? "there" : "gone", exists("n.db-journal"), exists("n2.db-journal"));
+      logging = 1;
+      sqlite3_open("n.db", &db);
+      run(db, "SELECT group_concat(a) FROM t");
+      printf("    super-journal %s\n", exists(super_path) ? "kept" : "gone");
+      run(db, "ATTACH 'n2.db' AS aux");
+      run(db, "SELECT group_concat(b) FROM u");
+      printf("    super-journal %s, journals %d %d\n", exists(super_path) ? "kept" : "gone", exists("n.db-journal"), exists("n2.db-journal"));
+      run(db, "PRAGMA integrity_check; PRAGMA aux.integrity_check");
+      printf("  close\n");
+      sqlite3_close(db);
+      logging = 0;
+    }
+  }
+  logging = 1;
+  remove("n.db"); remove("n.db-journal"); remove("n2.db"); remove("n2.db-journal"); remove("n2.db-wal");
+
+  /* A cache spill writes the database before the commit: ROLLBACK puts
+   * the originals back; a copy of the files taken then has a hot journal,
+   * rolled back by the next connection to read it. (The spills themselves
+   * are not logged.) */
+  const char *recover_modes[] = {"delete"};
+  for (int m = 0; m < 1; m++) {
+    remove("n.db"); remove("n.db-journal"); remove("h.db"); remove("h.db-journal");
+    printf("rollback and recovery after a spill, journal_mode=%s:\n  open\n", recover_modes[m]);
+    sqlite3_open("n.db", &db);
+    char sql[100];
+    snprintf(sql, sizeof sql, "PRAGMA journal_mode = %s", recover_modes[m]);
+    logging = 0;
+    run(db, sql);
+    run(db, "PRAGMA cache_size = 4");
+    run(db, "CREATE TABLE t(a INTEGER PRIMARY KEY, b)");
+    run(db, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000) INSERT INTO t SELECT x, printf('%.100c', 'r') FROM c");
+    run(db, "BEGIN; UPDATE t SET b = printf('%.90c', 's')");
+    copy_file("n.db", "h.db");
+    copy_file("n.db-journal", "h.db-journal");
+    run(db, "INSERT INTO t SELECT a + 10000, b FROM t");
+    logging = 1;
+    run(db, "ROLLBACK");
+    run(db, "SELECT count(*), sum(length(b)) FROM t");
+    printf("  close\n");
+    sqlite3_close(db);
+    printf("  open the copy\n");
+    sqlite3_open("h.db", &db);
+    run(db, "SELECT count(*), sum(length(b)) FROM t");
+    printf("    journal %s\n", exists("h.db-journal") ? "kept" : "gone");
+    run(db, "PRAGMA integrity_check");
+    printf("  close\n");
+    sqlite3_close(db);
+  }
+  remove("n.db"); remove("n.db-journal"); remove("h.db"); remove("h.db-journal");
+
+  /* Statement journals: a statement changing pages an earlier statement
+   * of the transaction changed records them; past 64 KiB of records
+   * SQLite opens its statement journal through the VFS (no name), keeps
+   * it to the end of the transaction and closes it before the journal.
+   * A savepoint rolled back reads its pages back from there. In memory
+   * with temp_store=MEMORY; in WAL mode every page a savepoint needs is
+   * recorded. */
+  const char *stmt_modes[] = {"delete", "wal", "memory-temp-store"};
+  for (int m = 0; m < 3; m++) {
+    remove("n.db"); remove("n.db-journal"); remove("n.db-wal");
+    printf("statement journal, %s:\n  open\n", stmt_modes[m]);
+    sqlite3_open("n.db", &db);
+    logging = 0;
+    if (m == 1) run(db, "PRAGMA journal_mode = wal");
+    if (m == 2) run(db, "PRAGMA temp_store = memory");
+    run(db, "CREATE TABLE t(a INTEGER PRIMARY KEY, b NOT NULL)");
+    run(db, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000) INSERT INTO t SELECT x, printf('%.100c', 'a') FROM c");
+    logging = 1;
+    run(db, "BEGIN");
+    run(db, "UPDATE t SET b = printf('%.100c', 'b')");
+    run(db, "UPDATE t SET b = printf('%.100c', 'c') WHERE a <= 100");
+    run(db, "UPDATE t SET b = printf('%.100c', 'd')");
+    run(db, "SAVEPOINT s");
+    run(db, "UPDATE t SET b = printf('%.100c', 'e')");
+    run(db, "UPDATE t SET b = CASE a WHEN 5 THEN 'x' ELSE b END");
+    run(db, "ROLLBACK TO s");
+    run(db, "SELECT count(*), sum(b LIKE 'd%'), sum(b LIKE 'e%') FROM t");
+    run(db, "RELEASE s");
+    run(db, "UPDATE t SET b = CASE a WHEN 2000 THEN NULL ELSE 'short' END WHERE a >= 1000");
+    run(db, "SELECT count(*), sum(b LIKE 'd%') FROM t");
+    run(db, "UPDATE t SET b = 'short' WHERE a = 7");
+    run(db, "COMMIT");
+    run(db, "SELECT count(*), sum(b LIKE 'd%'), sum(b = 'short') FROM t");
+    run(db, "PRAGMA integrity_check");
+    printf("  close\n");
+    sqlite3_close(db);
+  }
+  remove("n.db"); remove("n.db-journal"); remove("n.db-wal");
 
   /* WAL commits padded to the sector size, when synced. */
   logging = 0;

@@ -427,25 +427,6 @@ impl Btree {
         self.pager.commit()
     }
 
-    /// Phase one of a commit spanning several databases: the changes are
-    /// journaled and synced and the EXCLUSIVE lock is held, nothing is
-    /// written to the database file yet. `SQLITE_BUSY` here leaves the
-    /// transaction as it was; [`Btree::commit`] finishes the rest. (WAL
-    /// databases have nothing to do here: their commit is one append.)
-    pub fn commit_phase_one(&mut self) -> IoPoll<()> {
-        self.walk = None;
-        if self.pager.state() != PagerState::Write {
-            return Ok(Poll::Ready(()));
-        }
-        if !self.pager.commit_in_progress() {
-            crate::ready!(self.pager.fetch(1)?);
-            if self.autovacuum()? && !self.incremental()? {
-                crate::ready!(self.vacuum(None)?);
-            }
-        }
-        self.pager.commit_phase_one()
-    }
-
     /// `PRAGMA incremental_vacuum(N)` inside a write transaction: take up
     /// to `n` free pages (all with `None`) out of an auto_vacuum database
     /// (a no-op without auto_vacuum).

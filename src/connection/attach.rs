@@ -12,10 +12,10 @@
 //! `attach_generation`, and a statement compiled under another generation
 //! compiles again before its next run.
 //!
-//! A transaction that writes several databases first brings every one to
-//! "journal synced, EXCLUSIVE held" (`Btree::commit_phase_one`, in
-//! `Halt`), so that a busy file leaves them all uncommitted, then commits
-//! each one's pager in turn; in rollback-journal modes under a
+//! A transaction that writes several databases first takes the EXCLUSIVE
+//! lock of every one (`Pager::lock_for_commit`, in `Halt`), so that a busy
+//! file leaves them all uncommitted, then commits each one's pager in turn
+//! (journal synced, pages written and synced, database by database); in rollback-journal modes under a
 //! super-journal, as SQLite does (`vdbe/exec/super_commit.rs`), so that a
 //! crash in the middle commits all or none (SQLite does not promise it
 //! with journal_mode=MEMORY, OFF or WAL either).

@@ -169,6 +169,9 @@ pub enum FileKind {
     Wal,
     /// A temporary database or journal.
     Temp,
+    /// A statement journal spilled to a temporary file (no name, deleted
+    /// on close).
+    SubJournal,
     /// A super-journal: the names of the journals of a transaction that
     /// writes several databases (its deletion commits them all).
     SuperJournal,
@@ -444,7 +447,9 @@ pub trait IoBackend: Send + Sync {
     fn delete_request(&self, path: &str, sync_dir: bool) -> Result<Completion> {
         Ok(Completion::ready(self.delete(path, sync_dir).map(|()| CompletionResult { bytes: 0, buffer: None })))
     }
-    /// Whether a file exists (and, for journals, is not empty).
+    /// Whether a file exists (and, for journals, is not empty; an
+    /// application VFS answers as its `xAccess` does, and an empty journal
+    /// is then found not hot when its first byte is read).
     fn exists(&self, path: &str) -> Result<bool>;
     /// [`IoBackend::exists`] as a request: the completion's `bytes` is 1
     /// when the file exists (non-empty for journals), 0 when it does not.
@@ -479,6 +484,13 @@ pub trait IoBackend: Send + Sync {
     /// `xSleep`, else the thread's own sleep.
     fn sleep(&self, d: Duration) {
         std::thread::sleep(d)
+    }
+    /// Whether a statement journal that outgrows SQLite's spill size goes
+    /// to a temporary file ([`FileKind::SubJournal`]), as SQLite's does:
+    /// an application VFS sees the file open when SQLite opens it.
+    /// ringlite's own backends keep statement journals in memory.
+    fn spills_statement_journals(&self) -> bool {
+        false
     }
     /// A file descriptor that becomes readable when completions are waiting
     /// (io_uring's registered eventfd), for an external epoll loop.

@@ -59,6 +59,9 @@ pub enum CommitStep {
     /// WAL mode: a restarted log being cut back to `journal_size_limit`
     /// (before the frames are published).
     LimitWal(Completion),
+    /// WAL mode: the frames written (and synced), not yet published: held
+    /// there while the other databases of the transaction commit.
+    WalWritten,
 }
 
 impl CommitStep {
@@ -84,7 +87,7 @@ impl CommitStep {
 
     /// Whether a journal file may exist.
     pub fn journal_exists(&self) -> bool {
-        !matches!(self, CommitStep::Start | CommitStep::WalFrames(_) | CommitStep::WalSync(_) | CommitStep::LimitWal(_))
+        !matches!(self, CommitStep::Start | CommitStep::WalFrames(_) | CommitStep::WalSync(_) | CommitStep::LimitWal(_) | CommitStep::WalWritten)
     }
 }
 
@@ -102,27 +105,45 @@ fn all_done(cs: &[Completion]) -> Result<bool> {
 impl Pager {
     /// Commit the write transaction (or end the read transaction).
     pub fn commit(&mut self) -> IoPoll<()> {
-        self.commit_until(false)
+        self.commit_until()
     }
 
-    /// Whether a commit has started (and stopped: pending I/O, busy, or
-    /// after [`Pager::commit_phase_one`]).
+    /// Whether a commit has started (and stopped: pending I/O or busy).
     pub fn commit_in_progress(&self) -> bool {
         !matches!(self.commit_step, CommitStep::Start)
     }
 
-    /// The first part of [`Pager::commit`] in rollback-journal modes: the
-    /// journal written and synced and the EXCLUSIVE lock taken, the
-    /// database file not touched. `commit` then continues from there. Does
-    /// nothing in WAL mode or outside a write transaction.
-    pub fn commit_phase_one(&mut self) -> IoPoll<()> {
-        if self.state != PagerState::Write || self.wal.is_some() {
-            return Ok(Poll::Ready(()));
-        }
-        self.commit_until(true)
+    /// Hold (true) or release a commit of this database once it is
+    /// written: a transaction writing several databases commits each one
+    /// up to there in turn (rollback journal: written and synced, journal
+    /// kept; WAL: frames written), then finishes them all in turn, as
+    /// SQLite's two commit phases go over its databases.
+    pub fn set_commit_held(&mut self, held: bool) {
+        self.commit_held = held && !self.commit_in_progress();
     }
 
-    fn commit_until(&mut self, phase_one: bool) -> IoPoll<()> {
+    /// Whether the commit stops (or stopped) once written: a held commit
+    /// or one under a super-journal.
+    pub fn commit_held(&self) -> bool {
+        self.held_for_super_journal()
+    }
+
+    /// A commit spanning several databases takes the EXCLUSIVE lock of
+    /// each rollback-journal database it writes before any of them is
+    /// journaled or written: `SQLITE_BUSY` then leaves every one as it
+    /// was (the commit, retried, finds the lock held). Nothing to do in
+    /// WAL mode, on an unlocked file, or with nothing to write.
+    pub fn lock_for_commit(&mut self) -> Result<()> {
+        if self.state != PagerState::Write || self.wal.is_some() || !self.locks_file() || (self.cache.dirty_count() == 0 && !self.db_touched) {
+            return Ok(());
+        }
+        if !self.file.lock(LockLevel::Exclusive)? {
+            return Err(Error::code(SQLITE_BUSY));
+        }
+        Ok(())
+    }
+
+    fn commit_until(&mut self) -> IoPoll<()> {
         match self.state {
             PagerState::Idle if self.wal_autocheckpoint_running() => return self.wal_autocheckpoint(),
             PagerState::Idle => return Ok(Poll::Ready(())),
@@ -138,6 +159,12 @@ impl Pager {
                 CommitStep::Start => {
                     crate::ready!(self.finish_spill()?);
                     if self.cache.dirty_pages().is_empty() && !self.db_touched {
+                        // A journal opened at the first change (see
+                        // `Pager::first_change`) but never written goes,
+                        // as SQLite deletes it.
+                        if self.journal_end == 0 && !self.journal_kept && self.journal_mode == JournalMode::Delete && self.journal_handle.take().is_some() {
+                            self.io.backend().delete(&self.journal_path, false)?;
+                        }
                         self.finish_write_txn()?;
                         return Ok(Poll::Ready(()));
                     }
@@ -184,10 +211,6 @@ impl Pager {
                         self.commit_step = CommitStep::LockExclusive;
                         return Err(Error::code(SQLITE_BUSY));
                     }
-                    if phase_one {
-                        self.commit_step = CommitStep::LockExclusive;
-                        return Ok(Poll::Ready(()));
-                    }
                     let mut cs = Vec::new();
                     let ps = self.page_size as u64;
                     let dirty = self.cache.dirty_pages();
@@ -233,6 +256,8 @@ impl Pager {
                         self.commit_step = CommitStep::Written;
                         return Ok(Poll::Ready(()));
                     }
+                    // (The statement journal closes first, as SQLite's.)
+                    self.close_subjournal();
                     self.commit_step = CommitStep::FinalizeJournal(None);
                     self.submit_finalize()?;
                 }
@@ -250,8 +275,7 @@ impl Pager {
                         self.commit_step = CommitStep::LimitWal(c);
                         continue;
                     }
-                    self.finish_wal_commit()?;
-                    return self.wal_autocheckpoint();
+                    self.commit_step = CommitStep::WalWritten;
                 }
                 CommitStep::WalSync(c) => {
                     if !c.is_done() {
@@ -263,8 +287,7 @@ impl Pager {
                         self.commit_step = CommitStep::LimitWal(c);
                         continue;
                     }
-                    self.finish_wal_commit()?;
-                    return self.wal_autocheckpoint();
+                    self.commit_step = CommitStep::WalWritten;
                 }
                 CommitStep::LimitWal(c) => {
                     if !c.is_done() {
@@ -272,6 +295,13 @@ impl Pager {
                         return Ok(Poll::Pending);
                     }
                     c.take()?;
+                    self.commit_step = CommitStep::WalWritten;
+                }
+                CommitStep::WalWritten => {
+                    if self.commit_held {
+                        self.commit_step = CommitStep::WalWritten;
+                        return Ok(Poll::Ready(()));
+                    }
                     self.finish_wal_commit()?;
                     return self.wal_autocheckpoint();
                 }
@@ -346,6 +376,7 @@ impl Pager {
     }
 
     fn finish_wal_commit(&mut self) -> Result<()> {
+        self.close_subjournal();
         self.own_commits = self.own_commits.wrapping_add(1);
         self.wal_publish()?;
         self.file.hint(FileHint::CommitPhaseTwo);
@@ -478,7 +509,9 @@ impl Pager {
         let mut cs = Vec::new();
         let counted = !self.journal_counts_from_size();
         if self.journal_end == 0 {
-            self.journal_nonce = journal::new_nonce();
+            if !std::mem::take(&mut self.nonce_drawn) {
+                self.journal_nonce = journal::new_nonce();
+            }
             let n_rec = if counted { None } else { Some(journal::COUNT_FROM_SIZE) };
             let mut bytes = journal::header_sector(self.journal_nonce, n_rec, self.orig_db_size, self.page_size, self.sector);
             bytes.extend(journal::records(self.journal_nonce, self.page_size, &recs));
@@ -557,6 +590,8 @@ impl Pager {
         if new_segment && !self.journal_counts_from_size() {
             self.journal_hdr = self.next_journal_header();
             self.journal_segment_first = self.journaled.len();
+            // (Each header gets a nonce of its own, as SQLite's.)
+            self.journal_nonce = journal::new_nonce();
             let hdr = journal::header_sector(self.journal_nonce, None, self.orig_db_size, self.page_size, self.sector);
             self.journal_end = self.journal_hdr + hdr.len() as u64;
             cs.push(f.write(self.journal_hdr, Buffer::from_vec(hdr))?);

@@ -69,7 +69,7 @@ impl Pager {
             }
             crate::ready!(self.fetch(pgno)?);
             let data = self.page(pgno)?.to_vec();
-            self.keep_original(pgno, data);
+            self.keep_original(pgno, data)?;
         }
         self.cache.truncate(n_pages);
         self.db_size = n_pages;

@@ -47,6 +47,7 @@ pub mod locking_mode;
 mod recovery;
 pub mod savepoint;
 mod spill;
+pub mod subjournal;
 pub mod super_journal;
 pub mod wal;
 mod wal_mode;
@@ -270,6 +271,23 @@ pub struct Pager {
     super_journal: Option<Arc<str>>,
     /// The super-journal record is in the journal.
     super_written: bool,
+    /// The statement journal's records (`subjournal.rs`).
+    subjournal: subjournal::SubJournal,
+    /// `PRAGMA temp_store=MEMORY`: the statement journal stays in memory.
+    temp_store_memory: bool,
+    /// The backend opens files when SQLite does
+    /// ([`crate::io::IoBackend::spills_statement_journals`]: an
+    /// application VFS): the statement journal spills to a file, the
+    /// rollback journal opens at the transaction's first change.
+    opens_as_sqlite: bool,
+    /// A page was changed in this write transaction.
+    txn_changed: bool,
+    /// `journal_nonce` was drawn for the journal's first header already
+    /// (at the first change, where SQLite draws it).
+    nonce_drawn: bool,
+    /// A multi-database commit holds this one once written
+    /// ([`Pager::set_commit_held`]).
+    commit_held: bool,
     /// The super-journal named by the hot journal being played back.
     recovering_super: Option<String>,
     /// Records were written whose segment header does not count them yet
@@ -386,6 +404,12 @@ impl Pager {
             super_journal: None,
             super_written: false,
             recovering_super: None,
+            commit_held: false,
+            subjournal: subjournal::SubJournal::default(),
+            temp_store_memory: false,
+            opens_as_sqlite: io.backend().spills_statement_journals(),
+            txn_changed: false,
+            nonce_drawn: false,
             journal_header_pending: false,
             journal_hdr: 0,
             journal_segment_first: 0,
@@ -537,7 +561,24 @@ impl Pager {
         if mode == JournalMode::Wal || self.wal.is_some() {
             return self.switch_wal(mode);
         }
-        self.journal_mode = mode;
+        let old = std::mem::replace(&mut self.journal_mode, mode);
+        // Leaving TRUNCATE or PERSIST for a mode that keeps no journal file
+        // (DELETE, OFF, MEMORY) deletes the journal left in place, under
+        // RESERVED, as SQLite does (not in exclusive locking mode).
+        if matches!(old, JournalMode::Truncate | JournalMode::Persist)
+            && matches!(mode, JournalMode::Delete | JournalMode::Off | JournalMode::Memory)
+            && !self.exclusive_mode
+            && !self.opts.memory
+            && self.locks_file()
+        {
+            self.journal_handle = None;
+            let was = self.file.lock_level();
+            let locked = self.file.lock(LockLevel::Shared).unwrap_or(false) && self.file.lock(LockLevel::Reserved).unwrap_or(false);
+            if locked {
+                let _ = self.io.backend().delete(&self.journal_path, false);
+            }
+            let _ = self.file.unlock(was);
+        }
         self.journal_mode
     }
 
@@ -1034,8 +1075,23 @@ impl Pager {
     /// (Taken by value: the copy the caller made goes to the last owner
     /// that needs one instead of being copied again: a page's first
     /// change in a transaction cost two 4 KiB copies.)
-    fn keep_original(&mut self, pgno: Pgno, data: Vec<u8>) {
+    fn keep_original(&mut self, pgno: Pgno, data: Vec<u8>) -> Result<()> {
         let journal = pgno <= self.orig_db_size && !self.originals.contains_key(&pgno);
+        // A page the rollback journal already holds (any page in WAL
+        // mode) goes to the statement journal when a savepoint needs it,
+        // as SQLite's does; the savepoints outside the outermost one that
+        // needs it keep their records on release.
+        if !(journal && self.wal.is_none()) && self.uses_subjournal() {
+            if let Some(first) = self.savepoints.iter().position(|s| s.needs(pgno)) {
+                let at = self.subjournal_append(pgno, &data)?;
+                for (i, sp) in self.savepoints.iter_mut().enumerate() {
+                    sp.keep_record(pgno, at);
+                    if i > first {
+                        sp.truncate_on_release = false;
+                    }
+                }
+            }
+        }
         // Owners still to be given an image; the last one takes `data`.
         let mut owners = usize::from(journal) + self.savepoints.iter().filter(|s| s.needs(pgno)).count();
         let mut data = Some(data);
@@ -1056,6 +1112,26 @@ impl Pager {
             self.list_for_journal(pgno);
             self.originals.insert(pgno, image());
         }
+        Ok(())
+    }
+
+    /// The transaction's first page change: on a backend that opens files
+    /// when SQLite does, the rollback journal is created now (SQLite's
+    /// pager opens it here; its content is written at commit or spill).
+    #[cold]
+    fn first_change(&mut self) -> Result<()> {
+        self.txn_changed = true;
+        if self.wal.is_none() && !self.opts.memory && self.journal_mode.uses_file() {
+            // The journal header's nonce is drawn from the process's
+            // generator here, as SQLite draws it (so random() and the
+            // super-journal's name that follow are SQLite's).
+            self.journal_nonce = journal::new_nonce();
+            self.nonce_drawn = true;
+            if self.opens_as_sqlite {
+                self.journal_file(true)?;
+            }
+        }
+        Ok(())
     }
 
     /// A cached page for modification: journaled before the first change.
@@ -1076,6 +1152,9 @@ impl Pager {
 
     fn page_mut_logged(&mut self, pgno: Pgno, log_for_op: bool) -> Result<&mut [u8]> {
         self.require_write()?;
+        if !self.txn_changed {
+            self.first_change()?;
+        }
         let original = match self.cache.get(pgno) {
             None => return Err(self.miss(pgno)),
             Some(p) => {
@@ -1084,7 +1163,7 @@ impl Pager {
             }
         };
         if let Some(orig) = original {
-            self.keep_original(pgno, orig);
+            self.keep_original(pgno, orig)?;
         }
         if log_for_op {
             self.record_undo(pgno);
@@ -1098,6 +1177,9 @@ impl Pager {
     /// content nobody needs.
     pub fn page_new(&mut self, pgno: Pgno) -> Result<&mut [u8]> {
         self.require_write()?;
+        if !self.txn_changed {
+            self.first_change()?;
+        }
         if pgno == 0 || pgno > self.db_size + 1 {
             return Err(Error::corrupt());
         }
@@ -1228,6 +1310,9 @@ impl Pager {
             // put the originals back in the file.
             crate::ready!(self.restore_file_from_originals()?);
         }
+        // (The statement journal closes before the journal goes, as
+        // SQLite's.)
+        self.close_subjournal();
         // (A journal created but not yet written, as a super-journal's
         // commit creates them first, goes too.)
         let created = self.journal_handle.take().is_some() && !self.journal_kept;
@@ -1268,7 +1353,7 @@ impl Pager {
                     for c in &cs {
                         c.take()?;
                     }
-                    let c = self.file.truncate(self.orig_db_size as u64 * ps)?;
+                    let c = self.restore_size(self.orig_db_size as u64 * ps, ps)?;
                     self.rollback_step = RollbackStep::Truncate(c);
                 }
                 RollbackStep::Truncate(c) => {
@@ -1277,7 +1362,7 @@ impl Pager {
                         return Ok(Poll::Pending);
                     }
                     c.take()?;
-                    let c = self.file.sync(false)?;
+                    let c = self.sync_restored()?;
                     self.rollback_step = RollbackStep::Sync(c);
                 }
                 RollbackStep::Sync(c) => {
@@ -1302,6 +1387,7 @@ impl Pager {
         self.journal_end = 0;
         self.journal_synced_end = 0;
         self.super_journal = None;
+        self.commit_held = false;
         self.super_written = false;
         self.journal_header_pending = false;
         self.journal_hdr = 0;
@@ -1313,6 +1399,9 @@ impl Pager {
         self.spill_step = spill::SpillStep::Idle;
         self.rollback_step = RollbackStep::Start;
         self.savepoints.clear();
+        self.close_subjournal();
+        self.txn_changed = false;
+        self.nonce_drawn = false;
         self.commit_step = CommitStep::Start;
         self.cache.unpin_all();
         self.state = PagerState::Idle;

@@ -25,10 +25,12 @@ use std::sync::Arc;
 pub enum RecoveryStep {
     /// Reading the journal's first 8 bytes (is it hot at all?).
     CheckMagic(Arc<dyn File>, Completion),
-    /// Reading the whole journal and the database header.
-    ReadJournal(Arc<dyn File>, Completion, Completion),
-    /// Writing the originals back.
-    Restore(Arc<dyn File>, Vec<Completion>, u64),
+    /// Syncing the journal (if not `synchronous=OFF`), reading it whole
+    /// and the database header.
+    ReadJournal(Arc<dyn File>, Option<Completion>, Completion, Completion),
+    /// Writing the originals back; the file's size before the
+    /// transaction and the journal's page size.
+    Restore(Arc<dyn File>, Vec<Completion>, u64, u64),
     /// Truncating the database to its size before the transaction.
     Truncate(Arc<dyn File>, Completion),
     /// Syncing the database.
@@ -63,8 +65,10 @@ fn all_done(cs: &[Completion]) -> Result<bool> {
 }
 
 impl Pager {
-    fn open_journal(&self) -> Result<Arc<dyn File>> {
-        self.io.backend().open(&self.journal_path, OpenOptions { kind: FileKind::MainJournal, ..Default::default() })
+    /// The journal, read-only to see whether it is hot (SQLite's first
+    /// look), read-write to play it back.
+    fn open_journal(&self, read_only: bool) -> Result<Arc<dyn File>> {
+        self.io.backend().open(&self.journal_path, OpenOptions { read_only, kind: FileKind::MainJournal, ..Default::default() })
     }
 
     /// Called holding SHARED with whether the journal exists (the probe of
@@ -77,7 +81,7 @@ impl Pager {
         // The journal may be gone already: a writer that held RESERVED at
         // the probe rolled back and deleted it. Not hot then (SQLite
         // reads a journal it cannot open the same way).
-        let jf = match self.open_journal() {
+        let jf = match self.open_journal(true) {
             Ok(jf) => jf,
             Err(e) if e.primary() == crate::error::SQLITE_CANTOPEN => return Ok(None),
             Err(e) => return Err(e),
@@ -112,15 +116,22 @@ impl Pager {
                     self.file.unlock(LockLevel::Shared)?;
                     return Ok(Poll::Ready(None));
                 }
-                let jf = self.open_journal()?;
+                let jf = self.open_journal(false)?;
+                // The journal is synced before it is played back (what a
+                // crash left may not be on disk yet), as SQLite does.
+                // (The read submitted after it waits for it.)
+                let cs = if self.synchronous > super::Synchronous::Off { Some(jf.sync(false)?) } else { None };
                 let len = jf.size()? as usize;
                 let cj = jf.read(0, Buffer::zeroed(len))?;
                 let ch = self.file.read(0, Buffer::zeroed(100))?;
-                RecoveryStep::ReadJournal(jf, cj, ch)
+                RecoveryStep::ReadJournal(jf, cs, cj, ch)
             }
-            RecoveryStep::ReadJournal(jf, cj, ch) => {
-                if !cj.is_done() || !ch.is_done() {
-                    return self.pending(RecoveryStep::ReadJournal(jf, cj, ch));
+            RecoveryStep::ReadJournal(jf, cs, cj, ch) => {
+                if !cj.is_done() || !ch.is_done() || cs.as_ref().is_some_and(|c| !c.is_done()) {
+                    return self.pending(RecoveryStep::ReadJournal(jf, cs, cj, ch));
+                }
+                if let Some(c) = cs {
+                    c.take()?;
                 }
                 let bytes = cj.take()?.buffer.unwrap_or_default();
                 let h = ch.take()?;
@@ -137,9 +148,11 @@ impl Pager {
                 self.recovering_super = super_name.clone();
                 if let Some(name) = &super_name {
                     if !self.io.backend().exists(name)? {
+                        // (The database is synced all the same, with
+                        // SQLITE_FCNTL_SYNC first, as SQLite's pager does.)
                         self.recovering_super = None;
-                        let next = self.finalize_recovered(jf)?;
-                        return Ok(Poll::Ready(Some(next)));
+                        let c = self.sync_restored()?;
+                        return Ok(Poll::Ready(Some(RecoveryStep::Sync(jf, c))));
                     }
                 }
                 let ps = pb.page_size as u64;
@@ -150,13 +163,13 @@ impl Pager {
                     }
                     cs.push(self.file.write((pgno as u64 - 1) * ps, Buffer::from_vec(data))?);
                 }
-                RecoveryStep::Restore(jf, cs, pb.initial_pages as u64 * ps)
+                RecoveryStep::Restore(jf, cs, pb.initial_pages as u64 * ps, ps)
             }
-            RecoveryStep::Restore(jf, cs, size) => {
+            RecoveryStep::Restore(jf, cs, size, ps) => {
                 if !all_done(&cs)? {
-                    return self.pending(RecoveryStep::Restore(jf, cs, size));
+                    return self.pending(RecoveryStep::Restore(jf, cs, size, ps));
                 }
-                let c = self.file.truncate(size)?;
+                let c = self.restore_size(size, ps)?;
                 RecoveryStep::Truncate(jf, c)
             }
             RecoveryStep::Truncate(jf, c) => {
@@ -164,7 +177,7 @@ impl Pager {
                     return self.pending(RecoveryStep::Truncate(jf, c));
                 }
                 c.take()?;
-                let c = self.file.sync(false)?;
+                let c = self.sync_restored()?;
                 RecoveryStep::Sync(jf, c)
             }
             RecoveryStep::Sync(jf, c) => {
@@ -206,6 +219,32 @@ impl Pager {
             }
         };
         Ok(RecoveryStep::Finalize(c, self.recovering_super.take()))
+    }
+
+    /// Give the restored file its size before the transaction: cut what
+    /// it grew by, or, when it is short by a page or more, write the last
+    /// page as zeros (a file the same size is left alone; SQLite's rule).
+    pub(super) fn restore_size(&self, size: u64, ps: u64) -> Result<Completion> {
+        let current = self.file.size()?;
+        if current > size {
+            self.file.truncate(size)
+        } else if current + ps <= size {
+            self.file.write(size - ps, Buffer::zeroed(ps as usize))
+        } else {
+            Ok(Completion::ready(Ok(crate::io::CompletionResult { bytes: 0, buffer: None })))
+        }
+    }
+
+    /// Sync a database file the journal's originals were written back
+    /// into: `FileHint::Sync` (with no super-journal) first, then the sync
+    /// itself unless `synchronous=OFF`, as SQLite's pager does.
+    pub(super) fn sync_restored(&self) -> Result<Completion> {
+        self.file.hint(crate::io::FileHint::Sync(None));
+        if self.synchronous > super::Synchronous::Off {
+            self.file.sync(false)
+        } else {
+            Ok(Completion::ready(Ok(crate::io::CompletionResult { bytes: 0, buffer: None })))
+        }
     }
 
     fn pending(&mut self, step: RecoveryStep) -> IoPoll<Option<RecoveryStep>> {

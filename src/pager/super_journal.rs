@@ -113,7 +113,7 @@ impl Pager {
 
     /// Whether the commit is held before finalizing its journal.
     pub(super) fn held_for_super_journal(&self) -> bool {
-        self.super_journal.is_some()
+        self.super_journal.is_some() || self.commit_held
     }
 
     /// Append the super-journal record to the journal (once per
@@ -149,28 +149,31 @@ impl Pager {
     /// (that database's recovery still needs it), as SQLite does.
     pub(super) fn delete_super_if_unused(&self, name: &str) -> Result<()> {
         let backend = self.io.backend();
-        let read_all = |path: &str, kind: FileKind| -> Result<Vec<u8>> {
-            let f = backend.open(path, OpenOptions { read_only: true, kind, ..Default::default() })?;
+        // (Each journal it lists is opened read-only as a super-journal,
+        // with the super-journal still open, as SQLite opens them.)
+        let open = |path: &str| backend.open(path, OpenOptions { read_only: true, kind: FileKind::SuperJournal, ..Default::default() });
+        let read_all = |f: &Arc<dyn crate::io::File>| -> Result<Vec<u8>> {
             let len = f.size()? as usize;
             let c = f.read(0, Buffer::zeroed(len))?;
             self.io.wait(&c)?;
             Ok(c.take()?.buffer.map(|b| b.into_vec()).unwrap_or_default())
         };
-        let list = match read_all(name, FileKind::SuperJournal) {
-            Ok(l) => l,
+        let Ok(sf) = open(name) else {
             // Gone already (another recovery deleted it).
-            Err(_) => return Ok(()),
+            return Ok(());
         };
+        let list = read_all(&sf)?;
         for child in list.split(|&b| b == 0).filter(|c| !c.is_empty()) {
             let child = String::from_utf8_lossy(child).into_owned();
             if !backend.exists(&child)? {
                 continue;
             }
-            let bytes = read_all(&child, FileKind::MainJournal)?;
+            let bytes = read_all(&open(&child)?)?;
             if read_name(&bytes).as_deref() == Some(name) {
                 return Ok(());
             }
         }
+        drop(sf);
         backend.delete(name, false)
     }
 }

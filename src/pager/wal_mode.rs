@@ -297,7 +297,10 @@ impl Pager {
             return JournalMode::Wal;
         }
         if let Some(w) = self.wal.take() {
-            let _ = w.close(true);
+            // As when a connection closes, SQLite asks the VFS whether to
+            // keep the log (SQLITE_FCNTL_PERSIST_WAL).
+            let persist = self.file.persist_wal();
+            let _ = w.close(!persist);
         }
         self.invalidate_cache();
         self.journal_mode = mode;
@@ -327,12 +330,13 @@ impl Pager {
             return w.close(false);
         }
         let sync = self.synchronous > Synchronous::Off;
-        // A VFS may ask to keep the WAL (SQLITE_FCNTL_PERSIST_WAL): it is
-        // then checkpointed whole but left in place, with its content.
-        let persist = self.file.persist_wal();
-        let mode = if persist { CheckpointMode::Full } else { CheckpointMode::Truncate };
-        let r = self.io.clone().block_on(|| w.checkpoint(mode, sync));
+        // The log is checkpointed whole (no reader can be there: EXCLUSIVE
+        // is held), then, as SQLite asks after its checkpoint, a VFS may
+        // keep it (SQLITE_FCNTL_PERSIST_WAL): left in place with its
+        // content, else deleted.
+        let r = self.io.clone().block_on(|| w.checkpoint(CheckpointMode::Full, sync));
         let ok = matches!(r, Ok((false, _, _)));
+        let persist = ok && self.file.persist_wal();
         let closed = w.close(ok && !persist);
         self.file.unlock(LockLevel::None)?;
         r?;

@@ -169,6 +169,13 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     Some(v) => env.kept_pragmas[i] = kept_value(name, v).unwrap_or(env.kept_pragmas[i]),
                     None => set_reg(vm, p2, Value::Integer(env.kept_pragmas[i])),
                 }
+                if name == "temp_store" {
+                    // temp_store=MEMORY keeps statement journals in memory.
+                    let memory = env.kept_pragmas[i] == 2;
+                    for d in env.dbs.iter_mut() {
+                        d.btree.pager_mut().set_temp_store_memory(memory);
+                    }
+                }
                 return Ok(Flow::Next);
             }
             if name == "encoding" {

@@ -275,17 +275,22 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                         }
                     }
                 }
-                // Several databases written: each journals its changes and
-                // takes its EXCLUSIVE lock before any file is written, so
-                // that one busy database leaves all of them uncommitted;
-                // under a super-journal when SQLite makes one, so that a
-                // crash commits all or none (`super_commit.rs`).
+                // Several databases written: each takes its EXCLUSIVE
+                // lock before any is journaled or written, so that one busy
+                // database leaves all of them uncommitted; under a
+                // super-journal when SQLite makes one, so that a crash
+                // commits all or none (`super_commit.rs`). Then each is
+                // journaled, written and synced in turn, as SQLite's
+                // commit phase one goes database by database (the order
+                // of the notices an application VFS sees).
                 if env.dbs.iter().filter(|d| d.btree.txn_state() == TxnState::Write).count() > 1 {
                     super::super_commit::begin(env)?;
+                    for d in env.dbs.iter_mut().filter(|d| d.btree.txn_state() == TxnState::Write) {
+                        d.btree.pager_mut().set_commit_held(true);
+                    }
                     loop {
-                        match commit_phase_one_all(env) {
-                            Ok(Poll::Ready(())) => break,
-                            Ok(Poll::Pending) => return Ok(Flow::Pending),
+                        match lock_all_for_commit(env) {
+                            Ok(()) => break,
                             Err(e) if wait_for_commit_lock(vm, env, &e) => {}
                             Err(e) => return Err(busy_commit(vm, prog, env, e)),
                         }
@@ -304,11 +309,15 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                         Err(e) => return Err(busy_commit(vm, prog, env, e)),
                     }
                 };
-                // Under a super-journal the databases are written and
-                // synced, their journals kept: its deletion commits them,
-                // then the journals are finalized.
-                if env.dbs.iter().any(|d| d.btree.pager().super_journal_name().is_some()) {
+                // Several databases are written and synced, their journals
+                // kept (or their WAL frames written): under a super-journal
+                // its deletion commits them; then each one's commit is
+                // finished.
+                if env.dbs.iter().any(|d| d.btree.pager().commit_held()) {
                     super::super_commit::finish(env)?;
+                    for d in env.dbs.iter_mut() {
+                        d.btree.pager_mut().set_commit_held(false);
+                    }
                     match commit_all(env)? {
                         Poll::Ready(w) => wal_commits.extend(w),
                         Poll::Pending => return Ok(Flow::Pending),
@@ -337,12 +346,13 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
     Ok(Flow::Next)
 }
 
-/// Phase one of the commit of every database written (several of them).
-fn commit_phase_one_all(env: &mut ConnState) -> crate::IoPoll<()> {
+/// The EXCLUSIVE lock of every database written (several of them) in a
+/// rollback-journal mode, before any commit starts.
+fn lock_all_for_commit(env: &mut ConnState) -> Result<()> {
     for d in env.dbs.iter_mut().filter(|d| d.btree.txn_state() == TxnState::Write) {
-        crate::ready!(d.btree.commit_phase_one()?);
+        d.btree.pager_mut().lock_for_commit()?;
     }
-    Ok(Poll::Ready(()))
+    Ok(())
 }
 
 /// Commit every database in a transaction; the WAL databases written,
