@@ -533,7 +533,7 @@ impl Schema {
         let mut v: Vec<&Index> = self.indexes.values().map(|i| &**i).filter(|i| i.table.eq_ignore_ascii_case(&table.name) && i.db == table.db).collect();
         let order =
             |i: &Index| self.rows.iter().enumerate().position(|(n, r)| r.1.eq_ignore_ascii_case(&i.name) && self.row_db(n) == i.db).unwrap_or(usize::MAX);
-        v.sort_by_key(|i| order(i));
+        crate::util::cold_sort::sort_by_key(&mut v, |i| order(i));
         v
     }
 

@@ -259,7 +259,7 @@ pub fn parse(argv: &[String], fts4: bool) -> Result<Config> {
         all.push(l.to_ascii_lowercase());
     }
     let mut sorted = all.clone();
-    sorted.sort();
+    crate::util::cold_sort::sort(&mut sorted);
     sorted.dedup();
     if sorted.len() != all.len() {
         return Err(crate::vdbe::vtab::constructor_failed(&name));

@@ -19,6 +19,7 @@ use super::expr::{Expr, Phrase, Query};
 use super::segments::{self, Range};
 use crate::connection::Connection;
 use crate::error::Result;
+use crate::util::cold_sort::map_from;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Docid to `(column, positions)`.
@@ -37,7 +38,7 @@ pub struct Run {
 }
 
 fn entries_to_map(entries: Vec<Entry>) -> DocMap {
-    entries.into_iter().filter(|e| !e.is_delete()).map(|e| (e.docid, e.cols)).collect()
+    map_from(entries.into_iter().filter(|e| !e.is_delete()).map(|e| (e.docid, e.cols)))
 }
 
 /// Union of positions of several terms (prefix tokens).
@@ -51,7 +52,7 @@ fn union(maps: Vec<DocMap>) -> DocMap {
             }
         }
     }
-    out.into_iter().map(|(d, cols)| (d, cols.into_iter().map(|(c, ps)| (c, ps.into_iter().collect())).collect())).collect()
+    map_from(out.into_iter().map(|(d, cols)| (d, cols.into_iter().map(|(c, ps)| (c, ps.into_iter().collect())).collect())))
 }
 
 /// The matches of one token.

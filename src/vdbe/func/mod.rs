@@ -201,7 +201,7 @@ impl FunctionRegistry {
     /// Every function, by name then argument count.
     pub fn all(&self) -> Vec<Arc<FuncDef>> {
         let mut v: Vec<Arc<FuncDef>> = self.by_name.values().flatten().cloned().collect();
-        v.sort_by(|a, b| a.name.to_ascii_lowercase().cmp(&b.name.to_ascii_lowercase()).then(a.n_args.cmp(&b.n_args)));
+        crate::util::cold_sort::sort_by(&mut v, |a, b| a.name.to_ascii_lowercase().cmp(&b.name.to_ascii_lowercase()).then(a.n_args.cmp(&b.n_args)));
         v
     }
 

@@ -151,7 +151,7 @@ impl Registry {
             return;
         }
         // Disconnected in database order, then by name.
-        gone.sort();
+        crate::util::cold_sort::sort(&mut gone);
         let cat = self.edit();
         for k in gone {
             cat.tables.remove(&k);

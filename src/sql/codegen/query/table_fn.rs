@@ -442,7 +442,7 @@ impl<'b> Compiler<'_> {
         } else {
             self.schema.tables.iter().filter(|(k, _)| !k.contains('\0')).map(|(_, t)| t.name.clone()).collect()
         };
-        objects.sort();
+        crate::util::cold_sort::sort(&mut objects);
         let mut names = Vec::new();
         let mut rows = Vec::new();
         // Virtual tables whose module is missing: SQLite's pragma fails
