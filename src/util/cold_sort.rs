@@ -11,7 +11,7 @@
 //! std's, which inlines the comparison.
 
 use std::cmp::Ordering;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Sorts `v` by `cmp`, stably (equal elements keep their order), as
 /// `slice::sort_by` does.
@@ -42,6 +42,14 @@ pub fn map_from<K: Ord, V>(pairs: impl IntoIterator<Item = (K, V)>) -> BTreeMap<
         map.insert(k, v);
     }
     map
+}
+
+/// The set of `items`, built by insertion (`collect` into a `BTreeSet`
+/// sorts them first, as [`map_from`] explains).
+pub fn set_from<T: Ord>(items: impl IntoIterator<Item = T>) -> BTreeSet<T> {
+    let mut set = BTreeSet::new();
+    set.extend(items);
+    set
 }
 
 /// The positions `0..n` in the order `cmp` sorts them, ties by position
@@ -109,6 +117,13 @@ mod tests {
         let pairs = vec![(3, "a"), (1, "b"), (3, "c"), (2, "d")];
         let want: BTreeMap<i32, &str> = pairs.clone().into_iter().collect();
         assert_eq!(map_from(pairs), want);
+    }
+
+    #[test]
+    fn set_from_is_collect() {
+        let items = [5, 1, 5, 3, 1];
+        let want: BTreeSet<i32> = items.into_iter().collect();
+        assert_eq!(set_from(items), want);
     }
 
     #[test]

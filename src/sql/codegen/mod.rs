@@ -38,6 +38,7 @@ pub mod vtab;
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
 use crate::sql::schema::Schema;
+use crate::util::ascii::AsciiLower;
 use crate::value::collation::Collation;
 use crate::vdbe::func::FunctionRegistry;
 use crate::vdbe::program::{Opcode, Program, P4};
@@ -577,7 +578,7 @@ impl<'s> Compiler<'s> {
         if self.ctes.iter().all(|m| m.is_empty()) {
             return None;
         }
-        let key = name.to_ascii_lowercase();
+        let key = name.ascii_lower();
         self.ctes.iter().enumerate().rev().find_map(|(level, m)| m.get(&key).map(|c| (level, c.clone())))
     }
 
