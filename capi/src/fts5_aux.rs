@@ -15,6 +15,7 @@ use crate::consts::*;
 use crate::fts5_abi::*;
 use crate::types::sqlite3_int64;
 use ringlite::ext::fts5::extension::{AuxRow, TOKENIZE_AUX};
+use ringlite::util::cold_sort;
 use std::any::Any;
 use std::cell::RefCell;
 use std::ffi::{c_char, c_int, c_void};
@@ -50,9 +51,9 @@ impl Fts5Context {
                 phrase_pos[p].push([i.col as c_int, i.pos as c_int]);
             }
         }
-        inst.sort_by_key(|&(p, c, o)| (c, o, p));
+        cold_sort::sort_by_key(&mut inst, |&(p, c, o)| (c, o, p));
         for v in &mut phrase_pos {
-            v.sort();
+            cold_sort::sort(v);
         }
         let phrase_cols = phrase_pos
             .iter()

@@ -199,7 +199,7 @@ pub unsafe extern "C" fn sqlite3_table_column_metadata(
         let schemas: Vec<String> = if zDbName.is_null() {
             let mut s = database_names(db);
             // Like SQLite's lookup: TEMP first, then main and attached.
-            s.sort_by_key(|n| !n.eq_ignore_ascii_case("temp"));
+            ringlite::util::cold_sort::sort_by_key(&mut s, |n| !n.eq_ignore_ascii_case("temp"));
             if s.is_empty() {
                 s.push("main".into());
             }

@@ -9,6 +9,7 @@ use super::{Connection, OpenFlags};
 use crate::btree::{Btree, BtreeOptions, TxnState};
 use crate::error::{Error, Result, SQLITE_CANTOPEN};
 use crate::io::IoContext;
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::func::FunctionRegistry;
 use crate::vdbe::{ConnState, Database};
 use std::sync::atomic::AtomicBool;
@@ -33,7 +34,7 @@ pub(super) struct OpenTarget {
 /// yes/true/on and no/false/off, else a number (non-zero is true); `None`
 /// for anything else.
 fn uri_boolean(v: &str) -> Option<bool> {
-    match v.to_ascii_lowercase().as_str() {
+    match v.ascii_lower().as_str() {
         "yes" | "true" | "on" => Some(true),
         "no" | "false" | "off" => Some(false),
         n => {

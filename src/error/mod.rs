@@ -26,18 +26,29 @@ pub struct Error {
 pub type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
+    // The constructors are called from ~800 places, all on failure paths:
+    // kept out of line (`cold`: callers lay their error branches out of
+    // the way), one copy each instead of an inlined one per call site
+    // (bench/RESULTS.md "Installed size").
+
     /// An error with an explicit message.
+    #[cold]
+    #[inline(never)]
     pub fn new(code: i32, message: impl Into<String>) -> Self {
         Error { code, message: message.into() }
     }
 
     /// An error whose message is SQLite's generic text for `code`
     /// (what `sqlite3_errstr` returns).
+    #[cold]
+    #[inline(never)]
     pub fn code(code: i32) -> Self {
         Error { code, message: errstr(code).to_string() }
     }
 
     /// `SQLITE_ERROR` with a message: the usual SQL-level error.
+    #[cold]
+    #[inline(never)]
     pub fn sql(message: impl Into<String>) -> Self {
         Error::new(SQLITE_ERROR, message)
     }

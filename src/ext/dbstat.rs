@@ -141,7 +141,7 @@ impl VTabCursor for Cursor {
             _ => return Ok(()),
         }
         if idx_num & 8 != 0 {
-            trees.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
+            crate::util::cold_sort::sort_by(&mut trees, |a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
         }
         if let Some(n) = &name {
             let Some(n) = text_of(n) else { return Ok(()) };

@@ -31,6 +31,7 @@ use super::delay::{DelayBackend, Delays};
 use super::sync::SyncBackend;
 use super::uring::IoUringBackend;
 use super::IoBackend;
+use crate::util::ascii::AsciiLower;
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -42,7 +43,7 @@ enum Forced {
 }
 
 fn forced() -> Option<Forced> {
-    match std::env::var("RINGLITE_IO").ok()?.to_ascii_lowercase().as_str() {
+    match std::env::var("RINGLITE_IO").ok()?.ascii_lower().as_str() {
         "sync" => Some(Forced::Sync),
         "uring" | "io_uring" => Some(Forced::Uring),
         _ => None,

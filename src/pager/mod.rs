@@ -54,6 +54,7 @@ mod wal_mode;
 
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_INTERNAL, SQLITE_READONLY};
 use crate::io::{Buffer, Completion, File, FileKind, IoContext, LockLevel, OpenOptions};
+use crate::util::ascii::AsciiLower;
 use crate::{IoPoll, Poll};
 use cache::PageCache;
 use commit::CommitStep;
@@ -83,7 +84,7 @@ pub enum JournalMode {
 impl JournalMode {
     /// Parse a pragma argument (case-insensitive).
     pub fn parse(s: &str) -> Option<JournalMode> {
-        Some(match s.to_ascii_lowercase().as_str() {
+        Some(match s.ascii_lower().as_str() {
             "delete" => JournalMode::Delete,
             "truncate" => JournalMode::Truncate,
             "persist" => JournalMode::Persist,

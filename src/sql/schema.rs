@@ -37,6 +37,7 @@ mod merged;
 
 use super::schema_visit_order::TableVisitOrder;
 use crate::error::{Error, Result};
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use crate::value::Value;
 pub use create::{constant_value, default_constant, index_from_sql, index_from_stmt, table_from_sql, table_from_stmt, virtual_table_entry};
@@ -516,7 +517,7 @@ impl Schema {
         if !name.bytes().any(|b| b.is_ascii_uppercase()) {
             return self.tables.get(name);
         }
-        self.tables.get(&name.to_ascii_lowercase())
+        self.tables.get(&name.ascii_lower())
     }
 
     /// An index by name.
@@ -524,7 +525,7 @@ impl Schema {
         if !name.bytes().any(|b| b.is_ascii_uppercase()) {
             return self.indexes.get(name).map(|i| &**i);
         }
-        self.indexes.get(&name.to_ascii_lowercase()).map(|i| &**i)
+        self.indexes.get(&name.ascii_lower()).map(|i| &**i)
     }
 
     /// Indexes of a table, in creation order (order of their rows in
@@ -533,7 +534,7 @@ impl Schema {
         let mut v: Vec<&Index> = self.indexes.values().map(|i| &**i).filter(|i| i.table.eq_ignore_ascii_case(&table.name) && i.db == table.db).collect();
         let order =
             |i: &Index| self.rows.iter().enumerate().position(|(n, r)| r.1.eq_ignore_ascii_case(&i.name) && self.row_db(n) == i.db).unwrap_or(usize::MAX);
-        v.sort_by_key(|i| order(i));
+        crate::util::cold_sort::sort_by_key(&mut v, |i| order(i));
         v
     }
 
@@ -580,7 +581,7 @@ impl Schema {
         }
         self.cookie = cookie;
         for (row, _) in self.rows.iter().zip(&keep).filter(|(_, k)| !**k) {
-            let key = row.1.to_ascii_lowercase();
+            let key = row.1.ascii_lower();
             match row.0.as_str() {
                 "table" | "view" => {
                     self.tables.remove(&key);
@@ -653,7 +654,7 @@ impl Schema {
             let (ty, name, _tbl, root, sql) = row;
             if ty == "table" || ty == "view" {
                 if let Some(sql) = sql {
-                    let key = name.to_ascii_lowercase();
+                    let key = name.ascii_lower();
                     if unchanged.contains(row) {
                         if let Some(t) = previous.and_then(|p| p.tables.get(&key)).filter(|t| t.unsupported.is_none() && t.root == *root as u32) {
                             self.tables.insert(key.clone(), Arc::clone(t));
@@ -666,7 +667,7 @@ impl Schema {
                         Err(e) if e.primary() == crate::error::SQLITE_ERROR => continue,
                         Err(e) => return Err(e),
                     };
-                    self.tables.insert(name.to_ascii_lowercase(), Arc::new(t));
+                    self.tables.insert(name.ascii_lower(), Arc::new(t));
                 }
             }
         }
@@ -675,8 +676,8 @@ impl Schema {
             if ty != "index" {
                 continue;
             }
-            let key = name.to_ascii_lowercase();
-            if unchanged.contains(row) && reused_tables.contains(&tbl.to_ascii_lowercase()) {
+            let key = name.ascii_lower();
+            if unchanged.contains(row) && reused_tables.contains(&tbl.ascii_lower()) {
                 if let Some(idx) = previous.and_then(|p| p.indexes.get(&key)) {
                     self.indexes.insert(key, idx.clone());
                     continue;
@@ -688,7 +689,7 @@ impl Schema {
                     Err(e) => {
                         // An index we cannot maintain: its table stays
                         // readable but refuses changes.
-                        if let Some(t) = self.tables.get_mut(&tbl.to_ascii_lowercase()) {
+                        if let Some(t) = self.tables.get_mut(&tbl.ascii_lower()) {
                             Arc::make_mut(t).unsupported = Some(format!("tables with an index like {name} ({})", e.message));
                         }
                         continue;
@@ -719,7 +720,7 @@ impl Schema {
                     }
                 }
             };
-            self.indexes.insert(name.to_ascii_lowercase(), Arc::new(idx));
+            self.indexes.insert(name.ascii_lower(), Arc::new(idx));
         }
         Ok(())
     }

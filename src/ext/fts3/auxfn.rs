@@ -127,7 +127,7 @@ pub fn matchable(run: &Run) -> Vec<usize> {
     if let Some(r) = &run.query.root {
         walk(r, false, &mut v);
     }
-    v.sort();
+    crate::util::cold_sort::sort(&mut v);
     v.into_iter().filter(|(_, n)| !n).map(|(p, _)| p).collect()
 }
 

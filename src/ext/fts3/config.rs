@@ -13,6 +13,7 @@
 
 use super::tokenizer::{self, Tokenizer};
 use crate::error::{Error, Result};
+use crate::util::ascii::AsciiLower;
 
 /// Where the documents' text lives.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -179,7 +180,7 @@ pub fn parse(argv: &[String], fts4: bool) -> Result<Config> {
     let mut uncompress = None;
     for arg in argv.iter().skip(3) {
         let a = arg.trim();
-        let kv = a.split_once('=').map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim()));
+        let kv = a.split_once('=').map(|(k, v)| (k.trim().ascii_lower(), v.trim()));
         // "tokenize NAME" is the old spelling.
         let tok_old = (tok_spec.is_none() && a.len() > 9 && a[..9].eq_ignore_ascii_case("tokenize ") && !a.contains('=')).then(|| &a[9..]);
         if let Some(spec) = tok_old {
@@ -254,12 +255,12 @@ pub fn parse(argv: &[String], fts4: bool) -> Result<Config> {
         }
     }
     // Duplicate column names (including the language id column).
-    let mut all: Vec<String> = columns.iter().map(|c| c.to_ascii_lowercase()).collect();
+    let mut all: Vec<String> = columns.iter().map(|c| c.ascii_lower()).collect();
     if let Some(l) = &languageid {
-        all.push(l.to_ascii_lowercase());
+        all.push(l.ascii_lower());
     }
     let mut sorted = all.clone();
-    sorted.sort();
+    crate::util::cold_sort::sort(&mut sorted);
     sorted.dedup();
     if sorted.len() != all.len() {
         return Err(crate::vdbe::vtab::constructor_failed(&name));

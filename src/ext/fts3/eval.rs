@@ -19,6 +19,7 @@ use super::expr::{Expr, Phrase, Query};
 use super::segments::{self, Range};
 use crate::connection::Connection;
 use crate::error::Result;
+use crate::util::cold_sort::{map_from, set_from};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Docid to `(column, positions)`.
@@ -37,7 +38,7 @@ pub struct Run {
 }
 
 fn entries_to_map(entries: Vec<Entry>) -> DocMap {
-    entries.into_iter().filter(|e| !e.is_delete()).map(|e| (e.docid, e.cols)).collect()
+    map_from(entries.into_iter().filter(|e| !e.is_delete()).map(|e| (e.docid, e.cols)))
 }
 
 /// Union of positions of several terms (prefix tokens).
@@ -51,7 +52,7 @@ fn union(maps: Vec<DocMap>) -> DocMap {
             }
         }
     }
-    out.into_iter().map(|(d, cols)| (d, cols.into_iter().map(|(c, ps)| (c, ps.into_iter().collect())).collect())).collect()
+    map_from(out.into_iter().map(|(d, cols)| (d, cols.into_iter().map(|(c, ps)| (c, ps.into_iter().collect())).collect())))
 }
 
 /// The matches of one token.
@@ -126,7 +127,7 @@ fn apply_near(ps: &[usize], ds: &[i64], lens: &[i64], hits: &mut [DocMap]) {
     let docs: Vec<i64> = hits[ps[0]].keys().copied().filter(|d| ps.iter().all(|p| hits[*p].contains_key(d))).collect();
     let mut kept: Vec<DocMap> = vec![DocMap::new(); ps.len()];
     for d in docs {
-        let cols: BTreeSet<usize> = hits[ps[0]][&d].iter().map(|(c, _)| *c).collect();
+        let cols: BTreeSet<usize> = set_from(hits[ps[0]][&d].iter().map(|(c, _)| *c));
         for col in cols {
             let mut lists: Vec<Vec<i64>> = Vec::new();
             for p in ps {
@@ -180,12 +181,13 @@ fn near_groups(e: &Expr, out: &mut Vec<(Vec<usize>, Vec<i64>)>) {
 
 fn docs(e: &Expr, hits: &[DocMap]) -> BTreeSet<i64> {
     match e {
-        Expr::Phrase(p) => hits[*p].keys().copied().collect(),
-        Expr::Near(ps, _) => hits[ps[0]].keys().copied().collect(),
+        // (Sets built by insertion: `collect` would add a sort of its own.)
+        Expr::Phrase(p) => set_from(hits[*p].keys().copied()),
+        Expr::Near(ps, _) => set_from(hits[ps[0]].keys().copied()),
         Expr::And(a, b) => {
             let l = docs(a, hits);
             let r = docs(b, hits);
-            l.intersection(&r).copied().collect()
+            set_from(l.intersection(&r).copied())
         }
         Expr::Or(a, b) => {
             let mut l = docs(a, hits);
@@ -195,7 +197,7 @@ fn docs(e: &Expr, hits: &[DocMap]) -> BTreeSet<i64> {
         Expr::Not(a, b) => {
             let l = docs(a, hits);
             let r = docs(b, hits);
-            l.difference(&r).copied().collect()
+            set_from(l.difference(&r).copied())
         }
     }
 }

@@ -20,6 +20,7 @@ use super::query::Query;
 use super::table::{current_row, cursors, Row, Shared, Stats};
 use crate::connection::Connection;
 use crate::error::{Error, Result, SQLITE_RANGE};
+use crate::util::ascii::AsciiLower;
 use crate::value::Value;
 use crate::vdbe::func::{FuncDef, FuncFlags, FuncKind, FunctionContext, ScalarFunction};
 use std::sync::{Arc, Mutex};
@@ -141,7 +142,7 @@ fn def(which: Which, n_args: i32) -> FuncDef {
 
 /// The function an fts5 table substitutes for `name` (xFindFunction).
 pub fn overload(n_args: i32, name: &str) -> Option<Arc<FuncDef>> {
-    let which = match name.to_ascii_lowercase().as_str() {
+    let which = match name.ascii_lower().as_str() {
         "bm25" => Which::Bm25,
         "highlight" => Which::Highlight,
         "snippet" => Which::Snippet,

@@ -16,6 +16,7 @@
 pub use super::codec::Detail;
 use super::tokenizer::{FindTokenizer, Tokenizer};
 use crate::error::{Error, Result};
+use crate::util::ascii::AsciiLower;
 
 /// Size of the header of the values `fts5_locale()` makes (`locale.rs`).
 pub const LOCALE_HEADER_LEN: usize = 16;
@@ -192,7 +193,7 @@ impl Config {
             });
             if is_option {
                 let e = eq.unwrap_or(0);
-                let key = a[..e].trim().to_ascii_lowercase();
+                let key = a[..e].trim().ascii_lower();
                 let value = dequote(a[e + 1..].trim());
                 match key.as_str() {
                     "prefix" => {
@@ -213,7 +214,7 @@ impl Config {
                         cfg.tokenizer = Tokenizer::from_option(&value, ext)?;
                     }
                     "detail" => {
-                        cfg.detail = match value.to_ascii_lowercase().as_str() {
+                        cfg.detail = match value.ascii_lower().as_str() {
                             "full" => Detail::Full,
                             "column" => Detail::Column,
                             "none" => Detail::None,

@@ -19,6 +19,7 @@ use super::query::Query;
 use super::table::{Row, Stats};
 use super::tokenizer::Tokenizer;
 use crate::error::Result;
+use crate::util::ascii::AsciiLower;
 use crate::value::Value;
 use crate::vdbe::func::FunctionContext;
 use std::any::Any;
@@ -72,19 +73,19 @@ pub struct Extensions {
 impl Extensions {
     /// Register (or replace) tokenizer `name`.
     pub fn add_tokenizer(&self, name: &str, t: Arc<dyn TokenizerFactory>) {
-        if let Some(old) = lock(&self.tokenizers).insert(name.to_ascii_lowercase(), t) {
+        if let Some(old) = lock(&self.tokenizers).insert(name.ascii_lower(), t) {
             lock(&self.replaced).push(Box::new(old));
         }
     }
 
     /// The tokenizer registered as `name`.
     pub fn tokenizer(&self, name: &str) -> Option<Arc<dyn TokenizerFactory>> {
-        lock(&self.tokenizers).get(&name.to_ascii_lowercase()).cloned()
+        lock(&self.tokenizers).get(&name.ascii_lower()).cloned()
     }
 
     /// Register (or replace) auxiliary function `name`.
     pub fn add_function(&self, name: &str, f: Arc<dyn AuxFunction>) {
-        if let Some(old) = lock(&self.functions).insert(name.to_ascii_lowercase(), f) {
+        if let Some(old) = lock(&self.functions).insert(name.ascii_lower(), f) {
             lock(&self.replaced).push(Box::new(old));
         }
     }
@@ -101,7 +102,7 @@ impl Extensions {
 
     /// The auxiliary function registered as `name`.
     pub fn function(&self, name: &str) -> Option<Arc<dyn AuxFunction>> {
-        lock(&self.functions).get(&name.to_ascii_lowercase()).cloned()
+        lock(&self.functions).get(&name.ascii_lower()).cloned()
     }
 }
 

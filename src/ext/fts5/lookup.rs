@@ -388,7 +388,7 @@ impl Reader {
                     (term, (r[1].as_ref().to_i64() >> 1) as u32)
                 })
                 .collect();
-            list.sort();
+            crate::util::cold_sort::sort(&mut list);
             cache.entries += list.len();
             if cache.entries > IDX_CACHE_ENTRIES {
                 cache.segs.clear();

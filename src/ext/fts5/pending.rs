@@ -28,6 +28,7 @@
 
 use super::codec::{encode, Doclist, Entry, Terms, PRESENT};
 use super::config::{Config, Detail};
+use crate::util::cold_sort::map_from;
 use crate::util::fast_hash::FastMap;
 use std::collections::BTreeMap;
 
@@ -248,7 +249,8 @@ impl Pending {
         let mut keys: Vec<(Vec<u8>, HashTerm)> = self.hash.drain().collect();
         keys.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         self.bytes = 0;
-        keys.into_iter().map(|(k, t)| (k, t.rows.into_iter().collect::<Doclist>())).collect()
+        // (Built by insertion: `collect` would add a sort of its own.)
+        map_from(keys.into_iter().map(|(k, t)| (k, map_from(t.rows))))
     }
 
     /// Recompute the estimate from the unflushed log (after a rollback).
@@ -348,10 +350,8 @@ pub fn terms(cfg: &Config, run: &[Op]) -> Terms {
             }
         }
     }
-    map.into_iter()
-        .map(|(t, dl)| {
-            let dl: Doclist = dl.into_iter().map(|(r, (d, cols))| (r, Entry { delete: d, poslist: encode(cfg.detail, &cols) })).collect();
-            (t, dl)
-        })
-        .collect()
+    map_from(map.into_iter().map(|(t, dl)| {
+        let dl: Doclist = map_from(dl.into_iter().map(|(r, (d, cols))| (r, Entry { delete: d, poslist: encode(cfg.detail, &cols) })));
+        (t, dl)
+    }))
 }

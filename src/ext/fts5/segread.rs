@@ -93,7 +93,7 @@ pub fn decode(pages: &[Vec<u8>], partial: bool, detail: Detail) -> Result<Terms>
         d.page(page, &mut done)?;
     }
     d.finish(&mut done)?;
-    Ok(done.into_iter().collect())
+    Ok(crate::util::cold_sort::map_from(done))
 }
 
 /// Decodes a segment's leaf pages one at a time, handing out each term

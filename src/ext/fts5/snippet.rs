@@ -62,7 +62,7 @@ fn hits(row: &Row) -> Vec<Hit> {
         .enumerate()
         .flat_map(|(phrase, l)| l.iter().map(move |x: &Inst| Hit { col: x.col, pos: x.pos as i64, phrase, len: x.len as i64 }))
         .collect();
-    v.sort();
+    crate::util::cold_sort::sort(&mut v);
     v
 }
 

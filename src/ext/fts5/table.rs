@@ -621,12 +621,10 @@ impl VTabCursor for Fts5Cursor {
                     let stats = s.stats.clone();
                     drop(s);
                     let mut keyed: Vec<(f64, u32)> = self.order.iter().map(|&k| (self.bm25_of(&q, &stats, k as usize), k)).collect();
-                    // (Stable: equal scores stay in rowid order.)
-                    if idx_num == ORDER_RANK {
-                        keyed.sort_by(|a, b| a.0.total_cmp(&b.0));
-                    } else {
-                        keyed.sort_by(|a, b| b.0.total_cmp(&a.0));
-                    }
+                    // (Stable: equal scores stay in rowid order. Through
+                    // the shared sort: computing the scores costs more.)
+                    let descending = idx_num != ORDER_RANK;
+                    crate::util::cold_sort::sort_by(&mut keyed, |a, b| if descending { b.0.total_cmp(&a.0) } else { a.0.total_cmp(&b.0) });
                     self.order = keyed.into_iter().map(|(_, k)| k).collect();
                 }
             }

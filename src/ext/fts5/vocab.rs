@@ -29,6 +29,7 @@ use super::pending::terms;
 use super::shadow;
 use super::table::Fts5Table;
 use crate::error::{Error, Result};
+use crate::util::ascii::AsciiLower;
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
 use crate::vdbe::vtab::{ColumnContext, Connected, IndexInfo, Module, VTab, VTabCursor, VtabConfig};
@@ -89,7 +90,7 @@ impl VocabModule {
             [d, t, k] if temp => (d.clone(), t.clone(), k),
             _ => return Err(Error::sql("wrong number of vtable arguments")),
         };
-        let kind = match kind.to_ascii_lowercase().as_str() {
+        let kind = match kind.ascii_lower().as_str() {
             "row" => Kind::Row,
             "col" => Kind::Col,
             "instance" => Kind::Instance,

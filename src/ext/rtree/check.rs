@@ -18,6 +18,7 @@ use super::node::{CoordKind, Node};
 use super::shadow::{exec_once, ident};
 use crate::connection::Connection;
 use crate::error::{Error, Result, SQLITE_ERROR};
+use crate::util::ascii::AsciiLower;
 use crate::value::Value;
 use crate::vdbe::func::{FuncDef, FuncFlags, FuncKind, FunctionContext, ScalarFunction};
 use std::collections::{HashMap, HashSet};
@@ -154,7 +155,7 @@ pub fn check(conn: &mut Connection, db: &str, table: &str) -> Result<String> {
         s.bind(1, Value::text(table))?;
         if let Ok(crate::connection::StepResult::Row) = s.step(conn) {
             if let Some(t) = text_of(s.column(0)) {
-                if t.to_ascii_lowercase().contains("rtree_i32") {
+                if t.ascii_lower().contains("rtree_i32") {
                     kind = CoordKind::Int;
                 }
             }

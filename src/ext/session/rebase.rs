@@ -19,6 +19,7 @@
 use super::format::{read_all, write_change, write_table, Change, Item, Table, OP_DELETE, OP_INSERT, OP_UPDATE};
 use super::value::{encode, Field};
 use crate::error::Result;
+use crate::util::ascii::AsciiLower;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -80,7 +81,7 @@ impl Rebaser {
             let delete = c.op == OP_DELETE;
             let values = if delete { c.old.clone() } else { c.new.clone() };
             let key = key_bytes(&it.table, &c);
-            let table = self.tables.entry(it.table.name.to_ascii_lowercase()).or_default();
+            let table = self.tables.entry(it.table.name.ascii_lower()).or_default();
             match table.get_mut(&key) {
                 Some(r) => {
                     r.replace |= c.indirect;
@@ -108,7 +109,7 @@ impl Rebaser {
                 write_table(&mut out, it.patchset, &it.table);
                 last = Some(it.table.clone());
             }
-            let r = self.tables.get(&it.table.name.to_ascii_lowercase()).and_then(|t| t.get(&key_bytes(&it.table, &it.change)));
+            let r = self.tables.get(&it.table.name.ascii_lower()).and_then(|t| t.get(&key_bytes(&it.table, &it.change)));
             let change = match r {
                 None => Some(it.change),
                 Some(r) => rebase_one(&it.table, it.change, r),

@@ -43,6 +43,7 @@ pub mod vtab;
 
 use crate::error::{Error, Result};
 use crate::sql::resolve::Scope;
+use crate::util::ascii::AsciiLower;
 use crate::value::collation::Collation;
 use crate::vdbe::program::{Opcode, Program, P4};
 use builder::Builder;
@@ -403,7 +404,7 @@ impl<'s> Compiler<'s> {
         if self.frame.ctes.iter().all(|m| m.is_empty()) {
             return None;
         }
-        let key = name.to_ascii_lowercase();
+        let key = name.ascii_lower();
         self.frame.ctes.iter().enumerate().rev().find_map(|(level, m)| m.get(&key).map(|c| (level, c.clone())))
     }
 

@@ -15,6 +15,7 @@ use crate::sql::model::query::{ResultItem, RowCtx};
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::order::{OrderGoal, OrderTerm};
 use crate::sql::resolve::ColumnRef;
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{Expr, SortOrder, SortedColumn};
 
@@ -146,7 +147,7 @@ impl Compiler<'_> {
     /// (min) or descending (max); `None` for any other call.
     pub(crate) fn min_max_goal(&mut self, call: &Expr<'_>) -> Option<OrderGoal> {
         let Expr::FunctionCall { name, distinctness: None, args: Some(args), order_by: None, filter_over: None } = call else { return None };
-        let fname = unquoted(name.0).to_ascii_lowercase();
+        let fname = unquoted(name.0).ascii_lower();
         let desc = match fname.as_str() {
             "min" => false,
             "max" => true,

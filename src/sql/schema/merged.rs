@@ -9,6 +9,7 @@
 //! `index_in`) and becomes visible again when the one hiding it goes.
 
 use super::{Index, IndexColumn, Schema, SchemaRow, Table};
+use crate::util::ascii::AsciiLower;
 use sqlite3_parser::ast;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -17,7 +18,7 @@ use std::sync::Arc;
 /// an object of the same name in a database searched earlier hides (the
 /// visible one is keyed by its plain lower-case name).
 fn shadowed_key(name: &str, db: usize) -> String {
-    format!("{}\0{db}", name.to_ascii_lowercase())
+    format!("{}\0{db}", name.ascii_lower())
 }
 
 /// A table or index: the database it belongs to, which a merged schema
@@ -138,7 +139,7 @@ impl Schema {
         let from = dbs[db];
         let new = &from.rows[first_new..];
         for row in new {
-            let key = row.1.to_ascii_lowercase();
+            let key = row.1.ascii_lower();
             match row.0.as_str() {
                 "table" | "view" => {
                     if let Some(t) = from.tables.get(&key) {
@@ -166,7 +167,7 @@ impl Schema {
     pub fn merge_deleted(&mut self, dbs: &[&Schema], db: usize, gone: &[SchemaRow], names: &[String]) {
         let others = search_order(dbs.len(), Some(db));
         for row in gone {
-            let key = row.1.to_ascii_lowercase();
+            let key = row.1.ascii_lower();
             match row.0.as_str() {
                 "table" | "view" => take_from_search_order(&mut self.tables, key, db, &others),
                 "index" => take_from_search_order(&mut self.indexes, key, db, &others),
@@ -258,7 +259,7 @@ impl Schema {
         if let Some(k) = old_key {
             self.tables.remove(&k);
         }
-        let plain = table.name.to_ascii_lowercase();
+        let plain = table.name.ascii_lower();
         let key = if self.tables.contains_key(&plain) { shadowed_key(&table.name, table.db) } else { plain };
         self.tables.insert(key, Arc::new(table));
     }

@@ -5,6 +5,7 @@
 use super::{set_reg, Flow};
 use crate::btree::TreeKind;
 use crate::error::{Error, Result};
+use crate::util::ascii::AsciiLower;
 use crate::value::Value;
 use crate::vdbe::program::{Insn, Opcode, P4};
 use crate::vdbe::{ConnState, Vm};
@@ -248,7 +249,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 "wal_checkpoint" => {
                     use crate::pager::wal::CheckpointMode;
-                    let mode = match value.map(|v| v.to_ascii_lowercase()).as_deref() {
+                    let mode = match value.map(|v| v.ascii_lower()).as_deref() {
                         Some("full") => CheckpointMode::Full,
                         Some("restart") => CheckpointMode::Restart,
                         Some("truncate") => CheckpointMode::Truncate,
@@ -318,7 +319,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
 
 /// `PRAGMA synchronous` accepts a level name or number.
 fn synchronous_level(v: &str) -> u8 {
-    match v.trim().to_ascii_lowercase().as_str() {
+    match v.trim().ascii_lower().as_str() {
         "off" | "0" => 0,
         "normal" | "1" => 1,
         "extra" | "3" => 3,
@@ -351,7 +352,7 @@ pub const MAX_WORKER_THREADS: i32 = 8;
 fn kept_value(name: &str, v: &str) -> Option<i64> {
     let v = v.trim().trim_matches(|c| c == '\'' || c == '"');
     if name == "temp_store" {
-        return match v.to_ascii_lowercase().as_str() {
+        return match v.ascii_lower().as_str() {
             "default" => Some(0),
             "file" => Some(1),
             "memory" => Some(2),
@@ -363,7 +364,7 @@ fn kept_value(name: &str, v: &str) -> Option<i64> {
 
 fn pragma_bool(v: &str) -> bool {
     let v = v.trim().trim_matches(|c| c == '\'' || c == '"');
-    match v.to_ascii_lowercase().as_str() {
+    match v.ascii_lower().as_str() {
         "on" | "true" | "yes" => true,
         "off" | "false" | "no" | "none" => false,
         n => n.parse::<i64>().is_ok_and(|i| i != 0),

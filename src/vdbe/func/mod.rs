@@ -12,6 +12,7 @@
 pub mod builtins;
 
 use crate::error::Result;
+use crate::util::ascii::AsciiLower;
 use crate::value::Value;
 use std::sync::Arc;
 
@@ -174,14 +175,14 @@ impl FunctionRegistry {
 
     /// Add or replace a function (same name and argument count).
     pub fn register(&mut self, def: FuncDef) {
-        let list = self.by_name.entry(def.name.to_ascii_lowercase()).or_default();
+        let list = self.by_name.entry(def.name.ascii_lower()).or_default();
         list.retain(|d| d.n_args != def.n_args);
         list.push(Arc::new(def));
     }
 
     /// Remove a function (same name and argument count).
     pub fn unregister(&mut self, name: &str, n_args: i32) {
-        if let Some(list) = self.by_name.get_mut(&name.to_ascii_lowercase()) {
+        if let Some(list) = self.by_name.get_mut(&name.ascii_lower()) {
             list.retain(|d| d.n_args != n_args);
         }
     }
@@ -201,7 +202,7 @@ impl FunctionRegistry {
     /// Every function, by name then argument count.
     pub fn all(&self) -> Vec<Arc<FuncDef>> {
         let mut v: Vec<Arc<FuncDef>> = self.by_name.values().flatten().cloned().collect();
-        v.sort_by(|a, b| a.name.to_ascii_lowercase().cmp(&b.name.to_ascii_lowercase()).then(a.n_args.cmp(&b.n_args)));
+        crate::util::cold_sort::sort_by(&mut v, |a, b| a.name.ascii_lower().cmp(&b.name.ascii_lower()).then(a.n_args.cmp(&b.n_args)));
         v
     }
 
@@ -217,6 +218,6 @@ impl FunctionRegistry {
         if !name.bytes().any(|b| b.is_ascii_uppercase()) {
             return self.by_name.get(name);
         }
-        self.by_name.get(&name.to_ascii_lowercase())
+        self.by_name.get(&name.ascii_lower())
     }
 }

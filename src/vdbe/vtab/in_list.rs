@@ -22,7 +22,7 @@ impl InList {
     /// The list of `values` (duplicates dropped, sorted).
     pub fn new(values: impl IntoIterator<Item = Value>) -> InList {
         let mut values: Vec<Value> = values.into_iter().collect();
-        values.sort_by(|a, b| compare_values(a.as_ref(), b.as_ref(), None));
+        crate::util::cold_sort::sort_by(&mut values, |a, b| compare_values(a.as_ref(), b.as_ref(), None));
         values.dedup_by(|a, b| compare_values(a.as_ref(), b.as_ref(), None).is_eq());
         InList { values }
     }

@@ -18,6 +18,7 @@
 //! `module_name` or was when it connected (a table keeps its module alive).
 
 use super::{Module, VTab, VtabConfig};
+use crate::util::ascii::AsciiLower;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
@@ -109,7 +110,7 @@ impl Registry {
     /// Register `module` under `name` (`None` removes the name). A module
     /// replaced or removed loses its eponymous table.
     pub fn create_module(&mut self, name: &str, module: Option<Arc<dyn Module>>) {
-        let key = name.to_ascii_lowercase();
+        let key = name.ascii_lower();
         let cat = self.edit();
         cat.eponymous.remove(&key);
         match module {
@@ -134,12 +135,12 @@ impl Registry {
 
     /// Keep a newly connected table (replacing a stale one).
     pub fn insert_table(&mut self, t: Arc<VtabInstance>) {
-        self.edit().tables.insert((t.db, t.name.to_ascii_lowercase()), t);
+        self.edit().tables.insert((t.db, t.name.ascii_lower()), t);
     }
 
     /// Forget a table (DROP TABLE, or its schema entry changed).
     pub fn remove_table(&mut self, db: usize, name: &str) -> Option<Arc<VtabInstance>> {
-        self.edit().tables.remove(&(db, name.to_ascii_lowercase()))
+        self.edit().tables.remove(&(db, name.ascii_lower()))
     }
 
     /// Forget the connected tables `keep` says no longer match the schema
@@ -151,7 +152,7 @@ impl Registry {
             return;
         }
         // Disconnected in database order, then by name.
-        gone.sort();
+        crate::util::cold_sort::sort(&mut gone);
         let cat = self.edit();
         for k in gone {
             cat.tables.remove(&k);
@@ -160,7 +161,7 @@ impl Registry {
 
     /// Keep a connected eponymous table.
     pub fn insert_eponymous(&mut self, t: Arc<VtabInstance>) {
-        self.edit().eponymous.insert(t.name.to_ascii_lowercase(), t);
+        self.edit().eponymous.insert(t.name.ascii_lower(), t);
     }
 
     /// Drop every table and module (the connection closes): tables first,
@@ -177,7 +178,7 @@ impl Registry {
 impl Catalog {
     /// The module registered as `name`: (name as registered, module).
     pub fn module(&self, name: &str) -> Option<(&str, &Arc<dyn Module>)> {
-        self.modules.get(&name.to_ascii_lowercase()).map(|(n, m)| (n.as_str(), m))
+        self.modules.get(&name.ascii_lower()).map(|(n, m)| (n.as_str(), m))
     }
 
     /// Names of the registered modules (`pragma_module_list`).
@@ -187,12 +188,12 @@ impl Catalog {
 
     /// The connected table `db`.`name`, if connected.
     pub fn table(&self, db: usize, name: &str) -> Option<&Arc<VtabInstance>> {
-        self.tables.get(&(db, name.to_ascii_lowercase()))
+        self.tables.get(&(db, name.ascii_lower()))
     }
 
     /// The eponymous table of module `name`, if connected.
     pub fn eponymous(&self, name: &str) -> Option<&Arc<VtabInstance>> {
-        self.eponymous.get(&name.to_ascii_lowercase())
+        self.eponymous.get(&name.ascii_lower())
     }
 
     /// Every connected table, eponymous ones included.

@@ -8,6 +8,7 @@
 
 use super::{constructor_error, Token};
 use crate::error::Result;
+use crate::util::ascii::AsciiLower;
 
 /// Settings of one ascii tokenizer.
 #[derive(Debug, Clone, Default)]
@@ -25,7 +26,7 @@ impl Ascii {
         }
         for kv in args.chunks(2) {
             let chars = kv[1].chars().filter(|c| c.is_ascii());
-            match kv[0].to_ascii_lowercase().as_str() {
+            match kv[0].ascii_lower().as_str() {
                 "tokenchars" => {
                     let add: Vec<char> = chars.collect();
                     a.separators.retain(|c| !add.contains(c));

@@ -25,6 +25,7 @@ pub mod trigram;
 pub mod unicode61;
 
 use crate::error::{Error, Result};
+use crate::util::ascii::AsciiLower;
 use std::any::Any;
 use std::sync::Arc;
 
@@ -171,7 +172,7 @@ impl Tokenizer {
         if let Some(f) = ext(first) {
             return Ok(Tokenizer::Custom(CustomHandle(f.create(&words[1..]).map_err(|e| if e.message.is_empty() { constructor_error() } else { e })?)));
         }
-        let name = first.to_ascii_lowercase();
+        let name = first.ascii_lower();
         let args = &words[1..];
         match name.as_str() {
             "unicode61" => Ok(Tokenizer::Unicode61(unicode61::Unicode61::new(args)?)),

@@ -12,6 +12,7 @@
 use super::unicode61::fold;
 use super::{constructor_error, Token};
 use crate::error::Result;
+use crate::util::ascii::AsciiLower;
 
 /// Settings of one trigram tokenizer.
 #[derive(Debug, Clone, Default)]
@@ -31,7 +32,7 @@ impl Trigram {
         }
         for kv in args.chunks(2) {
             let v = kv[1].as_str();
-            match kv[0].to_ascii_lowercase().as_str() {
+            match kv[0].ascii_lower().as_str() {
                 "case_sensitive" => {
                     t.case_sensitive = match v {
                         "0" => false,

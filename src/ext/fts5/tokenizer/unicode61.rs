@@ -16,6 +16,7 @@ use super::{constructor_error, Token};
 use crate::error::Result;
 use crate::ext::unicode61::data::{CN, NAMES};
 pub use crate::ext::unicode61::{category, fold, is_diacritic};
+use crate::util::ascii::AsciiLower;
 
 /// Settings of one unicode61 tokenizer.
 #[derive(Debug, Clone)]
@@ -77,7 +78,7 @@ impl Unicode61 {
         }
         for kv in args.chunks(2) {
             let v = &kv[1];
-            match kv[0].to_ascii_lowercase().as_str() {
+            match kv[0].ascii_lower().as_str() {
                 "remove_diacritics" => {
                     u.remove_diacritics = match v.as_str() {
                         "0" => 0,

@@ -21,6 +21,7 @@ use crate::sql::codegen::Compiler;
 use crate::sql::column_rules::{definition_error, references};
 use crate::sql::parse::{tokens, unquote};
 use crate::sql::rename::{NewName, Target};
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::{AlterTableBody, ColFlags, ColumnConstraint, Stmt};
 use sqlite3_parser::dialect::TokenType;
@@ -159,7 +160,7 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
     let db = c.target_db(qn)?;
     // The schema tables exist under either name; SQLite names them by
     // their legacy one here.
-    let lower = name.to_ascii_lowercase();
+    let lower = name.ascii_lower();
     if matches!(lower.as_str(), "sqlite_master" | "sqlite_schema") {
         return Err(Error::sql("table sqlite_master may not be altered"));
     }

@@ -14,6 +14,7 @@ use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
 use crate::sql::rename::{rewrite, NewName, Target};
 use crate::sql::schema::Table;
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Opcode, P4};
 
 /// A rewritten `sqlite_schema` row: (old name, type, name, tbl_name, sql).
@@ -39,7 +40,7 @@ impl Compiler<'_> {
                 continue;
             }
             let edited = match sql {
-                Some(sql) if !name.to_ascii_lowercase().starts_with("sqlite_") => match rewrite(sql, db, walked, &db_names, target, new) {
+                Some(sql) if !name.ascii_lower().starts_with("sqlite_") => match rewrite(sql, db, walked, &db_names, target, new) {
                     Ok(e) => e,
                     Err(msg) => return Err(Error::sql(format!("error in {ty} {name}: {msg}"))),
                 },
@@ -55,7 +56,7 @@ impl Compiler<'_> {
             let (new_name, new_tbl) = if belongs {
                 let new_name = if name.eq_ignore_ascii_case(&table.name) {
                     new.name.to_string()
-                } else if sql.is_none() && name.to_ascii_lowercase().starts_with("sqlite_autoindex_") {
+                } else if sql.is_none() && name.ascii_lower().starts_with("sqlite_autoindex_") {
                     let suffix = name.rsplit('_').next().unwrap_or("1");
                     format!("sqlite_autoindex_{}_{suffix}", new.name)
                 } else {

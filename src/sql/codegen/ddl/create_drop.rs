@@ -10,6 +10,7 @@ use crate::sql::column_rules::definition_error;
 use crate::sql::parse::parse_time_window_errors;
 use crate::sql::parse::{schema_sql, unquote, unquoted};
 use crate::sql::schema::{index_from_stmt, table_from_stmt, Index, Table};
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::Stmt;
 
@@ -415,7 +416,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     return Err(Error::sql(format!("no such table: {}.{tname}", c.db_name(c.ddl_db))));
                 };
                 let mut s = crate::sql::schema::Schema::default();
-                s.tables.insert(tname.to_ascii_lowercase(), t.clone());
+                s.tables.insert(tname.ascii_lower(), t.clone());
                 db_schema = s;
                 &db_schema
             };
@@ -424,7 +425,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             let internal_schema = ["sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"].iter().any(|n| n.eq_ignore_ascii_case(&tname));
             let Some(target) = lookup.table(&tname) else {
                 if internal_schema {
-                    let canonical = if tname.to_ascii_lowercase().starts_with("sqlite_temp_") { "sqlite_temp_master" } else { "sqlite_master" };
+                    let canonical = if tname.ascii_lower().starts_with("sqlite_temp_") { "sqlite_temp_master" } else { "sqlite_master" };
                     return Err(Error::sql(format!("table {canonical} may not be indexed")));
                 }
                 return Err(Error::sql(format!("no such table: main.{tname}")));

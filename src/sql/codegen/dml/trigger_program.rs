@@ -20,6 +20,7 @@ use crate::error::Result;
 use crate::sql::codegen::builder::Builder;
 use crate::sql::codegen::target::WriteTarget;
 use crate::sql::codegen::{Compiler, FrameState};
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast;
 
@@ -57,7 +58,7 @@ impl Compiler<'_> {
     ) -> Result<()> {
         let width = t.table.columns.len() + 1;
         // The firing statement's OR clause is compiled into the body.
-        let key = format!("{}\u{0}{}\u{0}{:?}", t.table.db, name.to_ascii_lowercase(), self.outer_conflict);
+        let key = format!("{}\u{0}{}\u{0}{:?}", t.table.db, name.ascii_lower(), self.outer_conflict);
         let index = match self.trigger_programs.iter().find(|(k, _)| *k == key) {
             Some((_, i)) => *i,
             None => {

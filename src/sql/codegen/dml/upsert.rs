@@ -16,6 +16,7 @@ use crate::sql::codegen::dml::assign::{resolve_sets, Assignment};
 use crate::sql::codegen::target::{OnConflict, WriteTarget};
 use crate::sql::codegen::Compiler;
 use crate::sql::parse::unquote;
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{self, Expr, UpsertDo};
 
@@ -123,8 +124,8 @@ fn missing_subquery_table(c: &Compiler<'_>, ix: &ast::UpsertIndex<'_>) -> Result
                 let known = qn.db_name.is_some()
                     || sel.with.is_some()
                     || c.cte(&name).is_some()
-                    || name.to_ascii_lowercase().starts_with("pragma_")
-                    || name.to_ascii_lowercase().starts_with("sqlite_")
+                    || name.ascii_lower().starts_with("pragma_")
+                    || name.ascii_lower().starts_with("sqlite_")
                     || c.env.schema.table_in(None, &name).is_some();
                 if !known && missing.is_none() {
                     missing = Some(name);

@@ -13,6 +13,7 @@
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
 use crate::sql::schema::{Index, IndexColumn, Table};
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use crate::vdbe::program::{Opcode, P4};
 
@@ -47,8 +48,8 @@ pub fn normal_form(text: &str, qualifier: Option<&str>) -> String {
         }
         out.push(match t.kind {
             TokenType::TK_STRING | TokenType::TK_BLOB => raw,
-            TokenType::TK_ID => crate::sql::parse::unquote(&raw).to_ascii_lowercase(),
-            _ => raw.to_ascii_lowercase(),
+            TokenType::TK_ID => crate::sql::parse::unquote(&raw).ascii_lower(),
+            _ => raw.ascii_lower(),
         });
         i += 1;
     }

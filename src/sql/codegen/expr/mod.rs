@@ -31,6 +31,7 @@ use crate::sql::model::expr_shape::aggregate_inputs;
 use crate::sql::model::expr_shape::may_be_row;
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::no_such_column;
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use crate::value::literal::{parse_numeric, Number};
 use crate::vdbe::func::FuncKind;
@@ -797,7 +798,7 @@ impl Compiler<'_> {
     /// overflow pages is not read at all.
     fn flag_length_only_column(&mut self, name: &str, arg: i32) {
         use crate::vdbe::program::{OPFLAG_BYTELENARG, OPFLAG_LENGTHARG, OPFLAG_TYPEOFARG};
-        let flag = match name.to_ascii_lowercase().as_str() {
+        let flag = match name.ascii_lower().as_str() {
             "length" => OPFLAG_LENGTHARG,
             "typeof" => OPFLAG_TYPEOFARG,
             "octet_length" => OPFLAG_BYTELENARG,

@@ -23,6 +23,7 @@ use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
 use crate::sql::parse::arg_text;
 use crate::sql::parse::unquoted;
+use crate::util::ascii::AsciiLower;
 use crate::value::Value;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::{Expr, PragmaBody, Stmt};
@@ -49,7 +50,7 @@ pub(in crate::sql::codegen) fn verify_schemas(c: &mut Compiler<'_>, qualified: O
 
 fn arg_int(e: &Expr<'_>) -> Option<i64> {
     let t = arg_text(e);
-    match t.to_ascii_lowercase().as_str() {
+    match t.ascii_lower().as_str() {
         "on" | "true" | "yes" | "full" => Some(1),
         "off" | "false" | "no" => Some(0),
         "normal" => Some(1),
@@ -86,7 +87,7 @@ fn dec_or_hex_prefix(text: &str) -> (i64, bool) {
 /// Compile a PRAGMA.
 pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
     let Stmt::Pragma(name, body) = stmt else { return Err(Error::sql("not a PRAGMA")) };
-    let pname = unquoted(name.name.0).to_ascii_lowercase();
+    let pname = unquoted(name.name.0).ascii_lower();
     let arg = body.as_ref().map(|b| match b {
         PragmaBody::Equals(e) | PragmaBody::Call(e) => e,
     });
@@ -321,7 +322,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             // Without a database name a mode goes to main and every
             // attached database (not temp, always exclusive) and becomes
             // the default for later ones; a query reports that default.
-            let mode = arg.map(|a| arg_text(a).to_ascii_lowercase()).filter(|m| m == "exclusive" || m == "normal");
+            let mode = arg.map(|a| arg_text(a).ascii_lower()).filter(|m| m == "exclusive" || m == "normal");
             let out = c.b.reg();
             let set = |c: &mut Compiler<'_>, db: usize, spec: String| {
                 c.b.add4(Opcode::PragmaBtree, db as i32, out, 0, P4::text(spec), 0);
@@ -380,7 +381,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 // Setting returns no row; turning auto_vacuum on or off takes
                 // effect only on a database without tables, as in SQLite.
                 Some(v) => {
-                    let mode = match arg_text(v).to_ascii_lowercase().as_str() {
+                    let mode = match arg_text(v).ascii_lower().as_str() {
                         "none" => 0,
                         "full" => 1,
                         "incremental" => 2,
@@ -719,7 +720,7 @@ pub fn list_rows(c: &Compiler<'_>, pragma: &str) -> Option<(Vec<&'static str>, V
                         + (d.flags.subtype as i64) * 0x100000
                         + (d.flags.innocuous as i64) * 0x200000;
                     vec![
-                        Value::text(d.name.to_ascii_lowercase()),
+                        Value::text(d.name.ascii_lower()),
                         Value::Integer(builtin as i64),
                         Value::text(kind),
                         Value::text("utf8"),

@@ -5,6 +5,7 @@
 //! the hidden argument columns (`arg`, `schema`), as `PRAGMA
 //! table_info(pragma_NAME)` and `table_xinfo` describe them.
 
+use crate::util::ascii::AsciiLower;
 /// The pragmas SQLite knows, in its order (`PRAGMA pragma_list`).
 pub const PRAGMA_NAMES: &[&str] = &[
     "analysis_limit",
@@ -101,7 +102,7 @@ pub fn pragma_function_columns(pragma: &str) -> Option<(&'static [&'static str],
 /// `xinfo`) shows for the eponymous table `table`, if it is one.
 pub fn pragma_table_rows(table: &str, xinfo: bool) -> Option<Vec<Vec<crate::value::Value>>> {
     use crate::value::Value;
-    let lower = table.to_ascii_lowercase();
+    let lower = table.ascii_lower();
     let pragma = lower.strip_prefix("pragma_")?;
     // (A pragma reporting one value has its column and, when it is about
     // one database, the hidden `schema`.)

@@ -6,6 +6,7 @@
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
 use crate::sql::model::query::{binary_key_info, Dest, ResultItem, RowCtx, SelectInfo};
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{CompoundOperator, CompoundSelect, Expr, Literal, OneSelect, ResultColumn, Select, SortedColumn};
 
@@ -215,7 +216,7 @@ impl Compiler<'_> {
                     continue;
                 }
                 let name = crate::sql::parse::unquote(qn.name.0);
-                let lower = name.to_ascii_lowercase();
+                let lower = name.ascii_lower();
                 if lower.starts_with("sqlite_")
                     || lower.starts_with("pragma_")
                     || self.cte(&name).is_some()

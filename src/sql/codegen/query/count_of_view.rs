@@ -18,6 +18,7 @@
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
 use crate::sql::parse::{ast_text, unquoted};
+use crate::util::ascii::AsciiLower;
 use sqlite3_parser::ast::{self, CompoundOperator, Expr, FromClause, OneSelect, ResultColumn, Select, SelectTable};
 
 impl Compiler<'_> {
@@ -59,7 +60,7 @@ impl Compiler<'_> {
             }
             Some(SelectTable::Table(qn, _, None)) if qn.db_name.is_none() => {
                 let name = unquoted(qn.name.0);
-                let is_cte = self.frame.ctes.iter().any(|level| level.contains_key(&name.to_ascii_lowercase()));
+                let is_cte = self.frame.ctes.iter().any(|level| level.contains_key(&name.ascii_lower()));
                 let view = self.env.schema.table_in(Some(0), &name).filter(|_| self.env.schema.table_in(Some(1), &name).is_none());
                 let Some(view_sql) = view.and_then(|t| t.view_select.as_deref()).filter(|_| !is_cte) else { return Ok(None) };
                 let fits = crate::sql::parse::with_first_statement(view_sql.as_bytes(), |cmd, _| match cmd {

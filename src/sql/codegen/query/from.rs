@@ -45,6 +45,7 @@ use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted, with_first_statement};
 use crate::sql::plan::goal::LoopRequest;
 use crate::sql::resolve::{ColumnRef, ScopeColumn, ScopeItem};
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{self, Expr, FromClause, JoinConstraint, JoinOperator, JoinType, Operator, SelectTable};
@@ -274,7 +275,7 @@ impl<'b> Compiler<'_> {
                     // names the definition (a CTE of the same name defined
                     // inside the body is another one) and cannot clash with
                     // a view name in `expanding`.
-                    let marker = format!("\0with {level} {}", name.to_ascii_lowercase());
+                    let marker = format!("\0with {level} {}", name.ascii_lower());
                     if self.expanding.contains(&marker) {
                         return Err(Error::sql(format!("circular reference: {name}")));
                     }
@@ -350,7 +351,7 @@ impl<'b> Compiler<'_> {
                             .join(" UNION ALL ");
                         return self.open_subquery_text(&sql, alias.unwrap_or(name), None, out);
                     }
-                    let lower = name.to_ascii_lowercase();
+                    let lower = name.ascii_lower();
                     if let Some(pragma) = lower
                         .strip_prefix("pragma_")
                         .filter(|p| matches!(*p, "compile_options" | "function_list" | "collation_list" | "table_list" | "pragma_list"))

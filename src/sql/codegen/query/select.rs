@@ -13,6 +13,7 @@ use crate::sql::model::query::{key_width, needs_null_key, Dest, LimitRegs, Neste
 use crate::sql::parse::ordinal;
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::{ColumnRef, Scope};
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use crate::value::collation::Collation;
 use crate::value::record::{KeyField, KeyInfo};
@@ -145,11 +146,11 @@ impl Compiler<'_> {
         let mut m = HashMap::new();
         for cte in with.ctes.iter() {
             let name = unquoted(cte.tbl_name.0);
-            if m.contains_key(&name.to_ascii_lowercase()) {
+            if m.contains_key(&name.ascii_lower()) {
                 return Err(Error::sql(format!("duplicate WITH table name: {name}")));
             }
             m.insert(
-                name.to_ascii_lowercase(),
+                name.ascii_lower(),
                 CteDef {
                     select_sql: crate::sql::parse::ast_text(cte.select),
                     columns: cte.columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),

@@ -32,6 +32,7 @@ use crate::sql::codegen::Compiler;
 use crate::sql::model::from::FromItem;
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::{ScopeColumn, ScopeItem};
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{Expr, QualifiedName};
@@ -68,7 +69,7 @@ impl<'b> Compiler<'_> {
         out: &mut Vec<FromItem<'a, 'b>>,
     ) -> Result<()> {
         let name = unquoted(qn.name.0);
-        let lower = name.to_ascii_lowercase();
+        let lower = name.ascii_lower();
         if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| {
             matches!(
                 *p,
@@ -114,12 +115,12 @@ impl<'b> Compiler<'_> {
             return Err(Error::sql(format!("no such table: {name}")));
         };
         if args.len() > 2 {
-            return Err(Error::sql(format!("too many arguments on {}() - max 2", name.to_ascii_lowercase())));
+            return Err(Error::sql(format!("too many arguments on {}() - max 2", name.ascii_lower())));
         }
         let cur = self.b.cursor();
         self.b.add(Opcode::OpenEphemeral, cur, COLUMNS.len() as i32, 0);
         let item = ScopeItem {
-            name: alias.unwrap_or_else(|| name.to_ascii_lowercase()),
+            name: alias.unwrap_or_else(|| name.ascii_lower()),
             table: String::new(),
             db: 0,
             cursor: cur,
@@ -443,7 +444,7 @@ impl<'b> Compiler<'_> {
         } else {
             self.env.schema.tables.iter().filter(|(k, _)| !k.contains('\0')).map(|(_, t)| t.name.clone()).collect()
         };
-        objects.sort();
+        crate::util::cold_sort::sort(&mut objects);
         let mut names = Vec::new();
         let mut rows = Vec::new();
         // Virtual tables whose module is missing: SQLite's pragma fails
@@ -536,8 +537,8 @@ pub(in crate::sql::codegen) fn mentioned_names(where_clause: Option<&Expr<'_>>, 
     let mut note = |e: &Expr<'_>| {
         crate::sql::model::expr_shape::walk(e, &mut |x| {
             match x {
-                Expr::Id(n) => out.push(unquote(n.0).to_ascii_lowercase()),
-                Expr::Qualified(_, n) | Expr::DoublyQualified(_, _, n) => out.push(unquote(n.0).to_ascii_lowercase()),
+                Expr::Id(n) => out.push(unquote(n.0).ascii_lower()),
+                Expr::Qualified(_, n) | Expr::DoublyQualified(_, _, n) => out.push(unquote(n.0).ascii_lower()),
                 _ => {}
             }
             true
@@ -573,10 +574,10 @@ pub(in crate::sql::codegen) fn where_equalities(e: &Expr<'_>) -> Vec<(Option<Str
                     let Expr::Literal(Literal::String(text)) = &**value else { continue };
                     let column = match &**name {
                         Expr::Id(id) => (None, unquote(id.0)),
-                        Expr::Qualified(t, n) => (Some(unquote(t.0).to_ascii_lowercase()), unquote(n.0)),
+                        Expr::Qualified(t, n) => (Some(unquote(t.0).ascii_lower()), unquote(n.0)),
                         _ => continue,
                     };
-                    out.push((column.0, column.1.to_ascii_lowercase(), unquote(text)));
+                    out.push((column.0, column.1.ascii_lower(), unquote(text)));
                 }
             }
             _ => {}

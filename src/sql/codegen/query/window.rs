@@ -31,6 +31,7 @@ use crate::sql::model::from::FromItem;
 use crate::sql::model::query::{ResultItem, RowCtx};
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::ColumnRef;
+use crate::util::ascii::AsciiLower;
 use crate::value::record::{KeyField, KeyInfo};
 use crate::vdbe::func::{FuncDef, FuncKind};
 use crate::vdbe::program::{Opcode, P4};
@@ -335,7 +336,7 @@ impl<'b> Compiler<'_> {
                     }
                 }
             };
-            let kind = match name.to_ascii_lowercase().as_str() {
+            let kind = match name.ascii_lower().as_str() {
                 "row_number" if args.is_empty() => WinKind::RowNumber,
                 "rank" if args.is_empty() => WinKind::Rank,
                 "dense_rank" if args.is_empty() => WinKind::DenseRank,
@@ -352,7 +353,7 @@ impl<'b> Compiler<'_> {
                     match def.kind {
                         FuncKind::Aggregate(_)
                             if !matches!(
-                                name.to_ascii_lowercase().as_str(),
+                                name.ascii_lower().as_str(),
                                 "row_number"
                                     | "rank"
                                     | "dense_rank"
@@ -1402,7 +1403,7 @@ impl Compiler<'_> {
         for (k, a) in args.iter().enumerate() {
             let always_json = match a {
                 Expr::FunctionCall { name, .. } => matches!(
-                    unquote(name.0).to_ascii_lowercase().as_str(),
+                    unquote(name.0).ascii_lower().as_str(),
                     "json" | "json_array" | "json_object" | "json_insert" | "json_replace" | "json_set" | "json_remove" | "json_patch"
                 ),
                 Expr::Binary(_, ast::Operator::ArrowRight, _) => true,

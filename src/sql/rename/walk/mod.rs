@@ -16,6 +16,7 @@
 
 use super::tagged::{index, plain};
 use crate::sql::schema::{Schema, Table};
+use crate::util::ascii::AsciiLower;
 use sqlite3_parser::ast::{self, Expr, Name, OneSelect, QualifiedName, ResultColumn, Select, SelectTable, Stmt, TriggerCmd};
 
 mod query;
@@ -101,7 +102,7 @@ fn eq(a: &str, b: &str) -> bool {
 /// A name that is no schema table but still reads as one: the schema
 /// tables, table-valued functions used without arguments.
 fn is_builtin_table(name: &str) -> bool {
-    let lower = name.to_ascii_lowercase();
+    let lower = name.ascii_lower();
     lower.starts_with("sqlite_")
         || lower.starts_with("pragma_")
         || ["json_each", "json_tree", "jsonb_each", "jsonb_tree", "generate_series", "dbstat"].contains(&lower.as_str())
@@ -170,7 +171,7 @@ impl<'a> Walker<'a> {
     /// token's text, quoted as written).
     pub fn count_names<'t>(&mut self, texts: impl Iterator<Item = &'t str>) {
         for t in texts {
-            *self.name_counts.entry(crate::sql::parse::unquote(t).to_ascii_lowercase()).or_default() += 1;
+            *self.name_counts.entry(crate::sql::parse::unquote(t).ascii_lower()).or_default() += 1;
         }
     }
 

@@ -3,6 +3,7 @@
 //! definitions and expressions.
 
 use super::*;
+use crate::util::ascii::AsciiLower;
 
 impl Walker<'_> {
     /// The source a table name in FROM stands for (a CTE first).
@@ -117,7 +118,7 @@ impl Walker<'_> {
             let name = plain(cte.tbl_name.0);
             let declared: Option<Vec<String>> = cte.columns.map(|cs| cs.iter().map(|c| plain(c.col_name.0)).collect());
             // A CTE the statement never names again expands no view.
-            let unused = self.name_counts.get(&name.to_ascii_lowercase()).is_some_and(|&n| n <= 1);
+            let unused = self.name_counts.get(&name.ascii_lower()).is_some_and(|&n| n <= 1);
             self.quiet += usize::from(unused);
             let unknown = self.unknown_sources;
             if with.recursive {

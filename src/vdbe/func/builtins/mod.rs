@@ -32,6 +32,7 @@ pub use self::core::{report_sqlite_version, sqlite_source_id, sqlite_version};
 
 use super::{AggregateFunction, AggregateState, FuncDef, FuncFlags, FuncKind, FunctionContext, FunctionRegistry, ScalarFunction};
 use crate::error::Result;
+use crate::util::ascii::AsciiLower;
 use crate::value::collation::Collation;
 use crate::value::Value;
 use std::sync::Arc;
@@ -117,7 +118,7 @@ pub fn with_collation(def: &Arc<FuncDef>, coll: &Collation) -> Arc<FuncDef> {
             FuncKind::Scalar(Arc::new(ClosureScalar(move |_: &mut FunctionContext<'_>, a: &[Value]| Ok(core::nullif_with(&a[0], &a[1], Some(&coll))))))
         }
         FuncKind::Scalar(_) => {
-            let (coll, name) = (coll.clone(), def.name.to_ascii_lowercase());
+            let (coll, name) = (coll.clone(), def.name.ascii_lower());
             FuncKind::Scalar(Arc::new(ClosureScalar(move |_: &mut FunctionContext<'_>, a: &[Value]| core::min_max_with(&name, a, is_max, Some(&coll)))))
         }
     };
@@ -140,7 +141,7 @@ where
 /// function X()"; the bodies here report the same error when called, but a
 /// code generator can check this up front to fail at the same moment.
 pub fn variadic_min_args(name: &str) -> usize {
-    match name.to_ascii_lowercase().as_str() {
+    match name.ascii_lower().as_str() {
         "coalesce" | "concat_ws" | "iif" | "if" => 2,
         "concat" | "max" | "min" => 1,
         _ => 0,

@@ -30,6 +30,7 @@
 use super::conv::{numeric_value, value_i64};
 use super::{aggregate, DETERMINISTIC};
 use crate::error::{Error, Result};
+use crate::util::ascii::AsciiLower;
 use crate::value::Value;
 use crate::vdbe::func::{AggregateState, FunctionContext, FunctionRegistry};
 use std::collections::VecDeque;
@@ -49,7 +50,7 @@ pub enum WindowProtocol {
 
 /// The protocol for the built-in named `name` (case-insensitive).
 pub fn protocol(name: &str) -> WindowProtocol {
-    match name.to_ascii_lowercase().as_str() {
+    match name.ascii_lower().as_str() {
         "rank" | "dense_rank" | "percent_rank" | "cume_dist" => WindowProtocol::PartitionWithPeers,
         "row_number" | "ntile" | "lag" | "lead" => WindowProtocol::Partition,
         _ => WindowProtocol::Frame,

@@ -1,0 +1,19 @@
+//! ASCII case folding of identifiers, compiled once.
+//!
+//! `str::to_ascii_lowercase` is inlined where it is called, a vectorised
+//! loop of ~370 bytes at each of the ~100 places names are folded
+//! (schema lookups, pragma and function names): through this trait the
+//! loop exists once (bench/RESULTS.md "Installed size").
+
+/// Lowercase copies of ASCII text.
+pub trait AsciiLower {
+    /// The text with `A`-`Z` folded to `a`-`z`, as `str::to_ascii_lowercase`.
+    fn ascii_lower(&self) -> String;
+}
+
+impl AsciiLower for str {
+    #[inline(never)]
+    fn ascii_lower(&self) -> String {
+        self.to_ascii_lowercase()
+    }
+}
