@@ -44,10 +44,20 @@ if [ ${#files[@]} -eq 0 ]; then
     mapfile -t files < <(ls "$src"/*.test)
   fi
 fi
+# A name not in test/ may be one of the extensions' test files
+# (ext/fts5/test/, ext/rtree/, ext/session/ of the same source).
+resolve() {
+  local f=$1 n d
+  [ -e "$f" ] && { realpath "$f"; return; }
+  n=$(basename "$f")
+  for d in "$src" "$src/../ext/fts5/test" "$src/../ext/rtree" "$src/../ext/session"; do
+    [ -e "$d/$n" ] && { realpath "$d/$n"; return; }
+  done
+  realpath -m "$src/$n"
+}
 abs=()
 for f in "${files[@]}"; do
-  [ -e "$f" ] || f="$src/$f"
-  abs+=("$(realpath "$f")")
+  abs+=("$(resolve "$f")")
 done
 files=("${abs[@]}")
 case "$lib" in
@@ -137,7 +147,7 @@ if [ -n "$ratchet" ]; then
     # flaky entries).
     new=$(printf '%s\n' "$passing" | sed '/^$/d' | grep -vxF -f <(grep -v '^#' "$ratchet" | sed '/^$/d') || true)
     if [ -n "$new" ]; then
-      again=$(printf '%s\n' "$new" | sed 's#^#'"$src"'/#' | xargs -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} | cut -f1)
+      again=$(printf '%s\n' "$new" | while read -r n; do resolve "$n"; done | xargs -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} | cut -f1)
       passing=$(printf '%s\n' "$again" | awk '$1=="PASS"{print $2}')
       for f in $(printf '%s\n' "$again" | awk '$1!="PASS"{print $2}'); do echo "FLAKY $f (not added)"; done
     fi

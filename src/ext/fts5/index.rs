@@ -549,10 +549,12 @@ pub fn read_all(c: &mut Connection, cfg: &Config) -> Result<Terms> {
 
 /// Empty the index (the structure keeps its cookie).
 pub fn clear(c: &mut Connection, cfg: &Config) -> Result<()> {
-    let st = load(c, cfg)?;
+    // (A missing or damaged structure is rewritten too: 'rebuild' repairs
+    // an index whose `%_data` was emptied, as in SQLite.)
+    let cookie = load(c, cfg).map_or(0, |st| st.cookie);
     exec(c, &format!("DELETE FROM {} WHERE id > 10", cfg.shadow("data")), &[])?;
     exec(c, &format!("DELETE FROM {}", cfg.shadow("idx")), &[])?;
-    store(c, cfg, &Structure::empty(st.cookie, cfg.contentless_delete))
+    store(c, cfg, &Structure::empty(cookie, cfg.contentless_delete))
 }
 
 /// The averages record: rows, then tokens per column.
