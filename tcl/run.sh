@@ -7,7 +7,8 @@
 #              [--results FILE.tsv] [test files...]
 #
 # Without files: every file in --list, else every test/*.test of the
-# fetched source. Each file runs in its own scratch directory. A file
+# fetched source and the extensions' (ext/fts5/test, ext/rtree,
+# ext/session); a listed name not in test/ is looked up there. Each file runs in its own scratch directory. A file
 # passes when it reaches finish_test with no failed test. Prints one line
 # per file, then a total. A file that ran no test at all (everything
 # behind conditions) is EMPTY, neither passing nor failing. With --ratchet FILE (one passing file name per
@@ -41,7 +42,7 @@ if [ ${#files[@]} -eq 0 ]; then
   if [ -n "$list" ]; then
     mapfile -t files < <(grep -v '^#' "$list" | sed '/^$/d; s#^#'"$src"'/#')
   else
-    mapfile -t files < <(ls "$src"/*.test)
+    mapfile -t files < <(ls "$src"/*.test "$src"/../ext/fts5/test/*.test "$src"/../ext/rtree/*.test "$src"/../ext/session/*.test 2>/dev/null)
   fi
 fi
 # A name not in test/ may be one of the extensions' test files
