@@ -287,8 +287,7 @@ fn delete_merge_level(cfg: &Config, st: &Structure, s: &Settings) -> Option<usiz
     for (l, level) in st.levels.iter().enumerate() {
         let rows: u64 = level.segs.iter().map(|x| x.entries).sum();
         let tombs: u64 = level.segs.iter().map(|x| x.tomb_entries).sum();
-        if rows > 0 {
-            let percent = tombs.saturating_mul(100) / rows;
+        if let Some(percent) = tombs.saturating_mul(100).checked_div(rows) {
             if percent >= s.deletemerge && percent > nbest {
                 (best, nbest) = (Some(l), percent);
             }
