@@ -212,10 +212,6 @@ proc sqlite3_db_config {db option args} {
   return $result
 }
 
-# testfixture's `sqlite3_get_autocommit DB` through tclsqlite's
-# `DB autocommit`.
-proc sqlite3_get_autocommit {db} { $db autocommit }
-
 # testfixture's expand_all_sql calls sqlite3_expanded_sql() on every
 # prepared statement of DB (a crash check; its result is never used).
 # Plain tclsh cannot reach the statements, so it checks nothing here.
