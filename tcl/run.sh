@@ -7,7 +7,8 @@
 #              [--results FILE.tsv] [test files...]
 #
 # Without files: every file in --list, else every test/*.test of the
-# fetched source. Each file runs in its own scratch directory. A file
+# fetched source and the extensions' (ext/fts5/test, ext/rtree,
+# ext/session); a listed name not in test/ is looked up there. Each file runs in its own scratch directory. A file
 # passes when it reaches finish_test with no failed test. Prints one line
 # per file, then a total. A file that ran no test at all (everything
 # behind conditions) is EMPTY, neither passing nor failing. With --ratchet FILE (one passing file name per
@@ -41,13 +42,23 @@ if [ ${#files[@]} -eq 0 ]; then
   if [ -n "$list" ]; then
     mapfile -t files < <(grep -v '^#' "$list" | sed '/^$/d; s#^#'"$src"'/#')
   else
-    mapfile -t files < <(ls "$src"/*.test)
+    mapfile -t files < <(ls "$src"/*.test "$src"/../ext/fts5/test/*.test "$src"/../ext/rtree/*.test "$src"/../ext/session/*.test 2>/dev/null)
   fi
 fi
+# A name not in test/ may be one of the extensions' test files
+# (ext/fts5/test/, ext/rtree/, ext/session/ of the same source).
+resolve() {
+  local f=$1 n d
+  [ -e "$f" ] && { realpath "$f"; return; }
+  n=$(basename "$f")
+  for d in "$src" "$src/../ext/fts5/test" "$src/../ext/rtree" "$src/../ext/session"; do
+    [ -e "$d/$n" ] && { realpath "$d/$n"; return; }
+  done
+  realpath -m "$src/$n"
+}
 abs=()
 for f in "${files[@]}"; do
-  [ -e "$f" ] || f="$src/$f"
-  abs+=("$(realpath "$f")")
+  abs+=("$(resolve "$f")")
 done
 files=("${abs[@]}")
 case "$lib" in
@@ -137,7 +148,7 @@ if [ -n "$ratchet" ]; then
     # flaky entries).
     new=$(printf '%s\n' "$passing" | sed '/^$/d' | grep -vxF -f <(grep -v '^#' "$ratchet" | sed '/^$/d') || true)
     if [ -n "$new" ]; then
-      again=$(printf '%s\n' "$new" | sed 's#^#'"$src"'/#' | xargs -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} | cut -f1)
+      again=$(printf '%s\n' "$new" | while read -r n; do resolve "$n"; done | xargs -P "$jobs" -I{} bash -c 'run_one "$@"' _ {} | cut -f1)
       passing=$(printf '%s\n' "$again" | awk '$1=="PASS"{print $2}')
       for f in $(printf '%s\n' "$again" | awk '$1!="PASS"{print $2}'); do echo "FLAKY $f (not added)"; done
     fi

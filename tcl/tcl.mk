@@ -37,18 +37,24 @@ $(TCL_SRC)/test:
 	cd $(TCL_SRC) && tar -xJf $$(ls sqlite3_*.orig.tar.xz | grep -v www) --wildcards '*/test/*'
 	cd $(TCL_SRC) && ln -sfn $$(ls -d sqlite3-*/ | head -1)test test
 
-compat-tcl-fetch: $(TCL_SRC)/test
+# The extensions' test files (ext/fts5/test, ext/rtree, ext/session; the
+# FTS3/FTS4 ones are in test/), from the same source package.
+$(TCL_SRC)/ext: | $(TCL_SRC)/test
+	cd $(TCL_SRC) && tar -xJf $$(ls sqlite3_*.orig.tar.xz | grep -v www) --wildcards '*/ext/fts5/*' '*/ext/rtree/*' '*/ext/session/*' '*/ext/fts3/*'
+	cd $(TCL_SRC) && ln -sfn $$(ls -d sqlite3-*/ | head -1)ext ext
 
-compat-tcl-system: $(TCL_SRC)/test
+compat-tcl-fetch: $(TCL_SRC)/test $(TCL_SRC)/ext
+
+compat-tcl-system: $(TCL_SRC)/test $(TCL_SRC)/ext
 	$(TCL_RUN) --lib system --ratchet $(TCL_DIR)/ratchet/system.txt --results $(TCL_RESULTS_SYSTEM)
 
 # Only the files the system SQLite passes are meaningful for ringlite.
-compat-tcl-ringlite: $(TCL_SRC)/test
+compat-tcl-ringlite: $(TCL_SRC)/test $(TCL_SRC)/ext
 	RINGLITE_LIBDIR=$(RINGLITE_LIBDIR) $(TCL_RUN) --lib ringlite --list $(TCL_DIR)/ratchet/system.txt --ratchet $(TCL_DIR)/ratchet/ringlite.txt --results $(TCL_RESULTS_RINGLITE)
 
 compat-tcl: compat-tcl-system compat-tcl-ringlite
 
-compat-tcl-ratchet: $(TCL_SRC)/test
+compat-tcl-ratchet: $(TCL_SRC)/test $(TCL_SRC)/ext
 	$(TCL_RUN) --lib system --ratchet $(TCL_DIR)/ratchet/system.txt --update-ratchet --results $(TCL_RESULTS_SYSTEM)
 	RINGLITE_LIBDIR=$(RINGLITE_LIBDIR) $(TCL_RUN) --lib ringlite --list $(TCL_DIR)/ratchet/system.txt --ratchet $(TCL_DIR)/ratchet/ringlite.txt --update-ratchet --results $(TCL_RESULTS_RINGLITE)
 
@@ -56,5 +62,5 @@ compat-tcl-ratchet: $(TCL_SRC)/test
 # run still leaves its results).
 compat-tcl-results: $(TCL_RESULTS_RINGLITE)
 
-$(TCL_RESULTS_RINGLITE): $(wildcard $(RINGLITE_LIBDIR)/libsqlite3.so.0) $(TCL_DIR)/ratchet/system.txt $(TCL_DIR)/tester.tcl $(TCL_DIR)/run.sh | $(TCL_SRC)/test
+$(TCL_RESULTS_RINGLITE): $(wildcard $(RINGLITE_LIBDIR)/libsqlite3.so.0) $(TCL_DIR)/ratchet/system.txt $(TCL_DIR)/tester.tcl $(TCL_DIR)/run.sh | $(TCL_SRC)/test $(TCL_SRC)/ext
 	RINGLITE_LIBDIR=$(RINGLITE_LIBDIR) $(TCL_RUN) --lib ringlite --list $(TCL_DIR)/ratchet/system.txt --results $@ > /dev/null || true

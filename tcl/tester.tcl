@@ -181,6 +181,7 @@ proc do_test_auto {args} { uplevel 1 do_test $args }
 # none of those apply here.
 proc do_not_use_codec {} {}
 proc sqlite3_fts3_may_be_corrupt {args} {}
+proc sqlite3_fts5_may_be_corrupt {args} {}
 proc database_may_be_corrupt {} {}
 proc database_never_corrupt {} {}
 proc save_prng_state {} {}
@@ -209,6 +210,62 @@ proc sqlite3_db_config {db option args} {
   set result [$db config $name {*}$args]
   if {[dict exists $result $name]} { return [dict get $result $name] }
   return $result
+}
+
+# testfixture's expand_all_sql calls sqlite3_expanded_sql() on every
+# prepared statement of DB (a crash check; its result is never used).
+# Plain tclsh cannot reach the statements, so it checks nothing here.
+proc expand_all_sql {db} {}
+
+# Debian builds with SQLITE_ENABLE_FTS3_PARENTHESIS: the enhanced query
+# syntax is always on (testfixture links this variable to a run-time
+# switch; here it only tells the tests which syntax is in use).
+set ::sqlite_fts3_enable_parentheses 1
+
+# `do_select_tests PREFIX ?SWITCHES? {TN SQL RESULT ...}`: one test per
+# triple. Switches: -count (RESULT is the number of rows), -errorformat
+# FMT (RESULT is a list of format arguments; the statement must fail
+# with that message), -query SQL / -tclquery SCRIPT (run SQL, then
+# compare SCRIPT's result, or SQL's rows, with RESULT), -repair SCRIPT
+# (run before the tests and after each).
+proc do_select_tests {prefix args} {
+  set tests [lindex $args end]
+  set errfmt ""
+  set count 0
+  set check ""
+  set repair ""
+  set opts [lrange $args 0 end-1]
+  for {set i 0} {$i < [llength $opts]} {incr i} {
+    switch -glob -- [lindex $opts $i] {
+      -q* { set check [list execsql [lindex $opts [incr i]]] }
+      -t* { set check [lindex $opts [incr i]] }
+      -e* { set errfmt [lindex $opts [incr i]] }
+      -r* { set repair [lindex $opts [incr i]] }
+      -c* { set count 1 }
+      default { error "do_select_tests: unknown switch [lindex $opts $i]" }
+    }
+  }
+  if {[llength $tests] == 0 || [llength $tests] % 3} {
+    error "do_select_tests: [llength $tests] elements, not triples"
+  }
+  uplevel 1 $repair
+  foreach {tn sql res} $tests {
+    set name $prefix.$tn
+    if {$check ne ""} {
+      uplevel 1 [list execsql $sql]
+      uplevel 1 [list do_test $name $check [list {*}$res]]
+    } elseif {$count} {
+      set n 0
+      db eval $sql { incr n }
+      uplevel 1 [list do_test $name [list set {} $n] $res]
+    } elseif {$errfmt eq ""} {
+      uplevel 1 [list do_execsql_test $name $sql [list {*}$res]]
+    } else {
+      set msg [string trim [format $errfmt {*}$res]]
+      uplevel 1 [list do_catchsql_test $name $sql [list 1 $msg]]
+    }
+    uplevel 1 $repair
+  }
 }
 
 # A do_test whose result holds reals; compared as do_test does.

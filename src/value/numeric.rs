@@ -337,6 +337,23 @@ pub fn text_to_numeric(text: &[u8]) -> Option<Value> {
     text_to_number(text, true)
 }
 
+/// The integer `v` is as a rowid (SQLite's `MustBeInt`): an integer, a
+/// real with no fraction, or a text that is one of those as a number;
+/// `None` for anything else (a fraction, a non-numeric text, a blob,
+/// NULL), which callers report as "datatype mismatch".
+pub fn must_be_int(v: &Value) -> Option<i64> {
+    match v {
+        Value::Integer(i) => Some(*i),
+        Value::Real(r) if r.fract() == 0.0 && r.abs() < 9.2e18 => Some(*r as i64),
+        Value::Text(t) => match text_to_numeric(t) {
+            Some(Value::Integer(i)) => Some(i),
+            Some(Value::Real(r)) if r.fract() == 0.0 && r.abs() < 9.2e18 => Some(r as i64),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// SQLite's `IntegerAffinity` test: the integer equal to `r`, when `r` is a
 /// whole number strictly between i64::MIN and i64::MAX.
 pub fn real_to_integer_if_exact(r: f64) -> Option<i64> {

@@ -50,6 +50,7 @@ mod ext_fts5_secure;
 mod ext_fts5_snippet;
 mod ext_fts5_tokenize;
 mod ext_fts5_vocab;
+mod ext_fts_sql_edges;
 mod ext_rtree;
 mod func_aggregate;
 mod func_core;

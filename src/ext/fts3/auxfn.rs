@@ -88,13 +88,25 @@ impl ScalarFunction for Aux {
     }
 }
 
+/// `match(A, B)`, what `B MATCH A` calls when no virtual table takes
+/// the term (outside a WHERE or ON clause, a column of an ordinary
+/// table, an OR the module cannot use): as in SQLite built with FTS3,
+/// it exists (with 2 arguments) and always fails.
+struct Match;
+
+impl ScalarFunction for Match {
+    fn call(&self, _ctx: &mut FunctionContext<'_>, _args: &[Value]) -> Result<Value> {
+        Err(Error::sql("unable to use function MATCH in the requested context"))
+    }
+}
+
 /// Register the functions (global versions: they fail unless given an
 /// FTS table's hidden column).
 pub fn register(conn: &mut Connection) -> Result<()> {
     for (name, n) in [("offsets", 1), ("matchinfo", 1), ("matchinfo", 2), ("snippet", -1), ("optimize", 1)] {
         conn.create_function(FuncDef { name: name.to_string(), n_args: n, flags: FuncFlags::default(), kind: FuncKind::Scalar(Arc::new(Aux { name })) })?;
     }
-    Ok(())
+    conn.create_function(FuncDef { name: "match".to_string(), n_args: 2, flags: FuncFlags::default(), kind: FuncKind::Scalar(Arc::new(Match)) })
 }
 
 /// The current row's values, read if needed.

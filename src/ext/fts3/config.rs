@@ -165,7 +165,9 @@ fn column_name(arg: &str) -> String {
 }
 
 /// Parse xCreate/xConnect's argv.
-pub fn parse(argv: &[String], fts4: bool) -> Result<Config> {
+/// `content_columns(db, table)`: the column names of an external
+/// content table, for a declaration that names no columns.
+pub fn parse(argv: &[String], fts4: bool, content_columns: &mut dyn FnMut(&str, &str) -> Result<Vec<String>>) -> Result<Config> {
     let db = argv.get(1).cloned().unwrap_or_default();
     let name = argv.get(2).cloned().unwrap_or_default();
     let mut columns: Vec<String> = Vec::new();
@@ -220,9 +222,12 @@ pub fn parse(argv: &[String], fts4: bool) -> Result<Config> {
             _ => columns.push(column_name(a)),
         }
     }
-    if let Content::External(_) = content {
-        // The columns are the declared ones; the content table is read
-        // by name.
+    if let Content::External(t) = &content {
+        // Without declared columns, the content table's columns (as
+        // SQLite: the names `SELECT *` on it gives).
+        if columns.is_empty() {
+            columns = content_columns(&db, t)?;
+        }
     }
     if columns.is_empty() {
         columns.push("content".to_string());

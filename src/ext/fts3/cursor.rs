@@ -95,8 +95,14 @@ impl VTabCursor for FtsCursor {
         };
         let first = if plan != IDX_SCAN { Some(next()) } else { None };
         let langid = if idx_num & HAVE_LANGID != 0 { next().as_ref().to_i64() } else { 0 };
-        let ge = if idx_num & HAVE_GE != 0 { Some(next()) } else { None };
-        let le = if idx_num & HAVE_LE != 0 { Some(next()) } else { None };
+        // (A text bound is compared as the number it holds, as SQLite
+        // reads it with numeric affinity: rowid >= '11' is rowid >= 11.)
+        let numeric = |v: Value| match &v {
+            Value::Text(t) => crate::value::numeric::text_to_numeric(t).unwrap_or(v),
+            _ => v,
+        };
+        let ge = if idx_num & HAVE_GE != 0 { Some(numeric(next())) } else { None };
+        let le = if idx_num & HAVE_LE != 0 { Some(numeric(next())) } else { None };
         let in_range = |d: i64| -> bool {
             let ok_ge =
                 ge.as_ref().is_none_or(|v| crate::value::compare::compare_values(Value::Integer(d).as_ref(), v.as_ref(), None) != std::cmp::Ordering::Less);

@@ -51,8 +51,8 @@ const SHADOWS: [&str; 5] = ["content", "segments", "segdir", "docsize", "stat"];
 
 impl Module for FtsModule {
     fn create(&self, host: &mut dyn VmHost, args: &[String]) -> Result<Connected> {
-        let cfg = config::parse(args, self.fts4)?;
         let c = conn(host)?;
+        let cfg = config::parse(args, self.fts4, &mut |db, t| content_columns(c, db, t))?;
         let t = |s: &str| format!("{}.{}", config::ident(&cfg.db), config::quote(&format!("{}_{s}", cfg.name)));
         if cfg.content == Content::Own {
             let mut cols = String::from("docid INTEGER PRIMARY KEY");
@@ -82,13 +82,21 @@ impl Module for FtsModule {
         Ok(connected(cfg))
     }
 
-    fn connect(&self, _host: &mut dyn VmHost, args: &[String]) -> Result<Connected> {
-        Ok(connected(config::parse(args, self.fts4)?))
+    fn connect(&self, host: &mut dyn VmHost, args: &[String]) -> Result<Connected> {
+        let c = conn(host)?;
+        Ok(connected(config::parse(args, self.fts4, &mut |db, t| content_columns(c, db, t))?))
     }
 
     fn shadow_name(&self, suffix: &str) -> bool {
         SHADOWS.iter().any(|s| s.eq_ignore_ascii_case(suffix))
     }
+}
+
+/// The column names `SELECT *` on `db.t` gives.
+fn content_columns(c: &mut Connection, db: &str, t: &str) -> Result<Vec<String>> {
+    let sql = format!("SELECT * FROM {}.{}", config::ident(db), config::quote(t));
+    let (stmt, _) = c.prepare_terminated(sql.as_bytes())?;
+    Ok(stmt.map(|s| (0..s.column_count()).map(|i| s.column_name(i).to_string()).collect()).unwrap_or_default())
 }
 
 fn connected(cfg: Config) -> Connected {
@@ -347,7 +355,12 @@ impl Inner {
     /// Write the pending terms out.
     pub fn flush(&self, c: &mut Connection) -> Result<()> {
         let mut p = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-        segments::flush(c, &self.cfg, &mut p)
+        // The shadow-table writes leave last_insert_rowid() as the
+        // application's statements set it, as SQLite's FTS3 does.
+        let last = c.last_insert_rowid();
+        let r = segments::flush(c, &self.cfg, &mut p);
+        c.set_last_insert_rowid(last);
+        r
     }
 
     /// The language ids that have segments.
@@ -644,10 +657,13 @@ impl VTab for FtsTable {
         }
         let values: Vec<Value> = (0..n).map(|i| get(2 + i)).collect();
         let langid = if inner.cfg.languageid.is_some() { get(4 + n).as_ref().to_i64() } else { 0 };
-        let mut new_id = if !args[1].is_null() { Some(args[1].as_ref().to_i64()) } else { None };
+        // A new rowid or docid goes into `%_content`'s INTEGER PRIMARY
+        // KEY, which refuses what is not an integer ('3.0' is 3).
+        let int = |v: &Value| crate::value::numeric::must_be_int(v).ok_or_else(|| Error::new(crate::error::SQLITE_MISMATCH, "datatype mismatch"));
+        let mut new_id = if !args[1].is_null() { Some(int(&args[1])?) } else { None };
         let docid_arg = get(3 + n);
         if !docid_arg.is_null() {
-            let d = docid_arg.as_ref().to_i64();
+            let d = int(&docid_arg)?;
             // An INSERT naming both the rowid and the docid is refused,
             // as SQLite does even when they agree.
             if new_id.is_some() && args[0].is_null() {

@@ -80,7 +80,8 @@ pub enum Content {
 fn single_value(v: &str) -> bool {
     let b = v.as_bytes();
     match b.first() {
-        None => false,
+        // (An empty value is one: `content=` is `content=''`.)
+        None => true,
         Some(&q @ (b'\'' | b'"' | b'`')) => {
             let mut i = 1;
             while i < b.len() {
@@ -211,19 +212,29 @@ impl Config {
                     "tokenize" if tokenize_seen => return Err(Error::sql("multiple tokenize=... directives")),
                     "tokenize" => {
                         tokenize_seen = true;
-                        cfg.tokenizer = Tokenizer::from_option(&value, ext)?;
+                        // (`tokenize=` with nothing: the default one.)
+                        if !value.trim().is_empty() {
+                            cfg.tokenizer = Tokenizer::from_option(&value, ext)?;
+                        }
                     }
                     "detail" => {
-                        cfg.detail = match value.ascii_lower().as_str() {
-                            "full" => Detail::Full,
-                            "column" => Detail::Column,
-                            "none" => Detail::None,
-                            _ => return Err(Error::sql("malformed detail=... directive")),
+                        // As SQLite: any non-empty prefix of "full",
+                        // "columns" or "none", in any case ("col").
+                        let v = value.ascii_lower();
+                        let is = |name: &str| !v.is_empty() && name.starts_with(v.as_str());
+                        cfg.detail = if is("full") {
+                            Detail::Full
+                        } else if is("columns") {
+                            Detail::Column
+                        } else if is("none") {
+                            Detail::None
+                        } else {
+                            return Err(Error::sql("malformed detail=... directive"));
                         };
                     }
                     "content" | "content_rowid" => {
                         let raw = a[e + 1..].trim();
-                        if words(raw).len() != 1 {
+                        if words(raw).len() > 1 {
                             return Err(Error::sql(format!("parse error in \"{a}\"")));
                         }
                         let slot = if key == "content" { &mut content } else { &mut content_rowid };

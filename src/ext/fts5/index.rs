@@ -8,7 +8,9 @@
 //! SQLite's rules: each flush adds its leaf pages to the write counter
 //! (unless 'automerge' is 0) and, per 64 pages counted, allows 64 pages
 //! times the number of levels of merge work, spent on the level with the
-//! most segments if it holds at least `automerge` (default 4); then any
+//! most segments if it holds at least `automerge` (default 4), else
+//! (`contentless_delete=1`) on a level whose tombstones reach
+//! 'deletemerge' percent of its rows; then any
 //! run of levels from level 0 holding `crisismerge` segments (default
 //! 16) is merged; [`optimize`] merges everything into one segment; the
 //! 'merge' command merges whole levels holding at least `usermerge`
@@ -60,6 +62,10 @@ pub struct Settings {
     pub automerge: usize,
     /// Bytes of pending changes (SQLite's estimate) that force a flush.
     pub hashsize: usize,
+    /// `contentless_delete=1`: the percentage of a level's rows its
+    /// tombstones must reach for merge work to go to it when no level
+    /// has `automerge` segments (0: never).
+    pub deletemerge: u64,
 }
 
 /// Leaf pages per unit of automatic merge work (SQLite's).
@@ -83,7 +89,7 @@ pub fn exec(c: &mut Connection, sql: &str, params: &[Value]) -> Result<()> {
 
 /// Read the settings from `%_config`.
 pub fn settings(c: &mut Connection, cfg: &Config) -> Result<Settings> {
-    let mut s = Settings { pgsz: 4050, crisismerge: 16, usermerge: 4, secure_delete: false, automerge: 4, hashsize: 1024 * 1024 };
+    let mut s = Settings { pgsz: 4050, crisismerge: 16, usermerge: 4, secure_delete: false, automerge: 4, hashsize: 1024 * 1024, deletemerge: 10 };
     for r in rows(c, &format!("SELECT k, v FROM {}", cfg.shadow("config")))? {
         let (Value::Text(k), Value::Integer(v)) = (&r[0], &r[1]) else { continue };
         match k.as_slice() {
@@ -93,6 +99,16 @@ pub fn settings(c: &mut Connection, cfg: &Config) -> Result<Settings> {
             b"secure-delete" => s.secure_delete = *v != 0,
             // (1 means the default, as in SQLite.)
             b"automerge" => s.automerge = if (0..=64).contains(v) && *v != 1 { *v as usize } else { 4 },
+            // (Negative: the default; past 100: never.)
+            b"deletemerge" => {
+                s.deletemerge = if *v < 0 {
+                    10
+                } else if *v > 100 {
+                    0
+                } else {
+                    *v as u64
+                }
+            }
             b"hashsize" => s.hashsize = if *v > 0 { (*v).min(i64::from(i32::MAX)) as usize } else { 1024 * 1024 },
             _ => {}
         }
@@ -183,7 +199,10 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
             // Nothing written: the rows count in the next segment, unless
             // tombstones were written (SQLite's flush then happened).
             p.carry_rows = if p.tomb_adds > 0 { 0 } else { rows };
-            p.tomb_adds = 0;
+            // The run's tombstones count as writes (SQLite's flush of
+            // its tombstones alone), which may start merge work.
+            let tombs = std::mem::take(&mut p.tomb_adds);
+            auto_merge(c, cfg, &mut st, &s, tombs)?;
             crisis_merge(c, cfg, &mut st, &s)?;
             continue;
         }
@@ -192,6 +211,8 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
         drop(t);
         let pages = seg.pages;
         write_segment(c, cfg, id, seg)?;
+        // The tombstones written since the last flush count as writes too.
+        let tombs = std::mem::take(&mut p.tomb_adds);
         if st.levels.is_empty() {
             st.levels.push(Level::default());
         }
@@ -202,11 +223,10 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
             new.origin2 = new.origin1;
             new.entries = p.carry_rows + run_rows.next().unwrap_or(0);
             p.carry_rows = 0;
-            p.tomb_adds = 0;
         }
         st.levels[0].segs.push(new);
         st.promote(0);
-        auto_merge(c, cfg, &mut st, &s, u64::from(pages))?;
+        auto_merge(c, cfg, &mut st, &s, u64::from(pages) + tombs)?;
         crisis_merge(c, cfg, &mut st, &s)?;
     }
     if secured && version(c, cfg)? != 5 {
@@ -217,8 +237,11 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
     store(c, cfg, &st)
 }
 
-/// After a flush of `pages` leaf pages: grow the write counter and spend
-/// the merge work it allows (SQLite's automerge), whole levels at a time.
+/// After a flush of `pages` leaf pages and tombstones: grow the write
+/// counter and spend the merge work it allows (SQLite's automerge),
+/// whole levels at a time: on the level with the most segments if it
+/// has `automerge`, else on the level whose tombstones reach
+/// 'deletemerge' ([`delete_merge_level`]).
 fn auto_merge(c: &mut Connection, cfg: &Config, st: &mut Structure, s: &Settings, pages: u64) -> Result<()> {
     if s.automerge == 0 {
         return Ok(());
@@ -241,12 +264,39 @@ fn auto_merge(c: &mut Connection, cfg: &Config, st: &mut Structure, s: &Settings
             }
         }
         if nbest < s.automerge {
-            break;
+            match delete_merge_level(cfg, st, s) {
+                Some(l) => best = l,
+                None => break,
+            }
         }
         left -= i64::from(merge_level(c, cfg, st, best, s.pgsz)?);
         st.promote(best + 1);
     }
     Ok(())
+}
+
+/// `contentless_delete=1` with 'deletemerge' on: the level whose
+/// tombstones are the largest percentage (rounded down) of its rows, if
+/// that reaches 'deletemerge'; levels above one being merged are not
+/// considered. A level's merge drops the rows its tombstones hold.
+fn delete_merge_level(cfg: &Config, st: &Structure, s: &Settings) -> Option<usize> {
+    if !cfg.contentless_delete || s.deletemerge == 0 {
+        return None;
+    }
+    let (mut best, mut nbest) = (None, 0);
+    for (l, level) in st.levels.iter().enumerate() {
+        let rows: u64 = level.segs.iter().map(|x| x.entries).sum();
+        let tombs: u64 = level.segs.iter().map(|x| x.tomb_entries).sum();
+        if let Some(percent) = tombs.saturating_mul(100).checked_div(rows) {
+            if percent >= s.deletemerge && percent > nbest {
+                (best, nbest) = (Some(l), percent);
+            }
+        }
+        if level.merging > 0 {
+            break;
+        }
+    }
+    best
 }
 
 /// SQLite's crisis merge: from level 0 up, each level holding at least
@@ -342,11 +392,8 @@ pub fn contentless_delete(c: &mut Connection, cfg: &Config, p: &mut Pending, ori
                     counted = true;
                 }
                 tombstone::add(c, &data, seg, rowid, s.pgsz)?;
+                // (Counted as writes at the next flush, as SQLite does.)
                 p.tomb_adds += 1;
-                // (SQLite's write counter grows by the tombstones added.)
-                if s.automerge > 0 {
-                    st.counter += 1;
-                }
             }
         }
     }
@@ -478,6 +525,14 @@ pub fn user_merge(c: &mut Connection, cfg: &Config, n: i64) -> Result<bool> {
         }
         l += 1;
     }
+    // Then, as SQLite's 'merge', levels whose tombstones reach
+    // 'deletemerge' (each merge removes that level's tombstones, so
+    // this ends).
+    while let Some(l) = delete_merge_level(cfg, &st, &s) {
+        merge_level(c, cfg, &mut st, l, s.pgsz)?;
+        st.promote(l + 1);
+        did = true;
+    }
     if did {
         store(c, cfg, &st)?;
     }
@@ -493,10 +548,12 @@ pub fn read_all(c: &mut Connection, cfg: &Config) -> Result<Terms> {
 
 /// Empty the index (the structure keeps its cookie).
 pub fn clear(c: &mut Connection, cfg: &Config) -> Result<()> {
-    let st = load(c, cfg)?;
+    // (A missing or damaged structure is rewritten too: 'rebuild' repairs
+    // an index whose `%_data` was emptied, as in SQLite.)
+    let cookie = load(c, cfg).map_or(0, |st| st.cookie);
     exec(c, &format!("DELETE FROM {} WHERE id > 10", cfg.shadow("data")), &[])?;
     exec(c, &format!("DELETE FROM {}", cfg.shadow("idx")), &[])?;
-    store(c, cfg, &Structure::empty(st.cookie, cfg.contentless_delete))
+    store(c, cfg, &Structure::empty(cookie, cfg.contentless_delete))
 }
 
 /// The averages record: rows, then tokens per column.

@@ -230,6 +230,33 @@ impl VTab for Fts5Table {
         shadow::destroy(host, &self.cfg)
     }
 
+    fn can_rename(&self) -> bool {
+        true
+    }
+
+    /// ALTER TABLE RENAME: the shadow tables that exist follow the
+    /// table's new name (pending changes are written first, under the
+    /// old names).
+    fn rename(&self, host: &mut dyn VmHost, new_name: &str) -> Result<()> {
+        let c = shadow::conn(host)?;
+        {
+            let mut p = lock(&self.pending);
+            let last = c.last_insert_rowid();
+            index::flush(c, &self.cfg, &mut p)?;
+            c.set_last_insert_rowid(last);
+        }
+        let master = format!("\"{}\".sqlite_master", self.cfg.db.replace('"', "\"\""));
+        for s in shadow::SUFFIXES {
+            let name = format!("{}_{s}", self.cfg.name);
+            let sql = format!("SELECT 1 FROM {master} WHERE type = 'table' AND name = '{}'", name.replace('\'', "''"));
+            if !shadow::rows(c, &sql)?.is_empty() {
+                let to = format!("{new_name}_{s}");
+                index::exec(c, &format!("ALTER TABLE {} RENAME TO \"{}\"", self.cfg.shadow(s), to.replace('"', "\"\"")), &[])?;
+            }
+        }
+        Ok(())
+    }
+
     fn writable(&self) -> bool {
         true
     }
@@ -239,9 +266,8 @@ impl VTab for Fts5Table {
         let rowid = |v: &Value| -> Result<Option<i64>> {
             match v {
                 Value::Null | Value::Pointer(_) => Ok(None),
-                Value::Integer(i) => Ok(Some(*i)),
-                Value::Real(r) if r.fract() == 0.0 && r.abs() < 9.0e18 => Ok(Some(*r as i64)),
-                _ => Err(Error::new(crate::error::SQLITE_MISMATCH, "datatype mismatch")),
+                // (As SQLite: a text holding an integer, '3.0' too.)
+                v => crate::value::numeric::must_be_int(v).map(Some).ok_or_else(|| Error::new(crate::error::SQLITE_MISMATCH, "datatype mismatch")),
             }
         };
         let mut p = lock(&self.pending);
@@ -277,7 +303,13 @@ impl VTab for Fts5Table {
 
     fn sync(&self, host: &mut dyn VmHost) -> Result<()> {
         let mut p = lock(&self.pending);
-        index::flush(shadow::conn(host)?, &self.cfg, &mut p)
+        // The shadow-table writes leave last_insert_rowid() as the
+        // application's statements set it, as SQLite's FTS5 does.
+        let c = shadow::conn(host)?;
+        let last = c.last_insert_rowid();
+        let r = index::flush(c, &self.cfg, &mut p);
+        c.set_last_insert_rowid(last);
+        r
     }
 
     fn commit(&self, _host: &mut dyn VmHost) -> Result<()> {

@@ -344,9 +344,14 @@ pub fn apply(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, change: Chang
         }
         Change::Insert(id, vals, _) => insert(c, cfg, p, id, vals).map(Some),
         Change::Delete(id) => delete(c, cfg, p, id).map(|_| None),
-        Change::Update(old, new, vals, unchanged, _) => {
+        Change::Update(old, new, vals, unchanged, mode) => {
             if new != old && stored(c, cfg, new)?.is_some() {
-                return Err(Error::new(SQLITE_CONSTRAINT, "constraint failed"));
+                // (OR REPLACE: the row holding the new rowid goes first,
+                // as in SQLite.)
+                if mode != ON_CONFLICT_REPLACE {
+                    return Err(Error::new(SQLITE_CONSTRAINT, "constraint failed"));
+                }
+                delete(c, cfg, p, new)?;
             }
             replace_row(c, cfg, p, old, new, vals, &unchanged)
         }

@@ -6,7 +6,7 @@ use super::{reg, set_reg, Flow};
 use crate::error::{Error, Result, SQLITE_MISMATCH};
 use crate::value::affinity::{apply_affinity, cast};
 use crate::value::numeric::ArithOp;
-use crate::value::numeric::{cast_to_text, text_to_numeric, truthiness, value_to_i64};
+use crate::value::numeric::{cast_to_text, truthiness, value_to_i64};
 use crate::value::{Value, ValueRef};
 use crate::vdbe::program::{Insn, Opcode, P4};
 use crate::vdbe::Vm;
@@ -98,24 +98,11 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
             let v = value_to_i64(reg(vm, p1).as_ref());
             set_reg(vm, p2, Value::Integer(v));
         }
-        Opcode::MustBeInt => {
-            let v = reg(vm, p1).clone();
-            let as_int = match &v {
-                Value::Integer(i) => Some(*i),
-                Value::Real(r) if r.fract() == 0.0 && r.abs() < 9.2e18 => Some(*r as i64),
-                Value::Text(t) => match text_to_numeric(t) {
-                    Some(Value::Integer(i)) => Some(i),
-                    Some(Value::Real(r)) if r.fract() == 0.0 && r.abs() < 9.2e18 => Some(r as i64),
-                    _ => None,
-                },
-                _ => None,
-            };
-            match as_int {
-                Some(i) => set_reg(vm, p1, Value::Integer(i)),
-                None if p2 > 0 => return Ok(Flow::Jump(p2 as usize)),
-                None => return Err(Error::code(SQLITE_MISMATCH)),
-            }
-        }
+        Opcode::MustBeInt => match crate::value::numeric::must_be_int(reg(vm, p1)) {
+            Some(i) => set_reg(vm, p1, Value::Integer(i)),
+            None if p2 > 0 => return Ok(Flow::Jump(p2 as usize)),
+            None => return Err(Error::code(SQLITE_MISMATCH)),
+        },
         Opcode::RealAffinity => {
             if let Value::Integer(i) = *reg(vm, p1) {
                 set_reg(vm, p1, Value::Real(i as f64));

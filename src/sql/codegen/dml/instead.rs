@@ -136,6 +136,12 @@ fn fire_each(
 pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog: &mut Program) -> Result<()> {
     let init = c.begin_program();
     c.writes = true;
+    // An OR clause of the INSERT or UPDATE on the view is the conflict
+    // resolution of the statements its INSTEAD OF triggers run, as for a
+    // table's triggers (`REPLACE INTO v` replaces in the table written).
+    if let Stmt::Insert { or_conflict, .. } | Stmt::Update { or_conflict, .. } = stmt {
+        c.conflict_resolution(*or_conflict);
+    }
     let all = format!("SELECT * FROM {}", quote(&view.name));
     match stmt {
         Stmt::Delete { tbl_name, where_clause, .. } => {

@@ -1126,9 +1126,23 @@ impl<'b> Compiler<'_> {
             // (Terms a virtual table's module omits are not tested again
             // either, except where a NULL row or a second pass reads the
             // table.)
+            // (Of a LEFT JOIN's right table, the omitted terms of its own ON
+            // clause stay omitted, as SQLite disables a join's ON terms
+            // there: the NULL row does not test them. A WHERE term is
+            // still tested.)
             let mut vconsumed = std::mem::take(&mut self.vtab_consumed);
-            if left_flag.is_some() || it.matched.is_some() {
+            if it.matched.is_some() {
                 vconsumed.clear();
+            } else if left_flag.is_some() {
+                let mut own = Vec::new();
+                if !on_moved[ii] {
+                    for j in &it.on {
+                        if let JoinTerm::Expr(e) = j {
+                            crate::sql::model::expr_shape::conjuncts(e, &mut own);
+                        }
+                    }
+                }
+                vconsumed.retain(|a| own.iter().any(|c| term_address(c) == *a));
             }
             let is_consumed = |addr: usize| Some(addr) == consumed || vconsumed.contains(&addr);
             if it.left && it.matched.is_none() {
