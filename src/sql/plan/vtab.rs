@@ -34,6 +34,7 @@ use crate::error::{Error, Result, SQLITE_CONSTRAINT};
 use crate::sql::codegen::Compiler;
 use crate::sql::model::from::FromItem;
 use crate::sql::plan::order::OrderGoal;
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::vtab::{ConstraintOp, IndexConstraint, IndexInfo, IndexOrderBy, VTab};
 use sqlite3_parser::ast::{Expr, LikeOperator, Literal, Operator, Select};
 
@@ -490,7 +491,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                     let fname = crate::sql::parse::unquote(name.0);
                     // like(pattern, column [, escape]) and glob(pattern,
                     // column): the prefix bounds, as for the operators.
-                    let builtin = ["like", "glob", "match", "regexp"].iter().position(|n| fname.eq_ignore_ascii_case(n));
+                    let builtin = ["like", "glob", "match", "regexp"].iter().position(|n| fname.eq_ci(n));
                     if let (Some(k @ (0 | 1)), Some(col)) = (builtin, column_of(c, it, &args[1])) {
                         prefix_bounds(&mut later, col, addr, &args[0], args.get(2), k == 0, k == 0 && !c.env.settings.case_sensitive_like);
                     }

@@ -41,7 +41,7 @@ pub fn normal_form(text: &str, qualifier: Option<&str>) -> String {
         let raw = String::from_utf8_lossy(&b[t.start..t.end]).into_owned();
         if t.kind == TokenType::TK_ID && toks.get(i + 1).is_some_and(|d| d.kind == TokenType::TK_DOT) {
             let name = crate::sql::parse::unquote(&raw);
-            if qualifier.is_some_and(|q| q.eq_ignore_ascii_case(&name)) {
+            if qualifier.is_some_and(|q| q.eq_ci(&name)) {
                 i += 2;
                 continue;
             }
@@ -181,7 +181,7 @@ impl Compiler<'_> {
                     match x {
                         Expr::Qualified(q, c) => {
                             let (q, c) = (crate::sql::parse::unquote(q.0), crate::sql::parse::unquote(c.0));
-                            problem = Some(if q.eq_ignore_ascii_case(&table.name) {
+                            problem = Some(if q.eq_ci(&table.name) {
                                 "the \".\" operator prohibited in index expressions".to_string()
                             } else {
                                 format!("no such column: {q}.{c}")
@@ -189,7 +189,7 @@ impl Compiler<'_> {
                         }
                         Expr::Id(id) => {
                             let n = crate::sql::parse::unquote(id.0);
-                            let rowid = ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n));
+                            let rowid = ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ci(&n));
                             if rowid && table.column_index(&n).is_none() {
                                 problem = Some(format!("no such column: {n}"));
                             }
