@@ -421,7 +421,7 @@ impl Connection {
         // As for functions: one that exists (built-in ones included) is
         // not replaced under a running statement, and replacing it expires
         // every statement.
-        if self.collations.contains_key(&name.to_ascii_uppercase()) || is_builtin_collation(name) {
+        if self.collations.contains_key(&name.ascii_upper()) || is_builtin_collation(name) {
             if self.state.active_statements > 0 {
                 return Err(Error::new(crate::error::SQLITE_BUSY, "unable to delete/modify collation sequence due to active statements"));
             }
@@ -433,10 +433,10 @@ impl Connection {
         }
         match collation {
             Some(c) => {
-                Arc::make_mut(&mut self.collations).insert(name.to_ascii_uppercase(), c);
+                Arc::make_mut(&mut self.collations).insert(name.ascii_upper(), c);
             }
             None => {
-                Arc::make_mut(&mut self.collations).remove(&name.to_ascii_uppercase());
+                Arc::make_mut(&mut self.collations).remove(&name.ascii_upper());
             }
         }
         Ok(())

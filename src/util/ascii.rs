@@ -14,6 +14,9 @@ pub trait AsciiLower {
     /// `str::eq_ignore_ascii_case`, which is otherwise inlined at each of
     /// ~300 call sites.
     fn eq_ci(&self, other: &str) -> bool;
+
+    /// The text with `a`-`z` folded to `A`-`Z`, as `str::to_ascii_uppercase`.
+    fn ascii_upper(&self) -> String;
 }
 
 impl AsciiLower for str {
@@ -25,5 +28,10 @@ impl AsciiLower for str {
     #[inline(never)]
     fn eq_ci(&self, other: &str) -> bool {
         self.eq_ignore_ascii_case(other)
+    }
+
+    #[inline(never)]
+    fn ascii_upper(&self) -> String {
+        self.to_ascii_uppercase()
     }
 }

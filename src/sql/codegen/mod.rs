@@ -384,7 +384,7 @@ impl<'s> Compiler<'s> {
 
     /// A collation by name.
     pub fn collation(&self, name: &str) -> Result<Collation> {
-        match name.to_ascii_uppercase().as_str() {
+        match name.ascii_upper().as_str() {
             "BINARY" => Ok(Collation::binary()),
             "NOCASE" => Ok(Collation::nocase()),
             "RTRIM" => Ok(Collation::rtrim()),

@@ -39,7 +39,7 @@ fn strip_collate<'x, 'y>(mut e: &'x Expr<'y>) -> (&'x Expr<'y>, Option<String>) 
         match e {
             Expr::Collate(inner, c) => {
                 if coll.is_none() {
-                    coll = Some(unquote(c).to_ascii_uppercase());
+                    coll = Some(unquote(c).ascii_upper());
                 }
                 e = inner;
             }
@@ -62,7 +62,7 @@ impl Compiler<'_> {
 
     /// One goal term from a column reference and its explicit collation.
     fn goal_term(&self, r: &ColumnRef, explicit: Option<String>, desc: bool) -> Option<(usize, OrderTerm)> {
-        let collation = explicit.or_else(|| r.collation.clone().map(|c| c.to_ascii_uppercase())).unwrap_or_else(|| "BINARY".into());
+        let collation = explicit.or_else(|| r.collation.clone().map(|c| c.ascii_upper())).unwrap_or_else(|| "BINARY".into());
         Some((r.item, OrderTerm { column: r.column, desc, collation }))
     }
 

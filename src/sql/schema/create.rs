@@ -198,7 +198,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             }
             if t.strict {
                 for c in t.columns.iter_mut() {
-                    let ty = c.decltype.clone().unwrap_or_default().to_ascii_uppercase();
+                    let ty = c.decltype.clone().unwrap_or_default().ascii_upper();
                     c.affinity = match ty.as_str() {
                         "INT" | "INTEGER" => Affinity::Integer,
                         "REAL" => Affinity::Real,

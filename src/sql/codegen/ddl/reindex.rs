@@ -83,7 +83,7 @@ impl Compiler<'_> {
     /// registered; rebuilding then fails for want of it).
     fn collation_known(&self, name: &str) -> bool {
         ["BINARY", "NOCASE", "RTRIM"].iter().any(|b| b.eq_ci(name))
-            || self.env.collations.contains_key(&name.to_ascii_uppercase())
+            || self.env.collations.contains_key(&name.ascii_upper())
             || !self.indexes_where(|t, i| uses_collation(t, i, name)).is_empty()
     }
 }

@@ -315,7 +315,7 @@ impl Compiler<'_> {
         let mut desc = vec![crate::value::Value::text(t.table.name.clone())];
         for c in &t.table.columns {
             desc.push(crate::value::Value::text(c.name.clone()));
-            desc.push(crate::value::Value::text(c.decltype.clone().unwrap_or_default().to_ascii_uppercase()));
+            desc.push(crate::value::Value::text(c.decltype.clone().unwrap_or_default().ascii_upper()));
         }
         self.b.add4(Opcode::TypeCheck, row, t.table.columns.len() as i32, 0, P4::row(desc), 0);
     }

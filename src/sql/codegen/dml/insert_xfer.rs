@@ -115,7 +115,7 @@ fn same_checks(dst: &Table, src: &Table) -> bool {
 
 /// The type a STRICT column's values must have (INT and INTEGER are one).
 fn strict_type(decltype: &Option<String>) -> String {
-    let t = decltype.as_deref().unwrap_or("").trim().to_ascii_uppercase();
+    let t = decltype.as_deref().unwrap_or("").trim().ascii_upper();
     if t == "INT" {
         "INTEGER".into()
     } else {

@@ -249,7 +249,7 @@ impl Compiler<'_> {
             for ic in &idx.columns {
                 let Some(e) = &ic.expr else { continue };
                 let normal = normal_form(e, None);
-                let collation = ic.collation.clone().unwrap_or_else(|| "BINARY".into()).to_ascii_uppercase();
+                let collation = ic.collation.clone().unwrap_or_else(|| "BINARY".into()).ascii_upper();
                 if out.iter().any(|x| x.normal == normal && x.collation == collation) {
                     continue;
                 }
@@ -267,7 +267,7 @@ impl Compiler<'_> {
             return Some(c);
         }
         let normal = normal_form(ic.expr.as_deref()?, None);
-        let collation = ic.collation.clone().unwrap_or_else(|| "BINARY".into()).to_ascii_uppercase();
+        let collation = ic.collation.clone().unwrap_or_else(|| "BINARY".into()).ascii_upper();
         let pos = self.indexed_exprs(table).iter().position(|x| x.normal == normal && x.collation == collation)?;
         Some(table.columns.len() + pos)
     }
@@ -294,7 +294,7 @@ impl Compiler<'_> {
             return Vec::new();
         }
         let coll = match self.comparison_collation(col_side, other) {
-            Ok(P4::Coll(c)) => c.name.to_ascii_uppercase(),
+            Ok(P4::Coll(c)) => c.name.ascii_upper(),
             Ok(_) => "BINARY".to_string(),
             Err(_) => return Vec::new(),
         };

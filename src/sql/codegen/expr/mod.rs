@@ -437,6 +437,8 @@ impl Compiler<'_> {
     }
 
     /// Compute `e` into register `target`.
+    /// Out of line: its stack check was inlined at each of ~30 callers.
+    #[inline(never)]
     pub fn expr(&mut self, e: &Expr<'_>, target: i32) -> Result<()> {
         if self.env.interrupt.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) {
             return Err(Error::code(crate::error::SQLITE_INTERRUPT));

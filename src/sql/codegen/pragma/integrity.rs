@@ -338,7 +338,7 @@ impl Compiler<'_> {
             if !table.strict && field.is_some() {
                 self.check_affinity(table, i, row, &h, field, default_bit, remaining, done);
             }
-            let ty = col.decltype.clone().unwrap_or_default().to_ascii_uppercase();
+            let ty = col.decltype.clone().unwrap_or_default().ascii_upper();
             // The storage classes allowed besides NULL (`IsType` masks).
             let allowed = match ty.as_str() {
                 "INT" | "INTEGER" => TYPE_INTEGER,
