@@ -13,7 +13,19 @@ macro_rules! ffi_guard {
     ($fallback:expr, $body:block) => {
         match ::std::panic::catch_unwind(::std::panic::AssertUnwindSafe(|| $body)) {
             Ok(v) => v,
-            Err(_) => $fallback,
+            Err(payload) => {
+                $crate::guard::drop_panic(payload);
+                $fallback
+            }
         }
     };
+}
+
+/// Drops a caught panic's payload. Out of line and cold: dropping the boxed
+/// payload in place (a call through its vtable, then the free) at each of
+/// the ~390 guarded entry points took ~20 KB of the installed library.
+#[cold]
+#[inline(never)]
+pub fn drop_panic(payload: Box<dyn std::any::Any + Send>) {
+    drop(payload);
 }

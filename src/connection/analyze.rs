@@ -30,6 +30,7 @@ use super::vacuum::run;
 use super::Connection;
 use crate::btree::Cursor;
 use crate::error::{Error, Result};
+use crate::util::ascii::AsciiLower;
 use crate::value::compare::compare_values;
 use crate::value::record::{decode_record, KeyInfo};
 use crate::value::Value;
@@ -47,8 +48,7 @@ struct StatRow {
 impl Connection {
     /// Run an ANALYZE statement.
     pub(super) fn analyze(&mut self, a: &Analyze) -> Result<()> {
-        let db =
-            self.state.dbs.iter().position(|d| d.name.eq_ignore_ascii_case(&a.schema)).ok_or_else(|| Error::sql(format!("unknown database {}", a.schema)))?;
+        let db = self.state.dbs.iter().position(|d| d.name.eq_ci(&a.schema)).ok_or_else(|| Error::sql(format!("unknown database {}", a.schema)))?;
         let schema_name = self.state.dbs[db].name.clone();
         if db == 1 && self.schema_for(1).tables.is_empty() {
             // Nothing to count (SQLite would still create an empty
@@ -100,8 +100,7 @@ impl Connection {
         }
         let mut rows = Vec::new();
         for t in tables.iter().filter(|t| t.view_select.is_none() && t.root > 0 && !is_internal(&t.name)) {
-            let mut indexes: Vec<_> =
-                schema.indexes_of(t).into_iter().filter(|i| only_index.as_ref().is_none_or(|o| o.eq_ignore_ascii_case(&i.name))).cloned().collect();
+            let mut indexes: Vec<_> = schema.indexes_of(t).into_iter().filter(|i| only_index.as_ref().is_none_or(|o| o.eq_ci(&i.name))).cloned().collect();
             indexes.reverse();
             for ix in &indexes {
                 let ki = self.key_info_for_index(db, ix)?;
@@ -195,7 +194,7 @@ fn tables_in_visit_order(schema: &crate::sql::schema::Schema) -> Vec<crate::sql:
     let mut tables: Vec<crate::sql::schema::Table> = names.into_iter().filter_map(|n| schema.table(n).cloned()).collect();
     // A table the order lost track of is still counted.
     for t in schema.tables.values() {
-        if !tables.iter().any(|u| u.name.eq_ignore_ascii_case(&t.name)) {
+        if !tables.iter().any(|u| u.name.eq_ci(&t.name)) {
             tables.push(crate::sql::schema::Table::clone(t));
         }
     }

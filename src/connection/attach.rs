@@ -25,6 +25,7 @@ use super::Connection;
 use crate::btree::{Btree, BtreeOptions, TxnState};
 use crate::error::{Error, Result, SQLITE_CANTOPEN, SQLITE_ERROR};
 use crate::io::IoContext;
+use crate::util::ascii::AsciiLower;
 use crate::value::Value;
 use crate::vdbe::Database;
 use std::sync::Arc;
@@ -52,7 +53,7 @@ impl Connection {
         if self.state.dbs.len() >= max.max(0) as usize + 2 {
             return Err(Error::new(SQLITE_ERROR, format!("too many attached databases - max {max}")));
         }
-        if self.state.dbs.iter().any(|d| d.name.eq_ignore_ascii_case(&name)) {
+        if self.state.dbs.iter().any(|d| d.name.eq_ci(&name)) {
             return Err(Error::new(SQLITE_ERROR, format!("database {name} is already in use")));
         }
         // The file opens with the connection's own flags (read-only
@@ -107,7 +108,7 @@ impl Connection {
     /// `DETACH name` with the operand computed.
     pub(crate) fn detach_database(&mut self, name: Option<&Value>) -> Result<()> {
         let name = operand_text(name);
-        let Some(i) = self.state.dbs.iter().position(|d| d.name.eq_ignore_ascii_case(&name)) else {
+        let Some(i) = self.state.dbs.iter().position(|d| d.name.eq_ci(&name)) else {
             return Err(Error::new(SQLITE_ERROR, format!("no such database: {name}")));
         };
         if i < 2 {

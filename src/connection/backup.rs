@@ -25,6 +25,7 @@ use super::Connection;
 use crate::btree::{Pgno, TxnState};
 use crate::error::{Error, Result, SQLITE_ERROR, SQLITE_READONLY};
 use crate::pager::header;
+use crate::util::ascii::AsciiLower;
 
 /// Offsets of the file format read/write versions in page 1.
 const FORMAT_VERSIONS: std::ops::Range<usize> = header::WRITE_VERSION..header::READ_VERSION + 1;
@@ -51,7 +52,7 @@ pub struct Backup {
 /// The index of schema `name` ("main", "temp") among `conn`'s databases.
 fn db_index(conn: &Connection, name: &str) -> Result<usize> {
     let name = if name.is_empty() { "main" } else { name };
-    conn.state.dbs.iter().position(|d| d.name.eq_ignore_ascii_case(name)).ok_or_else(|| Error::new(SQLITE_ERROR, format!("unknown database {name}")))
+    conn.state.dbs.iter().position(|d| d.name.eq_ci(name)).ok_or_else(|| Error::new(SQLITE_ERROR, format!("unknown database {name}")))
 }
 
 impl Backup {

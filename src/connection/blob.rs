@@ -24,6 +24,7 @@
 use super::Connection;
 use crate::btree::{Btree, Cursor, Pgno, SeekResult, TxnState};
 use crate::error::{Error, Result, SQLITE_ABORT, SQLITE_ERROR, SQLITE_READONLY};
+use crate::util::ascii::AsciiLower;
 
 /// An open blob handle.
 #[derive(Debug)]
@@ -77,12 +78,7 @@ impl Connection {
     /// `db.table`.
     pub fn blob_open(&mut self, db: &str, table: &str, column: &str, rowid: i64, writable: bool) -> Result<Blob> {
         self.ensure_schema()?;
-        let db_index = self
-            .state
-            .dbs
-            .iter()
-            .position(|d| d.name.eq_ignore_ascii_case(db))
-            .ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {db}.{table}")))?;
+        let db_index = self.state.dbs.iter().position(|d| d.name.eq_ci(db)).ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {db}.{table}")))?;
         let schema = &self.schemas[db_index];
         let t = schema.table(table).ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such table: {db}.{table}")))?;
         if t.virtual_table.is_some() {
@@ -94,11 +90,7 @@ impl Connection {
         if t.without_rowid.is_some() {
             return Err(Error::new(SQLITE_ERROR, format!("cannot open table without rowid: {}", t.name)));
         }
-        let col = t
-            .columns
-            .iter()
-            .position(|c| c.name.eq_ignore_ascii_case(column))
-            .ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such column: \"{column}\"")))?;
+        let col = t.columns.iter().position(|c| c.name.eq_ci(column)).ok_or_else(|| Error::new(SQLITE_ERROR, format!("no such column: \"{column}\"")))?;
         if writable {
             let indexed = schema.indexes_of(t).iter().any(|ix| ix.columns.iter().any(|c| c.column.is_none_or(|x| x == col)))
                 || t.auto_indexes.iter().any(|(cols, _)| cols.iter().any(|(c, _, _)| *c == col));

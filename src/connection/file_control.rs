@@ -11,6 +11,7 @@
 
 use super::Connection;
 use crate::btree::{Btree, TxnState};
+use crate::util::ascii::AsciiLower;
 
 /// SQLite reads a database's header when it opens the file; the pager
 /// reads it at the first transaction. Outside a transaction, read it now
@@ -27,14 +28,14 @@ fn load_header(bt: &mut Btree) {
 
 impl Connection {
     fn schema_btree_mut(&mut self, schema: &str) -> Option<&mut Btree> {
-        self.state.dbs.iter_mut().find(|d| d.name.eq_ignore_ascii_case(schema)).map(|d| &mut d.btree)
+        self.state.dbs.iter_mut().find(|d| d.name.eq_ci(schema)).map(|d| &mut d.btree)
     }
 
     /// `SQLITE_FCNTL_DATA_VERSION` of schema `schema`: changes whenever
     /// its content may have changed, by this connection or another
     /// (`None`: no such schema).
     pub fn file_data_version(&self, schema: &str) -> Option<u32> {
-        self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map(|d| d.btree.pager().file_data_version())
+        self.state.dbs.iter().find(|d| d.name.eq_ci(schema)).map(|d| d.btree.pager().file_data_version())
     }
 
     /// `SQLITE_FCNTL_RESERVE_BYTES`: the reserved bytes per page of
@@ -56,7 +57,7 @@ impl Connection {
     /// `schema` unless a transaction is open on it (then, as for the temp
     /// schema, nothing happens). `false`: no such schema.
     pub fn reset_cache(&mut self, schema: &str) -> bool {
-        let temp = schema.eq_ignore_ascii_case("temp");
+        let temp = schema.eq_ci("temp");
         let Some(bt) = self.schema_btree_mut(schema) else {
             return false;
         };

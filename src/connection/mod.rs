@@ -29,6 +29,7 @@ use crate::btree::{Btree, TxnState};
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_MISUSE};
 use crate::io::IoContext;
 use crate::sql::schema::Schema;
+use crate::util::ascii::AsciiLower;
 use crate::value::collation::Collation;
 use crate::vdbe::func::{FuncDef, FunctionRegistry};
 use crate::vdbe::ConnState;
@@ -310,7 +311,7 @@ impl Connection {
     /// rows they read while it stays the same. `None` if there is no such
     /// schema.
     pub fn change_sequence(&self, schema: &str) -> Option<u64> {
-        self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map(|d| d.btree.content_sequence())
+        self.state.dbs.iter().find(|d| d.name.eq_ci(schema)).map(|d| d.btree.content_sequence())
     }
 
     /// Transaction state of schema `schema` (or the highest of all when
@@ -318,7 +319,7 @@ impl Connection {
     pub fn txn_state(&self, schema: Option<&str>) -> i32 {
         match schema {
             None => self.state.dbs.iter().map(|d| d.btree.txn_state() as i32).max().unwrap_or(0),
-            Some(n) => self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(n)).map_or(-1, |d| d.btree.txn_state() as i32),
+            Some(n) => self.state.dbs.iter().find(|d| d.name.eq_ci(n)).map_or(-1, |d| d.btree.txn_state() as i32),
         }
     }
 
@@ -326,29 +327,29 @@ impl Connection {
     /// such schema.
     pub fn db_filename(&self, schema: &str) -> Option<String> {
         // SQLite answers NULL for the temp schema (it has no file of its own).
-        if schema.eq_ignore_ascii_case("temp") {
+        if schema.eq_ci("temp") {
             return None;
         }
-        self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map(|d| d.path.clone())
+        self.state.dbs.iter().find(|d| d.name.eq_ci(schema)).map(|d| d.path.clone())
     }
 
     /// The open database file of schema `schema` (`None`: no such schema,
     /// or `temp`, which has no file of its own).
     pub fn db_file(&self, schema: &str) -> Option<Arc<dyn crate::io::File>> {
-        if schema.eq_ignore_ascii_case("temp") {
+        if schema.eq_ci("temp") {
             return None;
         }
-        self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map(|d| d.btree.pager().file().clone())
+        self.state.dbs.iter().find(|d| d.name.eq_ci(schema)).map(|d| d.btree.pager().file().clone())
     }
 
     /// The open WAL or rollback journal of schema `schema`, if any.
     pub fn db_journal_file(&self, schema: &str) -> Option<Arc<dyn crate::io::File>> {
-        self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).and_then(|d| d.btree.pager().journal_or_wal_file())
+        self.state.dbs.iter().find(|d| d.name.eq_ci(schema)).and_then(|d| d.btree.pager().journal_or_wal_file())
     }
 
     /// 1 read-only, 0 read-write, -1 no such schema.
     pub fn db_readonly(&self, schema: &str) -> i32 {
-        self.state.dbs.iter().find(|d| d.name.eq_ignore_ascii_case(schema)).map_or(-1, |d| d.read_only as i32)
+        self.state.dbs.iter().find(|d| d.name.eq_ci(schema)).map_or(-1, |d| d.read_only as i32)
     }
 
     /// A flag another thread may set to interrupt running statements
@@ -420,22 +421,22 @@ impl Connection {
         // As for functions: one that exists (built-in ones included) is
         // not replaced under a running statement, and replacing it expires
         // every statement.
-        if self.collations.contains_key(&name.to_ascii_uppercase()) || is_builtin_collation(name) {
+        if self.collations.contains_key(&name.ascii_upper()) || is_builtin_collation(name) {
             if self.state.active_statements > 0 {
                 return Err(Error::new(crate::error::SQLITE_BUSY, "unable to delete/modify collation sequence due to active statements"));
             }
             self.expire_statements();
         }
         self.forget_compiled();
-        if !self.collation_order.iter().any(|n| n.eq_ignore_ascii_case(name)) && !is_builtin_collation(name) {
+        if !self.collation_order.iter().any(|n| n.eq_ci(name)) && !is_builtin_collation(name) {
             Arc::make_mut(&mut self.collation_order).push(name.to_string());
         }
         match collation {
             Some(c) => {
-                Arc::make_mut(&mut self.collations).insert(name.to_ascii_uppercase(), c);
+                Arc::make_mut(&mut self.collations).insert(name.ascii_upper(), c);
             }
             None => {
-                Arc::make_mut(&mut self.collations).remove(&name.to_ascii_uppercase());
+                Arc::make_mut(&mut self.collations).remove(&name.ascii_upper());
             }
         }
         Ok(())
@@ -508,7 +509,7 @@ mod vtab;
 /// BINARY, NOCASE and RTRIM: always listed by `PRAGMA collation_list`,
 /// whether or not an application replaced them.
 fn is_builtin_collation(name: &str) -> bool {
-    ["BINARY", "NOCASE", "RTRIM"].iter().any(|b| b.eq_ignore_ascii_case(name))
+    ["BINARY", "NOCASE", "RTRIM"].iter().any(|b| b.eq_ci(name))
 }
 
 /// Run `read` on database `db` inside a read transaction: the open one,

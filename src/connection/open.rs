@@ -95,7 +95,7 @@ pub(super) fn parse_target(path: &str, flags: OpenFlags) -> Result<OpenTarget> {
         let p = if let Some(x) = p.strip_prefix("//") {
             // file://host/path: only an empty host or localhost.
             match x.find('/') {
-                Some(i) if x[..i].is_empty() || x[..i].eq_ignore_ascii_case("localhost") => &x[i..],
+                Some(i) if x[..i].is_empty() || x[..i].eq_ci("localhost") => &x[i..],
                 Some(_) => return Err(Error::new(SQLITE_ERROR_CODE, format!("invalid uri authority: {}", &x[..x.find('/').unwrap_or(0)]))),
                 None => "",
             }
@@ -125,7 +125,7 @@ pub(super) fn parse_target(path: &str, flags: OpenFlags) -> Result<OpenTarget> {
                     "memory" => t.memory = true,
                     other => return Err(Error::new(SQLITE_ERROR_CODE, format!("no such access mode: {other}"))),
                 },
-                "immutable" => t.immutable = v == "1" || v.eq_ignore_ascii_case("true"),
+                "immutable" => t.immutable = v == "1" || v.eq_ci("true"),
                 "cache" => match v {
                     "shared" => shared_cache = true,
                     "private" => shared_cache = false,

@@ -13,6 +13,7 @@
 use super::Connection;
 use crate::btree::TxnState;
 use crate::error::{Error, Result};
+use crate::util::ascii::AsciiLower;
 
 /// What a page reader knows of the database file.
 #[derive(Debug, Clone, Copy)]
@@ -30,7 +31,7 @@ impl Connection {
     /// page images (page numbers from 1; a page past the end is
     /// `SQLITE_CORRUPT`). `Ok(None)` when no database has that name.
     pub fn read_pages<T>(&mut self, schema: &str, f: impl FnOnce(&PageFile, &mut dyn FnMut(u32) -> Result<Vec<u8>>) -> Result<T>) -> Result<Option<T>> {
-        let Some(db) = self.state.dbs.iter().position(|d| d.name.eq_ignore_ascii_case(schema)) else {
+        let Some(db) = self.state.dbs.iter().position(|d| d.name.eq_ci(schema)) else {
             return Ok(None);
         };
         let bt = &mut self.state.dbs[db].btree;

@@ -15,6 +15,7 @@ use crate::sql::codegen::statement::compile;
 use crate::sql::codegen::Compiler;
 use crate::sql::parse::with_first_statement;
 use crate::sql::schema::Schema;
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::Program;
 use std::sync::Arc;
 
@@ -568,7 +569,7 @@ fn schema_statement_depth(sql: &str, limit: usize) -> Result<()> {
 fn compiles_without_schema(sql: &[u8]) -> bool {
     use sqlite3_parser::ast::{Cmd, Stmt};
     with_first_statement(sql, |cmd, _| {
-        Ok(matches!(cmd, Some(Cmd::Stmt(Stmt::Pragma(name, _))) if crate::sql::parse::unquoted(name.name.0).eq_ignore_ascii_case("locking_mode")))
+        Ok(matches!(cmd, Some(Cmd::Stmt(Stmt::Pragma(name, _))) if crate::sql::parse::unquoted(name.name.0).eq_ci("locking_mode")))
     })
     .unwrap_or(false)
 }

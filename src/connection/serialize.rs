@@ -20,11 +20,12 @@
 use super::Connection;
 use crate::btree::{Btree, BtreeOptions, TxnState};
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_ERROR};
+use crate::util::ascii::AsciiLower;
 
 impl Connection {
     fn schema_index(&self, schema: Option<&str>) -> Option<usize> {
         let name = schema.unwrap_or("main");
-        self.state.dbs.iter().position(|d| d.name.eq_ignore_ascii_case(name))
+        self.state.dbs.iter().position(|d| d.name.eq_ci(name))
     }
 
     /// The image of database `schema` (default "main"); `None` if there is

@@ -43,6 +43,7 @@ use super::{Connection, OpenFlags, Statement, StepResult};
 use crate::btree::{Cursor, InsertKey, Meta, TxnState};
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_ERROR};
 use crate::pager::header::{self, get_u32, put_u32};
+use crate::util::ascii::AsciiLower;
 use crate::value::Value;
 use crate::vdbe::program::{Vacuum, VacuumInto};
 use crate::Poll;
@@ -151,7 +152,7 @@ impl Connection {
         if self.state.active_statements > 0 {
             return Err(Error::new(SQLITE_ERROR, "cannot VACUUM - SQL statements in progress"));
         }
-        let Some(db) = self.state.dbs.iter().position(|d| d.name.eq_ignore_ascii_case(schema)) else {
+        let Some(db) = self.state.dbs.iter().position(|d| d.name.eq_ci(schema)) else {
             return Err(Error::new(SQLITE_ERROR, format!("unknown database {schema}")));
         };
         if db == 1 {
@@ -245,7 +246,7 @@ impl Connection {
             |_| Ok(()),
         )?;
         let internal = |r: &&SchemaRow| crate::sql::schema::is_internal_name(&r.name);
-        if let Some(r) = rows.iter().filter(internal).find(|r| r.kind == "table" && !r.name.eq_ignore_ascii_case("sqlite_sequence")) {
+        if let Some(r) = rows.iter().filter(internal).find(|r| r.kind == "table" && !r.name.eq_ci("sqlite_sequence")) {
             return Err(Error::unsupported(&format!("VACUUM of a database holding {}", r.name)));
         }
         let creates = |kind: &'static str| rows.iter().filter(move |r| r.kind == kind && r.sql.is_some() && !r.is_virtual_table());
@@ -266,7 +267,7 @@ impl Connection {
                 self.copy_table_rows(db, &mut dest, &r.name)?;
             }
         }
-        if rows.iter().any(|r| r.kind == "table" && r.name.eq_ignore_ascii_case("sqlite_sequence")) {
+        if rows.iter().any(|r| r.kind == "table" && r.name.eq_ci("sqlite_sequence")) {
             run(&mut dest, "DELETE FROM sqlite_sequence", &[], |_| Ok(()))?;
             let mut seqs = Vec::new();
             run(self, &format!("SELECT name, seq FROM {schema}.sqlite_sequence"), &[], |st| {
@@ -349,7 +350,7 @@ impl Connection {
         let mut cols: Vec<String> = table.columns.iter().filter(|c| c.generated.is_none()).map(|c| quote(&c.name)).collect();
         // (A WITHOUT ROWID table's rows are known by their key alone.)
         if table.rowid_alias.is_none() && table.without_rowid.is_none() {
-            let taken = |a: &str| table.columns.iter().any(|c| c.name.eq_ignore_ascii_case(a));
+            let taken = |a: &str| table.columns.iter().any(|c| c.name.eq_ci(a));
             let Some(rowid) = ["rowid", "_rowid_", "oid"].into_iter().find(|a| !taken(a)) else {
                 return Err(Error::unsupported(&format!("VACUUM of table {name}: its columns hide the rowid")));
             };

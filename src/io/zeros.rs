@@ -35,6 +35,7 @@ fn map_region() -> Option<Region> {
 
 /// `n` zero bytes borrowed from the region; `None` when `n` is larger
 /// than the region or it could not be mapped (the caller then allocates).
+#[inline(never)]
 pub fn zeros(n: usize) -> Option<&'static [u8]> {
     /// Small requests never need the mapping.
     static SMALL: [u8; 4096] = [0; 4096];

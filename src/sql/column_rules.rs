@@ -4,6 +4,7 @@
 //! (a generated column's, a CHECK's) names a column.
 
 use crate::error::Error;
+use crate::util::ascii::AsciiLower;
 
 /// The generated columns each generated column's expression names, found
 /// by whole-word match outside string literals (a name inside a quoted
@@ -29,7 +30,7 @@ pub fn references(expr: &str, name: &str) -> bool {
     if !cur.is_empty() {
         words.push(cur);
     }
-    words.iter().any(|w| w.eq_ignore_ascii_case(name))
+    words.iter().any(|w| w.eq_ci(name))
 }
 
 /// The error SQLite's parser gives for a column definition whose

@@ -19,6 +19,7 @@
 //! (callers then keep the AST's text).
 
 use crate::sql::parse::{tokens, Tok};
+use crate::util::ascii::AsciiLower;
 use sqlite3_parser::dialect::TokenType;
 use TokenType::*;
 
@@ -130,7 +131,7 @@ fn one_column(sql: &[u8], toks: &[Tok]) -> ColumnSpans {
     }
     if i > 0 {
         let written = dequote(&text(sql, toks[0].start, toks[i - 1].end));
-        let standard = STANDARD_TYPES.iter().find(|s| s.eq_ignore_ascii_case(&written));
+        let standard = STANDARD_TYPES.iter().find(|s| s.eq_ci(&written));
         spans.decltype = Some(standard.map_or(written, |s| s.to_string()));
     }
     // The DEFAULT, wherever it stands among the constraints.

@@ -10,6 +10,7 @@
 
 use crate::error::Error;
 use crate::sql::parse::{syntax_error_offset, tokens, unquote, Tok};
+use crate::util::ascii::AsciiLower;
 use sqlite3_parser::dialect::TokenType;
 
 /// The offset `sqlite3_error_offset` reports for `err`, raised while
@@ -45,7 +46,7 @@ fn find_name(sql: &[u8], qualifier: Option<&str>, name: &str, call: bool) -> Opt
     let text = |t: &Tok| unquote(&String::from_utf8_lossy(&sql[t.start..t.end]));
     let is_update = toks.first().is_some_and(|t| t.kind == TokenType::TK_UPDATE);
     for (i, t) in toks.iter().enumerate() {
-        if !is_name(sql, t) || !text(t).eq_ignore_ascii_case(name) {
+        if !is_name(sql, t) || !text(t).eq_ci(name) {
             continue;
         }
         let next = toks.get(i + 1).map(|n| n.kind);
@@ -58,7 +59,7 @@ fn find_name(sql: &[u8], qualifier: Option<&str>, name: &str, call: bool) -> Opt
         }
         match qualifier {
             Some(q) => {
-                if i >= 2 && prev == Some(TokenType::TK_DOT) && text(&toks[i - 2]).eq_ignore_ascii_case(q) {
+                if i >= 2 && prev == Some(TokenType::TK_DOT) && text(&toks[i - 2]).eq_ci(q) {
                     return Some(toks[i - 2].start);
                 }
             }

@@ -14,6 +14,7 @@
 //! to the original ones ([`Rewritten::original_offset`]).
 
 use super::parse::{tokens, unquoted};
+use crate::util::ascii::AsciiLower;
 use sqlite3_parser::dialect::TokenType;
 
 /// What separates a renamed column from the number making it unique.
@@ -65,7 +66,7 @@ pub fn rename_repeated_set_columns(sql: &[u8]) -> Option<Rewritten> {
         for k in (open + 1..close).step_by(2) {
             let raw = String::from_utf8_lossy(&sql[toks[k].start..toks[k].end]).into_owned();
             let name = unquoted(&raw).into_owned();
-            let copies = seen.iter().filter(|s| s.eq_ignore_ascii_case(&name)).count();
+            let copies = seen.iter().filter(|s| s.eq_ci(&name)).count();
             if copies > 0 {
                 renames.push((k, format!("\"{}{MARK}{copies}\"", name.replace('"', "\"\""))));
             }

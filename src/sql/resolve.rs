@@ -8,6 +8,7 @@
 //! outer scope marks every scope it passed as correlated.
 
 use crate::error::{Error, Result};
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use std::sync::Arc;
 
@@ -93,14 +94,14 @@ pub struct Scope {
 }
 
 fn is_rowid_name(n: &str) -> bool {
-    n.eq_ignore_ascii_case("rowid") || n.eq_ignore_ascii_case("oid") || n.eq_ignore_ascii_case("_rowid_")
+    n.eq_ci("rowid") || n.eq_ci("oid") || n.eq_ci("_rowid_")
 }
 
 /// The column `name` reads in `item` (`Some(None)`: the rowid) and the
 /// visible column of that name, if any (scanned once: every identifier of
 /// every statement comes through here).
 fn column_of(item: &ScopeItem, name: &str) -> Option<(Option<usize>, Option<usize>)> {
-    if let Some(i) = item.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name)) {
+    if let Some(i) = item.columns.iter().position(|c| c.name.eq_ci(name)) {
         return Some((if item.rowid_alias == Some(i) { None } else { Some(i) }, Some(i)));
     }
     if item.has_rowid && is_rowid_name(name) {
@@ -113,9 +114,7 @@ fn column_of(item: &ScopeItem, name: &str) -> Option<(Option<usize>, Option<usiz
 /// item (see [`ScopeColumn::source`]).
 fn source_column_of(item: &ScopeItem, db: Option<usize>, qualifier: &str, name: &str) -> Option<usize> {
     // (Most items have no such column: the source is tested first.)
-    item.columns.iter().position(|c| {
-        c.source.as_deref().is_some_and(|s| s.eq_ignore_ascii_case(qualifier)) && c.name.eq_ignore_ascii_case(name) && db.is_none_or(|d| c.source_db == Some(d))
-    })
+    item.columns.iter().position(|c| c.source.as_deref().is_some_and(|s| s.eq_ci(qualifier)) && c.name.eq_ci(name) && db.is_none_or(|d| c.source_db == Some(d)))
 }
 
 /// Resolve `[qualifier.]name` through `scopes` (innermost last).
@@ -130,13 +129,13 @@ pub fn resolve(scopes: &mut [Scope], qualifier: Option<&str>, name: &str) -> Res
 /// `sqlite_temp_master`/`sqlite_temp_schema`, which `temp.sqlite_master`
 /// also names).
 fn qualifier_names(item: &ScopeItem, db: Option<usize>, q: &str) -> bool {
-    if item.name.eq_ignore_ascii_case(q) {
+    if item.name.eq_ci(q) {
         return true;
     }
-    if !item.name.eq_ignore_ascii_case(&item.table) {
+    if !item.name.eq_ci(&item.table) {
         return false;
     }
-    let is = |s: &str, names: [&str; 2]| names.iter().any(|n| s.eq_ignore_ascii_case(n));
+    let is = |s: &str, names: [&str; 2]| names.iter().any(|n| s.eq_ci(n));
     const MAIN: [&str; 2] = ["sqlite_master", "sqlite_schema"];
     const TEMP: [&str; 2] = ["sqlite_temp_master", "sqlite_temp_schema"];
     if item.db == 1 {
@@ -160,9 +159,8 @@ pub fn resolve_in(scopes: &mut [Scope], db: Option<usize>, qualifier: Option<&st
         // An unqualified `rowid` that some item has as a real column names
         // that column: the implicit rowids of the others do not compete
         // with it (as in SQLite; two implicit ones are ambiguous).
-        let real_rowid_column = qualifier.is_none()
-            && is_rowid_name(name)
-            && scope.items.iter().any(|it| it.columns.iter().any(|c| !c.hidden && c.name.eq_ignore_ascii_case(name)));
+        let real_rowid_column =
+            qualifier.is_none() && is_rowid_name(name) && scope.items.iter().any(|it| it.columns.iter().any(|c| !c.hidden && c.name.eq_ci(name)));
         for (ii, item) in scope.items.iter().enumerate() {
             if let Some(q) = qualifier {
                 if !qualifier_names(item, db, q) {
@@ -202,7 +200,7 @@ pub fn resolve_in(scopes: &mut [Scope], db: Option<usize>, qualifier: Option<&st
                     // different databases are told apart by callers that
                     // pass `db`; those that do not keep the first.)
                     let same_db = found.as_ref().is_some_and(|f| scope.items[f.item].db == item.db);
-                    if by_source || (same_db && !item.using.iter().any(|u| u.eq_ignore_ascii_case(name))) {
+                    if by_source || (same_db && !item.using.iter().any(|u| u.eq_ci(name))) {
                         return Err(Error::sql(format!("ambiguous column name: {}.{name}", qualifier.unwrap_or_default())));
                     }
                     continue;
@@ -241,7 +239,7 @@ pub const UNCHANGED_FLAG: &str = "_ringlite_unchanged_flag_";
 /// item with a rowid when none), whatever its columns are called.
 pub fn resolve_rowid(scopes: &[Scope], qualifier: Option<&str>) -> Option<ColumnRef> {
     let scope = scopes.last()?;
-    let (ii, item) = scope.items.iter().enumerate().find(|(_, it)| it.has_rowid && qualifier.is_none_or(|q| it.name.eq_ignore_ascii_case(q)))?;
+    let (ii, item) = scope.items.iter().enumerate().find(|(_, it)| it.has_rowid && qualifier.is_none_or(|q| it.name.eq_ci(q)))?;
     Some(ColumnRef { depth: 0, item: ii, cursor: item.cursor, column: None, affinity: Affinity::Integer, collation: None })
 }
 

@@ -279,7 +279,7 @@ impl Table {
 
     /// Index of a column by name.
     pub fn column_index(&self, name: &str) -> Option<usize> {
-        self.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name))
+        self.columns.iter().position(|c| c.name.eq_ci(name))
     }
 
     /// Affinity letters of all columns (MakeRecord P4).
@@ -346,7 +346,7 @@ impl Table {
         let mut out: Vec<(usize, bool, String)> = Vec::new();
         for (c, desc, coll) in self.without_rowid.iter().flatten() {
             let coll = self.key_collation(Some(*c), coll);
-            if !out.iter().any(|(x, _, k)| x == c && k.eq_ignore_ascii_case(&coll)) {
+            if !out.iter().any(|(x, _, k)| x == c && k.eq_ci(&coll)) {
                 out.push((*c, *desc, coll));
             }
         }
@@ -377,7 +377,7 @@ impl Table {
     pub fn index_suffix(&self, idx: &Index) -> Vec<(usize, bool, String)> {
         let mut out: Vec<(usize, bool, String)> = Vec::new();
         for (col, desc, coll) in self.key_columns() {
-            let held = idx.columns.iter().any(|ic| ic.column == Some(col) && self.key_collation(ic.column, &ic.collation).eq_ignore_ascii_case(&coll));
+            let held = idx.columns.iter().any(|ic| ic.column == Some(col) && self.key_collation(ic.column, &ic.collation).eq_ci(&coll));
             if !held {
                 out.push((col, desc && idx.origin == "c", coll));
             }
@@ -394,13 +394,10 @@ impl Table {
         self.key_columns()
             .iter()
             .map(|(col, _, coll)| {
-                if let Some(s) = suffix.iter().position(|(c, _, k)| c == col && k.eq_ignore_ascii_case(coll)) {
+                if let Some(s) = suffix.iter().position(|(c, _, k)| c == col && k.eq_ci(coll)) {
                     return n + s;
                 }
-                idx.columns
-                    .iter()
-                    .position(|ic| ic.column == Some(*col) && self.key_collation(ic.column, &ic.collation).eq_ignore_ascii_case(coll))
-                    .unwrap_or(n)
+                idx.columns.iter().position(|ic| ic.column == Some(*col) && self.key_collation(ic.column, &ic.collation).eq_ci(coll)).unwrap_or(n)
             })
             .collect()
     }
@@ -531,9 +528,8 @@ impl Schema {
     /// Indexes of a table, in creation order (order of their rows in
     /// `sqlite_schema`).
     pub fn indexes_of(&self, table: &Table) -> Vec<&Index> {
-        let mut v: Vec<&Index> = self.indexes.values().map(|i| &**i).filter(|i| i.table.eq_ignore_ascii_case(&table.name) && i.db == table.db).collect();
-        let order =
-            |i: &Index| self.rows.iter().enumerate().position(|(n, r)| r.1.eq_ignore_ascii_case(&i.name) && self.row_db(n) == i.db).unwrap_or(usize::MAX);
+        let mut v: Vec<&Index> = self.indexes.values().map(|i| &**i).filter(|i| i.table.eq_ci(&table.name) && i.db == table.db).collect();
+        let order = |i: &Index| self.rows.iter().enumerate().position(|(n, r)| r.1.eq_ci(&i.name) && self.row_db(n) == i.db).unwrap_or(usize::MAX);
         crate::util::cold_sort::sort_by_key(&mut v, |i| order(i));
         v
     }

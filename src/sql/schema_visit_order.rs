@@ -35,6 +35,7 @@
 //! number of listed names hashing to it, and its first name is the one
 //! nearest the front of the list among them.
 
+use crate::util::ascii::AsciiLower;
 /// Most buckets SQLite gives a schema hash table (its 1,024-byte soft
 /// allocation limit over 16-byte buckets).
 const MAX_BUCKETS: usize = 64;
@@ -173,9 +174,7 @@ impl TableVisitOrder {
 
     /// A table or view leaving the schema (no-op for a name not in it).
     pub fn remove(&mut self, name: &str) {
-        let Some(slot) =
-            (0..self.nodes.len()).find(|&i| Some(i) != self.schema_table && self.nodes[i].as_ref().is_some_and(|n| n.name.eq_ignore_ascii_case(name)))
-        else {
+        let Some(slot) = (0..self.nodes.len()).find(|&i| Some(i) != self.schema_table && self.nodes[i].as_ref().is_some_and(|n| n.name.eq_ci(name))) else {
             return;
         };
         let (prev, next, hash) = {

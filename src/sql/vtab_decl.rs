@@ -13,6 +13,7 @@
 
 use crate::error::{Error, Result};
 use crate::sql::schema::Table;
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use std::sync::Arc;
 
@@ -66,10 +67,10 @@ fn parse(declared: &str) -> Result<Table> {
 fn strip_hidden(ty: Option<&str>) -> (Option<String>, bool) {
     let Some(ty) = ty else { return (None, false) };
     let words: Vec<&str> = ty.split_ascii_whitespace().collect();
-    if !words.iter().any(|w| w.eq_ignore_ascii_case("hidden")) {
+    if !words.iter().any(|w| w.eq_ci("hidden")) {
         return (Some(ty.to_string()), false);
     }
-    let rest: Vec<&str> = words.into_iter().filter(|w| !w.eq_ignore_ascii_case("hidden")).collect();
+    let rest: Vec<&str> = words.into_iter().filter(|w| !w.eq_ci("hidden")).collect();
     let joined = rest.join(" ");
     ((!joined.is_empty()).then_some(joined), true)
 }

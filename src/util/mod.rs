@@ -7,4 +7,5 @@
 pub mod ascii;
 pub mod cold_sort;
 pub mod fast_hash;
+pub mod fmt;
 pub mod prng;

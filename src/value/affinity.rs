@@ -14,6 +14,7 @@ use super::numeric::{
     cast_to_blob, cast_to_integer, cast_to_numeric, cast_to_real, cast_to_text, format_real, integer_prefix, real_to_integer_if_exact, text_to_numeric,
 };
 use super::Value;
+use crate::util::ascii::AsciiLower;
 
 /// The five affinities, with SQLite's internal letters.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -63,7 +64,7 @@ impl Affinity {
     /// `datatype3.txt` §3.1, first match wins; matching is on substrings,
     /// case-insensitive; an empty type is BLOB).
     pub fn from_decltype(decl: &str) -> Affinity {
-        let up = decl.to_ascii_uppercase();
+        let up = decl.ascii_upper();
         if up.contains("INT") {
             Affinity::Integer
         } else if up.contains("CHAR") || up.contains("CLOB") || up.contains("TEXT") {

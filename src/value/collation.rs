@@ -5,6 +5,7 @@
 //! trailing spaces (0x20) only. User collations come from
 //! `sqlite3_create_collation*` and must be a total order.
 
+use crate::util::ascii::AsciiLower;
 use std::cmp::Ordering;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
@@ -73,11 +74,11 @@ impl Collation {
     /// The built-in collation of that name (BINARY, NOCASE, RTRIM; any
     /// case), if it is one.
     pub fn builtin(name: &str) -> Option<Collation> {
-        if name.eq_ignore_ascii_case("BINARY") {
+        if name.eq_ci("BINARY") {
             Some(Collation::binary())
-        } else if name.eq_ignore_ascii_case("NOCASE") {
+        } else if name.eq_ci("NOCASE") {
             Some(Collation::nocase())
-        } else if name.eq_ignore_ascii_case("RTRIM") {
+        } else if name.eq_ci("RTRIM") {
             Some(Collation::rtrim())
         } else {
             None
@@ -88,7 +89,7 @@ impl Collation {
     /// bytes), which lets comparisons of stored records skip the function
     /// call.
     pub fn is_binary(&self) -> bool {
-        self.name.eq_ignore_ascii_case("BINARY")
+        self.name.eq_ci("BINARY")
     }
 
     /// Compare two texts.

@@ -36,6 +36,7 @@
 //! U+FFFD. An odd trailing byte is dropped, as in SQLite; a malformed
 //! UTF-8 sequence becomes U+FFFD.
 
+use crate::util::ascii::AsciiLower;
 use std::cell::Cell;
 use std::cmp::Ordering;
 use std::sync::atomic::{AtomicBool, Ordering as AtomicOrdering};
@@ -77,7 +78,7 @@ impl TextEncoding {
     /// UTF-16 without byte order is the machine's), `None` if unknown.
     pub fn from_pragma(name: &str) -> Option<TextEncoding> {
         let native = if cfg!(target_endian = "big") { TextEncoding::Utf16be } else { TextEncoding::Utf16le };
-        Some(match name.to_ascii_uppercase().as_str() {
+        Some(match name.ascii_upper().as_str() {
             "UTF-8" | "UTF8" => TextEncoding::Utf8,
             "UTF-16LE" | "UTF16LE" => TextEncoding::Utf16le,
             "UTF-16BE" | "UTF16BE" => TextEncoding::Utf16be,

@@ -5,6 +5,7 @@
 //! Invariant: jump targets (`p2` of jumping opcodes) are resolved addresses
 //! once a `Program` is built; labels live only in the code generator.
 
+use crate::util::ascii::AsciiLower;
 use crate::value::collation::Collation;
 use crate::value::record::KeyInfo;
 use crate::value::Value;
@@ -384,7 +385,7 @@ impl P4 {
                     .fields
                     .iter()
                     .map(|f| {
-                        let c = if f.collation.name.eq_ignore_ascii_case("BINARY") { "B".to_string() } else { f.collation.name.to_string() };
+                        let c = if f.collation.name.eq_ci("BINARY") { "B".to_string() } else { f.collation.name.to_string() };
                         if f.descending {
                             format!("-{c}")
                         } else {

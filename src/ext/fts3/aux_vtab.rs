@@ -27,6 +27,7 @@ use super::segments::{self, Range};
 use super::shadow::conn;
 use super::tokenizer;
 use crate::error::{Error, Result, SQLITE_ERROR};
+use crate::util::ascii::AsciiLower;
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
 use crate::vdbe::vtab::{ColumnContext, Connected, ConstraintOp, IndexInfo, Module, VTab, VTabCursor, VtabConfig};
@@ -51,7 +52,7 @@ impl Module for AuxModule {
             4 => (args[1].clone(), dequote(args[3].trim())),
             // The two-argument form only for a table in temp (whose
             // target lives in another database).
-            5 if args[1].eq_ignore_ascii_case("temp") => (args[3].trim().to_string(), dequote(args[4].trim())),
+            5 if args[1].eq_ci("temp") => (args[3].trim().to_string(), dequote(args[4].trim())),
             _ => return Err(bad()),
         };
         Ok(Connected { table: Arc::new(AuxTable { db, fts }), schema: SCHEMA.to_string(), config: VtabConfig::default() })

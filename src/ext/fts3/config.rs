@@ -184,7 +184,7 @@ pub fn parse(argv: &[String], fts4: bool, content_columns: &mut dyn FnMut(&str, 
         let a = arg.trim();
         let kv = a.split_once('=').map(|(k, v)| (k.trim().ascii_lower(), v.trim()));
         // "tokenize NAME" is the old spelling.
-        let tok_old = (tok_spec.is_none() && a.len() > 9 && a[..9].eq_ignore_ascii_case("tokenize ") && !a.contains('=')).then(|| &a[9..]);
+        let tok_old = (tok_spec.is_none() && a.len() > 9 && a[..9].eq_ci("tokenize ") && !a.contains('=')).then(|| &a[9..]);
         if let Some(spec) = tok_old {
             tok_spec = Some(split_words(spec));
             continue;
@@ -199,16 +199,16 @@ pub fn parse(argv: &[String], fts4: bool, content_columns: &mut dyn FnMut(&str, 
                     "content" => content = if v.is_empty() { Content::None } else { Content::External(v) },
                     "languageid" => languageid = Some(v),
                     "matchinfo" => {
-                        if !v.eq_ignore_ascii_case("fts3") {
+                        if !v.eq_ci("fts3") {
                             return Err(Error::sql(format!("unrecognized matchinfo: {v}")));
                         }
                         matchinfo_fts3 = true;
                     }
                     "notindexed" => notindexed.push(v),
                     "order" => {
-                        if v.eq_ignore_ascii_case("desc") {
+                        if v.eq_ci("desc") {
                             desc = true;
-                        } else if v.eq_ignore_ascii_case("asc") {
+                        } else if v.eq_ci("asc") {
                             desc = false;
                         } else {
                             return Err(Error::sql(format!("unrecognized order: {v}")));
@@ -254,7 +254,7 @@ pub fn parse(argv: &[String], fts4: bool, content_columns: &mut dyn FnMut(&str, 
     }
     let mut ni = vec![false; columns.len()];
     for n in &notindexed {
-        match columns.iter().position(|c| c.eq_ignore_ascii_case(n)) {
+        match columns.iter().position(|c| c.eq_ci(n)) {
             Some(i) => ni[i] = true,
             None => return Err(Error::sql(format!("no such column: {n}"))),
         }
@@ -274,7 +274,7 @@ pub fn parse(argv: &[String], fts4: bool, content_columns: &mut dyn FnMut(&str, 
         None => tokenizer::create("simple", &[])?,
         Some(words) if words.is_empty() => tokenizer::create("simple", &[])?,
         Some(words) => match tokenizer::create(&words[0], &words[1..]) {
-            Err(e) if words[0].eq_ignore_ascii_case("unicode61") => return Err(Error::sql("unknown tokenizer")).map_err(|_: Error| e),
+            Err(e) if words[0].eq_ci("unicode61") => return Err(Error::sql("unknown tokenizer")).map_err(|_: Error| e),
             r => r?,
         },
     };

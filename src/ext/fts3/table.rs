@@ -22,6 +22,7 @@ use super::shadow::{conn, exec, query, table};
 use super::varint;
 use crate::connection::Connection;
 use crate::error::{Error, Result};
+use crate::util::ascii::AsciiLower;
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
 use crate::vdbe::vtab::{ConflictMode, Connected, ConstraintOp, IndexInfo, Module, VTab, VTabCursor, VtabConfig, ON_CONFLICT_REPLACE};
@@ -88,7 +89,7 @@ impl Module for FtsModule {
     }
 
     fn shadow_name(&self, suffix: &str) -> bool {
-        SHADOWS.iter().any(|s| s.eq_ignore_ascii_case(suffix))
+        SHADOWS.iter().any(|s| s.eq_ci(suffix))
     }
 }
 

@@ -266,12 +266,12 @@ impl Config {
                 return Err(crate::vdbe::vtab::constructor_failed(&name));
             };
             let col = dequote(first);
-            if col.eq_ignore_ascii_case("rank") || col.eq_ignore_ascii_case("rowid") {
+            if col.eq_ci("rank") || col.eq_ci("rowid") {
                 return Err(Error::sql(format!("reserved fts5 column name: {col}")));
             }
             let mut unindexed = false;
             for opt in &w[1..] {
-                if dequote(opt).eq_ignore_ascii_case("unindexed") {
+                if dequote(opt).eq_ci("unindexed") {
                     unindexed = true;
                 } else {
                     return Err(Error::sql(format!("unrecognized column option: {}", dequote(opt))));

@@ -57,6 +57,7 @@
 //! step (the index lagging by the pending log until commit); they
 //! are dropped by `xDestroy`.
 
+use crate::util::ascii::AsciiLower;
 pub mod aux;
 pub mod check;
 pub mod codec;
@@ -121,7 +122,7 @@ impl Module for Fts5Module {
     }
 
     fn shadow_name(&self, suffix: &str) -> bool {
-        shadow::SUFFIXES.iter().any(|s| s.eq_ignore_ascii_case(suffix))
+        shadow::SUFFIXES.iter().any(|s| s.eq_ci(suffix))
     }
 }
 

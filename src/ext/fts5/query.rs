@@ -17,6 +17,7 @@ use super::config::Detail;
 use super::tokenizer::Tokenizer;
 use super::tokenizer::{TOKENIZE_PREFIX, TOKENIZE_QUERY};
 use crate::error::{Error, Result};
+use crate::util::ascii::AsciiLower;
 
 /// One phrase: tokens that must appear one after the other.
 #[derive(Debug, Clone, PartialEq)]
@@ -265,7 +266,7 @@ impl Parser<'_> {
     }
 
     fn column_index(&self, name: &str) -> Result<usize> {
-        self.columns.iter().position(|c| c.eq_ignore_ascii_case(name)).ok_or_else(|| Error::sql(format!("no such column: {name}")))
+        self.columns.iter().position(|c| c.eq_ci(name)).ok_or_else(|| Error::sql(format!("no such column: {name}")))
     }
 
     /// A unit: `( query )`, a column filter and what it covers, a NEAR

@@ -84,7 +84,7 @@ impl VocabModule {
     fn make(&self, argv: &[String]) -> Result<Connected> {
         let db = argv.get(1).cloned().unwrap_or_default();
         let args: Vec<String> = argv.iter().skip(3).map(|a| dequote(a.trim())).collect();
-        let temp = db.eq_ignore_ascii_case("temp");
+        let temp = db.eq_ci("temp");
         let (fts_db, fts_name, kind) = match args.as_slice() {
             [t, k] => (db.clone(), t.clone(), k),
             [d, t, k] if temp => (d.clone(), t.clone(), k),

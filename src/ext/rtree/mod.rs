@@ -21,6 +21,7 @@
 //! stamped with, so transactions and savepoints of the shadow tables are
 //! the table's.
 
+use crate::util::ascii::AsciiLower;
 mod check;
 pub mod geometry;
 pub mod node;
@@ -108,7 +109,7 @@ impl Module for RtreeModule {
         self.open(host, args, false)
     }
     fn shadow_name(&self, suffix: &str) -> bool {
-        ["node", "parent", "rowid"].iter().any(|s| s.eq_ignore_ascii_case(suffix))
+        ["node", "parent", "rowid"].iter().any(|s| s.eq_ci(suffix))
     }
 }
 

@@ -12,6 +12,7 @@ use super::sql::{ident, query, table_shape};
 use super::value::{key_hash, same_value};
 use crate::connection::Connection;
 use crate::error::{Error, Result, SQLITE_SCHEMA};
+use crate::util::ascii::AsciiLower;
 
 impl Session {
     /// Add to the records what turns `from`'s table `table` into ours.
@@ -30,7 +31,7 @@ impl Session {
             return Err(Error::new(SQLITE_SCHEMA, "table schemas do not match"));
         }
         let (names, pk) = here;
-        let ti = match self.tables.iter().position(|t| t.name.eq_ignore_ascii_case(table)) {
+        let ti = match self.tables.iter().position(|t| t.name.eq_ci(table)) {
             Some(i) => i,
             None => {
                 self.tables.push(SessionTable { name: table.to_string(), shape: None, real: Vec::new(), implicit_rowid: false, records: Buckets::default() });

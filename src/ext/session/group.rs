@@ -14,6 +14,7 @@ use super::buckets::Buckets;
 use super::format::{read_all, write_change, write_table, Change, Item, Table, OP_DELETE, OP_INSERT, OP_UPDATE};
 use super::value::{key_hash, same, same_value, Field};
 use crate::error::{Error, Result, SQLITE_ERROR, SQLITE_SCHEMA};
+use crate::util::ascii::AsciiLower;
 use std::sync::Arc;
 
 struct GroupTable {
@@ -57,7 +58,7 @@ impl ChangeGroup {
         if self.schema.is_some() {
             self.conform(&mut it)?;
         }
-        let ti = match self.tables.iter().position(|t| t.table.name.eq_ignore_ascii_case(&it.table.name)) {
+        let ti = match self.tables.iter().position(|t| t.table.name.eq_ci(&it.table.name)) {
             Some(i) => {
                 if self.tables[i].table.pk != it.table.pk {
                     return Err(Error::code(SQLITE_SCHEMA));
@@ -135,7 +136,7 @@ impl ChangeGroup {
         let Some(lookup) = self.schema.as_mut() else {
             return Ok(());
         };
-        let known = self.tables.iter().find(|t| t.table.name.eq_ignore_ascii_case(&it.table.name)).map(|t| t.table.clone());
+        let known = self.tables.iter().find(|t| t.table.name.eq_ci(&it.table.name)).map(|t| t.table.clone());
         let (table, defaults) = match known {
             Some(t) if t.width() == it.table.width() => return Ok(()),
             _ => {

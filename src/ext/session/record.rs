@@ -27,6 +27,7 @@ use super::sql;
 use super::value::{key_hash, rowid_hash, same_value};
 use crate::connection::Connection;
 use crate::error::Result;
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::real_affinity;
 use crate::value::Value;
 use crate::vdbe::exec::preupdate::PreUpdate;
@@ -158,7 +159,7 @@ impl Session {
     }
 
     fn find(&self, name: &str) -> Option<usize> {
-        self.tables.iter().position(|t| t.name.eq_ignore_ascii_case(name))
+        self.tables.iter().position(|t| t.name.eq_ci(name))
     }
 
     /// Bytes the records hold, roughly (`sqlite3session_memory_used`).
@@ -204,7 +205,7 @@ impl Session {
 
     /// Told by the pre-update hook of a change about to be made.
     pub fn on_change(&mut self, conn: &mut Connection, ev: &PreUpdate<'_>) -> Result<()> {
-        if !self.enabled || !ev.db.eq_ignore_ascii_case(&self.db) {
+        if !self.enabled || !ev.db.eq_ci(&self.db) {
             return Ok(());
         }
         let Some(ti) = self.table_for(conn, ev.table)? else {

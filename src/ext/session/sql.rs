@@ -7,6 +7,7 @@
 
 use crate::connection::{Connection, StepResult};
 use crate::error::Result;
+use crate::util::ascii::AsciiLower;
 use crate::value::Value;
 
 /// Quote an identifier for SQL.
@@ -109,7 +110,7 @@ pub fn column_defaults(conn: &mut Connection, db: &str, table: &str) -> Result<V
 /// Whether `table` is `sqlite_stat1`, which the session extension treats
 /// as keyed by (tbl, idx), storing a NULL idx as X''.
 pub fn is_stat1(table: &str) -> bool {
-    table.eq_ignore_ascii_case("sqlite_stat1")
+    table.eq_ci("sqlite_stat1")
 }
 
 /// `table_shape`, with `sqlite_stat1`'s implicit key.

@@ -24,6 +24,7 @@
 use super::Compiler;
 use crate::error::{Error, Result, SQLITE_AUTH};
 use crate::sql::parse::{unquote, unquoted};
+use crate::util::ascii::AsciiLower;
 use sqlite3_parser::ast::{Expr, PragmaBody, Stmt};
 
 /// The authorizer callback: (action, arg1, arg2, database, trigger) to
@@ -193,7 +194,7 @@ impl Compiler<'_> {
             // Each assigned column is checked in `update.rs`.
             Stmt::Update { .. } => Ok(Verdict::Allow),
             Stmt::CreateTable { temporary, tbl_name, .. } | Stmt::CreateView { temporary, view_name: tbl_name, .. } => {
-                let temp = *temporary || qualified_db(tbl_name).is_some_and(|d| d.eq_ignore_ascii_case("temp"));
+                let temp = *temporary || qualified_db(tbl_name).is_some_and(|d| d.eq_ci("temp"));
                 let db = temp as usize;
                 let view = matches!(stmt, Stmt::CreateView { .. });
                 let code = match (view, temp) {
@@ -258,14 +259,14 @@ impl Compiler<'_> {
             }
             Stmt::CreateTrigger { temporary, trigger_name, tbl_name, .. } => {
                 let t = unquoted(tbl_name.name.0);
-                let temp = *temporary || qualified_db(trigger_name).is_some_and(|d| d.eq_ignore_ascii_case("temp"));
+                let temp = *temporary || qualified_db(trigger_name).is_some_and(|d| d.eq_ci("temp"));
                 let db = temp as usize;
                 let code = if temp { action::CREATE_TEMP_TRIGGER } else { action::CREATE_TRIGGER };
                 self.then(code, Some(&unquoted(trigger_name.name.0)), Some(&t), db, action::INSERT, Some(schema_table(db)), None)
             }
             Stmt::DropTrigger { trigger_name, .. } => {
                 let n = unquoted(trigger_name.name.0);
-                let Some(row) = self.env.schema.rows.iter().find(|r| r.0 == "trigger" && r.1.eq_ignore_ascii_case(&n)) else {
+                let Some(row) = self.env.schema.rows.iter().find(|r| r.0 == "trigger" && r.1.eq_ci(&n)) else {
                     return Ok(Verdict::Allow);
                 };
                 let (name, table) = (row.1.clone(), row.2.clone());

@@ -13,12 +13,13 @@ use crate::sql::codegen::query::partial_index::where_implied;
 use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::conjuncts;
 use crate::sql::schema::Table;
+use crate::util::ascii::AsciiLower;
 use sqlite3_parser::ast::Expr;
 
 impl Compiler<'_> {
     /// Check `INDEXED BY index` on `table`.
     pub(crate) fn check_indexed_by(&self, table: &Table, index: &str) -> Result<()> {
-        if self.env.schema.indexes_of(table).iter().any(|i| i.name.eq_ignore_ascii_case(index)) {
+        if self.env.schema.indexes_of(table).iter().any(|i| i.name.eq_ci(index)) {
             Ok(())
         } else {
             Err(Error::sql(format!("no such index: {index}")))
@@ -29,7 +30,7 @@ impl Compiler<'_> {
     /// the statement), which exists, under the statement's WHERE clause.
     pub(crate) fn check_indexed_by_plan(&self, table: &Table, index: &str, name: &str, where_clause: Option<&Expr<'_>>) -> Result<()> {
         let indexes = self.env.schema.indexes_of(table);
-        let Some(where_sql) = indexes.iter().find(|i| i.name.eq_ignore_ascii_case(index)).and_then(|i| i.where_sql.as_deref()) else { return Ok(()) };
+        let Some(where_sql) = indexes.iter().find(|i| i.name.eq_ci(index)).and_then(|i| i.where_sql.as_deref()) else { return Ok(()) };
         let mut terms = Vec::new();
         if let Some(w) = where_clause {
             conjuncts(w, &mut terms);

@@ -384,7 +384,7 @@ impl<'s> Compiler<'s> {
 
     /// A collation by name.
     pub fn collation(&self, name: &str) -> Result<Collation> {
-        match name.to_ascii_uppercase().as_str() {
+        match name.ascii_upper().as_str() {
             "BINARY" => Ok(Collation::binary()),
             "NOCASE" => Ok(Collation::nocase()),
             "RTRIM" => Ok(Collation::rtrim()),
@@ -421,7 +421,7 @@ impl<'s> Compiler<'s> {
     /// The index of database `name` (a schema name: main, temp or an
     /// ATTACH name), case-insensitively.
     pub fn db_index(&self, name: &str) -> Option<usize> {
-        self.env.databases.iter().position(|(n, _)| n.eq_ignore_ascii_case(name))
+        self.env.databases.iter().position(|(n, _)| n.eq_ci(name))
     }
 
     /// The schema name of database `db`.
@@ -547,7 +547,7 @@ pub struct Compiled {
 pub fn is_window_only(name: &str) -> bool {
     ["row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile", "lag", "lead", "first_value", "last_value", "nth_value"]
         .iter()
-        .any(|w| w.eq_ignore_ascii_case(name))
+        .any(|w| w.eq_ci(name))
 }
 
 /// Whether an expression is a call to an aggregate function that this

@@ -7,6 +7,7 @@
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::{auth, ddl, dml, pragma, query, Compiler};
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Opcode, Program};
 use sqlite3_parser::ast::{Cmd, Stmt};
 
@@ -225,7 +226,7 @@ fn analyze_target(c: &Compiler<'_>, target: Option<&sqlite3_parser::ast::Qualifi
     let name = unquote(q.name.0);
     // `ANALYZE sqlite_schema` analyzes nothing (SQLite reloads its
     // statistics with it); it is accepted like a table.
-    let is_schema_table = ["sqlite_schema", "sqlite_master"].iter().any(|s| s.eq_ignore_ascii_case(&name));
+    let is_schema_table = ["sqlite_schema", "sqlite_master"].iter().any(|s| s.eq_ci(&name));
     let owner = |db: Option<usize>| {
         if is_schema_table {
             return Some(db.unwrap_or(0));

@@ -6,6 +6,7 @@
 //! placement).
 
 use crate::sql::resolve::ColumnRef;
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use crate::value::collation::Collation;
 use crate::value::record::{KeyField, KeyInfo};
@@ -251,7 +252,7 @@ pub fn unique_names(names: &[String]) -> Vec<String> {
     for n in names {
         let mut name = n.clone();
         let mut counter: u32 = 0;
-        while out.iter().any(|o| o.eq_ignore_ascii_case(&name)) {
+        while out.iter().any(|o| o.eq_ci(&name)) {
             let digits = name.bytes().rev().take_while(|b| b.is_ascii_digit()).count();
             let base_len = if digits < name.len() && name.as_bytes()[name.len() - digits - 1] == b':' { name.len() - digits - 1 } else { name.len() };
             counter = counter.wrapping_add(1);

@@ -19,6 +19,7 @@ use crate::sql::model::expr_shape::{has_subquery, walk};
 use crate::sql::model::from::FromItem;
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::plan::terms::LookupOp;
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use crate::vdbe::program::P4;
 use sqlite3_parser::ast::{Expr, Operator};
@@ -95,7 +96,7 @@ impl<'b> Compiler<'_> {
                         .scopes
                         .last()
                         .and_then(|s| s.items.get(it.item))
-                        .is_none_or(|item| item.name.eq_ignore_ascii_case(&unquoted(q.0)) || item.columns.iter().any(|c| c.source.is_some()));
+                        .is_none_or(|item| item.name.eq_ci(&unquoted(q.0)) || item.columns.iter().any(|c| c.source.is_some()));
                     if !named {
                         continue;
                     }
@@ -149,9 +150,9 @@ impl<'b> Compiler<'_> {
                 let coll = if col_right { self.comparison_collation(other, col_side) } else { self.comparison_collation(col_side, other) }.ok();
                 let col_coll = cref.column.and_then(|c| table.columns[c].collation.clone());
                 let coll_ok = match (&coll, &col_coll) {
-                    (Some(P4::Coll(c)), Some(cc)) => c.name.eq_ignore_ascii_case(cc),
+                    (Some(P4::Coll(c)), Some(cc)) => c.name.eq_ci(cc),
                     (Some(P4::Coll(_)), None) => false,
-                    (_, Some(cc)) => cc.eq_ignore_ascii_case("BINARY"),
+                    (_, Some(cc)) => cc.eq_ci("BINARY"),
                     _ => true,
                 };
                 if !coll_ok {
@@ -281,7 +282,7 @@ impl<'b> Compiler<'_> {
                 }
                 let col_side: &Expr<'_> = if std::ptr::eq(value, &**r) { l } else { r };
                 let coll_ok = match self.comparison_collation(col_side, value).ok() {
-                    Some(P4::Coll(c)) => column.and_then(|c| table.columns[c].collation.as_deref()).unwrap_or("BINARY").eq_ignore_ascii_case(&c.name),
+                    Some(P4::Coll(c)) => column.and_then(|c| table.columns[c].collation.as_deref()).unwrap_or("BINARY").eq_ci(&c.name),
                     _ => true,
                 };
                 if !coll_ok {

@@ -19,6 +19,7 @@ use crate::sql::model::expr_shape::{has_subquery, strip_parens};
 use crate::sql::model::from::FromItem;
 use crate::sql::plan::terms::LookupOp;
 use crate::sql::resolve::ColumnRef;
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use crate::vdbe::program::P4;
 use sqlite3_parser::ast::{Expr, Operator};
@@ -66,8 +67,8 @@ impl<'b> Compiler<'_> {
             }
             let Some(coll) = self.collation_name(l, r) else { continue };
             let declared = |c: &ColumnRef| c.collation.clone().unwrap_or_else(|| "BINARY".into());
-            let same_declared = declared(&a).eq_ignore_ascii_case(&coll) && declared(&b).eq_ignore_ascii_case(&coll);
-            if !(coll.eq_ignore_ascii_case("BINARY") || same_declared) {
+            let same_declared = declared(&a).eq_ci(&coll) && declared(&b).eq_ci(&coll);
+            if !(coll.eq_ci("BINARY") || same_declared) {
                 continue;
             }
             pairs.push((a, b));
@@ -136,7 +137,7 @@ impl<'b> Compiler<'_> {
                         continue;
                     }
                     let col_coll = origin.column.and_then(|i| table.columns[i].collation.clone()).unwrap_or_else(|| "BINARY".into());
-                    if !coll.eq_ignore_ascii_case(&col_coll) {
+                    if !coll.eq_ci(&col_coll) {
                         continue;
                     }
                     out.push((origin.column, op, value, deps, k));

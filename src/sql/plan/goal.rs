@@ -39,7 +39,7 @@ fn strip_collate<'x, 'y>(mut e: &'x Expr<'y>) -> (&'x Expr<'y>, Option<String>) 
         match e {
             Expr::Collate(inner, c) => {
                 if coll.is_none() {
-                    coll = Some(unquote(c).to_ascii_uppercase());
+                    coll = Some(unquote(c).ascii_upper());
                 }
                 e = inner;
             }
@@ -62,7 +62,7 @@ impl Compiler<'_> {
 
     /// One goal term from a column reference and its explicit collation.
     fn goal_term(&self, r: &ColumnRef, explicit: Option<String>, desc: bool) -> Option<(usize, OrderTerm)> {
-        let collation = explicit.or_else(|| r.collation.clone().map(|c| c.to_ascii_uppercase())).unwrap_or_else(|| "BINARY".into());
+        let collation = explicit.or_else(|| r.collation.clone().map(|c| c.ascii_upper())).unwrap_or_else(|| "BINARY".into());
         Some((r.item, OrderTerm { column: r.column, desc, collation }))
     }
 
@@ -207,7 +207,7 @@ impl Compiler<'_> {
                     Ok(Some(r)) if r.depth == 0 => out.push((r.item, r.column)),
                     Ok(Some(_)) => {}
                     // TRUE and FALSE where no column has the name.
-                    Ok(None) if q.is_none() && (n.eq_ignore_ascii_case("true") || n.eq_ignore_ascii_case("false")) => {}
+                    Ok(None) if q.is_none() && (n.eq_ci("true") || n.eq_ci("false")) => {}
                     // An alias or a name of something else: a column
                     // could hide behind it.
                     _ => return None,
@@ -264,7 +264,7 @@ impl<'b> Compiler<'_> {
             let found = from
                 .iter()
                 .filter_map(|it| it.vtab.as_ref().map(|v| (it.cursor, v)))
-                .find_map(|(cursor, v)| v.decl.table.columns.iter().position(|c| c.name.eq_ignore_ascii_case(name)).map(|k| (cursor, k)));
+                .find_map(|(cursor, v)| v.decl.table.columns.iter().position(|c| c.name.eq_ci(name)).map(|k| (cursor, k)));
             if let Some((cursor, k)) = found {
                 if let Some(mask) = self.vtab_col_used.get_mut(&cursor) {
                     *mask |= 1u64 << k.min(63);
@@ -304,7 +304,7 @@ impl<'b> Compiler<'_> {
 
     /// Whether some index of the schema is on `table`.
     fn table_has_index(&self, table: &crate::sql::schema::Table) -> bool {
-        self.env.schema.indexes.values().any(|i| i.db == table.db && i.table.eq_ignore_ascii_case(&table.name))
+        self.env.schema.indexes.values().any(|i| i.db == table.db && i.table.eq_ci(&table.name))
     }
 
     /// Turn the ORDER BY sorter opened for `ctx` into a no-op: the loops

@@ -44,6 +44,7 @@ use crate::sql::model::from::FromItem;
 use crate::sql::plan::order::{index_serves, index_width, log_est, rowid_serves, table_width, OrderGoal};
 use crate::sql::plan::terms::LookupOp;
 use crate::sql::plan::vtab_or::log_est_add;
+use crate::util::ascii::AsciiLower;
 use sqlite3_parser::ast::{Expr, Literal, Operator, UnaryOperator};
 
 /// LogEst of the rows assumed in a table without statistics (2^20).
@@ -224,7 +225,7 @@ impl<'b> Compiler<'_> {
                     });
                 }
                 if rowid && it.vtab.is_none() && it.index_hint.is_none() && self.firing.is_empty() {
-                    let binary = |c: Option<&str>| c.is_none_or(|c| c.eq_ignore_ascii_case("BINARY"));
+                    let binary = |c: Option<&str>| c.is_none_or(|c| c.eq_ci("BINARY"));
                     auto_cols = (0..table.columns.len())
                         .filter(|&c| table.rowid_alias != Some(c) && table.field_of(c).is_some() && binary(table.columns[c].collation.as_deref()))
                         .collect();
@@ -361,11 +362,11 @@ fn truth_prob(t: &Expr<'_>) -> Option<i32> {
     let name = crate::sql::parse::unquoted(name.0);
     // (LogEst of the probability scaled by 2^27, less LogEst 2^27.)
     let scaled = |p: f64| log_est((p * 134_217_728.0) as u64) - 270;
-    if name.eq_ignore_ascii_case("likely") && args.len() == 1 {
+    if name.eq_ci("likely") && args.len() == 1 {
         Some(scaled(0.9375))
-    } else if name.eq_ignore_ascii_case("unlikely") && args.len() == 1 {
+    } else if name.eq_ci("unlikely") && args.len() == 1 {
         Some(scaled(0.0625))
-    } else if name.eq_ignore_ascii_case("likelihood") && args.len() == 2 {
+    } else if name.eq_ci("likelihood") && args.len() == 2 {
         match &args[1] {
             Expr::Literal(Literal::Numeric(p)) => p.parse::<f64>().ok().filter(|p| (0.0..=1.0).contains(p)).map(scaled),
             _ => None,

@@ -13,6 +13,7 @@
 //! would change results.
 
 use crate::sql::schema::{Index, Table};
+use crate::util::ascii::AsciiLower;
 
 /// One term of the wanted order.
 #[derive(Debug, Clone)]
@@ -68,7 +69,7 @@ pub fn index_collation(table: &Table, ic: &crate::sql::schema::IndexColumn) -> S
         .clone()
         .or_else(|| ic.column.and_then(|c| table.columns.get(c)).and_then(|c| c.collation.clone()))
         .unwrap_or_else(|| "BINARY".into())
-        .to_ascii_uppercase()
+        .ascii_upper()
 }
 
 /// Record the direction `rev` for one more term; `false` when it

@@ -34,6 +34,7 @@ use crate::error::{Error, Result, SQLITE_CONSTRAINT};
 use crate::sql::codegen::Compiler;
 use crate::sql::model::from::FromItem;
 use crate::sql::plan::order::OrderGoal;
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::vtab::{ConstraintOp, IndexConstraint, IndexInfo, IndexOrderBy, VTab};
 use sqlite3_parser::ast::{Expr, LikeOperator, Literal, Operator, Select};
 
@@ -490,7 +491,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                     let fname = crate::sql::parse::unquote(name.0);
                     // like(pattern, column [, escape]) and glob(pattern,
                     // column): the prefix bounds, as for the operators.
-                    let builtin = ["like", "glob", "match", "regexp"].iter().position(|n| fname.eq_ignore_ascii_case(n));
+                    let builtin = ["like", "glob", "match", "regexp"].iter().position(|n| fname.eq_ci(n));
                     if let (Some(k @ (0 | 1)), Some(col)) = (builtin, column_of(c, it, &args[1])) {
                         prefix_bounds(&mut later, col, addr, &args[0], args.get(2), k == 0, k == 0 && !c.env.settings.case_sensitive_like);
                     }
@@ -531,7 +532,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
         }
         let deps = 1u64 << l0.item.min(63);
         let col = r.column.map_or(-1, |k| k as i32);
-        let collation = l0.collation.clone().or_else(|| r.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.to_ascii_uppercase());
+        let collation = l0.collation.clone().or_else(|| r.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.ascii_upper());
         using.push(VConstraint { rhs_col: Some(l0.clone()), ..VConstraint::new(col, ConstraintOp::EQ, None, deps, before, collation) });
     }
     derived.push(using);
@@ -539,7 +540,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
     // a term after the WHERE terms, in join order.
     for (mine, other) in c.using_left_terms.get(&it.cursor).cloned().unwrap_or_default() {
         let deps = 1u64 << other.item.min(63);
-        let collation = mine.collation.clone().or_else(|| other.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.to_ascii_uppercase());
+        let collation = mine.collation.clone().or_else(|| other.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.ascii_upper());
         out.push(VConstraint {
             rhs_col: Some(other),
             ..VConstraint::new(mine.column.map_or(-1, |k| k as i32), ConstraintOp::EQ, None, deps, before, collation)
@@ -619,7 +620,7 @@ fn or_as_in<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: u64, t:
         }
         let lc = c.expr_collation(l);
         let rc = c.expr_collation(r);
-        let coll = crate::sql::codegen::expr::row_value::pick_collation(lc.as_ref(), rc.as_ref()).map(|n| n.to_ascii_uppercase());
+        let coll = crate::sql::codegen::expr::row_value::pick_collation(lc.as_ref(), rc.as_ref()).map(|n| n.ascii_upper());
         if *collation.get_or_insert_with(|| coll.clone()) != coll {
             return None;
         }
@@ -783,7 +784,7 @@ pub(super) fn strip_collate<'x, 'y>(mut e: &'x Expr<'y>) -> (&'x Expr<'y>, Optio
     loop {
         match e {
             Expr::Collate(inner, name) => {
-                coll.get_or_insert_with(|| crate::sql::parse::unquote(name).to_ascii_uppercase());
+                coll.get_or_insert_with(|| crate::sql::parse::unquote(name).ascii_upper());
                 e = inner;
             }
             Expr::Parenthesized(v) if v.len() == 1 => e = &v[0],
@@ -802,7 +803,7 @@ pub(super) fn column_of(c: &mut Compiler<'_>, it: &FromItem<'_, '_>, e: &Expr<'_
 /// rowid, -1, and undeclared ones: BINARY).
 fn collation_of(v: &crate::sql::model::from::VtabItem<'_, '_>, col: i32) -> String {
     let declared = usize::try_from(col).ok().and_then(|i| v.decl.table.columns.get(i)).and_then(|c| c.collation.as_ref());
-    declared.map_or_else(|| "BINARY".to_string(), |c| c.to_ascii_uppercase())
+    declared.map_or_else(|| "BINARY".to_string(), |c| c.ascii_upper())
 }
 
 /// An EQ constraint on `column` whose values an IN list, an IN subquery
@@ -1096,7 +1097,7 @@ fn order_terms(goal: Option<&OrderGoal>) -> Vec<IndexOrderBy> {
 pub fn goal_for<'g>(it: &FromItem<'_, '_>, goal: Option<&'g OrderGoal>) -> Option<&'g OrderGoal> {
     let v = it.vtab.as_ref()?;
     let column_collation = |col: Option<usize>| {
-        col.and_then(|c| v.decl.table.columns.get(c)).and_then(|c| c.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.to_ascii_uppercase())
+        col.and_then(|c| v.decl.table.columns.get(c)).and_then(|c| c.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.ascii_upper())
     };
     goal.filter(|g| g.item == it.item && g.terms.iter().all(|t| t.collation == column_collation(t.column)))
 }

@@ -14,6 +14,7 @@
 //! text (quotes included) and its index in [`Tagged::toks`].
 
 use crate::sql::parse::{tokens, Tok};
+use crate::util::ascii::AsciiLower;
 use sqlite3_parser::dialect::TokenType;
 
 /// Starts a tag.
@@ -41,7 +42,7 @@ pub fn tag(sql: &str) -> Tagged {
         let word = &sql[t.start..t.end];
         let quoted = matches!(word.as_bytes()[0], b'"' | b'\'' | b'`' | b'[');
         let prev = i.checked_sub(1).map(|p| toks[p].kind);
-        let option_word = ["rowid", "strict"].iter().any(|w| word.eq_ignore_ascii_case(w));
+        let option_word = ["rowid", "strict"].iter().any(|w| word.eq_ci(w));
         if !quoted && option_word && matches!(prev, Some(TokenType::TK_WITHOUT | TokenType::TK_RP | TokenType::TK_COMMA)) {
             continue;
         }

@@ -36,7 +36,7 @@ pub fn table_from_sql(sql: &str, root: u32) -> Result<Table> {
 /// earlier index the PRIMARY KEY, keeping its number and order.
 fn add_auto_index(t: &mut Table, cols: Vec<(usize, bool, Option<String>)>, is_pk: bool) {
     let same = |a: &[(usize, bool, Option<String>)]| {
-        a.len() == cols.len() && a.iter().zip(&cols).all(|(x, y)| x.0 == y.0 && x.2.as_deref().unwrap_or("").eq_ignore_ascii_case(y.2.as_deref().unwrap_or("")))
+        a.len() == cols.len() && a.iter().zip(&cols).all(|(x, y)| x.0 == y.0 && x.2.as_deref().unwrap_or("").eq_ci(y.2.as_deref().unwrap_or("")))
     };
     match t.auto_indexes.iter_mut().find(|(c, _)| same(c)) {
         Some(existing) => existing.1 |= is_pk,
@@ -90,14 +90,14 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                             }
                             t.pk_conflict = t.pk_conflict.or(*conflict_clause);
                             if *auto_increment {
-                                let is_int = col.decltype.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("INTEGER"));
+                                let is_int = col.decltype.as_deref().is_some_and(|d| d.eq_ci("INTEGER"));
                                 if !is_int {
                                     return Err(Error::sql("AUTOINCREMENT is only allowed on an INTEGER PRIMARY KEY"));
                                 }
                                 t.autoincrement = true;
                             }
                             col.primary_key = true;
-                            let is_int = col.decltype.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("INTEGER"));
+                            let is_int = col.decltype.as_deref().is_some_and(|d| d.eq_ci("INTEGER"));
                             if is_int && !matches!(order, Some(SortOrder::Desc)) {
                                 t.rowid_alias = Some(idx);
                             } else {
@@ -170,8 +170,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         for (i, _, _) in &cols {
                             t.columns[*i].primary_key = true;
                         }
-                        let single_int =
-                            cols.len() == 1 && t.columns[cols[0].0].decltype.as_deref().is_some_and(|d| d.eq_ignore_ascii_case("INTEGER")) && !cols[0].1;
+                        let single_int = cols.len() == 1 && t.columns[cols[0].0].decltype.as_deref().is_some_and(|d| d.eq_ci("INTEGER")) && !cols[0].1;
                         if single_int {
                             t.rowid_alias = Some(cols[0].0);
                         } else {
@@ -199,7 +198,7 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
             }
             if t.strict {
                 for c in t.columns.iter_mut() {
-                    let ty = c.decltype.clone().unwrap_or_default().to_ascii_uppercase();
+                    let ty = c.decltype.clone().unwrap_or_default().ascii_upper();
                     c.affinity = match ty.as_str() {
                         "INT" | "INTEGER" => Affinity::Integer,
                         "REAL" => Affinity::Real,
@@ -335,8 +334,8 @@ fn check_texts(sql: &str) -> Vec<String> {
 /// 'abc'; `true` and `false` are 1 and 0).
 pub fn default_constant(e: &ast::Expr<'_>) -> Option<Value> {
     match e {
-        ast::Expr::Id(id) if id.0.eq_ignore_ascii_case("true") => Some(Value::Integer(1)),
-        ast::Expr::Id(id) if id.0.eq_ignore_ascii_case("false") => Some(Value::Integer(0)),
+        ast::Expr::Id(id) if id.0.eq_ci("true") => Some(Value::Integer(1)),
+        ast::Expr::Id(id) if id.0.eq_ci("false") => Some(Value::Integer(0)),
         ast::Expr::Id(id) => Some(Value::text(unquote(id.0))),
         _ => constant_value(e),
     }

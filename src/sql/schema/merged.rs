@@ -228,7 +228,7 @@ impl Schema {
         .ok()
         .flatten();
         match qualifier {
-            Some(q) => names.iter().position(|n| n.eq_ignore_ascii_case(&q)).filter(|&db| self.table_in(Some(db), &row.2).is_some()),
+            Some(q) => names.iter().position(|n| n.eq_ci(&q)).filter(|&db| self.table_in(Some(db), &row.2).is_some()),
             None => self.table(&row.2).map(|t| t.db),
         }
     }
@@ -242,7 +242,7 @@ impl Schema {
     /// own database, or a TEMP trigger watching it.
     pub fn trigger_row_watches(&self, i: usize, table: &Table) -> bool {
         let row = &self.rows[i];
-        if row.0 != "trigger" || !row.2.eq_ignore_ascii_case(&table.name) {
+        if row.0 != "trigger" || !row.2.eq_ci(&table.name) {
             return false;
         }
         let db = self.row_db(i);
@@ -255,7 +255,7 @@ impl Schema {
     /// Put `table` (of database `table.db`) in place of that database's
     /// table or view `old_name` (which may have had another name).
     pub fn replace_table(&mut self, old_name: &str, table: Table) {
-        let old_key = self.tables.iter().find(|(_, t)| t.db == table.db && t.name.eq_ignore_ascii_case(old_name)).map(|(k, _)| k.clone());
+        let old_key = self.tables.iter().find(|(_, t)| t.db == table.db && t.name.eq_ci(old_name)).map(|(k, _)| k.clone());
         if let Some(k) = old_key {
             self.tables.remove(&k);
         }
@@ -337,11 +337,7 @@ impl Schema {
         if let Some(pk) = self.table_in(db, name).and_then(Self::without_rowid_pk_index) {
             return Some(pk);
         }
-        self.tables
-            .values()
-            .filter(|t| db.is_none_or(|d| t.db == d))
-            .filter_map(|t| Self::without_rowid_pk_index(t))
-            .find(|i| i.name.eq_ignore_ascii_case(name))
+        self.tables.values().filter(|t| db.is_none_or(|d| t.db == d)).filter_map(|t| Self::without_rowid_pk_index(t)).find(|i| i.name.eq_ci(name))
     }
 
     /// `indexes_of` with a WITHOUT ROWID table's PRIMARY KEY among its
@@ -376,7 +372,7 @@ impl Schema {
         self.rows
             .iter()
             .enumerate()
-            .filter(|(_, r)| r.0 == "trigger" && r.2.eq_ignore_ascii_case(table))
+            .filter(|(_, r)| r.0 == "trigger" && r.2.eq_ci(table))
             .filter_map(|(i, r)| r.4.clone().map(|sql| (self.row_db(i), r.1.clone(), sql)))
             .collect()
     }
@@ -384,9 +380,6 @@ impl Schema {
     /// Whether a trigger of this name exists in database `db` (`None`:
     /// any database).
     pub fn has_trigger(&self, db: Option<usize>, name: &str) -> bool {
-        self.rows
-            .iter()
-            .enumerate()
-            .any(|(i, r)| r.0 == "trigger" && r.1.eq_ignore_ascii_case(name) && db.is_none_or(|d| self.row_db(i) == d) && !self.is_orphan_trigger(i))
+        self.rows.iter().enumerate().any(|(i, r)| r.0 == "trigger" && r.1.eq_ci(name) && db.is_none_or(|d| self.row_db(i) == d) && !self.is_orphan_trigger(i))
     }
 }

@@ -20,6 +20,7 @@
 
 use super::Flow;
 use crate::error::Result;
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Insn, Opcode};
 use crate::vdbe::{ConnState, Vm};
 
@@ -64,7 +65,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     crate::vdbe::program::P4::Text(t) => t.as_str(),
                     _ => "",
                 };
-                env.savepoint_started_txn && env.savepoints.iter().rposition(|s| s.eq_ignore_ascii_case(name)) == Some(0)
+                env.savepoint_started_txn && env.savepoints.iter().rposition(|s| s.eq_ci(name)) == Some(0)
             };
             if env.settings.foreign_keys && (insn.p3 == 0 || release_commits()) {
                 Flow::Next

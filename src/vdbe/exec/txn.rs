@@ -9,6 +9,7 @@
 use super::{set_reg, Flow};
 use crate::btree::{Meta, TxnState};
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_SCHEMA};
+use crate::util::ascii::AsciiLower;
 use crate::value::Value;
 use crate::vdbe::program::{Insn, Opcode, Program, P4};
 use crate::vdbe::{ConnState, Vm};
@@ -181,7 +182,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                 // Opening or releasing a savepoint under a running write
                 // statement would move its statement savepoint.
                 let what = if p1 == 0 { "open" } else { "release" };
-                if p1 == 0 || env.savepoints.iter().any(|s| s.eq_ignore_ascii_case(&name)) {
+                if p1 == 0 || env.savepoints.iter().any(|s| s.eq_ci(&name)) {
                     return Err(Error::new(SQLITE_BUSY, format!("cannot {what} savepoint - SQL statements in progress")));
                 }
             }
@@ -206,7 +207,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                     env.savepoints.push(name);
                 }
                 _ => {
-                    let Some(i) = env.savepoints.iter().rposition(|s| s.eq_ignore_ascii_case(&name)) else {
+                    let Some(i) = env.savepoints.iter().rposition(|s| s.eq_ci(&name)) else {
                         return Err(Error::sql(format!("no such savepoint: {name}")));
                     };
                     if p1 == 1 {

@@ -13,6 +13,7 @@
 use super::txn::{self, ON_ERROR_FAIL};
 use super::Flow;
 use crate::error::Result;
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::host::{lend, VmHost};
 use crate::vdbe::program::{Insn, Opcode, Program, P4};
 use crate::vdbe::Vm;
@@ -52,7 +53,7 @@ pub(super) fn txn_op(vm: &mut Vm, prog: &Program, insn: &Insn, host: &mut dyn Vm
         _ => String::new(),
     };
     let before = st.savepoints.len();
-    let target = st.savepoints.iter().rposition(|s| s.eq_ignore_ascii_case(&name));
+    let target = st.savepoints.iter().rposition(|s| s.eq_ci(&name));
     let flow = txn::exec(vm, prog, insn, host.state())?;
     let list = host.state().vtabs.in_transaction.clone();
     match insn.opcode {

@@ -126,7 +126,7 @@ impl Registry {
     /// `sqlite3_drop_modules`: remove every module not named in `keep`.
     pub fn drop_modules(&mut self, keep: &[String]) {
         let cat = self.edit();
-        let gone: Vec<String> = cat.modules.keys().filter(|k| !keep.iter().any(|n| n.eq_ignore_ascii_case(k))).cloned().collect();
+        let gone: Vec<String> = cat.modules.keys().filter(|k| !keep.iter().any(|n| n.eq_ci(k))).cloned().collect();
         for k in gone {
             cat.modules.remove(&k);
             cat.eponymous.remove(&k);

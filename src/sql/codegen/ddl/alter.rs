@@ -126,7 +126,7 @@ fn drop_column_text(sql: &str, col: &str) -> Option<String> {
 
 fn check_def(sql: &str, toks: &[crate::sql::parse::Tok], start: usize, end: usize, col: &str, open: usize) -> Option<String> {
     let first = toks.get(start)?;
-    if start >= end || !unquote(&sql[first.start..first.end]).eq_ignore_ascii_case(col) {
+    if start >= end || !unquote(&sql[first.start..first.end]).eq_ci(col) {
         return None;
     }
     // Remove the definition and the comma before it (or after it when it

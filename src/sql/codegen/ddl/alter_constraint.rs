@@ -22,6 +22,7 @@ use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
 use crate::sql::parse::{tokens, unquote, Tok};
 use crate::sql::schema::Table;
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{AlterTableBody, TableConstraint};
 use sqlite3_parser::dialect::TokenType;
@@ -202,7 +203,7 @@ impl Compiler<'_> {
         let sql = table.sql.clone();
         let Some(l) = layout(&sql) else { return Err(Error::sql(format!("malformed CREATE TABLE text of {}", table.name))) };
         let column_not_nulls = |col: &str| -> Vec<&Span> {
-            l.constraints.iter().filter(|s| s.in_column.as_deref().is_some_and(|c| c.eq_ignore_ascii_case(col)) && s.kind == TokenType::TK_NOT).collect()
+            l.constraints.iter().filter(|s| s.in_column.as_deref().is_some_and(|c| c.eq_ci(col)) && s.kind == TokenType::TK_NOT).collect()
         };
         let without_not_nulls = |col: &str| -> String {
             let mut text = sql.clone();
@@ -222,12 +223,7 @@ impl Compiler<'_> {
                 } else {
                     // Appended after the definition, which may have moved.
                     let Some(nl) = layout(&stripped) else { return Err(Error::sql("malformed CREATE TABLE text")) };
-                    let (_, _, end) = nl
-                        .columns
-                        .iter()
-                        .find(|(n, _, _)| n.eq_ignore_ascii_case(&col))
-                        .cloned()
-                        .ok_or_else(|| Error::sql(format!("no such column: {col}")))?;
+                    let (_, _, end) = nl.columns.iter().find(|(n, _, _)| n.eq_ci(&col)).cloned().ok_or_else(|| Error::sql(format!("no such column: {col}")))?;
                     let at = nl.toks[end - 1].end;
                     let text = statement_tail(self.sql, &[TokenType::TK_NOT]);
                     (format!("{} {}{}", &stripped[..at], text, &stripped[at..]), Some(ci), None)
@@ -244,7 +240,7 @@ impl Compiler<'_> {
                 };
                 if let Some(name) = &nc.name {
                     let name = unquote(name.0);
-                    if l.constraints.iter().any(|s| s.name.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(&name))) {
+                    if l.constraints.iter().any(|s| s.name.as_deref().is_some_and(|n| n.eq_ci(&name))) {
                         return Err(Error::sql(format!("constraint {name} already exists")));
                     }
                 }
@@ -255,7 +251,7 @@ impl Compiler<'_> {
             }
             AlterTableBody::DropConstraint(name) => {
                 let name = unquote(name.0);
-                let Some(s) = l.constraints.iter().find(|s| s.name.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(&name))) else {
+                let Some(s) = l.constraints.iter().find(|s| s.name.as_deref().is_some_and(|n| n.eq_ci(&name))) else {
                     return Err(Error::sql(format!("no such constraint: {name}")));
                 };
                 if matches!(s.kind, TokenType::TK_PRIMARY | TokenType::TK_UNIQUE) {

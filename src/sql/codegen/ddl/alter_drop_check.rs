@@ -14,6 +14,7 @@ use crate::sql::column_rules::references;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{tokens, with_first_statement};
 use crate::sql::schema::{table_from_sql, Schema, Table};
+use crate::util::ascii::AsciiLower;
 use sqlite3_parser::ast;
 use sqlite3_parser::dialect::TokenType;
 
@@ -33,7 +34,7 @@ impl Compiler<'_> {
             }
         }
         let mut changed: Schema = self.env.schema.clone();
-        if let Some(slot) = changed.tables.values_mut().find(|t| t.name.eq_ignore_ascii_case(&table.name) && t.db == table.db) {
+        if let Some(slot) = changed.tables.values_mut().find(|t| t.name.eq_ci(&table.name) && t.db == table.db) {
             let mut t = new_table;
             t.db = table.db;
             *slot = std::sync::Arc::new(t);
@@ -93,8 +94,8 @@ fn row_reference(sql: &str, col: &str) -> Option<String> {
     let text = |i: usize| String::from_utf8_lossy(&b[toks[i].start..toks[i].end]).into_owned();
     (2..toks.len()).find_map(|i| {
         let (row, dot, name) = (&toks[i - 2], &toks[i - 1], &toks[i]);
-        let is_row = row.kind == TokenType::TK_ID && ["new", "old"].iter().any(|r| text(i - 2).eq_ignore_ascii_case(r));
-        let named = matches!(name.kind, TokenType::TK_ID | TokenType::TK_STRING) && crate::sql::parse::unquote(&text(i)).eq_ignore_ascii_case(col);
+        let is_row = row.kind == TokenType::TK_ID && ["new", "old"].iter().any(|r| text(i - 2).eq_ci(r));
+        let named = matches!(name.kind, TokenType::TK_ID | TokenType::TK_STRING) && crate::sql::parse::unquote(&text(i)).eq_ci(col);
         (is_row && dot.kind == TokenType::TK_DOT && named).then(|| format!("{}.{}", text(i - 2), crate::sql::parse::unquote(&text(i))))
     })
 }

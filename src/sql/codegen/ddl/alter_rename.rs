@@ -48,13 +48,13 @@ impl Compiler<'_> {
             };
             // Rows of the renamed table: itself, its indexes and triggers.
             let belongs = renames_table
-                && tbl.eq_ignore_ascii_case(&table.name)
+                && tbl.eq_ci(&table.name)
                 && match ty.as_str() {
                     "trigger" => self.env.schema.trigger_row_watches(i, table),
                     _ => db == table.db,
                 };
             let (new_name, new_tbl) = if belongs {
-                let new_name = if name.eq_ignore_ascii_case(&table.name) {
+                let new_name = if name.eq_ci(&table.name) {
                     new.name.to_string()
                 } else if sql.is_none() && name.ascii_lower().starts_with("sqlite_autoindex_") {
                     let suffix = name.rsplit('_').next().unwrap_or("1");

@@ -27,6 +27,7 @@ use crate::sql::codegen::Compiler;
 use crate::sql::model::query::{column_affinity, kinds, unique_names};
 use crate::sql::model::query::{Dest, ResultItem};
 use crate::sql::parse::unquoted;
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{self, Expr, UnaryOperator};
@@ -47,7 +48,7 @@ impl Compiler<'_> {
             Expr::Id(id) if self.resolve_name(None, &unquoted(id.0)).ok().flatten().is_none() => {
                 // Not a column: TRUE/FALSE, or a double-quoted string.
                 let n = unquoted(id.0);
-                if n.eq_ignore_ascii_case("true") || n.eq_ignore_ascii_case("false") {
+                if n.eq_ci("true") || n.eq_ci("false") {
                     kinds::NUMERIC
                 } else {
                     kinds::TEXT
@@ -108,7 +109,7 @@ impl Compiler<'_> {
                 column.or_else(|| span.cloned()).unwrap_or_else(|| crate::sql::params::expr_text(e))
             }
         };
-        if name.eq_ignore_ascii_case("true") || name.eq_ignore_ascii_case("false") {
+        if name.eq_ci("true") || name.eq_ci("false") {
             format!("column{}", i + 1)
         } else {
             name
@@ -199,7 +200,7 @@ fn skip_collate_and_likely<'a, 'b>(mut e: &'a Expr<'b>) -> &'a Expr<'b> {
         e = skip_collate_and_parens(e);
         match e {
             Expr::FunctionCall { name, args: Some(args), .. }
-                if !args.is_empty() && ["likely", "unlikely", "likelihood"].iter().any(|f| f.eq_ignore_ascii_case(&unquoted(name.0))) =>
+                if !args.is_empty() && ["likely", "unlikely", "likelihood"].iter().any(|f| f.eq_ci(&unquoted(name.0))) =>
             {
                 e = &args[0]
             }

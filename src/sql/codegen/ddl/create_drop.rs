@@ -422,7 +422,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             };
             // SQLite's order: the table, what it is, the index's name, its
             // width (`SQLITE_LIMIT_COLUMN`), then the columns' names.
-            let internal_schema = ["sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"].iter().any(|n| n.eq_ignore_ascii_case(&tname));
+            let internal_schema = ["sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"].iter().any(|n| n.eq_ci(&tname));
             let Some(target) = lookup.table(&tname) else {
                 if internal_schema {
                     let canonical = if tname.ascii_lower().starts_with("sqlite_temp_") { "sqlite_temp_master" } else { "sqlite_master" };
@@ -486,7 +486,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
         Stmt::DropTable { if_exists, tbl_name } | Stmt::DropView { if_exists, view_name: tbl_name } => {
             let is_view = matches!(stmt, Stmt::DropView { .. });
             let name = unquote(tbl_name.name.0);
-            if ["sqlite_schema", "sqlite_master"].iter().any(|s| s.eq_ignore_ascii_case(&name)) && !is_view {
+            if ["sqlite_schema", "sqlite_master"].iter().any(|s| s.eq_ci(&name)) && !is_view {
                 return Err(Error::sql("table sqlite_master may not be dropped"));
             }
             let db = c.target_db(tbl_name)?;
@@ -635,7 +635,7 @@ fn is_constant_default(e: &sqlite3_parser::ast::Expr<'_>) -> bool {
     crate::sql::model::expr_shape::walk(e, &mut |x| {
         match x {
             Expr::Id(id) => {
-                if !id.0.eq_ignore_ascii_case("true") && !id.0.eq_ignore_ascii_case("false") {
+                if !id.0.eq_ci("true") && !id.0.eq_ci("false") {
                     constant = false;
                 }
             }

@@ -19,6 +19,7 @@ use crate::sql::codegen::Compiler;
 use crate::sql::codegen::Opcode;
 use crate::sql::parse::unquote;
 use crate::sql::schema::{Index, Table};
+use crate::util::ascii::AsciiLower;
 use sqlite3_parser::ast::QualifiedName;
 
 impl Compiler<'_> {
@@ -49,15 +50,15 @@ impl Compiler<'_> {
         let db = self.qualifier_db(q.db_name.as_ref())?;
         if let Some(t) = self.env.schema.table_in(db, &name).filter(|t| t.view_select.is_none()) {
             let (tname, tdb) = (t.name.clone(), t.db);
-            return Ok(self.indexes_where(|t, _| t.db == tdb && t.name.eq_ignore_ascii_case(&tname)));
+            return Ok(self.indexes_where(|t, _| t.db == tdb && t.name.eq_ci(&tname)));
         }
         if let Some(i) = self.env.schema.index_in(db, &name) {
             let (iname, idb) = (i.name.clone(), i.db);
-            return Ok(self.indexes_where(|_, i| i.db == idb && i.name.eq_ignore_ascii_case(&iname)));
+            return Ok(self.indexes_where(|_, i| i.db == idb && i.name.eq_ci(&iname)));
         }
         // `REINDEX EXPRESSIONS` (3.53, unqualified): every index with an
         // expression key, when no table or index has that name.
-        if q.db_name.is_none() && name.eq_ignore_ascii_case("expressions") {
+        if q.db_name.is_none() && name.eq_ci("expressions") {
             return Ok(self.indexes_where(|_, i| i.columns.iter().any(|c| c.column.is_none())));
         }
         Err(Error::sql("unable to identify the object to be reindexed"))
@@ -81,8 +82,8 @@ impl Compiler<'_> {
     /// those names from reading the schema even when the function is not
     /// registered; rebuilding then fails for want of it).
     fn collation_known(&self, name: &str) -> bool {
-        ["BINARY", "NOCASE", "RTRIM"].iter().any(|b| b.eq_ignore_ascii_case(name))
-            || self.env.collations.contains_key(&name.to_ascii_uppercase())
+        ["BINARY", "NOCASE", "RTRIM"].iter().any(|b| b.eq_ci(name))
+            || self.env.collations.contains_key(&name.ascii_upper())
             || !self.indexes_where(|t, i| uses_collation(t, i, name)).is_empty()
     }
 }
@@ -90,5 +91,5 @@ impl Compiler<'_> {
 /// Whether a table-column key of `idx` compares with collation `name`
 /// (expression keys do not count, as in SQLite).
 fn uses_collation(table: &Table, idx: &Index, name: &str) -> bool {
-    idx.columns.iter().any(|c| c.column.is_some() && crate::sql::plan::order::index_collation(table, c).eq_ignore_ascii_case(name))
+    idx.columns.iter().any(|c| c.column.is_some() && crate::sql::plan::order::index_collation(table, c).eq_ci(name))
 }

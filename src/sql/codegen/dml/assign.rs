@@ -12,6 +12,7 @@ use crate::sql::codegen::Compiler;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::unquoted;
 use crate::sql::schema::Table;
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::Opcode;
 use sqlite3_parser::ast::{Expr, Select, Set};
 use std::collections::HashMap;
@@ -60,7 +61,7 @@ pub fn resolve_sets<'a, 'b>(table: &Table, sets: &'a [Set<'b>], rowid_names: boo
             let n = crate::sql::repeated_set_columns::set_column_name(&n);
             let i = match table.column_index(n) {
                 Some(i) => i,
-                None if rowid_names && table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(n)) => {
+                None if rowid_names && table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ci(n)) => {
                     table.rowid_alias.unwrap_or(usize::MAX)
                 }
                 None => return Err(Error::sql(format!("no such column: {n}"))),

@@ -13,13 +13,14 @@ use crate::error::{Error, Result, SQLITE_CONSTRAINT_NOTNULL, SQLITE_CONSTRAINT_P
 use crate::sql::codegen::target::{OnConflict, WriteTarget};
 use crate::sql::codegen::Compiler;
 use crate::sql::schema::{Index, Table};
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Opcode, P4};
 
 impl Compiler<'_> {
     /// Find a table that may be written.
     /// `db`: the database a schema qualifier named (`None`: search order).
     pub fn writable_table(&self, db: Option<usize>, name: &str) -> Result<Table> {
-        if name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master") {
+        if name.eq_ci("sqlite_schema") || name.eq_ci("sqlite_master") {
             if !self.env.settings.writable_schema {
                 return Err(Error::sql("table sqlite_master may not be modified"));
             }
@@ -314,7 +315,7 @@ impl Compiler<'_> {
         let mut desc = vec![crate::value::Value::text(t.table.name.clone())];
         for c in &t.table.columns {
             desc.push(crate::value::Value::text(c.name.clone()));
-            desc.push(crate::value::Value::text(c.decltype.clone().unwrap_or_default().to_ascii_uppercase()));
+            desc.push(crate::value::Value::text(c.decltype.clone().unwrap_or_default().ascii_upper()));
         }
         self.b.add4(Opcode::TypeCheck, row, t.table.columns.len() as i32, 0, P4::row(desc), 0);
     }
@@ -574,7 +575,7 @@ pub fn written_table(table: &crate::sql::schema::Table, depth: i32) -> P4 {
         without_rowid: table.without_rowid.is_some(),
         rowid_alias: table.rowid_alias,
         defaults: table.columns.iter().map(|c| c.default_value.clone().unwrap_or(crate::value::Value::Null)).collect(),
-        preupdate: !table.name.eq_ignore_ascii_case("sqlite_sequence"),
+        preupdate: !table.name.eq_ci("sqlite_sequence"),
         trigger_depth: depth,
     }))
 }

@@ -28,6 +28,7 @@ use crate::sql::codegen::target::WriteTarget;
 use crate::sql::codegen::Compiler;
 use crate::sql::parse::with_first_statement;
 use crate::sql::schema::{FkAction, ForeignKey, Index, Table};
+use crate::util::ascii::AsciiLower;
 use crate::value::Value;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::{self, Stmt};
@@ -67,7 +68,7 @@ impl Compiler<'_> {
         let mut out = Vec::new();
         for t in self.env.schema.tables.values().filter(|t| t.db == db) {
             for fk in &t.foreign_keys {
-                if fk.parent.eq_ignore_ascii_case(parent) {
+                if fk.parent.eq_ci(parent) {
                     out.push((Table::clone(t), fk.clone()));
                 }
             }
@@ -77,8 +78,7 @@ impl Compiler<'_> {
 
     /// Whether `t` is the child or the parent of any foreign key.
     pub fn fk_involved(&self, t: &Table) -> bool {
-        !t.foreign_keys.is_empty()
-            || self.env.schema.tables.values().any(|c| c.db == t.db && c.foreign_keys.iter().any(|f| f.parent.eq_ignore_ascii_case(&t.name)))
+        !t.foreign_keys.is_empty() || self.env.schema.tables.values().any(|c| c.db == t.db && c.foreign_keys.iter().any(|f| f.parent.eq_ci(&t.name)))
     }
 
     /// Resolve a foreign key of `child`: `Ok(None)` when the parent table
@@ -119,7 +119,7 @@ impl Compiler<'_> {
             let Some(map) = map else { continue };
             let same_collation = idx.columns.iter().all(|ic| {
                 let declared = ic.column.and_then(|c| parent.columns[c].collation.clone()).unwrap_or_else(|| "BINARY".into());
-                ic.collation.clone().unwrap_or_else(|| declared.clone()).eq_ignore_ascii_case(&declared)
+                ic.collation.clone().unwrap_or_else(|| declared.clone()).eq_ci(&declared)
             });
             if same_collation {
                 return Ok(Some(Resolved { parent, key: ParentKey::Index(idx.clone(), map), parent_cols }));
@@ -319,7 +319,7 @@ impl Compiler<'_> {
             if incr < 0 {
                 self.b.add(Opcode::FkIfZero, fk.deferred as i32, skip, 0);
             }
-            let same = child.name.eq_ignore_ascii_case(&t.name) && incr > 0;
+            let same = child.name.eq_ci(&t.name) && incr > 0;
             let deferred = fk.deferred as i32;
             self.scan_children(t, &child, &fk, &r.parent_cols, row, same.then_some((row, rowid)), &mut |c, _| {
                 c.b.add(Opcode::FkCounter, deferred, incr, 0);
@@ -369,7 +369,7 @@ impl Compiler<'_> {
                     self.b.add(Opcode::Goto, 0, skip, 0);
                     self.b.bind(differs);
                 }
-                let same = child.name.eq_ignore_ascii_case(&t.table.name);
+                let same = child.name.eq_ci(&t.table.name);
                 self.scan_children(&t.table, &child, &fk, &r.parent_cols, old.0, same.then_some(old), &mut |c, _| {
                     c.b.add4(Opcode::Halt, SQLITE_CONSTRAINT_FOREIGNKEY, 0, 0, P4::text("FOREIGN KEY constraint failed".into()), 0);
                     Ok(())

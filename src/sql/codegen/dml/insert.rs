@@ -8,6 +8,7 @@ use crate::sql::codegen::target::{OnConflict, WriteTarget};
 use crate::sql::codegen::Compiler;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted};
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::exec::write::{OPFLAG_LASTROWID, OPFLAG_NCHANGE};
 use crate::vdbe::program::{Opcode, Program};
 use sqlite3_parser::ast::{InsertBody, OneSelect, Stmt};
@@ -42,7 +43,7 @@ pub fn compile_insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 let n = unquoted(n.0);
                 let n = crate::sql::repeated_set_columns::set_column_name(&n);
                 let i = table.column_index(n).or_else(|| {
-                    if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(n)) {
+                    if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ci(n)) {
                         table.rowid_alias.or(Some(usize::MAX))
                     } else {
                         None

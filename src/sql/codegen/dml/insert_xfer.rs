@@ -36,6 +36,7 @@ use crate::sql::codegen::target::{OnConflict, WriteTarget};
 use crate::sql::codegen::Compiler;
 use crate::sql::parse::{unquoted, with_first_statement};
 use crate::sql::schema::{Index, IndexColumn, Table};
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::exec::write::{OPFLAG_LASTROWID, OPFLAG_NCHANGE};
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{Cmd, OneSelect, ResultColumn, Select, SelectTable, Stmt, TriggerEvent};
@@ -73,7 +74,7 @@ fn lone_star_source(c: &Compiler<'_>, sel: &Select<'_>) -> Option<Table> {
 fn same_text(a: &Option<String>, b: &Option<String>) -> bool {
     match (a, b) {
         (None, None) => true,
-        (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+        (Some(a), Some(b)) => a.eq_ci(b),
         _ => false,
     }
 }
@@ -114,7 +115,7 @@ fn same_checks(dst: &Table, src: &Table) -> bool {
 
 /// The type a STRICT column's values must have (INT and INTEGER are one).
 fn strict_type(decltype: &Option<String>) -> String {
-    let t = decltype.as_deref().unwrap_or("").trim().to_ascii_uppercase();
+    let t = decltype.as_deref().unwrap_or("").trim().ascii_upper();
     if t == "INT" {
         "INTEGER".into()
     } else {
@@ -128,7 +129,7 @@ fn same_shape(dst: &Table, src: &Table) -> bool {
         || src.unsupported.is_some()
         || src.without_rowid.is_some() != dst.without_rowid.is_some()
         || (dst.without_rowid.is_some() && dst.key_columns() != src.key_columns())
-        || (src.db == dst.db && src.name.eq_ignore_ascii_case(&dst.name))
+        || (src.db == dst.db && src.name.eq_ci(&dst.name))
         || src.columns.len() != dst.columns.len()
         || src.rowid_alias != dst.rowid_alias
         || (dst.strict && !src.strict)
@@ -165,10 +166,7 @@ fn same_index(dst: &Table, d: &Index, src: &Table, s: &Index) -> bool {
         && same_expr(&d.where_sql, &s.where_sql)
         && d.columns.len() == s.columns.len()
         && d.columns.iter().zip(&s.columns).all(|(a, b)| {
-            a.column == b.column
-                && same_expr(&a.expr, &b.expr)
-                && a.descending == b.descending
-                && index_collation(dst, a).eq_ignore_ascii_case(&index_collation(src, b))
+            a.column == b.column && same_expr(&a.expr, &b.expr) && a.descending == b.descending && index_collation(dst, a).eq_ci(&index_collation(src, b))
         })
 }
 

@@ -19,6 +19,7 @@ use crate::sql::codegen::Compiler;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted, with_first_statement};
 use crate::sql::schema::{Column, Table};
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use crate::vdbe::program::{Opcode, Program};
 use sqlite3_parser::ast::{Cmd, InsertBody, Stmt, TriggerEvent, TriggerTime};
@@ -41,7 +42,7 @@ pub fn has_instead_trigger(c: &Compiler<'_>, view: &Table, stmt: &Stmt<'_>) -> b
             let Some(Cmd::Stmt(Stmt::CreateTrigger { time: Some(TriggerTime::InsteadOf), event, .. })) = cmd else { return Ok(false) };
             Ok(match (event, stmt) {
                 (TriggerEvent::Insert, Stmt::Insert { .. }) | (TriggerEvent::Delete, Stmt::Delete { .. }) | (TriggerEvent::Update, Stmt::Update { .. }) => true,
-                (TriggerEvent::UpdateOf(cols), Stmt::Update { .. }) => cols.iter().any(|n| assigned.iter().any(|a| a.eq_ignore_ascii_case(&unquoted(n.0)))),
+                (TriggerEvent::UpdateOf(cols), Stmt::Update { .. }) => cols.iter().any(|n| assigned.iter().any(|a| a.eq_ci(&unquoted(n.0)))),
                 _ => false,
             })
         })
@@ -204,7 +205,7 @@ pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog:
             let mut targets = Vec::new();
             let mut value_columns = Vec::new();
             for (col, (row_value, k)) in assigned.into_iter().zip(places) {
-                let i = names.iter().position(|x| x.eq_ignore_ascii_case(&col)).ok_or_else(|| Error::sql(format!("no such column: {col}")))?;
+                let i = names.iter().position(|x| x.eq_ci(&col)).ok_or_else(|| Error::sql(format!("no such column: {col}")))?;
                 targets.push(i);
                 value_columns.push(if row_value { n + exprs.len() + k } else { n + k });
             }
@@ -237,10 +238,7 @@ pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog:
                     .map(|x| {
                         let col = unquoted(x.0);
                         let col = crate::sql::repeated_set_columns::set_column_name(&col);
-                        names
-                            .iter()
-                            .position(|y| y.eq_ignore_ascii_case(col))
-                            .ok_or_else(|| Error::sql(format!("table {} has no column named {col}", view.name)))
+                        names.iter().position(|y| y.eq_ci(col)).ok_or_else(|| Error::sql(format!("table {} has no column named {col}", view.name)))
                     })
                     .collect::<Result<_>>()?,
                 None => (0..n).collect(),

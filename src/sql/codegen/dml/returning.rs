@@ -8,6 +8,7 @@ use crate::sql::codegen::target::WriteTarget;
 use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::strip_parens;
 use crate::sql::parse::unquote;
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Opcode, Program};
 use sqlite3_parser::ast::{self, Expr, ResultColumn};
 
@@ -60,12 +61,12 @@ impl Compiler<'_> {
             Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => (Some(unquote(t.0)), unquote(c.0)),
             _ => return None,
         };
-        if q.as_ref().is_some_and(|q| !q.eq_ignore_ascii_case(&table.name)) {
+        if q.as_ref().is_some_and(|q| !q.eq_ci(&table.name)) {
             return None;
         }
-        let declared = match table.columns.iter().find(|c| c.name.eq_ignore_ascii_case(&col)) {
+        let declared = match table.columns.iter().find(|c| c.name.eq_ci(&col)) {
             Some(c) => c.name.clone(),
-            None if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&col)) => match table.rowid_alias {
+            None if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ci(&col)) => match table.rowid_alias {
                 Some(i) => table.columns.get(i)?.name.clone(),
                 None => "rowid".to_string(),
             },

@@ -22,6 +22,7 @@ use crate::sql::codegen::{ColumnSource, Compiler};
 use crate::sql::parse::parse_time_window_errors;
 use crate::sql::parse::{unquote, unquoted, with_first_statement};
 use crate::sql::resolve::Scope;
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::{self, ResolveType, Stmt, TriggerEvent, TriggerTime};
 
@@ -203,7 +204,7 @@ impl Compiler<'_> {
             // Inline, a trigger cannot fire itself again (recursive_triggers
             // off); trigger programs may, up to a depth checked at run time
             // (`TriggerEnter`, for both).
-            if !self.env.settings.recursive_triggers && self.firing.iter().any(|(n, _)| n.eq_ignore_ascii_case(&name)) {
+            if !self.env.settings.recursive_triggers && self.firing.iter().any(|(n, _)| n.eq_ci(&name)) {
                 continue;
             }
             // Past a few levels, a chain of triggers is compiled into

@@ -21,6 +21,7 @@ use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::conjuncts;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted};
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::exec::write::OPFLAG_NCHANGE;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::{self, FromClause, SelectTable, Stmt};
@@ -222,12 +223,12 @@ pub(in crate::sql::codegen) fn check_from_target(
         });
         let same_alias = match (alias, &item_alias) {
             (None, None) => true,
-            (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+            (Some(a), Some(b)) => a.eq_ci(b),
             _ => false,
         };
         // (The same name in another database is another table.)
         let other_db = qn.db_name.as_ref().is_some_and(|d| c.db_index(&unquoted(d.0)).is_some_and(|db| db != table.db));
-        if same_alias && !other_db && unquote(qn.name.0).eq_ignore_ascii_case(&table.name) {
+        if same_alias && !other_db && unquote(qn.name.0).eq_ci(&table.name) {
             let shown = alias.map_or_else(|| table.name.clone(), str::to_string);
             return Err(Error::sql(format!("target object/alias may not appear in FROM clause: {shown}")));
         }

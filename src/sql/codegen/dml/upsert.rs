@@ -93,9 +93,9 @@ fn unknown_column(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<()> {
                 let name = unquote(id.0);
                 let known = id.0.starts_with('"')
                     || t.table.column_index(&name).is_some()
-                    || (t.table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&name)))
-                    || name.eq_ignore_ascii_case("true")
-                    || name.eq_ignore_ascii_case("false");
+                    || (t.table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ci(&name)))
+                    || name.eq_ci("true")
+                    || name.eq_ci("false");
                 if !known && missing.is_none() {
                     missing = Some(name);
                 }
@@ -186,7 +186,7 @@ fn find_target(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<Option<Targ
         };
         match t.table.column_index(&n) {
             Some(i) => cols.push(i),
-            None if t.table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) => rowid = true,
+            None if t.table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ci(&n)) => rowid = true,
             None => return Err(Error::sql(format!("no such column: {n}"))),
         }
     }
@@ -220,20 +220,20 @@ fn find_target(t: &WriteTarget, ix: &ast::UpsertIndex<'_>) -> Result<Option<Targ
             .collect();
         let exprs_match = ie.len() == exprs.len()
             && exprs.iter().all(|(want, coll)| {
-                let found = ie.iter().position(|x| x.as_ref().is_some_and(|(nf, own)| nf == want && coll.as_ref().is_none_or(|c| c.eq_ignore_ascii_case(own))));
+                let found = ie.iter().position(|x| x.as_ref().is_some_and(|(nf, own)| nf == want && coll.as_ref().is_none_or(|c| c.eq_ci(own))));
                 found.map(|k| ie[k] = None).is_some()
             });
         // A partial index is named only together with its own WHERE.
         let where_matches = match (&idx.where_sql, &target_where) {
             (None, _) => true,
-            (Some(a), Some(b)) => a.eq_ignore_ascii_case(b),
+            (Some(a), Some(b)) => a.eq_ci(b),
             (Some(_), None) => false,
         };
         let collations_match = collated.iter().all(|(name, coll)| {
             let Some(col) = t.table.column_index(name) else { return false };
             idx.columns.iter().filter(|x| x.column == Some(col)).all(|x| {
                 let own = x.collation.as_deref().or(t.table.columns[col].collation.as_deref()).unwrap_or("BINARY");
-                own.eq_ignore_ascii_case(coll)
+                own.eq_ci(coll)
             })
         });
         idx.unique && ic == cols && exprs_match && where_matches && collations_match

@@ -33,6 +33,7 @@ use crate::sql::codegen::Compiler;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{ast_text, unquote, unquoted, with_first_statement};
 use crate::sql::resolve::{UNCHANGED_FLAG, UNCHANGED_VALUE};
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Opcode, Program, P4};
 use crate::vdbe::vtab::VtabInstance;
 use sqlite3_parser::ast::{self, InsertBody, Stmt};
@@ -178,7 +179,7 @@ pub fn insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
                 let n = unquoted(name.0);
                 match table.column_index(&n) {
                     Some(i) => v.push(i),
-                    None if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n)) => v.push(usize::MAX),
+                    None if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ci(&n)) => v.push(usize::MAX),
                     None => return Err(Error::sql(format!("table {} has no column named {n}", inst.name))),
                 }
             }
@@ -286,7 +287,7 @@ pub fn update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
             let text = ast_text(e);
             match table.column_index(&name) {
                 Some(i) => new_values[i] = Some(text),
-                None if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&name)) => new_rowid = Some(text),
+                None if table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ci(&name)) => new_rowid = Some(text),
                 None => return Err(Error::sql(format!("no such column: {name}"))),
             }
         }

@@ -18,6 +18,7 @@
 //! checks (the conflicting row is found through its key), and the reads
 //! through the key or a secondary index.
 
+use crate::util::ascii::AsciiLower;
 use std::sync::Arc;
 
 use crate::error::{Error, Result, SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CONSTRAINT_UNIQUE};
@@ -49,7 +50,7 @@ impl Compiler<'_> {
         let cands = self.lookup_candidates(it, before, terms);
         let mut n = 0;
         for (col, _, coll) in table.key_columns() {
-            let own = coll.eq_ignore_ascii_case(table.columns[col].collation.as_deref().unwrap_or("BINARY"));
+            let own = coll.eq_ci(table.columns[col].collation.as_deref().unwrap_or("BINARY"));
             if !own || !cands.iter().any(|(c, op, _)| *c == Some(col) && *op == crate::sql::plan::terms::LookupOp::Eq) {
                 break;
             }

@@ -8,6 +8,7 @@
 use crate::error::Result;
 use crate::sql::codegen::Compiler;
 use crate::sql::parse::{unquote, unquoted};
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use crate::vdbe::func::FuncDef;
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
@@ -83,7 +84,7 @@ impl Compiler<'_> {
             return Ok(def);
         }
         let Some((name, _)) = args.into_iter().find_map(|a| self.collation_of(a)) else { return Ok(def) };
-        if name.eq_ignore_ascii_case("BINARY") {
+        if name.eq_ci("BINARY") {
             return Ok(def);
         }
         let coll = self.collation(&name)?;
@@ -145,7 +146,7 @@ impl Compiler<'_> {
     /// Result alias `name` of this SELECT or of an enclosing one (the
     /// innermost first): its nesting level in `aliases` and its SQL text.
     pub(super) fn find_alias(&self, name: &str) -> Option<(usize, String)> {
-        self.aliases.iter().enumerate().rev().find_map(|(level, a)| a.list.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, t)| (level, t.clone())))
+        self.aliases.iter().enumerate().rev().find_map(|(level, a)| a.list.iter().find(|(n, _)| n.eq_ci(name)).map(|(_, t)| (level, t.clone())))
     }
 
     /// The collation of the expression behind result alias `name`, if it
@@ -179,7 +180,7 @@ impl Compiler<'_> {
         if !declared {
             let name = explicit_collation_of(l).or_else(|| explicit_collation_of(r));
             return match name {
-                Some(n) if !n.eq_ignore_ascii_case("BINARY") => Ok(P4::coll(self.collation(&n)?)),
+                Some(n) if !n.eq_ci("BINARY") => Ok(P4::coll(self.collation(&n)?)),
                 _ => Ok(P4::None),
             };
         }
@@ -193,7 +194,7 @@ impl Compiler<'_> {
             _ => None,
         };
         match name {
-            Some(n) if !n.eq_ignore_ascii_case("BINARY") => Ok(P4::coll(self.collation(&n)?)),
+            Some(n) if !n.eq_ci("BINARY") => Ok(P4::coll(self.collation(&n)?)),
             _ => Ok(P4::None),
         }
     }

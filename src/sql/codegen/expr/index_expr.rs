@@ -41,7 +41,7 @@ pub fn normal_form(text: &str, qualifier: Option<&str>) -> String {
         let raw = String::from_utf8_lossy(&b[t.start..t.end]).into_owned();
         if t.kind == TokenType::TK_ID && toks.get(i + 1).is_some_and(|d| d.kind == TokenType::TK_DOT) {
             let name = crate::sql::parse::unquote(&raw);
-            if qualifier.is_some_and(|q| q.eq_ignore_ascii_case(&name)) {
+            if qualifier.is_some_and(|q| q.eq_ci(&name)) {
                 i += 2;
                 continue;
             }
@@ -181,7 +181,7 @@ impl Compiler<'_> {
                     match x {
                         Expr::Qualified(q, c) => {
                             let (q, c) = (crate::sql::parse::unquote(q.0), crate::sql::parse::unquote(c.0));
-                            problem = Some(if q.eq_ignore_ascii_case(&table.name) {
+                            problem = Some(if q.eq_ci(&table.name) {
                                 "the \".\" operator prohibited in index expressions".to_string()
                             } else {
                                 format!("no such column: {q}.{c}")
@@ -189,7 +189,7 @@ impl Compiler<'_> {
                         }
                         Expr::Id(id) => {
                             let n = crate::sql::parse::unquote(id.0);
-                            let rowid = ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(&n));
+                            let rowid = ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ci(&n));
                             if rowid && table.column_index(&n).is_none() {
                                 problem = Some(format!("no such column: {n}"));
                             }
@@ -249,7 +249,7 @@ impl Compiler<'_> {
             for ic in &idx.columns {
                 let Some(e) = &ic.expr else { continue };
                 let normal = normal_form(e, None);
-                let collation = ic.collation.clone().unwrap_or_else(|| "BINARY".into()).to_ascii_uppercase();
+                let collation = ic.collation.clone().unwrap_or_else(|| "BINARY".into()).ascii_upper();
                 if out.iter().any(|x| x.normal == normal && x.collation == collation) {
                     continue;
                 }
@@ -267,7 +267,7 @@ impl Compiler<'_> {
             return Some(c);
         }
         let normal = normal_form(ic.expr.as_deref()?, None);
-        let collation = ic.collation.clone().unwrap_or_else(|| "BINARY".into()).to_ascii_uppercase();
+        let collation = ic.collation.clone().unwrap_or_else(|| "BINARY".into()).ascii_upper();
         let pos = self.indexed_exprs(table).iter().position(|x| x.normal == normal && x.collation == collation)?;
         Some(table.columns.len() + pos)
     }
@@ -294,7 +294,7 @@ impl Compiler<'_> {
             return Vec::new();
         }
         let coll = match self.comparison_collation(col_side, other) {
-            Ok(P4::Coll(c)) => c.name.to_ascii_uppercase(),
+            Ok(P4::Coll(c)) => c.name.ascii_upper(),
             Ok(_) => "BINARY".to_string(),
             Err(_) => return Vec::new(),
         };

@@ -272,8 +272,8 @@ impl Compiler<'_> {
             self.b.add4(Opcode::String8, 0, target, 0, P4::bytes(name.into_owned().into_bytes()), 0);
             return Ok(());
         }
-        if name.eq_ignore_ascii_case("true") || name.eq_ignore_ascii_case("false") {
-            self.b.add(Opcode::Integer, name.eq_ignore_ascii_case("true") as i32, target, 0);
+        if name.eq_ci("true") || name.eq_ci("false") {
+            self.b.add(Opcode::Integer, name.eq_ci("true") as i32, target, 0);
             return Ok(());
         }
         Err(no_such_column(None, &name))
@@ -437,6 +437,8 @@ impl Compiler<'_> {
     }
 
     /// Compute `e` into register `target`.
+    /// Out of line: its stack check was inlined at each of ~30 callers.
+    #[inline(never)]
     pub fn expr(&mut self, e: &Expr<'_>, target: i32) -> Result<()> {
         if self.env.interrupt.is_some_and(|f| f.load(std::sync::atomic::Ordering::Relaxed)) {
             return Err(Error::code(crate::error::SQLITE_INTERRUPT));
@@ -732,7 +734,7 @@ impl Compiler<'_> {
 
     fn call(&mut self, name: &str, args: &[Expr<'_>], target: i32) -> Result<()> {
         let def = self.lookup_function(name, args.len())?;
-        if def.flags.builtin && args.len() == 2 && name.eq_ignore_ascii_case("likelihood") && !is_probability(&args[1]) {
+        if def.flags.builtin && args.len() == 2 && name.eq_ci("likelihood") && !is_probability(&args[1]) {
             return Err(Error::sql("second argument to likelihood() must be a constant between 0.0 and 1.0"));
         }
         if crate::sql::codegen::is_window_only(name) {
@@ -762,10 +764,8 @@ impl Compiler<'_> {
         let def = self.vtab_overload(name, args).unwrap_or(def);
         let def = self.bind_call_collation(def, args)?;
         let first = self.b.regs(args.len());
-        let substr = def.flags.builtin
-            && (2..=3).contains(&args.len())
-            && (name.eq_ignore_ascii_case("substr") || name.eq_ignore_ascii_case("substring"))
-            && args[1..].iter().all(is_plain_literal);
+        let substr =
+            def.flags.builtin && (2..=3).contains(&args.len()) && (name.eq_ci("substr") || name.eq_ci("substring")) && args[1..].iter().all(is_plain_literal);
         if substr {
             // The literal arguments first (their order cannot matter): a
             // column read for X can then take only the bytes they select.
@@ -920,9 +920,9 @@ impl Compiler<'_> {
             Expr::Name(n) => unquote(n.0),
             _ => return None,
         };
-        let truth = if name.eq_ignore_ascii_case("true") {
+        let truth = if name.eq_ci("true") {
             true
-        } else if name.eq_ignore_ascii_case("false") {
+        } else if name.eq_ci("false") {
             false
         } else {
             return None;

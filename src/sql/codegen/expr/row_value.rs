@@ -32,6 +32,7 @@
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::{may_be_row, select_has_star, strip_parens, written_select_width};
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
 use sqlite3_parser::ast::{self, Expr, Operator};
@@ -455,7 +456,7 @@ impl Compiler<'_> {
     pub fn compare_registers(&mut self, op: Opcode, null_eq: bool, lt: &FieldTraits, rt: &FieldTraits, lr: i32, rr: i32, target: i32) -> Result<()> {
         let aff = crate::sql::codegen::expr::comparison_affinity(lt.affinity, rt.affinity);
         let coll = match pick_collation(lt.collation.as_ref(), rt.collation.as_ref()) {
-            Some(n) if !n.eq_ignore_ascii_case("BINARY") => {
+            Some(n) if !n.eq_ci("BINARY") => {
                 let n = n.to_string();
                 P4::coll(self.collation(&n)?)
             }

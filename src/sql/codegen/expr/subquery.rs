@@ -9,6 +9,7 @@ use super::comparison_affinity;
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::may_be_row;
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
 use sqlite3_parser::ast::{self, Expr};
@@ -42,7 +43,7 @@ impl Compiler<'_> {
             let aff = comparison_affinity(self.expr_affinity(lhs), None);
             // And only its collation (a COLLATE on an item is ignored).
             let coll = match self.expr_collation(lhs) {
-                Some((n, _)) if !n.eq_ignore_ascii_case("BINARY") => P4::coll(self.collation(&n)?),
+                Some((n, _)) if !n.eq_ci("BINARY") => P4::coll(self.collation(&n)?),
                 _ => P4::None,
             };
             self.b.add4(Opcode::Eq, v, t, x, coll, aff | cmp_flags::STOREP2);

@@ -28,6 +28,7 @@ use crate::error::Result;
 use crate::sql::codegen::target::WriteTarget;
 use crate::sql::codegen::Compiler;
 use crate::sql::schema::{Index, Table};
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Opcode, P4};
 
 /// `IsType` masks (P5): one bit per storage class, SQLite's.
@@ -61,7 +62,7 @@ impl Compiler<'_> {
     /// Emit the whole check; the caller has opened the read transaction.
     pub fn integrity_check(&mut self, scope: &IntegrityScope<'_>) -> Result<()> {
         if let Some(only) = scope.table {
-            let known = scope.dbs.iter().any(|(db, _)| self.env.schema.tables.values().any(|t| t.db == *db && t.name.eq_ignore_ascii_case(only)));
+            let known = scope.dbs.iter().any(|(db, _)| self.env.schema.tables.values().any(|t| t.db == *db && t.name.eq_ci(only)));
             if !known {
                 let db_name = scope.dbs.first().map_or("main", |d| d.1.as_str());
                 return Err(crate::error::Error::sql(format!("no such table: {db_name}.{only}")));
@@ -94,12 +95,7 @@ impl Compiler<'_> {
         // unverified), first from four on (as observed; SQLite's schema hash lists it so). Which tree
         // meets a page referenced twice first decides where the second
         // reference is reported.
-        let schema_first = schema
-            .tables
-            .values()
-            .filter(|t| t.db == db && !t.name.eq_ignore_ascii_case("sqlite_master") && !t.name.eq_ignore_ascii_case("sqlite_schema"))
-            .count()
-            >= 4;
+        let schema_first = schema.tables.values().filter(|t| t.db == db && !t.name.eq_ci("sqlite_master") && !t.name.eq_ci("sqlite_schema")).count() >= 4;
         let mut roots: Vec<u32> = if schema_first { vec![1] } else { Vec::new() };
         for t in tables.iter().filter(|t| t.root > 0) {
             roots.push(t.root);
@@ -121,7 +117,7 @@ impl Compiler<'_> {
         self.b.bind(clean);
 
         let checked: Vec<&Table> =
-            tables.into_iter().filter(|t| t.view_select.is_none()).filter(|t| scope.table.is_none_or(|only| t.name.eq_ignore_ascii_case(only))).collect();
+            tables.into_iter().filter(|t| t.view_select.is_none()).filter(|t| scope.table.is_none_or(|only| t.name.eq_ci(only))).collect();
         let indexes_of = |t: &Table| -> Vec<Index> {
             let mut v: Vec<Index> = schema.indexes_of(t).into_iter().cloned().collect();
             v.reverse();
@@ -342,7 +338,7 @@ impl Compiler<'_> {
             if !table.strict && field.is_some() {
                 self.check_affinity(table, i, row, &h, field, default_bit, remaining, done);
             }
-            let ty = col.decltype.clone().unwrap_or_default().to_ascii_uppercase();
+            let ty = col.decltype.clone().unwrap_or_default().ascii_upper();
             // The storage classes allowed besides NULL (`IsType` masks).
             let allowed = match ty.as_str() {
                 "INT" | "INTEGER" => TYPE_INTEGER,
@@ -491,5 +487,5 @@ impl Compiler<'_> {
 
 /// Where `name` stands in `sqlite_schema` (the order SQLite loaded it in).
 fn schema_position(c: &Compiler<'_>, name: &str) -> usize {
-    c.env.schema.rows.iter().position(|r| r.1.eq_ignore_ascii_case(name)).unwrap_or(usize::MAX)
+    c.env.schema.rows.iter().position(|r| r.1.eq_ci(name)).unwrap_or(usize::MAX)
 }

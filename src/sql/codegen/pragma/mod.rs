@@ -453,7 +453,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         // secure_delete: only off, the way ringlite deletes.
         "secure_delete" => {
             if let Some(v) = arg {
-                let on = arg_text(v).eq_ignore_ascii_case("fast") || arg_int(v).unwrap_or(0) != 0;
+                let on = arg_text(v).eq_ci("fast") || arg_int(v).unwrap_or(0) != 0;
                 if on {
                     return Err(Error::unsupported(&format!("PRAGMA {pname}={}", arg_text(v))));
                 }
@@ -522,7 +522,7 @@ pub(crate) fn schema_rows(
             }
             // The schema table itself, under any of its names.
             let schema_table = ["sqlite_master", "sqlite_schema", "sqlite_temp_master", "sqlite_temp_schema"];
-            if t.is_none() && rows.is_empty() && arg.is_some_and(|a| schema_table.iter().any(|n| n.eq_ignore_ascii_case(a))) {
+            if t.is_none() && rows.is_empty() && arg.is_some_and(|a| schema_table.iter().any(|n| n.eq_ci(a))) {
                 for (i, (name, ty)) in [("type", "TEXT"), ("name", "TEXT"), ("tbl_name", "TEXT"), ("rootpage", "INT"), ("sql", "TEXT")].into_iter().enumerate()
                 {
                     let mut r = vec![Value::Integer(i as i64), Value::text(name), Value::text(ty), Value::Integer(0), Value::Null, Value::Integer(0)];

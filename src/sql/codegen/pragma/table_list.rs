@@ -11,6 +11,7 @@
 
 use crate::error::Result;
 use crate::sql::codegen::Compiler;
+use crate::util::ascii::AsciiLower;
 use crate::value::Value;
 
 /// The column names of PRAGMA table_list.
@@ -32,7 +33,7 @@ impl Compiler<'_> {
                 .map(|i| self.env.schema.rows[i].1.clone())
                 .collect();
             for object in objects {
-                if name.is_some_and(|n| !n.eq_ignore_ascii_case(&object)) {
+                if name.is_some_and(|n| !n.eq_ci(&object)) {
                     continue;
                 }
                 let Some(t) = self.env.schema.table_in(Some(d), &object).cloned() else { continue };
@@ -57,7 +58,7 @@ impl Compiler<'_> {
             // The schema table, named as SQLite prefers (matched by its
             // internal name).
             let (internal, shown) = if d == 1 { ("sqlite_temp_master", "sqlite_temp_schema") } else { ("sqlite_master", "sqlite_schema") };
-            if name.is_none_or(|n| n.eq_ignore_ascii_case(internal)) {
+            if name.is_none_or(|n| n.eq_ci(internal)) {
                 out.push(vec![Value::text(schema_name), Value::text(shown), Value::text("table"), Value::Integer(5), Value::Integer(0), Value::Integer(0)]);
             }
         }

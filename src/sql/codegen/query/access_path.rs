@@ -16,6 +16,7 @@ use crate::sql::model::from::FromItem;
 use crate::sql::plan::order::{index_collation, index_is_narrower, index_serves, index_width, rowid_serves, OrderGoal, Served};
 use crate::sql::plan::terms::LookupOp;
 use crate::sql::schema::{Index, Table};
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use crate::value::record::{KeyField, KeyInfo};
 use crate::vdbe::program::{Opcode, P4};
@@ -214,7 +215,7 @@ impl<'b> Compiler<'_> {
                 let key_desc = table.key_columns().first().is_some_and(|k| k.1);
                 let [t] = g.terms.as_slice() else { return false };
                 let coll = table.columns[col].collation.as_deref().unwrap_or("BINARY");
-                t.column == Some(col) && !key_desc && (g.grouping || !t.desc) && t.collation.eq_ignore_ascii_case(coll)
+                t.column == Some(col) && !key_desc && (g.grouping || !t.desc) && t.collation.eq_ci(coll)
             });
             let kind = self.key_in_loop(it, &table, col, list, end, &item_name)?;
             return Ok((kind, served));
@@ -588,7 +589,7 @@ impl<'b> Compiler<'_> {
     fn pk_lookup_width(table: &Table) -> usize {
         let mut n = 0;
         for (col, _, coll) in table.key_columns() {
-            if !coll.eq_ignore_ascii_case(table.columns[col].collation.as_deref().unwrap_or("BINARY")) {
+            if !coll.eq_ci(table.columns[col].collation.as_deref().unwrap_or("BINARY")) {
                 break;
             }
             n += 1;
@@ -643,10 +644,7 @@ impl<'b> Compiler<'_> {
     /// with its own collation.
     fn is_first_key_column(table: &Table, col: usize) -> bool {
         table.without_rowid.is_some()
-            && table
-                .key_columns()
-                .first()
-                .is_some_and(|(c, _, coll)| *c == col && coll.eq_ignore_ascii_case(table.columns[col].collation.as_deref().unwrap_or("BINARY")))
+            && table.key_columns().first().is_some_and(|(c, _, coll)| *c == col && coll.eq_ci(table.columns[col].collation.as_deref().unwrap_or("BINARY")))
     }
 
     /// A loop over the rows of a WITHOUT ROWID table whose first key

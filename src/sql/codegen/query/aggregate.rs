@@ -19,6 +19,7 @@ use crate::sql::model::from::FromItem;
 use crate::sql::model::query::{ResultItem, RowCtx};
 use crate::sql::parse::unquote;
 use crate::sql::resolve::ColumnRef;
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::func::FuncDef;
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{self, Distinctness, Expr, SortedColumn};
@@ -158,7 +159,7 @@ impl<'b> Compiler<'_> {
                     if self.resolve_name(None, &id).ok().flatten().is_some() {
                         continue;
                     }
-                    let text = self.aliases.last().and_then(|l| l.list.iter().find(|(n, _)| n.eq_ignore_ascii_case(&id)).map(|(_, t)| t.clone()));
+                    let text = self.aliases.last().and_then(|l| l.list.iter().find(|(n, _)| n.eq_ci(&id)).map(|(_, t)| t.clone()));
                     // (`SELECT a + 1 AS x, sum(x)`: no column x.)
                     if result_column && text.is_some() {
                         return Err(crate::sql::resolve::no_such_column(None, &id));
@@ -201,7 +202,7 @@ impl<'b> Compiler<'_> {
             // the order, as SQLite's do: their value does not depend on
             // it, and bare columns come from the best row in scan order.
             args.extend(order_terms.iter().map(|t| &t.expr));
-            let min_max = n_func_args == 1 && (def.name.eq_ignore_ascii_case("min") || def.name.eq_ignore_ascii_case("max"));
+            let min_max = n_func_args == 1 && (def.name.eq_ci("min") || def.name.eq_ci("max"));
             let ordered =
                 (!order_terms.is_empty() && !min_max).then_some(crate::sql::codegen::query::ordered_aggregate::OrderedArgs { terms: order_terms, cursor: 0 });
             out.push(AggCall {
@@ -309,7 +310,7 @@ impl<'b> Compiler<'_> {
     /// Whether an aggregate call is a min() or max(): those choose the row
     /// bare columns come from.
     fn is_min_max(a: &AggCall<'_, '_>) -> bool {
-        a.n_func_args == 1 && (a.def.name.eq_ignore_ascii_case("min") || a.def.name.eq_ignore_ascii_case("max"))
+        a.n_func_args == 1 && (a.def.name.eq_ci("min") || a.def.name.eq_ci("max"))
     }
 
     /// One row's aggregate steps, then the bare columns (`cols`, read by
@@ -502,7 +503,7 @@ impl<'b> Compiler<'_> {
                     // this query written in a subquery.)
                     for id in ids {
                         if self.resolve_name(None, &id).ok().flatten().is_none() {
-                            let text = self.aliases.last().and_then(|l| l.list.iter().find(|(n, _)| n.eq_ignore_ascii_case(&id)).map(|(_, t)| t.clone()));
+                            let text = self.aliases.last().and_then(|l| l.list.iter().find(|(n, _)| n.eq_ci(&id)).map(|(_, t)| t.clone()));
                             has |= text.is_some_and(|t| self.text_has_aggregate(&t));
                         }
                     }

@@ -220,7 +220,7 @@ impl Compiler<'_> {
                 if lower.starts_with("sqlite_")
                     || lower.starts_with("pragma_")
                     || self.cte(&name).is_some()
-                    || self.frame.recursive.iter().any(|r| r.name.eq_ignore_ascii_case(&name))
+                    || self.frame.recursive.iter().any(|r| r.name.eq_ci(&name))
                 {
                     continue;
                 }
@@ -329,7 +329,7 @@ impl Compiler<'_> {
                 ResultColumn::Star => items.iter().map(|(_, w)| w).sum::<usize>() - left_out,
                 ResultColumn::TableStar(q) => {
                     let q = crate::sql::parse::unquote(q.0);
-                    items.iter().find(|(name, _)| name.eq_ignore_ascii_case(&q))?.1
+                    items.iter().find(|(name, _)| name.eq_ci(&q))?.1
                 }
             };
         }
@@ -729,7 +729,7 @@ fn arm_order_text(sel: &Select<'_>, first_width: Option<usize>, upto: usize) -> 
             let by_alias = match e {
                 Expr::Id(x) => {
                     let name = crate::sql::parse::unquote(x.0);
-                    columns.iter().position(|c| alias_of(c).is_some_and(|a| a.eq_ignore_ascii_case(&name)))
+                    columns.iter().position(|c| alias_of(c).is_some_and(|a| a.eq_ci(&name)))
                 }
                 _ => None,
             };
@@ -746,10 +746,8 @@ fn arm_order_text(sel: &Select<'_>, first_width: Option<usize>, upto: usize) -> 
                 columns.iter().position(|c| {
                     let ResultColumn::Expr(r, _) = c else { return false };
                     match (&name, column_name(r)) {
-                        (Some(a), Some(b)) => {
-                            a.eq_ignore_ascii_case(&b) && (matches!(e, Expr::Id(_)) || matches!(r, Expr::Id(_)) || strip(r).eq_ignore_ascii_case(&text))
-                        }
-                        _ => strip(r).eq_ignore_ascii_case(&text),
+                        (Some(a), Some(b)) => a.eq_ci(&b) && (matches!(e, Expr::Id(_)) || matches!(r, Expr::Id(_)) || strip(r).eq_ci(&text)),
+                        _ => strip(r).eq_ci(&text),
                     }
                 })
             };

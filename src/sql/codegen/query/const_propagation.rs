@@ -24,6 +24,7 @@ use crate::error::Result;
 use crate::sql::codegen::{ColumnSource, Compiler};
 use crate::sql::model::expr_shape::{is_syntactic_constant, strip_parens, walk};
 use crate::sql::resolve::ColumnRef;
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{Expr, Operator};
@@ -79,7 +80,7 @@ impl Compiler<'_> {
                 let rc = self.expr_collation(r);
                 crate::sql::codegen::expr::row_value::pick_collation(lc.as_ref(), rc.as_ref()).map(|c| c.to_string())
             };
-            if collation.is_some_and(|c| !c.eq_ignore_ascii_case("BINARY")) {
+            if collation.is_some_and(|c| !c.eq_ci("BINARY")) {
                 continue;
             }
             for (col_side, value) in [(&**r, &**l), (&**l, &**r)] {

@@ -43,7 +43,7 @@ impl Compiler<'_> {
         else {
             return Ok(None);
         };
-        if !unquoted(name.0).eq_ignore_ascii_case("count") || from.joins.as_ref().is_some_and(|j| !j.is_empty()) {
+        if !unquoted(name.0).eq_ci("count") || from.joins.as_ref().is_some_and(|j| !j.is_empty()) {
             return Ok(None);
         }
         let mut text = String::from("SELECT ");

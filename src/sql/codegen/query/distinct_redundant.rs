@@ -16,6 +16,7 @@ use crate::sql::model::expr_shape::{conjuncts, has_subquery};
 use crate::sql::model::from::FromItem;
 use crate::sql::model::query::ResultItem;
 use crate::sql::schema::Table;
+use crate::util::ascii::AsciiLower;
 use sqlite3_parser::ast::{Expr, Operator};
 
 impl Compiler<'_> {
@@ -65,7 +66,7 @@ impl Compiler<'_> {
                 if self.fixed_by_where(&terms, f.item, c, &coll) {
                     continue;
                 }
-                let listed = cols.iter().any(|(x, xc)| *x == Some(c) && xc.eq_ignore_ascii_case(&coll));
+                let listed = cols.iter().any(|(x, xc)| *x == Some(c) && xc.eq_ci(&coll));
                 if !listed || !table.columns[c].not_null {
                     continue 'index;
                 }
@@ -100,7 +101,7 @@ impl Compiler<'_> {
                 if rc.depth != 0 || rc.item != item || rc.column != Some(c) {
                     continue;
                 }
-                if !rc.collation.clone().unwrap_or_else(|| "BINARY".into()).eq_ignore_ascii_case(coll) {
+                if !rc.collation.clone().unwrap_or_else(|| "BINARY".into()).eq_ci(coll) {
                     continue;
                 }
                 if self.expr_deps(value) & (1u64 << item.min(63)) == 0 {

@@ -128,12 +128,11 @@ impl<'b> Compiler<'_> {
             if jt.contains(JoinType::NATURAL) {
                 let right = &self.scopes.last().unwrap().items[out[idx].item];
                 for c in right.columns.iter().filter(|c| !c.hidden && !c.argument) {
-                    if using.iter().any(|u| u.eq_ignore_ascii_case(&c.name)) {
+                    if using.iter().any(|u| u.eq_ci(&c.name)) {
                         continue;
                     }
-                    let in_left = self.scopes.last().unwrap().items[..out[idx].item]
-                        .iter()
-                        .any(|it| it.columns.iter().any(|lc| lc.name.eq_ignore_ascii_case(&c.name) && !lc.hidden));
+                    let in_left =
+                        self.scopes.last().unwrap().items[..out[idx].item].iter().any(|it| it.columns.iter().any(|lc| lc.name.eq_ci(&c.name) && !lc.hidden));
                     if in_left {
                         using.push(c.name.clone());
                     }
@@ -146,7 +145,7 @@ impl<'b> Compiler<'_> {
                 let rc = right
                     .columns
                     .iter()
-                    .position(|c| c.name.eq_ignore_ascii_case(&name))
+                    .position(|c| c.name.eq_ci(&name))
                     .ok_or_else(|| Error::sql(format!("cannot join using column {name} - column not present in both tables")))?;
                 let column_ref = |li: usize, it: &ScopeItem, lc: usize| {
                     let col = if it.rowid_alias == Some(lc) { None } else { Some(lc) };
@@ -164,12 +163,12 @@ impl<'b> Compiler<'_> {
                 // after the first must have joined on it with USING).
                 let mut left: Vec<ColumnRef> = Vec::new();
                 for (li, it) in scope.items[..ri].iter().enumerate() {
-                    let Some(lc) = it.columns.iter().position(|c| c.name.eq_ignore_ascii_case(&name) && (!c.hidden || !left.is_empty())) else { continue };
+                    let Some(lc) = it.columns.iter().position(|c| c.name.eq_ci(&name) && (!c.hidden || !left.is_empty())) else { continue };
                     if !left.is_empty() {
                         if !any_right {
                             break;
                         }
-                        let joined_on_it = out.iter().find(|f| f.item == li).is_some_and(|f| f.using.iter().any(|u| u.eq_ignore_ascii_case(&name)));
+                        let joined_on_it = out.iter().find(|f| f.item == li).is_some_and(|f| f.using.iter().any(|u| u.eq_ci(&name)));
                         if !joined_on_it {
                             return Err(Error::sql(format!("ambiguous reference to {name} in USING()")));
                         }
@@ -250,12 +249,12 @@ impl<'b> Compiler<'_> {
                 // A schema-qualified name never means a CTE, and the table an
                 // UPDATE/DELETE writes is a table even where a CTE has its name.
                 let qualified = qn.db_name.is_some();
-                let is_target = self.frame.dml_target.as_ref().is_some_and(|t| t.eq_ignore_ascii_case(&name));
+                let is_target = self.frame.dml_target.as_ref().is_some_and(|t| t.eq_ci(&name));
                 if is_target {
                     self.frame.dml_target = None;
                 }
                 let not_cte = qualified || is_target;
-                if let Some(rb) = self.frame.recursive.iter().rev().find(|r| !not_cte && r.name.eq_ignore_ascii_case(&name)).cloned() {
+                if let Some(rb) = self.frame.recursive.iter().rev().find(|r| !not_cte && r.name.eq_ci(&name)).cloned() {
                     let info = crate::sql::model::query::SelectInfo {
                         n_columns: rb.columns.len(),
                         names: rb.columns.clone(),
@@ -315,8 +314,8 @@ impl<'b> Compiler<'_> {
                         None => return Err(Error::sql(format!("no such table: {}.{name}", unquote(d.0)))),
                     },
                 };
-                let is_main_schema = name.eq_ignore_ascii_case("sqlite_schema") || name.eq_ignore_ascii_case("sqlite_master");
-                let is_temp_schema = name.eq_ignore_ascii_case("sqlite_temp_schema") || name.eq_ignore_ascii_case("sqlite_temp_master");
+                let is_main_schema = name.eq_ci("sqlite_schema") || name.eq_ci("sqlite_master");
+                let is_temp_schema = name.eq_ci("sqlite_temp_schema") || name.eq_ci("sqlite_temp_master");
                 let db = db.or(self.home_db);
                 let table = if (is_main_schema && db != Some(1)) || (is_temp_schema && db.is_none()) || (is_temp_schema && db == Some(1)) {
                     let mut t = crate::sql::schema::schema_table();
@@ -339,7 +338,7 @@ impl<'b> Compiler<'_> {
                     }
                 }
                 let Some(table) = table else {
-                    if name.eq_ignore_ascii_case("pragma_database_list") {
+                    if name.eq_ci("pragma_database_list") {
                         // The table-valued form of PRAGMA database_list (the
                         // sqlite3 shell's .schema and .import use it).
                         let q = |s: &str| s.replace('\'', "''");
@@ -372,7 +371,7 @@ impl<'b> Compiler<'_> {
                     if lower == "pragma_foreign_key_check" {
                         return self.open_foreign_key_check(&[], alias.unwrap_or(lower.clone()), out);
                     }
-                    if name.eq_ignore_ascii_case("pragma_module_list") {
+                    if name.eq_ci("pragma_module_list") {
                         // No virtual-table modules are registered.
                         return self.open_subquery_text("SELECT NULL AS name WHERE 0", alias.unwrap_or(name), None, out);
                     }
@@ -392,7 +391,7 @@ impl<'b> Compiler<'_> {
                     self.dbs_used |= 1 << table.db;
                     return self.open_vtab_item(inst, decl, alias.unwrap_or_else(|| table.name.clone()), &[], out);
                 }
-                let at = match self.table_references.iter().position(|(t, _)| t.db == table.db && t.name.eq_ignore_ascii_case(&table.name)) {
+                let at = match self.table_references.iter().position(|(t, _)| t.db == table.db && t.name.eq_ci(&table.name)) {
                     Some(i) => i,
                     None => {
                         self.table_references.push((table.clone(), 0));
@@ -405,7 +404,7 @@ impl<'b> Compiler<'_> {
                 }
                 *references += 1;
                 if let Some(view_sql) = &table.view_select {
-                    if self.expanding.iter().any(|v| v.eq_ignore_ascii_case(&name)) {
+                    if self.expanding.iter().any(|v| v.eq_ci(&name)) {
                         return Err(Error::sql(format!("view {name} is circularly defined")));
                     }
                     self.expanding.push(name.clone());

@@ -17,6 +17,7 @@
 use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::walk;
 use crate::sql::parse::unquote;
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::func::FuncKind;
 use sqlite3_parser::ast::{Expr, Literal};
 
@@ -64,7 +65,7 @@ impl Compiler<'_> {
         }
         match self.expr_collation(g) {
             None => true,
-            Some((name, _)) => name.eq_ignore_ascii_case("BINARY"),
+            Some((name, _)) => name.eq_ci("BINARY"),
         }
     }
 
@@ -112,7 +113,7 @@ fn without_collate<'x, 'b>(mut e: &'x Expr<'b>) -> &'x Expr<'b> {
 fn is_always_false(e: &Expr<'_>) -> bool {
     match e {
         Expr::Literal(Literal::Numeric(n)) => n.parse::<i64>().is_ok_and(|v| v == 0),
-        Expr::Id(id) => unquote(id.0).eq_ignore_ascii_case("false"),
+        Expr::Id(id) => unquote(id.0).eq_ci("false"),
         _ => false,
     }
 }

@@ -9,6 +9,7 @@ use crate::sql::model::expr_shape::has_subquery;
 use crate::sql::model::from::FromItem;
 use crate::sql::plan::terms::LookupOp;
 use crate::sql::schema::Table;
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::Expr;
@@ -36,7 +37,7 @@ impl<'b> Compiler<'_> {
         if table.without_rowid.is_some() || !self.firing.is_empty() || matches!(it.index_hint, Some(None)) {
             return Ok(None);
         }
-        let binary = |c: Option<&str>| c.is_none_or(|c| c.eq_ignore_ascii_case("BINARY"));
+        let binary = |c: Option<&str>| c.is_none_or(|c| c.eq_ci("BINARY"));
         let Some((col, value)) = cands.iter().find_map(|(c, op, e)| {
             let c = (*c)?;
             let column = table.columns.get(c)?;

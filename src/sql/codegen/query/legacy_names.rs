@@ -20,6 +20,7 @@
 //! reset while those are compiled).
 
 use crate::sql::codegen::query::select::ResultSpans;
+use crate::util::ascii::AsciiLower;
 
 use crate::sql::model::expr_shape::strip_parens;
 
@@ -71,7 +72,7 @@ impl Compiler<'_> {
         match item {
             ResultItem::Col(r, name, _) if full && !short => {
                 let it = self.scopes.last()?.items.get(r.item)?;
-                let col = it.columns.iter().find(|c| c.name.eq_ignore_ascii_case(name));
+                let col = it.columns.iter().find(|c| c.name.eq_ci(name));
                 let table = match col.and_then(|c| c.source.clone()) {
                     Some(source) => source,
                     None => from_item_name(it),
@@ -86,7 +87,7 @@ impl Compiler<'_> {
                 };
                 // (With the defaults only a rowid is named otherwise than
                 // by `describe_item`.)
-                let maybe_rowid = ["rowid", "oid", "_rowid_"].iter().any(|n| n.eq_ignore_ascii_case(&col));
+                let maybe_rowid = ["rowid", "oid", "_rowid_"].iter().any(|n| n.eq_ci(&col));
                 if !full && short && !maybe_rowid {
                     return None;
                 }

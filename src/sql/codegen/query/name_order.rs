@@ -13,6 +13,7 @@ use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::unquote;
+use crate::util::ascii::AsciiLower;
 use sqlite3_parser::ast::{self, Expr};
 
 impl Compiler<'_> {
@@ -127,7 +128,7 @@ impl Compiler<'_> {
         if let (Some(d), Some(t)) = (db, q) {
             return Ok(Some(Error::sql(format!("no such column: {d}.{t}.{n}"))));
         }
-        if q.is_none() && (quoted || n.eq_ignore_ascii_case("true") || n.eq_ignore_ascii_case("false")) {
+        if q.is_none() && (quoted || n.eq_ci("true") || n.eq_ci("false")) {
             return Ok(None);
         }
         if q.is_none() && self.alias_visible(n) {

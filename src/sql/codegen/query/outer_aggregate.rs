@@ -20,6 +20,7 @@ use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::aggregate_inputs;
 use crate::sql::model::expr_shape::walk;
 use crate::sql::parse::unquote;
+use crate::util::ascii::AsciiLower;
 use sqlite3_parser::ast::{self, Expr, OneSelect, ResultColumn, SelectTable};
 
 /// What a subquery's FROM clause provides to names inside it.
@@ -40,7 +41,7 @@ impl Level {
     /// known before it is compiled.
     pub(in crate::sql::codegen) fn knows(&self, qualifier: Option<&str>, name: &str) -> Option<bool> {
         match qualifier {
-            Some(q) if self.qualifiers.iter().any(|x| x.eq_ignore_ascii_case(q)) => Some(true),
+            Some(q) if self.qualifiers.iter().any(|x| x.eq_ci(q)) => Some(true),
             Some(_) if self.opaque => None,
             Some(_) => Some(false),
             None if self.provides(None, name) && self.columns.is_none() => None,
@@ -50,12 +51,12 @@ impl Level {
 
     pub(in crate::sql::codegen) fn provides(&self, qualifier: Option<&str>, name: &str) -> bool {
         match qualifier {
-            Some(q) => self.opaque || self.qualifiers.iter().any(|x| x.eq_ignore_ascii_case(q)),
+            Some(q) => self.opaque || self.qualifiers.iter().any(|x| x.eq_ci(q)),
             None => match &self.columns {
                 None => true,
                 Some(cols) => {
-                    let rowid = ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ignore_ascii_case(name));
-                    (rowid && !self.qualifiers.is_empty()) || cols.iter().any(|c| c.eq_ignore_ascii_case(name))
+                    let rowid = ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ci(name));
+                    (rowid && !self.qualifiers.is_empty()) || cols.iter().any(|c| c.eq_ci(name))
                 }
             },
         }

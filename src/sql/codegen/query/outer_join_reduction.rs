@@ -21,6 +21,7 @@
 
 use crate::sql::codegen::Compiler;
 use crate::sql::model::from::{FromItem, JoinTerm};
+use crate::util::ascii::AsciiLower;
 use sqlite3_parser::ast::{Expr, Literal, Operator, UnaryOperator};
 
 /// One operand of SQLite's chain `((WHERE AND on1) AND on2) ...`.
@@ -118,7 +119,7 @@ impl<'b> Compiler<'_> {
             match e {
                 Expr::Collate(x, _) => e = unparen(x),
                 Expr::FunctionCall { name, args: Some(args), .. }
-                    if !args.is_empty() && ["likely", "unlikely", "likelihood"].iter().any(|n| name.0.eq_ignore_ascii_case(n)) =>
+                    if !args.is_empty() && ["likely", "unlikely", "likelihood"].iter().any(|n| name.0.eq_ci(n)) =>
                 {
                     e = unparen(&args[0])
                 }

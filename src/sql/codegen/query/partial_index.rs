@@ -25,6 +25,7 @@ use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::{conjuncts, has_subquery};
 use crate::sql::model::from::{FromItem, JoinTerm};
 use crate::sql::schema::{Index, Table};
+use crate::util::ascii::AsciiLower;
 use sqlite3_parser::ast::{Expr, Operator, UnaryOperator};
 
 /// A query term that reads only the item, in normal form.
@@ -47,7 +48,7 @@ impl Compiler<'_> {
             .filter(|i| match &it.index_hint {
                 None => true,
                 Some(None) => false,
-                Some(Some(n)) => i.name.eq_ignore_ascii_case(n),
+                Some(Some(n)) => i.name.eq_ci(n),
             })
             .cloned()
             .collect();

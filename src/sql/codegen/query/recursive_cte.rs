@@ -19,6 +19,7 @@ use crate::sql::model::from::FromItem;
 use crate::sql::model::query::unique_names;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, with_first_statement};
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{self, CompoundOperator, Expr, SelectTable};
 
@@ -386,7 +387,7 @@ fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<
             let text = expr.to_string();
             columns.iter().find_map(|arm| {
                 arm.iter().position(|(n, e)| match &name {
-                    Some(name) => n.as_deref().is_some_and(|n| n.eq_ignore_ascii_case(name)),
+                    Some(name) => n.as_deref().is_some_and(|n| n.eq_ci(name)),
                     None => *e == text,
                 })
             })
@@ -431,7 +432,7 @@ fn references_in_arm(arm: &ast::OneSelect<'_>, name: &str) -> usize {
 
 fn references_in_select(sel: &ast::Select<'_>, name: &str) -> usize {
     // (A WITH clause of its own may define the name again.)
-    if sel.with.as_ref().is_some_and(|w| w.ctes.iter().any(|c| unquote(c.tbl_name.0).eq_ignore_ascii_case(name))) {
+    if sel.with.as_ref().is_some_and(|w| w.ctes.iter().any(|c| unquote(c.tbl_name.0).eq_ci(name))) {
         return 0;
     }
     std::iter::once(&sel.body.select).chain(sel.body.compounds.iter().flat_map(|c| c.iter().map(|c| &c.select))).map(|a| references_in_arm(a, name)).sum()
@@ -442,7 +443,7 @@ fn references_in_from(from: &ast::FromClause<'_>, name: &str) -> usize {
         .into_iter()
         .chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)))
         .map(|t| match t {
-            SelectTable::Table(qn, _, _) => usize::from(qn.db_name.is_none() && unquote(qn.name.0).eq_ignore_ascii_case(name)),
+            SelectTable::Table(qn, _, _) => usize::from(qn.db_name.is_none() && unquote(qn.name.0).eq_ci(name)),
             SelectTable::Select(s, _) => references_in_select(s, name),
             SelectTable::Sub(f, _) => references_in_from(f, name),
             SelectTable::TableCall(..) => 0,
@@ -468,6 +469,6 @@ fn reads_in_from(arm: &ast::OneSelect<'_>, name: &str) -> usize {
     from.select
         .into_iter()
         .chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)))
-        .filter(|t| matches!(t, SelectTable::Table(qn, _, _) if qn.db_name.is_none() && unquote(qn.name.0).eq_ignore_ascii_case(name)))
+        .filter(|t| matches!(t, SelectTable::Table(qn, _, _) if qn.db_name.is_none() && unquote(qn.name.0).eq_ci(name)))
         .count()
 }

@@ -66,7 +66,7 @@ pub fn key_info_for(c: &mut Compiler<'_>, terms: &[SortedColumn<'_>], targets: &
         // unless it carries its own.
         // (A plain BINARY column is no collation of its own here: the
         // result column it names decides.)
-        let own = c.expr_collation(&t.expr).filter(|(n, explicit)| *explicit || !n.eq_ignore_ascii_case("BINARY"));
+        let own = c.expr_collation(&t.expr).filter(|(n, explicit)| *explicit || !n.eq_ci("BINARY"));
         let from_target = match (&own, targets.get(i).copied().flatten()) {
             (None, Some(e)) => c.expr_collation(e),
             _ => None,
@@ -561,15 +561,15 @@ impl Compiler<'_> {
                 m = Some(k as usize - 1);
             } else if let Expr::Id(id) = e {
                 let n = unquoted(id.0);
-                m = items.iter().position(|it| matches!(it, ResultItem::Expr(_, Some(a)) if a.eq_ignore_ascii_case(&n)));
+                m = items.iter().position(|it| matches!(it, ResultItem::Expr(_, Some(a)) if a.eq_ci(&n)));
                 if m.is_none() && compound {
-                    m = names.iter().position(|x| x.eq_ignore_ascii_case(&n));
+                    m = names.iter().position(|x| x.eq_ci(&n));
                 }
                 if m.is_none() {
-                    m = later_aliases.iter().find(|(a, _)| a.eq_ignore_ascii_case(&n)).map(|(_, i)| *i);
+                    m = later_aliases.iter().find(|(a, _)| a.eq_ci(&n)).map(|(_, i)| *i);
                 }
                 if m.is_none() && compound {
-                    m = self.later_compound_columns.iter().find(|(x, _)| x.eq_ignore_ascii_case(&n)).map(|(_, i)| *i);
+                    m = self.later_compound_columns.iter().find(|(x, _)| x.eq_ci(&n)).map(|(_, i)| *i);
                 }
             }
             if m.is_none() {
@@ -581,12 +581,12 @@ impl Compiler<'_> {
                 if let Expr::Qualified(_, c) | Expr::DoublyQualified(_, _, c) = e {
                     let c = unquoted(c.0);
                     m = items.iter().position(|it| match it {
-                        ResultItem::Expr(Expr::Id(x), _) => unquote(x.0).eq_ignore_ascii_case(&c),
-                        ResultItem::Expr(Expr::Qualified(_, x), _) => unquote(x.0).eq_ignore_ascii_case(&c),
+                        ResultItem::Expr(Expr::Id(x), _) => unquote(x.0).eq_ci(&c),
+                        ResultItem::Expr(Expr::Qualified(_, x), _) => unquote(x.0).eq_ci(&c),
                         _ => false,
                     });
                     if m.is_none() {
-                        m = self.later_compound_columns.iter().find(|(x, _)| x.eq_ignore_ascii_case(&c)).map(|(_, i)| *i);
+                        m = self.later_compound_columns.iter().find(|(x, _)| x.eq_ci(&c)).map(|(_, i)| *i);
                     }
                 }
             }
@@ -629,9 +629,9 @@ impl Compiler<'_> {
                     for (ii, it) in scope.items.iter().enumerate() {
                         // `t.*`: the item named t, or t's columns inside a
                         // parenthesized join item.
-                        let whole = q.as_ref().is_none_or(|q| it.name.eq_ignore_ascii_case(q));
+                        let whole = q.as_ref().is_none_or(|q| it.name.eq_ci(q));
                         for (ci, col) in it.columns.iter().enumerate() {
-                            let of_source = !whole && col.source.as_deref().zip(q.as_deref()).is_some_and(|(s, q)| s.eq_ignore_ascii_case(q));
+                            let of_source = !whole && col.source.as_deref().zip(q.as_deref()).is_some_and(|(s, q)| s.eq_ci(q));
                             if !whole && !of_source {
                                 continue;
                             }
@@ -643,7 +643,7 @@ impl Compiler<'_> {
                             // parenthesized join as `db.table.column`, which
                             // an item of the same name also matches.
                             if let (None, None, Some(src), Some(db)) = (&q, &sources, &col.source, col.source_db) {
-                                if !col.hidden && scope.items.iter().any(|o| o.name.eq_ignore_ascii_case(src) && !o.table.is_empty() && o.db == db) {
+                                if !col.hidden && scope.items.iter().any(|o| o.name.eq_ci(src) && !o.table.is_empty() && o.db == db) {
                                     return Err(Error::sql(format!("ambiguous column name: {}.{src}.{}", self.db_name(db), col.name)));
                                 }
                             }
@@ -657,9 +657,9 @@ impl Compiler<'_> {
                                 let other = scope.items.iter().enumerate().any(|(jj, o)| {
                                     jj != ii
                                         && o.db == it.db
-                                        && o.name.eq_ignore_ascii_case(&it.name)
-                                        && o.columns.iter().any(|oc| oc.name.eq_ignore_ascii_case(&col.name))
-                                        && (jj < ii || !o.using.iter().any(|u| u.eq_ignore_ascii_case(&col.name)))
+                                        && o.name.eq_ci(&it.name)
+                                        && o.columns.iter().any(|oc| oc.name.eq_ci(&col.name))
+                                        && (jj < ii || !o.using.iter().any(|u| u.eq_ci(&col.name)))
                                 });
                                 if other {
                                     return Err(Error::sql(format!("ambiguous column name: {}.{}.{}", self.db_name(it.db), it.name, col.name)));
@@ -704,7 +704,7 @@ impl Compiler<'_> {
     pub fn describe_item(&mut self, item: &ResultItem<'_, '_>, spans: &mut ResultSpans<'_>, i: usize) -> (String, Option<Affinity>, Option<String>) {
         match item {
             ResultItem::Col(r, name, _) => {
-                let col = self.scopes.last().and_then(|s| s.items.get(r.item)).and_then(|it| it.columns.iter().find(|c| c.name.eq_ignore_ascii_case(name)));
+                let col = self.scopes.last().and_then(|s| s.items.get(r.item)).and_then(|it| it.columns.iter().find(|c| c.name.eq_ci(name)));
                 let decl = col.and_then(|c| c.decltype.clone());
                 let aff = Some(r.affinity).filter(|_| !col.is_some_and(|c| c.without_affinity));
                 (name.clone(), aff, decl)
@@ -1270,7 +1270,7 @@ impl Compiler<'_> {
     /// Whether `name` is a result alias of this SELECT or of one it is
     /// nested in (a subquery in WHERE or ORDER BY may name those).
     pub fn alias_visible(&self, name: &str) -> bool {
-        self.aliases.iter().any(|a| a.list.iter().any(|(x, _)| x.eq_ignore_ascii_case(name)))
+        self.aliases.iter().any(|a| a.list.iter().any(|(x, _)| x.eq_ci(name)))
     }
 
     /// Compute result items into consecutive registers.
@@ -1511,7 +1511,7 @@ fn written_column_name(item: &ResultItem<'_, '_>, described: &str, i: usize) -> 
             }
         }
     };
-    if name.eq_ignore_ascii_case("true") || name.eq_ignore_ascii_case("false") {
+    if name.eq_ci("true") || name.eq_ci("false") {
         format!("column{}", i + 1)
     } else {
         name

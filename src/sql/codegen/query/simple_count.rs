@@ -17,6 +17,7 @@ use crate::sql::codegen::Compiler;
 use crate::sql::model::from::FromItem;
 use crate::sql::model::query::{ResultItem, RowCtx};
 use crate::sql::plan::order::{index_is_narrower, index_width};
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::func::FuncKind;
 use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{Expr, SortedColumn};
@@ -39,7 +40,7 @@ impl<'b> Compiler<'_> {
         let [it] = from else { return Ok(false) };
         let [agg] = aggs else { return Ok(false) };
         let Some(table) = it.table.clone() else { return Ok(false) };
-        let is_count = agg.def.name.eq_ignore_ascii_case("count")
+        let is_count = agg.def.name.eq_ci("count")
             && agg.def.flags.builtin
             && matches!(agg.def.kind, FuncKind::Aggregate(_))
             && agg.args.is_empty()

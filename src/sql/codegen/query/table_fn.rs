@@ -229,7 +229,7 @@ impl<'b> Compiler<'_> {
         // every row then holds that text, so the result is the same).
         if max_args == 2 && args.len() < 2 && !matches!(args.first(), Some(Expr::Id(_) | Expr::Qualified(..))) {
             let lookup = |c: &Self, column: &str| {
-                c.pragma_where_args.iter().find(|(q, n, _)| n == column && q.as_ref().is_none_or(|q| q.eq_ignore_ascii_case(&alias))).map(|(_, _, v)| v.clone())
+                c.pragma_where_args.iter().find(|(q, n, _)| n == column && q.as_ref().is_none_or(|q| q.eq_ci(&alias))).map(|(_, _, v)| v.clone())
             };
             let where_arg = if args.is_empty() { lookup(self, "arg") } else { None };
             let where_schema = lookup(self, "schema");
@@ -256,7 +256,7 @@ impl<'b> Compiler<'_> {
                 Some(col) => return self.open_correlated_schema_pragma(pragma, PragmaArg::Column(col), alias, out),
                 // A result column's alias (SQLite lets WHERE terms, which
                 // these arguments become, name one).
-                None if self.from_result_aliases.iter().any(|a| a.eq_ignore_ascii_case(&unquote(id.0))) => {
+                None if self.from_result_aliases.iter().any(|a| a.eq_ci(&unquote(id.0))) => {
                     return self.open_correlated_schema_pragma(pragma, PragmaArg::Expr(&args[0]), alias, out)
                 }
                 None if id.0.starts_with('"') => Some(unquote(id.0)),

@@ -13,6 +13,7 @@ use crate::sql::model::query::{column_affinity_or_none, unique_names};
 use crate::sql::model::query::{Dest, SelectInfo};
 use crate::sql::parse::with_first_statement;
 use crate::sql::schema::Table;
+use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use sqlite3_parser::ast;
 
@@ -89,7 +90,7 @@ fn view_column_type(info: &SelectInfo, i: usize) -> String {
         if aff == Some(Affinity::from_decltype(&decl)) {
             // The standard type names are shown in upper case.
             let standard = ["ANY", "BLOB", "INT", "INTEGER", "REAL", "TEXT"];
-            return match standard.iter().find(|s| s.eq_ignore_ascii_case(&decl)) {
+            return match standard.iter().find(|s| s.eq_ci(&decl)) {
                 Some(s) => s.to_string(),
                 None => decl,
             };

@@ -107,7 +107,7 @@ fn resolve_window_at<'a, 'b>(w: &'a Window<'b>, defs: &'a [ast::WindowDef<'b>], 
         return Ok(WinSpec { partition_by: None, order_by: None, frame_clause: None });
     }
     let n = unquoted(base_name.0);
-    let Some(base) = defs.iter().find(|d| unquote(d.name.0).eq_ignore_ascii_case(&n)) else {
+    let Some(base) = defs.iter().find(|d| unquote(d.name.0).eq_ci(&n)) else {
         return Err(Error::sql(format!("no such window: {n}")));
     };
     let base = resolve_window_at(&base.window, defs, depth + 1)?;
@@ -152,7 +152,7 @@ fn is_parse_time_constant(e: &Expr<'_>) -> bool {
     walk(e, &mut |x| {
         match x {
             Expr::Id(id) => {
-                constant &= id.0.eq_ignore_ascii_case("true") || id.0.eq_ignore_ascii_case("false");
+                constant &= id.0.eq_ci("true") || id.0.eq_ci("false");
             }
             Expr::Name(_)
             | Expr::Qualified(..)
@@ -228,7 +228,7 @@ impl<'b> Compiler<'_> {
                 Some(Over::Window(w)) => w,
                 Some(Over::Name(n)) => {
                     let n = unquoted(n.0);
-                    match defs.iter().find(|d| unquote(d.name.0).eq_ignore_ascii_case(&n)) {
+                    match defs.iter().find(|d| unquote(d.name.0).eq_ci(&n)) {
                         Some(d) => &d.window,
                         None => return Err(Error::sql(format!("no such window: {n}"))),
                     }
@@ -560,7 +560,7 @@ impl<'b> Compiler<'_> {
             });
         }
         for id in ids {
-            let own = self.aliases.last().is_some_and(|l| l.list.iter().any(|(n, _)| n.eq_ignore_ascii_case(&id)));
+            let own = self.aliases.last().is_some_and(|l| l.list.iter().any(|(n, _)| n.eq_ci(&id)));
             if own && self.resolve_name(None, &id).ok().flatten().is_none() {
                 return Err(crate::sql::resolve::no_such_column(None, &id));
             }
@@ -1095,7 +1095,7 @@ impl<'b> Compiler<'_> {
                 for k in 0..na {
                     self.b.add(Opcode::Column, peek, (nk + 1 + k) as i32, args + k as i32);
                 }
-                if def.name.eq_ignore_ascii_case("nth_value") {
+                if def.name.eq_ci("nth_value") {
                     // N is the current row's, not the frame row's.
                     self.b.add(Opcode::Column, trail, (nk + 2) as i32, args + 1);
                 }
@@ -1114,7 +1114,7 @@ impl<'b> Compiler<'_> {
                 self.b.bind(fdone);
                 self.b.add4(Opcode::AggFinal, acc2, (na - c.filtered as usize) as i32, 0, P4::Func(def.clone()), 0);
                 self.b.add(Opcode::SCopy, acc2, value, 0);
-                let sliding_sum = def.flags.builtin && lo_off.is_some() && ["sum", "total", "avg"].iter().any(|n| def.name.eq_ignore_ascii_case(n));
+                let sliding_sum = def.flags.builtin && lo_off.is_some() && ["sum", "total", "avg"].iter().any(|n| def.name.eq_ci(n));
                 if sliding_sum && na > c.filtered as usize {
                     let part_keys = (np > 0).then(|| (np, trail, Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() })));
                     self.sliding_sum_nan(lo, part_start, peek, part_keys, nk, na, c.filtered, value);
@@ -1127,7 +1127,7 @@ impl<'b> Compiler<'_> {
             self.emit_value_frame(&scan, &f, frame_offs, def, value)?;
             // (With EXCLUDE, SQLite computes each frame afresh.)
             let moving = f.exclude == Exclude::NoOthers && !matches!(f.start, Bound::Unbounded);
-            let sliding_sum = def.flags.builtin && moving && ["sum", "total", "avg"].iter().any(|n| def.name.eq_ignore_ascii_case(n));
+            let sliding_sum = def.flags.builtin && moving && ["sum", "total", "avg"].iter().any(|n| def.name.eq_ci(n));
             if sliding_sum && na > c.filtered as usize {
                 // `scan_from` is now the frame's first row.
                 let part_keys = (np > 0).then(|| (np, trail, Arc::new(KeyInfo { fields: ki.fields[..np].to_vec() })));

@@ -22,6 +22,7 @@
 use crate::error::{Result, SQLITE_ERROR};
 use crate::sql::codegen::query::window::FrameOffset;
 use crate::sql::codegen::Compiler;
+use crate::util::ascii::AsciiLower;
 use crate::value::record::KeyInfo;
 use crate::vdbe::func::FuncDef;
 use crate::vdbe::program::{Opcode, P4};
@@ -322,7 +323,7 @@ impl Compiler<'_> {
         for k in 0..s.na {
             self.b.add(Opcode::Column, s.peek, (s.nk + 1 + k) as i32, s.args + k as i32);
         }
-        if def.name.eq_ignore_ascii_case("nth_value") {
+        if def.name.eq_ci("nth_value") {
             // N is the current row's, not the frame row's.
             self.b.add(Opcode::Column, s.trail, (s.nk + 2) as i32, s.args + 1);
         }

@@ -96,7 +96,7 @@ pub struct Walker<'a> {
 }
 
 fn eq(a: &str, b: &str) -> bool {
-    a.eq_ignore_ascii_case(b)
+    a.eq_ci(b)
 }
 
 /// A name that is no schema table but still reads as one: the schema

@@ -330,6 +330,8 @@ impl Walker<'_> {
     }
 
     /// Walk an expression.
+    /// Out of line: its stack check was inlined at each of ~30 callers.
+    #[inline(never)]
     pub fn expr(&mut self, e: &Expr<'_>) {
         crate::sql::parse::with_stack(|| self.expr_inner(e));
     }

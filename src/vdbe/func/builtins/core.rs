@@ -19,6 +19,7 @@ use super::conv::{numeric_value, value_bytes, value_f64, value_i64, value_text};
 use super::pattern::{self, PatternInfo};
 use super::{scalar, wrong_arg_count, DETERMINISTIC, VOLATILE};
 use crate::error::{Error, Result};
+use crate::util::ascii::AsciiLower;
 use crate::value::collation::Collation;
 use crate::value::{Value, ValueRef};
 use crate::vdbe::func::{FuncFlags, FunctionContext, FunctionRegistry};
@@ -91,10 +92,10 @@ pub const COMPILE_OPTIONS: &[&str] = &[
 /// Whether `name` (with or without `SQLITE_`, with or without `=value`)
 /// is one of [`COMPILE_OPTIONS`].
 pub fn compile_option_used(name: &str) -> bool {
-    let name = name.get(..7).filter(|p| p.eq_ignore_ascii_case("sqlite_")).map_or(name, |_| &name[7..]);
+    let name = name.get(..7).filter(|p| p.eq_ci("sqlite_")).map_or(name, |_| &name[7..]);
     COMPILE_OPTIONS.iter().any(|o| {
         let key = o.split_once('=').map_or(*o, |(k, _)| k);
-        key.eq_ignore_ascii_case(name) || o.eq_ignore_ascii_case(name)
+        key.eq_ci(name) || o.eq_ci(name)
     })
 }
 

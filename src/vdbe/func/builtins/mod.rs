@@ -99,21 +99,21 @@ where
 /// collating sequence of its arguments, as SQLite's min(), max() and
 /// nullif() do (the first argument that has one, BINARY if none).
 pub fn needs_collation(def: &FuncDef) -> bool {
-    def.flags.builtin && ["min", "max", "nullif"].iter().any(|n| def.name.eq_ignore_ascii_case(n))
+    def.flags.builtin && ["min", "max", "nullif"].iter().any(|n| def.name.eq_ci(n))
 }
 
 /// `def` (one of [`needs_collation`]'s functions) comparing text under
 /// `coll`: the scalar min()/max()/nullif() or the min()/max() aggregate.
 pub fn with_collation(def: &Arc<FuncDef>, coll: &Collation) -> Arc<FuncDef> {
     debug_assert!(needs_collation(def));
-    let is_max = def.name.eq_ignore_ascii_case("max");
+    let is_max = def.name.eq_ci("max");
     let kind = match &def.kind {
         FuncKind::Aggregate(f) => {
             let coll = coll.clone();
             let start = move || aggregate::min_max_state(is_max, Some(coll.clone()));
             FuncKind::Aggregate(Arc::new(ClosureAggregate { start, inverse: f.has_inverse() }))
         }
-        FuncKind::Scalar(_) if def.name.eq_ignore_ascii_case("nullif") => {
+        FuncKind::Scalar(_) if def.name.eq_ci("nullif") => {
             let coll = coll.clone();
             FuncKind::Scalar(Arc::new(ClosureScalar(move |_: &mut FunctionContext<'_>, a: &[Value]| Ok(core::nullif_with(&a[0], &a[1], Some(&coll))))))
         }
