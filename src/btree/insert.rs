@@ -43,8 +43,8 @@ impl Btree {
         rowid: i64,
         payload: Payload<'_>,
     ) -> Result<Option<Vec<Level>>> {
-        let (path, _, exact) = self.seek_path(root, probe, key_info, false, false)?;
-        Ok(self.insert_at(&path, exact, leaf_kind, rowid, payload)?.then_some(path))
+        let mut path = Vec::new();
+        Ok(self.insert_entry_into(root, probe, key_info, leaf_kind, rowid, payload, &mut path)?.then_some(path))
     }
 
     /// [`Btree::insert_entry`] with the path found in `path` (a cursor's

@@ -10,7 +10,6 @@ use super::{reg, Flow};
 use crate::btree::{SeekOp, SeekResult};
 use crate::error::Result;
 use crate::value::affinity::{apply_affinity, Affinity};
-use crate::value::numeric::text_to_numeric;
 use crate::value::record::decode_record;
 use crate::value::{Value, ValueRef};
 use crate::vdbe::cursor::{BtreeCursor, VmCursor};
@@ -77,19 +76,6 @@ impl<'a> KeyRefs<'a> {
             KeyRefs::Inline(a, n) => &a[..*n],
             KeyRefs::Heap(v) => v,
         }
-    }
-}
-
-fn rowid_of(v: &Value) -> Option<i64> {
-    match v {
-        Value::Integer(i) => Some(*i),
-        Value::Real(r) if r.fract() == 0.0 && r.abs() < 9.2e18 => Some(*r as i64),
-        Value::Text(t) => match text_to_numeric(t) {
-            Some(Value::Integer(i)) => Some(i),
-            Some(Value::Real(r)) if r.fract() == 0.0 && r.abs() < 9.2e18 => Some(r as i64),
-            _ => None,
-        },
-        _ => None,
     }
 }
 
@@ -173,7 +159,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
     let jump = Flow::Jump(p2 as usize);
     match insn.opcode {
         Opcode::SeekRowid | Opcode::NotExists => {
-            let Some(rowid) = rowid_of(reg(vm, p3)) else {
+            let Some(rowid) = crate::value::numeric::must_be_int(reg(vm, p3)) else {
                 return Ok(jump);
             };
             let found = match vm.cursors[p1 as usize].as_mut() {

@@ -177,6 +177,12 @@ impl Compiler<'_> {
         let lr = self.b.reg();
         self.expr(count, lr)?;
         self.b.add(Opcode::MustBeInt, lr, 0, 0);
+        self.finish_limit(lr, off, end)
+    }
+
+    /// The OFFSET register (checked as an integer) and the jump to `end`
+    /// when the LIMIT in `lr` is 0: the tail both LIMIT set-ups share.
+    fn finish_limit(&mut self, lr: i32, off: Option<&ast::Expr<'_>>, end: i32) -> Result<Option<LimitRegs>> {
         let offset = match off {
             Some(o) => {
                 let or = self.b.reg();
@@ -221,17 +227,7 @@ impl Compiler<'_> {
         self.b.add(Opcode::Integer, 0, lr, 0);
         self.b.bind(done);
         self.b.add(Opcode::MustBeInt, lr, 0, 0);
-        let offset = match off {
-            Some(o) => {
-                let or = self.b.reg();
-                self.expr(o, or)?;
-                self.b.add(Opcode::MustBeInt, or, 0, 0);
-                Some(or)
-            }
-            None => None,
-        };
-        self.b.add(Opcode::IfNot, lr, end, 0);
-        Ok(Some(LimitRegs { limit: lr, offset }))
+        self.finish_limit(lr, off, end)
     }
 
     /// The LIMIT and OFFSET expressions of `l`: `LIMIT a, b` means OFFSET
