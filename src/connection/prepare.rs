@@ -337,11 +337,11 @@ impl Connection {
                 crate::sql::params::check_variable_limit(&parse_text[..tail], &numbering.names, max_variables)?;
                 let build_program = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
                     let mut c = Compiler::new(env, stmt_sql);
-                    c.authorizer = authorizer;
-                    c.params = numbering.names;
-                    c.bound_params = bound_values;
-                    c.value_rows = value_rows;
-                    c.depth_point = deferred_depth.as_ref().map(|d| d.expr).filter(|&at| at != 0);
+                    c.stmt.authorizer = authorizer;
+                    c.stmt.params = numbering.names;
+                    c.stmt.bound_params = bound_values;
+                    c.stmt.value_rows = value_rows;
+                    c.names.depth_point = deferred_depth.as_ref().map(|d| d.expr).filter(|&at| at != 0);
                     let mut prog = match compile(&mut c, cmd) {
                         Ok(p) => p,
                         // A height SQLite meets once the FROM clauses are

@@ -99,12 +99,12 @@ impl Compiler<'_> {
     /// The innermost view being expanded or trigger being compiled (the
     /// authorizer's last argument).
     fn auth_context(&self) -> Option<String> {
-        self.expanding.last().cloned().or_else(|| self.firing.last().map(|(name, _)| name.clone()))
+        self.expansion.expanding.last().cloned().or_else(|| self.dml.firing.last().map(|(name, _)| name.clone()))
     }
 
     /// The authorizer's answer about one action (`None`: there is none).
     fn ask_authorizer(&self, code: i32, a: Option<&str>, b: Option<&str>, db: Option<&str>, trigger: Option<&str>) -> Option<i32> {
-        let mut slot = self.authorizer?.try_borrow_mut().ok()?;
+        let mut slot = self.stmt.authorizer?.try_borrow_mut().ok()?;
         let auth = slot.as_mut()?;
         Some(auth(code, a, b, db, trigger))
     }
@@ -125,7 +125,7 @@ impl Compiler<'_> {
     /// `false` when the read must yield NULL. A denial is parked in
     /// `auth_error`.
     pub fn authorize_read(&mut self, table: &str, col: Option<usize>) -> bool {
-        if self.authorizer.is_none() || self.auth_error.is_some() {
+        if self.stmt.authorizer.is_none() || self.stmt.auth_error.is_some() {
             return true;
         }
         let Some(t) = self.env.schema.table(table) else { return true };
@@ -146,11 +146,11 @@ impl Compiler<'_> {
             IGNORE => false,
             DENY => {
                 let msg = if db == 0 { format!("access to {tname}.{column} is prohibited") } else { format!("access to {dbn}.{tname}.{column} is prohibited") };
-                self.auth_error = Some(Error::new(SQLITE_AUTH, msg));
+                self.stmt.auth_error = Some(Error::new(SQLITE_AUTH, msg));
                 true
             }
             _ => {
-                self.auth_error = Some(Error::sql("authorizer malfunction"));
+                self.stmt.auth_error = Some(Error::sql("authorizer malfunction"));
                 true
             }
         }
@@ -159,7 +159,7 @@ impl Compiler<'_> {
     /// `SQLITE_FUNCTION` for a call of `name`; `false` when the call must
     /// yield NULL.
     pub fn authorize_function(&mut self, name: &str) -> Result<bool> {
-        if self.authorizer.is_none() {
+        if self.stmt.authorizer.is_none() {
             return Ok(true);
         }
         match self.authorize(action::FUNCTION, None, Some(name), None) {
@@ -173,7 +173,7 @@ impl Compiler<'_> {
     /// The statement-level checks, before any code is generated. `Ignore`
     /// means the statement compiles to a program that does nothing.
     pub fn authorize_statement(&mut self, stmt: &Stmt<'_>) -> Result<Verdict> {
-        if self.authorizer.is_none() {
+        if self.stmt.authorizer.is_none() {
             return Ok(Verdict::Allow);
         }
         let qualified_db = |q: &sqlite3_parser::ast::QualifiedName<'_>| q.db_name.as_ref().map(|d| unquote(d.0));

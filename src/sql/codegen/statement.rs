@@ -130,13 +130,13 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
         Cmd::Explain(s) => (s, 1),
         Cmd::ExplainQueryPlan(s) => (s, 2),
     };
-    c.eqp.wanted = explain == 2;
-    c.explain_comments = explain == 1;
+    c.stmt.eqp.wanted = explain == 2;
+    c.stmt.explain_comments = explain == 1;
     // (On a large stack: walks that do not grow it themselves, such as
     // the parser crate's formatting of a subtree as text, recurse once per
     // level of a tree as deep as the parser allows.)
     let mut prog = crate::sql::parse::with_stack(|| compile_stmt(c, stmt))?;
-    if let Some(e) = c.auth_error.take() {
+    if let Some(e) = c.stmt.auth_error.take() {
         return Err(e);
     }
     let nested = nested_statement_error(stmt, c.env.max_expr_depth, !prog.readonly, explain != 0)
@@ -149,12 +149,12 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
     prog.explain = explain;
     // (The compiler is done: its lists move into the program. Only
     // EXPLAIN QUERY PLAN shows the plan lines.)
-    prog.param_names = std::mem::take(&mut c.params);
-    prog.expire_on_bind = c.expire_on_bind;
+    prog.param_names = std::mem::take(&mut c.stmt.params);
+    prog.expire_on_bind = c.stmt.expire_on_bind;
     if explain == 2 {
         // Ids are SQLite-like even numbers; a parent is kept as its line
         // number + 1.
-        prog.query_plan = c.eqp.take().into_iter().enumerate().map(|(i, (_, p, d, n))| ((i as i32 + 1) * 2, p * 2, d, n)).collect();
+        prog.query_plan = c.stmt.eqp.take().into_iter().enumerate().map(|(i, (_, p, d, n))| ((i as i32 + 1) * 2, p * 2, d, n)).collect();
     }
     if explain == 1 {
         prog.column_names = crate::vdbe::explain::EXPLAIN_COLUMNS.iter().map(|s| s.to_string()).collect();
@@ -178,7 +178,7 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
             let init = c.begin_program();
             let names = query::select::compile_top_select(c, sel, &mut prog)?;
             prog.column_names = names;
-            let uses_db = c.dbs_used != 0 || c.b.insns.iter().any(|i| matches!(i.opcode, Opcode::OpenRead | Opcode::OpenWrite));
+            let uses_db = c.stmt.dbs_used != 0 || c.b.insns.iter().any(|i| matches!(i.opcode, Opcode::OpenRead | Opcode::OpenWrite));
             c.end_program(init, if uses_db { Some(false) } else { None });
         }
         Stmt::Insert { .. } => dml::insert::compile_insert(c, stmt, &mut prog)?,
@@ -196,7 +196,7 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
         Stmt::AlterTable(..) => ddl::alter::compile_alter(c, stmt, &mut prog)?,
         Stmt::Analyze(target) => {
             prog.analyze = Some(analyze_target(c, target.as_ref())?);
-            c.writes = true;
+            c.stmt.writes = true;
             let init = c.begin_program();
             c.end_program(init, None);
         }
@@ -210,8 +210,8 @@ fn compile_stmt(c: &mut Compiler<'_>, stmt: &Stmt<'_>) -> Result<Program> {
         }
     }
     let b = std::mem::take(&mut c.b);
-    prog.readonly = !c.writes;
-    prog.subprograms = std::mem::take(&mut c.subprograms);
+    prog.readonly = !c.stmt.writes;
+    prog.subprograms = std::mem::take(&mut c.stmt.subprograms);
     b.finish(prog)
 }
 

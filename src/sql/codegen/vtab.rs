@@ -148,7 +148,7 @@ impl<'b> Compiler<'_> {
         let cur = self.b.cursor();
         self.b.add4(Opcode::VOpen, cur, 0, 0, P4::VTab(inst.clone()), 0);
         self.comment(&inst.name);
-        self.vtab_cursors.insert(cur, inst.clone());
+        self.vtab.cursors.insert(cur, inst.clone());
         let table = &decl.table;
         let columns: Vec<ScopeColumn> = table
             .columns
@@ -177,7 +177,7 @@ impl<'b> Compiler<'_> {
             using: Vec::new(),
             object_name: None,
         };
-        let scope = self.scopes.last_mut().unwrap();
+        let scope = self.names.scopes.last_mut().unwrap();
         scope.items.push(item);
         out.push(FromItem {
             item: scope.items.len() - 1,
@@ -199,11 +199,11 @@ impl<'b> Compiler<'_> {
     /// first argument is one of its columns (xFindFunction), as SQLite's
     /// `sqlite3VtabOverloadFunction`.
     pub(super) fn vtab_overload(&mut self, name: &str, args: &[Expr<'_>]) -> Option<Arc<crate::vdbe::func::FuncDef>> {
-        if self.vtab_cursors.is_empty() {
+        if self.vtab.cursors.is_empty() {
             return None;
         }
         let r = self.plain_column(args.first()?)?;
-        let inst = self.vtab_cursors.get(&r.cursor)?.clone();
+        let inst = self.vtab.cursors.get(&r.cursor)?.clone();
         inst.table.find_function(args.len() as i32, name).map(|(f, _)| f)
     }
 
@@ -211,21 +211,21 @@ impl<'b> Compiler<'_> {
     /// (rootpage 0, the statement as written), then `VCreate` runs the
     /// module's xCreate.
     pub(super) fn create_virtual_table(&mut self, name: &str, module: &str, args: Vec<String>) -> Result<()> {
-        let sql = crate::sql::parse::schema_sql(self.sql, "VIRTUAL TABLE");
-        self.writes = true;
-        self.dbs_used |= 1 << self.ddl_db;
+        let sql = crate::sql::parse::schema_sql(self.stmt.sql, "VIRTUAL TABLE");
+        self.stmt.writes = true;
+        self.stmt.dbs_used |= 1 << self.stmt.ddl_db;
         let sc = self.open_schema_table();
         self.schema_row(sc, "table", name, name, None, Some(&sql));
         self.bump_cookie_appended();
         let spec = crate::vdbe::vtab::CreateSpec {
-            db: self.ddl_db,
-            db_name: self.db_name(self.ddl_db),
+            db: self.stmt.ddl_db,
+            db_name: self.db_name(self.stmt.ddl_db),
             name: name.to_string(),
             module: module.to_string(),
             args,
             sql,
         };
-        self.b.add4(Opcode::VCreate, self.ddl_db as i32, 0, 0, P4::VCreate(Arc::new(spec)), 0);
+        self.b.add4(Opcode::VCreate, self.stmt.ddl_db as i32, 0, 0, P4::VCreate(Arc::new(spec)), 0);
         Ok(())
     }
 }

@@ -93,6 +93,7 @@ impl<'b> Compiler<'_> {
                 // other names are left without resolving them.
                 if let Expr::Qualified(q, _) = col_side {
                     let named = self
+                        .names
                         .scopes
                         .last()
                         .and_then(|s| s.items.get(it.item))
@@ -123,7 +124,7 @@ impl<'b> Compiler<'_> {
                 let Some(cref) = cref else {
                     // An indexed expression of this table.
                     if !matches!(col_side, Expr::Id(_) | Expr::Qualified(..) | Expr::Literal(_)) && !has_subquery(col_side) {
-                        let item_name = self.scopes.last().and_then(|s| s.items.get(it.item)).map(|i| i.name.clone()).unwrap_or_default();
+                        let item_name = self.names.scopes.last().and_then(|s| s.items.get(it.item)).map(|i| i.name.clone()).unwrap_or_default();
                         for k in self.expr_lookup_keys(it.item, &item_name, table, col_side, other) {
                             out.push((Some(k), opx, other, deps));
                         }

@@ -228,14 +228,14 @@ impl<'b> Compiler<'_> {
         if from.iter().any(|f| f.vtab.is_some()) {
             self.vtab_col_uses(from, items, exprs);
         }
-        if from.iter().any(|f| f.matched.is_some() || f.table_fn.is_some()) || self.authorizer.is_some() {
+        if from.iter().any(|f| f.matched.is_some() || f.table_fn.is_some()) || self.stmt.authorizer.is_some() {
             return None;
         }
         // Only an index (covering or not) or an automatic index reads
         // the list. Neither can serve one table of an uncorrelated query
         // when the table has no index: the list is not made then.
         if let [only] = from {
-            if self.scopes.len() <= 1 && only.table.as_ref().is_some_and(|t| t.without_rowid.is_none() && !self.table_has_index(t)) {
+            if self.names.scopes.len() <= 1 && only.table.as_ref().is_some_and(|t| t.without_rowid.is_none() && !self.table_has_index(t)) {
                 return None;
             }
         }
@@ -250,7 +250,7 @@ impl<'b> Compiler<'_> {
         let Some(uses) = self.uses_of(from, items, exprs, true) else { return };
         for it in from.iter().filter(|f| f.vtab.is_some()) {
             let mask = crate::sql::plan::vtab::col_used(it, Some(&uses));
-            self.vtab_col_used.insert(it.cursor, mask);
+            self.vtab.col_used.insert(it.cursor, mask);
         }
     }
 
@@ -266,7 +266,7 @@ impl<'b> Compiler<'_> {
                 .filter_map(|it| it.vtab.as_ref().map(|v| (it.cursor, v)))
                 .find_map(|(cursor, v)| v.decl.table.columns.iter().position(|c| c.name.eq_ci(name)).map(|k| (cursor, k)));
             if let Some((cursor, k)) = found {
-                if let Some(mask) = self.vtab_col_used.get_mut(&cursor) {
+                if let Some(mask) = self.vtab.col_used.get_mut(&cursor) {
                     *mask |= 1u64 << k.min(63);
                 }
             }

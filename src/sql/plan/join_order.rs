@@ -131,7 +131,7 @@ impl<'b> Compiler<'_> {
         let ordered_item = goal.filter(|g| self.goal_servable(items, g)).map(|g| g.item);
         let facts = self.join_facts(items, terms, goal, ordered_item, uses);
         // The loops take the plans asked here.
-        self.vtab_plans.extend(facts.loops.iter().filter_map(|l| l.vtab.clone()));
+        self.vtab.plans.extend(facts.loops.iter().filter_map(|l| l.vtab.clone()));
         let mut memo: crate::util::fast_hash::FastMap<(usize, u64), Vec<Cand>> = Default::default();
         // First without the order, for the rows the sort would take; then
         // with the sort's cost on the paths that need one.
@@ -224,7 +224,7 @@ impl<'b> Compiler<'_> {
                         served,
                     });
                 }
-                if rowid && it.vtab.is_none() && it.index_hint.is_none() && self.firing.is_empty() {
+                if rowid && it.vtab.is_none() && it.index_hint.is_none() && self.dml.firing.is_empty() {
                     let binary = |c: Option<&str>| c.is_none_or(|c| c.eq_ci("BINARY"));
                     auto_cols = (0..table.columns.len())
                         .filter(|&c| table.rowid_alias != Some(c) && table.field_of(c).is_some() && binary(table.columns[c].collation.as_deref()))
@@ -238,7 +238,7 @@ impl<'b> Compiler<'_> {
                 Some(v) => match crate::sql::plan::vtab::constraints_of(self, it, 0, terms) {
                     Ok(cs) => {
                         let g = crate::sql::plan::vtab::goal_for(it, goal);
-                        let col_used = self.vtab_col_used.get(&it.cursor).copied().unwrap_or_else(|| crate::sql::plan::vtab::col_used(it, uses));
+                        let col_used = self.vtab.col_used.get(&it.cursor).copied().unwrap_or_else(|| crate::sql::plan::vtab::col_used(it, uses));
                         let mut plans = crate::sql::plan::vtab::VtabPlans::ask(it.cursor, self.vtab_asked(&v.inst), &cs, g, col_used).ok();
                         // (The OR terms' branches next, as SQLite's
                         // `whereLoopAddOr` after `whereLoopAddVirtual`.)

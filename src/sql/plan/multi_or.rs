@@ -116,7 +116,7 @@ impl<'b> Compiler<'_> {
         terms: &[&'a Expr<'b>],
         indexes: &[Index],
     ) -> Option<OrPlan<'a, 'b>> {
-        if self.in_or_branch || it.index_hint.is_some() {
+        if self.loops.in_or_branch || it.index_hint.is_some() {
             return None;
         }
         let me = 1u64 << it.item.min(63);

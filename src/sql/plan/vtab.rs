@@ -76,7 +76,7 @@ impl<'s> Compiler<'s> {
     where
         's: 'x,
     {
-        Asked { table: &*inst.table, name: &inst.name, lend: self.env.vtab_lender, unasked: self.vtab_unasked }
+        Asked { table: &*inst.table, name: &inst.name, lend: self.env.vtab_lender, unasked: self.vtab.unasked }
     }
 }
 
@@ -538,7 +538,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
     derived.push(using);
     // USING/NATURAL where this table is the left one: `it.x = right.x`,
     // a term after the WHERE terms, in join order.
-    for (mine, other) in c.using_left_terms.get(&it.cursor).cloned().unwrap_or_default() {
+    for (mine, other) in c.names.using_left_terms.get(&it.cursor).cloned().unwrap_or_default() {
         let deps = 1u64 << other.item.min(63);
         let collation = mine.collation.clone().or_else(|| other.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.ascii_upper());
         out.push(VConstraint {
@@ -551,7 +551,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
     let hidden: Vec<usize> = v.decl.hidden.iter().enumerate().filter(|(_, h)| **h).map(|(i, _)| i).collect();
     // (In a branch of a union they come twice: once among the terms
     // ANDed to the branch, once as the branch's own loop appends them.)
-    let copies = if c.in_or_branch { 2 } else { 1 };
+    let copies = if c.loops.in_or_branch { 2 } else { 1 };
     for _ in 0..copies {
         for (k, arg) in v.args.iter().enumerate() {
             let deps = c.expr_deps(arg);
@@ -671,7 +671,7 @@ fn question(
 /// Whether `e` is a column node constant propagation replaced (SQLite
 /// reads no constraint from the right side of a comparison through it).
 pub(super) fn is_fixed(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
-    c.const_fixed_nodes.contains(&(e as *const Expr<'_> as usize))
+    c.select.const_fixed_nodes.contains(&(e as *const Expr<'_> as usize))
 }
 
 /// The FROM items a subquery reads (`u64::MAX`: unknown).

@@ -31,8 +31,8 @@ impl Compiler<'_> {
     /// new name, new tbl_name, new sql); the root page is kept.
     pub(in crate::sql::codegen) fn rewrite_schema_rows(&mut self, rows: Vec<(String, String, String, String, Option<String>)>) {
         let sc = self.b.cursor();
-        self.dbs_used |= 1 << self.ddl_db;
-        self.b.add4(Opcode::OpenWrite, sc, 1, self.ddl_db as i32, P4::Int64(5), 0);
+        self.stmt.dbs_used |= 1 << self.stmt.ddl_db;
+        self.b.add4(Opcode::OpenWrite, sc, 1, self.stmt.ddl_db as i32, P4::Int64(5), 0);
         for (old_name, ty, name, tbl, sql) in rows.into_iter() {
             let _ = ();
             let end = self.b.label();
@@ -141,11 +141,11 @@ pub fn compile_alter(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) 
     match compile_alter_checked(c, stmt, prog) {
         // Found by SQLite's program when it runs (see the module doc):
         // a program that fails with it.
-        Err(e) if e.message.starts_with("error in ") && c.firing.is_empty() => {
+        Err(e) if e.message.starts_with("error in ") && c.dml.firing.is_empty() => {
             c.b = crate::sql::codegen::builder::Builder::for_statement();
             prog.column_names.clear();
             let init = c.begin_program();
-            c.writes = true;
+            c.stmt.writes = true;
             c.b.add4(Opcode::Halt, e.code, 0, 0, P4::text(e.message), 0);
             c.end_program(init, Some(true));
             Ok(())
@@ -175,9 +175,9 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
         return Err(Error::sql(format!("table {name} may not be altered")));
     }
     let init = c.begin_program();
-    c.writes = true;
+    c.stmt.writes = true;
     // A TEMP table's schema rows live in the temp database's schema table.
-    c.ddl_db = table.db;
+    c.stmt.ddl_db = table.db;
     match body {
         AlterTableBody::AddColumn(cd) => {
             if table.virtual_table.is_some() {
@@ -246,15 +246,15 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
                 refuse_unless_empty(c, prog, &table, "Cannot add a NOT NULL column with default value NULL")?;
             }
             // The definition's source text, after ADD [COLUMN].
-            let toks = tokens(c.sql);
+            let toks = tokens(c.stmt.sql);
             let start = toks
                 .iter()
                 .position(|t| t.kind == TokenType::TK_ADD)
                 .map(|i| if toks.get(i + 1).is_some_and(|t| t.kind == TokenType::TK_COLUMNKW) { i + 2 } else { i + 1 })
                 .and_then(|i| toks.get(i))
-                .map_or(c.sql.len(), |t| t.start);
-            let end = toks.iter().rev().find(|t| t.kind != TokenType::TK_SEMI).map_or(c.sql.len(), |t| t.end);
-            let def_text = String::from_utf8_lossy(&c.sql[start..end.max(start)]).into_owned();
+                .map_or(c.stmt.sql.len(), |t| t.start);
+            let end = toks.iter().rev().find(|t| t.kind != TokenType::TK_SEMI).map_or(c.stmt.sql.len(), |t| t.end);
+            let def_text = String::from_utf8_lossy(&c.stmt.sql[start..end.max(start)]).into_owned();
             let old = table.sql.as_str();
             let at = add_column_offset(old);
             let new_sql = format!("{}, {}{}", &old[..at], def_text, &old[at..]);

@@ -225,17 +225,17 @@ impl Compiler<'_> {
                     let Some(nl) = layout(&stripped) else { return Err(Error::sql("malformed CREATE TABLE text")) };
                     let (_, _, end) = nl.columns.iter().find(|(n, _, _)| n.eq_ci(&col)).cloned().ok_or_else(|| Error::sql(format!("no such column: {col}")))?;
                     let at = nl.toks[end - 1].end;
-                    let text = statement_tail(self.sql, &[TokenType::TK_NOT]);
+                    let text = statement_tail(self.stmt.sql, &[TokenType::TK_NOT]);
                     (format!("{} {}{}", &stripped[..at], text, &stripped[at..]), Some(ci), None)
                 }
             }
             AlterTableBody::AddConstraint(nc) => {
                 let TableConstraint::Check(expr, _) = &nc.constraint else {
-                    let toks = tokens(self.sql);
+                    let toks = tokens(self.stmt.sql);
                     let at = toks
                         .iter()
                         .position(|t| matches!(t.kind, TokenType::TK_PRIMARY | TokenType::TK_UNIQUE | TokenType::TK_FOREIGN))
-                        .map_or("", |i| std::str::from_utf8(&self.sql[toks[i].start..toks[i].end]).unwrap_or(""));
+                        .map_or("", |i| std::str::from_utf8(&self.stmt.sql[toks[i].start..toks[i].end]).unwrap_or(""));
                     return Err(Error::sql(format!("near \"{at}\": syntax error")));
                 };
                 if let Some(name) = &nc.name {
@@ -245,7 +245,7 @@ impl Compiler<'_> {
                     }
                 }
                 self.validate_check(expr)?;
-                let text = statement_tail(self.sql, &[TokenType::TK_CONSTRAINT, TokenType::TK_CHECK]);
+                let text = statement_tail(self.stmt.sql, &[TokenType::TK_CONSTRAINT, TokenType::TK_CHECK]);
                 let at = l.toks[l.close - 1].end;
                 (format!("{}, {}{}", &sql[..at], text, &sql[at..]), None, Some(expr.to_string()))
             }

@@ -75,11 +75,11 @@ fn compile_view(schema: &Schema, c: &Compiler<'_>, view: &Table) -> Result<()> {
     let select = view.view_select.as_deref().unwrap_or_default();
     let env = crate::sql::codegen::CompileEnv::bare(schema, c.env.funcs, c.env.collations, c.env.databases);
     let mut scratch = Compiler::new(&env, select.as_bytes());
-    scratch.home_db = (view.db != 1).then_some(view.db);
-    scratch.expanding.push(view.name.clone());
+    scratch.names.home_db = (view.db != 1).then_some(view.db);
+    scratch.expansion.expanding.push(view.name.clone());
     with_first_statement(select.as_bytes(), |cmd, _| match cmd {
         Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
-            scratch.scopes.push(Default::default());
+            scratch.names.scopes.push(Default::default());
             let cur = scratch.b.cursor();
             scratch.compile_select(sel, Dest::EphemTable(cur)).map(|_| ())
         }

@@ -108,9 +108,9 @@ impl Compiler<'_> {
         }
         self.rewrite_schema_rows(own);
         if !temp.is_empty() {
-            let saved = std::mem::replace(&mut self.ddl_db, 1);
+            let saved = std::mem::replace(&mut self.stmt.ddl_db, 1);
             self.rewrite_schema_rows(temp);
-            self.ddl_db = saved;
+            self.stmt.ddl_db = saved;
             self.b.add(Opcode::SetCookie, 1, crate::btree::Meta::SchemaCookie as i32, self.env.schema.temp_cookie.wrapping_add(1) as i32);
             self.b.add(Opcode::ParseSchema, 1, 0, 0);
         }

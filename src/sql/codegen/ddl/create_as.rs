@@ -80,7 +80,7 @@ impl Compiler<'_> {
     /// first column's affinity for a scalar subquery already compiled.
     pub fn result_affinity(&mut self, e: &Expr<'_>) -> Option<Affinity> {
         match skip_collate_and_parens(e) {
-            Expr::Subquery(sel) => self.subquery_affinity.get(&(*sel as *const ast::Select<'_> as usize)).copied().flatten(),
+            Expr::Subquery(sel) => self.select.subquery_affinity.get(&(*sel as *const ast::Select<'_> as usize)).copied().flatten(),
             _ => self.expr_affinity(e),
         }
     }
@@ -88,7 +88,7 @@ impl Compiler<'_> {
     /// Drop what is recorded of `e`'s affinity if it is a scalar subquery.
     pub fn forget_subquery_affinity(&mut self, e: &Expr<'_>) {
         if let Expr::Subquery(sel) = skip_collate_and_parens(e) {
-            self.subquery_affinity.remove(&(*sel as *const ast::Select<'_> as usize));
+            self.select.subquery_affinity.remove(&(*sel as *const ast::Select<'_> as usize));
         }
     }
 
@@ -119,7 +119,7 @@ impl Compiler<'_> {
     /// The declared name of the column `q.name` resolves to.
     fn column_declared_name(&mut self, q: Option<&str>, name: &str) -> Option<String> {
         let r = self.resolve_name(q, name).ok().flatten()?;
-        let scope = self.scopes.len().checked_sub(1 + r.depth).and_then(|s| self.scopes.get(s))?;
+        let scope = self.names.scopes.len().checked_sub(1 + r.depth).and_then(|s| self.names.scopes.get(s))?;
         let item = scope.items.get(r.item)?;
         match r.column.or(item.rowid_alias) {
             Some(c) => item.columns.get(c).map(|c| c.name.clone()),
@@ -131,9 +131,9 @@ impl Compiler<'_> {
     pub(in crate::sql::codegen) fn create_table_as(&mut self, name: &str, sel: &ast::Select<'_>) -> Result<()> {
         let tmp = self.b.cursor();
         let open = self.b.add(Opcode::OpenEphemeral, tmp, 0, 0);
-        self.span_names = true;
+        self.naming.span_names = true;
         let compiled = self.with_default_names(|c| c.compile_select(sel, Dest::EphemTable(tmp)));
-        self.span_names = false;
+        self.naming.span_names = false;
         let info = compiled?;
         let n = info.n_columns;
         self.b.insns[open].p2 = n as i32;
@@ -160,11 +160,11 @@ impl Compiler<'_> {
         let table = crate::sql::schema::table_from_sql(&sql, 0)?;
         self.ensure_format();
         let root = self.b.reg();
-        self.b.add(Opcode::CreateBtree, self.ddl_db as i32, root, 1);
+        self.b.add(Opcode::CreateBtree, self.stmt.ddl_db as i32, root, 1);
         let sc = self.open_schema_table();
         self.schema_row(sc, "table", name, name, Some(root), Some(&sql));
         let dst = self.b.cursor();
-        self.b.add4(Opcode::OpenWrite, dst, root, self.ddl_db as i32, P4::Int64(n as i64), 0x02);
+        self.b.add4(Opcode::OpenWrite, dst, root, self.stmt.ddl_db as i32, P4::Int64(n as i64), 0x02);
         let end = self.b.label();
         self.b.add(Opcode::Rewind, tmp, end, 0);
         let top = self.b.here();

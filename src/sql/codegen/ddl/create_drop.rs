@@ -17,7 +17,7 @@ use sqlite3_parser::ast::Stmt;
 const SCHEMA_COLUMNS: i32 = 5;
 
 impl Compiler<'_> {
-    /// A new object `name` in database `self.ddl_db`: names are unique
+    /// A new object `name` in database `self.stmt.ddl_db`: names are unique
     /// per database. `written` is the name's token as the statement spells
     /// it, which SQLite quotes when a table or view of that name exists.
     fn check_new_name(&self, name: &str, written: &str, kind: &str) -> Result<()> {
@@ -26,7 +26,7 @@ impl Compiler<'_> {
         if crate::sql::schema::is_internal_name(name) && !self.env.internal && !self.env.settings.writable_schema {
             return Err(Error::sql(format!("object name reserved for internal use: {name}")));
         }
-        let db = Some(self.ddl_db);
+        let db = Some(self.stmt.ddl_db);
         if let Some(t) = self.env.schema.table_in(db, name) {
             let what = if t.view_select.is_some() { "view" } else { "table" };
             if kind == "index" {
@@ -66,11 +66,11 @@ impl Compiler<'_> {
         if db == 1 {
             return Ok(());
         }
-        let toks = crate::sql::parse::tokens(self.sql);
+        let toks = crate::sql::parse::tokens(self.stmt.sql);
         let Some(from) = toks.iter().position(|t| t.kind == after) else { return Ok(()) };
         for w in toks[from..].windows(3) {
             if w[0].kind == TokenType::TK_ID && w[1].kind == TokenType::TK_DOT && w[2].kind == TokenType::TK_ID {
-                let q = unquote(&String::from_utf8_lossy(&self.sql[w[0].start..w[0].end]));
+                let q = unquote(&String::from_utf8_lossy(&self.stmt.sql[w[0].start..w[0].end]));
                 if self.db_index(&q).is_some_and(|d| d != db) {
                     return Err(Error::sql(format!("{kind} {name} cannot reference objects in database {q}")));
                 }
@@ -102,10 +102,10 @@ impl Compiler<'_> {
 
     pub(in crate::sql::codegen) fn open_schema_table(&mut self) -> i32 {
         let sc = self.b.cursor();
-        let db = self.ddl_db as i32;
-        self.dbs_used |= 1 << self.ddl_db;
+        let db = self.stmt.ddl_db as i32;
+        self.stmt.dbs_used |= 1 << self.stmt.ddl_db;
         self.b.add4(Opcode::OpenWrite, sc, 1, db, P4::Int64(SCHEMA_COLUMNS as i64), 0);
-        if self.explain_comments {
+        if self.stmt.explain_comments {
             let text = if db == 1 { "sqlite_temp_schema".to_string() } else { format!("{}.sqlite_schema", self.db_name(db as usize)) };
             self.comment(&text);
         }
@@ -126,13 +126,13 @@ impl Compiler<'_> {
     }
 
     fn bump_cookie_as(&mut self, change: u16) {
-        let (db, cookie) = (self.ddl_db as i32, self.env.schema.cookie_of(self.ddl_db));
+        let (db, cookie) = (self.stmt.ddl_db as i32, self.env.schema.cookie_of(self.stmt.ddl_db));
         self.b.add(Opcode::SetCookie, db, Meta::SchemaCookie as i32, cookie.wrapping_add(1) as i32);
         self.b.add4(Opcode::ParseSchema, db, 0, 0, P4::None, change);
     }
 
     pub(in crate::sql::codegen) fn ensure_format(&mut self) {
-        let db = self.ddl_db as i32;
+        let db = self.stmt.ddl_db as i32;
         let r = self.b.reg();
         let skip = self.b.label();
         self.b.add(Opcode::ReadCookie, db, r, Meta::SchemaFormat as i32);
@@ -167,11 +167,11 @@ impl Compiler<'_> {
         let next = self.b.label();
         // Key columns and the partial WHERE read the row under the table
         // cursor, VIRTUAL generated columns and expressions included.
-        self.scopes.push(crate::sql::codegen::target::target_scope(table, None, tc));
+        self.names.scopes.push(crate::sql::codegen::target::target_scope(table, None, tc));
         let saved_pure = std::mem::replace(&mut self.frame.pure_context, 1);
         // The authorizer already saw these reads when the statement was
         // checked; the code filling the index must not report them again.
-        let authorizer = self.authorizer.take();
+        let authorizer = self.stmt.authorizer.take();
         let r = (|| -> Result<()> {
             if let Some(w) = idx.where_sql.clone() {
                 let v = self.b.reg();
@@ -198,9 +198,9 @@ impl Compiler<'_> {
             }
             Ok(())
         })();
-        self.authorizer = authorizer;
+        self.stmt.authorizer = authorizer;
         self.frame.pure_context = saved_pure;
-        self.scopes.pop();
+        self.names.scopes.pop();
         r?;
         if table.without_rowid.is_some() {
             let positions = self.frame.record_positions.get(&tc).cloned().unwrap_or_default();
@@ -273,7 +273,7 @@ impl Compiler<'_> {
     /// is `name` (the `sqlite_sequence` entry of a dropped table).
     fn delete_rows_named(&mut self, root: u32, name: &str) {
         let sc = self.b.cursor();
-        self.b.add4(Opcode::OpenWrite, sc, root as i32, self.ddl_db as i32, P4::Int64(2), 0);
+        self.b.add4(Opcode::OpenWrite, sc, root as i32, self.stmt.ddl_db as i32, P4::Int64(2), 0);
         let end = self.b.label();
         self.b.add(Opcode::Rewind, sc, end, 0);
         let top = self.b.here();
@@ -298,7 +298,7 @@ impl Compiler<'_> {
     /// [`Self::delete_schema_rows_of`] with a type filter: `(type, true)`
     /// deletes only rows of that type, `(type, false)` all but those.
     fn delete_schema_rows_typed(&mut self, db: usize, type_filter: Option<(&str, bool)>, col: i32, name: &str) {
-        self.dbs_used |= 1 << db;
+        self.stmt.dbs_used |= 1 << db;
         let sc = self.b.cursor();
         self.b.add4(Opcode::OpenWrite, sc, 1, db as i32, P4::Int64(SCHEMA_COLUMNS as i64), 0);
         let end = self.b.label();
@@ -329,18 +329,18 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
     let mut write = true;
     match stmt {
         Stmt::CreateTable { temporary, if_not_exists, tbl_name, .. } => {
-            c.ddl_db = c.create_db(*temporary, tbl_name)?;
+            c.stmt.ddl_db = c.create_db(*temporary, tbl_name)?;
             let name = unquote(tbl_name.name.0);
-            if c.env.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
+            if c.env.schema.table_in(Some(c.stmt.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
             } else if let Stmt::CreateTable { body: sqlite3_parser::ast::CreateTableBody::AsSelect(sel), .. } = stmt {
                 c.check_new_name(&name, tbl_name.name.0, "table")?;
-                c.writes = true;
+                c.stmt.writes = true;
                 c.create_table_as(&name, sel)?;
                 prog.changes_schema = true;
             } else {
                 c.check_new_name(&name, tbl_name.name.0, "table")?;
-                let sql = schema_sql(c.sql, "TABLE");
+                let sql = schema_sql(c.stmt.sql, "TABLE");
                 if let Stmt::CreateTable { body: sqlite3_parser::ast::CreateTableBody::ColumnsAndConstraints { columns, .. }, .. } = stmt {
                     if let Some(e) = columns.iter().find_map(definition_error) {
                         return Err(e);
@@ -364,10 +364,10 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 }
                 c.validate_generated(&table)?;
                 c.validate_checks(&table)?;
-                c.writes = true;
+                c.stmt.writes = true;
                 c.ensure_format();
                 let root = c.b.reg();
-                let db = c.ddl_db as i32;
+                let db = c.stmt.ddl_db as i32;
                 // A WITHOUT ROWID table is itself an index b-tree (flag 2)
                 // and its PRIMARY KEY needs no separate index.
                 let wr = table.without_rowid.is_some();
@@ -390,7 +390,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     let iname = format!("sqlite_autoindex_{}_{}", table.name, number);
                     c.schema_row(sc, "index", &iname, &table.name, Some(r), None);
                 }
-                if table.autoincrement && c.env.schema.table_in(Some(c.ddl_db), "sqlite_sequence").is_none() {
+                if table.autoincrement && c.env.schema.table_in(Some(c.stmt.ddl_db), "sqlite_sequence").is_none() {
                     let r = c.b.reg();
                     c.b.add(Opcode::CreateBtree, db, r, 1);
                     c.schema_row(sc, "table", "sqlite_sequence", "sqlite_sequence", Some(r), Some("CREATE TABLE sqlite_sequence(name,seq)"));
@@ -403,17 +403,17 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             let name = unquote(idx_name.name.0);
             // The index goes to the database named (main if none) and its
             // table must be there too.
-            c.ddl_db = c.qualifier_db(idx_name.db_name.as_ref())?.unwrap_or(0);
+            c.stmt.ddl_db = c.qualifier_db(idx_name.db_name.as_ref())?.unwrap_or(0);
             let tname = unquote(tbl_name.0);
             let db_schema;
-            let lookup = if c.ddl_db == 0 && idx_name.db_name.is_none() {
+            let lookup = if c.stmt.ddl_db == 0 && idx_name.db_name.is_none() {
                 c.env.schema
             } else {
-                let Some(t) = c.env.schema.shared_table_in(Some(c.ddl_db), &tname) else {
-                    if c.ddl_db == 1 && c.env.schema.table(&tname).is_some() {
+                let Some(t) = c.env.schema.shared_table_in(Some(c.stmt.ddl_db), &tname) else {
+                    if c.stmt.ddl_db == 1 && c.env.schema.table(&tname).is_some() {
                         return Err(Error::sql(format!("cannot create a TEMP index on non-TEMP table \"{tname}\"")));
                     }
-                    return Err(Error::sql(format!("no such table: {}.{tname}", c.db_name(c.ddl_db))));
+                    return Err(Error::sql(format!("no such table: {}.{tname}", c.db_name(c.stmt.ddl_db))));
                 };
                 let mut s = crate::sql::schema::Schema::default();
                 s.tables.insert(tname.ascii_lower(), t.clone());
@@ -439,7 +439,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             if target.virtual_table.is_some() {
                 return Err(Error::sql("virtual tables may not be indexed"));
             }
-            if c.env.schema.index_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
+            if c.env.schema.index_in(Some(c.stmt.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
             } else {
                 c.check_new_name(&name, idx_name.name.0, "index")?;
@@ -449,9 +449,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 let idx = index_from_stmt(stmt, None, 0, lookup)?;
                 let table = lookup.table(&idx.table).cloned().ok_or_else(|| Error::sql("no such table"))?;
                 c.validate_index_exprs(&table, &idx)?;
-                let sql = schema_sql(c.sql, if *unique { "UNIQUE INDEX" } else { "INDEX" });
-                c.writes = true;
-                c.ddl_db = table.db;
+                let sql = schema_sql(c.stmt.sql, if *unique { "UNIQUE INDEX" } else { "INDEX" });
+                c.stmt.writes = true;
+                c.stmt.ddl_db = table.db;
                 let root = c.b.reg();
                 c.b.add(Opcode::CreateBtree, table.db as i32, root, 2);
                 let sc = c.open_schema_table();
@@ -462,20 +462,20 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             }
         }
         Stmt::CreateView { temporary, if_not_exists, view_name, .. } => {
-            parse_time_window_errors(c.sql)?;
-            if c.params.len() > 1 {
+            parse_time_window_errors(c.stmt.sql)?;
+            if c.stmt.params.len() > 1 {
                 return Err(Error::sql("parameters are not allowed in views"));
             }
-            c.ddl_db = c.create_db(*temporary, view_name)?;
+            c.stmt.ddl_db = c.create_db(*temporary, view_name)?;
             let name = unquote(view_name.name.0);
-            if c.env.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
+            if c.env.schema.table_in(Some(c.stmt.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
             } else {
                 c.check_new_name(&name, view_name.name.0, "view")?;
-                c.check_object_databases("view", &name, c.ddl_db, sqlite3_parser::dialect::TokenType::TK_AS)?;
-                let sql = schema_sql(c.sql, "VIEW");
+                c.check_object_databases("view", &name, c.stmt.ddl_db, sqlite3_parser::dialect::TokenType::TK_AS)?;
+                let sql = schema_sql(c.stmt.sql, "VIEW");
                 let _ = table_from_stmt(stmt, &sql, 0)?;
-                c.writes = true;
+                c.stmt.writes = true;
                 c.ensure_format();
                 let sc = c.open_schema_table();
                 c.schema_row(sc, "view", &name, &name, None, Some(&sql));
@@ -521,8 +521,8 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     if !is_view && t.view_select.is_some() {
                         return Err(Error::sql(format!("use DROP VIEW to delete view {name}")));
                     }
-                    c.writes = true;
-                    c.ddl_db = t.db;
+                    c.stmt.writes = true;
+                    c.stmt.ddl_db = t.db;
                     if !is_view && c.fk_involved(&t) {
                         c.fk_drop_table_delete(&t)?;
                     }
@@ -564,9 +564,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             }
         }
         Stmt::CreateVirtualTable { if_not_exists, tbl_name, module_name, args } => {
-            c.ddl_db = c.create_db(false, tbl_name)?;
+            c.stmt.ddl_db = c.create_db(false, tbl_name)?;
             let name = unquote(tbl_name.name.0);
-            if c.env.schema.table_in(Some(c.ddl_db), &name).is_some() && *if_not_exists {
+            if c.env.schema.table_in(Some(c.stmt.ddl_db), &name).is_some() && *if_not_exists {
                 write = false;
             } else {
                 c.check_new_name(&name, tbl_name.name.0, "table")?;
@@ -597,8 +597,8 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     if idx.sql.is_none() {
                         return Err(Error::sql("index associated with UNIQUE or PRIMARY KEY constraint cannot be dropped"));
                     }
-                    c.writes = true;
-                    c.ddl_db = idx.db;
+                    c.stmt.writes = true;
+                    c.stmt.ddl_db = idx.db;
                     // (A trigger may have the index's name.)
                     c.delete_schema_rows_of(idx.db, Some("index"), 1, &idx.name);
                     let out = c.b.reg();

@@ -28,7 +28,7 @@ impl Compiler<'_> {
         let targets = self.reindex_targets(target)?;
         let init = self.begin_program();
         for (table, idx) in &targets {
-            self.writes = true;
+            self.stmt.writes = true;
             let root = self.b.reg();
             self.b.add(Opcode::Integer, idx.root as i32, root, 0);
             self.b.add(Opcode::Clear, idx.root as i32, idx.db as i32, 0);

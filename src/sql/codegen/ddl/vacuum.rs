@@ -21,6 +21,6 @@ pub fn target(c: &mut Compiler<'_>, schema: Option<&Name<'_>>, into: Option<&Exp
         Some(Expr::Variable(name)) => Some(VacuumInto::Param(c.variable(name)? as usize)),
         Some(_) => return Err(Error::unsupported("VACUUM INTO with a computed filename")),
     };
-    c.writes = true;
+    c.stmt.writes = true;
     Ok(Vacuum { schema, into })
 }

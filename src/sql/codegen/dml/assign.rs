@@ -129,7 +129,7 @@ impl Compiler<'_> {
             return Err(Error::sql(format!("{width} columns assigned {} values", info.n_columns)));
         }
         self.b.bind(done);
-        if info.correlated || !self.firing.is_empty() {
+        if info.correlated || !self.dml.firing.is_empty() {
             self.b.insns[once].opcode = Opcode::Noop;
         } else {
             let here = self.b.here();

@@ -50,15 +50,15 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         c.check_indexed_by(&table, &unquote(ix.0))?;
         c.check_indexed_by_plan(&table, &unquote(ix.0), alias.as_deref().unwrap_or(&table.name), where_clause.as_ref())?;
     }
-    c.writes = true;
+    c.stmt.writes = true;
     match where_clause {
         None if returning.is_none() && c.env.schema.triggers_of(&table).is_empty() && !c.fk_involved(&table) && !c.env.preupdate_hooked => {
             for idx in c.env.schema.indexes_of(&table) {
                 c.b.add(Opcode::Clear, idx.root as i32, idx.db as i32, 0);
             }
-            c.dbs_used |= 1 << table.db;
+            c.stmt.dbs_used |= 1 << table.db;
             // (p3: the rows count as changes, 2 when a trigger made them.)
-            let counted = if c.firing.is_empty() { 1 } else { 2 };
+            let counted = if c.dml.firing.is_empty() { 1 } else { 2 };
             c.b.add4(Opcode::Clear, table.root as i32, table.db as i32, counted, c.written(&table), 0);
         }
         w if c.onepass_allowed(&table, with.is_some(), w.as_ref(), returning.is_some(), crate::sql::codegen::target::OnConflict::Default, None) => {
@@ -70,7 +70,7 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             let top = c.b.here();
             c.b.add(Opcode::Yield, co, end, 0);
             c.seek_target(&t, rid, top as i32);
-            let flags = if c.firing.is_empty() { OPFLAG_NCHANGE } else { crate::vdbe::exec::write::OPFLAG_HOOK };
+            let flags = if c.dml.firing.is_empty() { OPFLAG_NCHANGE } else { crate::vdbe::exec::write::OPFLAG_HOOK };
             c.delete_current_row(&t, flags)?;
             c.b.add(Opcode::Goto, 0, top as i32, 0);
             c.b.bind(end);
@@ -94,7 +94,7 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
                 c.seek_target(&t, key, next);
             }
             c.emit_returning(&t)?;
-            let flags = if c.firing.is_empty() { OPFLAG_NCHANGE } else { crate::vdbe::exec::write::OPFLAG_HOOK };
+            let flags = if c.dml.firing.is_empty() { OPFLAG_NCHANGE } else { crate::vdbe::exec::write::OPFLAG_HOOK };
             c.delete_current_row(&t, flags)?;
             if let Some(o) = old {
                 c.fire_triggers(&t, crate::sql::codegen::target::Event::Delete, false, Some((o, rid)), None, &[], next)?;

@@ -57,7 +57,7 @@ impl Compiler<'_> {
     /// when unqualified); "no such table: x.t" for an unknown one.
     pub fn target_db(&self, q: &sqlite3_parser::ast::QualifiedName<'_>) -> Result<Option<usize>> {
         match q.db_name.as_ref() {
-            None => Ok(self.home_db),
+            None => Ok(self.names.home_db),
             Some(d) => {
                 let n = crate::sql::parse::unquote(d.0);
                 self.db_index(&n).map(Some).ok_or_else(|| Error::sql(format!("no such table: {n}.{}", crate::sql::parse::unquote(q.name.0))))
@@ -68,9 +68,9 @@ impl Compiler<'_> {
     /// Open `table` and all its indexes with write cursors.
     pub fn open_write_target(&mut self, table: Table) -> Result<WriteTarget> {
         debug_assert!(table.virtual_table.is_none(), "a virtual table has no b-tree to write");
-        self.writes = true;
+        self.stmt.writes = true;
         let cursor = self.b.cursor();
-        self.dbs_used |= 1 << table.db;
+        self.stmt.dbs_used |= 1 << table.db;
         let p4 = if table.without_rowid.is_some() { P4::KeyInfo(self.without_rowid_key_info(&table)?) } else { P4::Int64(table.columns.len() as i64) };
         self.b.add4(Opcode::OpenWrite, cursor, table.root as i32, table.db as i32, p4, 0);
         self.comment(&table.name);
@@ -169,7 +169,7 @@ impl Compiler<'_> {
     /// on a row that is not under a cursor.
     pub fn with_row_scope<T>(&mut self, table: &Table, row: i32, rowid: i32, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
         let fake = self.b.cursor();
-        self.scopes.push(crate::sql::codegen::target::target_scope(table, None, fake));
+        self.names.scopes.push(crate::sql::codegen::target::target_scope(table, None, fake));
         for i in 0..table.columns.len() {
             let key = if table.rowid_alias == Some(i) { -1 } else { i as i64 };
             self.frame.col_map.insert((fake, key), crate::sql::codegen::ColumnSource::Register(row + i as i32));
@@ -177,7 +177,7 @@ impl Compiler<'_> {
         self.frame.col_map.insert((fake, -1), crate::sql::codegen::ColumnSource::Register(rowid));
         let r = f(self);
         self.frame.col_map.retain(|k, _| k.0 != fake);
-        self.scopes.pop();
+        self.names.scopes.pop();
         r
     }
 
@@ -555,7 +555,7 @@ impl Compiler<'_> {
     /// inline count their depth here; trigger programs count theirs as
     /// they run.)
     pub fn written(&self, table: &crate::sql::schema::Table) -> P4 {
-        let depth = if self.env.settings.recursive_triggers { 0 } else { self.firing.len() as i32 };
+        let depth = if self.env.settings.recursive_triggers { 0 } else { self.dml.firing.len() as i32 };
         written_table(table, depth)
     }
 }

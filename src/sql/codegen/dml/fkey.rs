@@ -130,7 +130,7 @@ impl Compiler<'_> {
 
     fn open_read(&mut self, t: &Table) -> Result<i32> {
         let cur = self.b.cursor();
-        self.dbs_used |= 1 << t.db;
+        self.stmt.dbs_used |= 1 << t.db;
         if t.without_rowid.is_some() {
             self.open_without_rowid_read(cur, t)?;
         } else {
@@ -147,7 +147,7 @@ impl Compiler<'_> {
         // these when the statement is prepared).
         let r = match self.resolve_fk(child, fk) {
             Ok(Some(r)) => r,
-            Ok(None) if self.fk_parent_may_be_gone => {
+            Ok(None) if self.dml.fk_parent_may_be_gone => {
                 // The parent table was dropped earlier in the transaction:
                 // every non-NULL key has lost its parent row.
                 for &c in &fk.columns {
@@ -190,7 +190,7 @@ impl Compiler<'_> {
                 self.b.add4(Opcode::Affinity, k, n as i32, 0, P4::affinity(affs), 0);
                 let ki = self.index_key_info(&idx)?;
                 let cur = self.b.cursor();
-                self.dbs_used |= 1 << idx.db;
+                self.stmt.dbs_used |= 1 << idx.db;
                 self.b.add4(Opcode::OpenRead, cur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
                 self.b.add4(Opcode::Found, cur, found, k, P4::Int64(n as i64), 0);
             }
@@ -404,8 +404,8 @@ impl Compiler<'_> {
             let event = if new.is_some() { "UPDATE" } else { "DELETE" };
             let when = key_changed.map(|w| format!(" WHEN {w}")).unwrap_or_default();
             let name = format!("\u{1}fk {} {}", child.name, fk.parent);
-            let depth = self.firing.iter().filter(|(n, _)| *n == name).count();
-            if depth >= MAX_ACTION_DEPTH || self.firing.len() > 2 * MAX_ACTION_DEPTH {
+            let depth = self.dml.firing.iter().filter(|(n, _)| *n == name).count();
+            if depth >= MAX_ACTION_DEPTH || self.dml.firing.len() > 2 * MAX_ACTION_DEPTH {
                 self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::text("too many levels of trigger recursion".into()), 0);
                 continue;
             }
@@ -434,9 +434,9 @@ impl Compiler<'_> {
         // Rewind each time: the deletion moves the cursor.
         let top = self.b.here();
         self.b.add(Opcode::Rewind, wt.cursor, done, 0);
-        self.fk_parent_may_be_gone = true;
+        self.dml.fk_parent_may_be_gone = true;
         let deleted = self.delete_current_row(&wt, 0);
-        self.fk_parent_may_be_gone = false;
+        self.dml.fk_parent_may_be_gone = false;
         deleted?;
         self.b.add(Opcode::Goto, 0, top as i32, 0);
         self.b.bind(done);

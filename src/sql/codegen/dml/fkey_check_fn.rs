@@ -88,7 +88,7 @@ impl<'b> Compiler<'_> {
         };
         self.push_subquery_item(cur, alias, &info, None, out);
         let it = out.last_mut().expect("the item just opened");
-        let item = &mut self.scopes.last_mut().expect("the FROM scope").items[it.item];
+        let item = &mut self.names.scopes.last_mut().expect("the FROM scope").items[it.item];
         for c in std::sync::Arc::make_mut(&mut item.columns).iter_mut().skip(4) {
             c.argument = true;
         }

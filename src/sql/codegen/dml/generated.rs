@@ -49,7 +49,7 @@ impl Compiler<'_> {
             return Ok(());
         }
         let fake = self.b.cursor();
-        self.scopes.push(crate::sql::codegen::target::target_scope(t, None, fake));
+        self.names.scopes.push(crate::sql::codegen::target::target_scope(t, None, fake));
         for i in 0..t.columns.len() {
             let key = if t.rowid_alias == Some(i) { -1 } else { i as i64 };
             self.frame.col_map.insert((fake, key), crate::sql::codegen::ColumnSource::Register(row + i as i32));
@@ -68,7 +68,7 @@ impl Compiler<'_> {
             Ok(())
         })();
         self.frame.col_map.retain(|k, _| k.0 != fake);
-        self.scopes.pop();
+        self.names.scopes.pop();
         r
     }
 }
@@ -98,9 +98,9 @@ impl Compiler<'_> {
         // expression would make of NULL columns.
         let done = self.b.label();
         self.b.add(Opcode::IfNullRow, cursor, done, target);
-        self.scopes.push(crate::sql::codegen::target::target_scope(t, None, cursor));
+        self.names.scopes.push(crate::sql::codegen::target::target_scope(t, None, cursor));
         let r = self.with_pure_context(3, |c| c.expr_text(&g.expr, target));
-        self.scopes.pop();
+        self.names.scopes.pop();
         r?;
         self.generated_affinity(t, col, target);
         self.b.bind(done);

@@ -104,7 +104,7 @@ fn compile_insert_body(
     let init = c.begin_program();
     // The rows of a split statement (`sql::value_rows`) belong to the
     // statement's own INSERT, not to one a trigger it fires holds.
-    let more_rows = if c.firing.is_empty() { c.value_rows.take() } else { None };
+    let more_rows = if c.dml.firing.is_empty() { c.stmt.value_rows.take() } else { None };
     // Decided before the target is opened (which moves the table).
     let one_row = match body {
         InsertBody::DefaultValues => true,
@@ -127,7 +127,7 @@ fn compile_insert_body(
             && (table.pk_conflict == Some(sqlite3_parser::ast::ResolveType::Replace)
                 || table.unique_conflicts.iter().any(|(_, r)| *r == sqlite3_parser::ast::ResolveType::Replace)));
     let one_row = one_row
-        && c.firing.is_empty()
+        && c.dml.firing.is_empty()
         && returning.is_none()
         && !table.autoincrement
         && table.without_rowid.is_none()
@@ -143,7 +143,7 @@ fn compile_insert_body(
     c.setup_returning(*returning, &t.table, prog)?;
     // PRAGMA count_changes counts the rows inserted (not those an upsert
     // updates).
-    if c.firing.is_empty() {
+    if c.dml.firing.is_empty() {
         c.frame.inserted_rows = None;
         if c.env.settings.count_changes && prog.column_names.is_empty() {
             let r = c.b.reg();
@@ -197,9 +197,9 @@ fn compile_insert_body(
             }
             if plain_values && !rows_done {
                 let OneSelect::Values(rows) = &sel.body.select else { return Err(Error::sql("malformed VALUES")) };
-                c.scopes.push(Default::default());
+                c.names.scopes.push(Default::default());
                 let written = rows.iter().try_for_each(|r| insert_targets(c, &t, &targets, oc, upsert.as_ref(), |c, k, dest| c.expr(&r[k], dest)));
-                c.scopes.pop();
+                c.names.scopes.pop();
                 written?;
             } else if !plain_values {
                 let shape_ok = upsert.is_none() && columns.is_none() && returning.is_none();
@@ -278,7 +278,7 @@ fn insert_value_rows(
     let after = c.b.label();
     let at = c.b.here() as i32;
     c.b.add(Opcode::InitCoroutine, co, after, at + 1);
-    c.scopes.push(Default::default());
+    c.names.scopes.push(Default::default());
     let computed = (|| -> Result<()> {
         for r in rows.iter() {
             for (k, e) in r.iter().enumerate() {
@@ -302,7 +302,7 @@ fn insert_value_rows(
         }
         Ok(())
     })();
-    c.scopes.pop();
+    c.names.scopes.pop();
     computed?;
     c.b.add(Opcode::EndCoroutine, co, 0, 0);
     c.b.bind(after);
@@ -431,9 +431,9 @@ fn fill_defaults(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given: &[usize
         }
         match col.default_sql() {
             Some(d) => {
-                c.scopes.push(Default::default());
+                c.names.scopes.push(Default::default());
                 let r = c.expr_text(&d, row + i as i32);
-                c.scopes.pop();
+                c.names.scopes.pop();
                 r?;
             }
             None => {
@@ -555,7 +555,7 @@ fn insert_row_with_rowid(
     c.check_unique(t, row, rowid, None, source.is_some() || without_rowid, unique_oc, skip)?;
     // (In a trigger body the row sets last_insert_rowid() until the
     // trigger ends: see `vdbe::exec::trigger_counts`.)
-    let flags = if c.firing.is_empty() { OPFLAG_NCHANGE | OPFLAG_LASTROWID } else { crate::vdbe::exec::write::OPFLAG_HOOK | OPFLAG_LASTROWID };
+    let flags = if c.dml.firing.is_empty() { OPFLAG_NCHANGE | OPFLAG_LASTROWID } else { crate::vdbe::exec::write::OPFLAG_HOOK | OPFLAG_LASTROWID };
     // A WITHOUT ROWID row whose PRIMARY KEY conflict REPLACE resolves by
     // overwriting (`insert_overwrites_replaced_row`) is inserted by its key
     // (IdxInsert P3 = key width), so that it replaces the entry with the
@@ -569,7 +569,7 @@ fn insert_row_with_rowid(
             i.p3 = width;
         }
     }
-    if let Some(r) = c.frame.inserted_rows.filter(|_| c.firing.is_empty()) {
+    if let Some(r) = c.frame.inserted_rows.filter(|_| c.dml.firing.is_empty()) {
         let one = c.b.reg();
         c.b.add(Opcode::Integer, 1, one, 0);
         c.b.add(Opcode::Add, one, r, r);

@@ -184,7 +184,7 @@ fn has_insert_trigger(c: &Compiler<'_>, table: &Table) -> bool {
 /// Compile the transfer into `t` (opened for writing) when the statement
 /// qualifies; see the module doc for the conditions.
 pub fn emit_transfer(c: &mut Compiler<'_>, sel: &Select<'_>, t: &WriteTarget, oc: OnConflict, shape_ok: bool) -> Result<Transfer> {
-    if !shape_ok || !c.firing.is_empty() || !c.frame.ctes.is_empty() || c.env.settings.count_changes || c.frame.autoinc.is_some() || t.table.autoincrement {
+    if !shape_ok || !c.dml.firing.is_empty() || !c.frame.ctes.is_empty() || c.env.settings.count_changes || c.frame.autoinc.is_some() || t.table.autoincrement {
         return Ok(Transfer::NotApplicable);
     }
     let Some(src) = lone_star_source(c, sel) else { return Ok(Transfer::NotApplicable) };
@@ -232,7 +232,7 @@ pub fn emit_transfer(c: &mut Compiler<'_>, sel: &Select<'_>, t: &WriteTarget, oc
         c.b.bind(empty);
     }
     let src_cur = c.b.cursor();
-    c.dbs_used |= 1 << src.db;
+    c.stmt.dbs_used |= 1 << src.db;
     let p4 = if without_rowid { P4::KeyInfo(c.without_rowid_key_info(&src)?) } else { P4::Int64(src.columns.len() as i64) };
     c.b.add4(Opcode::OpenRead, src_cur, src.root as i32, src.db as i32, p4, 0);
     c.comment(&src.name);

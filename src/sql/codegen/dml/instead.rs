@@ -136,7 +136,7 @@ fn fire_each(
 /// INSERT, UPDATE or DELETE on `view` through its INSTEAD OF triggers.
 pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog: &mut Program) -> Result<()> {
     let init = c.begin_program();
-    c.writes = true;
+    c.stmt.writes = true;
     // An OR clause of the INSERT or UPDATE on the view is the conflict
     // resolution of the statements its INSTEAD OF triggers run, as for a
     // table's triggers (`REPLACE INTO v` replaces in the table written).

@@ -77,7 +77,7 @@ impl Compiler<'_> {
         oc: OnConflict,
         assignments: Option<&[Assignment<'_, '_>]>,
     ) -> bool {
-        if with || returning || oc == OnConflict::Replace || !self.firing.is_empty() {
+        if with || returning || oc == OnConflict::Replace || !self.dml.firing.is_empty() {
             return false;
         }
         if table.without_rowid.is_some() || !self.env.schema.triggers_of(table).is_empty() || self.fk_involved(table) {
@@ -108,7 +108,7 @@ impl Compiler<'_> {
     /// SQLite's statement without a statement journal may (see
     /// `cannot_abort` and `Program::no_statement_savepoint`).
     pub fn onepass_cannot_abort(&self) -> bool {
-        self.subprograms.is_empty() && self.b.insns.iter().chain(self.b.constants.iter()).all(cannot_abort)
+        self.stmt.subprograms.is_empty() && self.b.insns.iter().chain(self.b.constants.iter()).all(cannot_abort)
     }
 
     /// Let a one-pass statement change its rows through the WHERE loop's

@@ -47,7 +47,7 @@ impl Compiler<'_> {
         let cursor = self.b.cursor();
         self.b.add(Opcode::OpenEphemeral, cursor, exprs.len() as i32, 0);
         prog.column_names = names;
-        self.returning = Some(Returning { cursor, exprs });
+        self.dml.returning = Some(Returning { cursor, exprs });
         Ok(())
     }
 
@@ -81,21 +81,21 @@ impl Compiler<'_> {
 
     /// Compute the RETURNING values for the row under `t.cursor`.
     pub fn emit_returning(&mut self, t: &WriteTarget) -> Result<()> {
-        let Some(r) = self.returning.clone() else { return Ok(()) };
-        self.scopes.push(crate::sql::codegen::target::target_scope(&t.table, None, t.cursor));
+        let Some(r) = self.dml.returning.clone() else { return Ok(()) };
+        self.names.scopes.push(crate::sql::codegen::target::target_scope(&t.table, None, t.cursor));
         let regs = self.b.regs(r.exprs.len());
         let mut res = Ok(());
         // (Checked as a SELECT's result list: row widths with every `*`
         // expanded, `row_value.rs`.)
-        self.select_depth += 1;
+        self.names.select_depth += 1;
         for (i, e) in r.exprs.iter().enumerate() {
             res = self.expr_text(e, regs + i as i32);
             if res.is_err() {
                 break;
             }
         }
-        self.select_depth -= 1;
-        self.scopes.pop();
+        self.names.select_depth -= 1;
+        self.names.scopes.pop();
         res?;
         let rec = self.b.reg();
         let rid = self.b.reg();
@@ -107,7 +107,7 @@ impl Compiler<'_> {
 
     /// After all changes: hand the collected rows out.
     pub fn finish_returning(&mut self) {
-        let Some(r) = self.returning.take() else { return };
+        let Some(r) = self.dml.returning.take() else { return };
         let n = r.exprs.len();
         let end = self.b.label();
         self.b.add(Opcode::Rewind, r.cursor, end, 0);

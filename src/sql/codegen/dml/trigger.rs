@@ -36,7 +36,7 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
     let init = c.begin_program();
     let db = match stmt {
         Stmt::CreateTrigger { temporary, if_not_exists, trigger_name, time, tbl_name, commands, .. } => {
-            parse_time_window_errors(c.sql)?;
+            parse_time_window_errors(c.stmt.sql)?;
             if *temporary && trigger_name.db_name.is_some() {
                 return Err(Error::sql("temporary trigger may not have qualified name"));
             }
@@ -120,14 +120,14 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
                 return Err(Error::sql("cannot create trigger on system table"));
             }
             // (Checked once the trigger's table is known, as SQLite does.)
-            if crate::sql::parse::tokens(c.sql).iter().any(|t| t.kind == sqlite3_parser::dialect::TokenType::TK_VARIABLE) {
+            if crate::sql::parse::tokens(c.stmt.sql).iter().any(|t| t.kind == sqlite3_parser::dialect::TokenType::TK_VARIABLE) {
                 return Err(Error::sql("trigger cannot use variables"));
             }
             // SQLite stores `CREATE TRIGGER` and the text from the name on
             // (TEMP, IF NOT EXISTS and the schema prefix left out).
-            let text = crate::sql::parse::schema_sql(c.sql, "TRIGGER");
-            c.writes = true;
-            c.dbs_used |= 1 << db;
+            let text = crate::sql::parse::schema_sql(c.stmt.sql, "TRIGGER");
+            c.stmt.writes = true;
+            c.stmt.dbs_used |= 1 << db;
             let sc = c.b.cursor();
             c.b.add4(Opcode::OpenWrite, sc, 1, db as i32, P4::Int64(5), 0);
             let regs = c.b.regs(5);
@@ -162,7 +162,7 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
                 };
                 return Err(Error::sql(format!("no such trigger: {shown}")));
             };
-            c.writes = true;
+            c.stmt.writes = true;
             c.delete_trigger_rows(db, 1, &name);
             db
         }
@@ -204,14 +204,14 @@ impl Compiler<'_> {
             // Inline, a trigger cannot fire itself again (recursive_triggers
             // off); trigger programs may, up to a depth checked at run time
             // (`TriggerEnter`, for both).
-            if !self.env.settings.recursive_triggers && self.firing.iter().any(|(n, _)| n.eq_ci(&name)) {
+            if !self.env.settings.recursive_triggers && self.dml.firing.iter().any(|(n, _)| n.eq_ci(&name)) {
                 continue;
             }
             // Past a few levels, a chain of triggers is compiled into
             // trigger programs (each once per statement) rather than
             // inline, so that the code stays linear in the chain's length
             // however the triggers branch.
-            let as_program = self.env.settings.recursive_triggers || self.firing.len() >= INLINE_TRIGGER_DEPTH;
+            let as_program = self.env.settings.recursive_triggers || self.dml.firing.len() >= INLINE_TRIGGER_DEPTH;
             with_first_statement(sql.as_bytes(), |cmd, _| {
                 let Some(ast::Cmd::Stmt(Stmt::CreateTrigger { time, event: ev, when_clause, commands, .. })) = cmd else {
                     return Err(Error::corrupt());
@@ -256,9 +256,9 @@ impl Compiler<'_> {
         // trigger, also one on a table of another database, searches them
         // all).
         let temp_trigger = t.table.db == 1 || (self.env.schema.has_trigger(Some(1), name) && !self.env.schema.has_trigger(Some(t.table.db), name));
-        let home = std::mem::replace(&mut self.home_db, (!temp_trigger).then_some(t.table.db));
+        let home = std::mem::replace(&mut self.names.home_db, (!temp_trigger).then_some(t.table.db));
         let r = self.run_trigger_body(t, name, when, commands, old, new, skip);
-        self.home_db = home;
+        self.names.home_db = home;
         r
     }
 
@@ -289,12 +289,12 @@ impl Compiler<'_> {
             self.frame.col_map.insert((fake, -1), ColumnSource::Register(rowid));
             fakes.push(fake);
         }
-        let saved_scopes = std::mem::take(&mut self.scopes);
-        let saved_aliases = std::mem::take(&mut self.aliases);
+        let saved_scopes = std::mem::take(&mut self.names.scopes);
+        let saved_aliases = std::mem::take(&mut self.names.aliases);
         // The statement's RETURNING clause is not the trigger body's.
-        let saved_returning = self.returning.take();
-        self.scopes.push(scope);
-        self.firing.push((name.to_string(), skip));
+        let saved_returning = self.dml.returning.take();
+        self.names.scopes.push(scope);
+        self.dml.firing.push((name.to_string(), skip));
         let done = self.b.label();
         // changes() and last_insert_rowid() inside the body are its own;
         // the caller's come back when it ends (also by RAISE(IGNORE)).
@@ -340,10 +340,10 @@ impl Compiler<'_> {
         let leave = self.b.add(Opcode::TriggerLeave, 0, 0, 0);
         self.b.insns[enter].p1 = enter as i32 + 1;
         self.b.insns[enter].p2 = leave as i32;
-        self.firing.pop();
-        self.scopes = saved_scopes;
-        self.aliases = saved_aliases;
-        self.returning = saved_returning;
+        self.dml.firing.pop();
+        self.names.scopes = saved_scopes;
+        self.names.aliases = saved_aliases;
+        self.dml.returning = saved_returning;
         for f in fakes {
             self.frame.col_map.retain(|k, _| k.0 != f);
         }
@@ -352,7 +352,7 @@ impl Compiler<'_> {
 
     /// RAISE(...) inside a trigger.
     pub fn raise(&mut self, kind: ResolveType, msg: Option<&ast::Expr<'_>>) -> Result<()> {
-        let Some((_, skip)) = self.firing.last().cloned() else {
+        let Some((_, skip)) = self.dml.firing.last().cloned() else {
             return Err(Error::sql("RAISE() may only be used within a trigger-program"));
         };
         if kind == ResolveType::Ignore {

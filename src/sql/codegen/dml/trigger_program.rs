@@ -58,13 +58,13 @@ impl Compiler<'_> {
     ) -> Result<()> {
         let width = t.table.columns.len() + 1;
         // The firing statement's OR clause is compiled into the body.
-        let key = format!("{}\u{0}{}\u{0}{:?}", t.table.db, name.ascii_lower(), self.outer_conflict);
-        let index = match self.trigger_programs.iter().find(|(k, _)| *k == key) {
+        let key = format!("{}\u{0}{}\u{0}{:?}", t.table.db, name.ascii_lower(), self.dml.outer_conflict);
+        let index = match self.stmt.trigger_programs.iter().find(|(k, _)| *k == key) {
             Some((_, i)) => *i,
             None => {
-                let index = self.subprograms.len();
-                self.subprograms.push(Program::default());
-                self.trigger_programs.push((key, index));
+                let index = self.stmt.subprograms.len();
+                self.stmt.subprograms.push(Program::default());
+                self.stmt.trigger_programs.push((key, index));
                 let saved = self.set_aside_program_state();
                 let base = self.b.regs(2 * width);
                 let ignored = self.b.label();
@@ -82,7 +82,7 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Halt, 0, 0, 1);
                 let body = self.restore_program_state(saved);
                 r?;
-                self.subprograms[index] = body.finish(Program::default())?;
+                self.stmt.subprograms[index] = body.finish(Program::default())?;
                 index
             }
         };

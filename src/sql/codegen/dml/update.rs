@@ -104,7 +104,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let mut assignments = Vec::new();
     for (i, v) in resolve_sets(&table, sets, true)? {
         crate::sql::codegen::dml::generated::refuse_target(&table, i, "UPDATE")?;
-        if c.authorizer.is_some() {
+        if c.stmt.authorizer.is_some() {
             let col = table.columns.get(i).map_or_else(|| "ROWID".to_string(), |col| col.name.clone());
             let db = c.db_name(table.db);
             if c.authorize(crate::sql::codegen::auth::action::UPDATE, Some(&table.name), Some(&col), Some(&db))? == crate::sql::codegen::auth::Verdict::Ignore {
@@ -122,18 +122,18 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     // (WHERE is in the list so that a subquery of the SET list is looked
     // into when only WHERE names something missing.)
     if from.is_none() {
-        c.scopes.push(target_scope(&table, alias.clone(), t.cursor));
+        c.names.scopes.push(target_scope(&table, alias.clone(), t.cursor));
         let values: Vec<&sqlite3_parser::ast::Expr<'_>> = sets.iter().map(|s| &s.expr).chain(where_clause.as_ref()).collect();
         let checked = c.check_names_in(&values);
-        c.scopes.pop();
+        c.names.scopes.pop();
         checked?;
     }
     if from.is_none() && c.onepass_allowed(&table, with.is_some(), where_clause.as_ref(), returning.is_some(), oc, Some(&assignments)) {
         let end = c.b.label();
-        if where_clause.is_none() && c.authorizer.is_none() {
+        if where_clause.is_none() && c.stmt.authorizer.is_none() {
             // Every row: the write cursor itself walks the table (an
             // update in place leaves it on the row, so Next goes on).
-            c.scopes.push(target_scope(&table, alias, t.cursor));
+            c.names.scopes.push(target_scope(&table, alias, t.cursor));
             c.b.add(Opcode::Rewind, t.cursor, end, 0);
             let top = c.b.here();
             let next = c.b.label();
@@ -146,7 +146,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             let loop_start = c.b.here();
             let (co, rid) = c.onepass_rowids(&table, alias.clone(), where_clause.as_ref())?;
             c.onepass_share_cursors(&mut t, loop_start, false);
-            c.scopes.push(target_scope(&table, alias, t.cursor));
+            c.names.scopes.push(target_scope(&table, alias, t.cursor));
             let top = c.b.here();
             c.b.add(Opcode::Yield, co, end, 0);
             c.seek_target(&t, rid, top as i32);
@@ -177,7 +177,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         c.b.add(Opcode::Null, 0, r, r + width as i32 - 1);
         r
     });
-    c.scopes.push(target_scope(&table, alias, t.cursor));
+    c.names.scopes.push(target_scope(&table, alias, t.cursor));
     let end = c.b.label();
     c.b.add(Opcode::Rewind, tmp, end, 0);
     let top = c.b.here();
@@ -199,7 +199,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
 /// What every UPDATE program ends with, one pass or two: leave the
 /// target's scope, finish RETURNING, report the change count.
 fn finish_update(c: &mut Compiler<'_>, prog: &mut Program, init: usize) -> Result<()> {
-    c.scopes.pop();
+    c.names.scopes.pop();
     c.finish_returning();
     c.emit_change_count_row(prog, "rows updated");
     c.end_program(init, Some(true));
@@ -401,7 +401,7 @@ pub fn update_row(
     // (MakeRecord applies the affinity to what it stores: the registers
     // themselves need it only where something else reads them, a STRICT
     // type check, a CHECK constraint, the pre-update hook or RETURNING.)
-    if !(simple && !table.strict && table.checks.is_empty() && !c.env.preupdate_hooked && c.returning.is_none()) {
+    if !(simple && !table.strict && table.checks.is_empty() && !c.env.preupdate_hooked && c.dml.returning.is_none()) {
         c.b.add4(Opcode::Affinity, new, n as i32, 0, P4::affinity(table.affinity_string()), 0);
     }
     c.check_strict(t, new);
@@ -469,7 +469,7 @@ pub fn update_row(
         c.b.add4(Opcode::Delete, t.cursor, new, new_rowid, written, OPFLAG_ISUPDATE | OPFLAG_ISNOOP);
         c.b.bind(done);
     }
-    let flags = if c.firing.is_empty() {
+    let flags = if c.dml.firing.is_empty() {
         OPFLAG_NCHANGE | crate::vdbe::exec::write::OPFLAG_ISUPDATE
     } else {
         crate::vdbe::exec::write::OPFLAG_ISUPDATE | crate::vdbe::exec::write::OPFLAG_HOOK

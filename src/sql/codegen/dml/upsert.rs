@@ -320,8 +320,8 @@ fn emit_clause(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, targ
         let mut ex_scope = scope.clone();
         ex_scope.items[0].name = "excluded".into();
         ex_scope.items[0].cursor = excluded;
-        c.scopes.push(ex_scope);
-        c.scopes.push(scope);
+        c.names.scopes.push(ex_scope);
+        c.names.scopes.push(scope);
         for i in 0..t.table.columns.len() {
             let key = if t.table.rowid_alias == Some(i) { -1 } else { i as i64 };
             c.frame.col_map.insert((excluded, key), crate::sql::codegen::ColumnSource::Register(row + i as i32));
@@ -342,8 +342,8 @@ fn emit_clause(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, targ
             Ok(())
         })();
         c.frame.col_map.retain(|k, _| k.0 != excluded);
-        c.scopes.pop();
-        c.scopes.pop();
+        c.names.scopes.pop();
+        c.names.scopes.pop();
         r?;
         c.emit_returning(t)?;
     }

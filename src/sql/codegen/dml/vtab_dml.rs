@@ -113,8 +113,8 @@ impl Compiler<'_> {
     /// savepoint of the virtual tables (SQLite's statement journal).
     fn vtab_dml_start(&mut self, inst: &Arc<VtabInstance>, multi: bool) -> usize {
         let init = self.begin_program();
-        self.writes = true;
-        self.dbs_used |= 1 << inst.db;
+        self.stmt.writes = true;
+        self.stmt.dbs_used |= 1 << inst.db;
         self.b.add4(Opcode::VBegin, multi as i32, 0, 0, P4::VTab(inst.clone()), 0);
         init
     }
@@ -126,7 +126,7 @@ impl Compiler<'_> {
     /// `UNCHANGED_FLAG`: that subtype, stored beside the row). Returns
     /// whether `name` was one (emitted into `target`).
     pub(in crate::sql::codegen) fn vtab_unchanged_read(&mut self, t: &str, name: &str, target: i32) -> Result<bool> {
-        if self.vtab_unchanged_flags.is_empty() {
+        if self.vtab.unchanged_flags.is_empty() {
             return Ok(false);
         }
         let (flag, rest) = match name.strip_prefix(UNCHANGED_FLAG) {
@@ -136,14 +136,14 @@ impl Compiler<'_> {
                 None => return Ok(false),
             },
         };
-        let Some((i, &flag_reg)) = rest.parse::<usize>().ok().and_then(|i| self.vtab_unchanged_flags.get(i).map(|r| (i, r))) else {
+        let Some((i, &flag_reg)) = rest.parse::<usize>().ok().and_then(|i| self.vtab.unchanged_flags.get(i).map(|r| (i, r))) else {
             return Ok(false);
         };
         if flag {
             self.b.add(Opcode::SCopy, flag_reg, target, 0);
             return Ok(true);
         }
-        let Some(r) = crate::sql::resolve::resolve_rowid(&self.scopes, Some(t)) else {
+        let Some(r) = crate::sql::resolve::resolve_rowid(&self.names.scopes, Some(t)) else {
             return Err(Error::sql(format!("no such column: {t}.{name}")));
         };
         self.b.add4(Opcode::VColumn, r.cursor, i as i32, target, P4::None, 1);
@@ -326,9 +326,9 @@ pub fn update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
     let cur = c.b.cursor();
     c.b.add(Opcode::OpenEphemeral, cur, (n + 2 + unchanged.len()) as i32, 0);
     let flags = c.b.regs(n);
-    c.vtab_unchanged_flags = (0..n as i32).map(|i| flags + i).collect();
+    c.vtab.unchanged_flags = (0..n as i32).map(|i| flags + i).collect();
     let collected = c.vtab_collect(cur, None, &sql, false);
-    c.vtab_unchanged_flags.clear();
+    c.vtab.unchanged_flags.clear();
     collected?;
     c.vtab_update_loop(
         &inst,

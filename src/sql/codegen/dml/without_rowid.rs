@@ -115,7 +115,7 @@ impl Compiler<'_> {
     /// columns.
     pub fn open_table_read(&mut self, cur: i32, table: &Table, width: usize) -> Result<()> {
         debug_assert!(table.virtual_table.is_none(), "a virtual table has no b-tree to read");
-        self.dbs_used |= 1 << table.db;
+        self.stmt.dbs_used |= 1 << table.db;
         if table.without_rowid.is_some() {
             return self.open_without_rowid_read(cur, table);
         }

@@ -26,21 +26,21 @@ impl Compiler<'_> {
     /// Resolve an identifier, trying columns of every scope.
     pub fn resolve_name(&mut self, qualifier: Option<&str>, name: &str) -> Result<Option<ColumnRef>> {
         if (self.frame.internal_rowid_read && name == crate::sql::resolve::INTERNAL_ROWID)
-            || (!self.vtab_unchanged_flags.is_empty() && name.starts_with(crate::sql::resolve::UNCHANGED_VALUE))
+            || (!self.vtab.unchanged_flags.is_empty() && name.starts_with(crate::sql::resolve::UNCHANGED_VALUE))
         {
-            return Ok(crate::sql::resolve::resolve_rowid(&self.scopes, qualifier));
+            return Ok(crate::sql::resolve::resolve_rowid(&self.names.scopes, qualifier));
         }
-        resolve(&mut self.scopes, qualifier, name)
+        resolve(&mut self.names.scopes, qualifier, name)
     }
 
     /// Emit a read of a resolved column (a VIRTUAL generated column is
     /// computed from the row's other columns).
     pub fn emit_column(&mut self, r: &ColumnRef, target: i32) -> Result<()> {
-        if self.authorizer.is_some() {
-            let n = self.scopes.len();
+        if self.stmt.authorizer.is_some() {
+            let n = self.names.scopes.len();
             let table = n
                 .checked_sub(1 + r.depth)
-                .and_then(|s| self.scopes.get(s))
+                .and_then(|s| self.names.scopes.get(s))
                 .and_then(|s| s.items.get(r.item))
                 .map(|item| item.table.clone())
                 .unwrap_or_default();
@@ -50,7 +50,7 @@ impl Compiler<'_> {
             }
         }
         let key = (r.cursor, r.column.map_or(-1, |c| c as i64));
-        if self.vtab_cursors.contains_key(&r.cursor) && !self.frame.col_map.contains_key(&key) {
+        if self.vtab.cursors.contains_key(&r.cursor) && !self.frame.col_map.contains_key(&key) {
             match r.column {
                 Some(i) => self.b.add(Opcode::VColumn, r.cursor, i as i32, target),
                 None => self.b.add(Opcode::VRowid, r.cursor, target, 0),
@@ -133,8 +133,8 @@ impl Compiler<'_> {
 
     /// P4 for `Column`: the constant DEFAULT a short record reads.
     pub(super) fn column_default(&self, r: &ColumnRef, col: usize) -> P4 {
-        let n = self.scopes.len();
-        let Some(item) = n.checked_sub(1 + r.depth).and_then(|s| self.scopes.get(s)).and_then(|s| s.items.get(r.item)) else {
+        let n = self.names.scopes.len();
+        let Some(item) = n.checked_sub(1 + r.depth).and_then(|s| self.names.scopes.get(s)).and_then(|s| s.items.get(r.item)) else {
             return P4::None;
         };
         if item.table.is_empty() {
@@ -150,7 +150,7 @@ impl Compiler<'_> {
     /// whose expression has none (it is no BLOB column: a comparison with
     /// it takes the other side's affinity).
     pub(super) fn column_affinity(&self, r: &ColumnRef) -> Option<Affinity> {
-        let scope = self.scopes.len().checked_sub(1 + r.depth).and_then(|s| self.scopes.get(s));
+        let scope = self.names.scopes.len().checked_sub(1 + r.depth).and_then(|s| self.names.scopes.get(s));
         let col = r.column.and_then(|c| scope.and_then(|s| s.items.get(r.item)).and_then(|it| it.columns.get(c)));
         Some(r.affinity).filter(|_| !col.is_some_and(|c| c.without_affinity))
     }
@@ -160,8 +160,8 @@ impl<'s> Compiler<'s> {
     /// The table a resolved column reference reads, when it is a table
     /// (borrowed from the schema, not from the compiler).
     pub(super) fn ref_table(&self, r: &ColumnRef) -> Option<&'s crate::sql::schema::Table> {
-        let n = self.scopes.len();
-        let item = n.checked_sub(1 + r.depth).and_then(|s| self.scopes.get(s)).and_then(|s| s.items.get(r.item))?;
+        let n = self.names.scopes.len();
+        let item = n.checked_sub(1 + r.depth).and_then(|s| self.names.scopes.get(s)).and_then(|s| s.items.get(r.item))?;
         if item.table.is_empty() {
             return None;
         }

@@ -65,7 +65,7 @@ impl Compiler<'_> {
             Expr::Cast { type_name, .. } => Some(Affinity::from_decltype(type_name.as_ref().map_or("", |t| t.name))),
             // A scalar subquery has its first result column's affinity
             // (known once it is compiled, as it is before it is compared).
-            Expr::Subquery(sel) => self.subquery_affinity.get(&(*sel as *const ast::Select<'_> as usize)).copied().flatten(),
+            Expr::Subquery(sel) => self.select.subquery_affinity.get(&(*sel as *const ast::Select<'_> as usize)).copied().flatten(),
             _ => None,
         }
     }
@@ -146,14 +146,14 @@ impl Compiler<'_> {
     /// Result alias `name` of this SELECT or of an enclosing one (the
     /// innermost first): its nesting level in `aliases` and its SQL text.
     pub(super) fn find_alias(&self, name: &str) -> Option<(usize, String)> {
-        self.aliases.iter().enumerate().rev().find_map(|(level, a)| a.list.iter().find(|(n, _)| n.eq_ci(name)).map(|(_, t)| (level, t.clone())))
+        self.names.aliases.iter().enumerate().rev().find_map(|(level, a)| a.list.iter().find(|(n, _)| n.eq_ci(name)).map(|(_, t)| (level, t.clone())))
     }
 
     /// The collation of the expression behind result alias `name`, if it
     /// is one (seen as [`Compiler::identifier`] sees it).
     pub(super) fn alias_collation(&mut self, name: &str) -> Option<(std::borrow::Cow<'static, str>, bool)> {
         let (level, text) = self.find_alias(name)?;
-        let saved = self.aliases.split_off(level);
+        let saved = self.names.aliases.split_off(level);
         let sql = format!("SELECT {text}");
         let found = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| {
             if let Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) = cmd {
@@ -165,7 +165,7 @@ impl Compiler<'_> {
             }
             Ok(None)
         });
-        self.aliases.extend(saved);
+        self.names.aliases.extend(saved);
         found.ok().flatten()
     }
 
@@ -175,8 +175,8 @@ impl Compiler<'_> {
         // BINARY and only an explicit COLLATE can choose another: the
         // column names need not be resolved (every statement compares).
         // (A result alias may stand for an expression with a COLLATE.)
-        let declared = self.scopes.iter().any(|s| s.items.iter().any(|it| it.columns.iter().any(|c| c.collation.is_some())))
-            || self.aliases.iter().any(|a| !a.list.is_empty());
+        let declared = self.names.scopes.iter().any(|s| s.items.iter().any(|it| it.columns.iter().any(|c| c.collation.is_some())))
+            || self.names.aliases.iter().any(|a| !a.list.is_empty());
         if !declared {
             let name = explicit_collation_of(l).or_else(|| explicit_collation_of(r));
             return match name {

@@ -69,9 +69,9 @@ impl Compiler<'_> {
     /// Compile `f` as an expression of the schema read for a write (see
     /// `Compiler::stored_schema_expr`).
     pub fn with_stored_schema_expr<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
-        let saved = std::mem::replace(&mut self.stored_schema_expr, true);
+        let saved = std::mem::replace(&mut self.dml.stored_schema_expr, true);
         let r = f(self);
-        self.stored_schema_expr = saved;
+        self.dml.stored_schema_expr = saved;
         r
     }
 
@@ -114,9 +114,9 @@ impl Compiler<'_> {
             (None, Some(text)) => {
                 let text = text.clone();
                 let fake = self.b.cursor();
-                self.scopes.push(crate::sql::codegen::target::target_scope(table, None, fake));
+                self.names.scopes.push(crate::sql::codegen::target::target_scope(table, None, fake));
                 let aff = crate::sql::parse::with_expr(&text, |e| Ok(self.expr_affinity(e))).ok().flatten();
-                self.scopes.pop();
+                self.names.scopes.pop();
                 aff.unwrap_or(Affinity::Blob)
             }
             (None, None) => Affinity::Blob,

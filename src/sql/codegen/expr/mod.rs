@@ -82,7 +82,7 @@ impl Compiler<'_> {
             // (binding a running statement is refused): SQLite loads it
             // once too. (The number is assigned here, in the same order
             // as when it is read in place.)
-            Expr::Variable(name) if self.firing.is_empty() => {
+            Expr::Variable(name) if self.dml.firing.is_empty() => {
                 let i = self.variable(name)?;
                 self.b.hoisted_constant(|r| (Opcode::Variable, i, r, 0, P4::None)).or_else(|| {
                     let r = self.b.reg();
@@ -185,7 +185,7 @@ impl Compiler<'_> {
     fn read_aggregate(&mut self, acc: i32, target: i32) {
         let from = self.frame.agg_owner_depth.get(&acc).copied().unwrap_or(self.frame.agg_scope_depth);
         if from > 0 {
-            for s in self.scopes.iter_mut().skip(from) {
+            for s in self.names.scopes.iter_mut().skip(from) {
                 s.correlated = true;
             }
         }
@@ -195,19 +195,19 @@ impl Compiler<'_> {
     /// Compute the expression `text` of alias `name` of the SELECT at
     /// alias level `level` (its scopes the innermost open).
     fn enclosing_alias(&mut self, level: usize, name: &str, text: &str, target: i32) -> Result<()> {
-        if level + 1 < self.aliases.len() && self.text_has_window(text) {
+        if level + 1 < self.names.aliases.len() && self.text_has_window(text) {
             return Err(Error::sql(format!("misuse of aliased window function {name}")));
         }
-        if level + 1 < self.aliases.len() && self.text_has_aggregate(text) {
+        if level + 1 < self.names.aliases.len() && self.text_has_aggregate(text) {
             // (Where the enclosing query computes its aggregates, they
             // are in `agg_regs` and the alias is no aggregate here.)
             let name = self.first_aggregate_in_text(text).unwrap_or_default();
             return Err(Error::sql(format!("misuse of aggregate: {name}()")));
         }
         // The alias's own expression may not name it (nor those inside).
-        let saved = self.aliases.split_off(level);
+        let saved = self.names.aliases.split_off(level);
         let r = self.expr_text(text, target);
-        self.aliases.extend(saved);
+        self.names.aliases.extend(saved);
         r
     }
 
@@ -217,9 +217,9 @@ impl Compiler<'_> {
         if let Some(r) = self.resolve_name(None, &name)? {
             if self.frame.internal_rowid_read && r.column.is_none() && name == crate::sql::resolve::INTERNAL_ROWID {
                 // The rowids an UPDATE/DELETE visits: not a read to authorize.
-                let auth = self.authorizer.take();
+                let auth = self.stmt.authorizer.take();
                 self.emit_column(&r, target)?;
-                self.authorizer = auth;
+                self.stmt.authorizer = auth;
             } else {
                 self.emit_unqualified_column(&r, target)?;
             }
@@ -233,8 +233,8 @@ impl Compiler<'_> {
             // SELECT resolves it: its names are that SELECT's columns (and
             // aggregates), never those of the subquery naming the alias,
             // which reads the enclosing row (a correlated reference).
-            let depth = self.aliases[level].scope_depth;
-            let inner = if level + 1 < self.aliases.len() && depth < self.scopes.len() { self.scopes.split_off(depth) } else { Vec::new() };
+            let depth = self.names.aliases[level].scope_depth;
+            let inner = if level + 1 < self.names.aliases.len() && depth < self.names.scopes.len() { self.names.scopes.split_off(depth) } else { Vec::new() };
             let passed = !inner.is_empty();
             // (Nor are the aggregates of the queries nested deeper theirs.)
             let saved_aggs = passed.then(|| {
@@ -246,7 +246,7 @@ impl Compiler<'_> {
                     // (An entry of a deeper query may hide the enclosing one's.)
                     let mut acc = Some(acc);
                     while let Some(a) = acc.filter(|a| owner(a) > depth) {
-                        acc = self.agg_shadowed.get(&a).copied();
+                        acc = self.names.agg_shadowed.get(&a).copied();
                     }
                     if let Some(a) = acc {
                         visible.insert(key.clone(), a);
@@ -260,9 +260,9 @@ impl Compiler<'_> {
                 self.frame.agg_regs = all;
                 self.frame.agg_scope_depth = scope_depth;
             }
-            self.scopes.extend(inner);
+            self.names.scopes.extend(inner);
             if passed {
-                for s in self.scopes.iter_mut().skip(depth) {
+                for s in self.names.scopes.iter_mut().skip(depth) {
                     s.correlated = true;
                 }
             }
@@ -359,14 +359,14 @@ impl Compiler<'_> {
     fn variable_number(&mut self, name: &str) -> Result<i32> {
         let name = &*crate::sql::params::original_name(name);
         if let Some(n) = crate::sql::params::anonymous_number(name) {
-            while self.params.len() <= n {
-                self.params.push(None);
+            while self.stmt.params.len() <= n {
+                self.stmt.params.push(None);
             }
             return Ok(n as i32);
         }
         if name.is_empty() || name == "?" {
-            self.params.push(None);
-            return Ok((self.params.len() - 1) as i32);
+            self.stmt.params.push(None);
+            return Ok((self.stmt.params.len() - 1) as i32);
         }
         // The parser gives `?NNN` without its `?`.
         let digits = if name.bytes().all(|b| b.is_ascii_digit()) { Some(name) } else { name.strip_prefix('?') };
@@ -377,22 +377,22 @@ impl Compiler<'_> {
             if n == 0 || n > max {
                 return Err(out_of_range());
             }
-            if self.params.len() <= n {
-                self.params.resize(n + 1, None);
+            if self.stmt.params.len() <= n {
+                self.stmt.params.resize(n + 1, None);
             }
-            if self.params[n].is_none() {
+            if self.stmt.params[n].is_none() {
                 let mut numbered = String::with_capacity(num.len() + 1);
                 numbered.push('?');
                 numbered.push_str(num);
-                self.params[n] = Some(numbered);
+                self.stmt.params[n] = Some(numbered);
             }
             return Ok(n as i32);
         }
-        if let Some(i) = self.params.iter().position(|p| p.as_deref() == Some(name)) {
+        if let Some(i) = self.stmt.params.iter().position(|p| p.as_deref() == Some(name)) {
             return Ok(i as i32);
         }
-        self.params.push(Some(name.to_string()));
-        Ok((self.params.len() - 1) as i32)
+        self.stmt.params.push(Some(name.to_string()));
+        Ok((self.stmt.params.len() - 1) as i32)
     }
 
     /// The accumulator of the aggregate call `e` when this query (or an
@@ -404,7 +404,7 @@ impl Compiler<'_> {
         }
         let acc = self.frame.agg_regs.get(&e.to_string()).copied()?;
         let owner = self.frame.agg_owner_depth.get(&acc).copied().unwrap_or(self.frame.agg_scope_depth);
-        if self.scopes.len() <= owner || self.binds_to_owner(e, owner) {
+        if self.names.scopes.len() <= owner || self.binds_to_owner(e, owner) {
             Some(acc)
         } else {
             None
@@ -432,7 +432,7 @@ impl Compiler<'_> {
             return false;
         }
         // (A copy: a lookup marks the scopes it passes as correlated.)
-        let mut inner: Vec<crate::sql::resolve::Scope> = self.scopes[owner..].to_vec();
+        let mut inner: Vec<crate::sql::resolve::Scope> = self.names.scopes[owner..].to_vec();
         names.iter().all(|(q, n)| matches!(crate::sql::resolve::resolve(&mut inner, q.as_deref(), n), Ok(None)))
     }
 
@@ -450,7 +450,7 @@ impl Compiler<'_> {
     /// those of the expressions around its subquery, is past the limit
     /// (`sql::parse_limits::DeferredDepth`): SQLite fails there.
     fn check_depth_point(&self, e: &Expr<'_>) -> Result<()> {
-        if self.depth_point == Some(e as *const Expr<'_> as usize) {
+        if self.names.depth_point == Some(e as *const Expr<'_> as usize) {
             return Err(Error::sql(format!("Expression tree is too large (maximum depth {})", self.env.max_expr_depth)));
         }
         Ok(())
@@ -515,7 +515,7 @@ impl Compiler<'_> {
                 // `db.table.column`: the table must be read from that database.
                 let (d, t, c) = (unquoted(d.0), unquoted(t.0), unquote(c.0));
                 let found = match self.db_index(&d) {
-                    Some(db) => crate::sql::resolve::resolve_in(&mut self.scopes, Some(db), Some(&t), &c)?,
+                    Some(db) => crate::sql::resolve::resolve_in(&mut self.names.scopes, Some(db), Some(&t), &c)?,
                     None => None,
                 };
                 match found {
@@ -525,7 +525,7 @@ impl Compiler<'_> {
             }
             // A parameter in a trigger body (only a schema written by hand
             // can hold one) is NULL, as in SQLite, not the statement's.
-            Expr::Variable(_) if !self.firing.is_empty() => {
+            Expr::Variable(_) if !self.dml.firing.is_empty() => {
                 self.b.add(Opcode::Null, 0, target, 0);
             }
             Expr::Variable(name) => {
@@ -713,7 +713,7 @@ impl Compiler<'_> {
             // Variadic built-ins with a minimum (max() and min() take one).
             Some(_) if n < crate::vdbe::func::builtins::variadic_min_args(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
             Some(d) => Ok(d),
-            None if self.stored_schema_expr => Err(Error::sql(format!("unknown function: {name}()"))),
+            None if self.dml.stored_schema_expr => Err(Error::sql(format!("unknown function: {name}()"))),
             None if self.env.funcs.has_name(name) => Err(Error::sql(format!("wrong number of arguments to function {name}()"))),
             None => Err(Error::sql(format!("no such function: {name}"))),
         }
@@ -744,7 +744,7 @@ impl Compiler<'_> {
         // SQLITE_DIRECTONLY) runs only from the statement's own text: a
         // view or trigger body or a schema expression (CHECK, index key,
         // generated column) could be planted by whoever wrote the file.
-        let from_ddl = self.frame.pure_context != 0 || self.stored_schema_expr || !self.view_texts.is_empty() || !self.firing.is_empty();
+        let from_ddl = self.frame.pure_context != 0 || self.dml.stored_schema_expr || !self.naming.view_texts.is_empty() || !self.dml.firing.is_empty();
         if def.flags.direct_only && from_ddl {
             return Err(Error::sql(format!("unsafe use of {name}()")));
         }

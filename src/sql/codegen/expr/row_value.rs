@@ -127,24 +127,24 @@ impl Compiler<'_> {
         let saved_b = std::mem::take(&mut self.b);
         self.b.n_regs = saved_b.n_regs;
         self.b.n_cursors = saved_b.n_cursors;
-        let eqp = self.eqp.len();
-        let params = self.params.clone();
+        let eqp = self.stmt.eqp.len();
+        let params = self.stmt.params.clone();
         let ephem_records = self.frame.ephem_records.clone();
         let col_map = self.frame.col_map.clone();
         let using_coalesce = self.frame.using_coalesce.clone();
         let record_positions = self.frame.record_positions.clone();
         let agg_regs = self.frame.agg_regs.clone();
-        let authorizer = self.authorizer.take();
+        let authorizer = self.stmt.authorizer.take();
         let cur = self.b.cursor();
         let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemTable(cur));
-        self.authorizer = authorizer;
+        self.stmt.authorizer = authorizer;
         self.frame.agg_regs = agg_regs;
         self.frame.record_positions = record_positions;
         self.frame.using_coalesce = using_coalesce;
         self.frame.col_map = col_map;
         self.frame.ephem_records = ephem_records;
-        self.params = params;
-        self.eqp.truncate(eqp);
+        self.stmt.params = params;
+        self.stmt.eqp.truncate(eqp);
         self.b = saved_b;
         Ok(info?.n_columns)
     }
@@ -154,9 +154,9 @@ impl Compiler<'_> {
     /// written, with a subquery's `*` unexpanded, as SQLite checks those
     /// of UPDATE and DELETE (its SELECTs expand every `*` before).
     pub fn compile_dml_where(&mut self, sel: &ast::Select<'_>, dest: crate::sql::model::query::Dest) -> Result<crate::sql::model::query::SelectInfo> {
-        let saved = std::mem::replace(&mut self.dml_where_level, self.select_depth + 1);
+        let saved = std::mem::replace(&mut self.names.dml_where_level, self.names.select_depth + 1);
         let r = self.compile_select(sel, dest);
-        self.dml_where_level = saved;
+        self.names.dml_where_level = saved;
         r
     }
 
@@ -166,7 +166,7 @@ impl Compiler<'_> {
     /// elsewhere as written. Returns the common width.
     fn compared_widths(&mut self, l: &Expr<'_>, r: &Expr<'_>, written: bool) -> Result<usize> {
         let (lw, rw) = (self.row_width_of(l)?, self.row_width_of(r)?);
-        let expanded = self.select_depth > self.dml_where_level;
+        let expanded = self.names.select_depth > self.names.dml_where_level;
         if written && ((expanded && lw != rw) || (!expanded && row_width(l) != row_width(r))) {
             return Err(misused());
         }

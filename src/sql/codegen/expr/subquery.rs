@@ -299,9 +299,9 @@ impl Compiler<'_> {
         self.b.add(Opcode::Null, 0, r, 0);
         let done = self.b.label();
         let info = self.compile_select(sel, crate::sql::model::query::Dest::Scalar { reg: r, done })?;
-        self.subquery_affinity.insert(sel as *const ast::Select<'_> as usize, info.first_affinity);
+        self.select.subquery_affinity.insert(sel as *const ast::Select<'_> as usize, info.first_affinity);
         let column = (info.decltypes.first().cloned().flatten(), info.origins.first().cloned().flatten());
-        self.subquery_column.insert(sel as *const ast::Select<'_> as usize, column);
+        self.naming.subquery_column.insert(sel as *const ast::Select<'_> as usize, column);
         if info.n_columns != 1 {
             // Compared with a single value, it is a row value of the wrong size.
             if comparing {

@@ -40,7 +40,7 @@ fn const_rows(c: &mut Compiler<'_>, prog: &mut Program, names: &[&str], rows: Ve
 /// none is named: the table may be in any), so that a cached statement is
 /// compiled again after a schema change, here or by another connection.
 pub(in crate::sql::codegen) fn verify_schemas(c: &mut Compiler<'_>, qualified: Option<usize>) {
-    c.dbs_used |= match qualified {
+    c.stmt.dbs_used |= match qualified {
         Some(db) => 1 << db,
         // (temp only once it is in use: a transaction on it would bring
         // it into `database_list`, which SQLite does not.)
@@ -156,7 +156,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             match arg {
                 Some(e) => {
                     let v = arg_int(e).unwrap_or(0);
-                    c.writes = true;
+                    c.stmt.writes = true;
                     c.b.add(Opcode::SetCookie, pdb_op, field as i32, v as i32);
                     if field == Meta::SchemaCookie {
                         prog.changes_schema = true;
@@ -387,7 +387,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                         "incremental" => 2,
                         other => other.parse::<i64>().unwrap_or(0),
                     };
-                    c.writes = true;
+                    c.stmt.writes = true;
                     c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::text(format!("auto_vacuum={mode}")), 0);
                     txn = Some(true);
                 }
@@ -403,7 +403,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             // N < 1 (or no argument) empties the whole freelist.
             let n = arg.and_then(arg_int).filter(|n| *n > 0).map_or(0, |n| n.min(u32::MAX as i64));
             let out = c.b.reg();
-            c.writes = true;
+            c.stmt.writes = true;
             c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::text(format!("incremental_vacuum={n}")), 0);
             txn = Some(true);
         }

@@ -39,18 +39,18 @@ impl<'b> Compiler<'_> {
         goal: Option<&crate::sql::plan::order::OrderGoal>,
         uses: Option<&crate::sql::plan::goal::ColumnUses>,
     ) -> Result<(LoopKind, bool)> {
-        self.loop_one_row = false;
+        self.loops.loop_one_row = false;
         if it.vtab.is_some() {
             return self.open_vtab_loop(it, before, terms, next, end, goal, uses);
         }
-        let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
+        let item_name = self.names.scopes.last().unwrap().items[it.item].name.clone();
         let Some(table) = it.table.clone() else {
             if let Some((args, recursive)) = it.table_fn {
                 self.fill_table_function(it, args, recursive, before)?;
             }
             self.b.add(Opcode::Rewind, it.cursor, end, 0);
             let top = self.b.here();
-            self.eqp.push(format_args!("SCAN {item_name}"));
+            self.stmt.eqp.push(format_args!("SCAN {item_name}"));
             return Ok((LoopKind::Scan(it.cursor, top), false));
         };
         let goal = goal.filter(|g| g.item == it.item);
@@ -95,7 +95,7 @@ impl<'b> Compiler<'_> {
             }
             if !eqs.is_empty() {
                 let served = goal.map_or(Served::No, |g| index_serves(g, &table, pk, eqs.len()));
-                self.loop_one_row = eqs.len() >= pk.columns.len();
+                self.loops.loop_one_row = eqs.len() >= pk.columns.len();
                 let kind = self.pk_loop(it, &table, pk, (eqs, lower, upper), served == Served::Backward, min_max, (next, end), &item_name)?;
                 return Ok((kind, served.yes()));
             }
@@ -104,7 +104,7 @@ impl<'b> Compiler<'_> {
         if let Some((_, _, e)) = cands.iter().find(|(c, op, _)| c.is_none() && *op == LookupOp::Eq) {
             let r = self.expr_new(e)?;
             self.b.add(Opcode::SeekRowid, it.cursor, end, r);
-            self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
+            self.stmt.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
             // The seek finds a row exactly when `rowid = e` holds: it
             // converts `e` as the comparison's numeric affinity would.
             self.frame.seek_consumed = terms
@@ -112,7 +112,7 @@ impl<'b> Compiler<'_> {
                 .find(|t| matches!(t, Expr::Binary(l, Operator::Equals, r) if std::ptr::eq(&**l, *e) || std::ptr::eq(&**r, *e)))
                 .map(|t| term_address(t));
             let _ = next;
-            self.loop_one_row = true;
+            self.loops.loop_one_row = true;
             return Ok((LoopKind::Once, goal.is_some()));
         }
         // The equality a USING/NATURAL column implies, on this table's
@@ -124,8 +124,8 @@ impl<'b> Compiler<'_> {
             let r = self.b.reg();
             self.emit_column(&l, r)?;
             self.b.add(Opcode::SeekRowid, it.cursor, end, r);
-            self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
-            self.loop_one_row = true;
+            self.stmt.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
+            self.loops.loop_one_row = true;
             return Ok((LoopKind::Once, goal.is_some()));
         }
         let ins = self.in_candidates(it, before, terms);
@@ -140,7 +140,7 @@ impl<'b> Compiler<'_> {
             let r = self.b.reg();
             self.b.add(Opcode::Column, vcur, 0, r);
             self.b.add(Opcode::SeekRowid, it.cursor, next, r);
-            self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
+            self.stmt.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
             let kind = if backward { LoopKind::ScanBack(vcur, vtop) } else { LoopKind::InRowid(vcur, vtop) };
             return Ok((kind, order.yes()));
         }
@@ -171,7 +171,7 @@ impl<'b> Compiler<'_> {
             }
         }
         let covers = |idx: &Index| uses.is_some_and(|u| Self::index_covers(&table, idx, it.item, u));
-        let or_branch = self.in_or_branch;
+        let or_branch = self.loops.in_or_branch;
         let search = |best: (usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>), backward: bool| {
             let (_, idx, eqs, lower, upper) = best;
             let covering_shown = covers(&idx);
@@ -200,7 +200,7 @@ impl<'b> Compiler<'_> {
                 {
                     let kind = self.multi_or_loop(it, before, plan, end, uses)?;
                     // (Its branches' lookups set the flag for themselves.)
-                    self.loop_one_row = false;
+                    self.loops.loop_one_row = false;
                     return Ok((kind, false));
                 }
             }
@@ -224,7 +224,7 @@ impl<'b> Compiler<'_> {
         if let Some(b) = best.take_if(|b| b.0 >= 4) {
             // (A UNIQUE key pinned whole finds at most one row: any order.)
             let one_row = b.1.unique && b.2.len() >= b.1.columns.len();
-            self.loop_one_row = one_row;
+            self.loops.loop_one_row = one_row;
             let served = goal.map_or(Served::No, |g| if one_row { Served::Forward } else { index_serves(g, &table, &b.1, b.2.len()) });
             let l = search(b, served == Served::Backward);
             let kind = self.emit_index_loop(&table, l, next, end)?;
@@ -315,7 +315,7 @@ impl<'b> Compiler<'_> {
             // order (SQLite's choice without statistics).
             if served.yes() {
                 let verb = if min_max { "SEARCH" } else { "SCAN" };
-                self.eqp.push(format_args!("{verb} {item_name}"));
+                self.stmt.eqp.push(format_args!("{verb} {item_name}"));
                 return Ok((self.table_scan(it.cursor, served == Served::Backward, end), true));
             }
             let ordered: Vec<(Index, Served)> = indexes.iter().map(|i| (i.clone(), index_serves(g, &table, i, 0))).filter(|(_, s)| s.yes()).collect();
@@ -348,7 +348,7 @@ impl<'b> Compiler<'_> {
             let lower = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Gt | LookupOp::Ge));
             let upper = cands.iter().find(|(c, op, _)| c.is_none() && matches!(op, LookupOp::Lt | LookupOp::Le));
             let rowid_bounds = lower.is_some() as usize + upper.is_some() as usize;
-            let index_wins = self.in_or_branch && best.as_ref().is_some_and(|b| b.0 > rowid_bounds);
+            let index_wins = self.loops.in_or_branch && best.as_ref().is_some_and(|b| b.0 > rowid_bounds);
             if rowid_bounds > 0 && !index_wins {
                 let kind = self.rowid_range(it.cursor, lower.map(|(_, op, e)| (*op, *e)), upper.map(|(_, op, e)| (*op, *e)), false, end, &item_name)?;
                 return Ok((kind, false));
@@ -387,8 +387,8 @@ impl<'b> Compiler<'_> {
                 self.prefilter_inner_table(it, &table, terms)?;
             }
         }
-        self.eqp.push(format_args!("SCAN {item_name}"));
-        let halt = self.empty_scan_halt.take().unwrap_or(end);
+        self.stmt.eqp.push(format_args!("SCAN {item_name}"));
+        let halt = self.loops.empty_scan_halt.take().unwrap_or(end);
         Ok((self.table_scan(it.cursor, false, halt), false))
     }
 
@@ -542,7 +542,7 @@ impl<'b> Compiler<'_> {
             }
             desc.extend(bounds);
         }
-        self.eqp.push(format_args!("SEARCH {item_name} USING PRIMARY KEY ({})", desc.join(" AND ")));
+        self.stmt.eqp.push(format_args!("SEARCH {item_name} USING PRIMARY KEY ({})", desc.join(" AND ")));
         Ok(LoopKind::InIndex(it.cursor, top, vcur, vtop, vnext, false))
     }
 
@@ -563,6 +563,7 @@ impl<'b> Compiler<'_> {
             return None;
         }
         let reordered = self
+            .names
             .using_reordered
             .get(&it.cursor)
             .into_iter()
@@ -630,13 +631,13 @@ impl<'b> Compiler<'_> {
         self.b.add4(if backward { Opcode::IdxLT } else { Opcode::IdxGT }, icur, vnext, key, P4::Int64(1), 0);
         // A covering index is read alone (in an OR branch it is only
         // shown so: the union reads the table row, see `multi_or.rs`).
-        if covers && !self.in_or_branch {
+        if covers && !self.loops.in_or_branch {
             self.map_columns_to_index(table, idx, it.cursor, icur);
         } else {
             self.seek_table_from_index(table, idx, icur, it.cursor, next);
         }
         let how = if covers { "COVERING INDEX" } else { "INDEX" };
-        self.eqp.push(format_args!("SEARCH {item_name} USING {how} {} ({}=?)", idx.name, table.columns[first_col].name));
+        self.stmt.eqp.push(format_args!("SEARCH {item_name} USING {how} {} ({}=?)", idx.name, table.columns[first_col].name));
         Ok(LoopKind::InIndex(icur, top, vcur, vtop, vnext, backward))
     }
 
@@ -660,7 +661,7 @@ impl<'b> Compiler<'_> {
         self.b.add4(Opcode::SeekGE, it.cursor, vnext, key, P4::Int64(1), 0);
         let top = self.b.here();
         self.b.add4(Opcode::IdxGT, it.cursor, vnext, key, P4::Int64(1), 0);
-        self.eqp.push(format_args!("SEARCH {item_name} USING PRIMARY KEY ({}=?)", table.columns[col].name));
+        self.stmt.eqp.push(format_args!("SEARCH {item_name} USING PRIMARY KEY ({}=?)", table.columns[col].name));
         Ok(LoopKind::InIndex(it.cursor, top, vcur, vtop, vnext, false))
     }
 
@@ -734,7 +735,7 @@ impl<'b> Compiler<'_> {
             let aff = Affinity::Numeric.letter() as u16 | crate::vdbe::program::cmp_flags::JUMPIFNULL;
             self.b.add4(opc, r, end, rid, P4::None, aff);
         }
-        self.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY ({})", desc.join(" AND ")));
+        self.stmt.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY ({})", desc.join(" AND ")));
         Ok(if backward { LoopKind::ScanBack(cursor, top) } else { LoopKind::Scan(cursor, top) })
     }
 

@@ -115,7 +115,7 @@ impl<'b> Compiler<'_> {
             });
         }
         for x in found {
-            if self.scopes.len() > 1 && !outer_ok && self.is_outer_aggregate(x) {
+            if self.names.scopes.len() > 1 && !outer_ok && self.is_outer_aggregate(x) {
                 let name = match x {
                     Expr::FunctionCall { name, .. } => unquote(name.0),
                     _ => String::new(),
@@ -159,7 +159,7 @@ impl<'b> Compiler<'_> {
                     if self.resolve_name(None, &id).ok().flatten().is_some() {
                         continue;
                     }
-                    let text = self.aliases.last().and_then(|l| l.list.iter().find(|(n, _)| n.eq_ci(&id)).map(|(_, t)| t.clone()));
+                    let text = self.names.aliases.last().and_then(|l| l.list.iter().find(|(n, _)| n.eq_ci(&id)).map(|(_, t)| t.clone()));
                     // (`SELECT a + 1 AS x, sum(x)`: no column x.)
                     if result_column && text.is_some() {
                         return Err(crate::sql::resolve::no_such_column(None, &id));
@@ -255,7 +255,7 @@ impl<'b> Compiler<'_> {
 
     /// Every column (and rowid) of the FROM items, as bare columns.
     pub(in crate::sql::codegen) fn collect_all_columns(&self, from: &[FromItem<'_, '_>], out: &mut Vec<ColumnRef>) {
-        let Some(scope) = self.scopes.last() else { return };
+        let Some(scope) = self.names.scopes.last() else { return };
         for f in from {
             let Some(item) = scope.items.get(f.item) else { continue };
             let mut push = |column: Option<usize>, affinity, collation: Option<String>| {
@@ -397,12 +397,12 @@ impl<'b> Compiler<'_> {
         // The mappings are this query's only: an enclosing statement's
         // (a trigger's OLD/NEW, an outer aggregate) come back afterwards.
         let saved_maps = (self.frame.agg_regs.clone(), self.frame.col_map.clone());
-        let saved_depth = std::mem::replace(&mut self.frame.agg_scope_depth, self.scopes.len());
+        let saved_depth = std::mem::replace(&mut self.frame.agg_scope_depth, self.names.scopes.len());
         for a in aggs {
             if let Some(old) = self.frame.agg_regs.insert(a.key.clone(), a.acc).filter(|&old| old != a.acc) {
-                self.agg_shadowed.insert(a.acc, old);
+                self.names.agg_shadowed.insert(a.acc, old);
             }
-            self.frame.agg_owner_depth.insert(a.acc, self.scopes.len());
+            self.frame.agg_owner_depth.insert(a.acc, self.names.scopes.len());
         }
         for (i, c) in cols.iter().enumerate() {
             self.frame.col_map.insert((c.cursor, c.column.map_or(-1, |x| x as i64)), ColumnSource::Register(col_regs + i as i32));
@@ -438,7 +438,7 @@ impl<'b> Compiler<'_> {
         // A compound's arm: its ORDER BY (the compound's, by column
         // number) is not the GROUP BY's, so the groups are what the loops
         // are asked for (SQLite's `sqlite3_vtab_distinct` 1), then sorted.
-        let arm_order = std::mem::take(&mut self.arm_order_offered_only);
+        let arm_order = std::mem::take(&mut self.select.arm_order_offered_only);
         // GROUP BY terms: an integer names a result column. A column of
         // `*` has no expression: the ordinal stays in `group_exprs` (no
         // index serves it) and the column is in `group_cols`.
@@ -503,7 +503,7 @@ impl<'b> Compiler<'_> {
                     // this query written in a subquery.)
                     for id in ids {
                         if self.resolve_name(None, &id).ok().flatten().is_none() {
-                            let text = self.aliases.last().and_then(|l| l.list.iter().find(|(n, _)| n.eq_ci(&id)).map(|(_, t)| t.clone()));
+                            let text = self.names.aliases.last().and_then(|l| l.list.iter().find(|(n, _)| n.eq_ci(&id)).map(|(_, t)| t.clone()));
                             has |= text.is_some_and(|t| self.text_has_aggregate(&t));
                         }
                     }
@@ -718,7 +718,7 @@ impl<'b> Compiler<'_> {
                 self.b.add(Opcode::MakeRecord, base, width as i32, rec);
                 self.b.add(Opcode::SorterInsert, sorter, rec, 0);
                 self.close_loops(loops);
-                self.eqp.push(format_args!("USE TEMP B-TREE FOR GROUP BY"));
+                self.stmt.eqp.push(format_args!("USE TEMP B-TREE FOR GROUP BY"));
 
                 let pseudo = self.b.cursor();
                 let drec = self.b.reg();

@@ -62,7 +62,7 @@ impl Compiler<'_> {
             let failed = Error::sql("SELECTs do not have the same number of result columns");
             return Err(self.error_in_resolve_order(sel, failed));
         }
-        let want_names = self.scopes.is_empty() && matches!(dest, Dest::Output);
+        let want_names = self.names.scopes.is_empty() && matches!(dest, Dest::Output);
         // (SQLite runs a UNION with a LIMIT of exactly 1 arm by arm too:
         // any first row is the answer. A one-row subquery has that LIMIT.)
         let one_row = matches!(dest, Dest::Scalar { .. } | Dest::Exists { .. } | Dest::Row { .. });
@@ -114,9 +114,9 @@ impl Compiler<'_> {
                     Some(sqlite3_parser::ast::Cmd::Stmt(sqlite3_parser::ast::Stmt::Select(s))) => s.order_by,
                     _ => None,
                 };
-                self.arm_probed_names = probed;
+                self.select.arm_probed_names = probed;
                 let r = self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names, terms.map(|t| (t, base)), upto);
-                self.arm_probed_names.clear();
+                self.select.arm_probed_names.clear();
                 r
             }),
             // (SQLite fails before planning any arm.)
@@ -170,9 +170,9 @@ impl Compiler<'_> {
         }
         let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
         let arms: Vec<&OneSelect<'_>> = std::iter::once(&sel.body.select).chain(compounds.iter().map(|c| &c.select)).collect();
-        let unasked = std::mem::replace(&mut self.vtab_unasked, true);
+        let unasked = std::mem::replace(&mut self.vtab.unasked, true);
         let found = self.first_arm_error(&arms, compounds);
-        self.vtab_unasked = unasked;
+        self.vtab.unasked = unasked;
         if let Some(e) = found {
             return e;
         }
@@ -224,7 +224,7 @@ impl Compiler<'_> {
                 {
                     continue;
                 }
-                if self.env.schema.table_in(self.home_db, &name).is_none() {
+                if self.env.schema.table_in(self.names.home_db, &name).is_none() {
                     return Err(Error::sql(format!("no such table: {name}")));
                 }
             }
@@ -358,10 +358,10 @@ impl Compiler<'_> {
     /// in one is offered that order): the arm sorts nothing itself, the
     /// compound sorts its rows at the end.
     fn compile_arm(&mut self, j: usize, arm: &OneSelect<'_>, order: Option<&[SortedColumn<'_>]>, dest: Dest) -> Result<SelectInfo> {
-        self.arm_order_offered_only = order.is_some();
-        self.arm_order_probed = self.arm_probed_names.get(j).cloned().unwrap_or_default();
+        self.select.arm_order_offered_only = order.is_some();
+        self.select.arm_order_probed = self.select.arm_probed_names.get(j).cloned().unwrap_or_default();
         let out = self.compile_simple(arm, order, None, dest);
-        self.arm_order_offered_only = false;
+        self.select.arm_order_offered_only = false;
         out
     }
 
@@ -370,10 +370,10 @@ impl Compiler<'_> {
     /// LIMIT); `limit` is the compound's, for what its virtual table is
     /// offered.
     fn compile_arm_limited(&mut self, j: usize, arm: &OneSelect<'_>, limit: Option<&sqlite3_parser::ast::Limit<'_>>, dest: Dest) -> Result<SelectInfo> {
-        self.arm_order_probed = self.arm_probed_names.get(j).cloned().unwrap_or_default();
-        let limit = limit.filter(|_| self.compound_limit.is_some());
+        self.select.arm_order_probed = self.select.arm_probed_names.get(j).cloned().unwrap_or_default();
+        let limit = limit.filter(|_| self.select.compound_limit.is_some());
         let out = self.compile_simple(arm, None, limit, dest);
-        self.compound_limit = None;
+        self.select.compound_limit = None;
         out
     }
 
@@ -403,7 +403,7 @@ impl Compiler<'_> {
             None => None,
         };
         let r = self.union_all_arms(sel, dest, want_names, shared, end, head);
-        self.compound_limit = None;
+        self.select.compound_limit = None;
         self.b.bind(end);
         r
     }
@@ -418,16 +418,16 @@ impl Compiler<'_> {
         head: usize,
     ) -> Result<SelectInfo> {
         let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
-        self.compound_limit = shared;
+        self.select.compound_limit = shared;
         let first = if head > 0 {
             self.compile_merged(sel, dest, want_names, head)
         } else {
-            self.top_compound_arm = want_names;
+            self.naming.top_compound_arm = want_names;
             let first = self.compile_arm_limited(0, &sel.body.select, sel.limit, dest);
-            self.top_compound_arm = false;
+            self.naming.top_compound_arm = false;
             first
         };
-        self.compound_limit = None;
+        self.select.compound_limit = None;
         let info = first?;
         let n = info.n_columns;
         let mut arms = if head > 0 { info.arms.clone() } else { vec![info.clone()] };
@@ -437,7 +437,7 @@ impl Compiler<'_> {
             if let Some((regs, _)) = shared {
                 self.b.add(Opcode::IfNot, regs.limit, end, 0);
             }
-            self.compound_limit = shared;
+            self.select.compound_limit = shared;
             let i = self.compile_arm_limited(j + 1, &cs.select, sel.limit, dest)?;
             if i.n_columns != n {
                 let name = operator_name(cs.operator);
@@ -470,7 +470,7 @@ impl Compiler<'_> {
     ) -> Result<(SelectInfo, Vec<crate::value::collation::Collation>)> {
         let compounds = &sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[])[..upto];
         // (The LIMIT counters of a UNION ALL this is the head of.)
-        let shared = self.compound_limit.take();
+        let shared = self.select.compound_limit.take();
         // Arm `j`'s ORDER BY: the compound's terms, then the other columns
         // where an operator from the one before it on is not UNION ALL
         // (SQLite's `multiSelectOrderBy`, applied from the last operator
@@ -486,9 +486,9 @@ impl Compiler<'_> {
             let full = compounds[j.saturating_sub(1)..].iter().any(|c| c.operator != CompoundOperator::UnionAll);
             Some(if full { terms } else { &terms[..base] }).filter(|t| !t.is_empty())
         };
-        self.top_compound_arm = want_names;
+        self.naming.top_compound_arm = want_names;
         let first = self.compile_arm(0, &sel.body.select, order_of(0, &sel.body.select), if is_index { Dest::EphemIndex(e0) } else { Dest::EphemTable(e0) });
-        self.top_compound_arm = false;
+        self.naming.top_compound_arm = false;
         let info = first?;
         let n = info.n_columns;
         let mut arms = vec![info.clone()];
@@ -610,11 +610,11 @@ impl Compiler<'_> {
             }
         }
         later_columns.extend(arms.iter().flat_map(|a| a.names.iter().cloned().enumerate().map(|(i, n)| (n, i))));
-        self.later_compound_columns = later_columns;
+        self.names.later_compound_columns = later_columns;
         let colls = self.compound_collations(&arms, n)?;
         if let Some(terms) = sel.order_by {
             let mapped = self.order_by_map_with(terms, &items, &info.names, true, &later_aliases);
-            self.later_compound_columns.clear();
+            self.names.later_compound_columns.clear();
             ctx.order_map = mapped?;
             let mut fields = Vec::new();
             for (ti, t) in terms.iter().enumerate() {

@@ -102,7 +102,7 @@ impl Compiler<'_> {
         let p = Propagation { fixed, has_aff_blob };
         for t in terms {
             let (nodes, _) = self.fixed_nodes(t, &p);
-            self.const_fixed_nodes.extend(nodes);
+            self.select.const_fixed_nodes.extend(nodes);
         }
         Some(p)
     }

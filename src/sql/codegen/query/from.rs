@@ -126,20 +126,21 @@ impl<'b> Compiler<'_> {
                 None => {}
             }
             if jt.contains(JoinType::NATURAL) {
-                let right = &self.scopes.last().unwrap().items[out[idx].item];
+                let right = &self.names.scopes.last().unwrap().items[out[idx].item];
                 for c in right.columns.iter().filter(|c| !c.hidden && !c.argument) {
                     if using.iter().any(|u| u.eq_ci(&c.name)) {
                         continue;
                     }
-                    let in_left =
-                        self.scopes.last().unwrap().items[..out[idx].item].iter().any(|it| it.columns.iter().any(|lc| lc.name.eq_ci(&c.name) && !lc.hidden));
+                    let in_left = self.names.scopes.last().unwrap().items[..out[idx].item]
+                        .iter()
+                        .any(|it| it.columns.iter().any(|lc| lc.name.eq_ci(&c.name) && !lc.hidden));
                     if in_left {
                         using.push(c.name.clone());
                     }
                 }
             }
             for name in using {
-                let scope = self.scopes.last().unwrap().clone();
+                let scope = self.names.scopes.last().unwrap().clone();
                 let ri = out[idx].item;
                 let right = &scope.items[ri];
                 let rc = right
@@ -195,13 +196,13 @@ impl<'b> Compiler<'_> {
                 if let [l0] = &left[..] {
                     let blocked = out.iter().any(|f| f.item > l0.item && f.item <= ri && (f.left || f.cross || f.matched.is_some()));
                     if !blocked {
-                        self.using_left_terms.entry(l0.cursor).or_default().push((l0.clone(), r.clone()));
+                        self.names.using_left_terms.entry(l0.cursor).or_default().push((l0.clone(), r.clone()));
                     }
                 }
                 out[idx].on.push(JoinTerm::ColEq(left, r));
                 out[idx].using.push(name.clone());
-                self.scopes.last_mut().unwrap().items[ri].using.push(name.clone());
-                Arc::make_mut(&mut self.scopes.last_mut().unwrap().items[ri].columns)[rc].hidden = true;
+                self.names.scopes.last_mut().unwrap().items[ri].using.push(name.clone());
+                Arc::make_mut(&mut self.names.scopes.last_mut().unwrap().items[ri].columns)[rc].hidden = true;
             }
         }
         // The ON clause of an outer join, or of any join left of a RIGHT
@@ -275,10 +276,10 @@ impl<'b> Compiler<'_> {
                     // inside the body is another one) and cannot clash with
                     // a view name in `expanding`.
                     let marker = format!("\0with {level} {}", name.ascii_lower());
-                    if self.expanding.contains(&marker) {
+                    if self.expansion.expanding.contains(&marker) {
                         return Err(Error::sql(format!("circular reference: {name}")));
                     }
-                    self.expanding.push(marker);
+                    self.expansion.expanding.push(marker);
                     let alias = alias.unwrap_or(name.clone());
                     // The body sees the CTEs of the WITH clause defining it
                     // and of those around that one, never the ones of the
@@ -291,7 +292,7 @@ impl<'b> Compiler<'_> {
                         Ok(false) => match self.enter_view_nesting() {
                             Ok(()) => {
                                 let r = self.open_subquery_text_in(&cte.select_sql, alias, cte.columns.clone(), None, true, out);
-                                self.view_depth -= 1;
+                                self.expansion.view_depth -= 1;
                                 r
                             }
                             Err(e) => Err(e),
@@ -299,7 +300,7 @@ impl<'b> Compiler<'_> {
                         r => r.map(|_| ()),
                     };
                     self.frame.ctes.extend(hidden);
-                    self.expanding.pop();
+                    self.expansion.expanding.pop();
                     if r.is_ok() {
                         self.name_last_item_object(&name);
                     }
@@ -316,7 +317,7 @@ impl<'b> Compiler<'_> {
                 };
                 let is_main_schema = name.eq_ci("sqlite_schema") || name.eq_ci("sqlite_master");
                 let is_temp_schema = name.eq_ci("sqlite_temp_schema") || name.eq_ci("sqlite_temp_master");
-                let db = db.or(self.home_db);
+                let db = db.or(self.names.home_db);
                 let table = if (is_main_schema && db != Some(1)) || (is_temp_schema && db.is_none()) || (is_temp_schema && db == Some(1)) {
                     let mut t = crate::sql::schema::schema_table();
                     t.db = if is_temp_schema { 1 } else { db.unwrap_or(0) };
@@ -375,7 +376,7 @@ impl<'b> Compiler<'_> {
                         // No virtual-table modules are registered.
                         return self.open_subquery_text("SELECT NULL AS name WHERE 0", alias.unwrap_or(name), None, out);
                     }
-                    return Err(match (qn.db_name.as_ref(), self.home_db) {
+                    return Err(match (qn.db_name.as_ref(), self.names.home_db) {
                         (Some(d), _) => Error::sql(format!("no such table: {}.{name}", unquote(d.0))),
                         // A view or trigger body names its own database's
                         // tables, and SQLite says which.
@@ -388,27 +389,27 @@ impl<'b> Compiler<'_> {
                 }
                 if table.virtual_table.is_some() {
                     let (inst, decl) = self.connected_vtab(&table)?.expect("a virtual table");
-                    self.dbs_used |= 1 << table.db;
+                    self.stmt.dbs_used |= 1 << table.db;
                     return self.open_vtab_item(inst, decl, alias.unwrap_or_else(|| table.name.clone()), &[], out);
                 }
-                let at = match self.table_references.iter().position(|(t, _)| t.db == table.db && t.name.eq_ci(&table.name)) {
+                let at = match self.expansion.table_references.iter().position(|(t, _)| t.db == table.db && t.name.eq_ci(&table.name)) {
                     Some(i) => i,
                     None => {
-                        self.table_references.push((table.clone(), 0));
-                        self.table_references.len() - 1
+                        self.expansion.table_references.push((table.clone(), 0));
+                        self.expansion.table_references.len() - 1
                     }
                 };
-                let references = &mut self.table_references[at].1;
+                let references = &mut self.expansion.table_references[at].1;
                 if *references >= 0xfffe {
                     return Err(Error::sql(format!("too many references to \"{}\": max 65535", table.name)));
                 }
                 *references += 1;
                 if let Some(view_sql) = &table.view_select {
-                    if self.expanding.iter().any(|v| v.eq_ci(&name)) {
+                    if self.expansion.expanding.iter().any(|v| v.eq_ci(&name)) {
                         return Err(Error::sql(format!("view {name} is circularly defined")));
                     }
-                    self.expanding.push(name.clone());
-                    let home = std::mem::replace(&mut self.home_db, (table.db != 1).then_some(table.db));
+                    self.expansion.expanding.push(name.clone());
+                    let home = std::mem::replace(&mut self.names.home_db, (table.db != 1).then_some(table.db));
                     // A view's body names schema objects only: the CTEs of
                     // the statement using the view are not in its scope.
                     let outer_ctes = std::mem::take(&mut self.frame.ctes);
@@ -420,19 +421,19 @@ impl<'b> Compiler<'_> {
                             Some((table.name.clone(), table.sql.clone())),
                             out,
                         );
-                        self.view_depth -= 1;
+                        self.expansion.view_depth -= 1;
                         r
                     });
                     self.frame.ctes = outer_ctes;
-                    self.home_db = home;
-                    self.expanding.pop();
+                    self.names.home_db = home;
+                    self.expansion.expanding.pop();
                     if r.is_ok() {
                         self.name_last_item_object(&table.name);
                     }
                     return r;
                 }
                 let cur = self.b.cursor();
-                self.dbs_used |= 1 << table.db;
+                self.stmt.dbs_used |= 1 << table.db;
                 if table.without_rowid.is_some() {
                     self.open_without_rowid_read(cur, &table)?;
                 } else {
@@ -451,7 +452,7 @@ impl<'b> Compiler<'_> {
                     using: Vec::new(),
                     object_name: None,
                 };
-                let scope = self.scopes.last_mut().unwrap();
+                let scope = self.names.scopes.last_mut().unwrap();
                 scope.items.push(item);
                 let index_hint = indexed.as_ref().map(|i| match i {
                     ast::Indexed::NotIndexed => None,
@@ -479,9 +480,9 @@ impl<'b> Compiler<'_> {
                 let cur = self.b.cursor();
                 self.b.add(Opcode::OpenEphemeral, cur, 0, 0);
                 let addr = self.b.insns.len() - 1;
-                let saved = std::mem::take(&mut self.aliases);
+                let saved = std::mem::take(&mut self.names.aliases);
                 let info = self.compile_select(sel, Dest::EphemTable(cur));
-                self.aliases = saved;
+                self.names.aliases = saved;
                 let info = info?;
                 self.b.insns[addr].p2 = info.n_columns as i32;
                 self.push_subquery_item(cur, alias.unwrap_or_default(), &info, None, out);
@@ -498,9 +499,9 @@ impl<'b> Compiler<'_> {
                     return crate::sql::parse::with_stack(|| self.open_from_item(single, out));
                 }
                 let sql = format!("SELECT * FROM {}", FromDisplay(from));
-                self.nested_from = true;
+                self.naming.nested_from = true;
                 let r = self.open_subquery_text(&sql, alias.unwrap_or_default(), None, out);
-                self.nested_from = false;
+                self.naming.nested_from = false;
                 r
             }
             SelectTable::TableCall(qn, args, alias) => {
@@ -565,7 +566,7 @@ impl<'b> Compiler<'_> {
             using: Vec::new(),
             object_name: None,
         };
-        let scope = self.scopes.last_mut().unwrap();
+        let scope = self.names.scopes.last_mut().unwrap();
         scope.items.push(item);
         out.push(FromItem {
             item: scope.items.len() - 1,
@@ -613,10 +614,10 @@ impl<'b> Compiler<'_> {
     /// SQLite refuses the statement when the SELECTs so nested (the
     /// statement's own included) would exceed `SQLITE_LIMIT_EXPR_DEPTH`.
     fn enter_view_nesting(&mut self) -> Result<()> {
-        if self.view_depth + 1 >= self.env.max_expr_depth {
+        if self.expansion.view_depth + 1 >= self.env.max_expr_depth {
             return Err(Error::sql("VIEWs and/or subqueries nested too deep"));
         }
-        self.view_depth += 1;
+        self.expansion.view_depth += 1;
         Ok(())
     }
 
@@ -647,14 +648,14 @@ impl<'b> Compiler<'_> {
                 })
                 .sum()
         }
-        self.expanded_cursors += count(from, &mut self.counted_froms);
+        self.expansion.expanded_cursors += count(from, &mut self.expansion.counted_froms);
     }
 
     /// SQLite's check as it expands a CTE: with as many cursors numbered
     /// as `SQLITE_LIMIT_EXPR_DEPTH`, the CTE counts as nested too deep
     /// (its guard against CTEs expanding to exponentially many cursors).
     fn check_cte_cursors(&self) -> Result<()> {
-        if self.expanded_cursors >= self.env.max_expr_depth {
+        if self.expansion.expanded_cursors >= self.env.max_expr_depth {
             return Err(Error::sql("VIEWs and/or subqueries nested too deep"));
         }
         Ok(())
@@ -673,7 +674,7 @@ impl<'b> Compiler<'_> {
         let cur = self.b.cursor();
         self.b.add(Opcode::OpenEphemeral, cur, 0, 0);
         let addr = self.b.insns.len() - 1;
-        let saved_aliases = std::mem::take(&mut self.aliases);
+        let saved_aliases = std::mem::take(&mut self.names.aliases);
         let saved_scopes = self.enter_cte_scopes(correlated);
         let info = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
             Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
@@ -689,9 +690,9 @@ impl<'b> Compiler<'_> {
                 }
                 let is_view = view_text.is_some();
                 if let Some(text) = &view_text {
-                    self.view_texts.push(super::column_text::IndexedText::new(text.clone()));
+                    self.naming.view_texts.push(super::column_text::IndexedText::new(text.clone()));
                 }
-                self.view_names_text = view_text;
+                self.naming.view_names_text = view_text;
                 // (A view's columns are named as with the default naming
                 // settings.)
                 let info = self.with_text_depth_point(sel, |c| {
@@ -701,16 +702,16 @@ impl<'b> Compiler<'_> {
                         c.compile_select(sel, Dest::EphemTable(cur))
                     }
                 });
-                self.view_names_text = None;
+                self.naming.view_names_text = None;
                 if is_view {
-                    self.view_texts.pop();
+                    self.naming.view_texts.pop();
                 }
                 info
             }
             _ => Err(Error::sql("malformed view or CTE")),
         });
         self.leave_cte_scopes(saved_scopes);
-        self.aliases = saved_aliases;
+        self.names.aliases = saved_aliases;
         let info = info?;
         if let Some(c) = &cols {
             if let (Some(view), true) = (view_name, c.len() != info.n_columns) {
@@ -733,9 +734,9 @@ impl<'b> Compiler<'_> {
     /// statement's own tree.
     pub(in crate::sql::codegen) fn with_text_depth_point<R>(&mut self, sel: &ast::Select<'_>, f: impl FnOnce(&mut Self) -> Result<R>) -> Result<R> {
         let Some(point) = crate::sql::parse_limits::resolver_depth_point(sel, self.env.max_expr_depth) else { return f(self) };
-        let saved = self.depth_point.replace(point);
+        let saved = self.names.depth_point.replace(point);
         let r = f(self);
-        self.depth_point = saved;
+        self.names.depth_point = saved;
         r
     }
 
@@ -745,23 +746,23 @@ impl<'b> Compiler<'_> {
     /// passing it marks it correlated). Returns the scopes to restore with
     /// [`Self::leave_cte_scopes`].
     pub(in crate::sql::codegen) fn enter_cte_scopes(&mut self, correlated: bool) -> Vec<crate::sql::resolve::Scope> {
-        let saved = std::mem::take(&mut self.scopes);
+        let saved = std::mem::take(&mut self.names.scopes);
         if correlated && !saved.is_empty() {
-            self.scopes = saved[..saved.len() - 1].to_vec();
-            self.scopes.push(Default::default());
+            self.names.scopes = saved[..saved.len() - 1].to_vec();
+            self.names.scopes.push(Default::default());
         }
         saved
     }
 
     pub(in crate::sql::codegen) fn leave_cte_scopes(&mut self, mut saved: Vec<crate::sql::resolve::Scope>) {
-        let passed = std::mem::take(&mut self.scopes);
+        let passed = std::mem::take(&mut self.names.scopes);
         // Lookups that reached an outer query passed through the query
         // using the CTE too: it is correlated as well, and so are the
         // outer scopes the lookups passed.
         for (s, p) in saved.iter_mut().zip(passed.iter()) {
             s.correlated |= p.correlated;
         }
-        self.scopes = saved;
+        self.names.scopes = saved;
     }
 
     /// Which FROM items (bits) of the innermost scope `e` reads.
@@ -794,7 +795,7 @@ impl<'b> Compiler<'_> {
             let found = match d {
                 // `db.table.column` reads the item of that table in that database.
                 Some(d) => match self.db_index(&d) {
-                    Some(db) => crate::sql::resolve::resolve_in(&mut self.scopes, Some(db), q.as_deref(), &n),
+                    Some(db) => crate::sql::resolve::resolve_in(&mut self.names.scopes, Some(db), q.as_deref(), &n),
                     None => Ok(None),
                 },
                 None => self.resolve_name(q.as_deref(), &n),
@@ -918,7 +919,7 @@ impl<'b> Compiler<'_> {
         // SQLite's constant propagation in a SELECT's WHERE (not an UPDATE's
         // or DELETE's, not through ON clauses when a RIGHT JOIN is about),
         // before the planner reads the terms.
-        let propagation = if n > 0 && self.select_depth != self.dml_where_level {
+        let propagation = if n > 0 && self.names.select_depth != self.names.dml_where_level {
             let where_terms: &[&Expr<'_>] = if last_right.is_none() { &all_terms } else { terms };
             self.propagate_constants(where_terms)
         } else {
@@ -928,7 +929,7 @@ impl<'b> Compiler<'_> {
             for it in items {
                 for j in &it.on {
                     if let JoinTerm::ColEq(l, r) = j {
-                        let pairs = self.using_reordered.entry(l[0].cursor).or_default();
+                        let pairs = self.names.using_reordered.entry(l[0].cursor).or_default();
                         if !pairs.iter().any(|(a, b)| a.cursor == l[0].cursor && a.column == l[0].column && b.cursor == r.cursor && b.column == r.column) {
                             pairs.push((l[0].clone(), r.clone()));
                         }
@@ -949,7 +950,7 @@ impl<'b> Compiler<'_> {
                 if l0.depth != 0 {
                     continue;
                 }
-                let Some(scope) = self.scopes.last() else { continue };
+                let Some(scope) = self.names.scopes.last() else { continue };
                 let name = |c: &ColumnRef| {
                     let si = scope.items.get(c.item)?;
                     let col = c.column.or(si.rowid_alias)?;
@@ -1101,27 +1102,27 @@ impl<'b> Compiler<'_> {
             // (Not past the first loop for a min()/max(), whose single
             // row is the first of the outermost loop.)
             let level_goal = req.goal.as_ref().filter(|g| last_right.is_none() && (lvl == 0 || outer_one_row && !g.min_max && !order_served));
-            let shown_at = self.eqp.len();
+            let shown_at = self.stmt.eqp.len();
             self.frame.seek_consumed = None;
             // An empty table scanned in full ends every loop around it up
             // to the nearest outer join (as SQLite's `addrHalt`): no row of
             // theirs can be joined with it.
-            self.empty_scan_halt = None;
+            self.loops.empty_scan_halt = None;
             if last_right.is_none() && !it.left {
                 let k = (0..lvl).rev().find(|&j| items[order[j + 1]].left).map_or(0, |j| j + 1);
-                self.empty_scan_halt = Some(if k == lvl { end } else { loops[k].end });
+                self.loops.empty_scan_halt = Some(if k == lvl { end } else { loops[k].end });
             }
-            self.outer_loops_one_row = lvl > 0 && outer_one_row;
+            self.loops.outer_loops_one_row = lvl > 0 && outer_one_row;
             let opened = self.open_access(it, before, &lookup_terms, next, end, plain, level_goal, req.uses.as_ref());
-            self.outer_loops_one_row = false;
-            self.empty_scan_halt = None;
+            self.loops.outer_loops_one_row = false;
+            self.loops.empty_scan_halt = None;
             let (kind, served) = opened?;
             // A term the seek decided is not tested again, where the loop
             // has no NULL row to produce (that row must still fail it) and
             // is not read again by an unmatched pass.
             // (With an authorizer it is compiled all the same: SQLite asks
             // about every column a statement names.)
-            let consumed = self.frame.seek_consumed.take().filter(|_| left_flag.is_none() && it.matched.is_none() && self.authorizer.is_none());
+            let consumed = self.frame.seek_consumed.take().filter(|_| left_flag.is_none() && it.matched.is_none() && self.stmt.authorizer.is_none());
             // (Terms a virtual table's module omits are not tested again
             // either, except where a NULL row or a second pass reads the
             // table.)
@@ -1129,7 +1130,7 @@ impl<'b> Compiler<'_> {
             // clause stay omitted, as SQLite disables a join's ON terms
             // there: the NULL row does not test them. A WHERE term is
             // still tested.)
-            let mut vconsumed = std::mem::take(&mut self.vtab_consumed);
+            let mut vconsumed = std::mem::take(&mut self.vtab.consumed);
             if it.matched.is_some() {
                 vconsumed.clear();
             } else if left_flag.is_some() {
@@ -1145,13 +1146,13 @@ impl<'b> Compiler<'_> {
             }
             let is_consumed = |addr: usize| Some(addr) == consumed || vconsumed.contains(&addr);
             if it.left && it.matched.is_none() {
-                self.eqp.mark_left_join(shown_at);
+                self.stmt.eqp.mark_left_join(shown_at);
             }
             if level_goal.is_some() && (lvl == 0 || level_goal.is_some_and(|g| g.item == it.item)) {
                 // (Under one-row loops a LEFT JOIN's NULL row is one row too.)
                 order_served = served && plain && (lvl > 0 || !it.left) && last_right.is_none();
             }
-            outer_one_row &= self.loop_one_row;
+            outer_one_row &= self.loops.loop_one_row;
             before |= 1 << it.item.min(63);
             let mut cursors = vec![it.cursor];
             if let LoopKind::Index(cur, _) | LoopKind::IndexBack(cur, _) | LoopKind::InIndex(cur, ..) = kind {
@@ -1262,8 +1263,8 @@ impl<'b> Compiler<'_> {
                 self.b.bind(done);
                 self.b.add(Opcode::Return, ret, 0, 0);
                 passes.push((ret, start));
-                let name = self.scopes.last().unwrap().items[it.item].name.clone();
-                self.eqp.push(format_args!("RIGHT-JOIN {name}"));
+                let name = self.names.scopes.last().unwrap().items[it.item].name.clone();
+                self.stmt.eqp.push(format_args!("RIGHT-JOIN {name}"));
             }
             self.b.bind(over);
             loops[0].passes = passes;

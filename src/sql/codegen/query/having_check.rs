@@ -31,7 +31,7 @@ impl Compiler<'_> {
     /// has a HAVING clause but is not an aggregate query.
     pub(in crate::sql::codegen) fn has_non_aggregate_having(&self, sel: &ast::Select<'_>) -> bool {
         // (Most statements have no HAVING at all: not walked.)
-        if !self.sql.windows(6).any(|w| w.eq_ignore_ascii_case(b"having")) {
+        if !self.stmt.sql.windows(6).any(|w| w.eq_ignore_ascii_case(b"having")) {
             return false;
         }
         let mut levels = Vec::new();

@@ -185,9 +185,9 @@ impl<'b> Compiler<'_> {
             // The entry is the row.
             if desc.is_empty() {
                 let shown = if l.min_max { format!("SEARCH {} USING PRIMARY KEY", l.item_name) } else { format!("SCAN {}", l.item_name) };
-                self.eqp.push(format_args!("{shown}"));
+                self.stmt.eqp.push(format_args!("{shown}"));
             } else {
-                self.eqp.push(format_args!("SEARCH {} USING PRIMARY KEY ({})", l.item_name, desc.join(" AND ")));
+                self.stmt.eqp.push(format_args!("SEARCH {} USING PRIMARY KEY ({})", l.item_name, desc.join(" AND ")));
             }
             return Ok(if l.backward { LoopKind::IndexBack(icur, top) } else { LoopKind::Index(icur, top) });
         }
@@ -199,9 +199,9 @@ impl<'b> Compiler<'_> {
         let how = if l.covering || l.covering_shown { "COVERING INDEX" } else { "INDEX" };
         if desc.is_empty() {
             let verb = if l.min_max { "SEARCH" } else { "SCAN" };
-            self.eqp.push(format_args!("{verb} {} USING {how} {}", l.item_name, idx.name));
+            self.stmt.eqp.push(format_args!("{verb} {} USING {how} {}", l.item_name, idx.name));
         } else {
-            self.eqp.push(format_args!("SEARCH {} USING {how} {} ({})", l.item_name, idx.name, desc.join(" AND ")));
+            self.stmt.eqp.push(format_args!("SEARCH {} USING {how} {} ({})", l.item_name, idx.name, desc.join(" AND ")));
         }
         Ok(if l.backward { LoopKind::IndexBack(icur, top) } else { LoopKind::Index(icur, top) })
     }

@@ -34,7 +34,7 @@ impl<'b> Compiler<'_> {
         item_name: &str,
     ) -> Result<Option<LoopKind>> {
         // (Not in a trigger body: the index would outlive the firing.)
-        if table.without_rowid.is_some() || !self.firing.is_empty() || matches!(it.index_hint, Some(None)) {
+        if table.without_rowid.is_some() || !self.dml.firing.is_empty() || matches!(it.index_hint, Some(None)) {
             return Ok(None);
         }
         let binary = |c: Option<&str>| c.is_none_or(|c| c.eq_ci("BINARY"));
@@ -49,7 +49,7 @@ impl<'b> Compiler<'_> {
         // Probed once per row of an outer loop, or of the enclosing query
         // (a correlated subquery; not in a statement that writes, which
         // may change the table between two runs of the subquery).
-        if before == 0 && (self.writes || !self.refs_outer(value)) || before != 0 && self.outer_loops_one_row {
+        if before == 0 && (self.stmt.writes || !self.refs_outer(value)) || before != 0 && self.loops.outer_loops_one_row {
             return Ok(None);
         };
         if !binary(self.expr_collation(value).map(|(n, _)| n).as_deref()) {
@@ -84,7 +84,7 @@ impl<'b> Compiler<'_> {
         // index the subquery's rows, and this keeps the rows of one key in
         // the order that plan gives.
         let mut fields = vec![col];
-        let items = &self.scopes.last().unwrap().items;
+        let items = &self.names.scopes.last().unwrap().items;
         let after_subquery = (0..items.len().min(64)).any(|i| before & (1 << i) != 0 && items[i].table.is_empty());
         if let Some(u) = uses.filter(|_| !after_subquery) {
             for c in 0..table.columns.len() {
@@ -137,7 +137,7 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::Column, auto, fields.len() as i32, rid);
         self.b.add(Opcode::SeekRowid, it.cursor, next, rid);
         let partial = if own.is_empty() { "" } else { "PARTIAL " };
-        self.eqp.push(format_args!("SEARCH {item_name} USING AUTOMATIC {partial}COVERING INDEX ({}=?)", table.columns[col].name));
+        self.stmt.eqp.push(format_args!("SEARCH {item_name} USING AUTOMATIC {partial}COVERING INDEX ({}=?)", table.columns[col].name));
         Ok(Some(LoopKind::Index(auto, loop_top)))
     }
 
@@ -154,7 +154,7 @@ impl<'b> Compiler<'_> {
             }
         }
         // (Not in a trigger body: its copy would outlive the firing.)
-        if own.is_empty() || table.without_rowid.is_some() || !self.firing.is_empty() {
+        if own.is_empty() || table.without_rowid.is_some() || !self.dml.firing.is_empty() {
             return Ok(());
         }
         let Some(open_at) = self.b.insns.iter().rposition(|i| i.opcode == Opcode::OpenRead && i.p1 == it.cursor) else {
@@ -168,7 +168,7 @@ impl<'b> Compiler<'_> {
         let src = self.b.cursor();
         self.b.add4(Opcode::OpenRead, src, table.root as i32, table.db as i32, P4::Int64(n as i64), 0);
         self.comment(&table.name);
-        self.scopes.last_mut().unwrap().items[it.item].cursor = src;
+        self.names.scopes.last_mut().unwrap().items[it.item].cursor = src;
         let r = (|| -> Result<()> {
             let fill_end = self.b.label();
             self.b.add(Opcode::Rewind, src, fill_end, 0);
@@ -200,7 +200,7 @@ impl<'b> Compiler<'_> {
             self.b.bind(fill_end);
             Ok(())
         })();
-        self.scopes.last_mut().unwrap().items[it.item].cursor = it.cursor;
+        self.names.scopes.last_mut().unwrap().items[it.item].cursor = it.cursor;
         r?;
         self.b.bind(skip);
         Ok(())

@@ -33,9 +33,9 @@ impl Compiler<'_> {
     /// Run `f` with the default naming settings (full off, short on), as
     /// SQLite names the columns of a view or of CREATE TABLE ... AS.
     pub(in crate::sql::codegen) fn with_default_names<T>(&mut self, f: impl FnOnce(&mut Self) -> T) -> T {
-        let saved = std::mem::replace(&mut self.default_names, true);
+        let saved = std::mem::replace(&mut self.naming.default_names, true);
         let r = f(self);
-        self.default_names = saved;
+        self.naming.default_names = saved;
         r
     }
 
@@ -43,7 +43,7 @@ impl Compiler<'_> {
     /// columns being named: the connection's settings, or SQLite's
     /// defaults inside [`Compiler::with_default_names`].
     pub(in crate::sql::codegen) fn column_name_flags(&self) -> (bool, bool) {
-        if self.default_names {
+        if self.naming.default_names {
             (false, true)
         } else {
             (self.env.settings.full_column_names, self.env.settings.short_column_names)
@@ -52,7 +52,7 @@ impl Compiler<'_> {
 
     /// Record that the FROM item just opened reads view or CTE `name`.
     pub(in crate::sql::codegen) fn name_last_item_object(&mut self, name: &str) {
-        if let Some(it) = self.scopes.last_mut().and_then(|s| s.items.last_mut()) {
+        if let Some(it) = self.names.scopes.last_mut().and_then(|s| s.items.last_mut()) {
             it.object_name = Some(name.to_string());
         }
     }
@@ -71,7 +71,7 @@ impl Compiler<'_> {
         let (full, short) = self.column_name_flags();
         match item {
             ResultItem::Col(r, name, _) if full && !short => {
-                let it = self.scopes.last()?.items.get(r.item)?;
+                let it = self.names.scopes.last()?.items.get(r.item)?;
                 let col = it.columns.iter().find(|c| c.name.eq_ci(name));
                 let table = match col.and_then(|c| c.source.clone()) {
                     Some(source) => source,
@@ -96,7 +96,7 @@ impl Compiler<'_> {
                     // Neither setting: the reference as written.
                     return spans.get(written).cloned();
                 }
-                let it = self.scopes.last()?.items.get(r.item)?;
+                let it = self.names.scopes.last()?.items.get(r.item)?;
                 let col = match r.column.or(it.rowid_alias) {
                     Some(ci) if full => it.columns.get(ci)?.name.clone(),
                     Some(_) => return None,

@@ -43,29 +43,29 @@ impl<'b> Compiler<'_> {
         self.b.add4(Opcode::OpenEphemeral, seen, width as i32, 0, P4::KeyInfo(crate::sql::model::query::binary_key_info(width)), 0);
         let ret = self.b.reg();
         let body = self.b.label();
-        let top_line = self.eqp.len();
-        self.eqp.push(format_args!("MULTI-INDEX OR"));
-        let outer_parent = self.eqp.set_parent(Some(top_line));
+        let top_line = self.stmt.eqp.len();
+        self.stmt.eqp.push(format_args!("MULTI-INDEX OR"));
+        let outer_parent = self.stmt.eqp.set_parent(Some(top_line));
         let n = plan.branches.len();
         for (i, branch) in plan.branches.iter().enumerate() {
-            self.eqp.set_parent(Some(top_line));
-            let branch_line = self.eqp.len();
-            self.eqp.push(format_args!("INDEX {}", i + 1));
-            self.eqp.set_parent(Some(branch_line));
+            self.stmt.eqp.set_parent(Some(top_line));
+            let branch_line = self.stmt.eqp.len();
+            self.stmt.eqp.push(format_args!("INDEX {}", i + 1));
+            self.stmt.eqp.set_parent(Some(branch_line));
             let mut sub = Vec::new();
             conjuncts(branch, &mut sub);
             sub.extend(plan.others.iter().copied());
             let bnext = self.b.label();
             let bend = self.b.label();
             // (A virtual table's branch may be a union in turn.)
-            let was_in_branch = std::mem::replace(&mut self.in_or_branch, true);
+            let was_in_branch = std::mem::replace(&mut self.loops.in_or_branch, true);
             // (A term a virtual table's module omits in one branch is
             // still tested by the body: the other branches need it.)
-            let consumed = self.vtab_consumed.len();
+            let consumed = self.vtab.consumed.len();
             let opened = self.open_access(it, before, &sub, bnext, bend, false, None, uses);
-            self.vtab_consumed.truncate(consumed);
-            self.in_or_branch = was_in_branch;
-            self.eqp.restore_parent(outer_parent);
+            self.vtab.consumed.truncate(consumed);
+            self.loops.in_or_branch = was_in_branch;
+            self.stmt.eqp.restore_parent(outer_parent);
             self.frame.seek_consumed = None;
             let (kind, _) = opened?;
             // The row's first branch returns it.

@@ -54,7 +54,7 @@ impl Compiler<'_> {
     /// it holds the height SQLite's resolver refuses,
     /// `sql::parse_limits::DeferredDepth`).
     fn walk_name_events(&mut self, events: &[NameEvent<'_, '_>], compile_subqueries: bool) -> Result<Option<Error>> {
-        let depth_point = self.depth_point;
+        let depth_point = self.names.depth_point;
         let mut last: Option<Error> = None;
         let mut open = 0usize;
         let mut i = 0;
@@ -119,7 +119,7 @@ impl Compiler<'_> {
     /// resolves, or is a string or a result alias).
     fn name_failure(&mut self, q: Option<&str>, n: &str, quoted: bool, db: Option<&str>) -> Result<Option<Error>> {
         let resolved = match db.and_then(|d| self.db_index(d)) {
-            Some(di) => crate::sql::resolve::resolve_in(&mut self.scopes, Some(di), q, n)?,
+            Some(di) => crate::sql::resolve::resolve_in(&mut self.names.scopes, Some(di), q, n)?,
             None => self.resolve_name(q, n)?,
         };
         if resolved.is_some() {

@@ -183,7 +183,7 @@ impl<'b> Compiler<'_> {
             // (Only depth 0 is looked at: a deeper match is an enclosing
             // query's column, which does not decide.)
             let depth0 = {
-                let scopes = &mut self.scopes;
+                let scopes = &mut self.names.scopes;
                 let Some(last) = scopes.last_mut() else { return false };
                 crate::sql::resolve::resolve(std::slice::from_mut(last), q.as_deref(), &n)
             };

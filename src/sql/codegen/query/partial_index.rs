@@ -67,7 +67,7 @@ impl Compiler<'_> {
     /// under the query terms `terms`.
     pub fn partial_index_usable(&mut self, it: &FromItem<'_, '_>, idx: &Index, terms: &[&Expr<'_>]) -> bool {
         let Some(where_sql) = &idx.where_sql else { return true };
-        let item_name = self.scopes.last().map(|s| s.items[it.item].name.clone()).unwrap_or_default();
+        let item_name = self.names.scopes.last().map(|s| s.items[it.item].name.clone()).unwrap_or_default();
         let me = 1u64 << it.item.min(63);
         // The right table of an outer join: only its ON terms hold for
         // every row read from it.

@@ -39,7 +39,7 @@ impl<'b> Compiler<'_> {
         cols: Option<Vec<String>>,
         out: &mut Vec<FromItem<'a, 'b>>,
     ) -> Result<bool> {
-        let saved_aliases = std::mem::take(&mut self.aliases);
+        let saved_aliases = std::mem::take(&mut self.names.aliases);
         let saved_scopes = self.enter_cte_scopes(true);
         let r = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
             Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
@@ -53,7 +53,7 @@ impl<'b> Compiler<'_> {
             _ => Err(Error::sql("malformed recursive CTE")),
         });
         self.leave_cte_scopes(saved_scopes);
-        self.aliases = saved_aliases;
+        self.names.aliases = saved_aliases;
         let Some((result, info)) = r? else { return Ok(false) };
         self.push_subquery_item(result, alias, &info, cols, out);
         Ok(true)
@@ -156,7 +156,7 @@ impl<'b> Compiler<'_> {
         };
         let open_d = self.b.here() - 1;
         let done = self.b.label();
-        let hint = self.cte_limit_hint.take();
+        let hint = self.select.cte_limit_hint.take();
         let limit = match self.setup_limit(sel.limit, done)? {
             Some(l) => Some((l.limit, done, l.offset)),
             None => match hint {
@@ -164,7 +164,7 @@ impl<'b> Compiler<'_> {
                     // Generate LIMIT + OFFSET rows at most (a negative
                     // LIMIT means no limit).
                     let r = self.b.reg();
-                    self.scopes.push(Default::default());
+                    self.names.scopes.push(Default::default());
                     let res = (|| -> Result<()> {
                         self.expr_text(&lim, r)?;
                         self.b.add(Opcode::MustBeInt, r, 0, 0);
@@ -185,7 +185,7 @@ impl<'b> Compiler<'_> {
                         }
                         Ok(())
                     })();
-                    self.scopes.pop();
+                    self.names.scopes.pop();
                     res?;
                     self.b.add(Opcode::IfNot, r, done, 0);
                     Some((r, done, None))

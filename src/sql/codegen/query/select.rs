@@ -112,15 +112,15 @@ impl Compiler<'_> {
     /// Compile a SELECT (with its WITH clause, compounds, ORDER BY and
     /// LIMIT) feeding `dest`.
     pub fn compile_select(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
-        self.select_depth += 1;
+        self.names.select_depth += 1;
         let r = crate::sql::parse::with_stack(|| self.compile_select_inner(sel, dest));
-        self.select_depth -= 1;
+        self.names.select_depth -= 1;
         r
     }
 
     fn compile_select_inner(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
         let pushed_ctes = self.push_with(sel.with.as_ref())?;
-        let top = self.scopes.is_empty() && matches!(dest, Dest::Output);
+        let top = self.names.scopes.is_empty() && matches!(dest, Dest::Output);
         let r = if sel.body.compounds.as_ref().is_some_and(|c| !c.is_empty()) {
             self.compile_compound(sel, dest)
         } else {
@@ -311,12 +311,12 @@ impl Compiler<'_> {
     /// 2^31-1 (a trigger's parameters are NULL: never).
     pub(in crate::sql::codegen) fn bound_limit_value(&mut self, e: &Expr<'_>) -> Option<i64> {
         let Expr::Variable(name) = strip_parens(e) else { return None };
-        if !self.firing.is_empty() {
+        if !self.dml.firing.is_empty() {
             return None;
         }
         let i = self.variable(name).ok().filter(|i| *i > 0)?;
-        self.expire_on_bind |= if i >= 32 { 0x8000_0000 } else { 1u32 << (i - 1) };
-        match self.bound_params?.get(i as usize)? {
+        self.stmt.expire_on_bind |= if i >= 32 { 0x8000_0000 } else { 1u32 << (i - 1) };
+        match self.stmt.bound_params?.get(i as usize)? {
             crate::value::Value::Integer(v) if (0..=i64::from(i32::MAX)).contains(v) => Some(*v),
             _ => None,
         }
@@ -325,7 +325,7 @@ impl Compiler<'_> {
     /// Whether the statement writes LIMIT with a comma (and never OFFSET).
     fn limit_comma_form(&self) -> bool {
         use sqlite3_parser::dialect::TokenType;
-        let toks = crate::sql::parse::tokens(self.sql);
+        let toks = crate::sql::parse::tokens(self.stmt.sql);
         if toks.iter().any(|t| t.kind == TokenType::TK_OFFSET) {
             return false;
         }
@@ -565,7 +565,7 @@ impl Compiler<'_> {
                     m = later_aliases.iter().find(|(a, _)| a.eq_ci(&n)).map(|(_, i)| *i);
                 }
                 if m.is_none() && compound {
-                    m = self.later_compound_columns.iter().find(|(x, _)| x.eq_ci(&n)).map(|(_, i)| *i);
+                    m = self.names.later_compound_columns.iter().find(|(x, _)| x.eq_ci(&n)).map(|(_, i)| *i);
                 }
             }
             if m.is_none() {
@@ -582,7 +582,7 @@ impl Compiler<'_> {
                         _ => false,
                     });
                     if m.is_none() {
-                        m = self.later_compound_columns.iter().find(|(x, _)| x.eq_ci(&c)).map(|(_, i)| *i);
+                        m = self.names.later_compound_columns.iter().find(|(x, _)| x.eq_ci(&c)).map(|(_, i)| *i);
                     }
                 }
             }
@@ -617,7 +617,7 @@ impl Compiler<'_> {
                         ResultColumn::TableStar(n) => Some(unquote(n.0)),
                         _ => None,
                     };
-                    let scope = self.scopes.last().cloned().unwrap_or_default();
+                    let scope = self.names.scopes.last().cloned().unwrap_or_default();
                     if scope.items.is_empty() {
                         return Err(Error::sql("no tables specified"));
                     }
@@ -700,7 +700,7 @@ impl Compiler<'_> {
     pub fn describe_item(&mut self, item: &ResultItem<'_, '_>, spans: &mut ResultSpans<'_>, i: usize) -> (String, Option<Affinity>, Option<String>) {
         match item {
             ResultItem::Col(r, name, _) => {
-                let col = self.scopes.last().and_then(|s| s.items.get(r.item)).and_then(|it| it.columns.iter().find(|c| c.name.eq_ci(name)));
+                let col = self.names.scopes.last().and_then(|s| s.items.get(r.item)).and_then(|it| it.columns.iter().find(|c| c.name.eq_ci(name)));
                 let decl = col.and_then(|c| c.decltype.clone());
                 let aff = Some(r.affinity).filter(|_| !col.is_some_and(|c| c.without_affinity));
                 (name.clone(), aff, decl)
@@ -728,8 +728,8 @@ impl Compiler<'_> {
         let want = crate::sql::params::expr_text(e);
         // Inside a view's body the text is the view's; a CTE's body is
         // written in the view or the statement around it.
-        let views = self.view_texts.iter().rev().map(|t| t.columns());
-        let found = views.chain(std::iter::once(self.statement_texts.columns(self.sql))).find_map(|c| c.find(&want));
+        let views = self.naming.view_texts.iter().rev().map(|t| t.columns());
+        let found = views.chain(std::iter::once(self.naming.statement_texts.columns(self.stmt.sql))).find_map(|c| c.find(&want));
         found.cloned().unwrap_or_else(|| column_text(e))
     }
 
@@ -748,7 +748,7 @@ impl Compiler<'_> {
         if r.depth != 0 {
             return None;
         }
-        let it = self.scopes.last()?.items.get(r.item)?;
+        let it = self.names.scopes.last()?.items.get(r.item)?;
         if it.table.is_empty() {
             return None;
         }
@@ -764,7 +764,7 @@ impl Compiler<'_> {
         if r.depth != 0 {
             return (Some(name.to_string()), None);
         }
-        let Some(scope) = self.scopes.last() else { return (None, None) };
+        let Some(scope) = self.names.scopes.last() else { return (None, None) };
         let Some(item) = scope.items.get(r.item) else { return (None, None) };
         match r.column.or(item.rowid_alias) {
             Some(ci) => item.columns.get(ci).map_or((None, None), |c| (Some(c.name.clone()), c.decltype.clone())),
@@ -781,30 +781,30 @@ impl Compiler<'_> {
         limit: Option<&ast::Limit<'_>>,
         dest: Dest,
     ) -> Result<SelectInfo> {
-        let view_names_text = self.view_names_text.take();
-        let span_names = std::mem::take(&mut self.span_names) || view_names_text.is_some();
-        let nested_from = std::mem::take(&mut self.nested_from);
+        let view_names_text = self.naming.view_names_text.take();
+        let span_names = std::mem::take(&mut self.naming.span_names) || view_names_text.is_some();
+        let nested_from = std::mem::take(&mut self.naming.nested_from);
         let row_values = std::mem::take(&mut self.frame.row_values_after);
-        let order_offered_only = std::mem::take(&mut self.arm_order_offered_only);
-        let order_probed = std::mem::take(&mut self.arm_order_probed);
+        let order_offered_only = std::mem::take(&mut self.select.arm_order_offered_only);
+        let order_probed = std::mem::take(&mut self.select.arm_order_probed);
         let OneSelect::Select { distinctness, columns, from, where_clause, group_by, having, window_clause } = core else {
             return self.compile_values(core, order_by, limit, dest);
         };
         // (An arm of a UNION ALL streamed with a LIMIT counts on the
         // compound's registers; a subquery inside it has its own.)
-        let compound_limit = self.compound_limit.take();
+        let compound_limit = self.select.compound_limit.take();
         // (SQLite checks every frame of the WINDOW clause as it parses.)
         for d in window_clause.iter().flat_map(|w| w.iter()) {
             if let Some(f) = &d.window.frame_clause {
                 crate::sql::codegen::query::window::check_frame(f)?;
             }
         }
-        self.scopes.push(Scope::default());
-        self.aliases.push(crate::sql::codegen::Aliases { list: Vec::new(), scope_depth: self.scopes.len() });
+        self.names.scopes.push(Scope::default());
+        self.names.aliases.push(crate::sql::codegen::Aliases { list: Vec::new(), scope_depth: self.names.scopes.len() });
         let saved_exists = self.frame.in_exists;
         self.frame.in_exists = matches!(dest, Dest::Exists { .. });
-        let exists_as_join_len = self.exists_as_join.len();
-        let as_join = matches!(dest, Dest::Exists { .. }) && self.exists_as_join.contains(&(core as *const OneSelect<'_> as usize));
+        let exists_as_join_len = self.select.exists_as_join.len();
+        let as_join = matches!(dest, Dest::Exists { .. }) && self.select.exists_as_join.contains(&(core as *const OneSelect<'_> as usize));
         let result = (|| -> Result<SelectInfo> {
             // `SELECT ... FROM recursive_cte LIMIT n`: the CTE need not
             // produce more than LIMIT + OFFSET rows.
@@ -814,12 +814,12 @@ impl Compiler<'_> {
                 && order_by.is_none()
                 && distinctness.is_none()
                 && from.as_ref().is_some_and(|f| f.joins.as_ref().is_none_or(|j| j.is_empty()));
-            self.cte_limit_hint = match (simple_reader, limit) {
+            self.select.cte_limit_hint = match (simple_reader, limit) {
                 (true, Some(l)) if !self.limit_comma_form() => Some((l.expr.to_string(), l.offset.as_ref().map(|o| o.to_string()))),
                 _ => None,
             };
             let where_args = where_clause.as_ref().map(|w| crate::sql::codegen::query::table_fn::where_equalities(w)).unwrap_or_default();
-            let saved_where_args = std::mem::replace(&mut self.pragma_where_args, where_args);
+            let saved_where_args = std::mem::replace(&mut self.select.pragma_where_args, where_args);
             let written_aliases = columns
                 .iter()
                 .filter_map(|rc| match rc {
@@ -827,14 +827,14 @@ impl Compiler<'_> {
                     _ => None,
                 })
                 .collect();
-            let saved_aliases = std::mem::replace(&mut self.from_result_aliases, written_aliases);
+            let saved_aliases = std::mem::replace(&mut self.select.from_result_aliases, written_aliases);
             let mentioned = crate::sql::codegen::query::table_fn::mentioned_names(where_clause.as_deref(), from.as_ref());
-            let saved_mentioned = std::mem::replace(&mut self.from_mentioned_names, mentioned);
+            let saved_mentioned = std::mem::replace(&mut self.select.from_mentioned_names, mentioned);
             let items_from = self.open_from(from.as_ref());
-            self.pragma_where_args = saved_where_args;
-            self.from_result_aliases = saved_aliases;
-            self.from_mentioned_names = saved_mentioned;
-            self.cte_limit_hint = None;
+            self.select.pragma_where_args = saved_where_args;
+            self.select.from_result_aliases = saved_aliases;
+            self.select.from_mentioned_names = saved_mentioned;
+            self.select.cte_limit_hint = None;
             let mut items_from = items_from?;
             // A LEFT JOIN the WHERE clause makes an inner join is planned
             // as one from here on (SQLite does it before anything else).
@@ -864,12 +864,12 @@ impl Compiler<'_> {
                 // (Not where SQLite turns the EXISTS into a join.)
                 exists_written = (!as_join).then_some(written);
             }
-            let output_names = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm) && !span_names;
-            let top = self.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.top_compound_arm || span_names);
-            self.top_compound_arm = false;
+            let output_names = self.names.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.naming.top_compound_arm) && !span_names;
+            let top = self.names.scopes.len() == 1 && (matches!(dest, Dest::Output) || self.naming.top_compound_arm || span_names);
+            self.naming.top_compound_arm = false;
             let mut spans = match &view_names_text {
                 Some(text) => ResultSpans { sql: text.as_bytes(), top: true, spans: None },
-                None => ResultSpans { sql: self.sql, top, spans: None },
+                None => ResultSpans { sql: self.stmt.sql, top, spans: None },
             };
             let mut info = SelectInfo { n_columns: items.len(), sources, ..Default::default() };
             // What is known of these scalar subqueries comes from compiling
@@ -926,21 +926,21 @@ impl Compiler<'_> {
                     _ => None,
                 })
                 .collect();
-            if let Some(a) = self.aliases.last_mut() {
+            if let Some(a) = self.names.aliases.last_mut() {
                 a.list = aliases;
             }
             let end = self.b.label();
             // LIMIT and OFFSET name no table columns, this SELECT's or an
             // enclosing one's (the scopes stay, emptied, so that nesting
             // depth still reads the same).
-            let saved: Vec<Scope> = self.scopes.iter_mut().map(std::mem::take).collect();
+            let saved: Vec<Scope> = self.names.scopes.iter_mut().map(std::mem::take).collect();
             let one_row = matches!(dest, Dest::Scalar { .. } | Dest::Exists { .. } | Dest::Row { .. });
             let lim = match compound_limit {
                 Some((regs, _)) => Ok(Some(regs)),
                 None if one_row => self.setup_one_row_limit(limit, end),
                 None => self.setup_limit(limit, end),
             };
-            for (s, own) in self.scopes.iter_mut().zip(saved) {
+            for (s, own) in self.names.scopes.iter_mut().zip(saved) {
                 *s = own;
             }
             let lim = lim?;
@@ -1042,7 +1042,7 @@ impl Compiler<'_> {
             for t in &terms {
                 if let Expr::Exists(sub) = t {
                     if sub.limit.is_none() && sub.body.compounds.as_ref().is_none_or(|c| c.is_empty()) {
-                        self.exists_as_join.push(&sub.body.select as *const OneSelect<'_> as usize);
+                        self.select.exists_as_join.push(&sub.body.select as *const OneSelect<'_> as usize);
                     }
                 }
             }
@@ -1075,7 +1075,7 @@ impl Compiler<'_> {
                 }
                 // (An arm's groups are offered as GROUP BY, not as the
                 // compound's ORDER BY: see `compile_aggregate`.)
-                self.arm_order_offered_only = order_offered_only;
+                self.select.arm_order_offered_only = order_offered_only;
                 self.compile_aggregate(&items_from, &terms, &items, None, group_by.as_deref(), &having_terms, order_by, &mut ctx)?;
             } else {
                 let mut req = crate::sql::plan::goal::LoopRequest::default();
@@ -1092,7 +1092,7 @@ impl Compiler<'_> {
                 }
                 // The WHERE loop of an UPDATE or DELETE (`onepass_rowids`)
                 // needs the whole row, as in SQLite: no index covers it.
-                let dml_where = self.select_depth == self.dml_where_level && self.frame.internal_rowid_read;
+                let dml_where = self.names.select_depth == self.names.dml_where_level && self.frame.internal_rowid_read;
                 if row_values.is_empty() && !dml_where {
                     let mut exprs: Vec<&Expr<'_>> = terms.clone();
                     // (A term naming a result column reads what it reads.)
@@ -1110,11 +1110,11 @@ impl Compiler<'_> {
                 } else {
                     None
                 };
-                let outer_offer = std::mem::replace(&mut self.vtab_limit_offer, offer);
-                let outer_omitted = std::mem::take(&mut self.vtab_offset_omitted);
+                let outer_offer = std::mem::replace(&mut self.vtab.limit_offer, offer);
+                let outer_omitted = std::mem::take(&mut self.vtab.offset_omitted);
                 let opened = self.open_loops_with(&items_from, &terms, &req);
-                self.vtab_limit_offer = outer_offer;
-                let offset_omitted = std::mem::replace(&mut self.vtab_offset_omitted, outer_omitted);
+                self.vtab.limit_offer = outer_offer;
+                let offset_omitted = std::mem::replace(&mut self.vtab.offset_omitted, outer_omitted);
                 let (loops, served) = opened?;
                 if served || order_offered_only {
                     self.drop_sorter(&mut ctx);
@@ -1149,14 +1149,14 @@ impl Compiler<'_> {
                 } else {
                     self.emit_sorter_output(&ctx, items.len());
                 }
-                self.eqp.push(format_args!("USE TEMP B-TREE FOR ORDER BY"));
+                self.stmt.eqp.push(format_args!("USE TEMP B-TREE FOR ORDER BY"));
             }
             self.b.bind(end);
             // A scalar subquery has its first column's affinity, declared
             // type and origin, known once it is compiled.
             for (i, it) in items.iter().enumerate() {
                 if let ResultItem::Expr(Expr::Subquery(sel), _) = it {
-                    if let Some((decl, origin)) = self.subquery_column.get(&(*sel as *const ast::Select<'_> as usize)).cloned() {
+                    if let Some((decl, origin)) = self.naming.subquery_column.get(&(*sel as *const ast::Select<'_> as usize)).cloned() {
                         info.decltypes[i] = info.decltypes[i].take().or(decl);
                         info.origins[i] = info.origins[i].take().or(origin);
                     }
@@ -1172,9 +1172,9 @@ impl Compiler<'_> {
             Ok(info)
         })();
         self.frame.in_exists = saved_exists;
-        self.exists_as_join.truncate(exists_as_join_len);
-        self.aliases.pop();
-        let scope = self.scopes.pop().unwrap_or_default();
+        self.select.exists_as_join.truncate(exists_as_join_len);
+        self.names.aliases.pop();
+        let scope = self.names.scopes.pop().unwrap_or_default();
         let mut info = result?;
         info.correlated = scope.correlated;
         Ok(info)
@@ -1266,7 +1266,7 @@ impl Compiler<'_> {
     /// Whether `name` is a result alias of this SELECT or of one it is
     /// nested in (a subquery in WHERE or ORDER BY may name those).
     pub fn alias_visible(&self, name: &str) -> bool {
-        self.aliases.iter().any(|a| a.list.iter().any(|(x, _)| x.eq_ci(name)))
+        self.names.aliases.iter().any(|a| a.list.iter().any(|(x, _)| x.eq_ci(name)))
     }
 
     /// Compute result items into consecutive registers.
@@ -1277,7 +1277,7 @@ impl Compiler<'_> {
     /// [`Self::compute_items`], only the items marked in `which`.
     pub fn compute_items_where(&mut self, items: &[ResultItem<'_, '_>], regs: i32, which: &[bool]) -> Result<()> {
         // A result column cannot name another's alias (nor can its subqueries).
-        let own_aliases = self.aliases.last_mut().map(|a| std::mem::take(&mut a.list));
+        let own_aliases = self.names.aliases.last_mut().map(|a| std::mem::take(&mut a.list));
         let r = (|| {
             for (i, it) in items.iter().enumerate().filter(|(i, _)| which[*i]) {
                 match it {
@@ -1288,7 +1288,7 @@ impl Compiler<'_> {
             }
             Ok(())
         })();
-        if let (Some(a), Some(saved)) = (self.aliases.last_mut(), own_aliases) {
+        if let (Some(a), Some(saved)) = (self.names.aliases.last_mut(), own_aliases) {
             a.list = saved;
         }
         r
@@ -1323,7 +1323,7 @@ impl Compiler<'_> {
                 found = found || has_aggregate(self, e);
             }
         }
-        if found && self.frame.in_exists && self.scopes.len() > 1 {
+        if found && self.frame.in_exists && self.names.scopes.len() > 1 {
             // An EXISTS subquery's result columns are never evaluated: an
             // enclosing query's aggregate there does not make this query
             // an aggregate one (its HAVING is then refused, as SQLite does).
@@ -1352,8 +1352,8 @@ impl Compiler<'_> {
                 return Err(Error::sql("all VALUES must have the same number of terms"));
             }
         }
-        let compound_limit = self.compound_limit.take();
-        self.scopes.push(Scope::default());
+        let compound_limit = self.select.compound_limit.take();
+        self.names.scopes.push(Scope::default());
         let result = (|| -> Result<SelectInfo> {
             let end = self.b.label();
             let lim = match compound_limit {
@@ -1471,7 +1471,7 @@ impl Compiler<'_> {
                 sources: Vec::new(),
             })
         })();
-        let scope = self.scopes.pop().unwrap_or_default();
+        let scope = self.names.scopes.pop().unwrap_or_default();
         let mut info = result?;
         info.correlated = scope.correlated;
         Ok(info)

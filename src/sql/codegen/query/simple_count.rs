@@ -60,7 +60,7 @@ impl<'b> Compiler<'_> {
         {
             return Ok(false);
         }
-        let item_name = self.scopes.last().map(|s| s.items[it.item].name.clone()).unwrap_or_default();
+        let item_name = self.names.scopes.last().map(|s| s.items[it.item].name.clone()).unwrap_or_default();
         let narrow = self
             .env
             .schema
@@ -88,17 +88,17 @@ impl<'b> Compiler<'_> {
                 let ki = self.index_key_info(&idx)?;
                 self.b.add4(Opcode::OpenRead, cur, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);
                 self.comment(&idx.name);
-                self.eqp.push(format_args!("SCAN {item_name} USING COVERING INDEX {}", idx.name));
+                self.stmt.eqp.push(format_args!("SCAN {item_name} USING COVERING INDEX {}", idx.name));
                 cur
             }
             None => {
-                self.eqp.push(format_args!("SCAN {item_name}"));
+                self.stmt.eqp.push(format_args!("SCAN {item_name}"));
                 it.cursor
             }
         };
         self.b.add(Opcode::Count, counted, agg.acc, 0);
         let saved = self.frame.agg_regs.clone();
-        let saved_depth = std::mem::replace(&mut self.frame.agg_scope_depth, self.scopes.len());
+        let saved_depth = std::mem::replace(&mut self.frame.agg_scope_depth, self.names.scopes.len());
         self.frame.agg_regs.insert(agg.key.clone(), agg.acc);
         let r = (|| -> Result<()> {
             let regs = self.b.regs(items.len());

@@ -145,7 +145,7 @@ impl<'b> Compiler<'_> {
             using: Vec::new(),
             object_name: None,
         };
-        let scope = self.scopes.last_mut().unwrap();
+        let scope = self.names.scopes.last_mut().unwrap();
         scope.items.push(item);
         out.push(FromItem {
             item: scope.items.len() - 1,
@@ -229,7 +229,7 @@ impl<'b> Compiler<'_> {
         // every row then holds that text, so the result is the same).
         if max_args == 2 && args.len() < 2 && !matches!(args.first(), Some(Expr::Id(_) | Expr::Qualified(..))) {
             let lookup = |c: &Self, column: &str| {
-                c.pragma_where_args.iter().find(|(q, n, _)| n == column && q.as_ref().is_none_or(|q| q.eq_ci(&alias))).map(|(_, _, v)| v.clone())
+                c.select.pragma_where_args.iter().find(|(q, n, _)| n == column && q.as_ref().is_none_or(|q| q.eq_ci(&alias))).map(|(_, _, v)| v.clone())
             };
             let where_arg = if args.is_empty() { lookup(self, "arg") } else { None };
             let where_schema = lookup(self, "schema");
@@ -256,7 +256,7 @@ impl<'b> Compiler<'_> {
                 Some(col) => return self.open_correlated_schema_pragma(pragma, PragmaArg::Column(col), alias, out),
                 // A result column's alias (SQLite lets WHERE terms, which
                 // these arguments become, name one).
-                None if self.from_result_aliases.iter().any(|a| a.eq_ci(&unquote(id.0))) => {
+                None if self.select.from_result_aliases.iter().any(|a| a.eq_ci(&unquote(id.0))) => {
                     return self.open_correlated_schema_pragma(pragma, PragmaArg::Expr(&args[0]), alias, out)
                 }
                 None if id.0.starts_with('"') => Some(unquote(id.0)),
@@ -304,7 +304,7 @@ impl<'b> Compiler<'_> {
         };
         // Rows of the schema compiled with: the statement checks the
         // schema cookie of main (see `end_program`).
-        self.dbs_used |= 1;
+        self.stmt.dbs_used |= 1;
         // The arguments are the hidden columns `arg` and `schema` (schema
         // pragmas only). A hidden column exists only when its argument is
         // given: SQLite takes `WHERE arg = ...` as the argument, which is
@@ -316,7 +316,7 @@ impl<'b> Compiler<'_> {
             [("arg", arg.map(crate::value::Value::text)), ("schema", schema.map(|(_, name)| crate::value::Value::text(name)))]
                 .into_iter()
                 .take(n_hidden)
-                .filter(|(n, v)| v.is_some() || !self.from_mentioned_names.iter().any(|m| m == n))
+                .filter(|(n, v)| v.is_some() || !self.select.from_mentioned_names.iter().any(|m| m == n))
                 .map(|(n, v)| (n, v.unwrap_or(crate::value::Value::Null)))
                 .collect();
         for (n, v) in &hidden {
@@ -328,7 +328,7 @@ impl<'b> Compiler<'_> {
         let sql = values_subquery(&names, &rows);
         self.open_subquery_text(&sql, alias, None, out)?;
         let it = out.last().expect("the item just opened");
-        let item = &mut self.scopes.last_mut().expect("the FROM scope").items[it.item];
+        let item = &mut self.names.scopes.last_mut().expect("the FROM scope").items[it.item];
         let columns = std::sync::Arc::make_mut(&mut item.columns);
         let width = columns.len();
         for c in &mut columns[width - hidden.len()..] {
@@ -388,7 +388,7 @@ impl<'b> Compiler<'_> {
         let it = out.last().expect("the item just opened");
         let cursor = it.cursor;
         if !args.is_empty() {
-            let item = &mut self.scopes.last_mut().expect("the FROM scope").items[it.item];
+            let item = &mut self.names.scopes.last_mut().expect("the FROM scope").items[it.item];
             if let Some(c) = std::sync::Arc::make_mut(&mut item.columns).last_mut() {
                 c.argument = true;
             }
@@ -475,7 +475,7 @@ impl<'b> Compiler<'_> {
         names.push("arg".to_string());
         // The hidden `schema` column, not given: NULL (left out when the
         // WHERE or ON clauses constrain it, see `from_mentioned_names`).
-        let with_schema = pragma != "table_list" && !self.from_mentioned_names.iter().any(|m| m == "schema");
+        let with_schema = pragma != "table_list" && !self.select.from_mentioned_names.iter().any(|m| m == "schema");
         if with_schema {
             for r in rows.iter_mut() {
                 r.push(crate::value::Value::Null);
@@ -495,11 +495,11 @@ impl<'b> Compiler<'_> {
             }
             names.push("ringlite_unconnected".to_string());
         }
-        self.dbs_used |= 1;
+        self.stmt.dbs_used |= 1;
         let sql = values_subquery(&names, &rows);
         self.open_subquery_text(&sql, alias, None, out)?;
         let it = out.last_mut().expect("the item just opened");
-        let scope = self.scopes.last_mut().expect("the FROM scope");
+        let scope = self.names.scopes.last_mut().expect("the FROM scope");
         let item = &mut scope.items[it.item];
         let marker_col = (!unconnected.is_empty()).then(|| item.columns.len() - 1);
         if let Some(m) = marker_col {

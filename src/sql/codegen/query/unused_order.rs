@@ -62,23 +62,23 @@ impl Compiler<'_> {
         let saved_b = std::mem::take(&mut self.b);
         self.b.n_regs = saved_b.n_regs;
         self.b.n_cursors = saved_b.n_cursors;
-        let eqp = self.eqp.len();
+        let eqp = self.stmt.eqp.len();
         let ephem_records = self.frame.ephem_records.clone();
         let col_map = self.frame.col_map.clone();
         let using_coalesce = self.frame.using_coalesce.clone();
         let record_positions = self.frame.record_positions.clone();
         let agg_regs = self.frame.agg_regs.clone();
-        let subquery_affinity = self.subquery_affinity.clone();
-        let subquery_column = self.subquery_column.clone();
+        let subquery_affinity = self.select.subquery_affinity.clone();
+        let subquery_column = self.naming.subquery_column.clone();
         let r = f(self);
-        self.subquery_column = subquery_column;
-        self.subquery_affinity = subquery_affinity;
+        self.naming.subquery_column = subquery_column;
+        self.select.subquery_affinity = subquery_affinity;
         self.frame.agg_regs = agg_regs;
         self.frame.record_positions = record_positions;
         self.frame.using_coalesce = using_coalesce;
         self.frame.col_map = col_map;
         self.frame.ephem_records = ephem_records;
-        self.eqp.truncate(eqp);
+        self.stmt.eqp.truncate(eqp);
         self.b = saved_b;
         r
     }

@@ -46,30 +46,30 @@ impl Compiler<'_> {
     pub(in crate::sql::codegen) fn view_column_types(&mut self, view: &Table) -> Result<Vec<(String, String)>> {
         let Some(select_sql) = view.view_select.clone() else { return Ok(Vec::new()) };
         let saved_b = std::mem::take(&mut self.b);
-        let saved_scopes = std::mem::take(&mut self.scopes);
-        let saved_aliases = std::mem::take(&mut self.aliases);
+        let saved_scopes = std::mem::take(&mut self.names.scopes);
+        let saved_aliases = std::mem::take(&mut self.names.aliases);
         // A view's body sees schema objects only, not the CTEs of the
         // statement asking.
         let saved_ctes = std::mem::take(&mut self.frame.ctes);
-        let home = std::mem::replace(&mut self.home_db, (view.db != 1).then_some(view.db));
-        self.expanding.push(view.name.clone());
+        let home = std::mem::replace(&mut self.names.home_db, (view.db != 1).then_some(view.db));
+        self.expansion.expanding.push(view.name.clone());
         let cur = self.b.cursor();
         let info = with_first_statement(select_sql.as_bytes(), |cmd, _| match cmd {
             Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
-                self.view_names_text = Some(view.sql.clone());
-                self.view_texts.push(super::column_text::IndexedText::new(view.sql.clone()));
+                self.naming.view_names_text = Some(view.sql.clone());
+                self.naming.view_texts.push(super::column_text::IndexedText::new(view.sql.clone()));
                 let info = self.with_default_names(|c| c.compile_select(sel, Dest::EphemTable(cur)));
-                self.view_texts.pop();
-                self.view_names_text = None;
+                self.naming.view_texts.pop();
+                self.naming.view_names_text = None;
                 info
             }
             _ => Err(Error::sql("malformed view")),
         });
-        self.expanding.pop();
-        self.home_db = home;
+        self.expansion.expanding.pop();
+        self.names.home_db = home;
         self.frame.ctes = saved_ctes;
-        self.aliases = saved_aliases;
-        self.scopes = saved_scopes;
+        self.names.aliases = saved_aliases;
+        self.names.scopes = saved_scopes;
         self.b = saved_b;
         let info = info?;
         let names = match &view.view_columns {

@@ -41,10 +41,10 @@ impl<'b> Compiler<'_> {
         uses: Option<&crate::sql::plan::goal::ColumnUses>,
     ) -> Result<(LoopKind, bool)> {
         let v = it.vtab.as_ref().expect("a virtual-table item");
-        let item_name = self.scopes.last().unwrap().items[it.item].name.clone();
+        let item_name = self.names.scopes.last().unwrap().items[it.item].name.clone();
         let mut cands = constraints_of(self, it, before, terms)?;
         // LIMIT/OFFSET, when every WHERE term became a constraint.
-        let mut offer = self.vtab_limit_offer.take_if(|o| o.cursor == it.cursor);
+        let mut offer = self.vtab.limit_offer.take_if(|o| o.cursor == it.cursor);
         if let Some(o) = &offer {
             let offered = |addr: &usize| cands.iter().any(|c| c.term == Some(*addr));
             if o.where_terms.iter().all(offered) {
@@ -55,17 +55,17 @@ impl<'b> Compiler<'_> {
         }
         let ordered_query = goal.is_some();
         let goal = crate::sql::plan::vtab::goal_for(it, goal);
-        let col_used = self.vtab_col_used.get(&it.cursor).copied().unwrap_or_else(|| crate::sql::plan::vtab::col_used(it, uses));
+        let col_used = self.vtab.col_used.get(&it.cursor).copied().unwrap_or_else(|| crate::sql::plan::vtab::col_used(it, uses));
         // In a join SQLite ordered, the plan asked then for the items
         // placed outside (no further call).
-        let joined = self.vtab_plans.iter().position(|p| p.cursor == it.cursor);
-        let planned = joined.and_then(|k| self.vtab_plans[k].best(before)).cloned();
+        let joined = self.vtab.plans.iter().position(|p| p.cursor == it.cursor);
+        let planned = joined.and_then(|k| self.vtab.plans[k].best(before)).cloned();
         let info = match (joined, planned) {
             // A branch of a union in such a join: SQLite's sub-WHERE asks
             // the calls of a table in a join, then about its own OR terms,
             // the items placed outside read as constants there, and takes
             // a plan (or union) needing no other item.
-            (Some(_), _) if self.in_or_branch => {
+            (Some(_), _) if self.loops.in_or_branch => {
                 let outside_known = |c: &mut crate::sql::plan::vtab::VConstraint<'_, '_>| {
                     if c.deps != u64::MAX {
                         c.deps &= !before;
@@ -93,7 +93,7 @@ impl<'b> Compiler<'_> {
             (Some(k), Some(info)) => {
                 // The union SQLite's path solver prefers to this plan.
                 let main_ordered = goal.is_some() && info.order_by_consumed;
-                if let Some(u) = self.vtab_plans[k].union_for(before, &info, main_ordered, ordered_query).copied() {
+                if let Some(u) = self.vtab.plans[k].union_for(before, &info, main_ordered, ordered_query).copied() {
                     if let Some(kind) = self.vtab_joined_union(it, before, terms, &u, end, uses)? {
                         return Ok((kind, false));
                     }
@@ -265,7 +265,7 @@ impl<'b> Compiler<'_> {
         let top = self.b.here();
         let shown_num = if info.idx_flags & SCAN_HEX != 0 { format!("0x{:x}", info.idx_num) } else { info.idx_num.to_string() };
         let cost = crate::sql::plan::order::log_est_f64(info.estimated_cost);
-        self.eqp.push_with_cost(format_args!("SCAN {item_name} VIRTUAL TABLE INDEX {shown_num}:{}", info.idx_str.as_deref().unwrap_or("")), cost);
+        self.stmt.eqp.push_with_cost(format_args!("SCAN {item_name} VIRTUAL TABLE INDEX {shown_num}:{}", info.idx_str.as_deref().unwrap_or("")), cost);
         // Arguments of `t(a, b)` the module did not take over are tested
         // as the `hidden = arg` terms they stand for.
         // (SQLite honours omit only for the first 16 constraints passed
@@ -282,7 +282,7 @@ impl<'b> Compiler<'_> {
         for (i, c) in cands.iter().enumerate() {
             if c.limit.is_some() {
                 if c.op == ConstraintOp::OFFSET && omit_flags[i] {
-                    self.vtab_offset_omitted = true;
+                    self.vtab.offset_omitted = true;
                 }
                 continue;
             }
@@ -295,8 +295,8 @@ impl<'b> Compiler<'_> {
                     // (A row-value IN is left out only when each of its
                     // fields is a constraint.)
                     let all = all && (c.slices == 0 || cands.iter().filter(|k| k.term == Some(addr)).count() == c.slices);
-                    if all && !self.vtab_consumed.contains(&addr) {
-                        self.vtab_consumed.push(addr);
+                    if all && !self.vtab.consumed.contains(&addr) {
+                        self.vtab.consumed.push(addr);
                     }
                 }
                 Some(_) => {}

@@ -560,7 +560,7 @@ impl<'b> Compiler<'_> {
             });
         }
         for id in ids {
-            let own = self.aliases.last().is_some_and(|l| l.list.iter().any(|(n, _)| n.eq_ci(&id)));
+            let own = self.names.aliases.last().is_some_and(|l| l.list.iter().any(|(n, _)| n.eq_ci(&id)));
             if own && self.resolve_name(None, &id).ok().flatten().is_none() {
                 return Err(crate::sql::resolve::no_such_column(None, &id));
             }
@@ -681,12 +681,12 @@ impl<'b> Compiler<'_> {
         }
         // The mappings are this query's only (see `aggregate.rs`).
         let saved_maps = (self.frame.agg_regs.clone(), self.frame.col_map.clone());
-        let saved_depth = std::mem::replace(&mut self.frame.agg_scope_depth, self.scopes.len());
+        let saved_depth = std::mem::replace(&mut self.frame.agg_scope_depth, self.names.scopes.len());
         for (ci, c) in calls.iter().enumerate() {
             self.b.add(Opcode::SeekRowid, value_tables[ci], next, srid);
             self.b.add(Opcode::Column, value_tables[ci], 0, c.result);
             if let Some(old) = self.frame.agg_regs.insert(c.key.clone(), c.result).filter(|&old| old != c.result) {
-                self.agg_shadowed.insert(c.result, old);
+                self.names.agg_shadowed.insert(c.result, old);
             }
         }
         for (i, c) in cols.iter().enumerate() {

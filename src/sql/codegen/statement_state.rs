@@ -1,0 +1,55 @@
+//! The statement as a whole: its source text, parameters and bound
+//! values, the authorizer consulted while it compiles, and what the
+//! finished program records besides its instructions (whether it writes,
+//! the databases it uses, its trigger programs, its EXPLAIN QUERY PLAN
+//! lines, the parameters whose binding expires it).
+//!
+//! This state outlives every program the statement compiles: a trigger
+//! program sets aside the builder and the `FrameState`, not this.
+
+use super::{auth, plan_lines};
+use crate::error::Error;
+use crate::vdbe::program::Program;
+
+/// The statement's text, parameters, authorizer and program-wide records.
+#[derive(Default)]
+pub struct StatementState<'s> {
+    /// Source text of the statement.
+    pub sql: &'s [u8],
+    /// Parameter names by index (index 0 unused).
+    pub params: Vec<Option<String>>,
+    /// Whether the program writes.
+    pub writes: bool,
+    /// The statement is EXPLAIN: instructions get their comments (see
+    /// [`Compiler::comment`]).
+    pub explain_comments: bool,
+    /// EXPLAIN QUERY PLAN lines (recorded only for EXPLAIN QUERY PLAN).
+    pub eqp: plan_lines::PlanLines,
+    /// Databases the program opens cursors on (bit per database).
+    pub dbs_used: u32,
+    /// Database a DDL statement changes (0 main, 1 temp, 2.. attached).
+    pub ddl_db: usize,
+    /// The trigger programs compiled so far (`Program::subprograms`).
+    pub subprograms: Vec<Program>,
+    /// Which trigger program is which: (trigger key, index in
+    /// `subprograms`). A program being compiled is listed already, so a
+    /// trigger firing itself calls it.
+    pub trigger_programs: Vec<(String, usize)>,
+    /// The values bound to the statement compiled again (see
+    /// `bound_limit_value`).
+    pub bound_params: Option<&'s [crate::value::Value]>,
+    /// The parameters whose binding expires the program
+    /// (`Program::expire_on_bind`).
+    pub expire_on_bind: u32,
+    /// The rows after the first of a bulk INSERT's VALUES, when the
+    /// statement was split (`sql::value_rows`): the tree holds only the
+    /// first row, and the multi-row INSERT codes these after it.
+    pub value_rows: Option<&'s crate::sql::value_rows::ValueRows<'s>>,
+    /// The connection's authorizer (`auth.rs`), consulted while compiling
+    /// (`None`: none installed, or set aside for code the statement's own
+    /// checks already covered).
+    pub authorizer: Option<&'s auth::AuthorizerSlot>,
+    /// An authorizer failure found where no error could be returned; the
+    /// compilation fails with it at the end.
+    pub auth_error: Option<Error>,
+}
