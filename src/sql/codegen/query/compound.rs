@@ -396,7 +396,7 @@ impl Compiler<'_> {
                 let (count, _) = self.limit_exprs(l);
                 // (A one-row subquery's LIMIT X is X <> 0 unless written
                 // as the literal 0 or 1, as for a simple SELECT.)
-                let rewritten = one_row && !super::select::one_row_limit_kept(count);
+                let rewritten = one_row && !super::limit::one_row_limit_kept(count);
                 let regs = if one_row { self.setup_one_row_limit(Some(l), end) } else { self.setup_limit(Some(l), end) };
                 regs?.map(|r| (r, rewritten))
             }

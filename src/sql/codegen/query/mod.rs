@@ -1,5 +1,6 @@
 //! Queries: SELECT and what it is made of. `select.rs` (result columns,
-//! WHERE, DISTINCT, ORDER BY, LIMIT, destinations) with `from.rs` (FROM
+//! WHERE, DISTINCT, ORDER BY, destinations; LIMIT/OFFSET in `limit.rs`,
+//! VALUES in `values.rs`) with `from.rs` (FROM
 //! and join loops; `outer_join_reduction.rs` for LEFT JOINs that are
 //! inner joins; `index_scan.rs`, `inner_table.rs`, `vtab_scan.rs`,
 //! `recursive_cte.rs`, `multi_or.rs` for particular loops; `partial_index.rs`
@@ -31,6 +32,7 @@ pub(in crate::sql::codegen) mod having_to_where;
 pub(in crate::sql::codegen) mod index_scan;
 pub(in crate::sql::codegen) mod inner_table;
 pub(in crate::sql::codegen) mod legacy_names;
+pub(in crate::sql::codegen) mod limit;
 pub(in crate::sql::codegen) mod multi_or;
 pub(in crate::sql::codegen) mod name_order;
 pub(in crate::sql::codegen) mod ordered_aggregate;
@@ -44,6 +46,7 @@ pub(in crate::sql::codegen) mod subquery_refs;
 pub(in crate::sql::codegen) mod table_fn;
 pub(in crate::sql::codegen) mod top_n;
 pub(in crate::sql::codegen) mod unused_order;
+pub(in crate::sql::codegen) mod values;
 pub(in crate::sql::codegen) mod view_columns;
 pub(in crate::sql::codegen) mod vtab_scan;
 pub mod window;

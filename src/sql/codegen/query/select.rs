@@ -1,8 +1,9 @@
 //! SELECT: result columns, WHERE, DISTINCT, ORDER BY (through a sorter),
-//! LIMIT/OFFSET, and the destinations a SELECT can feed (result rows, a
+//! and the destinations a SELECT can feed (result rows, a
 //! scalar register, an EXISTS flag, a temporary table or index).
 //! FROM/join loops are in `from.rs`, aggregates in `aggregate.rs`,
-//! compound SELECTs in `compound.rs`.
+//! compound SELECTs in `compound.rs`, LIMIT/OFFSET in `limit.rs`, VALUES
+//! in `values.rs`.
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::{Compiler, CteDef};
@@ -81,7 +82,7 @@ pub fn key_info_for(c: &mut Compiler<'_>, terms: &[SortedColumn<'_>], targets: &
 }
 
 /// Whether `e` (inside parentheses) is a CAST.
-fn is_cast(e: &Expr<'_>) -> bool {
+pub(super) fn is_cast(e: &Expr<'_>) -> bool {
     match e {
         Expr::Parenthesized(v) if v.len() == 1 => is_cast(&v[0]),
         e => matches!(e, Expr::Cast { .. }),
@@ -159,193 +160,6 @@ impl Compiler<'_> {
         }
         self.frame.ctes.push(m);
         Ok(true)
-    }
-
-    /// Set up LIMIT/OFFSET registers; jumps to `end` when LIMIT is 0.
-    pub fn setup_limit(&mut self, limit: Option<&ast::Limit<'_>>, end: i32) -> Result<Option<LimitRegs>> {
-        let Some(l) = limit else { return Ok(None) };
-        let (count, off) = self.limit_exprs(l);
-        // Names are resolved before functions are checked: a column name
-        // there is "no such column", whatever it is an argument of.
-        self.check_names(count)?;
-        if let Some(o) = off {
-            self.check_names(o)?;
-        }
-        // (A LIMIT that is a parameter: the statement is compiled again
-        // when it is bound, as SQLite's is.)
-        self.bound_limit_value(count);
-        let lr = self.b.reg();
-        self.expr(count, lr)?;
-        self.b.add(Opcode::MustBeInt, lr, 0, 0);
-        self.finish_limit(lr, off, end)
-    }
-
-    /// The OFFSET register (checked as an integer) and the jump to `end`
-    /// when the LIMIT in `lr` is 0: the tail both LIMIT set-ups share.
-    fn finish_limit(&mut self, lr: i32, off: Option<&ast::Expr<'_>>, end: i32) -> Result<Option<LimitRegs>> {
-        let offset = match off {
-            Some(o) => {
-                let or = self.b.reg();
-                self.expr(o, or)?;
-                self.b.add(Opcode::MustBeInt, or, 0, 0);
-                Some(or)
-            }
-            None => None,
-        };
-        self.b.add(Opcode::IfNot, lr, end, 0);
-        Ok(Some(LimitRegs { limit: lr, offset }))
-    }
-
-    /// LIMIT/OFFSET registers for a subquery that stops at its first row
-    /// (a scalar, EXISTS or row-value subquery): as SQLite rewrites it, no
-    /// LIMIT is LIMIT 1 and LIMIT X is LIMIT (X <> 0), so a virtual table
-    /// there is offered the LIMIT (see `vtab_limit_offer`).
-    pub(in crate::sql::codegen) fn setup_one_row_limit(&mut self, limit: Option<&ast::Limit<'_>>, end: i32) -> Result<Option<LimitRegs>> {
-        let Some(l) = limit else {
-            let lr = self.b.reg();
-            self.b.add(Opcode::Integer, 1, lr, 0);
-            return Ok(Some(LimitRegs { limit: lr, offset: None }));
-        };
-        let (count, off) = self.limit_exprs(l);
-        if one_row_limit_kept(count) {
-            return self.setup_limit(limit, end);
-        }
-        self.check_names(count)?;
-        if let Some(o) = off {
-            self.check_names(o)?;
-        }
-        let x = self.b.reg();
-        self.expr(count, x)?;
-        // lr = (x <> 0), the 0 of numeric affinity as SQLite's is; NULL
-        // stays NULL (MustBeInt then fails as for LIMIT NULL).
-        let (lr, zero, done) = (self.b.reg(), self.b.reg(), self.b.label());
-        self.b.add(Opcode::Null, 0, lr, 0);
-        self.b.add(Opcode::IsNull, x, done, 0);
-        self.b.add(Opcode::Integer, 0, zero, 0);
-        self.b.add(Opcode::Integer, 1, lr, 0);
-        self.b.add4(Opcode::Ne, zero, done, x, crate::vdbe::program::P4::None, Affinity::Numeric.letter() as u16);
-        self.b.add(Opcode::Integer, 0, lr, 0);
-        self.b.bind(done);
-        self.b.add(Opcode::MustBeInt, lr, 0, 0);
-        self.finish_limit(lr, off, end)
-    }
-
-    /// The LIMIT and OFFSET expressions of `l`: `LIMIT a, b` means OFFSET
-    /// a LIMIT b, and the AST keeps the two in source order.
-    pub(crate) fn limit_exprs<'x, 'y>(&self, l: &'x ast::Limit<'y>) -> (&'x Expr<'y>, Option<&'x Expr<'y>>) {
-        match &l.offset {
-            Some(o) if self.limit_comma_form() => (o, Some(&l.expr)),
-            o => (&l.expr, o.as_ref()),
-        }
-    }
-
-    /// The LIMIT/OFFSET a plain SELECT offers the virtual table that is
-    /// its whole FROM clause (see `LimitOffer` for SQLite's conditions;
-    /// the WHERE terms are checked when the loop opens).
-    #[allow(clippy::too_many_arguments)]
-    fn vtab_limit_offer(
-        &mut self,
-        limit: Option<&ast::Limit<'_>>,
-        regs: Option<LimitRegs>,
-        items_from: &[crate::sql::model::from::FromItem<'_, '_>],
-        items: &[ResultItem<'_, '_>],
-        order: Option<(&[SortedColumn<'_>], &[Option<usize>])>,
-        terms: &[&Expr<'_>],
-        one_row: bool,
-        compound: Option<bool>,
-    ) -> Option<crate::sql::plan::vtab::LimitOffer> {
-        let regs = regs?;
-        if limit.is_none() && !one_row {
-            return None;
-        }
-        // An arm of a compound is offered no OFFSET, and no LIMIT either
-        // when the compound has an OFFSET (as in SQLite, whose arms share
-        // the compound's counters).
-        if compound.is_some() && regs.offset.is_some() {
-            return None;
-        }
-        let [it] = items_from else { return None };
-        if it.vtab.is_none() || it.left || it.matched.is_some() {
-            return None;
-        }
-        if let Some((terms, map)) = order {
-            for (i, t) in terms.iter().enumerate() {
-                let r = match map.get(i).copied().flatten().map(|k| &items[k]) {
-                    Some(ResultItem::Col(r, _, _)) => Some(r.clone()),
-                    Some(ResultItem::Expr(e, _)) => self.plain_column(e),
-                    None => self.plain_column(&t.expr),
-                };
-                if r.is_none_or(|r| r.cursor != it.cursor) {
-                    return None;
-                }
-            }
-        }
-        let one = Expr::Literal(ast::Literal::Numeric("1"));
-        let (count, off) = match limit {
-            Some(l) => self.limit_exprs(l),
-            None => (&one, None),
-        };
-        // (A one-row subquery's written LIMIT X is offered as X <> 0, a
-        // value SQLite has only in a register.)
-        // (LIMIT 0 stays a literal 0 there.)
-        let rewritten = match compound {
-            Some(rewritten) => rewritten,
-            None => one_row && limit.is_some() && !one_row_limit_kept(count),
-        };
-        let literal = if rewritten { None } else { crate::sql::plan::vtab::limit_literal(count).or_else(|| self.bound_limit_value(count)) };
-        let limit = crate::sql::plan::vtab::LimitArg { reg: regs.limit, literal };
-        let offset = match (off, regs.offset) {
-            (Some(e), Some(reg)) => {
-                Some(crate::sql::plan::vtab::LimitArg { reg, literal: crate::sql::plan::vtab::limit_literal(e).or_else(|| self.bound_limit_value(e)) })
-            }
-            _ => None,
-        };
-        let where_terms = terms.iter().map(|t| *t as *const Expr<'_> as usize).collect();
-        Some(crate::sql::plan::vtab::LimitOffer { cursor: it.cursor, limit, offset, where_terms, sorted: order.is_some() })
-    }
-
-    /// A LIMIT or OFFSET that is a parameter, as SQLite's
-    /// `sqlite3ExprIsInteger` reads it given the parse: the statement is
-    /// marked to be compiled again when the parameter is bound, and in
-    /// that compile its value is the bound one when an integer from 0 to
-    /// 2^31-1 (a trigger's parameters are NULL: never).
-    pub(in crate::sql::codegen) fn bound_limit_value(&mut self, e: &Expr<'_>) -> Option<i64> {
-        let Expr::Variable(name) = strip_parens(e) else { return None };
-        if !self.dml.firing.is_empty() {
-            return None;
-        }
-        let i = self.variable(name).ok().filter(|i| *i > 0)?;
-        self.stmt.expire_on_bind |= if i >= 32 { 0x8000_0000 } else { 1u32 << (i - 1) };
-        match self.stmt.bound_params?.get(i as usize)? {
-            crate::value::Value::Integer(v) if (0..=i64::from(i32::MAX)).contains(v) => Some(*v),
-            _ => None,
-        }
-    }
-
-    /// Whether the statement writes LIMIT with a comma (and never OFFSET).
-    fn limit_comma_form(&self) -> bool {
-        use sqlite3_parser::dialect::TokenType;
-        let toks = crate::sql::parse::tokens(self.stmt.sql);
-        if toks.iter().any(|t| t.kind == TokenType::TK_OFFSET) {
-            return false;
-        }
-        for (i, t) in toks.iter().enumerate() {
-            if t.kind != TokenType::TK_LIMIT {
-                continue;
-            }
-            let mut depth = 0;
-            for u in &toks[i + 1..] {
-                match u.kind {
-                    TokenType::TK_LP => depth += 1,
-                    TokenType::TK_RP if depth == 0 => break,
-                    TokenType::TK_RP => depth -= 1,
-                    TokenType::TK_COMMA if depth == 0 => return true,
-                    TokenType::TK_SEMI | TokenType::TK_UNION | TokenType::TK_EXCEPT | TokenType::TK_INTERSECT if depth == 0 => break,
-                    _ => {}
-                }
-            }
-        }
-        false
     }
 
     /// Send `n` registers from `regs` to the final destination, applying
@@ -1294,7 +1108,7 @@ impl Compiler<'_> {
         r
     }
 
-    fn items_have_aggregates(&mut self, items: &[ResultItem<'_, '_>]) -> bool {
+    pub(super) fn items_have_aggregates(&mut self, items: &[ResultItem<'_, '_>]) -> bool {
         // (The PARTITION BY and ORDER BY of a window written in place are
         // part of the result column: an aggregate there counts too.)
         fn has_aggregate(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
@@ -1335,146 +1149,6 @@ impl Compiler<'_> {
         // An aggregate of this query written in a subquery.
         let exprs: Vec<&Expr<'_>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
         exprs.into_iter().any(|e| !self.outer_aggregates_in(e).is_empty())
-    }
-
-    /// VALUES (...), (...): each row emitted in turn.
-    fn compile_values<'a, 'b>(
-        &mut self,
-        core: &'a OneSelect<'b>,
-        order_by: Option<&'a [SortedColumn<'b>]>,
-        limit: Option<&ast::Limit<'_>>,
-        dest: Dest,
-    ) -> Result<SelectInfo> {
-        let OneSelect::Values(rows) = core else { return Err(Error::sql("malformed VALUES")) };
-        let n = rows.first().map_or(0, |r| r.len());
-        for r in rows.iter() {
-            if r.len() != n {
-                return Err(Error::sql("all VALUES must have the same number of terms"));
-            }
-        }
-        let compound_limit = self.select.compound_limit.take();
-        self.names.scopes.push(Scope::default());
-        let result = (|| -> Result<SelectInfo> {
-            let end = self.b.label();
-            let lim = match compound_limit {
-                Some((regs, _)) => Some(regs),
-                None => self.setup_limit(limit, end)?,
-            };
-            let names: Vec<String> = (1..=n).map(|i| format!("column{i}")).collect();
-            let mut ctx = RowCtx { dest, sorter: None, order_map: Vec::new(), distinct: None, limit: lim, end, top_n: false };
-            let items: Vec<ResultItem<'_, '_>> = rows[0].iter().map(|e| ResultItem::Expr(e, None)).collect();
-            if let Some(terms) = order_by {
-                ctx.order_map = self.order_by_map(terms, &items, &names, true)?;
-                let targets: Vec<Option<&Expr<'_>>> = ctx
-                    .order_map
-                    .iter()
-                    .map(|m| {
-                        m.and_then(|k| match &items[k] {
-                            ResultItem::Expr(e, _) => Some(*e),
-                            ResultItem::Col(..) => None,
-                        })
-                    })
-                    .collect();
-                let ki = key_info_for(self, terms, &targets)?;
-                let s = self.b.cursor();
-                self.b.add4(Opcode::SorterOpen, s, (key_width(terms) + n) as i32, 0, P4::KeyInfo(ki), 0);
-                ctx.sorter = Some((s, key_width(terms)));
-            }
-            if rows.len() == 1 && self.items_have_aggregates(&items) {
-                // One row of VALUES is a SELECT without FROM: its
-                // aggregates make it an aggregate query over one row.
-                self.compile_aggregate(&[], &[], &items, None, None, &[], order_by, &mut ctx)?;
-            } else {
-                // Every row is built in the same registers, as SQLite's
-                // co-routine does: each is consumed (stored, yielded or
-                // output) before the next is computed, and the program
-                // stays linear in the rows, not in rows times columns of
-                // registers.
-                let regs = self.b.regs(n);
-                let temps_only = ctx.sorter.is_none() || ctx.order_map.iter().all(Option::is_some);
-                let mut sending_regs: Option<usize> = None;
-                for row in rows.iter() {
-                    if row.iter().any(crate::sql::model::expr_shape::has_window_call) {
-                        // A row calling a window function is a SELECT of its
-                        // own: its windows see that one row.
-                        let text = format!("SELECT {}", row.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", "));
-                        let done = self.b.label();
-                        crate::sql::parse::with_first_statement(text.as_bytes(), |cmd, _| match cmd {
-                            Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => self.compile_select(sel, Dest::Row { reg: regs, done }).map(|_| ()),
-                            _ => Err(Error::sql("malformed VALUES")),
-                        })?;
-                        self.b.bind(done);
-                    } else {
-                        for (i, e) in row.iter().enumerate() {
-                            // (Several rows are a compound: an aggregate in one
-                            // is refused when generating code, as SQLite does.)
-                            let misuse_at_codegen = rows.len() > 1 || self.frame.in_aggregate_query;
-                            let saved = std::mem::replace(&mut self.frame.in_aggregate_query, misuse_at_codegen);
-                            let r = self.expr(e, regs + i as i32);
-                            self.frame.in_aggregate_query = saved;
-                            r?;
-                        }
-                    }
-                    // The registers sending a row on (its record, rowid,
-                    // sorter key) are the first row's again: they are dead
-                    // once the row is sent. (Not when an ORDER BY term is
-                    // computed there: its constants must keep theirs.)
-                    match sending_regs.filter(|_| temps_only) {
-                        Some(mark) => {
-                            let after_row = std::mem::replace(&mut self.b.n_regs, mark);
-                            self.emit_row(&ctx, order_by, regs, n)?;
-                            self.b.n_regs = self.b.n_regs.max(after_row);
-                        }
-                        None => {
-                            sending_regs = Some(self.b.n_regs);
-                            self.emit_row(&ctx, order_by, regs, n)?;
-                        }
-                    }
-                }
-            }
-            self.emit_sorter_output(&ctx, n);
-            self.b.bind(end);
-            let affinities = rows[0].iter().map(|_| None).collect();
-            // Each row is an arm of a compound as far as the types of a
-            // table made from the rows go (`create_as.rs`).
-            let mut arms = Vec::new();
-            if rows.len() > 1 {
-                for row in rows.iter() {
-                    let mut arm = SelectInfo { n_columns: n, ..Default::default() };
-                    for e in row.iter() {
-                        arm.affinities.push(self.result_affinity(e));
-                        arm.data_types.push(self.value_kinds(e));
-                        arm.casts.push(is_cast(e));
-                    }
-                    arms.push(arm);
-                }
-            }
-            let (data_types, casts) = match rows.len() {
-                1 => (rows[0].iter().map(|e| self.value_kinds(e)).collect(), rows[0].iter().map(is_cast).collect()),
-                _ => (Vec::new(), Vec::new()),
-            };
-            let row0_affinities: Vec<Option<Affinity>> = if rows.len() == 1 { rows[0].iter().map(|e| self.result_affinity(e)).collect() } else { affinities };
-            Ok(SelectInfo {
-                n_columns: n,
-                correlated: false,
-                first_affinity: None,
-                table_names: names.clone(),
-                written_names: names.clone(),
-                names,
-                affinities: row0_affinities,
-                decltypes: vec![None; n],
-                origins: vec![None; n],
-                collations: vec![None; n],
-                data_types,
-                casts,
-                arms,
-                sources: Vec::new(),
-            })
-        })();
-        let scope = self.names.scopes.pop().unwrap_or_default();
-        let mut info = result?;
-        info.correlated = scope.correlated;
-        Ok(info)
     }
 }
 
@@ -1545,10 +1219,4 @@ fn column_text(e: &Expr<'_>) -> String {
         text = out;
     }
     text
-}
-
-/// Whether a one-row subquery's written LIMIT is kept as it is: an integer
-/// literal 0 or 1 (SQLite rewrites any other as `X <> 0`).
-pub(in crate::sql::codegen) fn one_row_limit_kept(count: &Expr<'_>) -> bool {
-    matches!(strip_parens(count), Expr::Literal(ast::Literal::Numeric(_))) && matches!(crate::sql::plan::vtab::limit_literal(strip_parens(count)), Some(0 | 1))
 }
