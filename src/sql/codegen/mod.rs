@@ -4,13 +4,21 @@
 //! the connection ([`CompileEnv`], `env.rs`: schema, registries,
 //! databases, pragma switches, limits), the program being built (the
 //! [`Builder`] and the [`FrameState`] naming its registers and cursors,
-//! `frame.rs`, set aside whole for a trigger program), and the rest of
-//! this struct: per-statement state (the scope stack used by name
-//! resolution, the parameter table, the trigger programs, the flags one
-//! statement family hands another).
+//! `frame.rs`, set aside whole for a trigger program), and the
+//! per-statement state, one struct per purpose so a codegen file names
+//! the part it needs: the statement's text, parameters and program-wide
+//! records ([`StatementState`], `statement_state.rs`), name resolution
+//! ([`NameScope`], `name_scope.rs`), views and CTEs expanded
+//! ([`Expansion`], `expansion.rs`), result-column naming
+//! ([`ColumnNaming`], `column_naming.rs`), what one SELECT hands the next
+//! ([`SelectContext`], `select_context.rs`), the join loops being opened
+//! ([`LoopContext`], `loop_context.rs`), virtual tables ([`VtabState`],
+//! `vtab_state.rs`) and the DML statement with the triggers it fires
+//! ([`DmlContext`], `dml_context.rs`).
 //!
 //! Floor plan: `statement.rs` hands a statement to its family (the only
-//! module naming the families); a shared core at this level (this file, `builder.rs`,
+//! module naming the families); a shared core at this level (this file,
+//! the state structs above, `builder.rs`,
 //! `expr/` for expressions, row values and index expressions, `target.rs`
 //! for the table a statement writes, `loop_kind.rs`, `auth.rs`, `vtab.rs`,
 //! `plan_lines.rs`), and one folder per statement family: `query/`
