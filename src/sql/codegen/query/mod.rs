@@ -8,7 +8,7 @@
 //! (`aggregate.rs`, `group_stream.rs`, `ordered_aggregate.rs`,
 //! `outer_aggregate.rs`, `simple_count.rs`, `count_of_view.rs`,
 //! `having_*.rs`), window
-//! functions (`window.rs`, `window_frame.rs`), table-valued pragmas in
+//! functions (`window.rs`, `window_spec.rs`, `window_frame.rs`), table-valued pragmas in
 //! FROM (`table_fn.rs`), result-column naming (`legacy_names.rs`,
 //! `view_columns.rs`, `column_text.rs`), the order of name errors
 //! (`name_order.rs`).
@@ -51,3 +51,4 @@ pub(in crate::sql::codegen) mod view_columns;
 pub(in crate::sql::codegen) mod vtab_scan;
 pub mod window;
 pub(in crate::sql::codegen) mod window_frame;
+pub(in crate::sql::codegen) mod window_spec;

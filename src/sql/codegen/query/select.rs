@@ -610,7 +610,7 @@ impl Compiler<'_> {
         // (SQLite checks every frame of the WINDOW clause as it parses.)
         for d in window_clause.iter().flat_map(|w| w.iter()) {
             if let Some(f) = &d.window.frame_clause {
-                crate::sql::codegen::query::window::check_frame(f)?;
+                crate::sql::codegen::query::window_spec::check_frame(f)?;
             }
         }
         self.names.scopes.push(Scope::default());

@@ -20,8 +20,8 @@
 //! peers, or its peers but not itself, from whatever the bounds keep.
 
 use crate::error::{Result, SQLITE_ERROR};
-use crate::sql::codegen::query::window::FrameOffset;
 use crate::sql::codegen::Compiler;
+use crate::sql::model::expr_shape::walk;
 use crate::util::ascii::AsciiLower;
 use crate::value::record::KeyInfo;
 use crate::vdbe::func::FuncDef;
@@ -351,4 +351,49 @@ impl Compiler<'_> {
         }
         Ok(())
     }
+}
+
+/// The offset of a `<expr> PRECEDING/FOLLOWING` frame bound: as SQLite
+/// parses it, an expression that is not constant (it names a column,
+/// calls a function or holds a subquery) stands for NULL, which the
+/// frame then refuses when it is first used.
+#[derive(Clone, Copy)]
+pub enum FrameOffset<'a, 'b> {
+    Expr(&'a Expr<'b>),
+    Null,
+}
+
+impl<'a, 'b> FrameOffset<'a, 'b> {
+    pub(super) fn of(e: &'a Expr<'b>) -> Self {
+        if is_parse_time_constant(e) {
+            FrameOffset::Expr(e)
+        } else {
+            FrameOffset::Null
+        }
+    }
+}
+
+/// Whether `e` is constant before names are resolved: no column name
+/// (TRUE and FALSE are values), function call or subquery.
+fn is_parse_time_constant(e: &Expr<'_>) -> bool {
+    let mut constant = true;
+    walk(e, &mut |x| {
+        match x {
+            Expr::Id(id) => {
+                constant &= id.0.eq_ci("true") || id.0.eq_ci("false");
+            }
+            Expr::Name(_)
+            | Expr::Qualified(..)
+            | Expr::DoublyQualified(..)
+            | Expr::FunctionCall { .. }
+            | Expr::FunctionCallStar { .. }
+            | Expr::Subquery(_)
+            | Expr::Exists(_)
+            | Expr::InSelect { .. }
+            | Expr::InTable { .. } => constant = false,
+            _ => {}
+        }
+        constant
+    });
+    constant
 }
