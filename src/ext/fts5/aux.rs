@@ -17,7 +17,8 @@
 use super::extension::{AuxFunction, AuxRow};
 use super::matcher::Inst;
 use super::query::Query;
-use super::table::{current_row, cursors, Row, Shared, Stats};
+use super::row::{Row, Stats};
+use super::shared::{current_row, cursors, Shared};
 use crate::connection::Connection;
 use crate::error::{Error, Result, SQLITE_RANGE};
 use crate::util::ascii::AsciiLower;

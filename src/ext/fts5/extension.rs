@@ -16,7 +16,7 @@
 //! kept until the connection closes, as SQLite keeps it.
 
 use super::query::Query;
-use super::table::{Row, Stats};
+use super::row::{Row, Stats};
 use super::tokenizer::Tokenizer;
 use crate::error::Result;
 use crate::util::ascii::AsciiLower;

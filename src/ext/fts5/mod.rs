@@ -15,6 +15,10 @@
 //! - `lookup.rs`: the doclists of a query's tokens, read from the index,
 //! - `search.rs`: a MATCH answered from those doclists,
 //! - `rows.rs`: the rows it returns, their content read when needed,
+//! - `row.rs`: one row as bm25 and the auxiliary functions see it, the
+//!   table's figures, a stored value's tokens,
+//! - `shared.rs`: what an auxiliary function sees of an open cursor, and
+//!   the open cursors by id,
 //! - `table.rs`: xBestIndex/xFilter/xColumn, reading `%_content`,
 //! - `writer.rs`: INSERT/UPDATE/DELETE of content, sizes, averages,
 //! - `pending.rs`: the transaction's changes and SQLite's hash of them,
@@ -71,12 +75,14 @@ pub mod matcher;
 pub mod merge;
 pub mod pending;
 pub mod query;
+pub mod row;
 pub mod rows;
 pub mod search;
 pub mod secure;
 pub mod segread;
 pub mod segwrite;
 pub mod shadow;
+pub mod shared;
 pub mod snippet;
 pub mod source;
 pub mod structure;

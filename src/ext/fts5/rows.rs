@@ -28,7 +28,7 @@ use super::config::{Config, Content};
 use super::lookup::query;
 use super::matcher::{self, Inst};
 use super::query::Query;
-use super::table::{value_tokens, Row};
+use super::row::{value_tokens, Row};
 use super::tokenizer::{column_size, Token};
 use crate::connection::{Connection, Statement, StepResult};
 use crate::error::{Error, Result};

@@ -40,7 +40,7 @@
 //! markers; token offsets outside the text are clamped, never indexed.
 
 use super::matcher::Inst;
-use super::table::Row;
+use super::row::Row;
 use super::tokenizer::Token;
 use crate::error::{Error, Result, SQLITE_CORRUPT_VTAB, SQLITE_RANGE};
 use crate::value::Value;

@@ -16,27 +16,27 @@
 //! instances and the statistics bm25 needs, then applies the bounds
 //! and the order.
 //!
-//! Invariant: while a cursor is open its [`Shared`] is in [`CURSORS`]
-//! under its id, and `Shared::row` (or, while that is None, the row
-//! `Shared::flat` names) is the row the cursor points at.
+//! Invariant: an open cursor's [`Shared`] is registered under its id
+//! (`shared.rs`) from xFilter's start to the cursor's drop.
 
 use super::config::{Config, Content, Detail};
 use super::extension::Extensions;
-use super::matcher::{self, Inst};
+use super::matcher;
 use super::pending::Pending;
 use super::query::{self, Node, Query};
+use super::row::{value_tokens, Row, Stats};
 use super::rows::{Built, Matched};
 use super::shadow;
-use super::tokenizer::{column_size, Token, Tokenizer};
+use super::shared::{current_row, cursors, Shared};
+use super::tokenizer::{column_size, Token};
 use super::writer;
 use super::{commands, index, search, source};
 use crate::error::{Error, Result, SQLITE_ERROR};
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
 use crate::vdbe::vtab::{ColumnContext, ConflictMode, ConstraintOp, IndexInfo, VTab, VTabCursor};
-use std::collections::HashMap;
 use std::sync::atomic::{AtomicI64, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex};
 
 /// One fts5 table.
 pub struct Fts5Table {
@@ -58,88 +58,6 @@ impl Fts5Table {
     pub fn new(cfg: Config, ext: Arc<Extensions>) -> Fts5Table {
         Fts5Table { cfg, pending: Arc::new(Mutex::new(Pending::default())), ext, sizes: Arc::default(), idx: Arc::default() }
     }
-}
-
-/// Figures over the whole table, for bm25.
-#[derive(Debug, Clone, Default)]
-pub struct Stats {
-    /// Rows in the table.
-    pub nrow: i64,
-    /// Tokens in all rows and columns.
-    pub ntoken: i64,
-    /// Per phrase: rows in which it occurs at least once.
-    pub nhit: Vec<i64>,
-    /// Tokens per column in all rows (xColumnTotalSize).
-    pub col_tokens: Vec<i64>,
-}
-
-/// One matched row.
-#[derive(Debug, Clone)]
-pub struct Row {
-    /// Rowid.
-    pub rowid: i64,
-    /// The column values as stored.
-    pub values: Vec<Value>,
-    /// Tokens per column (none for UNINDEXED ones).
-    pub tokens: Vec<Vec<Token>>,
-    /// Per phrase, its instances that count for this row.
-    pub inst: Vec<Vec<Inst>>,
-    /// Tokens per column as xColumnSize reports them (bm25's length).
-    pub size: Vec<i64>,
-    /// The external content table lacks this row (reading its values is
-    /// an error).
-    pub missing: bool,
-}
-
-/// What an auxiliary function sees of a cursor.
-#[derive(Default)]
-pub struct Shared {
-    /// The query in force (None: a full scan).
-    pub query: Option<Arc<Query>>,
-    /// Table figures.
-    pub stats: Arc<Stats>,
-    /// The current row (None while it is `flat`'s and not asked for).
-    pub row: Option<Arc<Row>>,
-    /// The cursor's rows when found through the index (kept flat, see
-    /// `rows::Matched`), and which of them is current: `row` is made
-    /// from it when first asked for.
-    pub flat: Option<(Arc<Matched>, usize)>,
-    /// Set while `row` is light (found through the index, its content
-    /// not read yet: see `rows.rs`): the table whose content to read.
-    pub unloaded: Option<Arc<Config>>,
-    /// The table's tokenizer and column names (for application-defined
-    /// auxiliary functions).
-    pub tokenizer: Tokenizer,
-    /// Column names.
-    pub columns: Arc<[String]>,
-    /// The header of the connection's locale values (`locale.rs`).
-    pub locale_header: Option<[u8; super::locale::HEADER_LEN]>,
-    /// What each application-defined auxiliary function kept on this
-    /// cursor (`xSetAuxdata`), by function identity; dropped with it.
-    pub aux_data: HashMap<usize, Box<dyn std::any::Any + Send>>,
-}
-
-/// The current row of `s`, its content read first if it was light
-/// (through `host`, the connection the caller was lent).
-pub fn current_row(s: &mut Shared, host: Option<&mut dyn VmHost>) -> Result<Option<Arc<Row>>> {
-    if s.row.is_none() {
-        if let Some((m, k)) = &s.flat {
-            s.row = Some(Arc::new(m.row(*k)));
-        }
-    }
-    if let (Some(cfg), Some(row)) = (s.unloaded.clone(), s.row.clone()) {
-        let host = host.ok_or_else(|| Error::sql("fts5: no connection to read the row"))?;
-        let full = super::rows::load(shadow::conn(host)?, &cfg, &row)?;
-        s.row = Some(Arc::new(full));
-        s.unloaded = None;
-    }
-    Ok(s.row.clone())
-}
-
-/// Open cursors by id.
-pub fn cursors() -> &'static Mutex<HashMap<i64, Arc<Mutex<Shared>>>> {
-    static CURSORS: OnceLock<Mutex<HashMap<i64, Arc<Mutex<Shared>>>>> = OnceLock::new();
-    CURSORS.get_or_init(|| Mutex::new(HashMap::new()))
 }
 
 static NEXT_ID: AtomicI64 = AtomicI64::new(1);
@@ -714,13 +632,4 @@ impl VTabCursor for Fts5Cursor {
     fn rowid(&mut self, _host: &mut dyn VmHost) -> Result<i64> {
         Ok(self.order.get(self.at).map_or(0, |&k| self.rowid_of(k as usize)))
     }
-}
-
-/// The tokens of a stored value (its text form; NULL has none), a
-/// locale value's text tokenized with its locale (`locale.rs`).
-pub fn value_tokens(cfg: &Config, v: &Value) -> Result<Vec<Token>> {
-    if let Some((locale, text)) = super::locale::split(cfg, v) {
-        return cfg.tokenizer.tokenize_in(text, super::tokenizer::TOKENIZE_DOCUMENT, Some(locale));
-    }
-    v.as_ref().to_text().map(|t| cfg.tokenizer.tokenize(&t)).unwrap_or(Ok(Vec::new()))
 }
