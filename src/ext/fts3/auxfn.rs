@@ -7,49 +7,20 @@
 //! carry a live token fails with SQLite's "unable to use function X in
 //! the requested context".
 //!
-//! Invariants: tokens are never reused while their cursor lives; the
-//! functions only read the share and the shadow tables.
+//! Invariant: the functions only read the share and the shadow tables
+//! (the registry and its tokens are `share.rs`'s).
 
 use super::config::Content;
-use super::cursor::Share;
 use super::eval::{DocMap, Run};
 use super::expr::Expr;
 use super::shadow::{conn, query, table};
+use super::share::{matchable, registry, row_values, Share, TAG};
 use super::varint;
 use crate::connection::Connection;
 use crate::error::{Error, Result};
 use crate::value::Value;
 use crate::vdbe::func::{FuncDef, FuncFlags, FuncKind, FunctionContext, ScalarFunction};
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicU32, Ordering};
-use std::sync::{Arc, Mutex, OnceLock, Weak};
-
-/// Tokens carry this in their high bits, keeping clear of small
-/// subtypes other code uses (JSON's 74).
-const TAG: u32 = 0x4654_0000;
-
-fn registry() -> &'static Mutex<HashMap<u32, Weak<Mutex<Share>>>> {
-    static R: OnceLock<Mutex<HashMap<u32, Weak<Mutex<Share>>>>> = OnceLock::new();
-    R.get_or_init(|| Mutex::new(HashMap::new()))
-}
-
-/// Register a cursor's share; returns its token.
-pub fn register_cursor(share: &Arc<Mutex<Share>>) -> u32 {
-    static NEXT: AtomicU32 = AtomicU32::new(1);
-    let mut r = registry().lock().unwrap_or_else(|e| e.into_inner());
-    loop {
-        let t = TAG | (NEXT.fetch_add(1, Ordering::Relaxed) & 0xffff);
-        if t != TAG && !r.contains_key(&t) {
-            r.insert(t, Arc::downgrade(share));
-            return t;
-        }
-    }
-}
-
-/// Forget a cursor.
-pub fn unregister_cursor(token: u32) {
-    registry().lock().unwrap_or_else(|e| e.into_inner()).remove(&token);
-}
+use std::sync::{Arc, Mutex};
 
 fn find(ctx: &FunctionContext<'_>, args: &[Value], name: &str) -> Result<Arc<Mutex<Share>>> {
     let st = ctx.arg_subtypes.first().copied().unwrap_or(0);
@@ -107,40 +78,6 @@ pub fn register(conn: &mut Connection) -> Result<()> {
         conn.create_function(FuncDef { name: name.to_string(), n_args: n, flags: FuncFlags::default(), kind: FuncKind::Scalar(Arc::new(Aux { name })) })?;
     }
     conn.create_function(FuncDef { name: "match".to_string(), n_args: 2, flags: FuncFlags::default(), kind: FuncKind::Scalar(Arc::new(Match)) })
-}
-
-/// The current row's values, read if needed.
-pub fn row_values(c: &mut Connection, s: &mut Share) -> Result<Vec<Value>> {
-    if let Some(r) = &s.row {
-        return Ok(r.clone());
-    }
-    let r = s.inner.content_row(c, s.docid)?.map(|x| x.0).unwrap_or_else(|| vec![Value::Null; s.inner.cfg.columns.len()]);
-    s.row = Some(r.clone());
-    Ok(r)
-}
-
-/// Phrases that can match (not on the right of a NOT), in order.
-pub fn matchable(run: &Run) -> Vec<usize> {
-    fn walk(e: &Expr, neg: bool, out: &mut Vec<(usize, bool)>) {
-        match e {
-            Expr::Phrase(p) => out.push((*p, neg)),
-            Expr::Near(ps, _) => out.extend(ps.iter().map(|p| (*p, neg))),
-            Expr::And(a, b) | Expr::Or(a, b) => {
-                walk(a, neg, out);
-                walk(b, neg, out);
-            }
-            Expr::Not(a, b) => {
-                walk(a, neg, out);
-                walk(b, true, out);
-            }
-        }
-    }
-    let mut v = Vec::new();
-    if let Some(r) = &run.query.root {
-        walk(r, false, &mut v);
-    }
-    crate::util::cold_sort::sort(&mut v);
-    v.into_iter().filter(|(_, n)| !n).map(|(p, _)| p).collect()
 }
 
 fn positions(m: &DocMap, docid: i64, col: usize) -> &[i64] {

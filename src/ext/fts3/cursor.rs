@@ -1,7 +1,7 @@
 //! # Cursors: full scans, docid lookups and full-text queries
 //!
 //! `filter` decodes the plan `best_index` chose (see the `IDX_*`
-//! constants of `table`): a scan of the content in docid order, one
+//! constants of `share`): a scan of the content in docid order, one
 //! docid, or a MATCH run over the index (pending terms included), each
 //! bounded by the docid range arguments. Rows' text is read from the
 //! content lazily, when a column is asked for.
@@ -14,30 +14,15 @@
 //! Invariant: the [`Share`] registered under the token always describes
 //! the row the cursor is on.
 
-use super::auxfn;
-use super::eval::{self, Run};
+use super::eval;
 use super::expr;
 use super::shadow::conn;
-use super::table::{Inner, HAVE_GE, HAVE_LANGID, HAVE_LE, IDX_DOCID, IDX_FULLTEXT, IDX_SCAN};
+use super::share::{self, Inner, Share, HAVE_GE, HAVE_LANGID, HAVE_LE, IDX_DOCID, IDX_FULLTEXT, IDX_SCAN};
 use crate::error::Result;
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
 use crate::vdbe::vtab::{ColumnContext, VTabCursor};
 use std::sync::{Arc, Mutex};
-
-/// What the auxiliary functions see of a cursor.
-pub struct Share {
-    /// The table.
-    pub inner: Arc<Inner>,
-    /// The full-text query being run, if any.
-    pub run: Option<Arc<Run>>,
-    /// The current docid.
-    pub docid: i64,
-    /// The current row's column values, once read.
-    pub row: Option<Vec<Value>>,
-    /// The language of the query.
-    pub langid: i64,
-}
 
 /// A cursor.
 pub struct FtsCursor {
@@ -54,7 +39,7 @@ impl FtsCursor {
     /// A cursor on `inner`.
     pub fn new(inner: Arc<Inner>) -> FtsCursor {
         let share = Arc::new(Mutex::new(Share { inner: inner.clone(), run: None, docid: 0, row: None, langid: 0 }));
-        let token = auxfn::register_cursor(&share);
+        let token = share::register_cursor(&share);
         FtsCursor { inner, share, token, docids: Vec::new(), rows: Vec::new(), at: 0 }
     }
 
@@ -78,7 +63,7 @@ impl FtsCursor {
 
 impl Drop for FtsCursor {
     fn drop(&mut self) {
-        auxfn::unregister_cursor(self.token);
+        share::unregister_cursor(self.token);
     }
 }
 

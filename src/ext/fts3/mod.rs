@@ -11,8 +11,9 @@
 //! porter, unicode61), `expr` (the query language), `doclist`, `node`
 //! and `segments` (the index format, reading, writing, merging),
 //! `pending` (terms not yet written), `eval` (running a query), `table`
-//! (the module and its writes, special commands), `cursor` (scans) and
-//! `auxfn` (`offsets()`, `snippet()`, `matchinfo()`); beside the table
+//! (the module and its writes, special commands), `cursor` (scans),
+//! `share` (what the table, its cursors and the auxiliary functions
+//! share) and `auxfn` (`offsets()`, `snippet()`, `matchinfo()`); beside the table
 //! modules, `aux_vtab` (`fts4aux`, the index's terms as rows) and
 //! `tokenize_vtab` (`fts3tokenize`, a tokenizer as a table).
 //!
@@ -32,6 +33,7 @@ pub mod node;
 pub mod pending;
 pub mod segments;
 pub mod shadow;
+pub mod share;
 pub mod snippet;
 pub mod table;
 pub mod tokenize_vtab;

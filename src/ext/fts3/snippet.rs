@@ -11,8 +11,7 @@
 //! were chosen (as SQLite's output shows) by the ellipsis, which also marks a fragment not reaching a column's
 //! start or end, and every matching token is wrapped in the marks.
 
-use super::auxfn::{matchable, row_values};
-use super::cursor::Share;
+use super::share::{matchable, row_values, Share};
 use crate::connection::Connection;
 use crate::error::Result;
 use crate::value::Value;

@@ -19,6 +19,7 @@ use super::doclist;
 use super::pending::Pending;
 use super::segments;
 use super::shadow::{conn, exec, query, table};
+use super::share::{Inner, HAVE_GE, HAVE_LANGID, HAVE_LE, IDX_DOCID, IDX_FULLTEXT, IDX_SCAN};
 use super::varint;
 use crate::connection::Connection;
 use crate::error::{Error, Result};
@@ -32,14 +33,6 @@ use std::sync::{Arc, Mutex};
 pub struct FtsModule {
     /// Which one.
     pub fts4: bool,
-}
-
-/// What a table and its cursors share.
-pub struct Inner {
-    /// The definition.
-    pub cfg: Config,
-    /// The pending terms.
-    pub pending: Mutex<Pending>,
 }
 
 /// A connected table.
@@ -105,20 +98,6 @@ fn connected(cfg: Config) -> Connected {
     let inner = Arc::new(Inner { cfg, pending: Mutex::new(Pending::default()) });
     Connected { table: Arc::new(FtsTable { inner }), schema, config: VtabConfig::default() }
 }
-
-/// idxNum: a full scan.
-pub const IDX_SCAN: i32 = 0;
-/// idxNum: a docid lookup.
-pub const IDX_DOCID: i32 = 1;
-/// idxNum: full-text search on column `idxNum - 2` (the table's own
-/// column: all columns).
-pub const IDX_FULLTEXT: i32 = 2;
-/// Bit: a language id argument follows.
-pub const HAVE_LANGID: i32 = 0x10000;
-/// Bit: a lower docid bound follows.
-pub const HAVE_GE: i32 = 0x20000;
-/// Bit: an upper docid bound follows.
-pub const HAVE_LE: i32 = 0x40000;
 
 impl Inner {
     fn ncol(&self) -> usize {
