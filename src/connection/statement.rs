@@ -761,7 +761,7 @@ fn push_literal(out: &mut Vec<u8>, v: &Value) {
     match v {
         Value::Null | Value::Pointer(_) => out.extend_from_slice(b"NULL"),
         Value::Integer(i) => out.extend_from_slice(i.to_string().as_bytes()),
-        Value::Real(r) => out.extend_from_slice(crate::value::numeric::format_real_digits(*r, 15).as_bytes()),
+        Value::Real(r) => out.extend_from_slice(crate::value::printf::format_real_digits(*r, 15).as_bytes()),
         Value::Text(t) => {
             // SQLite's `%.*q` stops at a NUL character.
             let text = t.split(|&c| c == 0).next().unwrap_or(&[]);

@@ -1,4 +1,6 @@
-//! Decimal digits of a double, the way SQLite's printf obtains them.
+//! Decimal digits of a double, the way SQLite's printf obtains them, and
+//! the correctly rounded double of a decimal ([`decimal_to_f64`], which
+//! text-to-number parsing and the shortening below both use).
 //!
 //! Owns [`FpDecode`]: a positive double becomes a string of significant
 //! digits `z` and a decimal-point position `dp` (value = 0.z × 10^dp),
@@ -136,7 +138,7 @@ fn shorten_17(z: &[u8], dp: i32, r: f64) -> Option<i32> {
             jj -= 1;
         }
         let v2 = if jj == 0 { 1 } else { to_int(&z[..jj]) + 1 };
-        if r == super::numeric::decimal_to_f64(v2, scale + n - jj as i32) {
+        if r == decimal_to_f64(v2, scale + n - jj as i32) {
             return Some(jj as i32 + 1);
         }
     } else if dp >= n || (z[15] == b'0' && z[14] == b'0' && z[13] == b'0') {
@@ -145,7 +147,7 @@ fn shorten_17(z: &[u8], dp: i32, r: f64) -> Option<i32> {
             jj -= 1;
         }
         let v2 = to_int(&z[..jj]);
-        if r == super::numeric::decimal_to_f64(v2, scale + n - jj as i32) {
+        if r == decimal_to_f64(v2, scale + n - jj as i32) {
             return Some(jj as i32 + 1);
         }
     }
@@ -204,4 +206,28 @@ pub fn format_generic_17(r: f64) -> String {
 pub fn exp_suffix(letter: u8, exp: i32) -> String {
     let (sign, a) = if exp < 0 { ('-', -exp) } else { ('+', exp) };
     format!("{}{}{:02}", letter as char, sign, a)
+}
+
+/// `d * 10^p`, correctly rounded to the nearest double.
+pub(crate) fn decimal_to_f64(d: u64, p: i32) -> f64 {
+    if d == 0 {
+        return 0.0;
+    }
+    // Exact operands and one IEEE operation: correctly rounded (Clinger's
+    // fast path), the common case for SQL literals.
+    const EXACT_POW10: [f64; 23] =
+        [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
+    if d < (1 << 53) && (-22..=22).contains(&p) {
+        let m = d as f64;
+        return if p >= 0 { m * EXACT_POW10[p as usize] } else { m / EXACT_POW10[(-p) as usize] };
+    }
+    // Otherwise Rust's parser, which is correctly rounded, as SQLite's
+    // power-of-ten conversion is for a 64-bit mantissa.
+    if p < -400 {
+        return 0.0;
+    }
+    if p > 400 {
+        return f64::INFINITY;
+    }
+    format!("{d}e{p}").parse::<f64>().unwrap_or(0.0)
 }

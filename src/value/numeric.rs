@@ -15,7 +15,7 @@
 //!   within that the result is the correctly rounded double.
 //! - No function here panics, whatever the input bytes.
 
-use super::fpdecode::format_generic_17;
+use super::fpdecode::{decimal_to_f64, format_generic_17};
 use super::{Value, ValueRef};
 
 /// What [`text_to_f64`] found in the text.
@@ -67,30 +67,6 @@ fn c_str(t: &[u8]) -> &[u8] {
         Some(p) => &t[..p],
         None => t,
     }
-}
-
-/// `d * 10^p`, correctly rounded to the nearest double.
-pub(crate) fn decimal_to_f64(d: u64, p: i32) -> f64 {
-    if d == 0 {
-        return 0.0;
-    }
-    // Exact operands and one IEEE operation: correctly rounded (Clinger's
-    // fast path), the common case for SQL literals.
-    const EXACT_POW10: [f64; 23] =
-        [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22];
-    if d < (1 << 53) && (-22..=22).contains(&p) {
-        let m = d as f64;
-        return if p >= 0 { m * EXACT_POW10[p as usize] } else { m / EXACT_POW10[(-p) as usize] };
-    }
-    // Otherwise Rust's parser, which is correctly rounded, as SQLite's
-    // power-of-ten conversion is for a 64-bit mantissa.
-    if p < -400 {
-        return 0.0;
-    }
-    if p > 400 {
-        return f64::INFINITY;
-    }
-    format!("{d}e{p}").parse::<f64>().unwrap_or(0.0)
 }
 
 /// Parses the longest numeric prefix of `text` like SQLite's `AtoF`:
@@ -530,19 +506,6 @@ pub fn cast_to_blob(v: ValueRef<'_>) -> Option<Vec<u8>> {
 /// `Inf`/`-Inf` for infinities.
 pub fn format_real(r: f64) -> String {
     format_generic_17(r)
-}
-
-/// A REAL as text with a given number of significant digits (`%!.*g`): what
-/// a connection renders after `SQLITE_DBCONFIG_FP_DIGITS` changed the
-/// default of 17 (valid settings are 4..=23).
-pub fn format_real_digits(r: f64, digits: u8) -> String {
-    if digits == 17 {
-        return format_generic_17(r);
-    }
-    use super::printf::{format, Arg, ListArgs};
-    let args = [Arg::Int(i64::from(digits)), Arg::Double(r)];
-    let out = format(b"%!.*g", &mut ListArgs::new(&args)).unwrap_or_default();
-    String::from_utf8(out).unwrap_or_default()
 }
 
 /// The arithmetic operators of SQL.

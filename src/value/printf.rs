@@ -15,7 +15,7 @@
 //! Invariant: output never exceeds the given length limit; exceeding it is
 //! `SQLITE_TOOBIG`, checked before any large padding is allocated.
 
-use super::fpdecode::{fp_decode, FpDecode};
+use super::fpdecode::{format_generic_17, fp_decode, FpDecode};
 use super::numeric::{format_real, value_to_f64, value_to_i64};
 use super::{Value, ValueRef};
 use crate::error::{Error, Result};
@@ -881,4 +881,16 @@ fn format_json(c: u8, sp: &mut Spec, args: &mut dyn PrintfArgs, out: &mut Vec<u8
             }
         }
     }
+}
+
+/// A REAL as text with a given number of significant digits (`%!.*g`): what
+/// a connection renders after `SQLITE_DBCONFIG_FP_DIGITS` changed the
+/// default of 17 (valid settings are 4..=23).
+pub fn format_real_digits(r: f64, digits: u8) -> String {
+    if digits == 17 {
+        return format_generic_17(r);
+    }
+    let args = [Arg::Int(i64::from(digits)), Arg::Double(r)];
+    let out = format(b"%!.*g", &mut ListArgs::new(&args)).unwrap_or_default();
+    String::from_utf8(out).unwrap_or_default()
 }

@@ -4,6 +4,7 @@ use super::refdb::{iterations, same, show, RefDb, Rng};
 use crate::value::affinity::{apply_column_affinity, Affinity};
 use crate::value::compare::compare_values;
 use crate::value::numeric::*;
+use crate::value::printf::format_real_digits;
 use crate::value::Value;
 use std::cmp::Ordering;
 
