@@ -12,9 +12,11 @@
 use crate::error::{Error, Result, SQLITE_CONSTRAINT_NOTNULL, SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CONSTRAINT_UNIQUE};
 use crate::sql::codegen::target::{OnConflict, WriteTarget};
 use crate::sql::codegen::Compiler;
+use crate::sql::parse::{unquote, unquoted};
 use crate::sql::schema::{Index, Table};
 use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Opcode, P4};
+use sqlite3_parser::ast::{self, FromClause, SelectTable};
 
 impl Compiler<'_> {
     /// Find a table that may be written.
@@ -578,4 +580,33 @@ pub fn written_table(table: &crate::sql::schema::Table, depth: i32) -> P4 {
         preupdate: !table.name.eq_ci("sqlite_sequence"),
         trigger_depth: depth,
     }))
+}
+
+/// A FROM item that is the target table again under the same name (or
+/// the same alias) could not be told apart from it: SQLite refuses it.
+pub(in crate::sql::codegen) fn check_from_target(
+    c: &Compiler<'_>,
+    table: &crate::sql::schema::Table,
+    alias: Option<&str>,
+    from: &FromClause<'_>,
+) -> Result<()> {
+    let items = from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)));
+    for item in items {
+        let SelectTable::Table(qn, item_alias, _) = item else { continue };
+        let item_alias = item_alias.as_ref().map(|a| match a {
+            ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
+        });
+        let same_alias = match (alias, &item_alias) {
+            (None, None) => true,
+            (Some(a), Some(b)) => a.eq_ci(b),
+            _ => false,
+        };
+        // (The same name in another database is another table.)
+        let other_db = qn.db_name.as_ref().is_some_and(|d| c.db_index(&unquoted(d.0)).is_some_and(|db| db != table.db));
+        if same_alias && !other_db && unquote(qn.name.0).eq_ci(&table.name) {
+            let shown = alias.map_or_else(|| table.name.clone(), str::to_string);
+            return Err(Error::sql(format!("target object/alias may not appear in FROM clause: {shown}")));
+        }
+    }
+    Ok(())
 }

@@ -193,7 +193,7 @@ pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog:
             // triggers run once per joined row, as in SQLite.
             let (star, joined) = match from {
                 Some(f) => {
-                    crate::sql::codegen::dml::update::check_from_target(c, &view, tbl_name.alias.as_ref().map(|a| unquote(a.0)).as_deref(), f)?;
+                    crate::sql::codegen::dml::dml_common::check_from_target(c, &view, tbl_name.alias.as_ref().map(|a| unquote(a.0)).as_deref(), f)?;
                     (format!("{}.*", quote(&alias)), format!(", {}", crate::sql::model::from::from_text(f)))
                 }
                 None => ("*".to_string(), String::new()),

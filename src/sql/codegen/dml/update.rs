@@ -21,10 +21,9 @@ use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::conjuncts;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted};
-use crate::util::ascii::AsciiLower;
 use crate::vdbe::exec::write::OPFLAG_NCHANGE;
 use crate::vdbe::program::{Opcode, Program, P4};
-use sqlite3_parser::ast::{self, FromClause, SelectTable, Stmt};
+use sqlite3_parser::ast::{self, FromClause, Stmt};
 
 /// Collect the rowids of `t`'s rows matching `where_clause` into a new
 /// temporary table; returns its cursor.
@@ -98,7 +97,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         c.check_indexed_by_plan(&table, &unquote(ix.0), alias.as_deref().unwrap_or(&table.name), where_clause.as_ref())?;
     }
     if let Some(f) = from {
-        check_from_target(c, &table, alias.as_deref(), f)?;
+        super::dml_common::check_from_target(c, &table, alias.as_deref(), f)?;
     }
     let oc = c.conflict_resolution(*or_conflict);
     let mut assignments = Vec::new();
@@ -204,35 +203,6 @@ fn finish_update(c: &mut Compiler<'_>, prog: &mut Program, init: usize) -> Resul
     c.emit_change_count_row(prog, "rows updated");
     c.end_program(init, Some(true));
     prog.counts_changes = true;
-    Ok(())
-}
-
-/// A FROM item that is the target table again under the same name (or
-/// the same alias) could not be told apart from it: SQLite refuses it.
-pub(in crate::sql::codegen) fn check_from_target(
-    c: &Compiler<'_>,
-    table: &crate::sql::schema::Table,
-    alias: Option<&str>,
-    from: &FromClause<'_>,
-) -> Result<()> {
-    let items = from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)));
-    for item in items {
-        let SelectTable::Table(qn, item_alias, _) = item else { continue };
-        let item_alias = item_alias.as_ref().map(|a| match a {
-            ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
-        });
-        let same_alias = match (alias, &item_alias) {
-            (None, None) => true,
-            (Some(a), Some(b)) => a.eq_ci(b),
-            _ => false,
-        };
-        // (The same name in another database is another table.)
-        let other_db = qn.db_name.as_ref().is_some_and(|d| c.db_index(&unquoted(d.0)).is_some_and(|db| db != table.db));
-        if same_alias && !other_db && unquote(qn.name.0).eq_ci(&table.name) {
-            let shown = alias.map_or_else(|| table.name.clone(), str::to_string);
-            return Err(Error::sql(format!("target object/alias may not appear in FROM clause: {shown}")));
-        }
-    }
     Ok(())
 }
 

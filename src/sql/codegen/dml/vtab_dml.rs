@@ -313,7 +313,7 @@ pub fn update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
     // UPDATE ... FROM: the target joined with the FROM items, one xUpdate
     // per joined row (the target as the outer loop, as SQLite runs it).
     if let Some(f) = from {
-        crate::sql::codegen::dml::update::check_from_target(c, table, alias.as_deref(), f)?;
+        crate::sql::codegen::dml::dml_common::check_from_target(c, table, alias.as_deref(), f)?;
         sql.push_str(", ");
         sql.push_str(&crate::sql::model::from::from_text(f));
     }
