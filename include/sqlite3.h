@@ -3044,9 +3044,10 @@ int sqlite3_release_memory(int n);
  take more than `N` bytes, a connection that reads a page not cached
  recycles one of its own clean pages instead of growing its cache (as
  SQLite's page cache does under memory pressure), keeping at least 10,
- and keeps no spare page buffers. So many idle connections fit a fixed
- budget however large each one's `cache_size`; caches shrink as they are
- used, not when the limit is set.
+ and keeps no spare page buffers; when its transaction ends it gives back
+ what takes them past `N` and what it holds beyond its share of `N`. So
+ many idle connections fit a fixed budget however large each one's
+ `cache_size`; caches shrink as they are used, not when the limit is set.
  */
 sqlite3_int64 sqlite3_soft_heap_limit64(sqlite3_int64 N);
 

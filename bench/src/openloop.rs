@@ -78,6 +78,11 @@ pub struct Sizes {
     pub step_quantum_us: u64,
     /// Passes over its table of one noisy-neighbour request.
     pub scan_passes: u32,
+    /// ringlite async's scheduler threads (0: one per core). More threads
+    /// than cores is no design anyone would pick; it tells, on a machine
+    /// other work is contending for, how much of a gap to the SQLite
+    /// pools is the kernel giving 16 threads a larger share than 2.
+    pub async_threads: usize,
 }
 
 impl Sizes {
@@ -97,6 +102,7 @@ impl Sizes {
                 noisy: 0.0,
                 step_quantum_us: 50,
                 scan_passes: 1,
+                async_threads: 0,
             }
         } else {
             Sizes {
@@ -112,6 +118,7 @@ impl Sizes {
                 noisy: 0.0,
                 step_quantum_us: 50,
                 scan_passes: 1,
+                async_threads: 0,
             }
         }
     }
@@ -120,7 +127,8 @@ impl Sizes {
     /// `cap=0.5`, `users=500`, `storage=cached,1ms`, `mix=read`, `tpt=0`,
     /// `noisy=200` (full scans per second by a noisy neighbour),
     /// `passes=10` (table passes per noisy scan), `squantum=50` (ringlite
-    /// async's `PRAGMA step_quantum`, µs; 0: none).
+    /// async's `PRAGMA step_quantum`, µs; 0: none), `athreads=16` (ringlite
+    /// async's scheduler threads; 0: one per core).
     pub fn set(&mut self, spec: &str) -> R<()> {
         for kv in spec.split(';').filter(|s| !s.trim().is_empty()) {
             let (k, v) = kv.split_once('=').ok_or_else(|| format!("expected key=value in {kv:?}"))?;
@@ -137,6 +145,7 @@ impl Sizes {
                 "tpt" => self.no_tpt = v.trim() == "0",
                 "noisy" => self.noisy = v.parse().map_err(|e: std::num::ParseFloatError| bad(e.to_string()))?,
                 "passes" => self.scan_passes = v.parse().map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
+                "athreads" => self.async_threads = v.parse().map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
                 "squantum" => self.step_quantum_us = v.parse().map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
                 _ => return Err(format!("unknown openloop setting {k:?}")),
             }
@@ -308,11 +317,12 @@ pub fn run(sz: &Sizes, dir: &Path) -> R<(Vec<Point>, String)> {
     let scratch = scratch(dir)?;
     let files = prepare_files(scratch.path(), sz)?;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let athreads = if sz.async_threads > 0 { sz.async_threads } else { cores };
     let mut points = Vec::new();
     let mut md = String::new();
     let _ = writeln!(
         md,
-        "### openloop: Poisson arrivals, latency from arrival to last row (µs), {cores} cores, {} rows per tenant, {} s per point\n",
+        "### openloop: Poisson arrivals, latency from arrival to last row (µs), {cores} cores ({athreads} async scheduler threads), {} rows per tenant, {} s per point\n",
         sz.users, sz.secs
     );
     let _ = writeln!(md, "Request: {LOOKUPS} point lookups (`read`), or 20% of requests one `UPDATE` (`mixed`). `best pool` is the SQLite pool with the fewest dropped requests, then the lowest p99.9.\n");
@@ -332,7 +342,7 @@ pub fn run(sz: &Sizes, dir: &Path) -> R<(Vec<Point>, String)> {
                 let mut cap_rows = Vec::new();
                 let mut capacity = 0.0f64;
                 for (name, pool) in systems(sz) {
-                    let r = run_one(&name, pool, files, &backlog, st, stop, cores).map(stats);
+                    let r = run_one(&name, pool, files, &backlog, st, stop, athreads).map(stats);
                     if let Ok(s) = &r {
                         capacity = capacity.max(s.tput);
                     }
@@ -366,8 +376,8 @@ pub fn run(sz: &Sizes, dir: &Path) -> R<(Vec<Point>, String)> {
                     let noisy = (sz.noisy > 0.0).then(|| with_noisy(&reqs, sz.noisy, sz.secs));
                     let mut here: Vec<Point> = Vec::new();
                     for (name, pool) in systems(sz) {
-                        let result = run_one(&name, pool, files, &reqs, st, stop, cores).map(stats);
-                        let noisy_p999 = noisy.as_ref().map(|nr| run_one(&name, pool, files, nr, st, stop, cores).map(|o| stats(o).pct[2]));
+                        let result = run_one(&name, pool, files, &reqs, st, stop, athreads).map(stats);
+                        let noisy_p999 = noisy.as_ref().map(|nr| run_one(&name, pool, files, nr, st, stop, athreads).map(|o| stats(o).pct[2]));
                         here.push(Point { tenants: n, mix: mix.clone(), storage: storage.clone(), load, system: name, result, noisy_p999 });
                     }
                     table_rows(&mut md, load, &mut here);

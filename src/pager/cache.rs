@@ -34,7 +34,10 @@
 //!   instead of growing, as SQLite's page cache does under memory
 //!   pressure, down to [`BUDGET_FLOOR`] pages (so a cursor's path stays
 //!   cached), and keeps no spare buffers. Soft too: with nothing to
-//!   recycle the cache grows.
+//!   recycle the cache grows. A cache whose transaction ends while the
+//!   total is past the budget gives back the excess and what it holds
+//!   beyond its share ([`PageCache::trim_idle`]): idle connections'
+//!   caches then hold the budget, not their floors.
 //! - Pages live in numbered slots; `index` maps each cached page number to
 //!   its slot and a free slot has page number 0. A slot number is a hint a
 //!   reader may keep ([`PageCache::get_in_slot`]): it is checked against
@@ -50,6 +53,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 static HELD: AtomicUsize = AtomicUsize::new(0);
 /// The shared budget of page bytes (0: none).
 static BUDGET: AtomicUsize = AtomicUsize::new(0);
+/// Caches holding at least one page (the budget's shares are of it).
+static HOLDERS: AtomicUsize = AtomicUsize::new(0);
 
 /// Pages a cache keeps under memory pressure: the smallest cache the
 /// pager is built for (`cache_size` below 10 means 10), so an operation
@@ -165,6 +170,9 @@ pub struct PageCache {
 impl Drop for PageCache {
     fn drop(&mut self) {
         HELD.fetch_sub(self.held, Ordering::Relaxed);
+        if self.held > 0 {
+            HOLDERS.fetch_sub(1, Ordering::Relaxed);
+        }
     }
 }
 
@@ -304,7 +312,15 @@ impl PageCache {
     #[inline]
     fn charge(&mut self, added: usize, removed: usize) {
         debug_assert!(self.held + added >= removed, "a cache gave back bytes it did not hold");
+        let was = self.held;
         self.held = self.held + added - removed;
+        if (was == 0) != (self.held == 0) {
+            if was == 0 {
+                HOLDERS.fetch_add(1, Ordering::Relaxed);
+            } else {
+                HOLDERS.fetch_sub(1, Ordering::Relaxed);
+            }
+        }
         if added >= removed {
             HELD.fetch_add(added - removed, Ordering::Relaxed);
         } else {
@@ -363,6 +379,31 @@ impl PageCache {
         self.next_scan_at = 0;
         debug_assert_eq!(self.index.len(), self.slots.iter().filter(|p| p.pgno != 0).count());
         freed
+    }
+
+    /// A transaction ended and the cache goes idle: under memory pressure
+    /// (a budget set and every cache together past it) give back, from
+    /// the clean unpinned pages, what takes the total past the budget,
+    /// and at least what this cache holds beyond its share of the budget
+    /// (the budget over the caches holding pages). Recycling on insert
+    /// keeps a busy cache within the budget but leaves it at least
+    /// [`BUDGET_FLOOR`] pages, and an idle connection never inserts: with
+    /// thousands of tenants their floors alone were several times the
+    /// budget (bench/RESULTS.md, "Memory per idle tenant"). Spare buffers
+    /// go too (they are not counted in [`held_bytes`]).
+    pub fn trim_idle(&mut self, page_size: usize) {
+        let b = BUDGET.load(Ordering::Relaxed);
+        let all = HELD.load(Ordering::Relaxed);
+        if b == 0 || all <= b || self.index.is_empty() || page_size == 0 {
+            return;
+        }
+        let excess = (all - b).div_ceil(page_size);
+        let share = b / HOLDERS.load(Ordering::Relaxed).max(1) / page_size;
+        let keep = self.index.len().saturating_sub(excess).min(share);
+        if keep < self.index.len() {
+            self.evict(keep + 1);
+        }
+        self.spare = Vec::new();
     }
 
     /// Make room for one page within `bound` pages: the clock's hand

@@ -236,6 +236,7 @@ impl Pager {
         if self.state == PagerState::Read {
             self.state = PagerState::Idle;
             self.cache.unpin_all();
+            self.cache.trim_idle(self.page_size as usize);
             if self.wal.is_some() {
                 // WAL mode keeps SHARED on the database while attached
                 // (EXCLUSIVE given back here after NORMAL was asked, as

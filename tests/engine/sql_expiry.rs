@@ -327,6 +327,34 @@ fn redefined_or_deleted_functions_are_called_anew() {
     p.run(g);
 }
 
+/// The built-in functions are one table for the whole process (not a
+/// copy per connection): what one connection redefines or deletes, even a
+/// built-in, must stay its own.
+#[test]
+fn functions_changed_on_one_connection_leave_the_others_alone() {
+    let mut a = Pair::memory();
+    let mut b = Pair::memory();
+    let probe = "select abs(-3), upper('x'), length('abc'), round(2.5)";
+    a.function("abs", 1, Some(7));
+    a.function("upper", 1, None);
+    a.function("length", 1, Some(9));
+    a.function("length", 1, None);
+    a.function("round", 2, Some(4));
+    a.function("mine", 0, Some(5));
+    a.exec("select abs(-3), length('abc'), round(2.5), round(2.5, 1), mine()");
+    a.exec("select upper('x')");
+    a.exec("select length('abc')");
+    b.exec(probe);
+    b.exec("select mine()");
+    // Opened after the changes, and changing the same names its own way.
+    let mut c = Pair::memory();
+    c.exec(probe);
+    c.function("abs", -1, Some(8));
+    c.exec("select abs(-3), abs(1, 2), abs()");
+    b.exec(probe);
+    a.exec("select abs(-3), abs(1, 2)");
+}
+
 #[test]
 fn redefining_a_function_or_collation_under_a_running_statement() {
     let mut p = Pair::memory();

@@ -159,65 +159,121 @@ pub struct FuncDef {
     pub kind: FuncKind,
 }
 
+/// Functions by lower-case name; one entry per argument count.
+type FuncMap = crate::util::fast_hash::FastMap<String, Vec<Arc<FuncDef>>>;
+
+/// What a connection did to one name and argument count: defined it, or
+/// deleted it (`None`: SQLite keeps such an entry, with no body, and it
+/// hides the built-in of that name and count).
+type OwnEntry = (i32, Option<Arc<FuncDef>>);
+
 /// Functions known to a connection, looked up by name and argument count.
+///
+/// The built-in functions are one table for the whole process, built on
+/// first use and never changed ([`FunctionRegistry::with_builtins`]): each
+/// connection holding its own copy cost ~25 KB, half of what an idle
+/// tenant held (bench/RESULTS.md, "Memory per idle tenant"). What a
+/// connection defines or deletes is its own, looked at first, as
+/// SQLite's per-connection functions are looked at before its built-ins:
+/// a call matching any of them (by exact argument count, then a variadic
+/// one) takes it, or fails if it was deleted; only a call matching none
+/// of them goes to the built-ins.
 #[derive(Clone, Default)]
 pub struct FunctionRegistry {
-    by_name: crate::util::fast_hash::FastMap<String, Vec<Arc<FuncDef>>>,
+    /// The process's built-ins (`None`: none).
+    base: Option<Arc<FuncMap>>,
+    /// This registry's own entries, by lower-case name.
+    own: crate::util::fast_hash::FastMap<String, Vec<OwnEntry>>,
+}
+
+/// The entry a call with `n_args` arguments takes among `entries` (exact
+/// count first, then a variadic one); `n_args == -1` asks for the
+/// variadic entry only.
+fn best<T>(entries: &[T], n_args: i32, arity: impl Fn(&T) -> i32) -> Option<&T> {
+    entries.iter().find(|e| arity(e) == n_args).or_else(|| entries.iter().find(|e| arity(e) < 0))
 }
 
 impl FunctionRegistry {
-    /// A registry holding every built-in function.
+    /// A registry holding every built-in function (shared, not copied).
     pub fn with_builtins() -> Self {
-        let mut r = FunctionRegistry::default();
-        builtins::register_all(&mut r);
-        r
+        static BUILTINS: std::sync::OnceLock<Arc<FuncMap>> = std::sync::OnceLock::new();
+        let base = BUILTINS.get_or_init(|| {
+            let mut r = FunctionRegistry::default();
+            builtins::register_all(&mut r);
+            let mut map = FuncMap::default();
+            for (name, entries) in r.own {
+                debug_assert!(entries.iter().all(|e| e.1.is_some()));
+                map.insert(name, entries.into_iter().filter_map(|e| e.1).collect());
+            }
+            Arc::new(map)
+        });
+        FunctionRegistry { base: Some(base.clone()), own: Default::default() }
     }
 
     /// Add or replace a function (same name and argument count).
     pub fn register(&mut self, def: FuncDef) {
-        let list = self.by_name.entry(def.name.ascii_lower()).or_default();
-        list.retain(|d| d.n_args != def.n_args);
-        list.push(Arc::new(def));
+        let n = def.n_args;
+        self.set(def.name.ascii_lower(), n, Some(Arc::new(def)));
     }
 
-    /// Remove a function (same name and argument count).
+    /// Remove a function (same name and argument count); a built-in one
+    /// of that name and count is hidden from then on.
     pub fn unregister(&mut self, name: &str, n_args: i32) {
-        if let Some(list) = self.by_name.get_mut(&name.ascii_lower()) {
-            list.retain(|d| d.n_args != n_args);
-        }
+        self.set(name.ascii_lower(), n_args, None);
+    }
+
+    fn set(&mut self, key: String, n_args: i32, def: Option<Arc<FuncDef>>) {
+        let list = self.own.entry(key).or_default();
+        list.retain(|e| e.0 != n_args);
+        list.push((n_args, def));
     }
 
     /// Whether a function of this name takes exactly `n_args` (-1: any
     /// number) arguments.
     pub fn has_exact(&self, name: &str, n_args: i32) -> bool {
-        self.list(name).is_some_and(|l| l.iter().any(|d| d.n_args == n_args))
+        self.resolve(name, n_args).is_some_and(|d| d.n_args == n_args)
     }
 
     /// Find the best match: exact argument count first, then any-count.
     pub fn find(&self, name: &str, n_args: usize) -> Option<Arc<FuncDef>> {
-        let list = self.list(name)?;
-        list.iter().find(|d| d.n_args == n_args as i32).or_else(|| list.iter().find(|d| d.n_args < 0)).cloned()
+        self.resolve(name, i32::try_from(n_args).unwrap_or(i32::MAX)).cloned()
+    }
+
+    /// The definition a call of `name` with `n_args` arguments takes.
+    fn resolve(&self, name: &str, n_args: i32) -> Option<&Arc<FuncDef>> {
+        let key = Self::lower(name);
+        if let Some(e) = self.own.get(key.as_ref()).and_then(|l| best(l, n_args, |e| e.0)) {
+            return e.1.as_ref();
+        }
+        best(self.base.as_ref()?.get(key.as_ref())?, n_args, |d| d.n_args)
     }
 
     /// Every function, by name then argument count.
     pub fn all(&self) -> Vec<Arc<FuncDef>> {
-        let mut v: Vec<Arc<FuncDef>> = self.by_name.values().flatten().cloned().collect();
+        let shadowed = |k: &str, n: i32| self.own.get(k).is_some_and(|l| l.iter().any(|e| e.0 == n));
+        let inherited = self.base.iter().flat_map(|b| b.iter()).flat_map(|(k, l)| l.iter().filter(move |d| !shadowed(k, d.n_args)));
+        let mut v: Vec<Arc<FuncDef>> = self.own.values().flatten().filter_map(|e| e.1.as_ref()).chain(inherited).cloned().collect();
         crate::util::cold_sort::sort_by(&mut v, |a, b| a.name.ascii_lower().cmp(&b.name.ascii_lower()).then(a.n_args.cmp(&b.n_args)));
         v
     }
 
     /// Whether any function of this name exists (for "wrong number of
-    /// arguments" versus "no such function").
+    /// arguments" versus "no such function"): one of the connection's
+    /// own, or a built-in (deleting a built-in leaves its name known, as
+    /// in SQLite).
     pub fn has_name(&self, name: &str) -> bool {
-        self.list(name).is_some_and(|l| !l.is_empty())
+        let key = Self::lower(name);
+        self.own.get(key.as_ref()).is_some_and(|l| l.iter().any(|e| e.1.is_some()))
+            || self.base.as_ref().and_then(|b| b.get(key.as_ref())).is_some_and(|l| !l.is_empty())
     }
 
-    /// The functions named `name` (any case; names are usually written
-    /// in lower case, looked up then without a copy).
-    fn list(&self, name: &str) -> Option<&Vec<Arc<FuncDef>>> {
-        if !name.bytes().any(|b| b.is_ascii_uppercase()) {
-            return self.by_name.get(name);
+    /// `name` in lower case (names are usually written so, looked up
+    /// then without a copy).
+    fn lower(name: &str) -> std::borrow::Cow<'_, str> {
+        if name.bytes().any(|b| b.is_ascii_uppercase()) {
+            std::borrow::Cow::Owned(name.ascii_lower())
+        } else {
+            std::borrow::Cow::Borrowed(name)
         }
-        self.by_name.get(&name.ascii_lower())
     }
 }
