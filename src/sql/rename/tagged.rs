@@ -32,7 +32,7 @@ pub struct Tagged {
 
 /// Tag every identifier and string token of `sql`.
 pub fn tag(sql: &str) -> Tagged {
-    let toks = tokens(sql.as_bytes());
+    let toks = tokens(sql.as_bytes()).collect::<Vec<_>>();
     let mut text = String::with_capacity(sql.len() + toks.len() * 8);
     let mut last = 0;
     for (i, t) in toks.iter().enumerate() {
