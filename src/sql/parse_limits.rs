@@ -1088,7 +1088,7 @@ fn from_holds(f: &FromClause<'_>, at: usize) -> bool {
 
 /// SQLite's height of `e` (already checked to be within the limit, so
 /// this recursion is bounded).
-fn height(e: &Expr<'_>) -> usize {
+pub(crate) fn height(e: &Expr<'_>) -> usize {
     let mut w = Walk {
         limits: ParseLimits::NONE,
         interrupt: None,

@@ -280,6 +280,10 @@ pub struct Compiler<'s> {
     /// `SQLITE_LIMIT_EXPR_DEPTH` is "nested too deep"
     /// (`query::from`, `enter_cte_nesting`).
     pub expanded_cursors: usize,
+    /// The heights of the join terms `open_from` last added, in join
+    /// order: each ON clause, and each USING/NATURAL column's equality
+    /// (`query::join_height`).
+    pub join_term_heights: Vec<usize>,
     pub counted_froms: std::collections::HashSet<usize>,
     /// The rows after the first of a bulk INSERT's VALUES, when the
     /// statement was split (`sql::value_rows`): the tree holds only the
@@ -377,6 +381,7 @@ impl<'s> Compiler<'s> {
             depth_point: None,
             view_depth: 0,
             expanded_cursors: 0,
+            join_term_heights: Vec::new(),
             counted_froms: Default::default(),
             value_rows: None,
         }
