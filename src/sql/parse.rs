@@ -246,7 +246,6 @@ fn register_token(sql: &[u8], stop: usize) -> Option<Tok> {
         return None;
     }
     tokens(sql)
-        .into_iter()
         .take_while(|t| t.start < stop)
         .find(|t| t.kind == TokenType::TK_VARIABLE && sql[t.start] == b'#' && sql.get(t.start + 1).is_some_and(|b| b.is_ascii_digit()))
 }
