@@ -3,8 +3,11 @@ a 500,000-row multi-row VALUES; 10,000- and 100,000-term chains (`1+1+...`,
 `x AND x AND ...`, `x = 0 OR ...`: past SQLITE_LIMIT_EXPR_DEPTH, so the
 time is that of reaching the error), `x IN (...)` lists of literals or
 `?` variables, CASE with 10,000 WHENs, 100 result columns of 999-term
-sums (legal depth). Each case runs in a child process per library (so
-both libsqlite3.so.0 are timed in one run), best of 3, a new text each
+sums (legal depth), multi-column VALUES rows in a FROM subquery (the
+parse-tree path, not the bulk INSERT one) and a million-arm UNION ALL
+(past the compound limit: the time is that of reaching the error).
+Each case runs in a child process per library (so both libsqlite3.so.0
+are timed in one run), best of 3, a new text each
 time (no statement or program cache helps), printed with the ratio
 ringlite/SQLite, each child's peak RSS and whether the outcomes (row
 count or error message) agree:
@@ -36,6 +39,10 @@ elif case == "or":
     sql = "SELECT * FROM u WHERE " + " OR ".join("x=%d" % i for i in range(n))
 elif case == "sums":
     sql = "SELECT " + ",".join(["+".join(["1"] * 999)] * n)
+elif case == "subvalues":
+    sql = "INSERT INTO t(a) SELECT 1 FROM (VALUES " + ",".join("(%d,'x',2.5)" % i for i in range(n)) + ")"
+elif case == "compound":
+    sql = " UNION ALL ".join("SELECT %d" % i for i in range(n))
 elif case == "case":
     sql = "SELECT CASE x " + " ".join("WHEN %d THEN %d" % (i, i) for i in range(n)) + " END FROM u"
 best = None
@@ -54,7 +61,8 @@ print(json.dumps([best, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, outc
 
 CASES = [("values", 100000), ("values", 500000), ("plus", 10000), ("plus", 100000), ("and", 10000),
          ("and", 100000), ("or", 10000), ("in", 10000), ("in", 100000),
-         ("case", 10000), ("vars", 10000), ("vars", 30000), ("sums", 100)]
+         ("case", 10000), ("vars", 10000), ("vars", 30000), ("sums", 100),
+         ("subvalues", 100000), ("subvalues", 1000000), ("compound", 1000000)]
 
 
 def run(libdir, case, n):

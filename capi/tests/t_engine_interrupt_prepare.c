@@ -68,6 +68,9 @@ int main(void) {
   interrupted_prepare("result columns", build("SELECT ", "%d", ", ", " FROM t", n));
   interrupted_prepare("CASE arms", build("SELECT CASE a ", "WHEN %d THEN 1", " ", " END FROM t", n));
   interrupted_prepare("compound arms", build("", "SELECT %d", " UNION ALL ", "", n));
+  /* Rows of several values in a FROM subquery (the parse tree path, not
+  ** the bulk INSERT one). */
+  interrupted_prepare("VALUES subquery", build("INSERT INTO t(a) SELECT 1 FROM (VALUES ", "(%d, 'x', 2.5)", ", ", ")", n));
   sqlite3_close(db);
   return 0;
 }

@@ -78,7 +78,7 @@ fn text(sql: &[u8], start: usize, end: usize) -> String {
 
 /// The type and DEFAULT spans of each column of the CREATE TABLE in `sql`.
 pub fn column_spans(sql: &[u8]) -> Option<Vec<ColumnSpans>> {
-    let toks: Vec<Tok> = tokens(sql);
+    let toks: Vec<Tok> = tokens(sql).collect::<Vec<_>>();
     // The column list: the first parenthesis of the statement.
     let open = toks.iter().position(|t| t.kind == TK_LP)?;
     if toks[..open].iter().any(|t| t.kind == TK_AS) {

@@ -42,7 +42,7 @@ fn is_name(sql: &[u8], t: &Tok) -> bool {
 /// function). An UPDATE's assignment targets do not count: SQLite reports
 /// no offset for them.
 fn find_name(sql: &[u8], qualifier: Option<&str>, name: &str, call: bool) -> Option<usize> {
-    let toks: Vec<Tok> = tokens(sql);
+    let toks: Vec<Tok> = tokens(sql).collect::<Vec<_>>();
     let text = |t: &Tok| unquote(&String::from_utf8_lossy(&sql[t.start..t.end]));
     let is_update = toks.first().is_some_and(|t| t.kind == TokenType::TK_UPDATE);
     for (i, t) in toks.iter().enumerate() {

@@ -246,7 +246,6 @@ fn register_token(sql: &[u8], stop: usize) -> Option<Tok> {
         return None;
     }
     tokens(sql)
-        .into_iter()
         .take_while(|t| t.start < stop)
         .find(|t| t.kind == TokenType::TK_VARIABLE && sql[t.start] == b'#' && sql.get(t.start + 1).is_some_and(|b| b.is_ascii_digit()))
 }
@@ -366,7 +365,7 @@ pub fn syntax_error_offset(sql: &[u8]) -> Option<usize> {
             // The parser reports where it stopped, at (or just past) the
             // token it could not use: the last token there with its text.
             let stop = offset_of(sql, p.line, p.column);
-            tokens(sql).into_iter().rfind(|t| t.start <= stop && sql.get(t.start..t.end) == Some(tok.as_bytes())).map(|t| t.start)
+            tokens(sql).take_while(|t| t.start <= stop).filter(|t| sql.get(t.start..t.end) == Some(tok.as_bytes())).last().map(|t| t.start)
         }
         ParseError::UnterminatedLiteral(Some(p))
         | ParseError::UnterminatedBracket(Some(p))
@@ -388,7 +387,7 @@ fn unknown_join_type(sql: &[u8], msg: &str) -> String {
         return msg.trim_end().to_string();
     }
     let is_kw = |w: &[u8]| ["CROSS", "FULL", "INNER", "LEFT", "NATURAL", "OUTER", "RIGHT"].iter().any(|k| k.as_bytes().eq_ignore_ascii_case(w));
-    let toks = tokens(sql);
+    let toks = tokens(sql).collect::<Vec<_>>();
     let words: Vec<&[u8]> = toks.iter().map(|t| &sql[t.start..t.end]).collect();
     for (i, w) in words.iter().enumerate() {
         if !w.eq_ignore_ascii_case(b"JOIN") {
@@ -430,7 +429,7 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
             // (ON and USING both, which the parser takes, are a syntax
             // error at USING.)
             let stop = pos.map_or(sql.len(), |p| offset_of(sql, p.line, p.column));
-            let toks = tokens(sql);
+            let toks = tokens(sql).collect::<Vec<_>>();
             let clauses: Vec<TokenType> = toks
                 .iter()
                 .filter(|t| matches!(t.kind, TokenType::TK_ON | TokenType::TK_USING | TokenType::TK_JOIN | TokenType::TK_COMMA))
@@ -518,7 +517,7 @@ fn illegal_number_len(s: &[u8]) -> usize {
 /// message than the syntax error the parser crate gives.
 fn clause_before_compound(sql: &[u8], err_at: usize, tok: &str) -> Option<String> {
     use TokenType::*;
-    let toks = tokens(sql);
+    let toks = tokens(sql).collect::<Vec<_>>();
     // (The reported position may be the token's start or its end.)
     let is_tok = |t: &Tok| sql[t.start..t.end].eq_ignore_ascii_case(tok.as_bytes());
     let at = toks.iter().rposition(|t| is_tok(t) && t.start <= err_at).or_else(|| toks.iter().position(is_tok))?;
@@ -555,17 +554,37 @@ pub struct Tok {
     pub end: usize,
 }
 
-/// Tokens of `sql` (stops at the first lexer error). Byte-order marks
-/// between tokens are space, as for the parser (`sql::bom`).
-pub fn tokens(sql: &[u8]) -> Vec<Tok> {
-    let spaced = super::bom::marks_as_space(sql);
-    let sql = spaced.as_deref().unwrap_or(sql);
-    let mut scanner = Scanner::new(Tokenizer::new());
-    let mut out = Vec::new();
-    while let Ok((start, Some((_, kind)), end)) = scanner.scan(sql) {
-        out.push(Tok { kind, start, end });
+/// Tokens of `sql` (stops at the first lexer error), scanned as they are
+/// asked for. Byte-order marks between tokens are space, as for the
+/// parser (`sql::bom`). Callers that only walk forward iterate; the few
+/// that index collect: a huge statement's token list (24 bytes a token,
+/// hundreds of MB for a million-row VALUES) is never built to be walked
+/// once.
+pub fn tokens(sql: &[u8]) -> Tokens<'_> {
+    let text = match super::bom::marks_as_space(sql) {
+        Some(spaced) => std::borrow::Cow::Owned(spaced),
+        None => std::borrow::Cow::Borrowed(sql),
+    };
+    Tokens { text, scanner: Scanner::new(Tokenizer::new()) }
+}
+
+/// The lazy token sequence of [`tokens`].
+pub struct Tokens<'a> {
+    text: std::borrow::Cow<'a, [u8]>,
+    scanner: Scanner<Tokenizer>,
+}
+
+impl Iterator for Tokens<'_> {
+    type Item = Tok;
+    fn next(&mut self) -> Option<Tok> {
+        match self.scanner.scan(&self.text) {
+            Ok((start, Some((_, kind)), end)) => {
+                debug_assert!(start <= end && end <= self.text.len(), "a token lies inside its text");
+                Some(Tok { kind, start, end })
+            }
+            _ => None,
+        }
     }
-    out
 }
 
 fn ends_result_list(k: TokenType) -> bool {
@@ -576,38 +595,45 @@ fn ends_result_list(k: TokenType) -> bool {
 /// Source text of each result column of the first top-level SELECT in
 /// `sql` (for column names of unaliased expressions).
 pub fn result_column_spans(sql: &[u8]) -> Vec<String> {
-    let toks = tokens(sql);
+    let mut toks = tokens(sql);
     let mut depth = 0i32;
-    let mut i = 0;
-    while i < toks.len() {
-        match toks[i].kind {
+    for t in toks.by_ref() {
+        match t.kind {
             TokenType::TK_LP => depth += 1,
             TokenType::TK_RP => depth -= 1,
-            TokenType::TK_SELECT if depth == 0 => break,
+            TokenType::TK_SELECT if depth == 0 => return spans_after_select(sql, toks),
             _ => {}
         }
-        i += 1;
     }
-    spans_after_select(sql, &toks, i)
+    Vec::new()
 }
 
 /// Source text of the result columns of every SELECT in `sql`, nested
 /// ones included, in source order (a subquery's column names are its
 /// result columns' text; see `codegen::query::select`).
 pub fn all_result_column_spans(sql: &[u8]) -> Vec<String> {
-    let toks = tokens(sql);
+    // Each SELECT's list is read by a scan of its own from just after the
+    // keyword (the tokenizer has no state between tokens), so no token
+    // list of the whole text is kept.
     let mut out = Vec::new();
-    for (i, t) in toks.iter().enumerate() {
+    for t in tokens(sql) {
         if t.kind == TokenType::TK_SELECT {
-            out.extend(spans_after_select(sql, &toks, i));
+            out.extend(spans_after_select(sql, tokens_from(sql, t.end)));
         }
     }
     out
 }
 
-/// The result column texts of the SELECT whose keyword is `toks[at]`: up
-/// to the clause ending the list, or the parenthesis closing a subquery.
-fn spans_after_select(sql: &[u8], toks: &[Tok], at: usize) -> Vec<String> {
+/// The tokens of `sql` from byte `at` (a token boundary) on, with offsets
+/// into `sql`.
+pub fn tokens_from(sql: &[u8], at: usize) -> impl Iterator<Item = Tok> + '_ {
+    tokens(&sql[at..]).map(move |t| Tok { kind: t.kind, start: t.start + at, end: t.end + at })
+}
+
+/// The result column texts of the SELECT whose tokens after the keyword
+/// are `toks`: up to the clause ending the list, or the parenthesis
+/// closing a subquery.
+fn spans_after_select(sql: &[u8], toks: impl Iterator<Item = Tok>) -> Vec<String> {
     // A column's text runs from its first token to the token that ends it
     // (a comma, FROM, a closing parenthesis...) or the end of the text, less
     // trailing white space: comments after the expression are part of it,
@@ -619,23 +645,21 @@ fn spans_after_select(sql: &[u8], toks: &[Tok], at: usize) -> Vec<String> {
         }
         String::from_utf8_lossy(&sql[first..end]).into_owned()
     };
-    let mut i = at + 1;
-    if i < toks.len() && matches!(toks[i].kind, TokenType::TK_DISTINCT | TokenType::TK_ALL) {
-        i += 1;
-    }
+    let mut toks = toks.peekable();
+    toks.next_if(|t| matches!(t.kind, TokenType::TK_DISTINCT | TokenType::TK_ALL));
     let mut spans = Vec::new();
+    // The start of the column being read.
     let mut first: Option<usize> = None;
     let mut depth = 0;
-    while i < toks.len() {
-        let t = toks[i];
+    for t in toks {
         let closes = t.kind == TokenType::TK_RP && depth == 0;
         if depth == 0 && (ends_result_list(t.kind) || t.kind == TokenType::TK_COMMA || closes) {
             if let Some(f) = first {
-                spans.push(span(toks[f].start, t.start));
+                spans.push(span(f, t.start));
             }
             first = None;
             if t.kind != TokenType::TK_COMMA {
-                break;
+                return spans;
             }
         } else {
             match t.kind {
@@ -644,13 +668,12 @@ fn spans_after_select(sql: &[u8], toks: &[Tok], at: usize) -> Vec<String> {
                 _ => {}
             }
             if first.is_none() {
-                first = Some(i);
+                first = Some(t.start);
             }
         }
-        i += 1;
     }
     if let Some(f) = first {
-        spans.push(span(toks[f].start, sql.len()));
+        spans.push(span(f, sql.len()));
     }
     spans
 }
@@ -659,7 +682,7 @@ fn spans_after_select(sql: &[u8], toks: &[Tok], at: usize) -> Vec<String> {
 /// `CREATE <KIND> ` followed by the source from the object's name to the
 /// end of the statement (schema prefix and IF NOT EXISTS dropped).
 pub fn schema_sql(sql: &[u8], kind_words: &str) -> String {
-    let toks = tokens(sql);
+    let toks = tokens(sql).collect::<Vec<_>>();
     // Find the keyword that introduces the object name.
     let mut i = 0;
     while i < toks.len() && !matches!(toks[i].kind, TokenType::TK_TABLE | TokenType::TK_INDEX | TokenType::TK_VIEW | TokenType::TK_TRIGGER) {
@@ -771,7 +794,7 @@ pub fn arg_text(e: &sqlite3_parser::ast::Expr<'_>) -> String {
 /// statement reports them from `collect_windows`.)
 pub fn parse_time_window_errors(sql: &[u8]) -> Result<()> {
     use sqlite3_parser::dialect::TokenType;
-    let toks = crate::sql::parse::tokens(sql);
+    let toks = crate::sql::parse::tokens(sql).collect::<Vec<_>>();
     // The LP matching the RP at `close`.
     let open_of = |close: usize| -> Option<usize> {
         let mut depth = 0;

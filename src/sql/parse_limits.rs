@@ -169,9 +169,8 @@ fn check_as(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>, 
 /// Checked against SQLite 3.54.1 in `tests/engine/sql_limits_hostile.rs`.
 pub fn limit_error_in_unterminated(sql: &[u8], limits: ParseLimits) -> Option<Error> {
     use sqlite3_parser::dialect::TokenType;
-    let toks = crate::sql::parse::tokens(sql);
     let mut open = 0usize;
-    for t in &toks {
+    for t in crate::sql::parse::tokens(sql) {
         match t.kind {
             TokenType::TK_LP => open += 1,
             TokenType::TK_RP => open = open.saturating_sub(1),
@@ -1089,7 +1088,7 @@ fn from_holds(f: &FromClause<'_>, at: usize) -> bool {
 
 /// SQLite's height of `e` (already checked to be within the limit, so
 /// this recursion is bounded).
-fn height(e: &Expr<'_>) -> usize {
+pub(crate) fn height(e: &Expr<'_>) -> usize {
     let mut w = Walk {
         limits: ParseLimits::NONE,
         interrupt: None,

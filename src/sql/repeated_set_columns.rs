@@ -54,7 +54,7 @@ impl Rewritten {
 /// when there is none.
 pub fn rename_repeated_set_columns(sql: &[u8]) -> Option<Rewritten> {
     use TokenType::*;
-    let toks = tokens(sql);
+    let toks = tokens(sql).collect::<Vec<_>>();
     // (token index, new text) of each renamed name.
     let mut renames: Vec<(usize, String)> = Vec::new();
     // Paren depth of the SET clause being read, if any.

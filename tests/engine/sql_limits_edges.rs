@@ -307,3 +307,41 @@ fn wide_statements_against_sqlite_time() {
     same_after(fill, &[], &format!("SELECT count(*) FROM ({} UNION ALL VALUES(1), (2))", arms(3)));
     same_after(fill, &[], &format!("SELECT count(*) FROM ({} UNION SELECT 1)", arms(3)));
 }
+
+/// The join terms SQLite ANDs onto the WHERE clause before resolving
+/// names (an equality per USING or NATURAL column, the coalesce() of the
+/// left tables having it after a RIGHT or FULL JOIN, each ON clause) are
+/// held to SQLITE_LIMIT_EXPR_DEPTH, with the WHERE clause they join.
+#[test]
+fn join_terms_count_toward_the_expression_depth() {
+    let setup = "CREATE TABLE a(x, y); CREATE TABLE b(x, z); CREATE TABLE c(x, w); CREATE TABLE d(x, v);
+                 INSERT INTO a VALUES(1, 2); INSERT INTO b VALUES(1, 3); INSERT INTO c VALUES(1, 4); INSERT INTO d VALUES(1, 5)";
+    let queries = [
+        "SELECT y FROM a NATURAL JOIN b",
+        "SELECT y FROM a NATURAL JOIN b WHERE y > 0",
+        "SELECT y FROM a JOIN b USING(x) WHERE y > 0",
+        "SELECT y FROM a JOIN b ON a.x = b.x WHERE y > 0",
+        "SELECT y FROM a NATURAL LEFT JOIN b WHERE y > 0",
+        "SELECT y FROM a NATURAL JOIN b NATURAL JOIN c",
+        "SELECT y FROM a NATURAL JOIN b NATURAL JOIN c WHERE y > 0",
+        "SELECT y FROM a FULL JOIN b USING(x) FULL JOIN c USING(x)",
+        "SELECT y FROM a FULL JOIN b USING(x) JOIN c USING(x)",
+        "SELECT y FROM a RIGHT JOIN b USING(x) JOIN c USING(x)",
+        "SELECT y FROM a JOIN b USING(x) RIGHT JOIN c USING(x)",
+        "SELECT y FROM a NATURAL FULL JOIN b NATURAL FULL JOIN c",
+        "SELECT y FROM a NATURAL RIGHT JOIN b NATURAL JOIN c",
+        "SELECT x FROM a RIGHT JOIN b USING(x)",
+        "SELECT x FROM a NATURAL FULL JOIN b",
+        "SELECT x + 1 FROM a FULL JOIN b USING(x)",
+        "SELECT y FROM a FULL JOIN b USING(x) WHERE x > 0",
+        "SELECT y FROM a FULL JOIN b USING(x) FULL JOIN c USING(x) FULL JOIN d USING(x)",
+        "SELECT x FROM a FULL JOIN b USING(x) FULL JOIN c USING(x) FULL JOIN d USING(x)",
+        "SELECT * FROM a NATURAL FULL JOIN b NATURAL FULL JOIN c",
+        "SELECT count(*) FROM a JOIN b USING(x) JOIN c USING(x) JOIN d USING(x) WHERE y > 0 AND z > 0",
+    ];
+    for limit in 1..=6 {
+        for q in queries {
+            same_after(setup, &[(LIMIT_EXPR_DEPTH, limit)], q);
+        }
+    }
+}

@@ -21,5 +21,9 @@ pub struct Expansion {
     /// `SQLITE_LIMIT_EXPR_DEPTH` is "nested too deep"
     /// (`query::from`, `enter_cte_nesting`).
     pub expanded_cursors: usize,
+    /// The heights of the join terms `open_from` last added, in join
+    /// order: each ON clause, and each USING/NATURAL column's equality
+    /// (`query::join_height`).
+    pub join_term_heights: Vec<usize>,
     pub counted_froms: std::collections::HashSet<usize>,
 }

@@ -32,7 +32,7 @@ pub struct Tagged {
 
 /// Tag every identifier and string token of `sql`.
 pub fn tag(sql: &str) -> Tagged {
-    let toks = tokens(sql.as_bytes());
+    let toks = tokens(sql.as_bytes()).collect::<Vec<_>>();
     let mut text = String::with_capacity(sql.len() + toks.len() * 8);
     let mut last = 0;
     for (i, t) in toks.iter().enumerate() {
@@ -92,7 +92,7 @@ mod tests {
     #[test]
     fn tags_round_trip() {
         let t = tag("SELECT \"a b\", c FROM [t1] WHERE x='s'");
-        let words: Vec<&str> = tokens(t.text.as_bytes()).iter().map(|k| &t.text[k.start..k.end]).filter(|w| w.contains(MARK)).collect();
+        let words: Vec<&str> = tokens(t.text.as_bytes()).map(|k| &t.text[k.start..k.end]).filter(|w| w.contains(MARK)).collect();
         assert_eq!(words.len(), 5);
         assert_eq!(split(words[0]).0, "\"a b\"");
         assert_eq!(plain(words[0]), "a b");

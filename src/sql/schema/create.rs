@@ -303,7 +303,7 @@ fn foreign_key(columns: Vec<usize>, clause: &ast::ForeignKeyClause<'_>, defer: O
 fn check_texts(sql: &str) -> Vec<String> {
     use sqlite3_parser::dialect::TokenType;
     let b = sql.as_bytes();
-    let toks = crate::sql::parse::tokens(b);
+    let toks = crate::sql::parse::tokens(b).collect::<Vec<_>>();
     let mut out = Vec::new();
     for (i, t) in toks.iter().enumerate() {
         if t.kind != TokenType::TK_CHECK || toks.get(i + 1).is_none_or(|x| x.kind != TokenType::TK_LP) {

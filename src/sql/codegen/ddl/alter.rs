@@ -71,7 +71,7 @@ impl Compiler<'_> {
 /// at the comma that starts the table constraints, else at the closing
 /// parenthesis (the text before it is kept as written).
 fn add_column_offset(sql: &str) -> usize {
-    let toks = tokens(sql.as_bytes());
+    let toks = tokens(sql.as_bytes()).collect::<Vec<_>>();
     let mut depth = 0;
     for (i, t) in toks.iter().enumerate() {
         match t.kind {
@@ -97,7 +97,7 @@ fn add_column_offset(sql: &str) -> usize {
 /// The CREATE TABLE text without the definition of column `col`.
 fn drop_column_text(sql: &str, col: &str) -> Option<String> {
     let b = sql.as_bytes();
-    let toks = tokens(b);
+    let toks = tokens(b).collect::<Vec<_>>();
     let open = toks.iter().position(|t| t.kind == TokenType::TK_LP)?;
     let mut depth = 0;
     let mut start = open + 1;
@@ -246,7 +246,7 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
                 refuse_unless_empty(c, prog, &table, "Cannot add a NOT NULL column with default value NULL")?;
             }
             // The definition's source text, after ADD [COLUMN].
-            let toks = tokens(c.stmt.sql);
+            let toks = tokens(c.stmt.sql).collect::<Vec<_>>();
             let start = toks
                 .iter()
                 .position(|t| t.kind == TokenType::TK_ADD)

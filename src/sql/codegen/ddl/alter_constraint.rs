@@ -122,7 +122,7 @@ fn constraint_end(toks: &[Tok], mut i: usize, end: usize) -> usize {
 }
 
 fn layout(sql: &str) -> Option<Layout> {
-    let toks = tokens(sql.as_bytes());
+    let toks = tokens(sql.as_bytes()).collect::<Vec<_>>();
     let open = toks.iter().position(|t| t.kind == TokenType::TK_LP)?;
     let close = matching(&toks, open);
     let text = |t: &Tok| &sql[t.start..t.end];
@@ -185,7 +185,7 @@ fn cut(sql: &str, l: &Layout, s: &Span) -> String {
 /// The text of the ALTER statement from its first token of kind `from`
 /// (after the `after`-th token) to its end.
 fn statement_tail(stmt: &[u8], from: &[TokenType]) -> String {
-    let toks = tokens(stmt);
+    let toks = tokens(stmt).collect::<Vec<_>>();
     let start = toks.iter().position(|t| from.contains(&t.kind)).map_or(stmt.len(), |i| toks[i].start);
     let end = toks.iter().rev().find(|t| t.kind != TokenType::TK_SEMI).map_or(stmt.len(), |t| t.end);
     String::from_utf8_lossy(&stmt[start..end.max(start)]).into_owned()
@@ -231,7 +231,7 @@ impl Compiler<'_> {
             }
             AlterTableBody::AddConstraint(nc) => {
                 let TableConstraint::Check(expr, _) = &nc.constraint else {
-                    let toks = tokens(self.stmt.sql);
+                    let toks = tokens(self.stmt.sql).collect::<Vec<_>>();
                     let at = toks
                         .iter()
                         .position(|t| matches!(t.kind, TokenType::TK_PRIMARY | TokenType::TK_UNIQUE | TokenType::TK_FOREIGN))

@@ -90,7 +90,7 @@ fn compile_view(schema: &Schema, c: &Compiler<'_>, view: &Table) -> Result<()> {
 /// `new.col` or `old.col` in a trigger's text, as written.
 fn row_reference(sql: &str, col: &str) -> Option<String> {
     let b = sql.as_bytes();
-    let toks = tokens(b);
+    let toks = tokens(b).collect::<Vec<_>>();
     let text = |i: usize| String::from_utf8_lossy(&b[toks[i].start..toks[i].end]).into_owned();
     (2..toks.len()).find_map(|i| {
         let (row, dot, name) = (&toks[i - 2], &toks[i - 1], &toks[i]);

@@ -66,7 +66,7 @@ impl Compiler<'_> {
         if db == 1 {
             return Ok(());
         }
-        let toks = crate::sql::parse::tokens(self.stmt.sql);
+        let toks = crate::sql::parse::tokens(self.stmt.sql).collect::<Vec<_>>();
         let Some(from) = toks.iter().position(|t| t.kind == after) else { return Ok(()) };
         for w in toks[from..].windows(3) {
             if w[0].kind == TokenType::TK_ID && w[1].kind == TokenType::TK_DOT && w[2].kind == TokenType::TK_ID {

@@ -57,12 +57,15 @@ fn cannot_abort(i: &Insn) -> bool {
 /// EXISTS, IN (SELECT ...)) or `IN name` (a table or table-valued
 /// function). Conservative: a false positive only costs the second pass.
 fn may_read_tables(text: &str) -> bool {
-    let toks = crate::sql::parse::tokens(text.as_bytes());
-    toks.iter().enumerate().any(|(i, t)| match t.kind {
-        TokenType::TK_SELECT | TokenType::TK_VALUES => true,
-        TokenType::TK_IN => toks.get(i + 1).is_some_and(|n| n.kind != TokenType::TK_LP),
-        _ => false,
-    })
+    // (A scan, not a token list: the text may be a huge WHERE clause.)
+    let mut after_in = false;
+    for t in crate::sql::parse::tokens(text.as_bytes()) {
+        if matches!(t.kind, TokenType::TK_SELECT | TokenType::TK_VALUES) || (after_in && t.kind != TokenType::TK_LP) {
+            return true;
+        }
+        after_in = t.kind == TokenType::TK_IN;
+    }
+    false
 }
 
 impl Compiler<'_> {

@@ -120,7 +120,7 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
                 return Err(Error::sql("cannot create trigger on system table"));
             }
             // (Checked once the trigger's table is known, as SQLite does.)
-            if crate::sql::parse::tokens(c.stmt.sql).iter().any(|t| t.kind == sqlite3_parser::dialect::TokenType::TK_VARIABLE) {
+            if crate::sql::parse::tokens(c.stmt.sql).any(|t| t.kind == sqlite3_parser::dialect::TokenType::TK_VARIABLE) {
                 return Err(Error::sql("trigger cannot use variables"));
             }
             // SQLite stores `CREATE TRIGGER` and the text from the name on

@@ -33,7 +33,7 @@ pub fn index_column_name(table: &Table, c: &IndexColumn) -> String {
 pub fn normal_form(text: &str, qualifier: Option<&str>) -> String {
     use sqlite3_parser::dialect::TokenType;
     let b = text.as_bytes();
-    let toks = crate::sql::parse::tokens(b);
+    let toks = crate::sql::parse::tokens(b).collect::<Vec<_>>();
     let mut out: Vec<String> = Vec::with_capacity(toks.len());
     let mut i = 0;
     while i < toks.len() {

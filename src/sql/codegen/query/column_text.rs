@@ -36,7 +36,7 @@ impl ColumnTexts {
         for span in crate::sql::parse::all_result_column_spans(text) {
             // A span keeps the comments written after its expression; they
             // are not part of what it renders.
-            let tokens_only: String = crate::sql::parse::tokens(span.as_bytes()).iter().map(|t| &span[t.start..t.end]).collect();
+            let tokens_only: String = crate::sql::parse::tokens(span.as_bytes()).map(|t| &span[t.start..t.end]).collect();
             first_by_key.entry(squeezed(&tokens_only)).or_insert(span);
         }
         ColumnTexts { first_by_key }

@@ -88,6 +88,7 @@ impl<'b> Compiler<'_> {
             self.open_from_item(first, &mut out)?;
         }
         let mut on_clauses: Vec<(usize, &Expr<'b>, bool)> = Vec::new();
+        let mut term_heights: Vec<usize> = Vec::new();
         let join_type = |j: &ast::JoinedSelectTable<'b>| match &j.operator {
             JoinOperator::Comma => JoinType::INNER,
             JoinOperator::TypedJoin(t) => t.unwrap_or(JoinType::INNER),
@@ -120,6 +121,7 @@ impl<'b> Compiler<'_> {
             match &j.constraint {
                 Some(JoinConstraint::On(e)) => {
                     on_clauses.push((out[idx].item, e, jt.intersects(JoinType::LEFT | JoinType::RIGHT)));
+                    term_heights.push(crate::sql::parse_limits::height(e));
                     out[idx].on.push(JoinTerm::Expr(e));
                 }
                 Some(JoinConstraint::Using(names)) => using = names.iter().map(|n| unquote(n.0)).collect(),
@@ -199,6 +201,7 @@ impl<'b> Compiler<'_> {
                         self.names.using_left_terms.entry(l0.cursor).or_default().push((l0.clone(), r.clone()));
                     }
                 }
+                term_heights.push(super::join_height::using_term_height(left.len()));
                 out[idx].on.push(JoinTerm::ColEq(left, r));
                 out[idx].using.push(name.clone());
                 self.names.scopes.last_mut().unwrap().items[ri].using.push(name.clone());
@@ -228,6 +231,7 @@ impl<'b> Compiler<'_> {
                 }
             }
         }
+        self.expansion.join_term_heights = term_heights;
         Ok(out)
     }
 

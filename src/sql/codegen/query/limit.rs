@@ -177,16 +177,16 @@ impl Compiler<'_> {
     /// Whether the statement writes LIMIT with a comma (and never OFFSET).
     pub(super) fn limit_comma_form(&self) -> bool {
         use sqlite3_parser::dialect::TokenType;
-        let toks = crate::sql::parse::tokens(self.stmt.sql);
-        if toks.iter().any(|t| t.kind == TokenType::TK_OFFSET) {
+        // (Token scans, not a token list: the statement may be huge.)
+        if crate::sql::parse::tokens(self.stmt.sql).any(|t| t.kind == TokenType::TK_OFFSET) {
             return false;
         }
-        for (i, t) in toks.iter().enumerate() {
+        for t in crate::sql::parse::tokens(self.stmt.sql) {
             if t.kind != TokenType::TK_LIMIT {
                 continue;
             }
             let mut depth = 0;
-            for u in &toks[i + 1..] {
+            for u in crate::sql::parse::tokens_from(self.stmt.sql, t.end) {
                 match u.kind {
                     TokenType::TK_LP => depth += 1,
                     TokenType::TK_RP if depth == 0 => break,

@@ -31,6 +31,7 @@ pub(in crate::sql::codegen) mod having_check;
 pub(in crate::sql::codegen) mod having_to_where;
 pub(in crate::sql::codegen) mod index_scan;
 pub(in crate::sql::codegen) mod inner_table;
+pub(in crate::sql::codegen) mod join_height;
 pub(in crate::sql::codegen) mod legacy_names;
 pub(in crate::sql::codegen) mod limit;
 pub(in crate::sql::codegen) mod multi_or;

@@ -650,6 +650,13 @@ impl Compiler<'_> {
             self.select.from_mentioned_names = saved_mentioned;
             self.select.cte_limit_hint = None;
             let mut items_from = items_from?;
+            // The join terms SQLite ANDs onto the WHERE clause are held to
+            // the depth limit before anything is resolved (`join_height`).
+            let terms = std::mem::take(&mut self.expansion.join_term_heights);
+            if !terms.is_empty() {
+                let where_height = where_clause.as_deref().map_or(0, crate::sql::parse_limits::height);
+                super::join_height::check(where_height, &terms, self.env.max_expr_depth)?;
+            }
             // A LEFT JOIN the WHERE clause makes an inner join is planned
             // as one from here on (SQLite does it before anything else).
             self.reduce_outer_joins(&mut items_from, where_clause.as_deref());
