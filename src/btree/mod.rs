@@ -44,6 +44,7 @@ mod index_probe;
 mod insert;
 mod integrity;
 mod near;
+mod append_run;
 mod overflow;
 pub mod page;
 mod page_coverage;
