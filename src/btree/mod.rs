@@ -33,6 +33,7 @@
 //! stale. A stale cursor re-seeks by its saved key. Pages are only
 //! modified through the pager (journaled first).
 
+mod append_run;
 pub mod balance;
 pub mod cell;
 mod cursor;

@@ -55,7 +55,7 @@ impl Btree {
     }
 
     /// `on_edge` for a tree whose interior pages are of `kind`.
-    fn on_edge_of(&self, path: &[Level], last: bool, kind: PageKind) -> Result<bool> {
+    pub(super) fn on_edge_of(&self, path: &[Level], last: bool, kind: PageKind) -> Result<bool> {
         for lv in &path[..path.len() - 1] {
             let h = page::header(self.pager.page(lv.pgno)?, lv.pgno)?;
             if h.kind != kind {

@@ -442,6 +442,13 @@ impl Connection {
             let mut more = src.block_on(|b| from.first(b))?;
             let mut record = Vec::new();
             while more {
+                // The rest of the source leaf, as far as the new tree's
+                // last leaf has room, in one operation; else (a full leaf
+                // to balance, a large row, the first entry) one entry.
+                if to.append_leaf_run(dst, &mut from, src)? > 0 {
+                    more = src.block_on(|b| from.next(b))?;
+                    continue;
+                }
                 let rowid = if index { 0 } else { from.rowid() };
                 src.block_on(|b| {
                     Ok(match from.payload(b)? {

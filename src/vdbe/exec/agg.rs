@@ -49,6 +49,8 @@ pub(super) fn exec_lent(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Resu
     host.state().lent_depth += 1;
     let r = if insn.p5 <= 1 && matches!(insn.opcode, Opcode::Function | Opcode::AggStep) {
         call_few(vm, insn, def, Caller::Lent(&mut *host))
+    } else if insn.p5 as usize <= SMALL_ARGS && matches!(insn.opcode, Opcode::Function | Opcode::AggStep) {
+        call_small(vm, insn, def, Caller::Lent(&mut *host))
     } else {
         call_general(vm, insn, def, Caller::Lent(&mut *host))
     };
@@ -65,8 +67,13 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
     let P4::Func(def) = &insn.p4 else {
         return Err(super::internal("function opcode without a function"));
     };
-    if insn.p5 <= 1 && matches!(insn.opcode, Opcode::Function | Opcode::AggStep) {
-        return call_few(vm, insn, def, Caller::State(env));
+    if matches!(insn.opcode, Opcode::Function | Opcode::AggStep) {
+        if insn.p5 <= 1 {
+            return call_few(vm, insn, def, Caller::State(env));
+        }
+        if insn.p5 as usize <= SMALL_ARGS {
+            return call_small(vm, insn, def, Caller::State(env));
+        }
     }
     call_general(vm, insn, def, Caller::State(env))
 }
@@ -245,6 +252,71 @@ fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut call
             }
         }
         _ => return Err(super::internal("function kind does not match the opcode")),
+    }
+    Ok(Flow::Next)
+}
+
+/// Most arguments [`call_small`] takes (LIKE, GLOB, substr, instr, ...).
+const SMALL_ARGS: usize = 4;
+
+/// `Function` or `AggStep` with 2 to [`SMALL_ARGS`] arguments: they are
+/// moved out of their registers into an array on the stack for the call
+/// and back right after it (no list filled and drained per row, as
+/// [`call_general`] does for any count).
+#[inline(never)]
+fn call_small(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut caller: Caller<'_>) -> Result<Flow> {
+    let env = caller.state();
+    let max_length = env.max_length;
+    let first = insn.p2.max(0) as usize;
+    // (Registers past the file read as NULL, as `call_general` gives them.)
+    let n = (insn.p5 as usize).min(SMALL_ARGS);
+    debug_assert!((2..=SMALL_ARGS).contains(&n), "call_small with {n} arguments");
+    let mut args: [Value; SMALL_ARGS] = Default::default();
+    let mut subtypes = [0u32; SMALL_ARGS];
+    for i in 0..n {
+        if let Some(r) = vm.regs.get_mut(first + i) {
+            args[i] = std::mem::take(&mut r.value);
+            subtypes[i] = r.subtype;
+        }
+    }
+    let mut prng = crate::util::prng::fill;
+    let mut now = vm.now_jd_ms;
+    let mut ctx = function_context(env, insn, &def.name, &mut now, &subtypes[..n], &mut prng);
+    if let Caller::Lent(h) = &mut caller {
+        ctx.host = Some(&mut **h);
+    }
+    let outcome = match (insn.opcode, &def.kind) {
+        (Opcode::Function, FuncKind::Scalar(f)) => f.call(&mut ctx, &args[..n]).map(Some),
+        (Opcode::AggStep, FuncKind::Aggregate(f)) => {
+            let state = vm.aggs.get_or_start(insn.p3 as usize, || f.start());
+            let r = if insn.p1 > 0 { step_choosing(state.as_mut(), &mut ctx, &args[..n]) } else { state.step(&mut ctx, &args[..n]).map(|_| false) };
+            r.map(|chosen| Some(Value::Integer(chosen as i64)))
+        }
+        _ => Err(super::internal("function kind does not match the opcode")),
+    };
+    let subtype = ctx.result_subtype;
+    vm.now_jd_ms = now;
+    // The arguments go back first, whatever the outcome.
+    for (i, v) in args.iter_mut().take(n).enumerate() {
+        if let Some(r) = vm.regs.get_mut(first + i) {
+            r.value = std::mem::take(v);
+        }
+    }
+    let v = outcome?;
+    match (insn.opcode, v) {
+        (Opcode::Function, Some(v)) => {
+            let r = &mut vm.regs[insn.p3 as usize];
+            match v {
+                Value::Integer(i) => r.set_int(i),
+                v => {
+                    v.check_length(max_length)?;
+                    r.value = v;
+                }
+            }
+            r.subtype = subtype;
+        }
+        (_, Some(Value::Integer(chosen))) if insn.p1 > 0 => vm.regs[insn.p1 as usize].set_int(chosen),
+        _ => {}
     }
     Ok(Flow::Next)
 }
