@@ -47,6 +47,20 @@ endif
 # then needs a glibc with DT_RELR, which the machine building it has.
 RELR_FLAG := $(shell printf 'int x; int *p = &x;\n' | $(CC) -shared -fPIC -x c - -o /dev/null -Wl,-z,pack-relative-relocs 2>/dev/null && echo -Wl,-z,pack-relative-relocs)
 
+# Identical code folding (lld's --icf=all) where the Rust toolchain ships
+# lld (rustup's gcc-ld wrapper): byte-identical functions (generic
+# instances, drop glue, closures) kept once, ~46 KB. The exported API
+# functions (every name the header declares) are kept unique, so C callers still see
+# distinct addresses where the compiler had not already merged them; Rust
+# promises no distinct addresses for its own functions. Without that lld
+# the system linker is used as before.
+LLD_DIR := $(shell d="$$(rustc --print sysroot 2>/dev/null)/lib/rustlib/$$(rustc -vV 2>/dev/null | sed -n 's/^host: //p')/bin/gcc-ld"; \
+  [ -x "$$d/ld.lld" ] && printf 'int x;\n' | $(CC) -B"$$d" -fuse-ld=lld -shared -fPIC -x c - -o /dev/null 2>/dev/null && echo "$$d")
+ifneq ($(LLD_DIR),)
+ICF_FLAGS = -B$(LLD_DIR) -fuse-ld=lld -Wl,--icf=all \
+  $$(grep -oE '\bsqlite3[a-z]*_[a-z0-9_]+ *\([^*]' include/sqlite3.h | sed 's/ *(.*//' | sort -u | sed 's/^/-Wl,--keep-unique=/')
+endif
+
 define link_shared
 	mkdir -p $(dir $(1)) $(BUILD)/obj
 	$(if $(2),$(CC) -c -fPIC -o $(BUILD)/obj/version-$(notdir $(1)).o \
@@ -54,7 +68,7 @@ define link_shared
 	$(CC) -shared -o $(1) $(if $(2),$(BUILD)/obj/version-$(notdir $(1)).o) \
 	  -Wl,--whole-archive target/release/libsqlite3.a -Wl,--no-whole-archive \
 	  -Wl,-soname,libsqlite3.so.0 -Wl,--version-script=capi/sqlite3.map \
-	  -Wl,--gc-sections $(RELR_FLAG) -lpthread -ldl -lm -lgcc_s -lc
+	  -Wl,--gc-sections $(RELR_FLAG) $(ICF_FLAGS) -lpthread -ldl -lm -lgcc_s -lc
 endef
 
 # Reference SQLite 3.54.1 for the differential C tests, from the source
