@@ -37,6 +37,7 @@ mod loop_kind;
 mod plan_lines;
 pub mod pragma;
 pub mod query;
+mod select_ids;
 pub mod statement;
 pub mod target;
 pub mod vtab;

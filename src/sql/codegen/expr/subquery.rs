@@ -91,7 +91,10 @@ impl Compiler<'_> {
         let once = self.once_placeholder();
         let key = crate::value::record::KeyField { collation: self.collation(collation)?, descending: false };
         self.b.add4(Opcode::OpenEphemeral, cur, 1, 0, P4::KeyInfo(Arc::new(crate::value::record::KeyInfo { fields: vec![key] })), 0);
-        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur))?;
+        let line = self.eqp.open_subquery("LIST", sel);
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur));
+        self.eqp.close_subquery(line, info.as_ref().is_ok_and(|i| i.correlated));
+        let info = info?;
         if info.n_columns != 1 {
             return Err(Error::sql(format!("sub-select returns {} columns - expected 1", info.n_columns)));
         }
@@ -116,7 +119,10 @@ impl Compiler<'_> {
         let fields =
             (0..width).map(|_| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }).collect();
         self.b.add4(Opcode::OpenEphemeral, cur, width as i32, 0, P4::KeyInfo(Arc::new(crate::value::record::KeyInfo { fields })), 0);
-        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur))?;
+        let line = self.eqp.open_subquery("LIST", sel);
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur));
+        self.eqp.close_subquery(line, info.as_ref().is_ok_and(|i| i.correlated));
+        let info = info?;
         if info.n_columns != width {
             return Err(Error::sql(format!("sub-select returns {} columns - expected {width}", info.n_columns)));
         }
@@ -140,7 +146,10 @@ impl Compiler<'_> {
             })),
             0,
         );
-        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur))?;
+        let line = self.eqp.open_subquery("LIST", sel);
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur));
+        self.eqp.close_subquery(line, info.as_ref().is_ok_and(|i| i.correlated));
+        let info = info?;
         if info.n_columns != 1 {
             return Err(Error::sql(format!("sub-select returns {} columns - expected 1", info.n_columns)));
         }
@@ -190,7 +199,10 @@ impl Compiler<'_> {
         let once = self.once_placeholder();
         let fields = (0..n).map(|_| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }).collect();
         self.b.add4(Opcode::OpenEphemeral, cur, n as i32, 0, P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields })), 0);
-        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur))?;
+        let line = self.eqp.open_subquery("LIST", sel);
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur));
+        self.eqp.close_subquery(line, info.as_ref().is_ok_and(|i| i.correlated));
+        let info = info?;
         if info.n_columns != n {
             return Err(Error::sql(format!("sub-select returns {} columns - expected {n}", info.n_columns)));
         }
@@ -276,7 +288,10 @@ impl Compiler<'_> {
         let once = self.once_placeholder();
         self.b.add(Opcode::Integer, 0, r, 0);
         let done = self.b.label();
-        let info = self.compile_select(sel, crate::sql::model::query::Dest::Exists { reg: r, done })?;
+        let line = self.eqp.open_subquery("SCALAR", sel);
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::Exists { reg: r, done });
+        self.eqp.close_subquery(line, info.as_ref().is_ok_and(|i| i.correlated));
+        let info = info?;
         self.b.bind(done);
         self.finish_once(once, info.correlated);
         self.b.add(Opcode::SCopy, r, target, 0);
@@ -298,7 +313,10 @@ impl Compiler<'_> {
         let once = self.once_placeholder();
         self.b.add(Opcode::Null, 0, r, 0);
         let done = self.b.label();
-        let info = self.compile_select(sel, crate::sql::model::query::Dest::Scalar { reg: r, done })?;
+        let line = self.eqp.open_subquery("SCALAR", sel);
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::Scalar { reg: r, done });
+        self.eqp.close_subquery(line, info.as_ref().is_ok_and(|i| i.correlated));
+        let info = info?;
         self.subquery_affinity.insert(sel as *const ast::Select<'_> as usize, info.first_affinity);
         let column = (info.decltypes.first().cloned().flatten(), info.origins.first().cloned().flatten());
         self.subquery_column.insert(sel as *const ast::Select<'_> as usize, column);

@@ -869,6 +869,10 @@ impl<'b> Compiler<'_> {
         if n > 64 {
             return Err(Error::sql("at most 64 tables in a join"));
         }
+        if n == 0 {
+            // (No FROM clause: the one row the body runs for.)
+            self.eqp.push(format_args!("SCAN CONSTANT ROW"));
+        }
         // Inner joins may be reordered; their ON terms then behave as
         // WHERE terms, and a USING/NATURAL column's equality with the one
         // table on its left as `left.col = right.col` (SQLite adds it to
