@@ -76,6 +76,28 @@ impl PlanLines {
         SubqueryLine { at: Some(at), id, saved }
     }
 
+    /// Drop the lines `text` recorded directly under the heading `line`.
+    pub fn drop_children(&mut self, line: &SubqueryLine, text: &str) {
+        if let Some(at) = line.at {
+            let parent = at as i32 + 1;
+            let mut i = at + 1;
+            while i < self.lines.len() {
+                if self.lines[i].1 == parent && self.lines[i].2 == text {
+                    debug_assert!(!self.lines.iter().any(|l| l.1 == i as i32 + 1), "a line dropped has no children");
+                    self.lines.remove(i);
+                    // (Parents after it are line numbers + 1: shift them.)
+                    for l in self.lines.iter_mut().skip(i) {
+                        if l.1 > i as i32 + 1 {
+                            l.1 -= 1;
+                        }
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+        }
+    }
+
     /// Complete a subquery's heading once it is known whether the
     /// subquery reads the enclosing row (`correlated`: it then runs for
     /// each row, and SQLite says "CORRELATED").

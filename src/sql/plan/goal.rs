@@ -126,6 +126,35 @@ impl Compiler<'_> {
         Some(OrderGoal { item, terms: out, grouping: false, min_max: false, vtab_distinct: 2 })
     }
 
+    /// The order a DISTINCT without ORDER BY asks of a table that is not
+    /// virtual (SQLite's `WHERE_DISTINCTBY`): its result columns, each a
+    /// column of one FROM item, grouped in any order and direction under
+    /// the collation each result column compares with.
+    pub(crate) fn ordered_distinct_goal(&mut self, from: &[FromItem<'_, '_>], items: &[ResultItem<'_, '_>]) -> Option<OrderGoal> {
+        let mut out = Vec::new();
+        let mut item = None;
+        for it in items {
+            let (r, coll) = match it {
+                ResultItem::Col(r, _, _) => (r.clone(), None),
+                ResultItem::Expr(e, _) => {
+                    let (inner, coll) = strip_collate(e);
+                    (self.plain_column(inner)?, coll)
+                }
+            };
+            let (i, term) = self.goal_term(&r, coll, false)?;
+            if item.is_some_and(|x| x != i) {
+                return None;
+            }
+            item = Some(i);
+            out.push(term);
+        }
+        let item = item?;
+        if from.iter().find(|f| f.item == item)?.vtab.is_some() {
+            return None;
+        }
+        Some(OrderGoal { item, terms: out, grouping: true, min_max: false, vtab_distinct: 2 })
+    }
+
     /// The goal of GROUP BY expressions (already mapped from ordinals).
     pub(crate) fn group_by_goal(&mut self, groups: &[&Expr<'_>]) -> Option<OrderGoal> {
         let mut out = Vec::new();
