@@ -209,6 +209,9 @@ pub struct Compiler<'s> {
     /// that AST lives: entries are dropped before the result columns
     /// holding them are compiled).
     pub subquery_affinity: HashMap<usize, Option<crate::value::affinity::Affinity>>,
+    /// While a join order is searched: names resolved so far (see
+    /// `plan::name_memo`).
+    pub name_memo: Option<crate::sql::plan::name_memo::NameMemo>,
     /// Declared type and origin (database, table, column) of the first
     /// result column of each scalar subquery compiled, keyed as
     /// `subquery_affinity`: what `sqlite3_column_decltype` and the origin
@@ -357,6 +360,7 @@ impl<'s> Compiler<'s> {
             statement_texts: Default::default(),
             nested_from: false,
             subquery_affinity: HashMap::new(),
+            name_memo: None,
             subquery_column: HashMap::new(),
             later_compound_columns: Vec::new(),
             subprograms: Vec::new(),

@@ -52,6 +52,18 @@ fn strip_collate<'x, 'y>(mut e: &'x Expr<'y>) -> (&'x Expr<'y>, Option<String>) 
 impl Compiler<'_> {
     /// The column of this SELECT a plain column reference names.
     pub(crate) fn plain_column(&mut self, e: &Expr<'_>) -> Option<ColumnRef> {
+        let key = e as *const Expr<'_> as usize;
+        if let Some(known) = self.name_memo.as_ref().and_then(|m| m.plain.get(&key)) {
+            return known.clone();
+        }
+        let r = self.plain_column_resolved(e);
+        if let Some(m) = self.name_memo.as_mut() {
+            m.plain.insert(key, r.clone());
+        }
+        r
+    }
+
+    fn plain_column_resolved(&mut self, e: &Expr<'_>) -> Option<ColumnRef> {
         let r = match e {
             Expr::Id(id) => self.resolve_name(None, &unquoted(id.0)).ok().flatten(),
             Expr::Qualified(q, c) => self.resolve_name(Some(&unquoted(q.0)), &unquoted(c.0)).ok().flatten(),

@@ -766,6 +766,18 @@ impl<'b> Compiler<'_> {
 
     /// Which FROM items (bits) of the innermost scope `e` reads.
     pub fn expr_deps(&mut self, e: &Expr<'_>) -> u64 {
+        let key = e as *const Expr<'_> as usize;
+        if let Some(&known) = self.name_memo.as_ref().and_then(|m| m.deps.get(&key)) {
+            return known;
+        }
+        let deps = self.expr_deps_resolved(e);
+        if let Some(m) = self.name_memo.as_mut() {
+            m.deps.insert(key, deps);
+        }
+        deps
+    }
+
+    fn expr_deps_resolved(&mut self, e: &Expr<'_>) -> u64 {
         if has_subquery(e) {
             return u64::MAX;
         }
