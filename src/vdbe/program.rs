@@ -61,6 +61,12 @@ pub enum Opcode {
     DecrJumpZero,
     OffsetLimit,
     Once,
+    /// Add the key in r[P3..P3+P2] (P4: the affinity it is stored
+    /// under) to the Bloom filter in r[P1].
+    FilterAdd,
+    /// Jump to P2 when the key in r[P3..P3+P4] is surely not in the
+    /// Bloom filter in r[P1].
+    Filter,
     Jump,
     Noop,
     InitCoroutine,

@@ -173,6 +173,7 @@ impl Builder {
                     | IfNotZero
                     | DecrJumpZero
                     | Once
+                    | Filter
                     | InitCoroutine
                     | Yield
                     | Rewind

@@ -84,6 +84,9 @@ pub struct FrameState {
     /// Addresses of the `MakeRecord`s feeding each temporary index, so an
     /// IN operator can give them its comparison affinity afterwards.
     pub ephem_records: HashMap<i32, Vec<usize>>,
+    /// The Bloom filters of IN subqueries being compiled: temporary index
+    /// cursor to (filter register, addresses of its `FilterAdd`s).
+    pub bloom_adds: HashMap<i32, (i32, Vec<usize>)>,
     /// INSERT into an AUTOINCREMENT table: (sqlite_sequence cursor,
     /// register with the sequence value, register with its row's rowid,
     /// register with the value read at the start).

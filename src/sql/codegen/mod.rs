@@ -51,6 +51,7 @@ mod plan_lines;
 pub mod pragma;
 pub mod query;
 pub mod select_context;
+mod select_ids;
 pub mod statement;
 pub mod statement_state;
 pub mod target;

@@ -15,6 +15,9 @@ pub struct NameScope {
     /// Result-column aliases usable in WHERE/GROUP BY/HAVING/ORDER BY,
     /// innermost SELECT last.
     pub aliases: Vec<Aliases>,
+    /// While a join order is searched: names resolved so far (see
+    /// `plan::name_memo`).
+    pub name_memo: Option<crate::sql::plan::name_memo::NameMemo>,
     /// For an accumulator of `agg_regs`, the one of an enclosing query its
     /// entry replaced (the same call text): what that text means where
     /// the enclosing query's expression is compiled (a result alias named

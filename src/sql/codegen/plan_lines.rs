@@ -6,6 +6,9 @@
 //! a no-op and the list stays empty (its length, used to find or drop the
 //! lines a nested compilation added, is then always 0).
 
+use sqlite3_parser::ast;
+use std::collections::HashMap;
+
 /// The lines: (id, parent, text, the "notused" column), in the order they
 /// were chosen.
 #[derive(Debug, Default)]
@@ -16,9 +19,98 @@ pub struct PlanLines {
     lines: Vec<(i32, i32, String, i32)>,
     /// The parent of the lines pushed now (line number + 1; 0: the top).
     parent: i32,
+    /// The statement's SELECTs' numbers, by the address of their
+    /// `ast::Select` (see `select_ids`).
+    select_ids: HashMap<usize, i32>,
+    /// The last number given (to the statement's SELECTs, then to those
+    /// compiled from other text).
+    last_select_id: i32,
+}
+
+/// A subquery's heading line ("LIST SUBQUERY 1"), open while its plan
+/// is recorded under it; see [`PlanLines::open_subquery`].
+#[must_use]
+pub struct SubqueryLine {
+    /// The heading's line number, when lines are recorded.
+    at: Option<usize>,
+    /// The subquery's number.
+    id: i32,
+    /// The parent in force before.
+    saved: i32,
 }
 
 impl PlanLines {
+    /// Start recording for a statement (`wanted`: it is EXPLAIN QUERY
+    /// PLAN), numbering the SELECTs of `stmt`.
+    pub fn start(&mut self, wanted: bool, stmt: &ast::Stmt<'_>) {
+        self.wanted = wanted;
+        self.select_ids.clear();
+        self.last_select_id = 0;
+        if let (true, ast::Stmt::Select(sel)) = (wanted, stmt) {
+            super::select_ids::number_select(sel, &mut self.select_ids, &mut self.last_select_id);
+        }
+    }
+
+    /// The number EXPLAIN QUERY PLAN gives the subquery `sel`.
+    fn select_id(&mut self, sel: &ast::Select<'_>) -> i32 {
+        match self.select_ids.get(&(sel as *const ast::Select<'_> as usize)) {
+            Some(&id) => id,
+            None => {
+                self.last_select_id += 1;
+                self.last_select_id
+            }
+        }
+    }
+
+    /// Record the heading of subquery `sel` as an expression ("LIST" for
+    /// IN's, "SCALAR" for a value's or EXISTS') and make the lines pushed
+    /// until [`Self::close_subquery`] its children.
+    pub fn open_subquery(&mut self, kind: &'static str, sel: &ast::Select<'_>) -> SubqueryLine {
+        if !self.wanted {
+            return SubqueryLine { at: None, id: 0, saved: self.parent };
+        }
+        let id = self.select_id(sel);
+        let at = self.lines.len();
+        self.lines.push((0, self.parent, kind.to_string(), 0));
+        let saved = self.set_parent(Some(at));
+        SubqueryLine { at: Some(at), id, saved }
+    }
+
+    /// Drop the lines `text` recorded directly under the heading `line`.
+    pub fn drop_children(&mut self, line: &SubqueryLine, text: &str) {
+        if let Some(at) = line.at {
+            let parent = at as i32 + 1;
+            let mut i = at + 1;
+            while i < self.lines.len() {
+                if self.lines[i].1 == parent && self.lines[i].2 == text {
+                    debug_assert!(!self.lines.iter().any(|l| l.1 == i as i32 + 1), "a line dropped has no children");
+                    self.lines.remove(i);
+                    // (Parents after it are line numbers + 1: shift them.)
+                    for l in self.lines.iter_mut().skip(i) {
+                        if l.1 > i as i32 + 1 {
+                            l.1 -= 1;
+                        }
+                    }
+                } else {
+                    i += 1;
+                }
+            }
+        }
+    }
+
+    /// Complete a subquery's heading once it is known whether the
+    /// subquery reads the enclosing row (`correlated`: it then runs for
+    /// each row, and SQLite says "CORRELATED").
+    pub fn close_subquery(&mut self, line: SubqueryLine, correlated: bool) {
+        if let Some(at) = line.at {
+            if let Some(l) = self.lines.get_mut(at) {
+                let kind = std::mem::take(&mut l.2);
+                l.2 = format!("{}{kind} SUBQUERY {}", if correlated { "CORRELATED " } else { "" }, line.id);
+            }
+            self.parent = line.saved;
+        }
+    }
+
     /// Record a line (formatted only when wanted).
     pub fn push(&mut self, text: std::fmt::Arguments<'_>) {
         if self.wanted {

@@ -130,7 +130,7 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
         Cmd::Explain(s) => (s, 1),
         Cmd::ExplainQueryPlan(s) => (s, 2),
     };
-    c.stmt.eqp.wanted = explain == 2;
+    c.stmt.eqp.start(explain == 2, stmt);
     c.stmt.explain_comments = explain == 1;
     // (On a large stack: walks that do not grow it themselves, such as
     // the parser crate's formatting of a subtree as text, recurse once per

@@ -147,6 +147,18 @@ pub struct LimitRegs {
     pub offset: Option<i32>,
 }
 
+/// How a DISTINCT tells a repeated row.
+#[derive(Debug, Clone)]
+pub enum Distinct {
+    /// The rows sent so far, in a temporary index (its cursor): SQLite's
+    /// "USE TEMP B-TREE FOR DISTINCT".
+    Table(i32),
+    /// The loops give equal rows one after the other: a row repeats the
+    /// one before it (in registers from `prev`; `first` is 0 until a row
+    /// was sent), compared under each column's collation.
+    Ordered { first: i32, prev: i32, collations: Vec<Collation> },
+}
+
 /// How rows are emitted from the innermost loop.
 pub struct RowCtx {
     /// Final destination.
@@ -156,8 +168,8 @@ pub struct RowCtx {
     /// ORDER BY terms: result column index or key expression (as
     /// positions into the ORDER BY list).
     pub order_map: Vec<Option<usize>>,
-    /// DISTINCT temporary index.
-    pub distinct: Option<i32>,
+    /// How DISTINCT drops repeated rows.
+    pub distinct: Option<Distinct>,
     /// LIMIT (applied at the final destination).
     pub limit: Option<LimitRegs>,
     /// Where to go when LIMIT is reached.

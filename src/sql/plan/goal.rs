@@ -52,6 +52,18 @@ fn strip_collate<'x, 'y>(mut e: &'x Expr<'y>) -> (&'x Expr<'y>, Option<String>) 
 impl Compiler<'_> {
     /// The column of this SELECT a plain column reference names.
     pub(crate) fn plain_column(&mut self, e: &Expr<'_>) -> Option<ColumnRef> {
+        let key = e as *const Expr<'_> as usize;
+        if let Some(known) = self.names.name_memo.as_ref().and_then(|m| m.plain.get(&key)) {
+            return known.clone();
+        }
+        let r = self.plain_column_resolved(e);
+        if let Some(m) = self.names.name_memo.as_mut() {
+            m.plain.insert(key, r.clone());
+        }
+        r
+    }
+
+    fn plain_column_resolved(&mut self, e: &Expr<'_>) -> Option<ColumnRef> {
         let r = match e {
             Expr::Id(id) => self.resolve_name(None, &unquoted(id.0)).ok().flatten(),
             Expr::Qualified(q, c) => self.resolve_name(Some(&unquoted(q.0)), &unquoted(c.0)).ok().flatten(),
@@ -124,6 +136,35 @@ impl Compiler<'_> {
         let item = item?;
         from.iter().find(|f| f.item == item)?.vtab.as_ref()?;
         Some(OrderGoal { item, terms: out, grouping: false, min_max: false, vtab_distinct: 2 })
+    }
+
+    /// The order a DISTINCT without ORDER BY asks of a table that is not
+    /// virtual (SQLite's `WHERE_DISTINCTBY`): its result columns, each a
+    /// column of one FROM item, grouped in any order and direction under
+    /// the collation each result column compares with.
+    pub(crate) fn ordered_distinct_goal(&mut self, from: &[FromItem<'_, '_>], items: &[ResultItem<'_, '_>]) -> Option<OrderGoal> {
+        let mut out = Vec::new();
+        let mut item = None;
+        for it in items {
+            let (r, coll) = match it {
+                ResultItem::Col(r, _, _) => (r.clone(), None),
+                ResultItem::Expr(e, _) => {
+                    let (inner, coll) = strip_collate(e);
+                    (self.plain_column(inner)?, coll)
+                }
+            };
+            let (i, term) = self.goal_term(&r, coll, false)?;
+            if item.is_some_and(|x| x != i) {
+                return None;
+            }
+            item = Some(i);
+            out.push(term);
+        }
+        let item = item?;
+        if from.iter().find(|f| f.item == item)?.vtab.is_some() {
+            return None;
+        }
+        Some(OrderGoal { item, terms: out, grouping: true, min_max: false, vtab_distinct: 2 })
     }
 
     /// The goal of GROUP BY expressions (already mapped from ordinals).

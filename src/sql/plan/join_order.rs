@@ -129,7 +129,10 @@ impl<'b> Compiler<'_> {
         // The item whose order an ORDER BY / GROUP BY wants, when some
         // scan of it gives that order: other paths pay for a sort.
         let ordered_item = goal.filter(|g| self.goal_servable(items, g)).map(|g| g.item);
+        // (Names resolved once for the whole search.)
+        let outer_memo = self.names.name_memo.replace(Default::default());
         let facts = self.join_facts(items, terms, goal, ordered_item, uses);
+        self.names.name_memo = outer_memo;
         // The loops take the plans asked here.
         self.vtab.plans.extend(facts.loops.iter().filter_map(|l| l.vtab.clone()));
         let mut memo: crate::util::fast_hash::FastMap<(usize, u64), Vec<Cand>> = Default::default();

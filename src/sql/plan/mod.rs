@@ -21,6 +21,7 @@ pub mod equivalence;
 pub mod goal;
 pub mod join_order;
 pub mod multi_or;
+pub mod name_memo;
 pub mod order;
 pub mod terms;
 pub mod vtab;

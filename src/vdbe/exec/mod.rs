@@ -6,6 +6,7 @@
 
 mod agg;
 mod arith;
+mod bloom;
 mod compare;
 mod control;
 mod cursor;
@@ -286,6 +287,7 @@ fn dispatch<'p>(vm: &mut Vm, top: &'p Program, current: &mut &'p Program, prog: 
         | Opcode::ChangeCount
         | Opcode::ResultRowConst => control::exec(vm, prog, insn),
         Opcode::String8 | Opcode::Blob => arith::literal(vm, insn, env.max_length),
+        Opcode::FilterAdd | Opcode::Filter => Ok(bloom::exec(vm, insn)),
         Opcode::Integer
         | Opcode::Int64
         | Opcode::Real

@@ -443,7 +443,7 @@ fn fits_six_bytes(i: i64) -> bool {
 /// integer stored under REAL affinity stays an integer only while it fits
 /// in 6 bytes; a larger one is stored as the REAL it stands for (so the
 /// table and its indexes hold what reading the column gives).
-fn record_affinity(v: Value, aff: crate::value::affinity::Affinity) -> Value {
+pub(super) fn record_affinity(v: Value, aff: crate::value::affinity::Affinity) -> Value {
     match (aff, v) {
         (crate::value::affinity::Affinity::Real, Value::Integer(i)) if !fits_six_bytes(i) => Value::Real(i as f64),
         (aff, v) => apply_affinity(v, aff),

@@ -7,6 +7,7 @@
 
 use super::comparison_affinity;
 use crate::error::{Error, Result};
+use crate::sql::codegen::plan_lines::SubqueryLine;
 use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::may_be_row;
 use crate::util::ascii::AsciiLower;
@@ -91,7 +92,10 @@ impl Compiler<'_> {
         let once = self.once_placeholder();
         let key = crate::value::record::KeyField { collation: self.collation(collation)?, descending: false };
         self.b.add4(Opcode::OpenEphemeral, cur, 1, 0, P4::KeyInfo(Arc::new(crate::value::record::KeyInfo { fields: vec![key] })), 0);
-        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur))?;
+        let line = self.stmt.eqp.open_subquery("LIST", sel);
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur));
+        self.stmt.eqp.close_subquery(line, info.as_ref().is_ok_and(|i| i.correlated));
+        let info = info?;
         if info.n_columns != 1 {
             return Err(Error::sql(format!("sub-select returns {} columns - expected 1", info.n_columns)));
         }
@@ -116,7 +120,10 @@ impl Compiler<'_> {
         let fields =
             (0..width).map(|_| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }).collect();
         self.b.add4(Opcode::OpenEphemeral, cur, width as i32, 0, P4::KeyInfo(Arc::new(crate::value::record::KeyInfo { fields })), 0);
-        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur))?;
+        let line = self.stmt.eqp.open_subquery("LIST", sel);
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur));
+        self.stmt.eqp.close_subquery(line, info.as_ref().is_ok_and(|i| i.correlated));
+        let info = info?;
         if info.n_columns != width {
             return Err(Error::sql(format!("sub-select returns {} columns - expected {width}", info.n_columns)));
         }
@@ -140,13 +147,25 @@ impl Compiler<'_> {
             })),
             0,
         );
-        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur))?;
+        let bloom = self.bloom_start(sel, cur);
+        let start = self.b.here();
+        let line = self.stmt.eqp.open_subquery("LIST", sel);
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur));
+        // Values are matched under the comparison's collation: the left
+        // side's when it has one, else the subquery column's.
+        let coll_name = match &info {
+            Ok(i) => self.expr_collation(lhs).map(|(n, _)| n).or_else(|| i.collations.first().cloned().flatten()),
+            Err(_) => None,
+        };
+        // (SQLite makes no filter for a set under another collation.)
+        let binary = coll_name.as_deref().is_none_or(|n| n.eq_ci("BINARY"));
+        let correlated = info.as_ref().is_ok_and(|i| i.correlated);
+        let bloom = self.bloom_keep(bloom, cur, start, correlated || !binary, &line);
+        self.stmt.eqp.close_subquery(line, correlated);
+        let info = info?;
         if info.n_columns != 1 {
             return Err(Error::sql(format!("sub-select returns {} columns - expected 1", info.n_columns)));
         }
-        // Values are matched under the comparison's collation: the left
-        // side's when it has one, else the subquery column's.
-        let coll_name = self.expr_collation(lhs).map(|(n, _)| n).or_else(|| info.collations.first().cloned().flatten());
         if let Some(name) = coll_name {
             let collation = self.collation(&name)?;
             self.b.insns[open].p4 = P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo {
@@ -158,7 +177,7 @@ impl Compiler<'_> {
         let aff = comparison_affinity(self.expr_affinity(lhs), info.first_affinity);
         if aff != 0 {
             let letter = (aff as u8 as char).to_string();
-            for at in self.frame.ephem_records.remove(&cur).unwrap_or_default() {
+            for at in self.frame.ephem_records.remove(&cur).unwrap_or_default().into_iter().chain(bloom.iter().flat_map(|b| b.1.iter().copied())) {
                 self.b.insns[at].p4 = P4::affinity(letter.clone());
             }
             self.b.add4(Opcode::Affinity, x, 1, 0, P4::affinity(letter), 0);
@@ -173,7 +192,7 @@ impl Compiler<'_> {
         self.b.add(Opcode::Rewind, cur, is_false, 0);
         self.b.add(Opcode::Goto, 0, null_result, 0);
         self.b.bind(nn);
-        self.b.add4(Opcode::Found, cur, found, x, P4::Int64(1), 0);
+        self.probe_with_filter(bloom.map(|b| b.0), cur, found, x, 1);
         self.b.add(Opcode::Rewind, cur, is_false, 0);
         self.b.add(Opcode::Column, cur, 0, t);
         self.b.add(Opcode::NotNull, t, is_false, 0);
@@ -190,7 +209,14 @@ impl Compiler<'_> {
         let once = self.once_placeholder();
         let fields = (0..n).map(|_| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }).collect();
         self.b.add4(Opcode::OpenEphemeral, cur, n as i32, 0, P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields })), 0);
-        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur))?;
+        let bloom = self.bloom_start(sel, cur);
+        let start = self.b.here();
+        let line = self.stmt.eqp.open_subquery("LIST", sel);
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur));
+        let correlated = info.as_ref().is_ok_and(|i| i.correlated);
+        let bloom = self.bloom_keep(bloom, cur, start, correlated, &line);
+        self.stmt.eqp.close_subquery(line, correlated);
+        let info = info?;
         if info.n_columns != n {
             return Err(Error::sql(format!("sub-select returns {} columns - expected {n}", info.n_columns)));
         }
@@ -221,7 +247,7 @@ impl Compiler<'_> {
             })
             .collect();
         if affs.chars().any(|c| c != 'A') {
-            for at in self.frame.ephem_records.remove(&cur).unwrap_or_default() {
+            for at in self.frame.ephem_records.remove(&cur).unwrap_or_default().into_iter().chain(bloom.iter().flat_map(|b| b.1.iter().copied())) {
                 self.b.insns[at].p4 = P4::affinity(affs.clone());
             }
             self.b.add4(Opcode::Affinity, x, n as i32, 0, P4::affinity(affs), 0);
@@ -234,7 +260,7 @@ impl Compiler<'_> {
         for i in 0..n as i32 {
             self.b.add(Opcode::IsNull, x + i, scan, 0);
         }
-        self.b.add4(Opcode::Found, cur, found, x, P4::Int64(n as i64), 0);
+        self.probe_with_filter(bloom.map(|b| b.0), cur, found, x, n);
         // No exact match: a row counts against NULL only if no field pair
         // is definitely different.
         self.b.bind(scan);
@@ -257,6 +283,51 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// Start the Bloom filter of an IN subquery's temporary index `cur`
+    /// (SQLite's, made while the index is filled): its register, emptied
+    /// each time the index is filled. Not for a subquery with ORDER BY,
+    /// whose rows SQLite sends from its sorter without one.
+    fn bloom_start(&mut self, sel: &ast::Select<'_>, cur: i32) -> Option<i32> {
+        if sel.order_by.is_some() {
+            return None;
+        }
+        let r = self.b.reg();
+        self.b.add(Opcode::Null, 0, r, 0);
+        self.frame.bloom_adds.insert(cur, (r, Vec::new()));
+        Some(r)
+    }
+
+    /// After the subquery filling `cur` is compiled (from address
+    /// `start`): the filter register and its `FilterAdd`s, when every row
+    /// inserted also went into the filter, unless `refused` (as SQLite,
+    /// no filter for a correlated subquery, run for each row); otherwise
+    /// the `FilterAdd`s are dropped and so are their plan lines.
+    fn bloom_keep(&mut self, bloom: Option<i32>, cur: i32, start: usize, refused: bool, line: &SubqueryLine) -> Option<(i32, Vec<usize>)> {
+        let bloom = bloom?;
+        let (_, adds) = self.frame.bloom_adds.remove(&cur).unwrap_or_default();
+        let adds: Vec<usize> = adds.into_iter().filter(|&a| self.b.insns.get(a).is_some_and(|i| i.opcode == Opcode::FilterAdd && i.p1 == bloom)).collect();
+        let inserts = self.b.insns[start..].iter().filter(|i| i.opcode == Opcode::IdxInsert && i.p1 == cur).count();
+        if !refused && !adds.is_empty() && adds.len() == inserts {
+            return Some((bloom, adds));
+        }
+        for &a in &adds {
+            self.b.insns[a].opcode = Opcode::Noop;
+        }
+        self.stmt.eqp.drop_children(line, "CREATE BLOOM FILTER");
+        None
+    }
+
+    /// Probe `cur` for the `n`-register key at `x`, jumping to `found`;
+    /// with a Bloom filter, a key it surely lacks skips the probe.
+    fn probe_with_filter(&mut self, bloom: Option<i32>, cur: i32, found: i32, x: i32, n: usize) {
+        let miss = self.b.label();
+        if let Some(f) = bloom {
+            self.b.add4(Opcode::Filter, f, miss, x, P4::Int64(n as i64), 0);
+        }
+        self.b.add4(Opcode::Found, cur, found, x, P4::Int64(n as i64), 0);
+        self.b.bind(miss);
+    }
+
     /// The end of an IN test: each label sets `target` to its outcome
     /// (NULL, false or true, reversed by NOT IN).
     pub(super) fn in_outcome(&mut self, l: InLabels, not: bool, target: i32) {
@@ -276,7 +347,10 @@ impl Compiler<'_> {
         let once = self.once_placeholder();
         self.b.add(Opcode::Integer, 0, r, 0);
         let done = self.b.label();
-        let info = self.compile_select(sel, crate::sql::model::query::Dest::Exists { reg: r, done })?;
+        let line = self.stmt.eqp.open_subquery("SCALAR", sel);
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::Exists { reg: r, done });
+        self.stmt.eqp.close_subquery(line, info.as_ref().is_ok_and(|i| i.correlated));
+        let info = info?;
         self.b.bind(done);
         self.finish_once(once, info.correlated);
         self.b.add(Opcode::SCopy, r, target, 0);
@@ -298,7 +372,10 @@ impl Compiler<'_> {
         let once = self.once_placeholder();
         self.b.add(Opcode::Null, 0, r, 0);
         let done = self.b.label();
-        let info = self.compile_select(sel, crate::sql::model::query::Dest::Scalar { reg: r, done })?;
+        let line = self.stmt.eqp.open_subquery("SCALAR", sel);
+        let info = self.compile_select(sel, crate::sql::model::query::Dest::Scalar { reg: r, done });
+        self.stmt.eqp.close_subquery(line, info.as_ref().is_ok_and(|i| i.correlated));
+        let info = info?;
         self.select.subquery_affinity.insert(sel as *const ast::Select<'_> as usize, info.first_affinity);
         let column = (info.decltypes.first().cloned().flatten(), info.origins.first().cloned().flatten());
         self.naming.subquery_column.insert(sel as *const ast::Select<'_> as usize, column);

@@ -368,6 +368,7 @@ impl<'b> Compiler<'_> {
                 let ki =
                     crate::value::record::KeyInfo { fields: vec![crate::value::record::KeyField { collation: a.distinct_coll.clone(), descending: false }] };
                 self.b.add4(Opcode::OpenEphemeral, d, 1, 0, P4::KeyInfo(Arc::new(ki)), 0);
+                self.stmt.eqp.push(format_args!("USE TEMP B-TREE FOR {}(DISTINCT)", a.def.name));
             }
             if let Some(o) = &a.ordered {
                 self.open_ordered_rows(a, o);

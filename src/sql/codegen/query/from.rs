@@ -771,6 +771,18 @@ impl<'b> Compiler<'_> {
 
     /// Which FROM items (bits) of the innermost scope `e` reads.
     pub fn expr_deps(&mut self, e: &Expr<'_>) -> u64 {
+        let key = e as *const Expr<'_> as usize;
+        if let Some(&known) = self.names.name_memo.as_ref().and_then(|m| m.deps.get(&key)) {
+            return known;
+        }
+        let deps = self.expr_deps_resolved(e);
+        if let Some(m) = self.names.name_memo.as_mut() {
+            m.deps.insert(key, deps);
+        }
+        deps
+    }
+
+    fn expr_deps_resolved(&mut self, e: &Expr<'_>) -> u64 {
         if has_subquery(e) {
             return u64::MAX;
         }
@@ -873,6 +885,10 @@ impl<'b> Compiler<'_> {
         let n = items.len();
         if n > 64 {
             return Err(Error::sql("at most 64 tables in a join"));
+        }
+        if n == 0 {
+            // (No FROM clause: the one row the body runs for.)
+            self.stmt.eqp.push(format_args!("SCAN CONSTANT ROW"));
         }
         // Inner joins may be reordered; their ON terms then behave as
         // WHERE terms, and a USING/NATURAL column's equality with the one

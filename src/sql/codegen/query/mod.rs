@@ -37,6 +37,7 @@ pub(in crate::sql::codegen) mod limit;
 pub(in crate::sql::codegen) mod multi_or;
 pub(in crate::sql::codegen) mod name_order;
 pub(in crate::sql::codegen) mod ordered_aggregate;
+pub(in crate::sql::codegen) mod ordered_distinct;
 pub(in crate::sql::codegen) mod outer_aggregate;
 pub(in crate::sql::codegen) mod outer_join_reduction;
 pub(crate) mod partial_index;

@@ -10,7 +10,7 @@ use crate::sql::codegen::{Compiler, CteDef};
 use crate::sql::model::expr_shape::conjuncts;
 use crate::sql::model::expr_shape::{aggregate_inputs, strip_parens};
 use crate::sql::model::query::kinds;
-use crate::sql::model::query::{key_width, needs_null_key, Dest, LimitRegs, NestedSource, ResultItem, RowCtx, SelectInfo};
+use crate::sql::model::query::{key_width, needs_null_key, Dest, Distinct, LimitRegs, NestedSource, ResultItem, RowCtx, SelectInfo};
 use crate::sql::parse::ordinal;
 use crate::sql::parse::{unquote, unquoted};
 use crate::sql::resolve::{ColumnRef, Scope};
@@ -203,6 +203,14 @@ impl Compiler<'_> {
                 let at = self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
                 self.frame.ephem_records.entry(cur).or_default().push(at);
                 self.b.add(Opcode::IdxInsert, cur, rec, 0);
+                // (An IN subquery's key also goes into its Bloom filter.)
+                if let Some(&(bloom, _)) = self.frame.bloom_adds.get(&cur) {
+                    let at = self.b.add(Opcode::FilterAdd, bloom, n as i32, regs);
+                    if let Some((_, adds)) = self.frame.bloom_adds.get_mut(&cur) {
+                        adds.push(at);
+                    }
+                    self.stmt.eqp.push(format_args!("CREATE BLOOM FILTER"));
+                }
             }
             Dest::EphemTable(cur) => {
                 let rec = self.b.reg();
@@ -283,11 +291,28 @@ impl Compiler<'_> {
     /// straight to the destination.
     pub fn emit_row(&mut self, ctx: &RowCtx, order_by: Option<&[SortedColumn<'_>]>, regs: i32, n: usize) -> Result<()> {
         let skip = self.b.label();
-        if let Some(d) = ctx.distinct {
-            self.b.add4(Opcode::Found, d, skip, regs, P4::Int64(n as i64), 0);
-            let rec = self.b.reg();
-            self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
-            self.b.add(Opcode::IdxInsert, d, rec, 0);
+        match &ctx.distinct {
+            Some(Distinct::Table(d)) => {
+                self.b.add4(Opcode::Found, *d, skip, regs, P4::Int64(n as i64), 0);
+                let rec = self.b.reg();
+                self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                self.b.add(Opcode::IdxInsert, *d, rec, 0);
+            }
+            Some(Distinct::Ordered { first, prev, collations }) => {
+                debug_assert_eq!(collations.len(), n, "a collation per result column");
+                let (first, prev) = (*first, *prev);
+                let new_row = self.b.label();
+                self.b.add(Opcode::IfNot, first, new_row, 1);
+                for (i, c) in collations.iter().enumerate() {
+                    let i = i as i32;
+                    self.b.add4(Opcode::Ne, prev + i, new_row, regs + i, P4::coll(c.clone()), crate::vdbe::program::cmp_flags::NULLEQ);
+                }
+                self.b.add(Opcode::Goto, 0, skip, 0);
+                self.b.bind(new_row);
+                self.b.add(Opcode::Copy, regs, prev, n as i32 - 1);
+                self.b.add(Opcode::Integer, 1, first, 0);
+            }
+            None => {}
         }
         match (ctx.sorter, order_by) {
             (Some((sorter, nk)), Some(terms)) => {
@@ -314,6 +339,9 @@ impl Compiler<'_> {
                 self.b.add(Opcode::SorterInsert, sorter, rec, keep);
             }
             _ => self.emit_final(ctx.dest, regs, n, ctx.limit, ctx.end),
+        }
+        if matches!(ctx.distinct, Some(Distinct::Table(_))) {
+            self.stmt.eqp.push(format_args!("USE TEMP B-TREE FOR DISTINCT"));
         }
         self.b.bind(skip);
         Ok(())
@@ -814,6 +842,7 @@ impl Compiler<'_> {
                 && !self.items_have_aggregates(&items)
                 && !items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if crate::sql::model::expr_shape::has_window_call(e)));
             let distinct = is_distinct && !(plain_rows && self.distinct_is_redundant(&items_from, &items, *where_clause));
+            let mut distinct_open = None;
             if distinct {
                 // Rows are told apart under each result column's collation.
                 let mut fields = Vec::with_capacity(items.len());
@@ -831,8 +860,8 @@ impl Compiler<'_> {
                 let d = self.b.cursor();
                 // (P5 8 is SQLite's BTREE_UNORDERED, which its EXPLAIN shows
                 // for this table: only membership is asked of it.)
-                self.b.add4(Opcode::OpenEphemeral, d, items.len() as i32, 0, P4::KeyInfo(Arc::new(KeyInfo { fields })), 8);
-                ctx.distinct = Some(d);
+                distinct_open = Some(self.b.add4(Opcode::OpenEphemeral, d, items.len() as i32, 0, P4::KeyInfo(Arc::new(KeyInfo { fields })), 8));
+                ctx.distinct = Some(Distinct::Table(d));
             }
             // Names in SQLite's resolver order: the result list, then
             // HAVING (refused first on a query that is not an aggregate
@@ -911,6 +940,14 @@ impl Compiler<'_> {
                 } else if is_distinct {
                     req.goal = self.distinct_goal(&items_from, &items);
                 }
+                // (A DISTINCT of the columns of one table without ORDER BY
+                // asks for their order, as SQLite's does: rows then come
+                // with equal ones adjacent, and no temporary index is kept.)
+                let distinct_ordered_goal = req.goal.is_none() && distinct_open.is_some() && ctx.sorter.is_none();
+                if distinct_ordered_goal {
+                    req.goal = self.ordered_distinct_goal(&items_from, &items);
+                }
+                let sort_goal = if ctx.sorter.is_some() && distinct_open.is_some() { req.goal.clone() } else { None };
                 // The WHERE loop of an UPDATE or DELETE (`onepass_rowids`)
                 // needs the whole row, as in SQLite: no index covers it.
                 let dml_where = self.names.select_depth == self.names.dml_where_level && self.frame.internal_rowid_read;
@@ -939,6 +976,17 @@ impl Compiler<'_> {
                 let (loops, served) = opened?;
                 if served || order_offered_only {
                     self.drop_sorter(&mut ctx);
+                }
+                if let (true, Some(at), Some(Distinct::Table(_))) = (served, distinct_open, &ctx.distinct) {
+                    // (An ORDER BY the loops give, whose first terms are the
+                    // DISTINCT columns, orders them too.)
+                    let by_order = match &sort_goal {
+                        Some(g) => self.ordered_distinct_goal(&items_from, &items).is_some_and(|d| super::ordered_distinct::leads(g, &d)),
+                        None => false,
+                    };
+                    if distinct_ordered_goal && req.goal.is_some() || by_order {
+                        self.order_distinct(&mut ctx, at, &items)?;
+                    }
                 }
                 // A module that skips the OFFSET rows itself: none are
                 // skipped here.
