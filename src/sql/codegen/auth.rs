@@ -99,7 +99,9 @@ impl Compiler<'_> {
     /// The innermost view being expanded or trigger being compiled (the
     /// authorizer's last argument).
     fn auth_context(&self) -> Option<String> {
-        self.expanding.last().cloned().or_else(|| self.firing.last().map(|(name, _)| name.clone()))
+        // (A CTE's marker in `expanding` ends with its name as written.)
+        let expanding = self.expanding.last().map(|e| if e.starts_with('\0') { e.rsplit('\0').next().unwrap_or_default().to_string() } else { e.clone() });
+        expanding.or_else(|| self.firing.last().map(|(name, _)| name.clone()))
     }
 
     /// The authorizer's answer about one action (`None`: there is none).
@@ -125,16 +127,22 @@ impl Compiler<'_> {
     /// `false` when the read must yield NULL. A denial is parked in
     /// `auth_error`.
     pub fn authorize_read(&mut self, table: &str, col: Option<usize>) -> bool {
+        self.authorize_read_named(table, col, None)
+    }
+
+    /// `authorize_read`, the column named `declared` where the schema's
+    /// table has no column list (a virtual table's comes from its module).
+    pub fn authorize_read_named(&mut self, table: &str, col: Option<usize>, declared: Option<&str>) -> bool {
         if self.authorizer.is_none() || self.auth_error.is_some() {
             return true;
         }
         let Some(t) = self.env.schema.table(table) else { return true };
-        if t.root == 0 {
+        if t.root == 0 && t.virtual_table.is_none() {
             // A view: its columns are read from the tables it selects.
             return true;
         }
         let column = match col.or(t.rowid_alias) {
-            Some(i) => t.columns.get(i).map_or_else(|| "ROWID".to_string(), |c| c.name.clone()),
+            Some(i) => t.columns.get(i).map(|c| c.name.clone()).or_else(|| declared.map(str::to_string)).unwrap_or_else(|| "ROWID".to_string()),
             None => "ROWID".to_string(),
         };
         let (tname, db) = (t.name.clone(), t.db);
@@ -153,6 +161,16 @@ impl Compiler<'_> {
                 self.auth_error = Some(Error::sql("authorizer malfunction"));
                 true
             }
+        }
+    }
+
+    /// `authorize_function` for the call `e`, unless the SELECT's
+    /// resolution asked already (`query/auth_order.rs`).
+    pub fn call_authorized(&mut self, e: &sqlite3_parser::ast::Expr<'_>, name: &str) -> Result<bool> {
+        let at = e as *const sqlite3_parser::ast::Expr<'_> as usize;
+        match self.auth_answers.last().and_then(|a| a.calls.get(&at)) {
+            Some(allowed) => Ok(*allowed),
+            None => self.authorize_function(name),
         }
     }
 

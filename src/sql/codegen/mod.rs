@@ -84,6 +84,9 @@ pub struct Compiler<'s> {
     /// Result-column aliases usable in WHERE/GROUP BY/HAVING/ORDER BY,
     /// innermost SELECT last.
     pub aliases: Vec<Aliases>,
+    /// The authorizer's answers for the SELECTs being compiled, innermost
+    /// last (with an authorizer only; `query/auth_order.rs`).
+    pub auth_answers: Vec<query::auth_order::AuthAnswers>,
     /// Whether the program writes.
     pub writes: bool,
     /// EXPLAIN QUERY PLAN lines (recorded only for EXPLAIN QUERY PLAN).
@@ -320,6 +323,7 @@ impl<'s> Compiler<'s> {
             using_left_terms: HashMap::new(),
             using_reordered: HashMap::new(),
             aliases: Vec::new(),
+            auth_answers: Vec::new(),
             writes: false,
             eqp: plan_lines::PlanLines::default(),
             explain_comments: false,

@@ -274,11 +274,13 @@ impl<'b> Compiler<'_> {
                     // names the definition (a CTE of the same name defined
                     // inside the body is another one) and cannot clash with
                     // a view name in `expanding`.
-                    let marker = format!("\0with {level} {}", name.ascii_lower());
-                    if self.expanding.contains(&marker) {
+                    // (After a second NUL, the name as written: the
+                    // authorizer's context while the body is compiled.)
+                    let marker = format!("\0with {level} {}\0", name.ascii_lower());
+                    if self.expanding.iter().any(|e| e.starts_with(&marker)) {
                         return Err(Error::sql(format!("circular reference: {name}")));
                     }
-                    self.expanding.push(marker);
+                    self.expanding.push(marker + &name);
                     let alias = alias.unwrap_or(name.clone());
                     // The body sees the CTEs of the WITH clause defining it
                     // and of those around that one, never the ones of the
@@ -979,7 +981,7 @@ impl<'b> Compiler<'_> {
         let order: Vec<usize> = if reorder {
             let mut planned: Vec<&Expr<'_>> = all_terms.clone();
             planned.extend(using_terms_of.iter().map(|(_, t)| *t));
-            self.join_order(items, &planned, req.goal.as_ref(), req.uses.as_ref())
+            self.join_order(items, &planned, all_terms.len(), req.goal.as_ref(), req.uses.as_ref())
         } else {
             (0..n).collect()
         };

@@ -805,6 +805,11 @@ impl Compiler<'_> {
         self.frame.in_exists = matches!(dest, Dest::Exists { .. });
         let exists_as_join_len = self.exists_as_join.len();
         let as_join = matches!(dest, Dest::Exists { .. }) && self.exists_as_join.contains(&(core as *const OneSelect<'_> as usize));
+        // (This SELECT's authorizer answers, see `auth_order.rs`.)
+        let auth_depth = self.auth_answers.len();
+        if self.authorizer.is_some() {
+            self.auth_answers.push(Default::default());
+        }
         let result = (|| -> Result<SelectInfo> {
             // `SELECT ... FROM recursive_cte LIMIT n`: the CTE need not
             // produce more than LIMIT + OFFSET rows.
@@ -1028,6 +1033,30 @@ impl Compiler<'_> {
                 }
             }
             self.check_names_in(&clauses)?;
+            // (Not for the SELECT carrying an UPDATE's or DELETE's WHERE,
+            // whose result list is the statement's own rowid read.)
+            let dml_where = self.select_depth == self.dml_where_level || self.frame.internal_rowid_read;
+            if self.authorizer.is_some() && !self.auth_answers.is_empty() && !dml_where {
+                // (The authorizer's reads and calls in the resolver's
+                // order: `auth_order.rs`.)
+                let mut rest: Vec<&Expr<'_>> = having.as_deref().into_iter().chain(where_clause.as_deref()).collect();
+                for it in &items_from {
+                    for j in &it.on {
+                        if let crate::sql::model::from::JoinTerm::Expr(e) = j {
+                            rest.push(e);
+                        }
+                    }
+                }
+                let ordering: Vec<&Expr<'_>> =
+                    order_by.iter().flat_map(|o| o.iter()).map(|t| &t.expr).chain(group_by.as_deref().into_iter().flat_map(|g| g.iter())).collect();
+                let written = exists_written.as_deref().unwrap_or(&items);
+                self.authorize_in_resolver_order(written, &rest, &ordering)?;
+                // SQLite runs a query with window functions as a subquery
+                // of one, a SELECT of its own for the authorizer.
+                if items_windows || order_windows {
+                    self.authorize(crate::sql::codegen::auth::action::SELECT, None, None, None)?;
+                }
+            }
             if having.is_some() && !is_agg {
                 return Err(Error::sql("HAVING clause on a non-aggregate query"));
             }
@@ -1173,6 +1202,7 @@ impl Compiler<'_> {
         })();
         self.frame.in_exists = saved_exists;
         self.exists_as_join.truncate(exists_as_join_len);
+        self.auth_answers.truncate(auth_depth);
         self.aliases.pop();
         let scope = self.scopes.pop().unwrap_or_default();
         let mut info = result?;
