@@ -4,12 +4,15 @@
 ** function before its arguments, `x LIKE y` as like(y, x); each name
 ** each time it is met), over ordinary tables and virtual tables (whose
 ** columns are asked about as a table's), in joins and in a CTE's body
-** (the CTE's name as context); then SQLITE_DENY and SQLITE_IGNORE on a
-** virtual table's column and on an aggregate function.
-** Left out because ringlite differs: a view's own columns (SQLite asks
-** about them too), a SELECT naming no column of a table (SQLite's READ with
-** an empty column name), the SQLITE_SELECT SQLite asks for each subquery,
-** view and CTE in FROM, and the reads of a subquery in an expression
+** (the CTE's name as context), a result alias standing for a column
+** (read again), views (their tables' columns with the view's name as
+** context, then the view's own columns, then a SELECT with the view's
+** name as context; a CTE's SELECT likewise); then SQLITE_DENY and
+** SQLITE_IGNORE on a virtual table's column, a view's column and an
+** aggregate function.
+** Left out because ringlite differs: a SELECT naming no column of a table
+** (SQLite's READ with an empty column name), the SQLITE_SELECT SQLite asks
+** for a subquery in FROM, and the reads of a subquery in an expression
 ** (asked where the subquery is compiled, after the enclosing SELECT's). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -115,10 +118,24 @@ int main(void) {
     "SELECT count(*) FROM v WHERE a > 1",
     "SELECT a FROM v ORDER BY c",
     "SELECT upper(c) FROM v WHERE c LIKE 'x%'",
+    /* result aliases named in WHERE, HAVING, ORDER BY (a copy of the
+    ** aliased expression: read again when it is a column) */
+    "SELECT a + 1 AS k FROM s WHERE k > 1",
+    "SELECT b AS k, count(*) FROM s GROUP BY k HAVING k > 0 ORDER BY k + 0",
+    "SELECT c AS k FROM s ORDER BY k || 'z'",
+    /* views: their tables' columns (the view's name as context), the
+    ** view's own columns, then the view's SELECT */
+    "SELECT * FROM sv",
+    "SELECT a FROM sv WHERE b > 1",
+    "SELECT x FROM r, sv WHERE sv.a = r.x",
+    "SELECT * FROM vv WHERE a > 2",
+    "SELECT count(*) FROM sv AS t1, vv AS t2 WHERE t1.a = t2.a",
     /* a CTE's body */
     "WITH c AS (SELECT a, b FROM s) SELECT * FROM c",
     "WITH c AS (SELECT a, c FROM v WHERE b = 1) SELECT a FROM c",
     "WITH Cx AS (SELECT a FROM v) SELECT * FROM Cx",
+    "WITH sv AS (SELECT c AS a FROM s) SELECT a FROM sv",
+    "WITH c AS (SELECT a FROM sv) SELECT * FROM c, vv WHERE vv.a = c.a",
     NULL };
   int i;
   sqlite3_open(":memory:", &db);
@@ -126,6 +143,7 @@ int main(void) {
   q("CREATE VIRTUAL TABLE v USING tv; CREATE VIRTUAL TABLE w USING tv(3)");
   q("CREATE TABLE r(x); INSERT INTO r VALUES (1), (2), (3)");
   q("CREATE TABLE s(a, b, c); INSERT INTO s VALUES (1, 1, 'x1'), (2, 2, 'x2'), (5, 2, 'y5')");
+  q("CREATE VIEW sv AS SELECT a, b FROM s; CREATE VIEW vv AS SELECT a, c FROM v");
   sqlite3_set_authorizer(db, auth, 0);
   logging = 1;
   for (i = 0; qs[i]; i++) q(qs[i]);
@@ -140,6 +158,9 @@ int main(void) {
   q("SELECT * FROM v, w WHERE v.a = w.a");
   target = "b";
   q("SELECT a, b FROM v");
+  q("SELECT a, b FROM sv");
+  target = "a";
+  q("SELECT a, b FROM sv WHERE a > 1");
   ignore_code = -1; deny_code = SQLITE_FUNCTION; target = "max";
   q("SELECT max(a) FROM v");
   q("SELECT max(a, 2) FROM v");

@@ -138,7 +138,9 @@ impl Compiler<'_> {
         }
         let Some(t) = self.env.schema.table(table) else { return true };
         if t.root == 0 && t.virtual_table.is_none() {
-            // A view: its columns are read from the tables it selects.
+            // A view: its columns are read from the tables it selects
+            // (and asked about as the view's where a SELECT names them:
+            // `query/auth_order.rs`).
             return true;
         }
         let column = match col.or(t.rowid_alias) {
@@ -146,9 +148,18 @@ impl Compiler<'_> {
             None => "ROWID".to_string(),
         };
         let (tname, db) = (t.name.clone(), t.db);
+        self.authorize_column_read(&tname, &column, db)
+    }
+
+    /// Ask `SQLITE_READ` of `table.column` in database `db`; `false` when
+    /// the read must yield NULL. A denial is parked in `auth_error`.
+    pub fn authorize_column_read(&mut self, tname: &str, column: &str, db: usize) -> bool {
+        if self.authorizer.is_none() || self.auth_error.is_some() {
+            return true;
+        }
         let dbn = self.db_name(db);
         let trigger = self.auth_context();
-        let Some(answer) = self.ask_authorizer(action::READ, Some(&tname), Some(&column), Some(&dbn), trigger.as_deref()) else { return true };
+        let Some(answer) = self.ask_authorizer(action::READ, Some(tname), Some(column), Some(&dbn), trigger.as_deref()) else { return true };
         match answer {
             0 => true,
             IGNORE => false,
@@ -162,6 +173,15 @@ impl Compiler<'_> {
                 true
             }
         }
+    }
+
+    /// `SQLITE_SELECT` for a view or CTE in FROM, its name the context
+    /// (as SQLite asks when it flattens or compiles one).
+    pub fn authorize_from_select(&mut self, name: &str) -> Result<Verdict> {
+        self.expanding.push(name.to_string());
+        let r = self.authorize(action::SELECT, None, None, None);
+        self.expanding.pop();
+        r
     }
 
     /// `authorize_function` for the call `e`, unless the SELECT's

@@ -11,6 +11,10 @@
 //! (`expr`) does not ask again; a read or call not met here (a subquery
 //! in an expression, compiled later with its own walk, or a read the
 //! statement makes without naming the column) is asked where it is coded.
+//! A view's columns are asked about as the view's (SQLite's READ of
+//! `view.col`, besides those of the tables inside), and each view or CTE
+//! in FROM then gets the `SQLITE_SELECT` SQLite asks when it flattens or
+//! compiles one, its name the context.
 
 use crate::error::Result;
 use crate::sql::codegen::Compiler;
@@ -28,6 +32,15 @@ pub struct AuthAnswers {
     pub reads: crate::util::fast_hash::FastMap<(i32, i64), bool>,
     /// By the call's expression address: whether the call is allowed.
     pub calls: crate::util::fast_hash::FastMap<usize, bool>,
+    /// Set once the SELECT's names are resolved: a SELECT compiled before
+    /// (a view's or CTE's body, in its FROM) is part of its resolution.
+    resolved: bool,
+    /// The `SQLITE_SELECT` contexts of views and CTEs inside the body of
+    /// FROM item N, asked after that item's own (SQLite meets them as it
+    /// flattens or compiles the item).
+    nested_selects: Vec<(usize, Vec<String>)>,
+    /// The place in FROM of the item being opened.
+    opening: usize,
 }
 
 /// One thing SQLite's resolver asks the authorizer about.
@@ -98,13 +111,17 @@ fn collect(e: &Expr<'_>, out: &mut Vec<AuthEvent>) {
 impl Compiler<'_> {
     /// Ask the authorizer about the names and calls of one SELECT in
     /// SQLite's resolver order (see the module comment); the answers go
-    /// to the innermost `auth_answers`. `order_by` and `group_by` terms
-    /// naming a result alias, or a column number, read nothing.
+    /// to the innermost `auth_answers`. `ordering`: the ORDER BY terms
+    /// (`true`) then the GROUP BY terms; a column number reads nothing,
+    /// nor does an ORDER BY term naming a result alias (SQLite matches
+    /// it to the result column; a GROUP BY term resolves as a name).
     pub(in crate::sql::codegen) fn authorize_in_resolver_order(
         &mut self,
         items: &[ResultItem<'_, '_>],
         clauses: &[&Expr<'_>],
-        order_by: &[&Expr<'_>],
+        ordering: &[(&Expr<'_>, bool)],
+        from: &[crate::sql::model::from::FromItem<'_, '_>],
+        windows: bool,
     ) -> Result<()> {
         debug_assert!(self.authorizer.is_some() && !self.auth_answers.is_empty());
         let aliases: Vec<(String, &Expr<'_>)> = items
@@ -140,8 +157,8 @@ impl Compiler<'_> {
         for e in clauses {
             collect(e, &mut rest);
         }
-        for e in order_by {
-            let by_alias = matches!(e, Expr::Id(id) if aliases.iter().any(|(a, _)| a.eq_ci(&unquote(id.0))));
+        for (e, order) in ordering {
+            let by_alias = *order && matches!(e, Expr::Id(id) if aliases.iter().any(|(a, _)| a.eq_ci(&unquote(id.0))));
             if !by_alias && !matches!(e, Expr::Literal(ast::Literal::Numeric(_))) {
                 collect(e, &mut rest);
             }
@@ -182,11 +199,19 @@ impl Compiler<'_> {
                 (None, None) => continue,
             };
             let scope_item = self.scopes.len().checked_sub(1 + r.depth).and_then(|s| self.scopes.get(s)).and_then(|s| s.items.get(r.item));
-            let Some((table, declared)) = scope_item.map(|i| (i.table.clone(), r.column.and_then(|c| i.columns.get(c)).map(|c| c.name.clone()))) else { continue };
-            if table.is_empty() {
+            let Some((table, declared, object)) =
+                scope_item.map(|i| (i.table.clone(), r.column.and_then(|c| i.columns.get(c)).map(|c| c.name.clone()), i.object_name.clone()))
+            else {
                 continue;
-            }
-            let allowed = self.authorize_read_named(&table, r.column, declared.as_deref());
+            };
+            let allowed = if !table.is_empty() {
+                self.authorize_read_named(&table, r.column, declared.as_deref())
+            } else if let (Some(view), Some(column)) = (object.and_then(|o| self.view_named(&o)), declared) {
+                // A view's column is asked about as the view's.
+                self.authorize_column_read(&view.0, &column, view.1)
+            } else {
+                continue;
+            };
             let key = (r.cursor, r.column.map_or(-1, |c| c as i64));
             if let Some(a) = self.auth_answers.last_mut() {
                 // (A name read twice is asked twice; a NULL answer holds.)
@@ -194,6 +219,49 @@ impl Compiler<'_> {
                 *slot &= allowed;
             }
         }
-        Ok(())
+        // SQLite runs a query with window functions as a subquery of one,
+        // a SELECT of its own; then the views and CTEs of FROM, each a
+        // SELECT of its own with its name as context.
+        if windows {
+            self.authorize(crate::sql::codegen::auth::action::SELECT, None, None, None)?;
+        }
+        let mine = self.auth_answers.pop().unwrap_or_default();
+        let mut selects = Vec::new();
+        for (k, it) in from.iter().enumerate() {
+            if let Some(name) = self.scopes.last().and_then(|s| s.items.get(it.item)).and_then(|i| i.object_name.clone()) {
+                selects.push(name);
+            }
+            selects.extend(mine.nested_selects.iter().filter(|(at, _)| *at == k).flat_map(|(_, v)| v.iter().cloned()));
+        }
+        // (Inside the FROM of a SELECT still being resolved, they wait
+        // for that SELECT's own, after the item this one is the body of.)
+        let r = match self.auth_answers.last_mut().filter(|a| !a.resolved) {
+            Some(outer) => {
+                let at = outer.opening;
+                outer.nested_selects.push((at, selects));
+                Ok(())
+            }
+            None => selects.iter().try_for_each(|name| self.authorize_from_select(name).map(|_| ())),
+        };
+        self.auth_answers.push(AuthAnswers { resolved: true, nested_selects: Vec::new(), ..mine });
+        r
+    }
+
+    /// Note the place in FROM of the item about to be opened (a view's
+    /// or CTE's body compiled for it defers its SELECTs to after it).
+    pub(in crate::sql::codegen) fn note_from_position(&mut self, position: usize) {
+        if let Some(a) = self.auth_answers.last_mut() {
+            a.opening = position;
+        }
+    }
+
+    /// The view (its name and database) a FROM item's object name stands
+    /// for, when no CTE of that name hides it.
+    fn view_named(&self, name: &str) -> Option<(String, usize)> {
+        if self.cte_at(name).is_some() {
+            return None;
+        }
+        let t = self.env.schema.table(name)?;
+        t.view_select.is_some().then(|| (t.name.clone(), t.db))
     }
 }

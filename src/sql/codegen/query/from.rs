@@ -231,6 +231,7 @@ impl<'b> Compiler<'_> {
     }
 
     fn open_from_item<'a>(&mut self, t: &'a SelectTable<'b>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        self.note_from_position(out.len());
         // `((t))` is t: unwrapped here rather than by recursion, whose
         // frames a deep nesting would exhaust the stack with.
         let mut t = t;

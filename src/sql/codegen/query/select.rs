@@ -1047,15 +1047,14 @@ impl Compiler<'_> {
                         }
                     }
                 }
-                let ordering: Vec<&Expr<'_>> =
-                    order_by.iter().flat_map(|o| o.iter()).map(|t| &t.expr).chain(group_by.as_deref().into_iter().flat_map(|g| g.iter())).collect();
+                let ordering: Vec<(&Expr<'_>, bool)> = order_by
+                    .iter()
+                    .flat_map(|o| o.iter())
+                    .map(|t| (&t.expr, true))
+                    .chain(group_by.as_deref().into_iter().flat_map(|g| g.iter()).map(|e| (e, false)))
+                    .collect();
                 let written = exists_written.as_deref().unwrap_or(&items);
-                self.authorize_in_resolver_order(written, &rest, &ordering)?;
-                // SQLite runs a query with window functions as a subquery
-                // of one, a SELECT of its own for the authorizer.
-                if items_windows || order_windows {
-                    self.authorize(crate::sql::codegen::auth::action::SELECT, None, None, None)?;
-                }
+                self.authorize_in_resolver_order(written, &rest, &ordering, &items_from, items_windows || order_windows)?;
             }
             if having.is_some() && !is_agg {
                 return Err(Error::sql("HAVING clause on a non-aggregate query"));
