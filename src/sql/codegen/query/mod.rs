@@ -18,8 +18,8 @@
 //! DML or DDL module.
 
 pub(in crate::sql::codegen) mod access_path;
-pub(in crate::sql::codegen) mod auth_order;
 pub mod aggregate;
+pub(in crate::sql::codegen) mod auth_order;
 pub mod column_text;
 pub mod compound;
 pub(in crate::sql::codegen) mod const_propagation;
