@@ -25,8 +25,7 @@
 ** MULTI-INDEX OR lines), in joins SQLite orders too.
 ** Shapes left out because ringlite differs (README, "Differences from
 ** SQLite", Virtual tables): EXISTS in WHERE (SQLite 3.54 makes it a join);
-** inner USING/NATURAL joins (ringlite does not reorder them, so the left
-** table is offered the equality unusable); subqueries, views and CTEs in FROM
+** subqueries, views and CTEs in FROM
 ** (SQLite flattens them or pushes WHERE terms into them); the join order of tables SQLite costs
 ** otherwise. */
 #include <stdio.h>
@@ -451,6 +450,26 @@ int main(void) {
     "SELECT * FROM r WHERE x IN (SELECT a FROM v WHERE a > 2 UNION ALL SELECT b FROM w)",
     "SELECT a FROM v UNION ALL SELECT a FROM w WHERE a = (SELECT max(x) FROM r)",
     NULL };
+  /* Inner USING/NATURAL joins (each equality offered once, to the left
+  ** table as to the right one, in SQLite's order; the planner may read
+  ** the right table outside) and self-joins. */
+  static const char *const using_joins[] = {
+    "SELECT * FROM v AS v1 JOIN v AS v2 USING (a)",
+    "SELECT * FROM v NATURAL JOIN w",
+    "SELECT * FROM v JOIN w USING (a, b)",
+    "SELECT * FROM v JOIN w USING (c, a)",
+    "SELECT * FROM v JOIN s USING (a)",
+    "SELECT * FROM s JOIN v USING (a)",
+    "SELECT * FROM v NATURAL JOIN s",
+    "SELECT * FROM s NATURAL JOIN v",
+    "SELECT v.a FROM v JOIN s USING (a) WHERE v.a > 1",
+    "SELECT * FROM r, v JOIN s USING (a) WHERE v.b = r.x",
+    "SELECT * FROM v JOIN s USING (a) JOIN w USING (b)",
+    "SELECT count(*) FROM v AS v1 NATURAL JOIN v AS v2",
+    "SELECT * FROM v AS v1, v AS v2 WHERE v1.a = v2.b",
+    "SELECT * FROM v AS v1, v AS v2 WHERE v1.a = v2.a AND v2.b = 1",
+    "SELECT * FROM r, v AS v1, v AS v2 WHERE v1.a = r.x AND v2.a = v1.b",
+    NULL };
   /* OR terms read by union (under the eager policy: the branches' plans
   ** are cheaper than a scan). */
   static const char *const or_unions[] = {
@@ -559,6 +578,7 @@ int main(void) {
     for (i = 0; qs[i]; i++) q(qs[i]);
     for (i = 0; join_orders[i]; i++) q(join_orders[i]);
     for (i = 0; joins_compounds[i]; i++) q(joins_compounds[i]);
+    for (i = 0; using_joins[i]; i++) q(using_joins[i]);
   }
   for (eager = 0; eager < 2; eager++) {
     printf("=== or unions, policy %s\n", eager ? "eager" : "plain");

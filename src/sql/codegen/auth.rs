@@ -99,7 +99,10 @@ impl Compiler<'_> {
     /// The innermost view being expanded or trigger being compiled (the
     /// authorizer's last argument).
     fn auth_context(&self) -> Option<String> {
-        self.expansion.expanding.last().cloned().or_else(|| self.dml.firing.last().map(|(name, _)| name.clone()))
+        // (A CTE's marker in `expanding` ends with its name as written.)
+        let expanding =
+            self.expansion.expanding.last().map(|e| if e.starts_with('\0') { e.rsplit('\0').next().unwrap_or_default().to_string() } else { e.clone() });
+        expanding.or_else(|| self.dml.firing.last().map(|(name, _)| name.clone()))
     }
 
     /// The authorizer's answer about one action (`None`: there is none).
@@ -125,22 +128,39 @@ impl Compiler<'_> {
     /// `false` when the read must yield NULL. A denial is parked in
     /// `auth_error`.
     pub fn authorize_read(&mut self, table: &str, col: Option<usize>) -> bool {
+        self.authorize_read_named(table, col, None)
+    }
+
+    /// `authorize_read`, the column named `declared` where the schema's
+    /// table has no column list (a virtual table's comes from its module).
+    pub fn authorize_read_named(&mut self, table: &str, col: Option<usize>, declared: Option<&str>) -> bool {
         if self.stmt.authorizer.is_none() || self.stmt.auth_error.is_some() {
             return true;
         }
         let Some(t) = self.env.schema.table(table) else { return true };
-        if t.root == 0 {
-            // A view: its columns are read from the tables it selects.
+        if t.root == 0 && t.virtual_table.is_none() {
+            // A view: its columns are read from the tables it selects
+            // (and asked about as the view's where a SELECT names them:
+            // `query/auth_order.rs`).
             return true;
         }
         let column = match col.or(t.rowid_alias) {
-            Some(i) => t.columns.get(i).map_or_else(|| "ROWID".to_string(), |c| c.name.clone()),
+            Some(i) => t.columns.get(i).map(|c| c.name.clone()).or_else(|| declared.map(str::to_string)).unwrap_or_else(|| "ROWID".to_string()),
             None => "ROWID".to_string(),
         };
         let (tname, db) = (t.name.clone(), t.db);
+        self.authorize_column_read(&tname, &column, db)
+    }
+
+    /// Ask `SQLITE_READ` of `table.column` in database `db`; `false` when
+    /// the read must yield NULL. A denial is parked in `auth_error`.
+    pub fn authorize_column_read(&mut self, tname: &str, column: &str, db: usize) -> bool {
+        if self.stmt.authorizer.is_none() || self.stmt.auth_error.is_some() {
+            return true;
+        }
         let dbn = self.db_name(db);
         let trigger = self.auth_context();
-        let Some(answer) = self.ask_authorizer(action::READ, Some(&tname), Some(&column), Some(&dbn), trigger.as_deref()) else { return true };
+        let Some(answer) = self.ask_authorizer(action::READ, Some(tname), Some(column), Some(&dbn), trigger.as_deref()) else { return true };
         match answer {
             0 => true,
             IGNORE => false,
@@ -153,6 +173,25 @@ impl Compiler<'_> {
                 self.stmt.auth_error = Some(Error::sql("authorizer malfunction"));
                 true
             }
+        }
+    }
+
+    /// `SQLITE_SELECT` for a view or CTE in FROM, its name the context
+    /// (as SQLite asks when it flattens or compiles one).
+    pub fn authorize_from_select(&mut self, name: &str) -> Result<Verdict> {
+        self.expansion.expanding.push(name.to_string());
+        let r = self.authorize(action::SELECT, None, None, None);
+        self.expansion.expanding.pop();
+        r
+    }
+
+    /// `authorize_function` for the call `e`, unless the SELECT's
+    /// resolution asked already (`query/auth_order.rs`).
+    pub fn call_authorized(&mut self, e: &sqlite3_parser::ast::Expr<'_>, name: &str) -> Result<bool> {
+        let at = e as *const sqlite3_parser::ast::Expr<'_> as usize;
+        match self.stmt.auth_answers.last().and_then(|a| a.calls.get(&at)) {
+            Some(allowed) => Ok(*allowed),
+            None => self.authorize_function(name),
         }
     }
 

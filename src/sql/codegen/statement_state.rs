@@ -49,6 +49,9 @@ pub struct StatementState<'s> {
     /// (`None`: none installed, or set aside for code the statement's own
     /// checks already covered).
     pub authorizer: Option<&'s auth::AuthorizerSlot>,
+    /// The authorizer's answers for the SELECTs being compiled, innermost
+    /// last (with an authorizer only; `query/auth_order.rs`).
+    pub auth_answers: Vec<crate::sql::codegen::query::auth_order::AuthAnswers>,
     /// An authorizer failure found where no error could be returned; the
     /// compilation fails with it at the end.
     pub auth_error: Option<Error>,

@@ -117,11 +117,17 @@ struct Path {
 }
 
 impl<'b> Compiler<'_> {
-    /// The cheapest nested-loop order of `items` for `terms`.
+    /// The cheapest nested-loop order of `items` for `terms`. A virtual
+    /// table is offered only the first `vtab_terms` of them: the rest are
+    /// USING/NATURAL equalities written as terms for the other tables'
+    /// lookups, which `plan::vtab` derives itself from the join (offered
+    /// twice, they would also make the plan's constraints differ from the
+    /// ones its loop opens with).
     pub(crate) fn join_order<'a>(
         &mut self,
         items: &[FromItem<'a, 'b>],
         terms: &[&'a Expr<'b>],
+        vtab_terms: usize,
         goal: Option<&OrderGoal>,
         uses: Option<&crate::sql::plan::goal::ColumnUses>,
     ) -> Vec<usize> {
@@ -131,7 +137,7 @@ impl<'b> Compiler<'_> {
         let ordered_item = goal.filter(|g| self.goal_servable(items, g)).map(|g| g.item);
         // (Names resolved once for the whole search.)
         let outer_memo = self.names.name_memo.replace(Default::default());
-        let facts = self.join_facts(items, terms, goal, ordered_item, uses);
+        let facts = self.join_facts(items, terms, vtab_terms, goal, ordered_item, uses);
         self.names.name_memo = outer_memo;
         // The loops take the plans asked here.
         self.vtab.plans.extend(facts.loops.iter().filter_map(|l| l.vtab.clone()));
@@ -174,6 +180,7 @@ impl<'b> Compiler<'_> {
         &mut self,
         items: &[FromItem<'a, 'b>],
         terms: &[&'a Expr<'b>],
+        vtab_terms: usize,
         goal: Option<&OrderGoal>,
         ordered_item: Option<usize>,
         uses: Option<&crate::sql::plan::goal::ColumnUses>,
@@ -237,8 +244,9 @@ impl<'b> Compiler<'_> {
             // A virtual table is costed by its module: the plans SQLite's
             // calls give (see `VtabPlans`). (An error is raised again
             // when the loop asks.)
+            debug_assert!(vtab_terms <= terms.len());
             let vtab = match &it.vtab {
-                Some(v) => match crate::sql::plan::vtab::constraints_of(self, it, 0, terms) {
+                Some(v) => match crate::sql::plan::vtab::constraints_of(self, it, 0, &terms[..vtab_terms]) {
                     Ok(cs) => {
                         let g = crate::sql::plan::vtab::goal_for(it, goal);
                         let col_used = self.vtab.col_used.get(&it.cursor).copied().unwrap_or_else(|| crate::sql::plan::vtab::col_used(it, uses));
@@ -246,7 +254,7 @@ impl<'b> Compiler<'_> {
                         // (The OR terms' branches next, as SQLite's
                         // `whereLoopAddOr` after `whereLoopAddVirtual`.)
                         if let Some(p) = &mut plans {
-                            if let Ok(ors) = crate::sql::plan::vtab_or::or_terms_of(self, it, 0, terms) {
+                            if let Ok(ors) = crate::sql::plan::vtab_or::or_terms_of(self, it, 0, &terms[..vtab_terms]) {
                                 let asked = self.vtab_asked(&v.inst);
                                 p.unions = crate::sql::plan::vtab_or::ask_or_branches_joined(asked, &ors, &cs, g, col_used, it.cursor).unwrap_or_default();
                             }

@@ -535,6 +535,8 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
         let collation = l0.collation.clone().or_else(|| r.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.ascii_upper());
         using.push(VConstraint { rhs_col: Some(l0.clone()), ..VConstraint::new(col, ConstraintOp::EQ, None, deps, before, collation) });
     }
+    // (SQLite derives the copies from the last term back.)
+    using.reverse();
     derived.push(using);
     // USING/NATURAL where this table is the left one: `it.x = right.x`,
     // a term after the WHERE terms, in join order.

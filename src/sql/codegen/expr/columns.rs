@@ -36,15 +36,21 @@ impl Compiler<'_> {
     /// Emit a read of a resolved column (a VIRTUAL generated column is
     /// computed from the row's other columns).
     pub fn emit_column(&mut self, r: &ColumnRef, target: i32) -> Result<()> {
-        if self.stmt.authorizer.is_some() {
+        // (A read the SELECT's resolution asked about is not asked again.)
+        let answered = self.stmt.auth_answers.last().and_then(|a| a.reads.get(&(r.cursor, r.column.map_or(-1, |c| c as i64)))).copied();
+        if answered == Some(false) {
+            self.b.add(Opcode::Null, 0, target, 0);
+            return Ok(());
+        }
+        if self.stmt.authorizer.is_some() && answered.is_none() {
             let n = self.names.scopes.len();
-            let table = n
+            let (table, declared) = n
                 .checked_sub(1 + r.depth)
                 .and_then(|s| self.names.scopes.get(s))
                 .and_then(|s| s.items.get(r.item))
-                .map(|item| item.table.clone())
+                .map(|item| (item.table.clone(), r.column.and_then(|c| item.columns.get(c)).map(|c| c.name.clone())))
                 .unwrap_or_default();
-            if !table.is_empty() && !self.authorize_read(&table, r.column) {
+            if !table.is_empty() && !self.authorize_read_named(&table, r.column, declared.as_deref()) {
                 self.b.add(Opcode::Null, 0, target, 0);
                 return Ok(());
             }

@@ -648,7 +648,7 @@ impl Compiler<'_> {
                 }
                 let args: &[Expr<'_>] = args.unwrap_or(&[]);
                 let _ = distinctness;
-                if !self.authorize_function(&fname)? {
+                if !self.call_authorized(e, &fname)? {
                     self.b.add(Opcode::Null, 0, target, 0);
                     return Ok(());
                 }
@@ -663,7 +663,7 @@ impl Compiler<'_> {
                     return Err(Error::sql(format!("misuse of window function {}()", unquote(name.0))));
                 }
                 let fname = unquoted(name.0);
-                if !self.authorize_function(&fname)? {
+                if !self.call_authorized(e, &fname)? {
                     self.b.add(Opcode::Null, 0, target, 0);
                     return Ok(());
                 }

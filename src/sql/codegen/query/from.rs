@@ -236,6 +236,7 @@ impl<'b> Compiler<'_> {
     }
 
     fn open_from_item<'a>(&mut self, t: &'a SelectTable<'b>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        self.note_from_position(out.len());
         // `((t))` is t: unwrapped here rather than by recursion, whose
         // frames a deep nesting would exhaust the stack with.
         let mut t = t;
@@ -279,11 +280,13 @@ impl<'b> Compiler<'_> {
                     // names the definition (a CTE of the same name defined
                     // inside the body is another one) and cannot clash with
                     // a view name in `expanding`.
-                    let marker = format!("\0with {level} {}", name.ascii_lower());
-                    if self.expansion.expanding.contains(&marker) {
+                    // (After a second NUL, the name as written: the
+                    // authorizer's context while the body is compiled.)
+                    let marker = format!("\0with {level} {}\0", name.ascii_lower());
+                    if self.expansion.expanding.iter().any(|e| e.starts_with(&marker)) {
                         return Err(Error::sql(format!("circular reference: {name}")));
                     }
-                    self.expansion.expanding.push(marker);
+                    self.expansion.expanding.push(marker + &name);
                     let alias = alias.unwrap_or(name.clone());
                     // The body sees the CTEs of the WITH clause defining it
                     // and of those around that one, never the ones of the
@@ -1000,7 +1003,7 @@ impl<'b> Compiler<'_> {
         let order: Vec<usize> = if reorder {
             let mut planned: Vec<&Expr<'_>> = all_terms.clone();
             planned.extend(using_terms_of.iter().map(|(_, t)| *t));
-            self.join_order(items, &planned, req.goal.as_ref(), req.uses.as_ref())
+            self.join_order(items, &planned, all_terms.len(), req.goal.as_ref(), req.uses.as_ref())
         } else {
             (0..n).collect()
         };

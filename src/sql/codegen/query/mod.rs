@@ -11,7 +11,7 @@
 //! functions (`window.rs`, `window_spec.rs`, `window_frame.rs`), table-valued pragmas in
 //! FROM (`table_fn.rs`), result-column naming (`legacy_names.rs`,
 //! `view_columns.rs`, `column_text.rs`), the order of name errors
-//! (`name_order.rs`).
+//! (`name_order.rs`) and of the authorizer's calls (`auth_order.rs`).
 //!
 //! Uses the shared core of `codegen/` (the `Compiler`, the builder,
 //! expressions, `target.rs`, `loop_kind.rs`), the query model
@@ -20,6 +20,7 @@
 
 pub(in crate::sql::codegen) mod access_path;
 pub mod aggregate;
+pub(in crate::sql::codegen) mod auth_order;
 pub mod column_text;
 pub mod compound;
 pub(in crate::sql::codegen) mod const_propagation;

@@ -647,6 +647,11 @@ impl Compiler<'_> {
         self.frame.in_exists = matches!(dest, Dest::Exists { .. });
         let exists_as_join_len = self.select.exists_as_join.len();
         let as_join = matches!(dest, Dest::Exists { .. }) && self.select.exists_as_join.contains(&(core as *const OneSelect<'_> as usize));
+        // (This SELECT's authorizer answers, see `auth_order.rs`.)
+        let auth_depth = self.stmt.auth_answers.len();
+        if self.stmt.authorizer.is_some() {
+            self.stmt.auth_answers.push(Default::default());
+        }
         let result = (|| -> Result<SelectInfo> {
             // `SELECT ... FROM recursive_cte LIMIT n`: the CTE need not
             // produce more than LIMIT + OFFSET rows.
@@ -878,6 +883,29 @@ impl Compiler<'_> {
                 }
             }
             self.check_names_in(&clauses)?;
+            // (Not for the SELECT carrying an UPDATE's or DELETE's WHERE,
+            // whose result list is the statement's own rowid read.)
+            let dml_where = self.names.select_depth == self.names.dml_where_level || self.frame.internal_rowid_read;
+            if self.stmt.authorizer.is_some() && !self.stmt.auth_answers.is_empty() && !dml_where {
+                // (The authorizer's reads and calls in the resolver's
+                // order: `auth_order.rs`.)
+                let mut rest: Vec<&Expr<'_>> = having.as_deref().into_iter().chain(where_clause.as_deref()).collect();
+                for it in &items_from {
+                    for j in &it.on {
+                        if let crate::sql::model::from::JoinTerm::Expr(e) = j {
+                            rest.push(e);
+                        }
+                    }
+                }
+                let ordering: Vec<(&Expr<'_>, bool)> = order_by
+                    .iter()
+                    .flat_map(|o| o.iter())
+                    .map(|t| (&t.expr, true))
+                    .chain(group_by.as_deref().into_iter().flat_map(|g| g.iter()).map(|e| (e, false)))
+                    .collect();
+                let written = exists_written.as_deref().unwrap_or(&items);
+                self.authorize_in_resolver_order(written, &rest, &ordering, &items_from, items_windows || order_windows)?;
+            }
             if having.is_some() && !is_agg {
                 return Err(Error::sql("HAVING clause on a non-aggregate query"));
             }
@@ -1042,6 +1070,7 @@ impl Compiler<'_> {
         })();
         self.frame.in_exists = saved_exists;
         self.select.exists_as_join.truncate(exists_as_join_len);
+        self.stmt.auth_answers.truncate(auth_depth);
         self.names.aliases.pop();
         let scope = self.names.scopes.pop().unwrap_or_default();
         let mut info = result?;
