@@ -238,6 +238,12 @@ impl Pager {
                     }
                     if !self.opts.memory {
                         self.file.hint(FileHint::Sync(self.super_journal.clone()));
+                    } else if dirty.len() * 4 >= self.cache.capacity() {
+                        // A temporary database's file (once it has one,
+                        // `io::temp_file`) hears of the sync SQLite's pager
+                        // skips: SQLite flushes a temporary database at
+                        // commit when a quarter of its cache is dirty.
+                        self.file.hint(FileHint::Sync(None));
                     }
                     if self.synchronous > Synchronous::Off && !self.opts.memory {
                         cs.push(self.file.sync(false)?);

@@ -444,6 +444,7 @@ impl Pager {
         let n = self.cache_size_pragma;
         let pages = if n >= 0 { n as usize } else { ((-n) as u64 * 1024 / self.page_size as u64) as usize };
         self.cache.set_capacity(pages);
+        self.file.cache_bound(pages as u64 * self.page_size as u64, self.page_size);
     }
 
     /// The open WAL, else the open rollback journal, if any
