@@ -7,7 +7,8 @@
  * delete-on-close, its commits send SQLITE_FCNTL_SYNC (when a quarter of
  * the cache is dirty) and SQLITE_FCNTL_COMMIT_PHASETWO, it is never locked
  * nor synced, and the connection's close closes it after the main
- * database. A small temporary database never reaches the VFS.
+ * database. A small temporary database never reaches the VFS, nor does
+ * any under PRAGMA temp_store=MEMORY.
  * Not compared: the SIZE_HINT notices' number and sizes and the reads and
  * writes (they follow each library's own cache spills); the shim prints
  * whether the file was written and read, and whether size hints came.
@@ -209,6 +210,17 @@ int main(void) {
   run(db, "ATTACH '' AS x");
   grow(db, "x");
   run(db, "DETACH x");
+  printf("  close\n");
+  sqlite3_close(db);
+  remove("tf.db");
+
+  remove("tf.db");
+  printf("temp_store = memory:\n  open\n");
+  sqlite3_open("tf.db", &db);
+  run(db, "PRAGMA temp_store = memory");
+  grow(db, "temp");
+  run(db, "ATTACH '' AS x");
+  grow(db, "x");
   printf("  close\n");
   sqlite3_close(db);
   remove("tf.db");

@@ -80,6 +80,11 @@ impl Connection {
         };
         let mut btree = opened.map_err(|e| if e.primary() == SQLITE_CANTOPEN { Error::new(e.code, format!("unable to open database: {file}")) } else { e })?;
         target.apply_file_settings(&mut btree);
+        // (PRAGMA temp_store=MEMORY holds for databases attached later.)
+        let temp_store = crate::vdbe::exec::schema::KEPT_PRAGMAS.iter().position(|(n, _)| *n == "temp_store");
+        if temp_store.is_some_and(|i| self.state.kept_pragmas[i] == 2) {
+            btree.pager_mut().set_temp_store_memory(true);
+        }
         if self.state.exclusive_locking_default {
             btree.pager_mut().set_locking_mode(Some(true))?;
         }

@@ -605,6 +605,33 @@ impl Pager {
         Ok(cs)
     }
 
+    /// End the journal after a rollback as a commit ends it (SQLite's
+    /// `pager_end_transaction` serves both), blocking on the requests:
+    /// deleted in DELETE mode, truncated in TRUNCATE mode, its header
+    /// zeroed in PERSIST mode, kept in exclusive locking mode; synced and
+    /// cut to `journal_size_limit` as after a commit.
+    pub(super) fn finalize_journal_now(&mut self) -> Result<()> {
+        self.submit_finalize()?;
+        let c = match std::mem::take(&mut self.commit_step) {
+            CommitStep::FinalizeJournal(c) => c,
+            _ => None,
+        };
+        if let Some(c) = c {
+            self.io.wait(&c)?;
+            c.take()?;
+            if self.finalize_needs_sync() {
+                let s = self.journal_file(false)?.sync(self.journal_mode == JournalMode::Persist)?;
+                self.io.wait(&s)?;
+                s.take()?;
+            }
+        }
+        if let Some(c) = self.submit_journal_limit()? {
+            self.io.wait(&c)?;
+            c.take()?;
+        }
+        Ok(())
+    }
+
     fn submit_finalize(&mut self) -> Result<()> {
         self.journal_kept = false;
         let c = if self.opts.memory || !self.journal_mode.uses_file() {
@@ -613,7 +640,7 @@ impl Pager {
             match self.journal_mode {
                 // In exclusive mode SQLite keeps the journal as PERSIST
                 // does, until the lock goes.
-                JournalMode::Delete if self.exclusive_mode => {
+                JournalMode::Delete if self.exclusive_mode && !self.entering_wal => {
                     self.journal_kept = true;
                     let f = self.journal_file(false)?;
                     Some(if self.persist_truncates() || self.super_written { f.truncate(0)? } else { f.write(0, Buffer::zeroed(28))? })
