@@ -22,11 +22,13 @@
  * database: the journal opened read-only to look at, then read-write, the
  * database's SQLITE_FCNTL_SYNC before its sync, the journal deleted.
  * Statement journals: opened through the VFS once their records pass
- * 64 KiB, read back by savepoint rollbacks, closed before the journal.
+ * 64 KiB, read back by savepoint rollbacks, closed before the journal;
+ * in exclusive locking mode kept open across transactions.
+ * A ROLLBACK ends the journal as a commit does (truncated under TRUNCATE,
+ * its header zeroed under PERSIST, kept open in exclusive locking mode);
+ * TRUNCATE or PERSIST straight to WAL deletes the journal.
  * Not compared: SQLITE_FCNTL_BUSYHANDLER (ringlite does not send it; the
- * shim drops it); a ROLLBACK under journal_mode=TRUNCATE (ringlite deletes
- * the journal), a switch from TRUNCATE straight to WAL (ringlite keeps the
- * truncated journal), and a PRAGMA's notice when the statement first
+ * shim drops it), and a PRAGMA's notice when the statement first
  * rolls back a hot journal (ringlite sends it after the recovery). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -71,7 +73,10 @@ static int s_close(sqlite3_file *f) {
 }
 static int s_read(sqlite3_file *f, void *b, int n, sqlite3_int64 o) { return REAL(f)->pMethods->xRead(REAL(f), b, n, o); }
 static int s_write(sqlite3_file *f, const void *b, int n, sqlite3_int64 o) { return REAL(f)->pMethods->xWrite(REAL(f), b, n, o); }
-static int s_truncate(sqlite3_file *f, sqlite3_int64 s) { return REAL(f)->pMethods->xTruncate(REAL(f), s); }
+static int s_truncate(sqlite3_file *f, sqlite3_int64 s) {
+  if (logging && strcmp(KIND(f), "journal") == 0) printf("    %s truncate %lld\n", KIND(f), s);
+  return REAL(f)->pMethods->xTruncate(REAL(f), s);
+}
 static int s_sync(sqlite3_file *f, int fl) { return REAL(f)->pMethods->xSync(REAL(f), fl); }
 static int s_size(sqlite3_file *f, sqlite3_int64 *s) { return REAL(f)->pMethods->xFileSize(REAL(f), s); }
 static int s_lock(sqlite3_file *f, int l) { return REAL(f)->pMethods->xLock(REAL(f), l); }
@@ -363,10 +368,40 @@ int main(void) {
   run(db, "SELECT date('now'), time('now')");
   run(db, "PRAGMA journal_mode = truncate");
   run(db, "INSERT INTO t VALUES(3, 'w')");
+  run(db, "BEGIN; INSERT INTO t VALUES(4, 'v'); ROLLBACK");
+  run(db, "BEGIN; SELECT count(*) FROM t; ROLLBACK");
+  run(db, "PRAGMA journal_mode = persist");
+  run(db, "BEGIN; INSERT INTO t VALUES(5, 'u'); ROLLBACK");
+  run(db, "INSERT INTO t VALUES(6, 'u')");
+  run(db, "PRAGMA journal_mode = delete");
+  run(db, "PRAGMA locking_mode = exclusive");
+  run(db, "BEGIN; INSERT INTO t VALUES(7, 't'); ROLLBACK");
+  run(db, "INSERT INTO t VALUES(8, 't')");
+  run(db, "BEGIN; INSERT INTO t VALUES(9, 's'); ROLLBACK");
+  run(db, "SELECT group_concat(a) FROM t");
   printf("  close\n");
   sqlite3_close(db);
 
+  /* Into WAL mode straight from TRUNCATE or PERSIST: the header's
+   * transaction deletes the journal left in place; and back. */
   remove("n.db"); remove("n.db-journal");
+  printf("TRUNCATE and PERSIST to WAL and back:\n  open\n");
+  sqlite3_open("n.db", &db);
+  run(db, "PRAGMA journal_mode = truncate");
+  run(db, "CREATE TABLE t(a); INSERT INTO t VALUES(1)");
+  run(db, "PRAGMA journal_mode = wal");
+  run(db, "INSERT INTO t VALUES(2)");
+  run(db, "PRAGMA journal_mode = persist");
+  run(db, "INSERT INTO t VALUES(3)");
+  run(db, "PRAGMA journal_mode = wal");
+  run(db, "INSERT INTO t VALUES(4)");
+  run(db, "PRAGMA journal_mode = truncate");
+  run(db, "INSERT INTO t VALUES(5)");
+  run(db, "SELECT group_concat(a) FROM t");
+  printf("  close\n");
+  sqlite3_close(db);
+
+  remove("n.db"); remove("n.db-journal"); remove("n.db-wal");
   printf("WAL:\n  open\n");
   sqlite3_open("n.db", &db);
   check_pdb(db);
@@ -508,6 +543,43 @@ int main(void) {
     run(db, "UPDATE t SET b = 'short' WHERE a = 7");
     run(db, "COMMIT");
     run(db, "SELECT count(*), sum(b LIKE 'd%'), sum(b = 'short') FROM t");
+    run(db, "PRAGMA integrity_check");
+    printf("  close\n");
+    sqlite3_close(db);
+  }
+  remove("n.db"); remove("n.db-journal"); remove("n.db-wal");
+
+  /* In exclusive locking mode the statement journal's file, once opened,
+   * stays open across transactions (and the rollback journal too: no
+   * SQLITE_FCNTL_HAS_MOVED before each), until a transaction ends in
+   * normal mode or the connection closes. */
+  const char *excl_modes[] = {"delete", "wal"};
+  for (int m = 0; m < 2; m++) {
+    remove("n.db"); remove("n.db-journal"); remove("n.db-wal");
+    printf("exclusive locking mode, statement journal, %s:\n  open\n", excl_modes[m]);
+    sqlite3_open("n.db", &db);
+    logging = 0;
+    if (m == 1) run(db, "PRAGMA journal_mode = wal");
+    logging = 1;
+    run(db, "PRAGMA locking_mode = exclusive");
+    logging = 0;
+    run(db, "CREATE TABLE t(a INTEGER PRIMARY KEY, b NOT NULL)");
+    run(db, "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 2000) INSERT INTO t SELECT x, printf('%.100c', 'a') FROM c");
+    logging = 1;
+    for (int i = 0; i < 2; i++) {
+      run(db, "BEGIN");
+      run(db, "UPDATE t SET b = printf('%.100c', 'b')");
+      run(db, "UPDATE t SET b = printf('%.100c', 'c')");
+      run(db, "SAVEPOINT s; UPDATE t SET b = printf('%.100c', 'e'); ROLLBACK TO s; RELEASE s");
+      run(db, "COMMIT");
+      run(db, "SELECT count(*), sum(b LIKE 'c%') FROM t");
+    }
+    run(db, "PRAGMA locking_mode = normal");
+    run(db, "BEGIN; UPDATE t SET b = printf('%.100c', 'd'); UPDATE t SET b = printf('%.100c', 'e'); COMMIT");
+    run(db, "BEGIN; UPDATE t SET b = printf('%.100c', 'f'); UPDATE t SET b = printf('%.100c', 'g'); COMMIT");
+    run(db, "PRAGMA locking_mode = exclusive");
+    run(db, "BEGIN; UPDATE t SET b = printf('%.100c', 'h'); UPDATE t SET b = printf('%.100c', 'i'); COMMIT");
+    run(db, "SELECT count(*), sum(b LIKE 'i%') FROM t");
     run(db, "PRAGMA integrity_check");
     printf("  close\n");
     sqlite3_close(db);

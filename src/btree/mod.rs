@@ -203,6 +203,19 @@ impl Btree {
     /// Open (or create) a database file. May do blocking I/O.
     pub fn open(io: &IoContext, path: &str, opts: BtreeOptions) -> Result<Btree> {
         let (io, path) = if opts.memory && !opts.shared { (IoContext::new(Arc::new(MemoryBackend::new())), "main.db") } else { (io.clone(), path) };
+        Self::open_in(io, path, opts)
+    }
+
+    /// Open a temporary database (the `temp` schema, a database named
+    /// `""`) of a connection using an application VFS: in memory while it
+    /// fits in its cache, then in a temporary file opened through
+    /// `spill_to`, as SQLite opens one (see [`crate::io::temp_file`]).
+    pub fn open_temp(spill_to: Arc<dyn crate::io::IoBackend>) -> Result<Btree> {
+        let io = IoContext::new(Arc::new(crate::io::temp_file::TempBackend::new(spill_to)));
+        Self::open_in(io, "temp.db", BtreeOptions { create: true, memory: true, ..Default::default() })
+    }
+
+    fn open_in(io: IoContext, path: &str, opts: BtreeOptions) -> Result<Btree> {
         let popts = PagerOptions {
             read_only: opts.read_only,
             create: opts.create || opts.memory,

@@ -72,14 +72,19 @@ impl Connection {
         let opts =
             BtreeOptions { read_only: target.read_only, create: target.create, memory: target.memory, immutable: target.immutable, shared: target.shared };
         let file = if target.shared { crate::io::shared_memory::DB_PATH } else { target.path.as_str() };
-        let mut btree = Btree::open(&io, file, opts).map_err(|e| {
-            if e.primary() == SQLITE_CANTOPEN {
-                Error::new(e.code, format!("unable to open database: {file}"))
-            } else {
-                e
-            }
-        })?;
+        let opened = match &self.temp_spill {
+            // (A temporary database spills to the application's VFS, as
+            // the temp schema does.)
+            Some(b) if target.temp => Btree::open_temp(b.clone()),
+            _ => Btree::open(&io, file, opts),
+        };
+        let mut btree = opened.map_err(|e| if e.primary() == SQLITE_CANTOPEN { Error::new(e.code, format!("unable to open database: {file}")) } else { e })?;
         target.apply_file_settings(&mut btree);
+        // (PRAGMA temp_store=MEMORY holds for databases attached later.)
+        let temp_store = crate::vdbe::exec::schema::KEPT_PRAGMAS.iter().position(|(n, _)| *n == "temp_store");
+        if temp_store.is_some_and(|i| self.state.kept_pragmas[i] == 2) {
+            btree.pager_mut().set_temp_store_memory(true);
+        }
         if self.state.exclusive_locking_default {
             btree.pager_mut().set_locking_mode(Some(true))?;
         }

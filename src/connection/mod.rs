@@ -175,6 +175,10 @@ pub struct Connection {
     /// and `PRAGMA collation_list` shows them.
     collation_order: Arc<Vec<String>>,
     memory: bool,
+    /// The application VFS's backend when the connection uses one: its
+    /// temporary databases open their files there once they outgrow
+    /// their cache (`io::temp_file`).
+    temp_spill: Option<Arc<dyn crate::io::IoBackend>>,
     is_async: bool,
     /// Async connections: counts the completions of the requests its
     /// statements submit, so a statement waiting for one is not re-run

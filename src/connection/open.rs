@@ -28,6 +28,10 @@ pub(super) struct OpenTarget {
     /// The `psow` URI parameter: whether the database file's device is
     /// taken as powersafe-overwrite (`None`: the file's default, on).
     pub(super) powersafe_overwrite: Option<bool>,
+    /// A temporary database: the name is empty and no in-memory database
+    /// was asked for (SQLite gives it a temporary file when it outgrows
+    /// its cache).
+    pub(super) temp: bool,
 }
 
 /// A URI parameter read as a boolean, as `sqlite3_uri_boolean` reads it:
@@ -84,7 +88,9 @@ pub(super) fn parse_target(path: &str, flags: OpenFlags) -> Result<OpenTarget> {
         immutable: false,
         shared: false,
         powersafe_overwrite: None,
+        temp: false,
     };
+    let mut memory_asked = path == ":memory:" || flags.has(OpenFlags::MEMORY);
     if flags.has(OpenFlags::URI) && path.starts_with("file:") {
         let rest = &path[5..];
         let (p, query) = match rest.split_once('?') {
@@ -122,7 +128,10 @@ pub(super) fn parse_target(path: &str, flags: OpenFlags) -> Result<OpenTarget> {
                         t.read_only = false;
                         t.create = true;
                     }
-                    "memory" => t.memory = true,
+                    "memory" => {
+                        t.memory = true;
+                        memory_asked = true;
+                    }
                     other => return Err(Error::new(SQLITE_ERROR_CODE, format!("no such access mode: {other}"))),
                 },
                 "immutable" => t.immutable = v == "1" || v.eq_ci("true"),
@@ -139,7 +148,9 @@ pub(super) fn parse_target(path: &str, flags: OpenFlags) -> Result<OpenTarget> {
         // (An empty name is a temporary database, never shared: SQLite
         // shares only named in-memory databases.)
         t.shared = t.memory && shared_cache && !t.path.is_empty();
+        memory_asked |= t.path == ":memory:";
     }
+    t.temp = t.path.is_empty() && !memory_asked;
     Ok(t)
 }
 
@@ -160,37 +171,59 @@ impl Connection {
             // pread/pwrite.
             crate::io::select::backend_for(flags.has(OpenFlags::ASYNC))
         };
-        Self::open_target(t, flags, IoContext::new(backend))
+        Self::open_target(t, flags, IoContext::new(backend), None)
     }
 
     /// Open with `backend` doing the file I/O of a file-backed database
-    /// (an application VFS of the C API); in-memory and temporary
-    /// databases keep the engine's memory backends, as SQLite keeps them
-    /// off the VFS.
+    /// (an application VFS of the C API). In-memory databases keep the
+    /// engine's memory backends, as SQLite keeps them off the VFS;
+    /// temporary databases (the `temp` schema, a database named `""`)
+    /// open a temporary file through `backend` once they outgrow their
+    /// cache, as SQLite's do (`io::temp_file`).
     pub fn open_with_backend(path: &str, flags: OpenFlags, backend: Arc<dyn crate::io::IoBackend>) -> Result<Connection> {
         let t = parse_target(path, flags)?;
-        if t.memory || t.path.is_empty() {
-            return Self::open(path, flags);
+        if t.memory && !t.temp {
+            let mut conn = Self::open(path, flags)?;
+            conn.temp_spill = Some(backend.clone());
+            conn.state.dbs[1].btree = Self::temp_btree(Some(&backend))?;
+            return Ok(conn);
         }
-        Self::open_target(t, flags, IoContext::new(backend))
+        Self::open_target(t, flags, IoContext::new(backend.clone()), Some(backend))
+    }
+
+    /// The B-tree of a temporary database: in memory, or spilling to
+    /// `spill_to` (an application VFS's backend).
+    pub(super) fn temp_btree(spill_to: Option<&Arc<dyn crate::io::IoBackend>>) -> Result<Btree> {
+        let mut temp = match spill_to {
+            Some(b) => Btree::open_temp(b.clone())?,
+            None => Btree::open(
+                &IoContext::new(Arc::new(crate::io::memory::MemoryBackend::new())),
+                "",
+                BtreeOptions { create: true, memory: true, ..Default::default() },
+            )?,
+        };
+        temp.set_temp_database();
+        Ok(temp)
     }
 
     /// Open through a given I/O context (tests: simulated backends; hosts
     /// sharing one context between connections).
     pub fn open_with_io(path: &str, flags: OpenFlags, io: IoContext) -> Result<Connection> {
         let t = parse_target(path, flags)?;
-        Self::open_target(t, flags, io)
+        Self::open_target(t, flags, io, None)
     }
 
-    fn open_target(t: OpenTarget, flags: OpenFlags, io: IoContext) -> Result<Connection> {
+    fn open_target(t: OpenTarget, flags: OpenFlags, io: IoContext, temp_spill: Option<Arc<dyn crate::io::IoBackend>>) -> Result<Connection> {
         let opts = BtreeOptions { read_only: t.read_only, create: t.create, memory: t.memory, immutable: t.immutable, shared: t.shared };
         let file = if t.shared { crate::io::shared_memory::DB_PATH } else { t.path.as_str() };
-        let mut btree =
-            Btree::open(&io, file, opts).map_err(|e| if e.primary() == SQLITE_CANTOPEN { Error::new(e.code, "unable to open database file") } else { e })?;
+        let opened = match &temp_spill {
+            Some(b) if t.temp => Btree::open_temp(b.clone()),
+            _ => Btree::open(&io, file, opts),
+        };
+        let mut btree = opened.map_err(|e| if e.primary() == SQLITE_CANTOPEN { Error::new(e.code, "unable to open database file") } else { e })?;
         t.apply_file_settings(&mut btree);
         let full_path = if t.memory { String::new() } else { io.backend().full_path(&t.path).unwrap_or(t.path.clone()) };
-        let mut temp = Btree::open(&io, "", BtreeOptions { read_only: false, create: true, memory: true, immutable: false, shared: false })?;
-        temp.set_temp_database();
+        let temp = Self::temp_btree(temp_spill.as_ref())?;
         let state = ConnState {
             io,
             dbs: vec![
@@ -262,6 +295,7 @@ impl Connection {
             collations: Arc::default(),
             collation_order: Arc::default(),
             memory: t.memory,
+            temp_spill,
             is_async: flags.has(OpenFlags::ASYNC),
             io_notify: if flags.has(OpenFlags::ASYNC) {
                 crate::io::notify::IoNotify::with_ready(crate::io::notify::thread_ready_set())

@@ -46,6 +46,7 @@ pub mod shm;
 pub mod sibling;
 pub mod sim;
 pub mod sync;
+pub mod temp_file;
 pub mod uring;
 pub mod wake_fd;
 pub mod zeros;
@@ -167,8 +168,12 @@ pub enum FileKind {
     MainJournal,
     /// A write-ahead log.
     Wal,
-    /// A temporary database or journal.
+    /// A temporary file of the engine's own (a sorter's spill file:
+    /// SQLite opens those as temporary journals).
     Temp,
+    /// A temporary database's file (`temp` schema, a database named
+    /// `""`), opened once it outgrows the cache ([`temp_file`]).
+    TempDb,
     /// A statement journal spilled to a temporary file (no name, deleted
     /// on close).
     SubJournal,
@@ -381,6 +386,13 @@ pub trait File: Send + Sync {
     /// as it was.
     fn has_shared_memory(&self) -> bool {
         true
+    }
+    /// The pager's cache holds at most `cache_bytes` of pages of
+    /// `page_size` bytes (told at open and whenever either changes): a
+    /// temporary database's file stays in memory until it outgrows that
+    /// ([`temp_file`]); other files ignore it.
+    fn cache_bound(&self, cache_bytes: u64, page_size: u32) {
+        let _ = (cache_bytes, page_size);
     }
     /// The file as `Any`, for a backend defined outside the engine that
     /// reaches its own files behind the engine's handles (the C API's

@@ -238,6 +238,12 @@ impl Pager {
                     }
                     if !self.opts.memory {
                         self.file.hint(FileHint::Sync(self.super_journal.clone()));
+                    } else if dirty.len() * 4 >= self.cache.capacity() {
+                        // A temporary database's file (once it has one,
+                        // `io::temp_file`) hears of the sync SQLite's pager
+                        // skips: SQLite flushes a temporary database at
+                        // commit when a quarter of its cache is dirty.
+                        self.file.hint(FileHint::Sync(None));
                     }
                     if self.synchronous > Synchronous::Off && !self.opts.memory {
                         cs.push(self.file.sync(false)?);
@@ -599,6 +605,33 @@ impl Pager {
         Ok(cs)
     }
 
+    /// End the journal after a rollback as a commit ends it (SQLite's
+    /// `pager_end_transaction` serves both), blocking on the requests:
+    /// deleted in DELETE mode, truncated in TRUNCATE mode, its header
+    /// zeroed in PERSIST mode, kept in exclusive locking mode; synced and
+    /// cut to `journal_size_limit` as after a commit.
+    pub(super) fn finalize_journal_now(&mut self) -> Result<()> {
+        self.submit_finalize()?;
+        let c = match std::mem::take(&mut self.commit_step) {
+            CommitStep::FinalizeJournal(c) => c,
+            _ => None,
+        };
+        if let Some(c) = c {
+            self.io.wait(&c)?;
+            c.take()?;
+            if self.finalize_needs_sync() {
+                let s = self.journal_file(false)?.sync(self.journal_mode == JournalMode::Persist)?;
+                self.io.wait(&s)?;
+                s.take()?;
+            }
+        }
+        if let Some(c) = self.submit_journal_limit()? {
+            self.io.wait(&c)?;
+            c.take()?;
+        }
+        Ok(())
+    }
+
     fn submit_finalize(&mut self) -> Result<()> {
         self.journal_kept = false;
         let c = if self.opts.memory || !self.journal_mode.uses_file() {
@@ -607,7 +640,7 @@ impl Pager {
             match self.journal_mode {
                 // In exclusive mode SQLite keeps the journal as PERSIST
                 // does, until the lock goes.
-                JournalMode::Delete if self.exclusive_mode => {
+                JournalMode::Delete if self.exclusive_mode && !self.entering_wal => {
                     self.journal_kept = true;
                     let f = self.journal_file(false)?;
                     Some(if self.persist_truncates() || self.super_written { f.truncate(0)? } else { f.write(0, Buffer::zeroed(28))? })

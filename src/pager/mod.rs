@@ -337,6 +337,9 @@ pub struct Pager {
     no_ckpt_on_close: bool,
     /// Writing 1/1 into the header on the way out of WAL mode.
     leaving_wal: bool,
+    /// Writing 2/2 into the header on the way into WAL mode (its journal
+    /// is deleted at commit even in exclusive locking mode).
+    entering_wal: bool,
     /// `PRAGMA page_size` asked for a size the database could not take
     /// at once (it has pages): VACUUM applies it (`copy.rs`).
     requested_page_size: Option<u32>,
@@ -429,6 +432,7 @@ impl Pager {
             abandoned: false,
             no_ckpt_on_close: false,
             leaving_wal: false,
+            entering_wal: false,
             requested_page_size: None,
             data_version: 1,
             own_commits: 0,
@@ -446,6 +450,9 @@ impl Pager {
         let n = self.cache_size_pragma;
         let pages = if n >= 0 { n as usize } else { ((-n) as u64 * 1024 / self.page_size as u64) as usize };
         self.cache.set_capacity(pages);
+        // (temp_store=MEMORY: a temporary database never gets a file.)
+        let bound = if self.temp_store_memory { u64::MAX } else { pages as u64 * self.page_size as u64 };
+        self.file.cache_bound(bound, self.page_size);
     }
 
     /// The open WAL, else the open rollback journal, if any
@@ -576,9 +583,15 @@ impl Pager {
         {
             self.journal_handle = None;
             let was = self.file.lock_level();
+            // (SHARED as a read transaction takes it, looking at the
+            // journal left in place first as SQLite does.)
+            let reading = self.state == PagerState::Idle && self.io.clone().block_on(|| self.begin_read()).is_ok();
             let locked = self.file.lock(LockLevel::Shared).unwrap_or(false) && self.file.lock(LockLevel::Reserved).unwrap_or(false);
             if locked {
                 let _ = self.io.backend().delete(&self.journal_path, false);
+            }
+            if reading {
+                let _ = self.end_read();
             }
             let _ = self.file.unlock(was);
         }
@@ -1022,8 +1035,9 @@ impl Pager {
         } else if self.locks_file() {
             // The journal goes next to the file's name: if the name now
             // leads elsewhere, writing could not be made safe (SQLite checks
-            // this where it opens the journal).
-            if self.journal_mode.uses_file() && self.db_size > 0 && self.file.has_moved()? {
+            // this where it opens the journal, so not while exclusive
+            // locking mode keeps the journal open).
+            if self.journal_mode.uses_file() && self.db_size > 0 && self.journal_handle.is_none() && self.file.has_moved()? {
                 return Err(Error::new(crate::error::SQLITE_READONLY_DBMOVED, "attempt to write a readonly database"));
             }
             if !self.file.lock(LockLevel::Reserved)? {
@@ -1073,10 +1087,18 @@ impl Pager {
         self.close_subjournal();
         // (A journal created but not yet written, as a super-journal's
         // commit creates them first, goes too.)
-        let created = self.journal_handle.take().is_some() && !self.journal_kept;
-        self.journal_kept = false;
-        if (self.commit_step.journal_exists() || self.journal_end > 0 || created) && self.journal_mode.uses_file() {
-            let _ = self.io.backend().delete(&self.journal_path, false);
+        let created = self.journal_handle.is_some() && !self.journal_kept;
+        let had = self.commit_step.journal_exists() || self.journal_end > 0 || created || self.journal_kept;
+        if had && self.journal_mode.uses_file() && !self.opts.memory {
+            // The journal ends as a commit ends it (deleted, truncated,
+            // its header zeroed, kept in exclusive mode): SQLite's pager
+            // finalizes it the same way for both. (Best effort, as the
+            // database is already restored: a journal left behind is
+            // found not hot, or rolls back what is already there.)
+            let _ = self.finalize_journal_now();
+        } else {
+            self.journal_handle = None;
+            self.journal_kept = false;
         }
         // Spilled WAL frames left clean cached pages with uncommitted
         // content.

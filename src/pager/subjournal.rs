@@ -8,7 +8,8 @@
 //! in memory until they pass 64 KiB, SQLite's spill size, then in a
 //! temporary file (`SQLITE_OPEN_SUBJOURNAL`, no name, deleted on close)
 //! that stays open, reused from its start once no savepoint is left,
-//! until the transaction ends.
+//! until the transaction ends (in exclusive locking mode, until a
+//! transaction ends in normal mode or the pager closes).
 //!
 //! The pager does this only on a backend that asks for it
 //! ([`crate::io::IoBackend::spills_statement_journals`]: an application
@@ -73,9 +74,12 @@ impl SubJournal {
 
 impl Pager {
     /// `PRAGMA temp_store`: MEMORY (true) keeps the statement journal in
-    /// memory, as SQLite's does.
+    /// memory, as SQLite's does, and a temporary database off the
+    /// application's VFS.
     pub fn set_temp_store_memory(&mut self, memory: bool) {
         self.temp_store_memory = memory;
+        // (A temporary database's file bound follows, `io::temp_file`.)
+        self.apply_cache_size();
     }
 
     /// Whether savepoint images go through the statement journal.
@@ -140,8 +144,21 @@ impl Pager {
         }
     }
 
-    /// The transaction is over: close the statement journal's file.
+    /// The transaction is over: close the statement journal's file. In
+    /// exclusive locking mode SQLite keeps a statement journal that went
+    /// to a file open for the next transactions (their records written
+    /// from its start), until a transaction ends in normal mode or the
+    /// pager closes ([`Pager::drop_subjournal`]).
     pub(super) fn close_subjournal(&mut self) {
+        match self.subjournal.file.take() {
+            Some(f) if self.exclusive_mode => self.subjournal = SubJournal { len: 0, mem: Vec::new(), file: Some(f) },
+            _ => self.subjournal = SubJournal::default(),
+        }
+    }
+
+    /// Close the statement journal's file whatever the locking mode (the
+    /// pager is closing).
+    pub(super) fn drop_subjournal(&mut self) {
         self.subjournal = SubJournal::default();
     }
 }

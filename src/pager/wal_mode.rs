@@ -264,13 +264,25 @@ impl Pager {
             if self.io.clone().block_on(|| self.begin_read()).is_err() {
                 return self.journal_mode;
             }
-            let _ = self.end_read();
             if self.wal.is_some() {
+                let _ = self.end_read();
                 return JournalMode::Wal;
             }
-            if self.write_format_version(2).is_ok() {
-                self.journal_mode = JournalMode::Wal;
+            // (The header's write transaction grows from this read one,
+            // which looked at any journal left in place once, as SQLite's
+            // does.)
+            // The header's transaction ends its journal as SQLite's pager
+            // ends it once set to WAL (no log open yet): deleted, whatever
+            // the mode it leaves and in exclusive locking mode too.
+            let old = std::mem::replace(&mut self.journal_mode, JournalMode::Delete);
+            self.entering_wal = true;
+            let written = self.write_format_version(2).is_ok();
+            self.entering_wal = false;
+            if self.state == PagerState::Read {
+                // (The write transaction could not begin.)
+                let _ = self.end_read();
             }
+            self.journal_mode = if written { JournalMode::Wal } else { old };
             // (Its journal is not kept: the database is in WAL mode now.)
             self.drop_kept_journal();
             return self.journal_mode;
@@ -373,7 +385,13 @@ impl Drop for Pager {
         // checkpoint (a VFS sees SQLITE_FCNTL_HAS_MOVED here).
         let asks = !self.abandoned && !self.no_ckpt_on_close && !self.opts.memory && self.db_size > 0;
         let moved = asks && matches!(self.file.has_moved(), Ok(true));
+        // (A statement journal kept by exclusive locking mode closes
+        // before the rollback journal, after the WAL, as SQLite's.)
+        if self.wal.is_none() {
+            self.drop_subjournal();
+        }
         self.drop_kept_journal();
         let _ = self.close_wal(moved);
+        self.drop_subjournal();
     }
 }
