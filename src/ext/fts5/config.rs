@@ -56,10 +56,6 @@ pub struct Config {
     /// The connection's header of locale values (set when the table is
     /// connected; None while only the shadow tables are made).
     pub locale_header: Option<[u8; LOCALE_HEADER_LEN]>,
-    /// How many times this connection's table wrote its structure record
-    /// (shared by clones): an fts5vocab cursor opened before a write fails
-    /// with "query aborted" at its next step, as SQLite's does.
-    pub structure_writes: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// Where an fts5 table's column values live.
@@ -184,7 +180,6 @@ impl Config {
             locale: false,
             tokendata: false,
             locale_header: None,
-            structure_writes: Default::default(),
         };
         let mut tokenize_seen = false;
         let mut content: Option<String> = None;

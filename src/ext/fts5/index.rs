@@ -127,7 +127,6 @@ pub fn load(c: &mut Connection, cfg: &Config) -> Result<Structure> {
 
 /// Store the structure record.
 pub fn store(c: &mut Connection, cfg: &Config, st: &Structure) -> Result<()> {
-    cfg.structure_writes.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     exec(c, &format!("REPLACE INTO {}(id, block) VALUES(10, ?)", cfg.shadow("data")), &[Value::Blob(st.encode())])
 }
 

@@ -136,13 +136,11 @@ impl VocabTable {
         self.registry.get(&self.fts_db, &self.fts_name).ok_or_else(missing)
     }
 
-    /// The rows, in term order, the first rowid (observed: 0 for the
-    /// `instance` kind of a `detail=none` table, else 1) and the table's
-    /// structure-write counter as read.
-    fn rows(&self, host: &mut dyn VmHost) -> Result<Rows> {
+    /// The rows, in term order, and the first rowid (observed: 0 for
+    /// the `instance` kind of a `detail=none` table, else 1).
+    fn rows(&self, host: &mut dyn VmHost) -> Result<(Vec<Vec<Value>>, i64)> {
         let t = self.fts5(host)?;
         let cfg = &t.cfg;
-        let writes = Some((cfg.structure_writes.clone(), cfg.structure_writes.load(std::sync::atomic::Ordering::Relaxed)));
         let first = i64::from(!(self.kind == Kind::Instance && cfg.detail == Detail::None));
         let all: Terms = {
             let p = t.pending.lock().unwrap_or_else(|e| e.into_inner());
@@ -224,7 +222,7 @@ impl VocabTable {
                 _ => {}
             }
         }
-        Ok((out, first, writes))
+        Ok((out, first))
     }
 }
 
@@ -241,12 +239,9 @@ impl VTab for VocabTable {
 
     fn open(&self, _host: &mut dyn VmHost) -> Result<Box<dyn VTabCursor>> {
         let table = VocabTable { registry: self.registry.clone(), fts_db: self.fts_db.clone(), fts_name: self.fts_name.clone(), kind: self.kind };
-        Ok(Box::new(VocabCursor { table, rows: Vec::new(), at: 0, first: 1, writes: None }))
+        Ok(Box::new(VocabCursor { table, rows: Vec::new(), at: 0, first: 1 }))
     }
 }
-
-/// What [`VocabTable::rows`] reads.
-type Rows = (Vec<Vec<Value>>, i64, Option<(std::sync::Arc<std::sync::atomic::AtomicU64>, u64)>);
 
 struct VocabCursor {
     table: VocabTable,
@@ -254,24 +249,16 @@ struct VocabCursor {
     at: usize,
     /// The rowid of the first row.
     first: i64,
-    /// The table's structure-write counter and its value when the rows
-    /// were read (a write since aborts the scan, as in SQLite).
-    writes: Option<(std::sync::Arc<std::sync::atomic::AtomicU64>, u64)>,
 }
 
 impl VTabCursor for VocabCursor {
     fn filter(&mut self, host: &mut dyn VmHost, _idx_num: i32, _idx_str: Option<&str>, _args: &[Value]) -> Result<()> {
-        (self.rows, self.first, self.writes) = self.table.rows(host)?;
+        (self.rows, self.first) = self.table.rows(host)?;
         self.at = 0;
         Ok(())
     }
 
     fn next(&mut self, _host: &mut dyn VmHost) -> Result<()> {
-        if let Some((w, seen)) = &self.writes {
-            if w.load(std::sync::atomic::Ordering::Relaxed) != *seen {
-                return Err(Error::code(crate::error::SQLITE_ABORT));
-            }
-        }
         self.at += 1;
         Ok(())
     }
