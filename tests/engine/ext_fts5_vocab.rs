@@ -152,7 +152,8 @@ fn vocabulary_of_a_reference_file() {
 fn vocab_order_by_term_needs_no_sort() {
     let mut c = crate::sql_common::ours_open();
     let r = RefDb::open();
-    let setup = "CREATE VIRTUAL TABLE t1 USING fts5(a); INSERT INTO t1 VALUES('ghi def abc'), ('abc ghi def'); CREATE VIRTUAL TABLE rrr USING fts5vocab(t1, row);";
+    let setup =
+        "CREATE VIRTUAL TABLE t1 USING fts5(a); INSERT INTO t1 VALUES('ghi def abc'), ('abc ghi def'); CREATE VIRTUAL TABLE rrr USING fts5vocab(t1, row);";
     assert_eq!(run_ours(&mut c, setup), run_ref(&r, setup));
     for sql in ["SELECT * FROM rrr ORDER BY term", "SELECT * FROM rrr ORDER BY term DESC"] {
         assert_eq!(run_ours(&mut c, sql), run_ref(&r, sql), "{sql}");
