@@ -129,17 +129,6 @@ fn phrases_of(n: &Node, out: &mut Vec<usize>) {
     }
 }
 
-/// Whether `n` is a phrase or NEAR group that matches no row: its
-/// phrases all empty (strings that tokenize to nothing; in a group with
-/// others an empty phrase is left out).
-pub fn is_eof(n: &Node, phrases: &[Phrase]) -> bool {
-    match n {
-        Node::Phrase(i) => phrases[*i].tokens.is_empty(),
-        Node::Near(l, _) => l.iter().all(|&i| phrases[i].tokens.is_empty()),
-        _ => false,
-    }
-}
-
 /// Drop the instances of `n`'s phrases (the node did not match).
 fn clear(n: &Node, inst: &mut [Vec<Inst>]) {
     match n {

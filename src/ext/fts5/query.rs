@@ -261,7 +261,7 @@ impl Parser<'_> {
     /// right is dropped, and one last on the left is replaced by `r`; an
     /// explicit AND keeps it (and so matches nothing).
     fn implicit_and(&self, l: Node, r: Node) -> Node {
-        if super::matcher::is_eof(&r, &self.phrases) {
+        if is_eof(&r, &self.phrases) {
             return l;
         }
         fn last(n: &mut Node) -> &mut Node {
@@ -272,7 +272,7 @@ impl Parser<'_> {
         }
         let mut l = l;
         let prev = last(&mut l);
-        if super::matcher::is_eof(prev, &self.phrases) {
+        if is_eof(prev, &self.phrases) {
             *prev = r;
             return l;
         }
@@ -495,6 +495,17 @@ pub fn parse_in(
         return Err(not_supported("column"));
     }
     Ok(Query { phrases: p.phrases, root })
+}
+
+/// Whether `n` is a phrase or NEAR group that matches no row: its
+/// phrases all empty (strings that tokenize to nothing; in a group with
+/// others an empty phrase is left out).
+fn is_eof(n: &Node, phrases: &[Phrase]) -> bool {
+    match n {
+        Node::Phrase(i) => phrases[*i].tokens.is_empty(),
+        Node::Near(l, _) => l.iter().all(|&i| phrases[i].tokens.is_empty()),
+        _ => false,
+    }
 }
 
 #[cfg(test)]
