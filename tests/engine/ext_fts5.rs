@@ -498,3 +498,48 @@ fn index_lookups_match_the_reference() {
         assert_eq!(run_ours(&mut c, sql), run_ref(&r, sql), "{sql}");
     }
 }
+
+/// A string that tokenizes to nothing matches no row: ANDed explicitly
+/// (or on the left of a NOT) nothing matches, ORed (or on the right of a
+/// NOT) it is the other side, juxtaposed it is dropped; in a NEAR group
+/// with other phrases it is left out.
+#[test]
+fn empty_phrases_as_sqlite() {
+    let mut c = crate::sql_common::ours_open();
+    let r = RefDb::open();
+    let setup = "CREATE VIRTUAL TABLE f1 USING fts5(a, b); INSERT INTO f1 VALUES('a b', 'c d'); INSERT INTO f1 VALUES('e f', 'a b');";
+    assert_eq!(run_ours(&mut c, setup), run_ref(&r, setup));
+    for q in [
+        "\"\"",
+        "\"\" AND a",
+        "a AND \"\"",
+        "\"\" a",
+        "a \"\"",
+        "\"\" OR a",
+        "a OR \"\"",
+        "a NOT \"\"",
+        "\"\" NOT a",
+        "NEAR(\"\")",
+        "NEAR(\"\", 5)",
+        "NEAR(a \"\")",
+        "NEAR(\"\" \"\")",
+        "a AND \"\" c",
+        "a AND \"\" \"\" c",
+        "(a OR e) \"\"",
+        "\"\" \"\"",
+        "\"\" \"\" a",
+        "a:\"\" e",
+        "e b:\"\"",
+        "\"\" AND \"\"",
+        "\"\" OR \"\"",
+        "(\"\" OR a) AND e",
+        "e NOT (\"\" c)",
+        "* a",
+        "*  ab cd",
+        " *a",
+        "(a) \"x y\"",
+    ] {
+        let sql = format!("SELECT rowid FROM f1('{q}')");
+        assert_eq!(run_ours(&mut c, &sql), run_ref(&r, &sql), "{sql}");
+    }
+}

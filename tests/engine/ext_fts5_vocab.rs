@@ -146,3 +146,23 @@ fn vocabulary_of_a_reference_file() {
     drop(r);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// ORDER BY term (ascending) is the order the rows come in: no sort.
+#[test]
+fn vocab_order_by_term_needs_no_sort() {
+    let mut c = crate::sql_common::ours_open();
+    let r = RefDb::open();
+    let setup =
+        "CREATE VIRTUAL TABLE t1 USING fts5(a); INSERT INTO t1 VALUES('ghi def abc'), ('abc ghi def'); CREATE VIRTUAL TABLE rrr USING fts5vocab(t1, row);";
+    assert_eq!(run_ours(&mut c, setup), run_ref(&r, setup));
+    for sql in ["SELECT * FROM rrr ORDER BY term", "SELECT * FROM rrr ORDER BY term DESC"] {
+        assert_eq!(run_ours(&mut c, sql), run_ref(&r, sql), "{sql}");
+        // The plan's lines: a sorter adds "USE TEMP B-TREE FOR ORDER BY".
+        let eqp = format!("EXPLAIN QUERY PLAN {sql}");
+        let lines = |o: Vec<crate::sql_common::Outcome>| match &o[..] {
+            [crate::sql_common::Outcome::Rows { rows, .. }] => rows.len(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(lines(run_ours(&mut c, &eqp)), lines(run_ref(&r, &eqp)), "{eqp}");
+    }
+}

@@ -5,7 +5,9 @@
 //! as its subtype (see `cursor`); the token finds the cursor's [`Share`]
 //! in a process-wide registry. A call whose first argument does not
 //! carry a live token fails with SQLite's "unable to use function X in
-//! the requested context".
+//! the requested context"; the versions the table substitutes when the
+//! first argument is one of its columns ([`overload`], xFindFunction)
+//! fail with "illegal first argument to X" instead, as SQLite's do.
 //!
 //! Invariant: the functions only read the share and the shadow tables
 //! (the registry and its tokens are `share.rs`'s).
@@ -22,9 +24,10 @@ use crate::value::Value;
 use crate::vdbe::func::{FuncDef, FuncFlags, FuncKind, FunctionContext, ScalarFunction};
 use std::sync::{Arc, Mutex};
 
-fn find(ctx: &FunctionContext<'_>, args: &[Value], name: &str) -> Result<Arc<Mutex<Share>>> {
+fn find(ctx: &FunctionContext<'_>, args: &[Value], name: &str, overloaded: bool) -> Result<Arc<Mutex<Share>>> {
     let st = ctx.arg_subtypes.first().copied().unwrap_or(0);
-    let bad = || Error::sql(format!("unable to use function {name} in the requested context"));
+    let bad =
+        || Error::sql(if overloaded { format!("illegal first argument to {name}") } else { format!("unable to use function {name} in the requested context") });
     if st & 0xffff_0000 != TAG || !args.first().is_some_and(|a| a.is_null()) {
         return Err(bad());
     }
@@ -33,11 +36,17 @@ fn find(ctx: &FunctionContext<'_>, args: &[Value], name: &str) -> Result<Arc<Mut
 
 struct Aux {
     name: &'static str,
+    /// The table's own version (see [`overload`]), not the global stub.
+    overloaded: bool,
 }
 
 impl ScalarFunction for Aux {
     fn call(&self, ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<Value> {
-        let share = find(ctx, args, self.name)?;
+        // The count check comes first, as in SQLite's snippet().
+        if self.overloaded && self.name == "snippet" && args.len() > 6 {
+            return Err(Error::sql("wrong number of arguments to function snippet()"));
+        }
+        let share = find(ctx, args, self.name, self.overloaded)?;
         let Some(host) = ctx.host.as_deref_mut() else {
             return Err(Error::sql(format!("unable to use function {} in the requested context", self.name)));
         };
@@ -75,9 +84,23 @@ impl ScalarFunction for Match {
 /// FTS table's hidden column).
 pub fn register(conn: &mut Connection) -> Result<()> {
     for (name, n) in [("offsets", 1), ("matchinfo", 1), ("matchinfo", 2), ("snippet", -1), ("optimize", 1)] {
-        conn.create_function(FuncDef { name: name.to_string(), n_args: n, flags: FuncFlags::default(), kind: FuncKind::Scalar(Arc::new(Aux { name })) })?;
+        conn.create_function(FuncDef {
+            name: name.to_string(),
+            n_args: n,
+            flags: FuncFlags::default(),
+            kind: FuncKind::Scalar(Arc::new(Aux { name, overloaded: false })),
+        })?;
     }
     conn.create_function(FuncDef { name: "match".to_string(), n_args: 2, flags: FuncFlags::default(), kind: FuncKind::Scalar(Arc::new(Match)) })
+}
+
+/// The function an FTS3/4 table substitutes for `name` when a call's
+/// first argument is one of its columns (xFindFunction). The name is the
+/// global function's, which the call already resolved (so the argument
+/// count fits one of the global versions).
+pub fn overload(n_args: i32, name: &str) -> Option<Arc<FuncDef>> {
+    let name = ["offsets", "matchinfo", "snippet", "optimize"].into_iter().find(|n| n.eq_ignore_ascii_case(name))?;
+    Some(Arc::new(FuncDef { name: name.to_string(), n_args, flags: FuncFlags::default(), kind: FuncKind::Scalar(Arc::new(Aux { name, overloaded: true })) }))
 }
 
 fn positions(m: &DocMap, docid: i64, col: usize) -> &[i64] {
@@ -121,36 +144,51 @@ fn offsets(c: &mut Connection, s: &mut Share) -> Result<Value> {
     Ok(Value::text(out.join(" ")))
 }
 
-/// Whether `e` matches document `d` (using the NEAR-filtered hits).
+/// Whether `e` is on document `d` as SQLite's row-by-row evaluation sees
+/// it when `matchinfo()` gathers the 'y' and 'b' counts: by docids only,
+/// before the NEAR distances and the right side of a NOT are tested (so
+/// `a NEAR b` is on every row holding both, `x NOT y` on every row
+/// holding `x`).
 fn matches(e: &Expr, run: &Run, d: i64) -> bool {
     match e {
-        Expr::Phrase(p) => run.hits[*p].contains_key(&d),
-        Expr::Near(ps, _) => run.hits[ps[0]].contains_key(&d),
+        Expr::Phrase(p) => run.all[*p].contains_key(&d),
+        Expr::Near(ps, _) => ps.iter().all(|p| run.all[*p].contains_key(&d)),
         Expr::And(a, b) => matches(a, run, d) && matches(b, run, d),
         Expr::Or(a, b) => matches(a, run, d) || matches(b, run, d),
-        Expr::Not(a, b) => matches(a, run, d) && !matches(b, run, d),
+        Expr::Not(a, _) => matches(a, run, d),
     }
 }
 
-/// Phrases whose every enclosing sub-expression matches `d`.
-fn live_phrases(run: &Run, d: i64) -> Vec<bool> {
-    fn walk(e: &Expr, run: &Run, d: i64, live: bool, out: &mut [bool]) {
-        let live = live && matches(e, run, d);
-        match e {
-            Expr::Phrase(p) => out[*p] = live,
-            Expr::Near(ps, _) => ps.iter().for_each(|p| out[*p] = live),
-            Expr::And(a, b) | Expr::Or(a, b) => {
-                walk(a, run, d, live, out);
-                walk(b, run, d, live, out);
-            }
-            Expr::Not(a, _) => walk(a, run, d, live, out),
+/// The phrases whose counts matchinfo's 'y' and 'b' take, in SQLite's
+/// order: every phrase under sub-expressions all on row `d` (see
+/// [`matches`]), left before right, including the right side of a NOT.
+fn gather(e: &Expr, run: &Run, d: i64, out: &mut Vec<usize>) {
+    if !matches(e, run, d) {
+        return;
+    }
+    match e {
+        Expr::Phrase(p) => out.push(*p),
+        Expr::Near(ps, _) => out.extend(ps),
+        Expr::And(a, b) | Expr::Or(a, b) | Expr::Not(a, b) => {
+            gather(a, run, d, out);
+            gather(b, run, d, out);
         }
     }
-    let mut out = vec![false; run.query.phrases.len()];
-    if let Some(r) = &run.query.root {
-        walk(r, run, d, true, &mut out);
+}
+
+/// A phrase's hit counts on row `d` as its position list gives them:
+/// column 0 first whether or not it has hits, then each other column
+/// with hits, ascending. Nothing when the row has no list.
+fn column_counts(m: &DocMap, d: i64) -> Vec<(usize, u32)> {
+    let Some(cols) = m.get(&d) else {
+        return Vec::new();
+    };
+    let mut v: Vec<(usize, u32)> = cols.iter().map(|(c, ps)| (*c, ps.len() as u32)).collect();
+    crate::util::cold_sort::sort(&mut v);
+    if v.first().is_none_or(|(c, _)| *c != 0) {
+        v.insert(0, (0, 0));
     }
-    out
+    v
 }
 
 fn matchinfo(c: &mut Connection, s: &mut Share, fmt: Option<&Value>) -> Result<Value> {
@@ -233,23 +271,32 @@ fn matchinfo(c: &mut Connection, s: &mut Share, fmt: Option<&Value>) -> Result<V
                 }
             }
             b'y' | b'b' => {
-                let live = live_phrases(&run, d);
-                for &p in &phrases {
-                    let counts: Vec<u32> = (0..ncol).map(|col| if live[p] { positions(&run.hits[p], d, col).len() as u32 } else { 0 }).collect();
-                    if *ch == b'y' {
-                        out.extend(counts);
-                    } else {
-                        for chunk in counts.chunks(32) {
-                            let mut w = 0u32;
-                            for (i, n) in chunk.iter().enumerate() {
-                                if *n > 0 {
-                                    w |= 1 << i;
-                                }
-                            }
-                            out.push(w);
+                let per = if *ch == b'y' { ncol } else { ncol.div_ceil(32) };
+                let mut words = vec![0u32; phrases.len() * per];
+                let mut order = Vec::new();
+                if let Some(root) = &run.query.root {
+                    gather(root, &run, d, &mut order);
+                }
+                for p in order {
+                    // A phrase on the right of a NOT has no number of its
+                    // own: SQLite writes its counts over phrase 0's.
+                    let base = phrases.iter().position(|&q| q == p).unwrap_or(0) * per;
+                    let filter = run.query.phrases[p].column;
+                    for (col, n) in column_counts(&run.hits[p], d) {
+                        if filter.is_some_and(|f| f != col) {
+                            continue;
+                        }
+                        // SQLite's word and bit for column `col` (the word
+                        // is (col+1)/32, so column 31 lands in the next one).
+                        let (at, bit) = if *ch == b'y' { (base + col, None) } else { (base + (col + 1) / 32, Some(1u32 << (col & 31))) };
+                        match (words.get_mut(at), bit) {
+                            (Some(w), None) => *w = n,
+                            (Some(w), Some(b)) if n > 0 => *w |= b,
+                            _ => {}
                         }
                     }
                 }
+                out.extend(words);
             }
             b's' => {
                 for col in 0..ncol {

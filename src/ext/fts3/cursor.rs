@@ -151,7 +151,11 @@ impl VTabCursor for FtsCursor {
             let ncol = cfg.columns.len() as i32;
             let default_col = if col >= 0 && col < ncol { Some(col as usize) } else { None };
             let q = first.unwrap_or(Value::Null);
-            let text = q.as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default();
+            let mut text = q.as_ref().to_text().map(|t| t.into_owned()).unwrap_or_default();
+            // SQLite reads the operand as a C string: a NUL ends it.
+            if let Some(nul) = text.iter().position(|&b| b == 0) {
+                text.truncate(nul);
+            }
             let query = expr::parse(&text, cfg.tokenizer.as_ref(), &cfg.columns, default_col, cfg.fts4)?;
             let r = {
                 let p = self.inner.pending.lock().unwrap_or_else(|e| e.into_inner());

@@ -717,6 +717,10 @@ impl VTab for FtsTable {
         true
     }
 
+    fn find_function(&self, n_args: i32, name: &str) -> Option<(Arc<crate::vdbe::func::FuncDef>, i32)> {
+        super::auxfn::overload(n_args, name).map(|f| (f, 0))
+    }
+
     fn integrity(&self, host: &mut dyn VmHost, _schema: &str, _table: &str, _flags: i32) -> Result<Option<String>> {
         let c = conn(host)?;
         match self.inner.integrity_check(c) {

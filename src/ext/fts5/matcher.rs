@@ -141,10 +141,11 @@ fn clear(n: &Node, inst: &mut [Vec<Inst>]) {
     }
 }
 
-/// Whether `n` matches; None for a node made only of empty phrases
-/// (a string that tokenizes to nothing), which SQLite leaves out of the
-/// expression: it takes no part in AND, OR, NOT or NEAR, and a query
-/// that is only that matches no row.
+/// Whether `n` matches; None for a phrase or NEAR group made only of
+/// empty phrases (a string that tokenizes to nothing): SQLite's EOF
+/// node, which matches no row, so an AND or NOT with it on the left
+/// fails, and an OR or a NOT with it on the right is its other side.
+/// (Juxtaposed, the parser has already dropped it, see `query`.)
 fn eval(n: &Node, phrases: &[Phrase], hits: Option<&[bool]>, inst: &mut [Vec<Inst>]) -> Option<bool> {
     let hit = |i: usize, inst: &[Vec<Inst>]| hits.map_or(!inst[i].is_empty(), |h| h[i]);
     let r = match n {
@@ -165,7 +166,7 @@ fn eval(n: &Node, phrases: &[Phrase], hits: Option<&[bool]>, inst: &mut [Vec<Ins
             let y = eval(b, phrases, hits, inst);
             match (x, y) {
                 (Some(x), Some(y)) => Some(x && y),
-                (x, y) => x.or(y),
+                _ => Some(false),
             }
         }
         Node::Or(a, b) => {
@@ -182,7 +183,8 @@ fn eval(n: &Node, phrases: &[Phrase], hits: Option<&[bool]>, inst: &mut [Vec<Ins
             clear(b, inst);
             match (x, y) {
                 (Some(x), Some(y)) => Some(x && !y),
-                (x, _) => x,
+                (Some(x), None) => Some(x),
+                (None, _) => Some(false),
             }
         }
     };

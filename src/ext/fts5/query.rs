@@ -135,6 +135,7 @@ fn lex(q: &str) -> Result<Vec<(Tok, String)>> {
         }
         if c == '"' {
             let mut s = String::new();
+            let st = i;
             i += 1;
             loop {
                 if i >= cs.len() {
@@ -152,7 +153,8 @@ fn lex(q: &str) -> Result<Vec<(Tok, String)>> {
                 s.push(cs[i]);
                 i += 1;
             }
-            out.push((Tok::Str(s.clone()), s));
+            // Errors quote the string as written, quotes included.
+            out.push((Tok::Str(s), cs[st..i].iter().collect()));
             continue;
         }
         if is_bareword(c) {
@@ -247,11 +249,34 @@ impl Parser<'_> {
                 if p {
                     return Err(self.err());
                 }
-                l = Node::And(Box::new(l), Box::new(r));
+                l = self.implicit_and(l, r);
             } else {
                 return Ok((l, paren));
             }
         }
+    }
+
+    /// `l r` joined by juxtaposition, as SQLite joins them: a phrase or
+    /// NEAR group that matches nothing (all its phrases empty) on the
+    /// right is dropped, and one last on the left is replaced by `r`; an
+    /// explicit AND keeps it (and so matches nothing).
+    fn implicit_and(&self, l: Node, r: Node) -> Node {
+        if is_eof(&r, &self.phrases) {
+            return l;
+        }
+        fn last(n: &mut Node) -> &mut Node {
+            match n {
+                Node::And(_, r) => last(r),
+                other => other,
+            }
+        }
+        let mut l = l;
+        let prev = last(&mut l);
+        if is_eof(prev, &self.phrases) {
+            *prev = r;
+            return l;
+        }
+        Node::And(Box::new(l), Box::new(r))
     }
 
     fn not(&mut self, cols: &[bool]) -> Result<(Node, bool)> {
@@ -453,8 +478,11 @@ pub fn parse_in(
     locale: Option<&[u8]>,
     tokendata: bool,
 ) -> Result<Query> {
-    if let Some(rest) = q.trim_start().strip_prefix('*') {
-        return Err(Error::sql(format!("unknown special query: {rest}")));
+    // A value starting with '*' is a special query; the error names its
+    // first word (after spaces).
+    if let Some(rest) = q.strip_prefix('*') {
+        let word = rest.trim_start_matches(' ').split(' ').next().unwrap_or("");
+        return Err(Error::sql(format!("unknown special query: {word}")));
     }
     let toks = lex(q)?;
     let cols: Vec<bool> = (0..columns.len()).map(|i| only.is_none_or(|o| o == i)).collect();
@@ -467,6 +495,17 @@ pub fn parse_in(
         return Err(not_supported("column"));
     }
     Ok(Query { phrases: p.phrases, root })
+}
+
+/// Whether `n` is a phrase or NEAR group that matches no row: its
+/// phrases all empty (strings that tokenize to nothing; in a group with
+/// others an empty phrase is left out).
+fn is_eof(n: &Node, phrases: &[Phrase]) -> bool {
+    match n {
+        Node::Phrase(i) => phrases[*i].tokens.is_empty(),
+        Node::Near(l, _) => l.iter().all(|&i| phrases[i].tokens.is_empty()),
+        _ => false,
+    }
 }
 
 #[cfg(test)]

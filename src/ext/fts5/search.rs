@@ -172,8 +172,9 @@ fn phrase_rows(ph: &Phrase, lists: &[&Hits]) -> PhraseRows {
     out
 }
 
-/// The rows that may match `n`, ascending (None: a node made only of
-/// empty phrases, which takes no part in the expression).
+/// The rows that may match `n`, ascending (None: a phrase or NEAR group
+/// made only of empty phrases, which matches no row; an OR takes its
+/// other side).
 fn candidates(n: &Node, phrases: &[Phrase], rows: &[PhraseRows]) -> Option<Vec<i64>> {
     match n {
         Node::Phrase(i) if phrases[*i].tokens.is_empty() => None,
@@ -188,16 +189,17 @@ fn candidates(n: &Node, phrases: &[Phrase], rows: &[PhraseRows]) -> Option<Vec<i
             }
             acc
         }
+        // An empty node matches no row (see `matcher::eval`).
         Node::And(a, b) => match (candidates(a, phrases, rows), candidates(b, phrases, rows)) {
             (Some(x), Some(y)) => Some(intersect(&x, &y)),
-            (x, y) => x.or(y),
+            _ => Some(Vec::new()),
         },
         Node::Or(a, b) => match (candidates(a, phrases, rows), candidates(b, phrases, rows)) {
             (Some(x), Some(y)) => Some(union(&x, &y)),
             (x, y) => x.or(y),
         },
         // The right side only removes rows; the matcher decides.
-        Node::Not(a, _) => candidates(a, phrases, rows),
+        Node::Not(a, _) => Some(candidates(a, phrases, rows).unwrap_or_default()),
     }
 }
 
