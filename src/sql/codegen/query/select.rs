@@ -110,6 +110,28 @@ impl ResultSpans<'_> {
 }
 
 impl Compiler<'_> {
+    /// Opens the sorter of ORDER BY `terms` once `ctx.order_map` maps them
+    /// onto `items`: the sort key as [`key_info_for`] describes it, then
+    /// `width` result columns.
+    pub(super) fn open_order_sorter(&mut self, ctx: &mut RowCtx, terms: &[SortedColumn<'_>], items: &[ResultItem<'_, '_>], width: usize) -> Result<()> {
+        let targets: Vec<Option<&Expr<'_>>> = ctx
+            .order_map
+            .iter()
+            .map(|m| {
+                m.and_then(|k| match &items[k] {
+                    ResultItem::Expr(e, _) => Some(*e),
+                    ResultItem::Col(..) => None,
+                })
+            })
+            .collect();
+        let ki = key_info_for(self, terms, &targets)?;
+        let nk = key_width(terms);
+        let s = self.b.cursor();
+        self.b.add4(Opcode::SorterOpen, s, (nk + width) as i32, 0, P4::KeyInfo(ki), 0);
+        ctx.sorter = Some((s, nk));
+        Ok(())
+    }
+
     /// Compile a SELECT (with its WITH clause, compounds, ORDER BY and
     /// LIMIT) feeding `dest`.
     pub fn compile_select(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
@@ -825,21 +847,7 @@ impl Compiler<'_> {
             let order_by = if exists { None } else { order_by };
             if let Some(terms) = order_by.filter(|_| unused_order.is_none()) {
                 ctx.order_map = self.order_by_map(terms, &items, &info.names, false)?;
-                let nk = key_width(terms);
-                let targets: Vec<Option<&Expr<'_>>> = ctx
-                    .order_map
-                    .iter()
-                    .map(|m| {
-                        m.and_then(|k| match &items[k] {
-                            ResultItem::Expr(e, _) => Some(*e),
-                            ResultItem::Col(..) => None,
-                        })
-                    })
-                    .collect();
-                let ki = key_info_for(self, terms, &targets)?;
-                let s = self.b.cursor();
-                self.b.add4(Opcode::SorterOpen, s, (nk + items.len()) as i32, 0, P4::KeyInfo(ki), 0);
-                ctx.sorter = Some((s, nk));
+                self.open_order_sorter(&mut ctx, terms, &items, items.len())?;
             }
             // (A DISTINCT that cannot remove a row is left out.)
             let is_distinct = matches!(distinctness, Some(ast::Distinctness::Distinct));

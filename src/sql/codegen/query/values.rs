@@ -1,14 +1,13 @@
 //! VALUES (...), (...) as a SELECT: each row computed and sent to the
 //! destination in turn (through a sorter or a LIMIT as any SELECT's rows).
 
-use super::select::{is_cast, key_info_for};
+use super::select::is_cast;
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
-use crate::sql::model::query::{key_width, Dest, ResultItem, RowCtx, SelectInfo};
+use crate::sql::model::query::{Dest, ResultItem, RowCtx, SelectInfo};
 use crate::sql::resolve::Scope;
 use crate::value::affinity::Affinity;
-use crate::vdbe::program::{Opcode, P4};
-use sqlite3_parser::ast::{self, Expr, OneSelect, SortedColumn};
+use sqlite3_parser::ast::{self, OneSelect, SortedColumn};
 
 impl Compiler<'_> {
     /// VALUES (...), (...): each row emitted in turn.
@@ -39,20 +38,7 @@ impl Compiler<'_> {
             let items: Vec<ResultItem<'_, '_>> = rows[0].iter().map(|e| ResultItem::Expr(e, None)).collect();
             if let Some(terms) = order_by {
                 ctx.order_map = self.order_by_map(terms, &items, &names, true)?;
-                let targets: Vec<Option<&Expr<'_>>> = ctx
-                    .order_map
-                    .iter()
-                    .map(|m| {
-                        m.and_then(|k| match &items[k] {
-                            ResultItem::Expr(e, _) => Some(*e),
-                            ResultItem::Col(..) => None,
-                        })
-                    })
-                    .collect();
-                let ki = key_info_for(self, terms, &targets)?;
-                let s = self.b.cursor();
-                self.b.add4(Opcode::SorterOpen, s, (key_width(terms) + n) as i32, 0, P4::KeyInfo(ki), 0);
-                ctx.sorter = Some((s, key_width(terms)));
+                self.open_order_sorter(&mut ctx, terms, &items, n)?;
             }
             if rows.len() == 1 && self.items_have_aggregates(&items) {
                 // One row of VALUES is a SELECT without FROM: its
