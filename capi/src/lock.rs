@@ -140,6 +140,7 @@ impl ReentrantLock {
 }
 
 impl Drop for DbLock<'_> {
+    #[inline]
     fn drop(&mut self) {
         self.lock.leave();
     }

@@ -92,6 +92,7 @@ pub struct CellInfo {
 }
 
 /// Parse the cell at the start of `b` (which may extend past the cell).
+#[inline]
 pub fn parse(kind: PageKind, b: &[u8], usable: u32) -> Result<CellInfo> {
     let info = parse_unchecked(kind, b, usable)?;
     if (info.local as u64) < info.payload_size && info.overflow == 0 {

@@ -39,6 +39,7 @@ pub enum Probe<'a> {
 }
 
 impl Btree {
+    #[inline]
     pub(super) fn push_checked(&self, path: &mut Vec<Level>, lv: Level) -> Result<()> {
         if path.len() >= MAX_DEPTH || path.iter().any(|l| l.pgno == lv.pgno) {
             return Err(Error::corrupt());

@@ -200,6 +200,7 @@ impl Cursor {
         out
     }
 
+    #[inline]
     fn install(&mut self, bt: &Btree, spare: &mut Spare, landed: Landed) {
         // (A new position: the path kept from before a reopen is no
         // longer a hint; a stale hint could place an insert wrongly.)

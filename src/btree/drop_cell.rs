@@ -86,6 +86,7 @@ pub(super) fn remove_cell_bytes(data: &mut [u8], h: &page::PageHeader, idx: usiz
     add_free_block(data, h.offset, off, size)
 }
 
+#[inline]
 fn content_start(data: &[u8], hoff: usize) -> usize {
     match get_u16(data, hoff + 5) {
         0 => 65536,

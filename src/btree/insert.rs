@@ -355,6 +355,7 @@ impl Btree {
     }
 }
 
+#[inline]
 fn content_start(data: &[u8], h: &page::PageHeader) -> usize {
     match u16::from_be_bytes([data[h.offset + 5], data[h.offset + 6]]) {
         0 => 65536,

@@ -310,6 +310,7 @@ impl Btree {
     }
 
     /// Count a change to the tree rooted at `root` only.
+    #[inline]
     fn bump_tree(&mut self, root: Pgno) {
         self.seq += 1;
         self.content_seq = self.seq;
@@ -944,6 +945,7 @@ impl Cursor {
 
     /// Whether the leaf the path ends on is known to be the tree's last:
     /// noted so at a change sequence no later change to the tree passed.
+    #[inline]
     fn on_known_last_leaf(&self, bt: &Btree) -> bool {
         matches!(self.last_leaf, Some((leaf, seq)) if self.path.last().map(|l| l.pgno) == Some(leaf) && bt.path_fresh(self.root, seq))
     }
@@ -955,6 +957,7 @@ impl Cursor {
 
     /// A fresh path to start a seek near: the entry the cursor is on, or
     /// the one it was on before being reopened on the same tree.
+    #[inline]
     fn near_path(&self, bt: &Btree) -> Option<&[Level]> {
         ((self.state == CursorState::Valid || self.hint) && self.fresh(bt)).then_some(&self.path[..])
     }

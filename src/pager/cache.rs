@@ -225,6 +225,7 @@ impl PageCache {
     }
 
     /// The page, if cached.
+    #[inline]
     pub fn get(&self, pgno: Pgno) -> Option<&CachedPage> {
         let p = &self.slots[*self.index.get(&pgno)? as usize];
         self.touch(p);
@@ -232,6 +233,7 @@ impl PageCache {
     }
 
     /// The slot holding `pgno`, if cached (a hint for [`PageCache::get_in_slot`]).
+    #[inline]
     pub fn slot_of(&self, pgno: Pgno) -> Option<u32> {
         self.index.get(&pgno).copied()
     }
@@ -245,6 +247,7 @@ impl PageCache {
     }
 
     /// The page's bytes for modification, marking it dirty, if cached.
+    #[inline]
     pub fn get_mut_dirty(&mut self, pgno: Pgno) -> Option<&mut Vec<u8>> {
         let slot = *self.index.get(&pgno)? as usize;
         let p = &mut self.slots[slot];

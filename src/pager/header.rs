@@ -36,6 +36,7 @@ pub const SQLITE_VERSION_NUMBER: u32 = 3_054_001;
 pub const DEFAULT_PAGE_SIZE: u32 = 4096;
 
 /// Read a big-endian u32.
+#[inline]
 pub fn get_u32(b: &[u8], off: usize) -> u32 {
     u32::from_be_bytes([b[off], b[off + 1], b[off + 2], b[off + 3]])
 }

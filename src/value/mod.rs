@@ -178,6 +178,7 @@ impl Value {
     }
 
     /// Borrow.
+    #[inline]
     pub fn as_ref(&self) -> ValueRef<'_> {
         match self {
             Value::Null | Value::Pointer(_) => ValueRef::Null,

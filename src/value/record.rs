@@ -98,6 +98,7 @@ pub const FORMAT_WITH_INT_CONSTANTS: u32 = 4;
 
 /// The serial type SQLite writes for `v` (`file_format` is the schema
 /// format number, 4 for every database SQLite creates by default).
+#[inline]
 pub fn serial_type_of(v: &ValueRef<'_>, file_format: u32) -> u64 {
     match *v {
         ValueRef::Null => 0,
@@ -799,6 +800,7 @@ pub fn compare_record_keys(a: &[u8], b: &[u8], key_info: &KeyInfo) -> Result<Ord
 /// The first field of a record when it is an integer with a one-byte
 /// header size and serial type: the value `compare_record_keys` reads for
 /// field 0 on its fast path (the sorter keeps it beside each record).
+#[inline]
 pub fn first_int_field(record: &[u8]) -> Option<i64> {
     let [h, st, ..] = record else { return None };
     if !(2..0x80).contains(h) {

@@ -428,6 +428,7 @@ fn current_vs(vm: &mut Vm, env: &mut ConnState, cur: i32, key: &[Value]) -> Resu
 /// Compare a B-tree cursor's current index entry's leading fields with
 /// `key`, in place in the entry's record (fields past the key info's
 /// compare as BINARY ascending, as `prefix` pads).
+#[inline]
 fn btree_vs(c: &mut BtreeCursor, env: &mut ConnState, key: &[ValueRef<'_>]) -> Result<Poll<Ordering>> {
     if c.eof || !c.cursor.is_valid() {
         return Ok(Poll::Ready(Ordering::Greater));

@@ -28,6 +28,7 @@ pub fn value_text(v: &Value) -> Option<Vec<u8>> {
 }
 
 /// Like [`value_text`] but borrowing when the value already holds bytes.
+#[inline]
 pub fn value_bytes(v: &Value) -> Option<Cow<'_, [u8]>> {
     match v {
         Value::Text(t) | Value::Blob(t) => Some(Cow::Borrowed(t)),

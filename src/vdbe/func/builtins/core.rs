@@ -396,6 +396,7 @@ fn iif(name: &str, args: &[Value]) -> Result<Value> {
     Ok(if i < args.len() { args[i].clone() } else { Value::Null })
 }
 
+#[inline]
 fn pattern_too_long(p: &Value, max: usize) -> Result<()> {
     let n = match p {
         Value::Text(t) | Value::Blob(t) => t.len(),

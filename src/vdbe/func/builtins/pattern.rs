@@ -56,6 +56,7 @@ enum Outcome {
 /// Decode one code point the way SQLite reads UTF-8 (lenient: malformed
 /// sequences decode to U+FFFD, overlong forms too). Returns 0 at the end of
 /// the input or at a NUL byte, without advancing.
+#[inline]
 pub fn read_utf8(s: &[u8], pos: &mut usize) -> u32 {
     let Some(&b0) = s.get(*pos) else { return 0 };
     if b0 == 0 {
