@@ -137,20 +137,12 @@ impl Pager {
         } else {
             None
         };
-        // (The header read answered at once is used as it is, without a
-        // completion made and taken: the common case of every read
-        // transaction on cached data.)
-        let now = self.file.read_now(0, 100);
-        if journal || now.is_none() {
-            let header = match now {
-                Some(r) => Completion::ready(r),
-                None => self.file.read(0, Buffer::zeroed(100))?,
-            };
+        let header = self.header_read()?;
+        if journal || !header.is_done() {
             let answered = |b: bool| Completion::ready(Ok(crate::io::CompletionResult { bytes: b as usize, buffer: None }));
             return Ok(Some(ReadStep::Probe { journal: answered(journal), header, size: self.file.size_request()?, wal: wal.map(answered) }));
         }
-        let Some(header) = now else { return Ok(None) };
-        let header = header?;
+        let header = header.take()?;
         // (The header came at once: no write or truncate of the file is
         // in flight, so its size is as current.)
         self.size_probe = Some(self.file.size()?);
