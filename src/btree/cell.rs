@@ -122,7 +122,7 @@ fn parse_local_leaf(kind: PageKind, b: &[u8], usable: u32) -> Option<CellInfo> {
     let mut pos = n;
     let mut rowid = 0;
     if table {
-        let (k, m) = super::rowid_seek::varint(b.get(pos..)?).ok()?;
+        let (k, m) = get_varint(b.get(pos..)?).ok()?;
         rowid = k as i64;
         pos += m;
     }
