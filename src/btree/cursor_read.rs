@@ -686,6 +686,38 @@ impl Cursor {
         self.state == CursorState::Valid
     }
 
+    /// Index trees: the rowid that ends the current entry's key, read as
+    /// SQLite's `IdxRowid` reads it: the header's last serial type (one
+    /// byte: an integer) and the key's last bytes, without parsing the
+    /// header. `None` when the key does not end so (a long header, a last
+    /// field that is not an integer, a key too short for it): the caller
+    /// decodes the key's last field instead.
+    #[inline]
+    pub fn index_key_rowid(&self) -> Option<i64> {
+        if self.state != CursorState::Valid || self.key_info.is_none() {
+            return None;
+        }
+        let key = &self.key[..];
+        let hs = usize::from(*key.first()?);
+        // (A one-byte header size; the byte before the last serial type
+        // ends a varint, so that type is one byte.)
+        if !(2..0x80).contains(&hs) || hs > key.len() || (hs >= 3 && key[hs - 2] >= 0x80) {
+            return None;
+        }
+        let n = match key[hs - 1] {
+            8 => return Some(0),
+            9 => return Some(1),
+            st @ 1..=4 => usize::from(st),
+            5 => 6,
+            6 => 8,
+            _ => return None,
+        };
+        let b = key.get(key.len().checked_sub(n).filter(|&at| at >= hs)?..)?;
+        let mut v = [if b[0] & 0x80 != 0 { 0xff } else { 0 }; 8];
+        v[8 - n..].copy_from_slice(b);
+        Some(i64::from_be_bytes(v))
+    }
+
     /// Table trees: rowid of the current entry.
     pub fn rowid(&self) -> i64 {
         self.rowid
@@ -814,10 +846,11 @@ impl Cursor {
     }
 
     /// [`Cursor::column`] stored straight into `dst` (reusing its text or
-    /// blob buffer): `false` when the record has fewer columns (`dst` is
-    /// then unchanged).
+    /// blob buffer, else one of `spare`'s, so that a statement run again
+    /// after a reset refills the buffers its last run had): `false` when
+    /// the record has fewer columns (`dst` is then unchanged).
     #[inline]
-    pub fn column_into(&mut self, bt: &mut Btree, i: usize, dst: &mut Value) -> IoPoll<bool> {
+    pub fn column_into(&mut self, bt: &mut Btree, i: usize, dst: &mut Value, spare: &mut Vec<Vec<u8>>) -> IoPoll<bool> {
         let at_hand = self.state == CursorState::Valid && (self.key_info.is_some() || (self.payload_valid && self.fresh(bt)));
         if !at_hand {
             if let Some(found) = crate::ready!(self.column_not_at_hand(bt, i, dst)?) {
@@ -832,6 +865,12 @@ impl Cursor {
                 match v {
                     ValueRef::Text(t) if bt.text_encoding.is_utf16() => {
                         *dst = crate::value::Value::Text(crate::value::encoding::utf16_to_utf8(t, bt.text_encoding));
+                    }
+                    ValueRef::Text(b) | ValueRef::Blob(b) if !spare.is_empty() && !matches!(dst, Value::Text(_) | Value::Blob(_)) => {
+                        let mut buf = spare.pop().unwrap_or_default();
+                        buf.clear();
+                        buf.extend_from_slice(b);
+                        *dst = if matches!(v, ValueRef::Text(_)) { Value::Text(buf) } else { Value::Blob(buf) };
                     }
                     v => dst.assign_ref(v),
                 }

@@ -455,7 +455,7 @@ fn open_slot(d: &mut [u8], h: &page::PageHeader, idx: usize, len: usize, slot: S
 /// order, checked as [`repack`] needs them (each cell parses and they
 /// all fit between the pointer array and the end of the usable space);
 /// `None` when they do not read sane.
-fn cell_extents(data: &[u8], h: &page::PageHeader, usable: usize) -> Option<Vec<(usize, usize)>> {
+pub(super) fn cell_extents(data: &[u8], h: &page::PageHeader, usable: usize) -> Option<Vec<(usize, usize)>> {
     let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
     let mut end = usable;
     let mut cells = Vec::with_capacity(h.ncells);
@@ -475,14 +475,26 @@ fn cell_extents(data: &[u8], h: &page::PageHeader, usable: usize) -> Option<Vec<
 /// one gap between the pointer array and the content area (no
 /// freeblocks, no fragments; the gap is zeroed). Only the cell content
 /// area is copied aside: the cells all lie in it.
-fn repack(d: &mut [u8], h: &page::PageHeader, cells: &[(usize, usize)], usable: usize) {
+pub(super) fn repack(d: &mut [u8], h: &page::PageHeader, cells: &[(usize, usize)], usable: usize) {
+    repack_replacing(d, h, cells, usable, None);
+}
+
+/// [`repack`] with cell `replace.0` of `cells` taking the bytes
+/// `replace.1` instead of its own: the page then holds what
+/// [`page::write_node`] writes for a node of those cells. The caller
+/// checked that they fit (the gap left is never negative).
+pub(super) fn repack_replacing(d: &mut [u8], h: &page::PageHeader, cells: &[(usize, usize)], usable: usize, replace: Option<(usize, &[u8])>) {
     let first = cells.iter().map(|&(off, _)| off).min().unwrap_or(usable);
     let copy = d[first..usable].to_vec();
     let ptr_base = h.offset + h.kind.header_size();
     let mut end = usable;
     for (i, &(off, len)) in cells.iter().enumerate() {
-        end -= len;
-        d[end..end + len].copy_from_slice(&copy[off - first..off - first + len]);
+        let bytes = match replace {
+            Some((at, bytes)) if at == i => bytes,
+            _ => &copy[off - first..off - first + len],
+        };
+        end -= bytes.len();
+        d[end..end + bytes.len()].copy_from_slice(bytes);
         d[ptr_base + 2 * i..ptr_base + 2 * i + 2].copy_from_slice(&(end as u16).to_be_bytes());
     }
     d[ptr_base + 2 * cells.len()..end].fill(0);

@@ -37,6 +37,10 @@ use std::sync::{Arc, Mutex, Weak};
 /// last strong reference under it can remove its entry safely.
 static DIRS: Mutex<Option<HashMap<(u64, u64), Weak<OwnedFd>>>> = Mutex::new(None);
 
+/// Names (with their suffix and NUL) shorter than this are built on the
+/// stack for a probe.
+const SHORT_NAME: usize = 256;
+
 fn dir_key(fd: &OwnedFd) -> Option<(u64, u64)> {
     // SAFETY: fstat only writes the struct we hand it; the descriptor is
     // open for the call.
@@ -98,17 +102,37 @@ impl Siblings {
     /// Whether `<name><suffix>` exists beside the file (non-empty for
     /// `-journal` and `-wal`, as [`super::IoBackend::exists`] counts).
     pub fn exists(&self, suffix: &str) -> bool {
-        let mut name = Vec::with_capacity(self.name.len() + suffix.len() + 1);
-        name.extend_from_slice(&self.name);
-        name.extend_from_slice(suffix.as_bytes());
-        let Ok(name) = CString::new(name) else { return false };
+        // (A name with a NUL byte names no file: CString would refuse it.)
+        if self.name.contains(&0) || suffix.as_bytes().contains(&0) {
+            return false;
+        }
         let needs_content = suffix.ends_with("-journal") || suffix.ends_with("-wal");
-        // SAFETY: an all-zero `statx` is a valid value of this plain C struct.
-        let mut stx: libc::statx = unsafe { std::mem::zeroed() };
-        // SAFETY: a valid directory descriptor, a NUL-terminated name and a
-        // `statx` buffer on the stack that outlives the call.
-        let rc = unsafe { libc::statx(self.dir.as_raw_fd(), name.as_ptr(), 0, libc::STATX_SIZE, &mut stx) };
-        rc == 0 && (!needs_content || stx.stx_size > 0)
+        // The NUL-terminated name goes on the stack when it is short (every
+        // read transaction probes twice: no allocation for it), else on
+        // the heap.
+        let len = self.name.len() + suffix.len();
+        let mut short = [0u8; SHORT_NAME];
+        let heap;
+        let name: &[u8] = if len < SHORT_NAME {
+            short[..self.name.len()].copy_from_slice(&self.name);
+            short[self.name.len()..len].copy_from_slice(suffix.as_bytes());
+            &short[..=len]
+        } else {
+            let mut v = Vec::with_capacity(len + 1);
+            v.extend_from_slice(&self.name);
+            v.extend_from_slice(suffix.as_bytes());
+            v.push(0);
+            heap = v;
+            &heap
+        };
+        debug_assert_eq!(name.last(), Some(&0));
+        let mut stx = std::mem::MaybeUninit::<libc::statx>::uninit();
+        // SAFETY: a valid directory descriptor, a NUL-terminated name with
+        // no other NUL (checked above) and a `statx` buffer on the stack
+        // that outlives the call.
+        let rc = unsafe { libc::statx(self.dir.as_raw_fd(), name.as_ptr().cast(), 0, libc::STATX_SIZE, stx.as_mut_ptr()) };
+        // SAFETY: statx filled the buffer when it returned 0.
+        rc == 0 && (!needs_content || unsafe { stx.assume_init_ref() }.stx_size > 0)
     }
 }
 

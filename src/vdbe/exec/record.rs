@@ -160,14 +160,16 @@ pub(super) fn rowid_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<
     }
 }
 
-/// A table cursor on a row (the common case): its rowid written into the
-/// register in place. `None`: another case, for [`exec`].
+/// A table cursor on a row, or an index cursor on a key ending in an
+/// integer (the common cases): its rowid written into the register in
+/// place. `None`: another case, for [`exec`].
 #[inline]
 fn rowid_in_place(vm: &mut Vm, insn: &Insn) -> Option<Flow> {
     if let Some(Some(VmCursor::Btree(c))) = vm.cursors.get(insn.p1 as usize) {
-        if !c.is_index && !c.null_row && c.cursor.is_valid() {
+        if !c.null_row && c.cursor.is_valid() {
+            let rowid = if c.is_index { c.cursor.index_key_rowid()? } else { c.cursor.rowid() };
             if let Some(r) = vm.regs.get_mut(insn.p2 as usize) {
-                r.set_int(c.cursor.rowid());
+                r.set_int(rowid);
                 return Some(Flow::Next);
             }
         }
@@ -199,7 +201,7 @@ pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result
             }
             let bt = &mut env.dbs[c.db].btree;
             let r = &mut vm.regs[dst];
-            match c.cursor.column_into(bt, p2 as usize, &mut r.value)? {
+            match c.cursor.column_into(bt, p2 as usize, &mut r.value, &mut vm.spare_bufs)? {
                 Poll::Pending => return Ok(Flow::Pending),
                 Poll::Ready(true) => r.subtype = 0,
                 Poll::Ready(false) => r.set(column_default(&insn.p4)),
