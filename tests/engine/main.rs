@@ -112,6 +112,7 @@ mod sql_tcl_reprepare;
 mod sql_tcl_triggers;
 mod sql_threads_one_file;
 mod sql_unused_order;
+mod sql_update_delete_limit;
 mod sql_utf16;
 mod sql_vtab;
 mod sql_vtab_schema;
