@@ -74,6 +74,7 @@ mod sql_direct_only;
 mod sql_distinct_ordered;
 mod sql_dml_forms;
 mod sql_error_phase;
+mod sql_error_texts;
 mod sql_expiry;
 mod sql_expr;
 mod sql_expr_index;
