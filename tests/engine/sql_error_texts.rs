@@ -25,3 +25,42 @@ fn column_name_lists_refuse_collate_and_order() {
         ],
     );
 }
+
+/// A column whose collation is not defined on this connection (created
+/// where it was): only what compares with it needs it, and a subquery,
+/// view or CTE in FROM, whose columns SQLite describes (collate3.test).
+#[test]
+fn missing_collation_only_where_values_are_compared() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("c.db");
+    let p = path.to_str().unwrap();
+    {
+        let r = RefDb::open_path(p);
+        run_ref(&r, "CREATE TABLE c(c1, c2); INSERT INTO c VALUES('a', 1), ('B', 2); CREATE VIEW v AS SELECT c1 FROM c UNION ALL SELECT c1 FROM c; PRAGMA writable_schema=ON; UPDATE sqlite_schema SET sql='CREATE TABLE c(c1 COLLATE string_compare, c2)' WHERE name='c'");
+    }
+    for sql in [
+        "SELECT c1 FROM c UNION ALL SELECT c1 FROM c",
+        "SELECT c1 FROM c UNION SELECT c1 FROM c",
+        "SELECT c1 FROM c EXCEPT SELECT c1 FROM c",
+        "SELECT c2 FROM c UNION SELECT c2 FROM c",
+        "SELECT DISTINCT c1 FROM c",
+        "SELECT c1 FROM c ORDER BY 1",
+        "SELECT c1 FROM c",
+        "SELECT c1 FROM c WHERE c1 = 'a'",
+        "SELECT c1 || 'x' FROM c UNION ALL SELECT c1 FROM c ORDER BY c2",
+        "SELECT 10 UNION ALL SELECT 20 ORDER BY 1 COLLATE string_compare",
+        "SELECT c1 FROM c UNION ALL SELECT c1 FROM c LIMIT 1",
+        "SELECT * FROM (SELECT c1 FROM c UNION ALL SELECT c1 FROM c)",
+        "SELECT * FROM (SELECT c1 FROM c)",
+        "SELECT * FROM (SELECT c1 FROM c UNION ALL SELECT c1 FROM c) WHERE c1 > 'a'",
+        "SELECT * FROM (SELECT c2 FROM c UNION ALL SELECT c1 FROM c)",
+        "WITH w AS (SELECT c1 FROM c UNION ALL SELECT 1) SELECT * FROM w",
+        "SELECT (SELECT c1 FROM c UNION ALL SELECT c1 FROM c)",
+        "SELECT 1 WHERE 'a' IN (SELECT c1 FROM c UNION ALL SELECT c1 FROM c)",
+        "SELECT * FROM v",
+    ] {
+        let expected = run_ref(&RefDb::open_path(p), sql);
+        let mut ours = ringlite::Connection::open(p, ringlite::OpenFlags(ringlite::OpenFlags::READWRITE)).unwrap();
+        assert_eq!(run_ours(&mut ours, sql), expected, "{sql}");
+    }
+}
