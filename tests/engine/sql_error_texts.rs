@@ -64,3 +64,67 @@ fn missing_collation_only_where_values_are_compared() {
         assert_eq!(run_ours(&mut ours, sql), expected, "{sql}");
     }
 }
+
+/// ROLLBACK TO a savepoint while a SELECT of the same connection is
+/// running: when the transaction changed the schema, SQLite aborts every
+/// running statement ("abort due to ROLLBACK" at its next step); without a
+/// schema change the SELECT goes on (savepoint7.test).
+#[test]
+fn rollback_to_after_a_schema_change_aborts_running_statements() {
+    use libsqlite3_sys as ffi;
+    use ringlite::StepResult;
+    use std::ffi::{CStr, CString};
+    for (tn, before) in [(1, "SAVEPOINT x1; CREATE TABLE t4(abc);"), (2, "SAVEPOINT x1;"), (3, "BEGIN; CREATE TABLE t5(q);")] {
+        let setup = format!("CREATE TABLE t1(a, b); INSERT INTO t1 VALUES(1, 2), (3, 4), (5, 6); CREATE TABLE t2(a, b); {before}");
+        let inner = "SAVEPOINT x2; INSERT INTO t2 VALUES(9, 9); ROLLBACK TO x2;";
+        // Ours: the outcome of each step of the SELECT, the inner script run
+        // after each row.
+        let mut ours = ours_open();
+        run_ours(&mut ours, &setup);
+        let (st, _) = ours.prepare(b"SELECT a FROM t1").unwrap();
+        let mut st = st.unwrap();
+        let mut got = Vec::new();
+        loop {
+            match st.step(&mut ours) {
+                Ok(StepResult::Row) => {
+                    got.push(format!("row {:?}", st.column(0)));
+                    let inner_out = run_ours(&mut ours, inner);
+                    assert!(inner_out.iter().all(|o| matches!(o, Outcome::Rows { .. })), "{inner_out:?}");
+                }
+                Ok(StepResult::Done) => break,
+                Ok(StepResult::Io) => continue,
+                Err(e) => {
+                    got.push(format!("error {}: {}", e.code, e.message));
+                    break;
+                }
+            }
+        }
+        st.reset(&mut ours);
+        let mut expected = Vec::new();
+        let r = RefDb::open();
+        run_ref(&r, &setup);
+        unsafe {
+            let sql = CString::new("SELECT a FROM t1").unwrap();
+            let mut p = std::ptr::null_mut();
+            assert_eq!(ffi::sqlite3_prepare_v2(r.0, sql.as_ptr(), -1, &mut p, std::ptr::null_mut()), 0);
+            loop {
+                match ffi::sqlite3_step(p) {
+                    ffi::SQLITE_ROW => {
+                        expected.push(format!("row Integer({})", ffi::sqlite3_column_int64(p, 0)));
+                        run_ref(&r, inner);
+                    }
+                    ffi::SQLITE_DONE => break,
+                    _ => {
+                        let msg = CStr::from_ptr(ffi::sqlite3_errmsg(r.0)).to_string_lossy().into_owned();
+                        expected.push(format!("error {}: {msg}", ffi::sqlite3_extended_errcode(r.0)));
+                        break;
+                    }
+                }
+            }
+            ffi::sqlite3_finalize(p);
+        }
+        assert_eq!(got, expected, "case {tn}");
+        let after = "SELECT count(*) FROM t2; ROLLBACK";
+        assert_eq!(run_ours(&mut ours, after), run_ref(&r, after), "case {tn}");
+    }
+}

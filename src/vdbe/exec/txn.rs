@@ -230,6 +230,12 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                         if let Some(&at) = env.savepoint_fk_deferred.get(i) {
                             env.fk_deferred = at;
                         }
+                        if env.txn_schema_written {
+                            // (Every other running statement is aborted:
+                            // `ConnState::abort_generation`.)
+                            env.abort_generation += 1;
+                            vm.abort_seen = env.abort_generation;
+                        }
                         forget_rolled_back_schema(env, false);
                     }
                 }
