@@ -65,18 +65,26 @@ fn missing_collation_only_where_values_are_compared() {
     }
 }
 
-/// ROLLBACK TO a savepoint while a SELECT of the same connection is
-/// running: when the transaction changed the schema, SQLite aborts every
-/// running statement ("abort due to ROLLBACK" at its next step); without a
-/// schema change the SELECT goes on (savepoint7.test).
+/// ROLLBACK TO a savepoint, or ROLLBACK, while a SELECT of the same
+/// connection is running: when the transaction changed the schema,
+/// SQLite aborts every running statement ("abort due to ROLLBACK" at its
+/// next step); without a schema change the SELECT goes on
+/// (savepoint7.test).
 #[test]
 fn rollback_to_after_a_schema_change_aborts_running_statements() {
     use libsqlite3_sys as ffi;
     use ringlite::StepResult;
     use std::ffi::{CStr, CString};
-    for (tn, before) in [(1, "SAVEPOINT x1; CREATE TABLE t4(abc);"), (2, "SAVEPOINT x1;"), (3, "BEGIN; CREATE TABLE t5(q);")] {
+    let to_x2 = "SAVEPOINT x2; INSERT INTO t2 VALUES(9, 9); ROLLBACK TO x2;";
+    let whole = "INSERT INTO t2 VALUES(9, 9); ROLLBACK; BEGIN;";
+    for (tn, before, inner) in [
+        (1, "SAVEPOINT x1; CREATE TABLE t4(abc);", to_x2),
+        (2, "SAVEPOINT x1;", to_x2),
+        (3, "BEGIN; CREATE TABLE t5(q);", to_x2),
+        (4, "BEGIN; CREATE TABLE t5(q);", whole),
+        (5, "BEGIN; INSERT INTO t2 VALUES(0, 0);", whole),
+    ] {
         let setup = format!("CREATE TABLE t1(a, b); INSERT INTO t1 VALUES(1, 2), (3, 4), (5, 6); CREATE TABLE t2(a, b); {before}");
-        let inner = "SAVEPOINT x2; INSERT INTO t2 VALUES(9, 9); ROLLBACK TO x2;";
         // Ours: the outcome of each step of the SELECT, the inner script run
         // after each row.
         let mut ours = ours_open();

@@ -157,6 +157,11 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                 env.end_fk_transaction();
                 env.savepoints.clear();
                 env.savepoint_started_txn = false;
+                if env.txn_schema_written {
+                    // (As for ROLLBACK TO: `ConnState::abort_generation`.)
+                    env.abort_generation += 1;
+                    vm.abort_seen = env.abort_generation;
+                }
                 forget_rolled_back_schema(env, true);
             } else {
                 if env.autocommit {
