@@ -136,3 +136,25 @@ fn rollback_to_after_a_schema_change_aborts_running_statements() {
         assert_eq!(run_ours(&mut ours, after), run_ref(&r, after), "case {tn}");
     }
 }
+
+/// The PRIMARY KEY columns of a STRICT table are NOT NULL (not an INTEGER
+/// PRIMARY KEY): inserts, PRAGMA table_info and integrity_check
+/// (strict2.test).
+#[test]
+fn strict_primary_key_columns_are_not_null() {
+    check_each(
+        "CREATE TABLE s1(id ANY PRIMARY KEY, x TEXT) STRICT; CREATE TABLE s2(a INT, b TEXT, PRIMARY KEY(a, b)) STRICT;
+         CREATE TABLE s3(id INTEGER PRIMARY KEY, x ANY) STRICT; CREATE TABLE s4(k TEXT PRIMARY KEY, v ANY) STRICT, WITHOUT ROWID;",
+        &[
+            "INSERT INTO s1 VALUES(NULL, 'a')",
+            "INSERT OR IGNORE INTO s1 VALUES(NULL, 'a'); SELECT count(*) FROM s1",
+            "INSERT INTO s2 VALUES(1, NULL)",
+            "INSERT INTO s3 VALUES(NULL, 'x'); SELECT * FROM s3",
+            "INSERT INTO s4 VALUES(NULL, 1)",
+            "PRAGMA table_info(s1)",
+            "PRAGMA table_info(s2)",
+            "PRAGMA table_info(s3)",
+            "PRAGMA integrity_check",
+        ],
+    );
+}

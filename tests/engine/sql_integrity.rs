@@ -252,3 +252,14 @@ fn one_table_check_is_partial() {
         ],
     );
 }
+
+/// A table turned STRICT holding a NULL in its (not INTEGER) PRIMARY KEY:
+/// STRICT makes that column NOT NULL (strict2.test 3.0).
+#[test]
+fn strict_primary_key_holding_null() {
+    check_damage(
+        "CREATE TABLE t1(id ANY PRIMARY KEY, x TEXT); INSERT INTO t1 VALUES(1,2),('three','four'),(x'5555','six'),(NULL,'eight');",
+        "UPDATE sqlite_schema SET sql=(sql||'STRICT') WHERE name='t1'",
+        &["PRAGMA integrity_check(t1)", "PRAGMA integrity_check", "PRAGMA quick_check"],
+    );
+}
