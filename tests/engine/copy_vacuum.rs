@@ -323,3 +323,13 @@ fn vacuum_keeps_the_statistics_tables() {
     let check = RefDb::open_path(ours_path.to_str().unwrap());
     assert_eq!(run_ref(&check, "PRAGMA integrity_check"), ok_integrity());
 }
+
+/// ANALYZE and VACUUM change no row an application counts:
+/// `total_changes()` stays (e_totalchanges.test 2.3).
+#[test]
+fn analyze_and_vacuum_leave_total_changes() {
+    check_each(
+        "CREATE TABLE t(a, b); CREATE INDEX i ON t(a); INSERT INTO t VALUES(1, 2), (3, 4);",
+        &["ANALYZE; SELECT total_changes()", "VACUUM; SELECT total_changes()", "ANALYZE; VACUUM; SELECT total_changes(), changes()"],
+    );
+}
