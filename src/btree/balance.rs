@@ -85,6 +85,22 @@ impl Btree {
         self.balance_siblings(&path, 1, NewContent::Node(node))
     }
 
+    /// The table root leaf `root`, full, gets `cell_bytes` past its last
+    /// cell: its cells move to a new child page (the root becomes an
+    /// interior page over it) and the cell goes alone into a new right
+    /// leaf ([`Self::balance_quick`]), as SQLite's balance_deeper followed
+    /// by balance_quick.
+    pub(super) fn deepen_root_and_append(&mut self, root: Pgno, cell_bytes: Vec<u8>) -> Result<()> {
+        let node = self.read_node(root)?;
+        debug_assert!(node.kind == PageKind::TableLeaf && !node.cells.is_empty());
+        let n = node.cells.len();
+        let child = self.allocate_page()?;
+        self.write_node(child, &node)?;
+        self.write_node(root, &Node { kind: node.kind.interior(), cells: Vec::new(), right: child })?;
+        let path = [Level { pgno: root, idx: 0 }, Level { pgno: child, idx: n }];
+        self.balance_quick(&path, 1, cell_bytes)
+    }
+
     fn collapse_root(&mut self, root: Pgno, child: Pgno) -> Result<()> {
         let child_node = self.read_node(child)?;
         if page::fits(&child_node, root, self.usable()) {

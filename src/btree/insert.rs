@@ -83,6 +83,21 @@ impl Btree {
                     // (The operation's last change: see `insert_in_free_slot`.)
                     return Ok(true);
                 }
+                // A table root leaf (not the schema's, page 1) appended past
+                // its end: SQLite's balance_deeper then balance_quick, the
+                // root's cells moved whole to a child and the new cell alone
+                // in a new right leaf (an even split would leave both half
+                // full under sequential inserts).
+                if level == 0
+                    && leaf_kind == PageKind::TableLeaf
+                    && top.idx == h.ncells
+                    && h.ncells > 0
+                    && top.pgno != 1
+                    && self.overflows_with(top.pgno, new.len())?
+                {
+                    self.deepen_root_and_append(top.pgno, new)?;
+                    return Ok(false);
+                }
                 if level > 0 && top.idx == h.ncells && h.ncells > 1 {
                     let parent = path[level - 1];
                     let ph = page::header(self.pager.page(parent.pgno)?, parent.pgno)?;

@@ -96,6 +96,10 @@ impl Checker {
 
 impl Btree {
     pub(super) fn check_integrity(&mut self, roots: &[Pgno], max_errors: usize, records: bool) -> IoPoll<Vec<String>> {
+        // A first root of 0 marks a partial check (SQLite's, of the trees of
+        // one table): see `check_all`.
+        let partial = roots.first() == Some(&0);
+        let roots = if partial { &roots[1..] } else { roots };
         // Load everything reachable first (the walk passes over what it
         // cannot follow); the checker below reports the damage precisely,
         // fetching any page the walk did not reach.
@@ -111,16 +115,20 @@ impl Btree {
             Ok(Poll::Ready(())) | Err(_) => {}
         }
         self.walk = None;
-        self.run_read(|bt| bt.check_all(roots, max_errors.max(1), records))
+        self.run_read(|bt| bt.check_all(roots, max_errors.max(1), records, partial))
     }
 
-    fn check_all(&self, roots: &[Pgno], max: usize, records: bool) -> Result<Vec<String>> {
+    /// `partial`: only some trees are listed (`PRAGMA integrity_check(t)`):
+    /// as in SQLite, pages they do not reach are not reported, nor the
+    /// header's largest root, the roots' pointer-map entries, or the
+    /// freelist unless the schema tree (page 1) is listed.
+    fn check_all(&self, roots: &[Pgno], max: usize, records: bool, partial: bool) -> Result<Vec<String>> {
         let db_size = self.pager.db_size();
         if db_size == 0 {
             return Ok(Vec::new());
         }
         let mut ck = Checker { errors: Vec::new(), max, refs: vec![0; db_size as usize + 1], ptrmap: self.autovacuum()?, records };
-        if records {
+        if records && !partial {
             // The header's largest root page (auto_vacuum) must be the
             // largest tree's root; without auto_vacuum, incremental
             // vacuum cannot be on.
@@ -133,9 +141,11 @@ impl Btree {
                 ck.error("incremental_vacuum enabled with a max rootpage of zero".to_string());
             }
         }
-        self.check_freelist(&mut ck)?;
+        if !partial || roots.first() == Some(&1) {
+            self.check_freelist(&mut ck)?;
+        }
         for &root in roots {
-            if root > 1 {
+            if root > 1 && !partial {
                 self.check_ptrmap(&mut ck, root, ROOTPAGE, 0)?;
             }
             let mut max_key = i64::MAX;
@@ -144,6 +154,9 @@ impl Btree {
         // Page 1 holds the header even when sqlite_schema is not checked.
         if ck.refs[1] == 0 {
             ck.refs[1] = 1;
+        }
+        if partial {
+            return Ok(ck.errors);
         }
         let pending = self.pager.pending_byte_page();
         for p in 1..=db_size {

@@ -55,11 +55,15 @@ impl Connection {
             // temp.sqlite_stat1).
             return Ok(());
         }
+        // (Its writes to the statistics tables are not changes an
+        // application counts, as in SQLite: the counters are kept.)
+        let counted = (self.state.changes, self.state.total_changes, self.state.last_insert_rowid);
         let begun = self.state.autocommit;
         if begun {
             run(self, "BEGIN", &[], |_| Ok(()))?;
         }
         let done = self.analyze_in_transaction(a, db, &schema_name);
+        (self.state.changes, self.state.total_changes, self.state.last_insert_rowid) = counted;
         if begun {
             let end = if done.is_ok() { "COMMIT" } else { "ROLLBACK" };
             let ended = run(self, end, &[], |_| Ok(()));

@@ -242,6 +242,7 @@ impl Connection {
             schema_appended: 0,
             schema_deleted: 0,
             txn_schema_written: false,
+            abort_generation: 0,
             temp_used: false,
             text_encoding: Default::default(),
             interrupt: Arc::new(AtomicBool::new(false)),

@@ -329,7 +329,7 @@ impl Connection {
                 cacheable.set(crate::connection::compiled_cache::cacheable_statement(cmd));
                 // The limits SQLite checks while parsing, before anything
                 // walks the tree (see `sql::parse_limits`).
-                let deferred_depth = crate::sql::parse_limits::check(cmd, parse_limits, Some(interrupt))?;
+                let deferred_depth = crate::sql::parse_limits::check_prepared(cmd, parse_limits, Some(interrupt))?;
                 let stmt_sql = &sql[..tail];
                 // Parameters are numbered in source order before compiling
                 // (`sql::params`); the compiler still sees the original text.

@@ -246,12 +246,19 @@ impl Connection {
             |_| Ok(()),
         )?;
         let internal = |r: &&SchemaRow| crate::sql::schema::is_internal_name(&r.name);
-        if let Some(r) = rows.iter().filter(internal).find(|r| r.kind == "table" && !r.name.eq_ci("sqlite_sequence")) {
-            return Err(Error::unsupported(&format!("VACUUM of a database holding {}", r.name)));
-        }
+        // sqlite_sequence comes with the first AUTOINCREMENT table; the
+        // other internal tables (sqlite_stat1, sqlite_stat4) are created
+        // in their place as SQLite's VACUUM creates them, the reserved
+        // name allowed by writable_schema.
+        let copied = |r: &&SchemaRow| !r.name.eq_ci("sqlite_sequence");
         let creates = |kind: &'static str| rows.iter().filter(move |r| r.kind == kind && r.sql.is_some() && !r.is_virtual_table());
-        for r in creates("table").filter(|r| !internal(r)) {
-            run(&mut dest, r.sql.as_deref().unwrap_or_default(), &[], |_| Ok(()))?;
+        for r in creates("table").filter(copied) {
+            let sql = r.sql.as_deref().unwrap_or_default();
+            if internal(&r) {
+                run(&mut dest, &format!("PRAGMA writable_schema=ON; {sql}; PRAGMA writable_schema=OFF"), &[], |_| Ok(()))?;
+            } else {
+                run(&mut dest, sql, &[], |_| Ok(()))?;
+            }
         }
         // As SQLite: every table, then every index (so the root pages are
         // SQLite's), then the rows. A rowid table's rows and its indexes'
@@ -260,7 +267,7 @@ impl Connection {
         for r in creates("index") {
             run(&mut dest, r.sql.as_deref().unwrap_or_default(), &[], |_| Ok(()))?;
         }
-        for r in creates("table").filter(|r| !internal(r)) {
+        for r in creates("table").filter(copied) {
             if self.copies_by_record(db, &mut dest, &r.name)? {
                 self.copy_table_records(db, &mut dest, &r.name)?;
             } else {

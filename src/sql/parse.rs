@@ -150,11 +150,6 @@ fn first_statement_in(bump: &Bump, sql: &[u8], f: &mut dyn FnMut(Option<&Cmd<'_>
                 if let Some(t) = register_token(sql, end) {
                     return Err(near(sql, t));
                 }
-                if has_dml_order_limit(&cmd) {
-                    if let Some(t) = dml_order_limit(sql, end) {
-                        return Err(near(sql, t));
-                    }
-                }
                 if let Some(t) = values_order_limit(sql, end) {
                     return Err(near(sql, t));
                 }
@@ -179,7 +174,7 @@ fn first_statement_in(bump: &Bump, sql: &[u8], f: &mut dyn FnMut(Option<&Cmd<'_>
             if let Some(t) = register_token(sql, stop) {
                 return Err(near(sql, t));
             }
-            match dml_order_limit(sql, stop).or_else(|| values_order_limit(sql, stop)) {
+            match values_order_limit(sql, stop) {
                 Some(t) => Err(near(sql, t)),
                 None => Err(map_error(sql, e)),
             }
@@ -250,49 +245,6 @@ fn register_token(sql: &[u8], stop: usize) -> Option<Tok> {
         .find(|t| t.kind == TokenType::TK_VARIABLE && sql[t.start] == b'#' && sql.get(t.start + 1).is_some_and(|b| b.is_ascii_digit()))
 }
 
-/// A top-level DELETE or UPDATE with ORDER BY or LIMIT (the parser crate
-/// accepts them, as SQLite built with SQLITE_ENABLE_UPDATE_DELETE_LIMIT
-/// does; the reference is built without, where they are syntax errors).
-fn has_dml_order_limit(cmd: &Cmd<'_>) -> bool {
-    use sqlite3_parser::ast::Stmt;
-    let stmt = match cmd {
-        Cmd::Stmt(s) | Cmd::Explain(s) | Cmd::ExplainQueryPlan(s) => s,
-    };
-    match stmt {
-        Stmt::Delete { order_by, limit, .. } | Stmt::Update { order_by, limit, .. } => order_by.is_some() || limit.is_some(),
-        _ => false,
-    }
-}
-
-/// The first ORDER or LIMIT token of a DELETE or UPDATE statement (its
-/// own, outside parentheses; trigger bodies included) starting before
-/// `stop`: where SQLite without SQLITE_ENABLE_UPDATE_DELETE_LIMIT reports
-/// its syntax error.
-pub fn dml_order_limit(sql: &[u8], stop: usize) -> Option<Tok> {
-    use TokenType::*;
-    let mut depth = 0i32;
-    let mut in_dml = false;
-    let mut prev: Option<TokenType> = None;
-    for t in tokens(sql) {
-        if t.start >= stop {
-            break;
-        }
-        match t.kind {
-            TK_LP => depth += 1,
-            TK_RP => depth -= 1,
-            _ if depth != 0 => {}
-            // A statement's first keyword (after EXPLAIN, a WITH clause, or
-            // in a trigger body), not `ON DELETE`, `UPDATE OF`, `DO UPDATE`.
-            TK_DELETE | TK_UPDATE if matches!(prev, None | Some(TK_SEMI | TK_BEGIN | TK_RP | TK_EXPLAIN | TK_PLAN)) => in_dml = true,
-            TK_SEMI => in_dml = false,
-            TK_ORDER | TK_LIMIT if in_dml => return Some(t),
-            _ => {}
-        }
-        prev = Some(t.kind);
-    }
-    None
-}
-
 /// The ORDER or LIMIT token right after a VALUES clause's last row (of a
 /// statement, a compound's last term, a subquery, a CTE, a trigger body)
 /// starting before `stop`: SQLite's grammar has no ORDER BY or LIMIT after
@@ -357,7 +309,7 @@ pub fn syntax_error_offset(sql: &[u8]) -> Option<usize> {
         None => end,
         Some(e) => error_position(e).map_or(sql.len(), |(line, column)| offset_of(sql, line, column)),
     };
-    if let Some(t) = dml_order_limit(sql, stop).or_else(|| values_order_limit(sql, stop)) {
+    if let Some(t) = values_order_limit(sql, stop) {
         return Some(t.start);
     }
     match err? {

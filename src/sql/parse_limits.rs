@@ -132,17 +132,33 @@ pub fn is_expansion_error(e: &Error) -> bool {
 /// parser's limits fail at once; the height reached through nested
 /// subqueries, which SQLite checks while resolving names, is handed back.
 pub fn check(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>) -> Result<Option<DeferredDepth>> {
-    check_as(cmd, limits, interrupt, false)
+    check_as(cmd, limits, interrupt, false, false)
 }
 
-fn check_as(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>, stored_leaves: bool) -> Result<Option<DeferredDepth>> {
+/// [`check`] of a statement being prepared (not one of the schema): also
+/// the checks SQLite's parser makes only then (`check_eidlist`).
+pub fn check_prepared(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>) -> Result<Option<DeferredDepth>> {
+    check_as(cmd, limits, interrupt, false, true)
+}
+
+fn check_as(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>, stored_leaves: bool, eidlist: bool) -> Result<Option<DeferredDepth>> {
     let stmt = match cmd {
         Cmd::Stmt(s) => s,
         Cmd::Explain(s) | Cmd::ExplainQueryPlan(s) => s,
     };
     let base = STMT_BASE + usize::from(!matches!(cmd, Cmd::Stmt(_)));
-    let mut w =
-        Walk { limits, interrupt, in_view: false, insert_row: false, deferred: None, saw_expr_subquery: false, after_expansion: None, stored_leaves, nodes: 0 };
+    let mut w = Walk {
+        limits,
+        interrupt,
+        in_view: false,
+        insert_row: false,
+        deferred: None,
+        saw_expr_subquery: false,
+        after_expansion: None,
+        stored_leaves,
+        nodes: 0,
+        eidlist,
+    };
     // (An interrupt that came during the parse, which polls nothing,
     // stops the prepare before any limit error is reported.)
     w.poll()?;
@@ -235,6 +251,22 @@ struct Walk<'i> {
     /// which SQLite keeps in reduced copies whose leaves hold no height:
     /// they add nothing to the running height through subqueries.
     stored_leaves: bool,
+    /// Refuse COLLATE and ASC/DESC after a name of a column-name list (of
+    /// a CTE, a view, a foreign key), as SQLite's parser does outside of
+    /// reading the schema: statements being prepared, not stored ones.
+    eidlist: bool,
+}
+
+/// SQLite's parser error for a column-name list (`eidlist`) holding
+/// COLLATE or a sort order, which it accepts only in a stored schema.
+fn check_eidlist(eidlist: bool, cols: Option<&[ast::IndexedColumn<'_>]>) -> Result<()> {
+    if !eidlist {
+        return Ok(());
+    }
+    match cols.into_iter().flatten().find(|c| c.collation_name.is_some() || c.order.is_some()) {
+        Some(c) => Err(Error::sql(format!("syntax error after column name \"{}\"", c.col_name.0))),
+        None => Ok(()),
+    }
 }
 
 /// An expression SQLite's parser builds without checking its height (a
@@ -265,6 +297,7 @@ pub fn check_resolved_heights(e: &Expr<'_>, expr_depth: usize) -> Result<()> {
         after_expansion: None,
         stored_leaves: true,
         nodes: 0,
+        eidlist: false,
     };
     crate::sql::parse::with_stack(|| w.expr(e, 0, 0))?;
     if let Some(error) = w.after_expansion {
@@ -287,7 +320,7 @@ pub fn check_resolved_heights(e: &Expr<'_>, expr_depth: usize) -> Result<()> {
 pub fn check_trigger_statement(cmd: &Cmd<'_>, expr_depth: usize) -> Result<()> {
     let limits = ParseLimits { expr_depth, ..ParseLimits::NONE };
     let select = matches!(cmd, Cmd::Stmt(Stmt::Select(_)));
-    match check_as(cmd, limits, None, !select)? {
+    match check_as(cmd, limits, None, !select, false)? {
         Some(d) => Err(d.error),
         None => Ok(()),
     }
@@ -574,6 +607,7 @@ impl Walk<'_> {
         self.parser(pd)?;
         if let Some(with) = &s.with {
             for cte in with.ctes.iter() {
+                check_eidlist(self.eidlist, cte.columns)?;
                 self.subquery(cte.select, pd + 6, 0)?;
             }
         }
@@ -741,6 +775,7 @@ impl Walk<'_> {
 
     fn with(&mut self, with: Option<&ast::With<'_>>, pd: usize) -> Result<()> {
         for cte in with.iter().flat_map(|w| w.ctes.iter()) {
+            check_eidlist(self.eidlist, cte.columns)?;
             self.subquery(cte.select, pd + 6, 0)?;
         }
         Ok(())
@@ -801,6 +836,19 @@ impl Walk<'_> {
             Stmt::CreateTable { body, tbl_name, .. } => match body {
                 ast::CreateTableBody::AsSelect(s) => self.subquery(s, pd + 5, 0).map(|_| ()),
                 ast::CreateTableBody::ColumnsAndConstraints { columns, constraints, .. } => {
+                    for c in columns.iter() {
+                        for k in c.constraints.iter() {
+                            if let ast::ColumnConstraint::ForeignKey { clause, .. } = &k.constraint {
+                                check_eidlist(self.eidlist, clause.columns)?;
+                            }
+                        }
+                    }
+                    for k in constraints.iter().flat_map(|c| c.iter()) {
+                        if let ast::TableConstraint::ForeignKey { columns, clause, .. } = &k.constraint {
+                            check_eidlist(self.eidlist, Some(columns))?;
+                            check_eidlist(self.eidlist, clause.columns)?;
+                        }
+                    }
                     if columns.len() > self.limits.columns {
                         return Err(Error::sql(format!("too many columns on {}", crate::sql::parse::unquote(tbl_name.name.0))));
                     }
@@ -822,7 +870,8 @@ impl Walk<'_> {
                     Ok(())
                 }
             },
-            Stmt::CreateView { select, .. } => {
+            Stmt::CreateView { select, columns, .. } => {
+                check_eidlist(self.eidlist, *columns)?;
                 self.in_view = true;
                 self.subquery(select, pd + 5, 0).map(|_| ())
             }
@@ -1099,6 +1148,7 @@ pub(crate) fn height(e: &Expr<'_>) -> usize {
         after_expansion: None,
         stored_leaves: false,
         nodes: 0,
+        eidlist: false,
     };
     w.expr(e, 0, 0).unwrap_or(0)
 }

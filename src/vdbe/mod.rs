@@ -126,6 +126,10 @@ pub struct ConnState {
     /// The open transaction changed a schema cookie: rolling it back (or
     /// back to a savepoint) makes the schema be read again.
     pub txn_schema_written: bool,
+    /// Counts the ROLLBACK TOs that undid a schema change: every other
+    /// running statement of the connection then fails with "abort due to
+    /// ROLLBACK" at its next step, as SQLite trips all cursors then.
+    pub abort_generation: u64,
     /// The temp database has been used (a transaction opened on it):
     /// `PRAGMA database_list` shows it from then on, as SQLite does once
     /// it has opened it.
@@ -396,6 +400,9 @@ pub struct Vm {
     /// The transaction's deferred violation counts when the statement
     /// started ([`ConnState::fk_deferred`]): restored when it fails.
     pub fk_deferred_at_start: (i64, i64),
+    /// [`ConnState::abort_generation`] when the statement started (or
+    /// last rolled back itself).
+    pub abort_seen: u64,
     /// Scratch list for function call arguments (kept to reuse its
     /// allocation; empty between instructions).
     pub call_args: Vec<Value>,
@@ -469,6 +476,7 @@ impl Vm {
             error_action: 0,
             fk_violations: 0,
             fk_deferred_at_start: (0, 0),
+            abort_seen: 0,
             call_args: Vec::new(),
             zero_tail: None,
             spare_cursors: Vec::new(),

@@ -299,3 +299,37 @@ fn vacuum_copies_mixed_rows_in_leaf_runs() {
         assert_eq!(run_ref(&check, queries), run_ref(&r, queries), "{pre}");
     }
 }
+
+/// VACUUM of a database holding sqlite_stat1 (after ANALYZE) keeps it,
+/// its rows and root page where SQLite puts them (e_totalchanges.test).
+/// (The bundled reference has STAT4, Debian's build and ringlite do not:
+/// its sqlite_stat4 is dropped.)
+#[test]
+fn vacuum_keeps_the_statistics_tables() {
+    let setup = "CREATE TABLE a(x INTEGER PRIMARY KEY, y); CREATE INDEX ay ON a(y);
+        WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM k WHERE i<200) INSERT INTO a SELECT i, i % 7 FROM k;
+        ANALYZE; DROP TABLE IF EXISTS sqlite_stat4; CREATE TABLE b(p, q); INSERT INTO b VALUES(1, 2); DELETE FROM a WHERE x % 3 = 0;
+        INSERT INTO sqlite_stat1 VALUES('b', NULL, '1');";
+    let dir = tempfile::tempdir().unwrap();
+    let ours_path = dir.path().join("ours.db");
+    let ref_path = dir.path().join("ref.db");
+    let mut ours = open(ours_path.to_str().unwrap());
+    let r = RefDb::open_path(ref_path.to_str().unwrap());
+    assert_eq!(run_ours(&mut ours, setup), run_ref(&r, setup));
+    let after = "VACUUM; SELECT type, name, rootpage FROM sqlite_schema ORDER BY rowid; SELECT * FROM sqlite_stat1 ORDER BY tbl, idx;
+        SELECT count(*) FROM a; PRAGMA integrity_check; PRAGMA freelist_count";
+    assert_eq!(run_ours(&mut ours, after), run_ref(&r, after));
+    drop(ours);
+    let check = RefDb::open_path(ours_path.to_str().unwrap());
+    assert_eq!(run_ref(&check, "PRAGMA integrity_check"), ok_integrity());
+}
+
+/// ANALYZE and VACUUM change no row an application counts:
+/// `total_changes()` stays (e_totalchanges.test 2.3).
+#[test]
+fn analyze_and_vacuum_leave_total_changes() {
+    check_each(
+        "CREATE TABLE t(a, b); CREATE INDEX i ON t(a); INSERT INTO t VALUES(1, 2), (3, 4);",
+        &["ANALYZE; SELECT total_changes()", "VACUUM; SELECT total_changes()", "ANALYZE; VACUUM; SELECT total_changes(), changes()"],
+    );
+}

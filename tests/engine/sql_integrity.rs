@@ -230,3 +230,36 @@ fn stored_generated_and_not_null_columns_after_errors() {
         );
     }
 }
+
+/// `integrity_check(t)`/`quick_check(t)` check only the trees of `t`, as
+/// SQLite's partial check does: pages other trees hold are not "never
+/// used", and a tree shared with another table is not referenced twice
+/// (strict2.test points two tables at one root).
+#[test]
+fn one_table_check_is_partial() {
+    check_damage(
+        "CREATE TABLE t1(a INT, b INTEGER, c TEXT, d REAL, e BLOB) STRICT; CREATE TABLE t2(a, b, c, d, e);
+         CREATE TABLE t3(x); CREATE INDEX i3 ON t3(x); INSERT INTO t3 VALUES(1), (2);
+         INSERT INTO t1 VALUES(1, 1, 'one', 1.0, x'b1'), (2, 2, 'two', 2.25, x'b2b2b2');",
+        "UPDATE sqlite_schema SET rootpage=(SELECT rootpage FROM sqlite_schema WHERE name='t1') WHERE name='t2'",
+        &[
+            "PRAGMA quick_check('t1')",
+            "PRAGMA integrity_check('t1')",
+            "PRAGMA integrity_check('t3')",
+            "PRAGMA integrity_check",
+            "UPDATE t2 SET a = 2.5 WHERE b = 2; PRAGMA quick_check('t1')",
+            "UPDATE t2 SET c = 5 WHERE b = 2; PRAGMA integrity_check(t1)",
+        ],
+    );
+}
+
+/// A table turned STRICT holding a NULL in its (not INTEGER) PRIMARY KEY:
+/// STRICT makes that column NOT NULL (strict2.test 3.0).
+#[test]
+fn strict_primary_key_holding_null() {
+    check_damage(
+        "CREATE TABLE t1(id ANY PRIMARY KEY, x TEXT); INSERT INTO t1 VALUES(1,2),('three','four'),(x'5555','six'),(NULL,'eight');",
+        "UPDATE sqlite_schema SET sql=(sql||'STRICT') WHERE name='t1'",
+        &["PRAGMA integrity_check(t1)", "PRAGMA integrity_check", "PRAGMA quick_check"],
+    );
+}

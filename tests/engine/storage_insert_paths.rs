@@ -237,3 +237,24 @@ fn updates_that_need_the_page_repacked() {
     }
     sql_common::check_each(&setup, &["SELECT id, u FROM t ORDER BY id", "SELECT count(*), sum(length(u)) FROM t", "PRAGMA integrity_check"]);
 }
+
+/// Rows appended to a table whose root leaf is full: the root's cells
+/// move to a child and the new row starts a leaf of its own (SQLite's
+/// balance_deeper then balance_quick), so the file grows page for page
+/// as SQLite's (tkt2920.test fills a 40-page limit exactly).
+#[test]
+fn appends_past_a_full_root_leaf_grow_as_sqlite() {
+    use crate::sql_common::*;
+    let setup = "PRAGMA page_size=1024; PRAGMA auto_vacuum=0; CREATE TABLE filler(fill); CREATE TABLE w(a INTEGER PRIMARY KEY, b)";
+    let step = "INSERT INTO filler VALUES(zeroblob(1024)); INSERT INTO w(b) VALUES(zeroblob(300)); PRAGMA page_count";
+    let dir = tempfile::tempdir().unwrap();
+    let (po, pr) = (dir.path().join("o.db"), dir.path().join("r.db"));
+    let mut ours = ringlite::Connection::open(po.to_str().unwrap(), ringlite::OpenFlags(ringlite::OpenFlags::READWRITE | ringlite::OpenFlags::CREATE)).unwrap();
+    let r = RefDb::open_path(pr.to_str().unwrap());
+    assert_eq!(run_ours(&mut ours, setup), run_ref(&r, setup));
+    for i in 0..40 {
+        assert_eq!(run_ours(&mut ours, step), run_ref(&r, step), "insert {i}");
+    }
+    let check = "PRAGMA integrity_check; SELECT count(*), sum(length(fill)) FROM filler";
+    assert_eq!(run_ours(&mut ours, check), run_ref(&r, check));
+}

@@ -213,6 +213,12 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                         }
                     };
                 }
+                // The PRIMARY KEY columns of a STRICT table are NOT NULL
+                // (but an INTEGER PRIMARY KEY, the rowid).
+                let pk: Vec<usize> = t.auto_indexes.iter().filter(|(_, is_pk)| *is_pk).flat_map(|(cols, _)| cols.iter().map(|c| c.0)).collect();
+                for c in pk {
+                    t.columns[c].not_null = true;
+                }
             }
             if flags.contains(ast::TabFlags::WithoutRowid) {
                 let Some(pos) = t.auto_indexes.iter().position(|(_, is_pk)| *is_pk).or(t.rowid_alias.map(|_| usize::MAX)) else {

@@ -86,6 +86,13 @@ pub fn run<H: VmHost>(vm: &mut Vm, prog: &Program, host: &mut H) -> Result<VmSte
     if vm.steps == 0 {
         // The statement starts: what its failure restores.
         vm.fk_deferred_at_start = host.state().fk_deferred;
+        vm.abort_seen = host.state().abort_generation;
+    } else if vm.abort_seen != host.state().abort_generation {
+        // A ROLLBACK TO undid a schema change while this statement ran.
+        let e = Error::new(crate::error::SQLITE_ABORT_ROLLBACK, "abort due to ROLLBACK");
+        txn::abort(vm, host.state(), &e, top.readonly);
+        vtab_txn::after_abort(vm, host);
+        return Err(e);
     }
     // Interrupts and the progress handler are looked at when the call
     // starts and at every jump (the progress handler also before a row is

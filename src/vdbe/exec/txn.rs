@@ -157,6 +157,11 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                 env.end_fk_transaction();
                 env.savepoints.clear();
                 env.savepoint_started_txn = false;
+                if env.txn_schema_written {
+                    // (As for ROLLBACK TO: `ConnState::abort_generation`.)
+                    env.abort_generation += 1;
+                    vm.abort_seen = env.abort_generation;
+                }
                 forget_rolled_back_schema(env, true);
             } else {
                 if env.autocommit {
@@ -229,6 +234,12 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                         env.savepoints.truncate(i + 1);
                         if let Some(&at) = env.savepoint_fk_deferred.get(i) {
                             env.fk_deferred = at;
+                        }
+                        if env.txn_schema_written {
+                            // (Every other running statement is aborted:
+                            // `ConnState::abort_generation`.)
+                            env.abort_generation += 1;
+                            vm.abort_seen = env.abort_generation;
                         }
                         forget_rolled_back_schema(env, false);
                     }

@@ -15,9 +15,18 @@ use sqlite3_parser::ast::Stmt;
 
 /// Compile a DELETE (its WITH clause visible throughout).
 pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
-    let Stmt::Delete { with, .. } = stmt else {
+    let Stmt::Delete { with, order_by, limit, .. } = stmt else {
         return Err(Error::sql("not a DELETE"));
     };
+    if order_by.is_some() || limit.is_some() {
+        // (ORDER BY and LIMIT: the statement SQLite rewrites it to.)
+        if let Some(sql) = super::limit_where::rewrite(c, stmt)? {
+            return crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+                Some(sqlite3_parser::ast::Cmd::Stmt(s @ Stmt::Delete { order_by: None, limit: None, .. })) => compile_delete(c, s, prog),
+                _ => Err(Error::sql("malformed DELETE")),
+            });
+        }
+    }
     let pushed = c.push_with(with.as_ref())?;
     let r = compile_delete_body(c, stmt, prog);
     if pushed {
@@ -27,13 +36,9 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
 }
 
 fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
-    let Stmt::Delete { with, tbl_name, indexed, where_clause, returning, order_by, limit, .. } = stmt else {
+    let Stmt::Delete { with, tbl_name, indexed, where_clause, returning, .. } = stmt else {
         return Err(Error::sql("not a DELETE"));
     };
-    if order_by.is_some() || limit.is_some() {
-        // The parser glue reports these as SQLite does (a syntax error).
-        return Err(Error::unsupported("DELETE with ORDER BY or LIMIT"));
-    }
     let target_db = c.target_db(tbl_name)?;
     if let Some(view) = c.env.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if crate::sql::codegen::dml::instead::has_instead_trigger(c, &view, stmt) {

@@ -145,17 +145,26 @@ pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog:
     }
     let all = format!("SELECT * FROM {}", quote(&view.name));
     match stmt {
-        Stmt::Delete { tbl_name, where_clause, .. } => {
+        Stmt::Delete { tbl_name, where_clause, order_by, limit, .. } => {
             let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0)).unwrap_or_else(|| view.name.clone());
+            // ORDER BY and LIMIT pick the view's rows (`limit_where`).
+            let order_limit = crate::sql::codegen::dml::limit_where::order_limit_sql(*order_by, *limit);
             let sql = match where_clause {
-                Some(w) => format!("SELECT * FROM {} AS {} WHERE {w}", quote(&view.name), quote(&alias)),
+                Some(w) => format!("SELECT * FROM {} AS {} WHERE {w}{order_limit}", quote(&view.name), quote(&alias)),
+                None if !order_limit.is_empty() => format!("SELECT * FROM {} AS {}{order_limit}", quote(&view.name), quote(&alias)),
                 None => all,
             };
             let (tmp, names) = gather(c, &sql)?;
             let n = names.len();
             fire_each(c, &view, &names, tmp, Event::Delete, &mut |c| Ok((Some(load(c, tmp, 0, n)), None)), &[])?;
         }
-        Stmt::Update { tbl_name, sets, where_clause, from, .. } => {
+        Stmt::Update { tbl_name, sets, where_clause, from, order_by, limit, .. } => {
+            // ORDER BY and LIMIT pick the view's rows, or the join's with
+            // FROM, where ORDER BY needs a LIMIT (`limit_where`).
+            if from.is_some() && order_by.is_some() && limit.is_none() {
+                return Err(crate::sql::codegen::dml::limit_where::order_without_limit("UPDATE"));
+            }
+            let order_limit = crate::sql::codegen::dml::limit_where::order_limit_sql(*order_by, *limit);
             let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0)).unwrap_or_else(|| view.name.clone());
             // Per assignment, where its value is among the gathered columns
             // after the view's: plain values in order, then the columns of
@@ -198,7 +207,7 @@ pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog:
                 }
                 None => ("*".to_string(), String::new()),
             };
-            let sql = format!("SELECT {star}{extra} FROM {} AS {}{joined}{filter}", quote(&view.name), quote(&alias));
+            let sql = format!("SELECT {star}{extra} FROM {} AS {}{joined}{filter}{order_limit}", quote(&view.name), quote(&alias));
             let (tmp, mut names) = gather_with_rows(c, &sql, rows.into_iter().map(|(_, t, w)| (t, w)).collect())?;
             let n = names.len() - exprs.len();
             names.truncate(n);

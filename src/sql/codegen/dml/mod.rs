@@ -22,6 +22,7 @@ pub mod generated;
 pub mod insert;
 pub(in crate::sql::codegen) mod insert_xfer;
 pub mod instead;
+pub(in crate::sql::codegen) mod limit_where;
 pub(in crate::sql::codegen) mod onepass;
 pub mod returning;
 pub mod trigger;

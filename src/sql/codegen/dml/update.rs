@@ -62,9 +62,18 @@ pub fn collect_rowids(
 
 /// Compile an UPDATE (its WITH clause visible throughout).
 pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) -> Result<()> {
-    let Stmt::Update { with, .. } = stmt else {
+    let Stmt::Update { with, order_by, limit, .. } = stmt else {
         return Err(Error::sql("not an UPDATE"));
     };
+    if order_by.is_some() || limit.is_some() {
+        // (ORDER BY and LIMIT: the statement SQLite rewrites it to.)
+        if let Some(sql) = super::limit_where::rewrite(c, stmt)? {
+            return crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
+                Some(sqlite3_parser::ast::Cmd::Stmt(s @ Stmt::Update { order_by: None, limit: None, .. })) => compile_update(c, s, prog),
+                _ => Err(Error::sql("malformed UPDATE")),
+            });
+        }
+    }
     let pushed = c.push_with(with.as_ref())?;
     let r = compile_update_body(c, stmt, prog);
     if pushed {
@@ -77,10 +86,6 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let Stmt::Update { with, or_conflict, tbl_name, indexed, sets, from, where_clause, returning, order_by, limit, .. } = stmt else {
         return Err(Error::sql("not an UPDATE"));
     };
-    if order_by.is_some() || limit.is_some() {
-        // The parser glue reports these as SQLite does (a syntax error).
-        return Err(Error::unsupported("UPDATE with ORDER BY or LIMIT"));
-    }
     let target_db = c.target_db(tbl_name)?;
     if let Some(view) = c.env.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if crate::sql::codegen::dml::instead::has_instead_trigger(c, &view, stmt) {
@@ -123,7 +128,11 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     if from.is_none() {
         c.names.scopes.push(target_scope(&table, alias.clone(), t.cursor));
         let values: Vec<&sqlite3_parser::ast::Expr<'_>> = sets.iter().map(|s| &s.expr).chain(where_clause.as_ref()).collect();
+        // (The internal name of the rowid is one too: `limit_where` may
+        // write it.)
+        let internal = std::mem::replace(&mut c.frame.internal_rowid_read, true);
         let checked = c.check_names_in(&values);
+        c.frame.internal_rowid_read = internal;
         c.names.scopes.pop();
         checked?;
     }
@@ -162,7 +171,12 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let (tmp, width) = match from {
         None => c.collect_targets(&table, alias.clone(), where_clause.as_ref())?,
         Some(f) => {
-            let (tmp, columns, width) = collect_from_join(c, &table, alias.clone(), f, where_clause.as_ref(), &assignments)?;
+            // ORDER BY and LIMIT apply to the join's rows.
+            if order_by.is_some() && limit.is_none() {
+                return Err(super::limit_where::order_without_limit("UPDATE"));
+            }
+            let order_limit = super::limit_where::order_limit_sql(*order_by, *limit);
+            let (tmp, columns, width) = collect_from_join(c, &table, alias.clone(), f, where_clause.as_ref(), &order_limit, &assignments)?;
             for (a, col) in assignments.iter_mut().zip(columns) {
                 a.1 = SetValue::Column(tmp, col);
             }
@@ -222,6 +236,7 @@ fn collect_from_join(
     alias: Option<String>,
     from: &FromClause<'_>,
     where_clause: Option<&ast::Expr<'_>>,
+    order_limit: &str,
     assignments: &[Assignment<'_, '_>],
 ) -> Result<(i32, Vec<i32>, usize)> {
     let quote = |s: &str| format!("\"{}\"", s.replace('"', "\"\""));
@@ -272,7 +287,7 @@ fn collect_from_join(
     } else {
         format!("{target}, {}", crate::sql::model::from::from_text(from))
     };
-    let sql = format!("SELECT {}{values} FROM {joined}{filter}", key.join(", "));
+    let sql = format!("SELECT {}{values} FROM {joined}{filter}{order_limit}", key.join(", "));
     let tmp = c.b.cursor();
     let dest = if table.without_rowid.is_some() {
         let ki = c.without_rowid_key_info(table)?;

@@ -106,6 +106,15 @@ impl Compiler<'_> {
         if !schema_first {
             roots.push(1);
         }
+        if let Some(only) = scope.table {
+            // One table: its trees only, marked partial by a first root of 0
+            // (`btree::integrity`), as SQLite lists them.
+            roots = vec![0];
+            for t in schema.tables.values().filter(|t| t.db == db && t.root > 0 && t.name.eq_ci(only)) {
+                roots.push(t.root);
+                roots.extend(schema.indexes_of(t).into_iter().rev().map(|i| i.root).filter(|r| *r != t.root));
+            }
+        }
 
         let structure = self.b.reg();
         self.b.add4(Opcode::IntegrityCk, structure, remaining, db as i32, P4::roots(roots), 1);

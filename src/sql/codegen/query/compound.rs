@@ -446,8 +446,8 @@ impl Compiler<'_> {
             correlated |= i.correlated;
             arms.push(i);
         }
-        // (The collations are checked as for any compound.)
-        self.compound_collations(&arms, n)?;
+        // (No collation is needed: a column's that is not defined is no
+        // error here, as in SQLite.)
         let mut out = info;
         out.correlated = correlated;
         out.arms = arms;
@@ -611,11 +611,20 @@ impl Compiler<'_> {
         }
         later_columns.extend(arms.iter().flat_map(|a| a.names.iter().cloned().enumerate().map(|(i, n)| (n, i))));
         self.names.later_compound_columns = later_columns;
-        let colls = self.compound_collations(&arms, n)?;
-        if let Some(terms) = sel.order_by {
+        // The collations compare rows only where rows are removed or
+        // sorted: a column's collation that is not defined is an error
+        // there only, as in SQLite.
+        // (After the ORDER BY terms are matched: their error comes first.)
+        let mapped = sel.order_by.map(|terms| {
             let mapped = self.order_by_map_with(terms, &items, &info.names, true, &later_aliases);
             self.names.later_compound_columns.clear();
-            ctx.order_map = mapped?;
+            mapped
+        });
+        let mapped = mapped.transpose()?;
+        let compares = sel.order_by.is_some() || sel.body.compounds.iter().flatten().any(|c| c.operator != CompoundOperator::UnionAll);
+        let colls = if compares { self.compound_collations(&arms, n)? } else { vec![crate::value::collation::Collation::binary(); n] };
+        if let (Some(terms), Some(mapped)) = (sel.order_by, mapped) {
+            ctx.order_map = mapped;
             let mut fields = Vec::new();
             for (ti, t) in terms.iter().enumerate() {
                 let desc = matches!(t.order, Some(sqlite3_parser::ast::SortOrder::Desc));

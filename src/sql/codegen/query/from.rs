@@ -270,6 +270,7 @@ impl<'b> Compiler<'_> {
                         origins: vec![None; rb.columns.len()],
                         ..Default::default()
                     };
+                    self.check_subquery_collations(&info)?;
                     self.push_subquery_item(rb.cursor, alias.unwrap_or(name), &info, None, out);
                     return Ok(());
                 }
@@ -492,6 +493,7 @@ impl<'b> Compiler<'_> {
                 self.names.aliases = saved;
                 let info = info?;
                 self.b.insns[addr].p2 = info.n_columns as i32;
+                self.check_subquery_collations(&info)?;
                 self.push_subquery_item(cur, alias.unwrap_or_default(), &info, None, out);
                 Ok(())
             }
@@ -518,6 +520,17 @@ impl<'b> Compiler<'_> {
                 self.open_table_function(qn, args.unwrap_or(&[]), alias, out)
             }
         }
+    }
+
+    /// The collation of every result column of a subquery, view or CTE
+    /// in FROM (of every arm of a compound) must be defined: SQLite looks
+    /// each up when it describes the subquery's columns, and fails there
+    /// even where no value is ever compared (collate3.test).
+    pub(in crate::sql::codegen) fn check_subquery_collations(&self, info: &crate::sql::model::query::SelectInfo) -> Result<()> {
+        for name in std::iter::once(info).chain(info.arms.iter()).flat_map(|i| i.collations.iter().flatten()) {
+            self.collation(name)?;
+        }
+        Ok(())
     }
 
     pub(in crate::sql::codegen) fn push_subquery_item<'a>(
@@ -729,6 +742,7 @@ impl<'b> Compiler<'_> {
             }
         }
         self.b.insns[addr].p2 = info.n_columns as i32;
+        self.check_subquery_collations(&info)?;
         self.push_subquery_item(cur, name, &info, cols, out);
         Ok(())
     }

@@ -55,6 +55,7 @@ impl<'b> Compiler<'_> {
         self.leave_cte_scopes(saved_scopes);
         self.names.aliases = saved_aliases;
         let Some((result, info)) = r? else { return Ok(false) };
+        self.check_subquery_collations(&info)?;
         self.push_subquery_item(result, alias, &info, cols, out);
         Ok(true)
     }

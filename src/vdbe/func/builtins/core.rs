@@ -86,6 +86,7 @@ pub const COMPILE_OPTIONS: &[&str] = &[
     "ENABLE_PREUPDATE_HOOK",
     "ENABLE_RTREE",
     "ENABLE_SESSION",
+    "ENABLE_UPDATE_DELETE_LIMIT",
     "THREADSAFE=1",
 ];
 
