@@ -163,3 +163,12 @@ fn corrupt_schema_root_pages_are_checked() {
 fn corrupt_schema_is_read_under_writable_schema() {
     compare(&update("tbl_name='tx' WHERE name='t1'"), "PRAGMA writable_schema=ON; SELECT * FROM t1; SELECT name FROM sqlite_master ORDER BY 1");
 }
+
+/// A table whose root page reads as 0 loads, but a check of it fails
+/// with SQLITE_CORRUPT, as any read of it does.
+#[test]
+fn corrupt_schema_table_root_zero_fails_integrity_check() {
+    for sql in ["PRAGMA quick_check", "PRAGMA integrity_check", "SELECT * FROM t9", "SELECT * FROM t1"] {
+        compare(&insert("'table','t9','t9',0,'CREATE TABLE t9(a)'"), sql);
+    }
+}
