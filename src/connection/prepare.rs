@@ -171,7 +171,7 @@ impl Connection {
         sql: &[u8],
         vtab_connect: &std::cell::Cell<Option<crate::sql::codegen::vtab::ConnectRequest>>,
     ) -> Result<(Option<Arc<Program>>, usize)> {
-        if self.schema_loaded || !compiles_without_schema(sql) {
+        if !is_writable_schema_pragma(sql) && (self.schema_loaded || !compiles_without_schema(sql)) {
             self.ensure_schema()?;
         }
         let current = self.database_names.len() == self.state.dbs.len()
@@ -561,6 +561,18 @@ fn schema_statement_depth(sql: &str, limit: usize) -> Result<()> {
         },
         None => Ok(()),
     })
+}
+
+/// Whether `sql` is `PRAGMA writable_schema...`: it runs without reading
+/// the schema even when one was read before, so that a schema that fails
+/// its checks (`sql/schema/stored_check.rs`) can still be repaired. (A
+/// cheap look at the text first: most statements are not pragmas.)
+fn is_writable_schema_pragma(sql: &[u8]) -> bool {
+    let text = sql.trim_ascii_start();
+    text.get(..6).is_some_and(|p| p.eq_ignore_ascii_case(b"pragma"))
+        && text.len() < 256
+        && text.windows(15).any(|w| w.eq_ignore_ascii_case(b"writable_schema"))
+        && compiles_without_schema(sql)
 }
 
 /// Whether the first statement of `sql` is one SQLite compiles without
