@@ -97,7 +97,8 @@ impl Connection {
         let schema = {
             let bt = &mut btree;
             io.block_on(|| bt.begin_read())?;
-            let s = super::schema_load::load(&io, bt, self.state.text_encoding);
+            let check = (!self.state.settings.writable_schema).then_some(name.as_str());
+            let s = super::schema_load::load(&io, bt, self.state.text_encoding, check);
             let _ = io.block_on(|| bt.commit());
             s?
         };

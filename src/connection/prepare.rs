@@ -76,7 +76,9 @@ impl Connection {
             let schema_table = if db == 1 { "sqlite_temp_master" } else { "sqlite_master" };
             // Main's encoding is fixed once read (see `reload`).
             let fixed = db != 0 || self.encoding_fixed;
-            loaded.push(in_read_txn(&mut self.state, db, |io, bt| schema_load::reload(io, bt, previous, enc, fixed, schema_table))?);
+            // SQLite does not check the rows under writable_schema.
+            let check = (!self.state.settings.writable_schema).then(|| self.state.dbs[db].name.clone());
+            loaded.push(in_read_txn(&mut self.state, db, |io, bt| schema_load::reload(io, bt, previous, enc, fixed, schema_table, check.as_deref()))?);
             if db == 0 {
                 self.state.text_encoding = self.state.dbs[0].btree.text_encoding();
                 let main = &mut self.state.dbs[0].btree;
@@ -169,7 +171,7 @@ impl Connection {
         sql: &[u8],
         vtab_connect: &std::cell::Cell<Option<crate::sql::codegen::vtab::ConnectRequest>>,
     ) -> Result<(Option<Arc<Program>>, usize)> {
-        if self.schema_loaded || !compiles_without_schema(sql) {
+        if !is_writable_schema_pragma(sql) && (self.schema_loaded || !compiles_without_schema(sql)) {
             self.ensure_schema()?;
         }
         let current = self.database_names.len() == self.state.dbs.len()
@@ -561,15 +563,31 @@ fn schema_statement_depth(sql: &str, limit: usize) -> Result<()> {
     })
 }
 
+/// Whether `sql` is `PRAGMA writable_schema...`: it runs without reading
+/// the schema even when one was read before, so that a schema that fails
+/// its checks (`sql/schema/stored_check.rs`) can still be repaired. (A
+/// cheap look at the text first: most statements are not pragmas.)
+fn is_writable_schema_pragma(sql: &[u8]) -> bool {
+    let text = sql.trim_ascii_start();
+    text.get(..6).is_some_and(|p| p.eq_ignore_ascii_case(b"pragma"))
+        && text.len() < 256
+        && text.windows(15).any(|w| w.eq_ignore_ascii_case(b"writable_schema"))
+        && compiles_without_schema(sql)
+}
+
 /// Whether the first statement of `sql` is one SQLite compiles without
 /// reading the schema (its pragma table lacks `PragFlg_NeedSchema`):
 /// `PRAGMA locking_mode`, which must reach the pager before a first read
 /// opens a WAL, since EXCLUSIVE then keeps the WAL index in heap memory
-/// (and is the only way a VFS without shared memory opens a WAL database).
+/// (and is the only way a VFS without shared memory opens a WAL database);
+/// `PRAGMA writable_schema`, the way to a schema SQLite refuses to read.
 fn compiles_without_schema(sql: &[u8]) -> bool {
     use sqlite3_parser::ast::{Cmd, Stmt};
     with_first_statement(sql, |cmd, _| {
-        Ok(matches!(cmd, Some(Cmd::Stmt(Stmt::Pragma(name, _))) if crate::sql::parse::unquoted(name.name.0).eq_ci("locking_mode")))
+        // (writable_schema: so that a schema SQLite refuses to read can
+        // be reached and repaired.)
+        Ok(matches!(cmd, Some(Cmd::Stmt(Stmt::Pragma(name, _)))
+            if ["locking_mode", "writable_schema"].iter().any(|p| crate::sql::parse::unquoted(name.name.0).eq_ci(p))))
     })
     .unwrap_or(false)
 }

@@ -9,15 +9,15 @@
 use crate::btree::{Btree, Cursor};
 use crate::error::{Error, Result};
 use crate::io::IoContext;
-use crate::sql::schema::{Schema, SchemaRow};
+use crate::sql::schema::{check_stored_rows, Schema, SchemaRow, StoredRow};
 use crate::value::encoding::TextEncoding;
 use crate::value::record::decode_record;
 use crate::value::Value;
 
 /// Read `sqlite_schema` (blocking) and build the schema of a database
 /// being attached: its text encoding must be the connection's `enc`.
-pub(super) fn load(io: &IoContext, bt: &mut Btree, enc: TextEncoding) -> Result<Schema> {
-    reload(io, bt, None, enc, true, "sqlite_master")
+pub(super) fn load(io: &IoContext, bt: &mut Btree, enc: TextEncoding, check: Option<&str>) -> Result<Schema> {
+    reload(io, bt, None, enc, true, "sqlite_master", check)
 }
 
 /// Read the schema of `bt` again after a change, reusing what
@@ -35,7 +35,18 @@ pub(super) fn load(io: &IoContext, bt: &mut Btree, enc: TextEncoding) -> Result<
 /// `schema_table` names this database's schema table as SQLite first
 /// enters it in the schema (`sqlite_temp_master` for TEMP), which
 /// decides the order tables are visited in (`sql/schema_visit_order.rs`).
-pub(super) fn reload(io: &IoContext, bt: &mut Btree, previous: Option<&Schema>, enc: TextEncoding, fixed_encoding: bool, schema_table: &str) -> Result<Schema> {
+/// With `check` (the database's name; `None` under `PRAGMA
+/// writable_schema`), the rows are first checked as SQLite checks them
+/// when it reads a schema (`sql/schema/stored_check.rs`).
+pub(super) fn reload(
+    io: &IoContext,
+    bt: &mut Btree,
+    previous: Option<&Schema>,
+    enc: TextEncoding,
+    fixed_encoding: bool,
+    schema_table: &str,
+    check: Option<&str>,
+) -> Result<Schema> {
     if io.block_on(|| bt.page_count())? == 0 {
         bt.set_text_encoding(enc);
         return Ok(Schema::empty(schema_table));
@@ -59,7 +70,12 @@ pub(super) fn reload(io: &IoContext, bt: &mut Btree, previous: Option<&Schema>, 
     bt.set_text_encoding(file_enc);
     let mut cur = Cursor::new(1, false, None);
     let more = io.block_on(|| cur.first(bt))?;
-    let (rows, row_ids) = read_schema_rows(io, bt, &mut cur, more)?;
+    let mut stored = check.map(|_| Vec::new());
+    let (rows, row_ids) = read_schema_rows(io, bt, &mut cur, more, stored.as_mut())?;
+    if let (Some(db_name), Some(stored)) = (check, &stored) {
+        let pages = io.block_on(|| bt.page_count())?;
+        check_stored_rows(stored, pages, db_name, schema_table == "sqlite_temp_master")?;
+    }
     let mut s = Schema::from_rows_reusing(rows, cookie, previous, schema_table)?;
     s.row_ids = row_ids;
     debug_assert_eq!(s.rows.len(), s.row_ids.len());
@@ -79,7 +95,7 @@ pub(super) fn append_new_rows(schema: &mut Schema, io: &IoContext, bt: &mut Btre
         crate::btree::SeekResult::Before => io.block_on(|| cur.next(bt))?,
         crate::btree::SeekResult::Empty => false,
     };
-    let (rows, row_ids) = read_schema_rows(io, bt, &mut cur, more)?;
+    let (rows, row_ids) = read_schema_rows(io, bt, &mut cur, more, None)?;
     schema.append_rows(cookie, rows, row_ids)
 }
 
@@ -91,7 +107,7 @@ pub(super) fn append_new_rows(schema: &mut Schema, io: &IoContext, bt: &mut Btre
 /// everything.
 pub(super) fn forget_deleted_rows(schema: &mut Schema, io: &IoContext, bt: &mut Btree) -> Result<Option<Vec<SchemaRow>>> {
     if !schema.can_forget_rows() {
-        *schema = reload(io, bt, Some(schema), bt.text_encoding(), false, schema.visit_order.schema_table())?;
+        *schema = reload(io, bt, Some(schema), bt.text_encoding(), false, schema.visit_order.schema_table(), None)?;
         return Ok(None);
     }
     let cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
@@ -105,19 +121,30 @@ pub(super) fn forget_deleted_rows(schema: &mut Schema, io: &IoContext, bt: &mut 
     match schema.forget_rows_not_in(cookie, &live) {
         Some(gone) => Ok(Some(gone)),
         None => {
-            *schema = reload(io, bt, Some(schema), bt.text_encoding(), false, schema.visit_order.schema_table())?;
+            *schema = reload(io, bt, Some(schema), bt.text_encoding(), false, schema.visit_order.schema_table(), None)?;
             Ok(None)
         }
     }
 }
 
 /// The schema-table rows from the cursor's position (`more`: it is on a
-/// row) to the end, and their rowids.
-fn read_schema_rows(io: &IoContext, bt: &mut Btree, cur: &mut Cursor, mut more: bool) -> Result<(Vec<SchemaRow>, Vec<i64>)> {
+/// row) to the end, and their rowids; with `stored`, each row's fields
+/// as text there too (for `check_stored_rows`).
+fn read_schema_rows(
+    io: &IoContext,
+    bt: &mut Btree,
+    cur: &mut Cursor,
+    mut more: bool,
+    mut stored: Option<&mut Vec<StoredRow>>,
+) -> Result<(Vec<SchemaRow>, Vec<i64>)> {
     let (mut rows, mut row_ids) = (Vec::new(), Vec::new());
     while more {
         let payload = io.block_on(|| cur.payload(bt).map(|p| p.map(|s| s.to_vec())))?;
         let rec = decode_record(&payload)?;
+        if let Some(stored) = stored.as_deref_mut() {
+            let field = |i: usize| rec.get(i).and_then(|v| v.as_ref().to_text().map(|t| String::from_utf8_lossy(&t).into_owned()));
+            stored.push(StoredRow { ty: field(0), name: field(1), tbl: field(2), root: field(3), sql: field(4) });
+        }
         let text = |i: usize| match rec.get(i) {
             Some(Value::Text(t)) => String::from_utf8_lossy(t).into_owned(),
             _ => String::new(),

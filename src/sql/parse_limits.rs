@@ -155,6 +155,7 @@ fn check_as(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>, 
         deferred: None,
         saw_expr_subquery: false,
         after_expansion: None,
+        after_resolve: None,
         stored_leaves,
         nodes: 0,
         eidlist,
@@ -166,10 +167,12 @@ fn check_as(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>, 
     // (A trigger's body and a view's SELECT are not resolved when they
     // are created: only their parser's heights count there.)
     let resolved = !matches!(stmt, Stmt::CreateTrigger { .. } | Stmt::CreateView { .. });
-    match (w.deferred, w.after_expansion) {
-        (Some(d), _) => Ok(Some(d)),
-        (None, Some(error)) if resolved => Ok(Some(DeferredDepth { expr: 0, error, after_expansion: true })),
-        (None, _) => Ok(None),
+    match (w.deferred, w.after_expansion, w.after_resolve) {
+        (_, _, Some(error)) if !resolved => Err(error),
+        (Some(d), ..) => Ok(Some(d)),
+        (None, Some(error), _) if resolved => Ok(Some(DeferredDepth { expr: 0, error, after_expansion: true })),
+        (None, None, Some(error)) => Ok(Some(DeferredDepth { expr: 0, error, after_expansion: false })),
+        (None, ..) => Ok(None),
     }
 }
 
@@ -247,6 +250,12 @@ struct Walk<'i> {
     /// `t.c` qualified are built then), and at a limit of 0 a leaf (its
     /// height is checked by the resolver, not the parser).
     after_expansion: Option<Error>,
+    /// Too many ORDER BY, GROUP BY or PARTITION BY terms: SQLite meets
+    /// that while resolving names, after the errors of expanding and
+    /// resolving the statement, so the error stands only when the compile
+    /// succeeds (a statement SQLite does not resolve, CREATE TRIGGER,
+    /// still fails on it at once).
+    after_resolve: Option<Error>,
     /// The statement is an INSERT, UPDATE or DELETE of a trigger's body,
     /// which SQLite keeps in reduced copies whose leaves hold no height:
     /// they add nothing to the running height through subqueries.
@@ -295,12 +304,13 @@ pub fn check_resolved_heights(e: &Expr<'_>, expr_depth: usize) -> Result<()> {
         deferred: None,
         saw_expr_subquery: false,
         after_expansion: None,
+        after_resolve: None,
         stored_leaves: true,
         nodes: 0,
         eidlist: false,
     };
     crate::sql::parse::with_stack(|| w.expr(e, 0, 0))?;
-    if let Some(error) = w.after_expansion {
+    if let Some(error) = w.after_expansion.or(w.after_resolve) {
         return Err(error);
     }
     if w.saw_expr_subquery {
@@ -562,9 +572,9 @@ impl Walk<'_> {
 
     /// ORDER BY, GROUP BY and PARTITION BY (reported as ORDER BY, as
     /// SQLite does) have at most `SQLITE_LIMIT_COLUMN` terms.
-    fn terms(&self, n: usize, clause: &str) -> Result<()> {
+    fn terms(&mut self, n: usize, clause: &str) -> Result<()> {
         if n > self.limits.columns && !self.in_view {
-            return Err(Error::sql(format!("too many terms in {clause} BY clause")));
+            self.after_resolve.get_or_insert_with(|| Error::sql(format!("too many terms in {clause} BY clause")));
         }
         Ok(())
     }
@@ -1146,6 +1156,7 @@ pub(crate) fn height(e: &Expr<'_>) -> usize {
         deferred: None,
         saw_expr_subquery: false,
         after_expansion: None,
+        after_resolve: None,
         stored_leaves: false,
         nodes: 0,
         eidlist: false,

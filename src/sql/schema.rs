@@ -34,6 +34,7 @@
 
 mod create;
 mod merged;
+mod stored_check;
 
 use super::schema_visit_order::TableVisitOrder;
 use crate::error::{Error, Result};
@@ -44,6 +45,7 @@ pub use create::{constant_value, default_constant, index_from_sql, index_from_st
 use sqlite3_parser::ast;
 use std::collections::BTreeMap;
 use std::sync::Arc;
+pub use stored_check::{check_stored_rows, StoredRow};
 
 /// A table column.
 #[derive(Debug, Clone)]
@@ -651,6 +653,12 @@ impl Schema {
             if ty == "table" || ty == "view" {
                 if let Some(sql) = sql {
                     let key = name.ascii_lower();
+                    // A second row of the same name (CREATE ... IF NOT
+                    // EXISTS, written under writable_schema) does not
+                    // replace the first, as in SQLite.
+                    if self.tables.contains_key(&key) {
+                        continue;
+                    }
                     if unchanged.contains(row) {
                         if let Some(t) = previous.and_then(|p| p.tables.get(&key)).filter(|t| t.unsupported.is_none() && t.root == *root as u32) {
                             self.tables.insert(key.clone(), Arc::clone(t));

@@ -121,6 +121,7 @@ mod sql_without_rowid;
 mod storage_alternating_writers;
 mod storage_autovacuum;
 mod storage_corrupt;
+mod storage_corrupt_schema;
 mod storage_dir_sync;
 mod storage_fuzz;
 mod storage_header_checks;

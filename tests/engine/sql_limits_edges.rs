@@ -345,3 +345,27 @@ fn join_terms_count_toward_the_expression_depth() {
         }
     }
 }
+
+/// Too many ORDER BY or GROUP BY terms is an error SQLite meets resolving
+/// names: after a result set wider than `SQLITE_LIMIT_COLUMN`, a missing
+/// table or column.
+#[test]
+fn a_result_set_too_wide_is_reported_before_its_order_by_terms() {
+    const LIMIT_COLUMN: i32 = 2;
+    for n in 0..5 {
+        for sql in [
+            "SELECT a FROM t ORDER BY a,b,c",
+            "SELECT a FROM nosuch ORDER BY a,b,c",
+            "SELECT nosuch FROM t ORDER BY a,b,c",
+            "SELECT a FROM t GROUP BY a,b,c ORDER BY nosuch",
+            "SELECT count(*) FROM t GROUP BY a,b,c",
+            "SELECT a FROM t UNION SELECT b FROM t ORDER BY 1,1",
+            "SELECT a,b FROM t ORDER BY a,b,c",
+            "SELECT * FROM t ORDER BY a,b,c,a,b",
+            "SELECT 1,2,3",
+            "CREATE TABLE x(a,b,c)",
+        ] {
+            same_after("CREATE TABLE t(a,b,c,d,e,f)", &[(LIMIT_COLUMN, n)], sql);
+        }
+    }
+}

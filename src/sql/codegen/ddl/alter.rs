@@ -44,6 +44,14 @@ impl Compiler<'_> {
             self.b.add(Opcode::Column, sc, 1, r);
             self.b.add4(Opcode::String8, 0, want, 0, P4::bytes(old_name.into_bytes()), 0);
             self.b.add4(Opcode::Ne, want, next, r, P4::coll(crate::value::collation::Collation::nocase()), 0);
+            // The type too: a trigger may share its name with an index
+            // (each kind has its own namespace), and only the row of the
+            // object rewritten is replaced.
+            let row_ty = self.b.reg();
+            let want_ty = self.b.reg();
+            self.b.add(Opcode::Column, sc, 0, row_ty);
+            self.b.add4(Opcode::String8, 0, want_ty, 0, P4::bytes(ty.clone().into_bytes()), 0);
+            self.b.add4(Opcode::Ne, want_ty, next, row_ty, P4::coll(crate::value::collation::Collation::nocase()), 0);
             let regs = self.b.regs(5);
             self.b.add4(Opcode::String8, 0, regs, 0, P4::bytes(ty.into_bytes()), 0);
             self.b.add4(Opcode::String8, 0, regs + 1, 0, P4::bytes(name.clone().into_bytes()), 0);

@@ -88,7 +88,9 @@ impl Compiler<'_> {
     /// Both layers of checks for database `db`.
     fn integrity_check_db(&mut self, db: usize, scope: &IntegrityScope<'_>, remaining: i32, done: i32) -> Result<()> {
         let schema = self.env.schema;
-        let mut tables: Vec<&Table> = schema.tables.values().map(|t| &**t).filter(|t| t.db == db && (t.root > 0 || t.virtual_table.is_some())).collect();
+        // (A table whose root page reads as 0 is checked too: opening it fails
+        // the statement with SQLITE_CORRUPT, as in SQLite.)
+        let mut tables: Vec<&Table> = schema.tables.values().map(|t| &**t).filter(|t| t.db == db && (t.root > 0 || t.view_select.is_none())).collect();
         crate::util::cold_sort::sort_by_key(&mut tables, |t| std::cmp::Reverse(schema_position(self, &t.name)));
         // SQLite's order: each table followed by its indexes, the schema
         // table last while there are at most three tables (views counted too,
