@@ -111,6 +111,7 @@ mod sql_tcl_messages;
 mod sql_tcl_reprepare;
 mod sql_tcl_triggers;
 mod sql_threads_one_file;
+mod sql_trusted_schema;
 mod sql_unused_order;
 mod sql_utf16;
 mod sql_vtab;

@@ -97,7 +97,11 @@ impl RtreeModule {
             ops: AtomicU64::new(0),
             ops_done: AtomicU64::new(0),
         };
-        Ok(Connected { table: Arc::new(RtreeTable(Arc::new(table))), schema, config: VtabConfig { constraint_support: true, ..VtabConfig::default() } })
+        Ok(Connected {
+            table: Arc::new(RtreeTable(Arc::new(table))),
+            schema,
+            config: VtabConfig { constraint_support: true, innocuous: true, ..VtabConfig::default() },
+        })
     }
 }
 
