@@ -505,6 +505,7 @@ mod open;
 pub mod pages;
 mod prepare;
 mod schema_load;
+mod schema_trust_load;
 mod serialize;
 mod settings;
 mod statement;

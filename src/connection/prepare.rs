@@ -109,6 +109,9 @@ impl Connection {
                 }
             }
         }
+        if let Some((name, f)) = super::schema_trust_load::first_unsafe_call(&loaded, &self.funcs, self.state.settings.trusted_schema) {
+            return Err(Error::new(crate::error::SQLITE_CORRUPT, format!("malformed database schema ({name}) - unsafe use of {f}()")));
+        }
         self.schemas = loaded;
         let names: Vec<String> = self.state.dbs.iter().map(|d| d.name.clone()).collect();
         self.merged = Arc::new(Schema::merged(&self.schemas.iter().collect::<Vec<_>>(), &names));
@@ -565,11 +568,17 @@ fn schema_statement_depth(sql: &str, limit: usize) -> Result<()> {
 /// reading the schema (its pragma table lacks `PragFlg_NeedSchema`):
 /// `PRAGMA locking_mode`, which must reach the pager before a first read
 /// opens a WAL, since EXCLUSIVE then keeps the WAL index in heap memory
-/// (and is the only way a VFS without shared memory opens a WAL database).
+/// (and is the only way a VFS without shared memory opens a WAL database),
+/// and `PRAGMA trusted_schema`.
 fn compiles_without_schema(sql: &[u8]) -> bool {
     use sqlite3_parser::ast::{Cmd, Stmt};
     with_first_statement(sql, |cmd, _| {
-        Ok(matches!(cmd, Some(Cmd::Stmt(Stmt::Pragma(name, _))) if crate::sql::parse::unquoted(name.name.0).eq_ci("locking_mode")))
+        // (trusted_schema: a schema read after it is turned off is read
+        // untrusted, as in SQLite, whose flag pragmas do not read it.)
+        Ok(matches!(cmd, Some(Cmd::Stmt(Stmt::Pragma(name, _))) if {
+            let n = crate::sql::parse::unquoted(name.name.0);
+            n.eq_ci("locking_mode") || n.eq_ci("trusted_schema")
+        }))
     })
     .unwrap_or(false)
 }

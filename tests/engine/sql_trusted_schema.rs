@@ -234,3 +234,57 @@ fn builtin_modules_in_views_and_triggers() {
         "CREATE TEMP VIEW tvd AS SELECT count(*) > 0 FROM dbstat; SELECT * FROM tvd",
     ]);
 }
+
+/// A schema read while it is not trusted: a generated column, CHECK or
+/// index expression calling a function that is not innocuous makes the
+/// whole schema unreadable (SQLite resolves them as it reads the schema);
+/// trusting it again reads it.
+#[test]
+fn schema_read_untrusted() {
+    let dir = tempfile::tempdir().unwrap();
+    for object in [
+        "CREATE TABLE g(a, b AS (f2(a)))",
+        "CREATE TABLE c(a CHECK (f2(a)))",
+        "CREATE TABLE i(a); CREATE INDEX ix ON i(f2(a))",
+        "CREATE TABLE p(a); CREATE INDEX px ON p(a) WHERE f2(a)",
+        "CREATE TABLE d(a, b DEFAULT (f2(1)))",
+        "CREATE VIEW v AS SELECT f2(1)",
+        "CREATE TABLE k(a, b AS (f1(a)))",
+    ] {
+        let path = dir.path().join("s.db");
+        let _ = std::fs::remove_file(&path);
+        let (mut ours, reference) = {
+            let flags = ringlite::OpenFlags(ringlite::OpenFlags::READWRITE | ringlite::OpenFlags::CREATE);
+            let mut ours = Connection::open(&format!("{}.ours", path.display()), flags).expect("open");
+            let reference = RefDb::open_path(&format!("{}.ref", path.display()));
+            for (name, risk, det) in [("f1", 0, true), ("f2", 1, true), ("f3", 2, true)] {
+                register(&mut ours, &reference, name, risk, det);
+            }
+            (ours, reference)
+        };
+        for sql in ["SELECT count(*) FROM sqlite_schema", object, "CREATE TABLE plain(x)"] {
+            assert_eq!(run_ours(&mut ours, sql), run_ref(&reference, sql), "\nSQL: {sql}");
+        }
+        drop(ours);
+        drop(reference);
+        let flags = ringlite::OpenFlags(ringlite::OpenFlags::READWRITE | ringlite::OpenFlags::CREATE);
+        let mut ours = Connection::open(&format!("{}.ours", path.display()), flags).expect("open");
+        let reference = RefDb::open_path(&format!("{}.ref", path.display()));
+        for (name, risk, det) in [("f1", 0, true), ("f2", 1, true), ("f3", 2, true)] {
+            register(&mut ours, &reference, name, risk, det);
+        }
+        for sql in [
+            "PRAGMA trusted_schema = off",
+            "SELECT count(*) FROM plain",
+            "PRAGMA trusted_schema = on",
+            "SELECT count(*) FROM plain",
+            "PRAGMA trusted_schema = off",
+            "SELECT count(*) FROM plain",
+            "SELECT * FROM sqlite_schema ORDER BY name",
+        ] {
+            assert_eq!(run_ours(&mut ours, sql), run_ref(&reference, sql), "\nobject: {object}\nSQL: {sql}");
+        }
+        let _ = std::fs::remove_file(format!("{}.ours", path.display()));
+        let _ = std::fs::remove_file(format!("{}.ref", path.display()));
+    }
+}
