@@ -38,7 +38,7 @@ impl Compiler<'_> {
     }
 
     /// The expression being compiled comes from a non-TEMP schema object.
-    pub(in crate::sql::codegen) fn from_ddl(&self) -> bool {
+    pub(in crate::sql::codegen) fn compiling_schema_text(&self) -> bool {
         if self.frame.pure_context != 0 || self.dml.stored_schema_expr {
             // A CHECK, generated column or index expression: the table's
             // row scope is the innermost one (these may hold no subquery).
@@ -52,7 +52,7 @@ impl Compiler<'_> {
     /// the schema is not trusted. `name` is spelled as written.
     pub(in crate::sql::codegen) fn check_function_usable(&self, name: &str, def: &FuncDef) -> Result<()> {
         let risky = def.flags.direct_only || !def.flags.innocuous;
-        if risky && self.from_ddl() && (def.flags.direct_only || !self.env.settings.trusted_schema) {
+        if risky && self.compiling_schema_text() && (def.flags.direct_only || !self.env.settings.trusted_schema) {
             return Err(Error::sql(format!("unsafe use of {name}()")));
         }
         Ok(())
