@@ -443,7 +443,14 @@ fn create_reads_sqlite_stat1() {
     crate::sql_common::check_each(
         "CREATE TABLE t1(x); INSERT INTO t1 VALUES(123);
          PRAGMA writable_schema=ON; CREATE VIRTUAL TABLE sqlite_stat1 USING fts5(a); PRAGMA writable_schema=OFF;",
-        &["CREATE VIRTUAL TABLE t2 USING rtree(id, x, y)", "SELECT name FROM sqlite_master ORDER BY name", "SELECT * FROM t1"],
+        // (ANALYZE then finds no b-tree to write: corrupt, as in SQLite.)
+        &[
+            "CREATE VIRTUAL TABLE t2 USING rtree(id, x, y)",
+            "SELECT name FROM sqlite_master ORDER BY name",
+            "SELECT * FROM t1",
+            "ANALYZE",
+            "PRAGMA integrity_check",
+        ],
     );
     crate::sql_common::check_each(
         "CREATE TABLE t1(x); ANALYZE; CREATE TABLE s(y); INSERT INTO sqlite_stat1 VALUES('t3_rowid', NULL, '12')",
