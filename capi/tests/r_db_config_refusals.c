@@ -21,7 +21,6 @@ int main(void) {
   bad |= check(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, 1);
   bad |= check(db, SQLITE_DBCONFIG_DQS_DDL, 0, 1);
   bad |= check(db, SQLITE_DBCONFIG_RESET_DATABASE, 1, 0);
-  bad |= check(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, 1);
   sqlite3_close(db);
   return bad;
 }

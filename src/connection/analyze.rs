@@ -79,6 +79,12 @@ impl Connection {
         let stat_table = format!("{}.sqlite_stat1", q(schema_name));
         // SQLite chooses the order before sqlite_stat1 joins the schema.
         let visit_order = tables_in_visit_order(self.schema_for(db));
+        // A sqlite_stat1 that is a virtual table (planted with
+        // writable_schema) has no b-tree SQLite could write: it reports
+        // the database as corrupt.
+        if self.schema_for(db).table("sqlite_stat1").is_some_and(|t| t.root == 0) {
+            return Err(Error::new(crate::error::SQLITE_CORRUPT, "database disk image is malformed"));
+        }
         if self.schema_for(db).table("sqlite_stat1").is_none() {
             self.internal_sql = true;
             let made = run(self, &format!("CREATE TABLE {stat_table}(tbl,idx,stat)"), &[], |_| Ok(()));

@@ -82,6 +82,8 @@ pub enum ConfigFlag {
     LegacyAlterTable,
     /// `PRAGMA writable_schema` (`SQLITE_DBCONFIG_WRITABLE_SCHEMA`).
     WritableSchema,
+    /// `PRAGMA trusted_schema` (`SQLITE_DBCONFIG_TRUSTED_SCHEMA`).
+    TrustedSchema,
 }
 
 /// `SQLITE_OPEN_*` flag bits, as passed to `sqlite3_open_v2`.
@@ -503,6 +505,7 @@ mod open;
 pub mod pages;
 mod prepare;
 mod schema_load;
+mod schema_trust_load;
 mod serialize;
 mod settings;
 mod statement;

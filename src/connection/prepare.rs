@@ -111,6 +111,9 @@ impl Connection {
                 }
             }
         }
+        if let Some((name, f)) = super::schema_trust_load::first_unsafe_call(&loaded, &self.funcs, self.state.settings.trusted_schema) {
+            return Err(Error::new(crate::error::SQLITE_CORRUPT, format!("malformed database schema ({name}) - unsafe use of {f}()")));
+        }
         self.schemas = loaded;
         let names: Vec<String> = self.state.dbs.iter().map(|d| d.name.clone()).collect();
         self.merged = Arc::new(Schema::merged(&self.schemas.iter().collect::<Vec<_>>(), &names));
@@ -580,14 +583,17 @@ fn is_writable_schema_pragma(sql: &[u8]) -> bool {
 /// `PRAGMA locking_mode`, which must reach the pager before a first read
 /// opens a WAL, since EXCLUSIVE then keeps the WAL index in heap memory
 /// (and is the only way a VFS without shared memory opens a WAL database);
-/// `PRAGMA writable_schema`, the way to a schema SQLite refuses to read.
+/// `PRAGMA writable_schema`, the way to a schema SQLite refuses to read;
+/// and `PRAGMA trusted_schema`.
 fn compiles_without_schema(sql: &[u8]) -> bool {
     use sqlite3_parser::ast::{Cmd, Stmt};
     with_first_statement(sql, |cmd, _| {
         // (writable_schema: so that a schema SQLite refuses to read can
-        // be reached and repaired.)
+        // be reached and repaired; trusted_schema: a schema read after it
+        // is turned off is read untrusted, as in SQLite, whose flag
+        // pragmas do not read it.)
         Ok(matches!(cmd, Some(Cmd::Stmt(Stmt::Pragma(name, _)))
-            if ["locking_mode", "writable_schema"].iter().any(|p| crate::sql::parse::unquoted(name.name.0).eq_ci(p))))
+            if ["locking_mode", "writable_schema", "trusted_schema"].iter().any(|p| crate::sql::parse::unquoted(name.name.0).eq_ci(p))))
     })
     .unwrap_or(false)
 }

@@ -52,6 +52,7 @@ impl Connection {
             ConfigFlag::ForeignKeys => &mut self.state.settings.foreign_keys,
             ConfigFlag::LegacyAlterTable => &mut self.state.settings.legacy_alter_table,
             ConfigFlag::WritableSchema => &mut self.state.settings.writable_schema,
+            ConfigFlag::TrustedSchema => &mut self.state.settings.trusted_schema,
         };
         if let Some(v) = set {
             // (A changed setting expires every statement, as in SQLite.)

@@ -45,7 +45,7 @@ impl Module for DbstatModule {
     fn connect(&self, _host: &mut dyn VmHost, args: &[String]) -> Result<Connected> {
         // CREATE VIRTUAL TABLE x USING dbstat(schema): that schema by default.
         let default = args.get(3).map(|s| s.trim().trim_matches(|c| c == '\'' || c == '"').to_string()).unwrap_or_else(|| "main".to_string());
-        Ok(Connected { table: Arc::new(Dbstat { default }), schema: SCHEMA.to_string(), config: VtabConfig::default() })
+        Ok(Connected { table: Arc::new(Dbstat { default }), schema: SCHEMA.to_string(), config: VtabConfig { direct_only: true, ..VtabConfig::default() } })
     }
 }
 

@@ -40,10 +40,17 @@ pub struct Settings {
     /// `PRAGMA case_sensitive_like`: LIKE compares case (its function, and
     /// the prefix bounds a virtual table is offered, are then BINARY).
     pub case_sensitive_like: bool,
+    /// `PRAGMA trusted_schema` (`SQLITE_DBCONFIG_TRUSTED_SCHEMA`, on by
+    /// default): with it off, a function not registered as
+    /// `SQLITE_INNOCUOUS`, or a virtual table not configured as
+    /// innocuous, is refused where the schema (a view, trigger, CHECK,
+    /// DEFAULT, generated column or index of a non-TEMP object) uses it.
+    pub trusted_schema: bool,
 }
 
 impl Settings {
-    /// SQLite's defaults: everything off but `short_column_names`.
+    /// SQLite's defaults: everything off but `short_column_names` and
+    /// `trusted_schema`.
     pub const DEFAULT: Settings = Settings {
         foreign_keys: false,
         writable_schema: false,
@@ -54,6 +61,7 @@ impl Settings {
         full_column_names: false,
         short_column_names: true,
         case_sensitive_like: false,
+        trusted_schema: true,
     };
 }
 

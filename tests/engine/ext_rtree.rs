@@ -433,3 +433,28 @@ fn node_cache_sees_other_connections_commits() {
     drop((a, b, r));
     let _ = std::fs::remove_file(&path);
 }
+
+/// CREATE VIRTUAL TABLE ... USING rtree reads the database's
+/// `sqlite_stat1` as SQLite's does: one that is not ANALYZE's table (here
+/// an FTS5 table of that name, vtabK.test) fails the CREATE with the
+/// query's error, and nothing of the new table is left.
+#[test]
+fn create_reads_sqlite_stat1() {
+    crate::sql_common::check_each(
+        "CREATE TABLE t1(x); INSERT INTO t1 VALUES(123);
+         PRAGMA writable_schema=ON; CREATE VIRTUAL TABLE sqlite_stat1 USING fts5(a); PRAGMA writable_schema=OFF;",
+        // (ANALYZE then finds no b-tree to write: corrupt, as in SQLite.)
+        &[
+            "CREATE VIRTUAL TABLE t2 USING rtree(id, x, y)",
+            "SELECT name FROM sqlite_master ORDER BY name",
+            "SELECT * FROM t1",
+            "ANALYZE",
+            "PRAGMA integrity_check",
+        ],
+    );
+    crate::sql_common::check_each(
+        "CREATE TABLE t1(x); ANALYZE; CREATE TABLE s(y); INSERT INTO sqlite_stat1 VALUES('t3_rowid', NULL, '12')",
+        // (The reference is built with STAT4.)
+        &["CREATE VIRTUAL TABLE t3 USING rtree(id, x, y)", "SELECT name FROM sqlite_master WHERE name <> 'sqlite_stat4' ORDER BY name"],
+    );
+}

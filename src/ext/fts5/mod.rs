@@ -111,7 +111,7 @@ impl Fts5Module {
         let schema = cfg.declaration();
         let t = Arc::new(table::Fts5Table::new(cfg, self.1.clone()));
         self.0.note(&t.cfg.db, &t.cfg.name, &t);
-        Ok(Connected { table: t, schema, config: VtabConfig::default() })
+        Ok(Connected { table: t, schema, config: VtabConfig { innocuous: true, ..VtabConfig::default() } })
     }
 }
 

@@ -62,6 +62,21 @@ fn host_conn(host: &mut dyn VmHost) -> Result<&mut Connection> {
     Connection::from_host(host).ok_or_else(|| Error::sql("rtree: no connection"))
 }
 
+/// SQLite's R*Tree reads its row estimate from the database's
+/// `sqlite_stat1` when it has one (`SELECT stat FROM db.sqlite_stat1
+/// WHERE tbl = 'name_rowid'`), so an error of that query (a
+/// `sqlite_stat1` that is not ANALYZE's table) fails the CREATE. The
+/// estimate itself is not kept: ringlite's plans use its fixed one.
+fn query_stat1(conn: &mut Connection, names: &Names) -> Result<()> {
+    let db = shadow::ident(&names.db);
+    let exists = shadow::exec_once(conn, &format!("SELECT 1 FROM {db}.sqlite_master WHERE type = 'table' AND name = 'sqlite_stat1'"))?;
+    if exists.is_empty() {
+        return Ok(());
+    }
+    let name = names.table.replace('\'', "''");
+    shadow::exec_once(conn, &format!("SELECT stat FROM {db}.sqlite_stat1 WHERE tbl = '{name}_rowid'")).map(|_| ())
+}
+
 struct RtreeModule {
     kind: CoordKind,
 }
@@ -79,6 +94,7 @@ impl RtreeModule {
             let ps = ps.first().and_then(|r| r.first()).map_or(4096, |v| v.as_ref().to_i64()) as usize;
             let size = node::node_size(ps, cols.dims);
             schema::create_shadow(conn, &names, cols.aux.len(), size)?;
+            query_stat1(conn, &names)?;
             size
         } else {
             0
@@ -97,7 +113,11 @@ impl RtreeModule {
             ops: AtomicU64::new(0),
             ops_done: AtomicU64::new(0),
         };
-        Ok(Connected { table: Arc::new(RtreeTable(Arc::new(table))), schema, config: VtabConfig { constraint_support: true, ..VtabConfig::default() } })
+        Ok(Connected {
+            table: Arc::new(RtreeTable(Arc::new(table))),
+            schema,
+            config: VtabConfig { constraint_support: true, innocuous: true, ..VtabConfig::default() },
+        })
     }
 }
 

@@ -242,7 +242,37 @@ impl Compiler<'_> {
                     (true, false) => action::CREATE_VIEW,
                     (true, true) => action::CREATE_TEMP_VIEW,
                 };
-                self.then(action::INSERT, Some(schema_table(db)), None, db, code, Some(&unquoted(tbl_name.name.0)), None)
+                let as_select = matches!(stmt, Stmt::CreateTable { body: sqlite3_parser::ast::CreateTableBody::AsSelect(_), .. });
+                let v = self.then(action::INSERT, Some(schema_table(db)), None, db, code, Some(&unquoted(tbl_name.name.0)), None)?;
+                let if_not_exists = matches!(stmt, Stmt::CreateTable { if_not_exists: true, .. } | Stmt::CreateView { if_not_exists: true, .. });
+                let exists = self.env.schema.table_in(Some(db), &unquoted(tbl_name.name.0)).is_some();
+                if v == Verdict::Ignore || as_select || (if_not_exists && exists) {
+                    return Ok(v);
+                }
+                // Each automatic index (UNIQUE, PRIMARY KEY) is created as
+                // CREATE INDEX would be, before the table's row is filled.
+                if !view {
+                    let sql = crate::sql::parse::schema_sql(self.stmt.sql, "TABLE");
+                    if let Ok(t) = crate::sql::schema::table_from_stmt(stmt, &sql, 0) {
+                        let code = if temp { action::CREATE_TEMP_INDEX } else { action::CREATE_INDEX };
+                        let dbn = self.db_name(db);
+                        for (n, (cols, is_pk)) in t.auto_indexes.iter().enumerate() {
+                            if *is_pk && t.without_rowid.is_some() {
+                                continue;
+                            }
+                            let idx = format!("sqlite_autoindex_{}_{}", t.name, n + 1);
+                            self.authorize(action::INSERT, Some(schema_table(db)), None, Some(&dbn))?;
+                            self.authorize(code, Some(&idx), Some(&t.name), Some(&dbn))?;
+                            for (c, _, _) in cols {
+                                if let Some(col) = t.columns.get(*c) {
+                                    self.authorize(action::READ, Some(&t.name), Some(&col.name), Some(&dbn))?;
+                                }
+                            }
+                            self.authorize_nested(db, &[(action::INSERT, None)])?;
+                        }
+                    }
+                }
+                self.authorize_schema_row_fill(db)
             }
             Stmt::DropTable { tbl_name: q, .. } | Stmt::DropView { view_name: q, .. } => {
                 let n = unquoted(q.name.0);
@@ -257,10 +287,44 @@ impl Compiler<'_> {
                 // A virtual table: SQLITE_DROP_VTABLE with its module's name.
                 let module = t.virtual_table.as_ref().map(|v| v.module.clone());
                 let code = if module.is_some() { action::DROP_VTABLE } else { code };
-                if self.authorize(code, Some(&name), module.as_deref(), Some(self.db_name(db).as_str()))? == Verdict::Ignore {
+                // The b-trees it frees: its own and its indexes'.
+                let roots = if t.root == 0 {
+                    0
+                } else {
+                    1 + self.env.schema.indexes.values().filter(|i| i.db == db && i.table.eq_ci(&name) && i.root != t.root).count()
+                };
+                let dbn = self.db_name(db);
+                if self.authorize(action::DELETE, Some(schema_table(db)), None, Some(&dbn))? == Verdict::Ignore
+                    || self.authorize(code, Some(&name), module.as_deref(), Some(&dbn))? == Verdict::Ignore
+                    || self.authorize(action::DELETE, Some(&name), None, Some(&dbn))? == Verdict::Ignore
+                {
                     return Ok(Verdict::Ignore);
                 }
-                self.authorize(action::DELETE, Some(&name), None, Some(self.db_name(db).as_str()))
+                // The triggers dropped with it (TEMP ones first), each
+                // with its own checks and row deletion.
+                let mut triggers: Vec<(String, usize)> = Vec::new();
+                for (i, r) in self.env.schema.rows.iter().enumerate() {
+                    if r.0 == "trigger" && r.2.eq_ci(&name) {
+                        triggers.push((r.1.clone(), self.env.schema.row_db(i)));
+                    }
+                }
+                triggers.reverse();
+                triggers.sort_by_key(|(_, d)| *d != 1);
+                for (tr, tdb) in triggers {
+                    let code = if tdb == 1 { action::DROP_TEMP_TRIGGER } else { action::DROP_TRIGGER };
+                    let tdbn = self.db_name(tdb);
+                    if self.authorize(code, Some(&tr), Some(&name), Some(&tdbn))? == Verdict::Ignore
+                        || self.authorize(action::DELETE, Some(schema_table(tdb)), None, Some(&tdbn))? == Verdict::Ignore
+                    {
+                        continue;
+                    }
+                    self.authorize_nested(tdb, &[(action::DELETE, None), (action::READ, Some("name")), (action::READ, Some("type"))])?;
+                }
+                self.authorize_nested(db, &[(action::DELETE, None), (action::READ, Some("tbl_name")), (action::READ, Some("type"))])?;
+                for _ in 0..roots {
+                    self.authorize_nested(db, &[(action::UPDATE, Some("rootpage")), (action::READ, Some("rootpage"))])?;
+                }
+                Ok(Verdict::Allow)
             }
             Stmt::CreateIndex { idx_name, tbl_name, columns, .. } => {
                 let t = unquoted(tbl_name.0);
@@ -284,6 +348,7 @@ impl Compiler<'_> {
                         }
                     }
                 }
+                self.authorize_nested(db, &[(action::INSERT, None)])?;
                 self.authorize(action::REINDEX, Some(&idx), None, Some(self.db_name(db).as_str()))
             }
             Stmt::DropIndex { idx_name, .. } => {
@@ -291,27 +356,47 @@ impl Compiler<'_> {
                 let Some(i) = self.env.schema.index(&n) else { return Ok(Verdict::Allow) };
                 let (name, table, db) = (i.name.clone(), i.table.clone(), i.db);
                 let code = if db == 1 { action::DROP_TEMP_INDEX } else { action::DROP_INDEX };
-                if self.authorize(code, Some(&name), Some(&table), Some(self.db_name(db).as_str()))? == Verdict::Ignore {
+                let dbn = self.db_name(db);
+                if self.authorize(action::DELETE, Some(schema_table(db)), None, Some(&dbn))? == Verdict::Ignore
+                    || self.authorize(code, Some(&name), Some(&table), Some(&dbn))? == Verdict::Ignore
+                {
                     return Ok(Verdict::Ignore);
                 }
-                self.authorize(action::DELETE, Some(schema_table(db)), None, Some(self.db_name(db).as_str()))
+                self.authorize_nested(db, &[(action::DELETE, None), (action::READ, Some("name")), (action::READ, Some("type"))])?;
+                self.authorize_nested(db, &[(action::UPDATE, Some("rootpage")), (action::READ, Some("rootpage"))])?;
+                Ok(Verdict::Allow)
             }
             Stmt::CreateTrigger { temporary, trigger_name, tbl_name, .. } => {
                 let t = unquoted(tbl_name.name.0);
                 let temp = *temporary || qualified_db(trigger_name).is_some_and(|d| d.eq_ci("temp"));
                 let db = temp as usize;
                 let code = if temp { action::CREATE_TEMP_TRIGGER } else { action::CREATE_TRIGGER };
-                self.then(code, Some(&unquoted(trigger_name.name.0)), Some(&t), db, action::INSERT, Some(schema_table(db)), None)
+                // (The first INSERT check names the table's database, the
+                // row's own insertion the trigger's.)
+                let tdb = if temp { table_db(self, &t) } else { db };
+                let tn = self.db_name(tdb);
+                if self.authorize(code, Some(&unquoted(trigger_name.name.0)), Some(&t), Some(self.db_name(db).as_str()))? == Verdict::Ignore
+                    || self.authorize(action::INSERT, Some(schema_table(tdb)), None, Some(&tn))? == Verdict::Ignore
+                {
+                    return Ok(Verdict::Ignore);
+                }
+                self.authorize_nested(db, &[(action::INSERT, None)])?;
+                Ok(Verdict::Allow)
             }
             Stmt::DropTrigger { trigger_name, .. } => {
                 let n = unquoted(trigger_name.name.0);
                 let Some(row) = self.env.schema.rows.iter().find(|r| r.0 == "trigger" && r.1.eq_ci(&n)) else {
                     return Ok(Verdict::Allow);
                 };
+                let i = self.env.schema.rows.iter().position(|r| r.0 == "trigger" && r.1.eq_ci(&n)).unwrap_or(0);
                 let (name, table) = (row.1.clone(), row.2.clone());
-                let db = table_db(self, &table);
+                let db = if self.env.schema.row_dbs.is_empty() { table_db(self, &table) } else { self.env.schema.row_db(i) };
                 let code = if db == 1 { action::DROP_TEMP_TRIGGER } else { action::DROP_TRIGGER };
-                self.then(code, Some(&name), Some(&table), db, action::DELETE, Some(schema_table(db)), None)
+                if self.then(code, Some(&name), Some(&table), db, action::DELETE, Some(schema_table(db)), None)? == Verdict::Ignore {
+                    return Ok(Verdict::Ignore);
+                }
+                self.authorize_nested(db, &[(action::DELETE, None), (action::READ, Some("name")), (action::READ, Some("type"))])?;
+                Ok(Verdict::Allow)
             }
             Stmt::Begin(..) => self.authorize(action::TRANSACTION, Some("BEGIN"), None, None),
             Stmt::Commit(..) => self.authorize(action::TRANSACTION, Some("COMMIT"), None, None),
@@ -339,12 +424,56 @@ impl Compiler<'_> {
                 let n = obj_name.as_ref().map(|q| unquote(q.name.0));
                 self.authorize(action::REINDEX, n.as_deref(), None, Some("main"))
             }
-            Stmt::CreateVirtualTable { tbl_name, module_name, .. } => {
+            Stmt::CreateVirtualTable { tbl_name, module_name, if_not_exists, .. } => {
                 let db = qualified_db(tbl_name).unwrap_or_else(|| "main".to_string());
-                self.authorize(action::CREATE_VTABLE, Some(&unquoted(tbl_name.name.0)), Some(&unquoted(module_name.0)), Some(&db))
+                let n = if db.eq_ci("temp") { 1 } else { 0 };
+                // (SQLite names main's schema table here whatever the
+                // database, and asks nothing more when the table exists.)
+                if self.authorize(action::INSERT, Some("sqlite_master"), None, Some(&db))? == Verdict::Ignore {
+                    return Ok(Verdict::Ignore);
+                }
+                if *if_not_exists && self.env.schema.table_in(Some(n), &unquoted(tbl_name.name.0)).is_some() {
+                    return Ok(Verdict::Allow);
+                }
+                if self.authorize(action::CREATE_VTABLE, Some(&unquoted(tbl_name.name.0)), Some(&unquoted(module_name.0)), Some(&db))? == Verdict::Ignore {
+                    return Ok(Verdict::Ignore);
+                }
+                self.authorize_schema_row_fill(n)
             }
             Stmt::Attach { .. } | Stmt::Detach(..) | Stmt::Vacuum(..) => Ok(Verdict::Allow),
         }
+    }
+
+    /// The checks of a statement SQLite runs on database `db`'s schema
+    /// table to maintain it: (action, column) each, on that table. A
+    /// denial fails the statement; an IGNORE is taken as OK (SQLite's
+    /// statement would then leave the schema table half changed).
+    fn authorize_nested(&mut self, db: usize, calls: &[(i32, Option<&str>)]) -> Result<()> {
+        let name = self.db_name(db);
+        for (code, col) in calls {
+            self.authorize(*code, Some(schema_table(db)), *col, Some(&name)).map_err(|e| {
+                if e.code == SQLITE_AUTH && *code == action::READ {
+                    let prefix = if db == 0 { String::new() } else { format!("{name}.") };
+                    Error::new(SQLITE_AUTH, format!("access to {prefix}{}.{} is prohibited", schema_table(db), col.unwrap_or("")))
+                } else {
+                    e
+                }
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The checks of the statement SQLite runs to fill in the schema row
+    /// of a new table, view or virtual table (`UPDATE sqlite_master SET
+    /// type, name, tbl_name, rootpage, sql WHERE rowid = ...`): an UPDATE
+    /// of each column, then the read of the rowid. A denial fails the
+    /// CREATE; an IGNORE is taken as OK (SQLite would leave that column of
+    /// the row blank, a schema it cannot read back).
+    fn authorize_schema_row_fill(&mut self, db: usize) -> Result<Verdict> {
+        let mut calls: Vec<(i32, Option<&str>)> = ["type", "name", "tbl_name", "rootpage", "sql"].into_iter().map(|c| (action::UPDATE, Some(c))).collect();
+        calls.push((action::READ, Some("ROWID")));
+        self.authorize_nested(db, &calls)?;
+        Ok(Verdict::Allow)
     }
 
     /// Two checks in a row on database `db`; the second is skipped when the

@@ -27,4 +27,8 @@ pub struct DmlContext {
     /// schema for a write: SQLite accepted its functions when it loaded
     /// the schema, so one missing now is "unknown function: f()".
     pub stored_schema_expr: bool,
+    /// The database of the innermost view or trigger body (or DEFAULT
+    /// value) being compiled; `None` for the statement's own text
+    /// (`schema_trust.rs`).
+    pub schema_text_db: Option<usize>,
 }

@@ -50,6 +50,7 @@ pub mod name_scope;
 mod plan_lines;
 pub mod pragma;
 pub mod query;
+mod schema_trust;
 pub mod select_context;
 mod select_ids;
 pub mod statement;

@@ -141,6 +141,7 @@ impl<'b> Compiler<'_> {
         args: &'a [Expr<'b>],
         out: &mut Vec<FromItem<'a, 'b>>,
     ) -> Result<()> {
+        self.check_vtab_read_usable(&inst.name, &inst.config)?;
         let n_hidden = decl.hidden.iter().filter(|h| **h).count();
         if args.len() > n_hidden {
             return Err(Error::sql(format!("too many arguments on {}() - max {n_hidden}", inst.name)));

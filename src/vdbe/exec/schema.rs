@@ -129,7 +129,13 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             }
             if matches!(
                 name,
-                "count_changes" | "ignore_check_constraints" | "recursive_triggers" | "legacy_alter_table" | "full_column_names" | "short_column_names"
+                "count_changes"
+                    | "ignore_check_constraints"
+                    | "recursive_triggers"
+                    | "legacy_alter_table"
+                    | "full_column_names"
+                    | "short_column_names"
+                    | "trusted_schema"
             ) {
                 let flag = match name {
                     "count_changes" => &mut env.settings.count_changes,
@@ -137,6 +143,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     "short_column_names" => &mut env.settings.short_column_names,
                     "recursive_triggers" => &mut env.settings.recursive_triggers,
                     "legacy_alter_table" => &mut env.settings.legacy_alter_table,
+                    "trusted_schema" => &mut env.settings.trusted_schema,
                     _ => &mut env.settings.ignore_check_constraints,
                 };
                 match value {
@@ -333,12 +340,11 @@ fn synchronous_level(v: &str) -> u8 {
 /// (which ringlite does not share between connections), the sync flags
 /// only on macOS, the others only for plans and checks ringlite makes its
 /// own way.
-pub const KEPT_PRAGMAS: [(&str, i64); 8] = [
+pub const KEPT_PRAGMAS: [(&str, i64); 7] = [
     ("reverse_unordered_selects", 0),
     ("automatic_index", 1),
     ("cell_size_check", 0),
     ("temp_store", 0),
-    ("trusted_schema", 1),
     ("read_uncommitted", 0),
     ("checkpoint_fullfsync", 0),
     ("fullfsync", 0),

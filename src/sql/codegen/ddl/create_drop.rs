@@ -358,10 +358,13 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                         }
                     }
                 }
-                let table = table_from_stmt(stmt, &sql, 0)?;
+                let mut table = table_from_stmt(stmt, &sql, 0)?;
                 if let Some(what) = &table.unsupported {
                     return Err(Error::unsupported(what));
                 }
+                // (Its database decides what its expressions may call:
+                // `schema_trust.rs`.)
+                table.db = c.stmt.ddl_db;
                 c.validate_generated(&table)?;
                 c.validate_checks(&table)?;
                 c.stmt.writes = true;

@@ -297,7 +297,7 @@ impl Compiler<'_> {
                 (OnConflict::Replace, Some(d)) => {
                     let ok = self.b.label();
                     self.b.add(Opcode::NotNull, r, ok, 0);
-                    self.expr_text(&d, r)?;
+                    self.with_schema_text(t.table.db, |c| c.expr_text(&d, r))?;
                     self.b.bind(ok);
                 }
                 _ => {

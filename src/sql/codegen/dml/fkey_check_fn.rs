@@ -34,6 +34,7 @@ enum Arg {
 impl<'b> Compiler<'_> {
     /// Open the FROM item `pragma_foreign_key_check(args) AS alias`.
     pub(in crate::sql::codegen) fn open_foreign_key_check<'a>(&mut self, args: &'a [Expr<'b>], alias: String, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        self.check_builtin_vtab_read("pragma_foreign_key_check")?;
         if args.len() > 2 {
             return Err(Error::sql("too many arguments on pragma_foreign_key_check() - max 2"));
         }

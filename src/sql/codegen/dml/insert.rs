@@ -432,7 +432,7 @@ fn fill_defaults(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, given: &[usize
         match col.default_sql() {
             Some(d) => {
                 c.names.scopes.push(Default::default());
-                let r = c.expr_text(&d, row + i as i32);
+                let r = c.with_schema_text(t.table.db, |c| c.expr_text(&d, row + i as i32));
                 c.names.scopes.pop();
                 r?;
             }

@@ -257,7 +257,8 @@ impl Compiler<'_> {
         // all).
         let temp_trigger = t.table.db == 1 || (self.env.schema.has_trigger(Some(1), name) && !self.env.schema.has_trigger(Some(t.table.db), name));
         let home = std::mem::replace(&mut self.names.home_db, (!temp_trigger).then_some(t.table.db));
-        let r = self.run_trigger_body(t, name, when, commands, old, new, skip);
+        let db = if temp_trigger { 1 } else { t.table.db };
+        let r = self.with_schema_text(db, |c| c.run_trigger_body(t, name, when, commands, old, new, skip));
         self.names.home_db = home;
         r
     }

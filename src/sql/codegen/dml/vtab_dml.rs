@@ -52,7 +52,11 @@ impl Compiler<'_> {
         };
         match found {
             Some((inst, _)) if !inst.table.writable() => Err(Error::sql(format!("table {} may not be modified", inst.name))),
-            f => Ok(f),
+            Some((inst, decl)) => {
+                self.check_vtab_write_usable(&inst.name, &inst.config)?;
+                Ok(Some((inst, decl)))
+            }
+            None => Ok(None),
         }
     }
 

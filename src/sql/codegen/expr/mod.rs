@@ -741,13 +741,11 @@ impl Compiler<'_> {
             return Err(Error::sql(format!("misuse of window function {name}()")));
         }
         // A direct-only function (load_extension(), or one registered with
-        // SQLITE_DIRECTONLY) runs only from the statement's own text: a
-        // view or trigger body or a schema expression (CHECK, index key,
-        // generated column) could be planted by whoever wrote the file.
-        let from_ddl = self.frame.pure_context != 0 || self.dml.stored_schema_expr || !self.naming.view_texts.is_empty() || !self.dml.firing.is_empty();
-        if def.flags.direct_only && from_ddl {
-            return Err(Error::sql(format!("unsafe use of {name}()")));
-        }
+        // SQLITE_DIRECTONLY) runs only from the statement's own text, one
+        // not innocuous only while the schema is trusted: a view or
+        // trigger body or a schema expression could be planted by whoever
+        // wrote the file.
+        self.check_function_usable(name, &def)?;
         if matches!(def.kind, FuncKind::Aggregate(_)) {
             if self.frame.in_aggregate_query {
                 // (A code generator's error: every name was resolved

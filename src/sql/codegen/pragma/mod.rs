@@ -237,7 +237,8 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         | "recursive_triggers"
         | "legacy_alter_table"
         | "full_column_names"
-        | "short_column_names" => {
+        | "short_column_names"
+        | "trusted_schema" => {
             let out = c.b.reg();
             match arg {
                 Some(v) => {
@@ -418,14 +419,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         // Settings the connection keeps without acting on them (their
         // effect is nil or only on plans and timing here): read back as
         // set, SQLite's default until then.
-        "reverse_unordered_selects"
-        | "automatic_index"
-        | "cell_size_check"
-        | "temp_store"
-        | "trusted_schema"
-        | "read_uncommitted"
-        | "checkpoint_fullfsync"
-        | "fullfsync" => {
+        "reverse_unordered_selects" | "automatic_index" | "cell_size_check" | "temp_store" | "read_uncommitted" | "checkpoint_fullfsync" | "fullfsync" => {
             let out = c.b.reg();
             match arg {
                 Some(v) => {

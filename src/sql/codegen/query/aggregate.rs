@@ -188,6 +188,7 @@ impl<'b> Compiler<'_> {
                 return Err(Error::sql("DISTINCT aggregates must have exactly one argument"));
             }
             let def = self.lookup_function(&name, args.len())?;
+            self.check_function_usable(&name, &def)?;
             let def = self.bind_call_collation(def, args.iter().copied())?;
             let acc = self.b.reg();
             let distinct_coll = match args.first().and_then(|a| self.expr_collation(a)) {

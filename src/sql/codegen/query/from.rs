@@ -348,6 +348,7 @@ impl<'b> Compiler<'_> {
                 }
                 let Some(table) = table else {
                     if name.eq_ci("pragma_database_list") {
+                        self.check_builtin_vtab_read("pragma_database_list")?;
                         // The table-valued form of PRAGMA database_list (the
                         // sqlite3 shell's .schema and .import use it).
                         let q = |s: &str| s.replace('\'', "''");
@@ -381,6 +382,7 @@ impl<'b> Compiler<'_> {
                         return self.open_foreign_key_check(&[], alias.unwrap_or(lower.clone()), out);
                     }
                     if name.eq_ci("pragma_module_list") {
+                        self.check_builtin_vtab_read("pragma_module_list")?;
                         // No virtual-table modules are registered.
                         return self.open_subquery_text("SELECT NULL AS name WHERE 0", alias.unwrap_or(name), None, out);
                     }
@@ -422,13 +424,15 @@ impl<'b> Compiler<'_> {
                     // the statement using the view are not in its scope.
                     let outer_ctes = std::mem::take(&mut self.frame.ctes);
                     let r = self.enter_view_nesting().and_then(|()| {
-                        let r = self.open_subquery_text_named(
-                            &view_sql.clone(),
-                            alias.unwrap_or(table.name.clone()),
-                            table.view_columns.clone(),
-                            Some((table.name.clone(), table.sql.clone())),
-                            out,
-                        );
+                        let r = self.with_schema_text(table.db, |c| {
+                            c.open_subquery_text_named(
+                                &view_sql.clone(),
+                                alias.unwrap_or(table.name.clone()),
+                                table.view_columns.clone(),
+                                Some((table.name.clone(), table.sql.clone())),
+                                out,
+                            )
+                        });
                         self.expansion.view_depth -= 1;
                         r
                     });

@@ -198,6 +198,7 @@ impl<'b> Compiler<'_> {
         alias: String,
         out: &mut Vec<FromItem<'a, 'b>>,
     ) -> Result<()> {
+        self.check_builtin_vtab_read(&format!("pragma_{pragma}"))?;
         use sqlite3_parser::ast::Literal;
         let column_arg = |c: &mut Self, q: Option<&str>, n: &str| c.resolve_name(q, &unquote(n)).ok().flatten();
         // (pragma_table_list has no hidden `schema` column.)
@@ -366,6 +367,7 @@ impl<'b> Compiler<'_> {
         alias: String,
         out: &mut Vec<FromItem<'a, 'b>>,
     ) -> Result<()> {
+        self.check_builtin_vtab_read(&format!("pragma_{pragma}"))?;
         let Some((column, has_schema, answered)) = crate::sql::codegen::pragma::pragma_names::value_pragma_shape(pragma) else {
             return Err(Error::sql(format!("no such table: pragma_{pragma}")));
         };

@@ -58,7 +58,7 @@ impl Compiler<'_> {
             Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
                 self.naming.view_names_text = Some(view.sql.clone());
                 self.naming.view_texts.push(super::column_text::IndexedText::new(view.sql.clone()));
-                let info = self.with_default_names(|c| c.compile_select(sel, Dest::EphemTable(cur)));
+                let info = self.with_schema_text(view.db, |c| c.with_default_names(|c| c.compile_select(sel, Dest::EphemTable(cur))));
                 self.naming.view_texts.pop();
                 self.naming.view_names_text = None;
                 info

@@ -275,6 +275,7 @@ impl<'b> Compiler<'_> {
                 "ntile" if args.len() == 1 => WinKind::Ntile,
                 _ => {
                     let def = self.lookup_function(&name, args.len())?;
+                    self.check_function_usable(&name, &def)?;
                     match def.kind {
                         FuncKind::Aggregate(_)
                             if !matches!(

@@ -293,11 +293,11 @@ pub fn register(r: &mut FunctionRegistry) {
     // ringlite's own: which library answers (SQLite has no such function,
     // so a program can tell the two apart from SQL).
     scalar(r, "ringlite_version", &[0], d, |_, _| Ok(Value::text(RINGLITE_VERSION)));
-    scalar(r, "sqlite_log", &[2], VOLATILE, |_, _| Ok(Value::Null));
     // Direct-only as in SQLite (never from a view, trigger or schema
     // expression). Loading itself lives in the C API crate, which puts its
     // own function in place of this one once a connection enables it.
-    let direct_only = FuncFlags { direct_only: true, ..VOLATILE };
+    let direct_only = FuncFlags { direct_only: true, innocuous: false, ..VOLATILE };
+    scalar(r, "sqlite_log", &[2], direct_only, |_, _| Ok(Value::Null));
     scalar(r, "load_extension", &[1, 2], direct_only, |_, _| Err(Error::sql("not authorized")));
     scalar(r, "sqlite_compileoption_used", &[1], d, |_, a| {
         Ok(match &a[0] {

@@ -63,8 +63,9 @@ where
 pub(crate) const DETERMINISTIC: FuncFlags = FuncFlags { deterministic: true, direct_only: false, innocuous: true, subtype: false, builtin: true };
 
 /// Flags of a built-in whose result may change between calls (random(),
-/// changes(), 'now').
-pub(crate) const VOLATILE: FuncFlags = FuncFlags { deterministic: false, direct_only: false, innocuous: false, subtype: false, builtin: true };
+/// changes(), 'now'): still innocuous, as every built-in SQLite lists but
+/// load_extension() and sqlite_log().
+pub(crate) const VOLATILE: FuncFlags = FuncFlags { deterministic: false, direct_only: false, innocuous: true, subtype: false, builtin: true };
 
 /// Register a scalar function for each arity in `arities`.
 pub(crate) fn scalar<F>(registry: &mut FunctionRegistry, name: &str, arities: &[i32], flags: FuncFlags, body: F)
