@@ -119,6 +119,7 @@ fn where_terms_pushed_into_subqueries_as_sqlite_pushes_them() {
     }
     assert!(rows_differ.is_empty(), "{} of {} differ:\n{}", rows_differ.len(), queries.len(), rows_differ.join("\n"));
     eprintln!("{} of {} plans differ; {searched} search t in both", plans_differ.len(), queries.len());
+    if std::env::var("SHOW_PLANS").is_ok() { eprintln!("{}", plans_differ.join("\n")); }
     assert!(searched >= SEARCHED, "only {searched} queries search t as SQLite does");
     // A ratchet: without the flattener, SQLite's flattened plans (no
     // CO-ROUTINE or MATERIALIZE line) are not ours.

@@ -314,7 +314,9 @@ impl<'b> Compiler<'_> {
                     {
                         Ok(false) => match self.enter_view_nesting() {
                             Ok(()) => {
+                                let plan_parent = self.stmt.eqp.open_materialize(&alias);
                                 let r = self.open_subquery_text_in(&cte.select_sql, alias, cte.columns.clone(), None, true, offer, out);
+                                self.stmt.eqp.restore_parent(plan_parent);
                                 self.expansion.view_depth -= 1;
                                 r
                             }
@@ -436,6 +438,7 @@ impl<'b> Compiler<'_> {
                     // A view's body names schema objects only: the CTEs of
                     // the statement using the view are not in its scope.
                     let outer_ctes = std::mem::take(&mut self.frame.ctes);
+                    let plan_parent = self.stmt.eqp.open_materialize(alias.as_deref().unwrap_or(&table.name));
                     let r = self.enter_view_nesting().and_then(|()| {
                         let r = self.open_subquery_text_in(
                             &view_sql.clone(),
@@ -449,6 +452,7 @@ impl<'b> Compiler<'_> {
                         self.expansion.view_depth -= 1;
                         r
                     });
+                    self.stmt.eqp.restore_parent(plan_parent);
                     self.frame.ctes = outer_ctes;
                     self.names.home_db = home;
                     self.expansion.expanding.pop();
@@ -495,6 +499,7 @@ impl<'b> Compiler<'_> {
                     table_fn: None,
                     index_hint,
                     vtab: None,
+                    plan_name: None,
                 });
                 Ok(())
             }
@@ -508,11 +513,20 @@ impl<'b> Compiler<'_> {
                 let saved = std::mem::take(&mut self.names.aliases);
                 let bump = sqlite3_parser::Bump::new();
                 let pushed = super::pushdown::pushed_term(self, sel, &offer.terms, offer.unqualified, alias.as_deref(), None, &bump);
+                let plan_name = match &alias {
+                    Some(a) => a.clone(),
+                    None => self.stmt.eqp.from_subquery_name(sel),
+                };
+                let plan_parent = self.stmt.eqp.open_materialize(&plan_name);
                 let info = self.compile_select_pushed(sel, Dest::EphemTable(cur), pushed.as_ref());
+                self.stmt.eqp.restore_parent(plan_parent);
                 self.names.aliases = saved;
                 let info = info?;
                 self.b.insns[addr].p2 = info.n_columns as i32;
                 self.push_subquery_item(cur, alias.unwrap_or_default(), &info, None, out);
+                if let Some(last) = out.last_mut() {
+                    last.plan_name = Some(plan_name).filter(|n| !n.is_empty());
+                }
                 Ok(())
             }
             SelectTable::Sub(from, alias) => {
@@ -607,6 +621,7 @@ impl<'b> Compiler<'_> {
             table_fn: None,
             index_hint: None,
             vtab: None,
+            plan_name: None,
         });
     }
 
@@ -1310,7 +1325,7 @@ impl<'b> Compiler<'_> {
                 self.b.bind(done);
                 self.b.add(Opcode::Return, ret, 0, 0);
                 passes.push((ret, start));
-                let name = self.names.scopes.last().unwrap().items[it.item].name.clone();
+                let name = it.plan_name.clone().unwrap_or_else(|| self.names.scopes.last().unwrap().items[it.item].name.clone());
                 self.stmt.eqp.push(format_args!("RIGHT-JOIN {name}"));
             }
             self.b.bind(over);
