@@ -132,7 +132,22 @@ pub fn pushed_term<'s>(
         // In an aggregate, a GROUP BY term or an aggregate (a bare column
         // of a group is whichever row the group ended on).
         let grouped = !aggregate || group_by.iter().flat_map(|g| g.iter()).any(|g| g == e) || mentions_aggregate(c, e);
-        (grouped && rebuild.pure(e, true)).then_some(e)
+        if !grouped || !rebuild.pure(e, true) {
+            return None;
+        }
+        // The column's collation goes with it: a column or COLLATE keeps
+        // its own; anything else compared as the column was (BINARY, an
+        // expression without COLLATE having none) gets `COLLATE BINARY`,
+        // as SQLite's substitution adds it.
+        let mut bare = e;
+        while let Expr::Parenthesized(v) = bare {
+            bare = v.first()?;
+        }
+        match bare {
+            Expr::Id(_) | Expr::Qualified(..) | Expr::DoublyQualified(..) | Expr::Collate(..) => Some(bare),
+            _ if binary_collated(bare) => Some(bump.alloc(Expr::Collate(bare, "BINARY"))),
+            _ => None,
+        }
     };
     let mut out: Option<Expr<'s>> = None;
     for t in terms {
@@ -230,6 +245,22 @@ fn mentions_window(e: &Expr<'_>) -> bool {
         !found
     });
     found
+}
+
+/// Whether `e` (not a column or COLLATE) compares with BINARY: no
+/// COLLATE in it, and no column under the CAST and unary `+` SQLite looks
+/// through for one.
+fn binary_collated(e: &Expr<'_>) -> bool {
+    let mut top = e;
+    loop {
+        match top {
+            Expr::Cast { expr, .. } | Expr::Unary(ast::UnaryOperator::Positive, expr) => top = expr,
+            Expr::Parenthesized(v) if v.len() == 1 => top = &v[0],
+            Expr::Id(_) | Expr::Qualified(..) | Expr::DoublyQualified(..) => return false,
+            _ => break,
+        }
+    }
+    !mentions_collate(e)
 }
 
 /// Whether `e` has a COLLATE anywhere.
