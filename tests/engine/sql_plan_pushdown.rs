@@ -6,8 +6,11 @@
 //! must be SQLite's for every query (as a multiset: without the
 //! flattener our row order may differ where SQLite's plan reads the
 //! tables in another order), in order where the plans agree. The plans
-//! are a ratchet; the number of queries whose subquery we search through
-//! an index, as SQLite does, is a floor.
+//! are a ratchet (all 422 differ today: SQLite flattens the simple views
+//! and runs the others as co-routines, ours materialises them); floors:
+//! the queries whose table we search through an index as SQLite does
+//! (147), and the plans that are SQLite's but for the CO-ROUTINE heading
+//! (68: the pushed terms give the subquery SQLite's inner plan).
 use crate::sql_common;
 use sql_common::{ours_open, plan_details, run_ours, run_ref, Outcome, RefDb};
 
@@ -95,13 +98,16 @@ fn where_terms_pushed_into_subqueries_as_sqlite_pushes_them() {
     run_ref(&reference, SCHEMA);
     let queries = queries();
     let (mut rows_differ, mut plans_differ) = (Vec::new(), Vec::new());
-    let mut searched = 0;
+    let (mut searched, mut same_but_heading) = (0, 0);
     for q in &queries {
         let sql = format!("EXPLAIN QUERY PLAN {q}");
         let (mine, theirs) = (plan_details(&run_ours(&mut ours, &sql)), plan_details(&run_ref(&reference, &sql)));
         let search_t = |p: &[String]| p.iter().any(|l| l.starts_with("SEARCH t "));
         searched += (search_t(&mine) && search_t(&theirs)) as usize;
         let same_plan = mine == theirs;
+        // (Ours materialises what SQLite may run as a co-routine.)
+        let heading = |p: &[String]| p.iter().map(|l| l.replace("CO-ROUTINE ", "MATERIALIZE ")).collect::<Vec<_>>();
+        same_but_heading += (heading(&mine) == heading(&theirs)) as usize;
         if !same_plan {
             plans_differ.push(format!("{q}:\n  ours {mine:?}\n  ref  {theirs:?}"));
         }
@@ -119,12 +125,17 @@ fn where_terms_pushed_into_subqueries_as_sqlite_pushes_them() {
     }
     assert!(rows_differ.is_empty(), "{} of {} differ:\n{}", rows_differ.len(), queries.len(), rows_differ.join("\n"));
     eprintln!("{} of {} plans differ; {searched} search t in both", plans_differ.len(), queries.len());
-    if std::env::var("SHOW_PLANS").is_ok() { eprintln!("{}", plans_differ.join("\n")); }
+    if std::env::var("SHOW_PLANS").is_ok() {
+        eprintln!("{}", plans_differ.join("\n"));
+    }
     assert!(searched >= SEARCHED, "only {searched} queries search t as SQLite does");
+    eprintln!("{same_but_heading} plans the same but for CO-ROUTINE/MATERIALIZE");
+    assert!(same_but_heading >= SAME_BUT_HEADING, "only {same_but_heading} plans the same but for CO-ROUTINE/MATERIALIZE");
     // A ratchet: without the flattener, SQLite's flattened plans (no
     // CO-ROUTINE or MATERIALIZE line) are not ours.
     assert!(plans_differ.len() <= PLANS_DIFFER, "{} of {} plans differ:\n{}", plans_differ.len(), queries.len(), plans_differ.join("\n"));
 }
 
-const SEARCHED: usize = 0;
-const PLANS_DIFFER: usize = 1000;
+const SEARCHED: usize = 147;
+const SAME_BUT_HEADING: usize = 68;
+const PLANS_DIFFER: usize = 422;

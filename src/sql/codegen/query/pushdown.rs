@@ -99,9 +99,7 @@ pub fn pushed_term<'s>(
     if window_clause.is_some() || windowed {
         return None;
     }
-    let aggregate = group_by.is_some()
-        || having.is_some()
-        || columns.iter().any(|rc| matches!(rc, ResultColumn::Expr(e, _) if mentions_aggregate(c, e)));
+    let aggregate = group_by.is_some() || having.is_some() || columns.iter().any(|rc| matches!(rc, ResultColumn::Expr(e, _) if mentions_aggregate(c, e)));
     if aggregate && group_by.is_none() {
         return None;
     }
@@ -352,10 +350,9 @@ impl<'s> Rebuild<'_, '_, 's> {
             Expr::IsNull(x) => Expr::IsNull(sub(x, reads)?),
             Expr::NotNull(x) => Expr::NotNull(sub(x, reads)?),
             Expr::Collate(x, name) if builtin_collation(name) => Expr::Collate(sub(x, reads)?, name),
-            Expr::Cast { expr, type_name } if type_name.as_ref().is_none_or(|t| t.size.is_none()) => Expr::Cast {
-                expr: sub(expr, reads)?,
-                type_name: type_name.as_ref().map(|t| ast::Type { name: t.name, size: None }),
-            },
+            Expr::Cast { expr, type_name } if type_name.as_ref().is_none_or(|t| t.size.is_none()) => {
+                Expr::Cast { expr: sub(expr, reads)?, type_name: type_name.as_ref().map(|t| ast::Type { name: t.name, size: None }) }
+            }
             Expr::Between { lhs, not, start, end } => Expr::Between { lhs: sub(lhs, reads)?, not: *not, start: sub(start, reads)?, end: sub(end, reads)? },
             Expr::InList { lhs, not, rhs } => Expr::InList { lhs: sub(lhs, reads)?, not: *not, rhs: self.list(*rhs, column, reads)? },
             Expr::Like { lhs, not, op, rhs, escape } if self.like_ok(*op, escape.is_some()) => Expr::Like {
