@@ -63,7 +63,7 @@ impl PlanLines {
     }
 
     /// The name EXPLAIN QUERY PLAN gives the unnamed FROM subquery `sel`.
-    pub fn from_subquery_name(&mut self, sel: &ast::Select<'_>) -> String {
+    pub fn unnamed_subquery_name(&mut self, sel: &ast::Select<'_>) -> String {
         if !self.wanted {
             return String::new();
         }

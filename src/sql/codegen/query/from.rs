@@ -515,7 +515,7 @@ impl<'b> Compiler<'_> {
                 let pushed = super::pushdown::pushed_term(self, sel, &offer.terms, offer.unqualified, alias.as_deref(), None, &bump);
                 let plan_name = match &alias {
                     Some(a) => a.clone(),
-                    None => self.stmt.eqp.from_subquery_name(sel),
+                    None => self.stmt.eqp.unnamed_subquery_name(sel),
                 };
                 let plan_parent = self.stmt.eqp.open_materialize(&plan_name);
                 let info = self.compile_select_pushed(sel, Dest::EphemTable(cur), pushed.as_ref());
