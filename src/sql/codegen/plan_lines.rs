@@ -62,6 +62,26 @@ impl PlanLines {
         }
     }
 
+    /// The name EXPLAIN QUERY PLAN gives the unnamed FROM subquery `sel`.
+    pub fn unnamed_subquery_name(&mut self, sel: &ast::Select<'_>) -> String {
+        if !self.wanted {
+            return String::new();
+        }
+        format!("(subquery-{})", self.select_id(sel))
+    }
+
+    /// Record the heading of a FROM item materialised before the loops
+    /// ("MATERIALIZE v") and make the lines pushed until
+    /// [`Self::restore_parent`] with the returned value its children.
+    pub fn open_materialize(&mut self, name: &str) -> i32 {
+        if !self.wanted {
+            return self.parent;
+        }
+        let at = self.lines.len();
+        self.lines.push((0, self.parent, format!("MATERIALIZE {name}"), 0));
+        self.set_parent(Some(at))
+    }
+
     /// Record the heading of subquery `sel` as an expression ("LIST" for
     /// IN's, "SCALAR" for a value's or EXISTS') and make the lines pushed
     /// until [`Self::close_subquery`] its children.

@@ -192,6 +192,7 @@ impl<'b> Compiler<'_> {
             table_fn: None,
             index_hint: None,
             vtab: Some(VtabItem { inst, decl, args }),
+            plan_name: None,
         });
         Ok(())
     }

@@ -61,6 +61,9 @@ pub struct FromItem<'a, 'b> {
     pub index_hint: Option<Option<String>>,
     /// A virtual table (`vtab.rs`): read by `VFilter`/`VNext`.
     pub vtab: Option<VtabItem<'a, 'b>>,
+    /// The name EXPLAIN QUERY PLAN shows for an item whose scope name is
+    /// empty (an unaliased subquery: `(subquery-N)`, as SQLite shows it).
+    pub plan_name: Option<String>,
 }
 
 /// A FROM clause displayed as SQL text (without the FROM keyword).

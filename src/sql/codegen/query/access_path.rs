@@ -43,7 +43,7 @@ impl<'b> Compiler<'_> {
         if it.vtab.is_some() {
             return self.open_vtab_loop(it, before, terms, next, end, goal, uses);
         }
-        let item_name = self.names.scopes.last().unwrap().items[it.item].name.clone();
+        let item_name = it.plan_name.clone().unwrap_or_else(|| self.names.scopes.last().unwrap().items[it.item].name.clone());
         let Some(table) = it.table.clone() else {
             if let Some((args, recursive)) = it.table_fn {
                 self.fill_table_function(it, args, recursive, before)?;

@@ -37,6 +37,7 @@
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::loop_kind::LoopKind;
+use crate::sql::codegen::query::pushdown::Offer;
 use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::{has_subquery, walk};
 use crate::sql::model::from::{FromDisplay, FromItem, JoinTerm};
@@ -80,19 +81,34 @@ struct RightJoinSub {
 impl<'b> Compiler<'_> {
     /// Open every FROM item: push scope items, emit code filling temporary
     /// tables for subqueries and views.
-    pub fn open_from<'a>(&mut self, from: Option<&'a FromClause<'b>>) -> Result<Vec<FromItem<'a, 'b>>> {
+    /// `where_clause`: the query's WHERE, whose terms may be pushed into
+    /// the items materialised (`pushdown.rs`).
+    pub fn open_from<'a>(&mut self, from: Option<&'a FromClause<'b>>, where_clause: Option<&'a Expr<'b>>) -> Result<Vec<FromItem<'a, 'b>>> {
         let mut out = Vec::new();
         let Some(from) = from else { return Ok(out) };
         self.count_expanded_cursors(from);
-        if let Some(first) = from.select {
-            self.open_from_item(first, &mut out)?;
-        }
-        let mut on_clauses: Vec<(usize, &Expr<'b>, bool)> = Vec::new();
-        let mut term_heights: Vec<usize> = Vec::new();
         let join_type = |j: &ast::JoinedSelectTable<'b>| match &j.operator {
             JoinOperator::Comma => JoinType::INNER,
             JoinOperator::TypedJoin(t) => t.unwrap_or(JoinType::INNER),
         };
+        // WHERE terms may go into an item that no outer join NULL-fills
+        // (with a RIGHT or FULL JOIN anywhere, into none).
+        let joins = from.joins.iter().flat_map(|j| j.iter());
+        let pushable = where_clause.is_some() && !joins.clone().any(|j| join_type(j).contains(JoinType::RIGHT));
+        let mut where_terms = Vec::new();
+        if let Some(w) = where_clause.filter(|_| pushable) {
+            super::pushdown::and_terms(w, &mut where_terms);
+        }
+        let single = joins.clone().next().is_none();
+        let offer = |jt: Option<JoinType>| match jt {
+            Some(jt) if jt.contains(JoinType::LEFT) => Offer::none(),
+            _ => Offer { terms: where_terms.clone(), unqualified: single },
+        };
+        if let Some(first) = from.select {
+            self.open_from_item(first, &offer(None), &mut out)?;
+        }
+        let mut on_clauses: Vec<(usize, &Expr<'b>, bool)> = Vec::new();
+        let mut term_heights: Vec<usize> = Vec::new();
         // With a RIGHT or FULL JOIN anywhere, a USING column compares the
         // coalesce() of every left table having it (any of them may be
         // the NULL-filled one).
@@ -100,7 +116,7 @@ impl<'b> Compiler<'_> {
         for j in from.joins.iter().flat_map(|j| j.iter()) {
             let jt = join_type(j);
             let is_right = jt.contains(JoinType::RIGHT);
-            self.open_from_item(&j.table, &mut out)?;
+            self.open_from_item(&j.table, &offer(Some(jt)), &mut out)?;
             let idx = out.len() - 1;
             out[idx].left = jt.contains(JoinType::LEFT);
             out[idx].cross = jt.contains(JoinType::CROSS);
@@ -235,7 +251,7 @@ impl<'b> Compiler<'_> {
         Ok(out)
     }
 
-    fn open_from_item<'a>(&mut self, t: &'a SelectTable<'b>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+    fn open_from_item<'a>(&mut self, t: &'a SelectTable<'b>, offer: &Offer<'a, 'b>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
         self.note_from_position(out.len());
         // `((t))` is t: unwrapped here rather than by recursion, whose
         // frames a deep nesting would exhaust the stack with.
@@ -299,7 +315,9 @@ impl<'b> Compiler<'_> {
                     {
                         Ok(false) => match self.enter_view_nesting() {
                             Ok(()) => {
-                                let r = self.open_subquery_text_in(&cte.select_sql, alias, cte.columns.clone(), None, true, out);
+                                let plan_parent = self.stmt.eqp.open_materialize(&alias);
+                                let r = self.open_subquery_text_in(&cte.select_sql, alias, cte.columns.clone(), None, true, offer, out);
+                                self.stmt.eqp.restore_parent(plan_parent);
                                 self.expansion.view_depth -= 1;
                                 r
                             }
@@ -423,19 +441,23 @@ impl<'b> Compiler<'_> {
                     // A view's body names schema objects only: the CTEs of
                     // the statement using the view are not in its scope.
                     let outer_ctes = std::mem::take(&mut self.frame.ctes);
+                    let plan_parent = self.stmt.eqp.open_materialize(alias.as_deref().unwrap_or(&table.name));
                     let r = self.enter_view_nesting().and_then(|()| {
                         let r = self.with_schema_text(table.db, |c| {
-                            c.open_subquery_text_named(
+                            c.open_subquery_text_in(
                                 &view_sql.clone(),
                                 alias.unwrap_or(table.name.clone()),
                                 table.view_columns.clone(),
                                 Some((table.name.clone(), table.sql.clone())),
+                                false,
+                                offer,
                                 out,
                             )
                         });
                         self.expansion.view_depth -= 1;
                         r
                     });
+                    self.stmt.eqp.restore_parent(plan_parent);
                     self.frame.ctes = outer_ctes;
                     self.names.home_db = home;
                     self.expansion.expanding.pop();
@@ -482,6 +504,7 @@ impl<'b> Compiler<'_> {
                     table_fn: None,
                     index_hint,
                     vtab: None,
+                    plan_name: None,
                 });
                 Ok(())
             }
@@ -493,12 +516,23 @@ impl<'b> Compiler<'_> {
                 self.b.add(Opcode::OpenEphemeral, cur, 0, 0);
                 let addr = self.b.insns.len() - 1;
                 let saved = std::mem::take(&mut self.names.aliases);
-                let info = self.compile_select(sel, Dest::EphemTable(cur));
+                let bump = sqlite3_parser::Bump::new();
+                let pushed = super::pushdown::pushed_term(self, sel, &offer.terms, offer.unqualified, alias.as_deref(), None, &bump);
+                let plan_name = match &alias {
+                    Some(a) => a.clone(),
+                    None => self.stmt.eqp.unnamed_subquery_name(sel),
+                };
+                let plan_parent = self.stmt.eqp.open_materialize(&plan_name);
+                let info = self.compile_select_pushed(sel, Dest::EphemTable(cur), pushed.as_ref());
+                self.stmt.eqp.restore_parent(plan_parent);
                 self.names.aliases = saved;
                 let info = info?;
                 self.b.insns[addr].p2 = info.n_columns as i32;
                 self.check_subquery_collations(&info)?;
                 self.push_subquery_item(cur, alias.unwrap_or_default(), &info, None, out);
+                if let Some(last) = out.last_mut() {
+                    last.plan_name = Some(plan_name).filter(|n| !n.is_empty());
+                }
                 Ok(())
             }
             SelectTable::Sub(from, alias) => {
@@ -509,7 +543,7 @@ impl<'b> Compiler<'_> {
                 // whose columns keep their tables' names as qualifiers.
                 if let (Some(single), None, None) = (from.select, from.joins.as_ref().filter(|j| !j.is_empty()), &alias) {
                     // (Parentheses may nest deeply: a grown stack.)
-                    return crate::sql::parse::with_stack(|| self.open_from_item(single, out));
+                    return crate::sql::parse::with_stack(|| self.open_from_item(single, offer, out));
                 }
                 let sql = format!("SELECT * FROM {}", FromDisplay(from));
                 self.naming.nested_from = true;
@@ -604,6 +638,7 @@ impl<'b> Compiler<'_> {
             table_fn: None,
             index_hint: None,
             vtab: None,
+            plan_name: None,
         });
     }
 
@@ -627,13 +662,9 @@ impl<'b> Compiler<'_> {
         view: Option<(String, String)>,
         out: &mut Vec<FromItem<'a, 'b>>,
     ) -> Result<()> {
-        self.open_subquery_text_in(sql, name, cols, view, false, out)
+        self.open_subquery_text_in(sql, name, cols, view, false, &Offer::none(), out)
     }
 
-    /// `open_subquery_text_named`; with `correlated` (a CTE body) the
-    /// SELECT may read the columns of the queries around the one whose
-    /// FROM clause is being opened (not that one's own items: a FROM
-    /// subquery is no join partner of its neighbours).
     /// One more view or CTE expanded inside the ones being expanded:
     /// SQLite refuses the statement when the SELECTs so nested (the
     /// statement's own included) would exceed `SQLITE_LIMIT_EXPR_DEPTH`.
@@ -685,6 +716,10 @@ impl<'b> Compiler<'_> {
         Ok(())
     }
 
+    /// `open_subquery_text_named`; with `correlated` (a CTE body) the
+    /// SELECT may read the columns of the queries around the one whose
+    /// FROM clause is being opened (not that one's own items: a FROM
+    /// subquery is no join partner of its neighbours).
     pub(in crate::sql::codegen) fn open_subquery_text_in<'a>(
         &mut self,
         sql: &str,
@@ -692,6 +727,7 @@ impl<'b> Compiler<'_> {
         cols: Option<Vec<String>>,
         view: Option<(String, String)>,
         correlated: bool,
+        offer: &Offer<'_, '_>,
         out: &mut Vec<FromItem<'a, 'b>>,
     ) -> Result<()> {
         let (view_name, view_text) = view.unzip();
@@ -719,11 +755,14 @@ impl<'b> Compiler<'_> {
                 self.naming.view_names_text = view_text;
                 // (A view's columns are named as with the default naming
                 // settings.)
+                // (The outer WHERE terms this body may also test.)
+                let bump = sqlite3_parser::Bump::new();
+                let pushed = super::pushdown::pushed_term(self, sel, &offer.terms, offer.unqualified, Some(&name), cols.as_deref(), &bump);
                 let info = self.with_text_depth_point(sel, |c| {
                     if is_view {
-                        c.with_default_names(|c| c.compile_select(sel, Dest::EphemTable(cur)))
+                        c.with_default_names(|c| c.compile_select_pushed(sel, Dest::EphemTable(cur), pushed.as_ref()))
                     } else {
-                        c.compile_select(sel, Dest::EphemTable(cur))
+                        c.compile_select_pushed(sel, Dest::EphemTable(cur), pushed.as_ref())
                     }
                 });
                 self.naming.view_names_text = None;
@@ -1304,7 +1343,7 @@ impl<'b> Compiler<'_> {
                 self.b.bind(done);
                 self.b.add(Opcode::Return, ret, 0, 0);
                 passes.push((ret, start));
-                let name = self.names.scopes.last().unwrap().items[it.item].name.clone();
+                let name = it.plan_name.clone().unwrap_or_else(|| self.names.scopes.last().unwrap().items[it.item].name.clone());
                 self.stmt.eqp.push(format_args!("RIGHT-JOIN {name}"));
             }
             self.b.bind(over);

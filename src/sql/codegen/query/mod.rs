@@ -11,7 +11,8 @@
 //! functions (`window.rs`, `window_spec.rs`, `window_frame.rs`), table-valued pragmas in
 //! FROM (`table_fn.rs`), result-column naming (`legacy_names.rs`,
 //! `view_columns.rs`, `column_text.rs`), the order of name errors
-//! (`name_order.rs`) and of the authorizer's calls (`auth_order.rs`).
+//! (`name_order.rs`) and of the authorizer's calls (`auth_order.rs`); WHERE
+//! terms pushed into materialised FROM items (`pushdown.rs`).
 //!
 //! Uses the shared core of `codegen/` (the `Compiler`, the builder,
 //! expressions, `target.rs`, `loop_kind.rs`), the query model
@@ -42,6 +43,7 @@ pub(in crate::sql::codegen) mod ordered_distinct;
 pub(in crate::sql::codegen) mod outer_aggregate;
 pub(in crate::sql::codegen) mod outer_join_reduction;
 pub(crate) mod partial_index;
+pub(in crate::sql::codegen) mod pushdown;
 pub(in crate::sql::codegen) mod recursive_cte;
 pub mod select;
 pub(in crate::sql::codegen) mod simple_count;

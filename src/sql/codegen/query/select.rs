@@ -141,6 +141,30 @@ impl Compiler<'_> {
         r
     }
 
+    /// [`Self::compile_select`] with a term pushed down from an outer
+    /// query (`pushdown.rs`: `sel` is then one SELECT) ANDed onto its
+    /// WHERE or HAVING clause.
+    pub(in crate::sql::codegen) fn compile_select_pushed(
+        &mut self,
+        sel: &Select<'_>,
+        dest: Dest,
+        pushed: Option<&(Expr<'_>, super::pushdown::Clause)>,
+    ) -> Result<SelectInfo> {
+        let Some(pushed) = pushed else { return self.compile_select(sel, dest) };
+        debug_assert!(sel.body.compounds.as_ref().is_none_or(|c| c.is_empty()), "a term is pushed into one SELECT only");
+        self.names.select_depth += 1;
+        let r = crate::sql::parse::with_stack(|| {
+            let pushed_ctes = self.push_with(sel.with.as_ref())?;
+            let r = self.compile_simple_with(&sel.body.select, sel.order_by, sel.limit, dest, Some(pushed));
+            if pushed_ctes {
+                self.frame.ctes.pop();
+            }
+            r
+        });
+        self.names.select_depth -= 1;
+        r
+    }
+
     fn compile_select_inner(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
         let pushed_ctes = self.push_with(sel.with.as_ref())?;
         let top = self.names.scopes.is_empty() && matches!(dest, Dest::Output);
@@ -645,6 +669,19 @@ impl Compiler<'_> {
         limit: Option<&ast::Limit<'_>>,
         dest: Dest,
     ) -> Result<SelectInfo> {
+        self.compile_simple_with(core, order_by, limit, dest, None)
+    }
+
+    /// [`Self::compile_simple`], with `pushed` ANDed onto the WHERE or
+    /// HAVING clause (after the terms written there, as SQLite appends it).
+    fn compile_simple_with(
+        &mut self,
+        core: &OneSelect<'_>,
+        order_by: Option<&[SortedColumn<'_>]>,
+        limit: Option<&ast::Limit<'_>>,
+        dest: Dest,
+        pushed: Option<&(Expr<'_>, super::pushdown::Clause)>,
+    ) -> Result<SelectInfo> {
         let view_names_text = self.naming.view_names_text.take();
         let span_names = std::mem::take(&mut self.naming.span_names) || view_names_text.is_some();
         let nested_from = std::mem::take(&mut self.naming.nested_from);
@@ -653,6 +690,21 @@ impl Compiler<'_> {
         let order_probed = std::mem::take(&mut self.select.arm_order_probed);
         let OneSelect::Select { distinctness, columns, from, where_clause, group_by, having, window_clause } = core else {
             return self.compile_values(core, order_by, limit, dest);
+        };
+        let (and_node, merged);
+        let (where_clause, having) = match pushed {
+            None => (where_clause, having),
+            Some((term, clause)) => {
+                let into_having = *clause == super::pushdown::Clause::Having;
+                let base = if into_having { *having } else { *where_clause };
+                and_node = base.map(|b| Expr::Binary(b, ast::Operator::And, term));
+                merged = Some(and_node.as_ref().unwrap_or(term));
+                if into_having {
+                    (where_clause, &merged)
+                } else {
+                    (&merged, having)
+                }
+            }
         };
         // (An arm of a UNION ALL streamed with a LIMIT counts on the
         // compound's registers; a subquery inside it has its own.)
@@ -699,7 +751,7 @@ impl Compiler<'_> {
             let saved_aliases = std::mem::replace(&mut self.select.from_result_aliases, written_aliases);
             let mentioned = crate::sql::codegen::query::table_fn::mentioned_names(where_clause.as_deref(), from.as_ref());
             let saved_mentioned = std::mem::replace(&mut self.select.from_mentioned_names, mentioned);
-            let items_from = self.open_from(from.as_ref());
+            let items_from = self.open_from(from.as_ref(), *where_clause);
             self.select.pragma_where_args = saved_where_args;
             self.select.from_result_aliases = saved_aliases;
             self.select.from_mentioned_names = saved_mentioned;

@@ -159,6 +159,7 @@ impl<'b> Compiler<'_> {
             using: Vec::new(),
             table_fn: Some((args, recursive)),
             vtab: None,
+            plan_name: None,
         });
         Ok(())
     }
