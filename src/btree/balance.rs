@@ -85,6 +85,20 @@ impl Btree {
         self.balance_siblings(&path, 1, NewContent::Node(node))
     }
 
+    /// SQLite's balance_deeper without the balancing: the root's content
+    /// moves to a new child page and the root becomes an interior page
+    /// with no cells over it. Returns the child. (Not for page 1, whose
+    /// header offset differs.)
+    pub(super) fn deepen_root(&mut self, root: Pgno) -> Result<Pgno> {
+        debug_assert_ne!(root, 1);
+        let node = self.read_node(root)?;
+        let child = self.allocate_page()?;
+        let kind = node.kind.interior();
+        self.write_node(child, &node)?;
+        self.write_node(root, &Node { kind, cells: Vec::new(), right: child })?;
+        Ok(child)
+    }
+
     fn collapse_root(&mut self, root: Pgno, child: Pgno) -> Result<()> {
         let child_node = self.read_node(child)?;
         if page::fits(&child_node, root, self.usable()) {

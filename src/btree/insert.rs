@@ -96,6 +96,25 @@ impl Btree {
                         }
                     }
                 }
+                // A table's full root leaf (not page 1's) appended past its
+                // end: SQLite moves the root's cells down to a new child
+                // (balance_deeper) and that child then takes the append as
+                // balance_quick does, so the old rows stay together and the
+                // new one starts the next leaf (an even split would leave
+                // a half-empty leaf behind every append, and files of
+                // another size than SQLite's, e.g. against max_page_count).
+                if level == 0
+                    && leaf_kind == PageKind::TableLeaf
+                    && top.idx == h.ncells
+                    && h.ncells > 0
+                    && top.pgno != 1
+                    && self.overflows_with(top.pgno, new.len())?
+                {
+                    let child = self.deepen_root(top.pgno)?;
+                    let deeper = [super::balance::Level { pgno: top.pgno, idx: 0 }, super::balance::Level { pgno: child, idx: h.ncells }];
+                    self.balance_quick(&deeper, 1, new)?;
+                    return Ok(false);
+                }
                 if level > 0 && self.overflows_with(top.pgno, new.len())? {
                     // Straight to balancing, without decoding the page.
                     self.balance_siblings(path, level, super::balance::NewContent::Insert(top.idx, &new))?;
