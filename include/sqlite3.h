@@ -4006,8 +4006,9 @@ int sqlite3_threadsafe(void);
  object, replace methods, register the copy). Connections opened on
  the built-in objects themselves use ringlite's own I/O (io_uring or
  pread/pwrite, POSIX locks shared with SQLite processes) without
- calling them; the "unix-*" variants lock as "unix" does. "memdb" opens
- a private in-memory database.
+ calling them; "unix-dotfile" locks with a `<database>.lock` directory
+ and "unix-none" does not lock, as SQLite's do ("unix-excl" locks as
+ "unix"). "memdb" opens a private in-memory database.
  */
 struct sqlite3_vfs *sqlite3_vfs_find(const char *zVfsName);
 

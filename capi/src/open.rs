@@ -87,7 +87,7 @@ unsafe fn open_through_vfs(
         return Err(Error::sql(format!("no such vfs: {}", String::from_utf8_lossy(wanted.as_deref().unwrap_or_default()))));
     }
     match crate::vfs::route(object) {
-        crate::vfs::Route::Native => Ok((Connection::open(name, OpenFlags(flags))?, None)),
+        crate::vfs::Route::Native => Ok((Connection::open_with_lock_style(name, OpenFlags(flags), crate::vfs::lock_style(object))?, None)),
         crate::vfs::Route::Memdb => Ok((Connection::open(name, OpenFlags(flags | SQLITE_OPEN_MEMORY))?, None)),
         crate::vfs::Route::Application(v) => {
             let backend = std::sync::Arc::new(crate::vfs_backend::VfsBackend::new(v, params));

@@ -111,6 +111,21 @@ pub fn route(vfs: *mut sqlite3_vfs) -> Route {
     }
 }
 
+/// How connections opened on built-in object `vfs` lock their database
+/// files: `unix-dotfile` with a lock directory, `unix-none` not at all,
+/// the others with POSIX locks.
+pub fn lock_style(vfs: *mut sqlite3_vfs) -> ringlite::io::lock_style::LockStyle {
+    use ringlite::io::lock_style::LockStyle;
+    let b = builtins();
+    if vfs == b.others[1] {
+        LockStyle::Dotfile
+    } else if vfs == b.others[2] {
+        LockStyle::None
+    } else {
+        LockStyle::Posix
+    }
+}
+
 /// The VFS object named `zVfsName` (NULL: the default one, the first in
 /// the list), or NULL when none is registered under that name. The list
 /// starts as SQLite's does on Linux: "unix" (the default), "memdb",
@@ -120,8 +135,9 @@ pub fn route(vfs: *mut sqlite3_vfs) -> Route {
 /// object, replace methods, register the copy). Connections opened on
 /// the built-in objects themselves use ringlite's own I/O (io_uring or
 /// pread/pwrite, POSIX locks shared with SQLite processes) without
-/// calling them; the "unix-*" variants lock as "unix" does. "memdb" opens
-/// a private in-memory database.
+/// calling them; "unix-dotfile" locks with a `<database>.lock` directory
+/// and "unix-none" does not lock, as SQLite's do ("unix-excl" locks as
+/// "unix"). "memdb" opens a private in-memory database.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_vfs_find(zVfsName: *const c_char) -> *mut sqlite3_vfs {
     ffi_guard!(std::ptr::null_mut(), {

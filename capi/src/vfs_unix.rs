@@ -271,7 +271,7 @@ pub fn temp_name() -> String {
     format!("{dir}/etilqs_{:x}{:016x}{}", std::process::id(), u64::from_ne_bytes(r), SEQ.fetch_add(1, Ordering::Relaxed))
 }
 
-unsafe extern "C" fn x_open(_: *mut sqlite3_vfs, name: sqlite3_filename, f: *mut sqlite3_file, flags: c_int, out_flags: *mut c_int) -> c_int {
+unsafe extern "C" fn x_open(vfs: *mut sqlite3_vfs, name: sqlite3_filename, f: *mut sqlite3_file, flags: c_int, out_flags: *mut c_int) -> c_int {
     if f.is_null() {
         return SQLITE_MISUSE;
     }
@@ -288,6 +288,8 @@ unsafe extern "C" fn x_open(_: *mut sqlite3_vfs, name: sqlite3_filename, f: *mut
         exclusive: flags & SQLITE_OPEN_EXCLUSIVE != 0,
         delete_on_close,
         kind: kind_of(flags),
+        // (The `unix-dotfile`/`unix-none` objects lock their way.)
+        lock_style: if flags & SQLITE_OPEN_MAIN_DB != 0 { crate::vfs::lock_style(vfs) } else { Default::default() },
     };
     let file = match ringlite::io::sync::SyncBackend::new().open(&path, opts) {
         Ok(file) => file,

@@ -499,22 +499,26 @@ impl Btree {
 
     /// `PRAGMA auto_vacuum = mode` (0 NONE, 1 FULL, 2 INCREMENTAL) inside a
     /// write transaction. Switching between FULL and INCREMENTAL is always
-    /// possible; turning auto_vacuum on or off only while the database has
-    /// no tree besides `sqlite_schema` (as in SQLite, where VACUUM is
-    /// needed otherwise). Returns whether the mode is now `mode`.
+    /// possible; turning auto_vacuum on or off only on a database that had
+    /// no page yet (as in SQLite, where VACUUM is needed otherwise).
+    /// Returns whether the mode is now `mode`.
     pub fn set_auto_vacuum(&mut self, mode: u8) -> IoPoll<bool> {
         self.run_write(|bt| {
             let p1 = bt.pager.page(1)?;
             let on = cell::get_u32(p1, ptrmap::LARGEST_ROOT)? != 0;
             let want_on = mode != 0;
             if on != want_on {
-                let empty_schema = page::header(p1, 1)?.ncells == 0 && bt.pager.db_size() <= 1;
-                if !empty_schema {
+                // Only a database that had no page when the transaction
+                // began takes it (SQLite: once the page size is fixed).
+                if bt.pager.db_size_at_begin() > 0 {
                     return Ok(false);
                 }
                 crate::pager::header::put_u32(bt.pager.page_mut(1)?, ptrmap::LARGEST_ROOT, want_on as u32);
             }
-            crate::pager::header::put_u32(bt.pager.page_mut(1)?, ptrmap::INCREMENTAL, (mode == 2) as u32);
+            // (FULL and INCREMENTAL switch on an auto_vacuum database.)
+            if want_on {
+                crate::pager::header::put_u32(bt.pager.page_mut(1)?, ptrmap::INCREMENTAL, (mode == 2) as u32);
+            }
             Ok(true)
         })
     }

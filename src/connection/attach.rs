@@ -88,6 +88,9 @@ impl Connection {
         if self.state.exclusive_locking_default {
             btree.pager_mut().set_locking_mode(Some(true))?;
         }
+        // (PRAGMA cache_spill's on/off is the connection's.)
+        let spill_on = self.state.dbs[0].btree.pager().cache_spill_on();
+        btree.pager_mut().set_cache_spill(spill_on);
         if self.state.dbs[0].btree.pager().no_ckpt_on_close() {
             btree.pager_mut().no_checkpoint_on_close(Some(true));
         }

@@ -160,6 +160,13 @@ impl Connection {
     /// Open a connection. `path` is a filename, `:memory:`, `""` (a private
     /// temporary database) or, with `OpenFlags::URI`, a `file:` URI.
     pub fn open(path: &str, flags: OpenFlags) -> Result<Connection> {
+        Self::open_with_lock_style(path, flags, crate::io::lock_style::LockStyle::Posix)
+    }
+
+    /// [`Connection::open`] with database files (main and attached) locked
+    /// in `style`, as through SQLite's `unix-dotfile` and `unix-none` VFSes
+    /// (`io/lock_style.rs`).
+    pub fn open_with_lock_style(path: &str, flags: OpenFlags, style: crate::io::lock_style::LockStyle) -> Result<Connection> {
         let t = parse_target(path, flags)?;
         let backend: Arc<dyn crate::io::IoBackend> = if t.shared {
             crate::io::shared_memory::backend(&t.path)
@@ -171,7 +178,7 @@ impl Connection {
             // pread/pwrite.
             crate::io::select::backend_for(flags.has(OpenFlags::ASYNC))
         };
-        Self::open_target(t, flags, IoContext::new(backend), None)
+        Self::open_target(t, flags, IoContext::new(backend).with_lock_style(style), None)
     }
 
     /// Open with `backend` doing the file I/O of a file-backed database

@@ -37,6 +37,7 @@ mod completion;
 pub mod delay;
 pub mod file_modes;
 pub mod lock;
+pub mod lock_style;
 pub mod memory;
 pub mod notify;
 pub mod os_path;
@@ -156,6 +157,9 @@ pub struct OpenOptions {
     pub delete_on_close: bool,
     /// What the file is, for backends that treat kinds differently.
     pub kind: FileKind,
+    /// How a main database file is locked (native backends; others lock
+    /// their own way).
+    pub lock_style: lock_style::LockStyle,
 }
 
 /// What a file holds.
@@ -515,6 +519,9 @@ pub trait IoBackend: Send + Sync {
 #[derive(Clone)]
 pub struct IoContext {
     backend: Arc<dyn IoBackend>,
+    /// How the databases opened through this context lock their files
+    /// (the `unix-*` VFS the connection was opened with).
+    lock_style: lock_style::LockStyle,
     /// The backend has a clock of its own (asked once, here: function
     /// calls check this flag, not the backend).
     has_clock: bool,
@@ -524,7 +531,18 @@ impl IoContext {
     /// Wrap a backend.
     pub fn new(backend: Arc<dyn IoBackend>) -> Self {
         let has_clock = backend.has_clock();
-        IoContext { backend, has_clock }
+        IoContext { backend, lock_style: lock_style::LockStyle::Posix, has_clock }
+    }
+
+    /// This context with database files locked in `style`.
+    pub fn with_lock_style(mut self, style: lock_style::LockStyle) -> Self {
+        self.lock_style = style;
+        self
+    }
+
+    /// How the databases opened through this context lock their files.
+    pub fn lock_style(&self) -> lock_style::LockStyle {
+        self.lock_style
     }
 
     /// Whether [`IoBackend::current_time_jd_ms`] answers.

@@ -11,6 +11,7 @@
 //! this process holds a lock on the same inode.
 
 use super::lock::{self, InodeLock};
+use super::lock_style::{self, LockStyle};
 use super::{Buffer, Completion, CompletionResult, File, IoBackend, LockLevel, OpenOptions};
 use crate::error::{Error, Result, SQLITE_CANTOPEN, SQLITE_IOERR_DELETE, SQLITE_IOERR_FSYNC, SQLITE_IOERR_READ, SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_WRITE};
 use std::os::unix::fs::{FileExt, MetadataExt};
@@ -45,6 +46,8 @@ pub struct SyncFile {
     /// [`super::needs_dir_sync`]).
     dir_sync_pending: std::sync::atomic::AtomicBool,
     modes: super::FileModes,
+    /// How the file is locked (`lock_style.rs` unless POSIX).
+    lock_style: super::lock_style::LockStyle,
 }
 
 fn io_err(code: i32) -> Error {
@@ -128,20 +131,33 @@ impl File for SyncFile {
     fn lock(&self, level: LockLevel) -> Result<bool> {
         let fd = self.fs()?.as_raw_fd();
         let mut held = self.level.lock().unwrap_or_else(|p| p.into_inner());
-        lock::lock(fd, &self.inode, &mut held, level)
+        match self.lock_style {
+            LockStyle::Posix => lock::lock(fd, &self.inode, &mut held, level),
+            style => lock_style::lock(style, &self.path, &mut held, level),
+        }
     }
 
     fn unlock(&self, level: LockLevel) -> Result<()> {
         let fd = self.fs()?.as_raw_fd();
         let mut held = self.level.lock().unwrap_or_else(|p| p.into_inner());
-        lock::unlock(fd, &self.inode, &mut held, level)
+        match self.lock_style {
+            LockStyle::Posix => lock::unlock(fd, &self.inode, &mut held, level),
+            style => lock_style::unlock(style, &self.path, &mut held, level),
+        }
     }
 
     fn check_reserved_lock(&self) -> Result<bool> {
+        if self.lock_style != LockStyle::Posix {
+            return lock_style::check_reserved(self.lock_style, &self.path, self.lock_level());
+        }
         if self.lock_level() > LockLevel::Shared {
             return Ok(true);
         }
         lock::check_reserved(self.fs()?.as_raw_fd(), &self.inode)
+    }
+
+    fn has_shared_memory(&self) -> bool {
+        self.lock_style == LockStyle::Posix
     }
 
     fn lock_level(&self) -> LockLevel {
@@ -218,6 +234,7 @@ impl IoBackend for SyncBackend {
             siblings: if opts.kind == super::FileKind::MainDb && !opts.delete_on_close { super::sibling::Siblings::open(path) } else { None },
             dir_sync_pending: super::needs_dir_sync(&opts).into(),
             modes: super::FileModes::default(),
+            lock_style: opts.lock_style,
         }))
     }
 

@@ -82,7 +82,7 @@ impl TempFile {
     /// per write as SQLite's pager writes (whole pages only: the memory
     /// stage holds whole pages).
     fn open_file(&self, bytes: &[u8]) -> Result<Arc<dyn File>> {
-        let opts = OpenOptions { read_only: false, create: true, exclusive: true, delete_on_close: true, kind: FileKind::TempDb };
+        let opts = OpenOptions { read_only: false, create: true, exclusive: true, delete_on_close: true, kind: FileKind::TempDb, ..Default::default() };
         let f = self.spill_to.open("", opts)?;
         let ps = self.page_size.load(Ordering::Relaxed).max(512) as usize;
         let mut pending = Vec::new();

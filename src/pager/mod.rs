@@ -319,6 +319,12 @@ pub struct Pager {
     spill_step: spill::SpillStep,
     /// A spill could not get EXCLUSIVE: do not retry in this transaction.
     spill_disabled: bool,
+    /// `PRAGMA cache_spill` is on (the connection's flag, told to every
+    /// pager).
+    spill_on: bool,
+    /// `PRAGMA cache_spill=N`: spill only past this many cached pages
+    /// (when more than the cache's capacity).
+    spill_size: usize,
     /// Where a rollback that restores the file is.
     rollback_step: RollbackStep,
     /// Undo log of the B-tree operation in progress (see [`Pager::op_begin`]).
@@ -368,7 +374,10 @@ impl Pager {
     /// Open the database file at `path`. Nothing is read until the first
     /// read transaction.
     pub fn open(io: &IoContext, path: &str, opts: PagerOptions) -> Result<Pager> {
-        let file = io.backend().open(path, OpenOptions { read_only: opts.read_only, create: opts.create, kind: FileKind::MainDb, ..Default::default() })?;
+        let file = io.backend().open(
+            path,
+            OpenOptions { read_only: opts.read_only, create: opts.create, kind: FileKind::MainDb, lock_style: io.lock_style(), ..Default::default() },
+        )?;
         let mut opts = opts;
         opts.read_only |= file.opened_read_only();
         let mut pager = Pager {
@@ -426,6 +435,8 @@ impl Pager {
             db_touched: false,
             spill_step: spill::SpillStep::Idle,
             spill_disabled: false,
+            spill_on: true,
+            spill_size: 1,
             rollback_step: RollbackStep::Start,
             wal: None,
             wal_autocheckpoint: wal_mode::DEFAULT_AUTOCHECKPOINT,
@@ -562,7 +573,10 @@ impl Pager {
     /// Change the journal mode (not inside a write transaction; in-memory
     /// databases only allow MEMORY and OFF). Returns the resulting mode.
     pub fn set_journal_mode(&mut self, mode: JournalMode) -> JournalMode {
-        if self.state == PagerState::Write {
+        // A write transaction that changed nothing yet may still switch
+        // between the rollback modes (SQLite: before WRITER_CACHEMOD; a
+        // new database's page 1 is a change), never into or out of WAL.
+        if self.state == PagerState::Write && (self.txn_changed || self.orig_db_size == 0 || mode == JournalMode::Wal || self.wal.is_some()) {
             return self.journal_mode;
         }
         if self.opts.memory && mode.uses_file() {
@@ -611,6 +625,12 @@ impl Pager {
     /// Pages in the database.
     pub fn db_size(&self) -> Pgno {
         self.db_size
+    }
+
+    /// Pages in the database when the write transaction began (0: the
+    /// file was empty, its page size and header not fixed yet).
+    pub fn db_size_at_begin(&self) -> Pgno {
+        self.orig_db_size
     }
 
     /// The transaction state.

@@ -33,6 +33,10 @@ use crate::io::{Buffer, Completion, LockLevel};
 use crate::pager::Pgno;
 use crate::{IoPoll, Poll};
 
+/// The bytes SQLite's page cache counts per page besides the page itself
+/// (its `MemPage` header), in the pages a cache size in KiB makes.
+const SQLITE_PAGE_HEADER: i64 = 136;
+
 /// Where a spill is.
 #[derive(Debug, Default)]
 pub enum SpillStep {
@@ -65,7 +69,47 @@ fn all_done(cs: &[Completion]) -> Result<bool> {
 impl Pager {
     fn spill_wanted(&self) -> bool {
         let cap = self.cache.capacity();
-        self.state == PagerState::Write && !self.spill_disabled && self.cache.len() >= cap && self.cache.dirty_count() * 8 >= cap * 7
+        self.state == PagerState::Write
+            && self.spill_on
+            && !self.spill_disabled
+            && self.cache.len() >= cap.max(self.spill_size)
+            && self.cache.dirty_count() * 8 >= cap * 7
+    }
+
+    /// `PRAGMA cache_spill` on or off (the connection's flag).
+    pub fn set_cache_spill(&mut self, on: bool) {
+        self.spill_on = on;
+    }
+
+    /// Whether `PRAGMA cache_spill` is on.
+    pub fn cache_spill_on(&self) -> bool {
+        self.spill_on
+    }
+
+    /// `PRAGMA cache_spill=N` (N not 0): the threshold in pages, or in
+    /// KiB when negative (counted as SQLite counts a page's memory, with
+    /// its header).
+    pub fn set_spill_size(&mut self, n: i32) {
+        if n != 0 {
+            self.spill_size = if n > 0 { n as usize } else { self.sqlite_pages_in_kib_of(-(n as i64)) as usize };
+        }
+    }
+
+    /// What `PRAGMA cache_spill` reports: 0 when spilling is off, else
+    /// the cache's size in pages or the spill threshold, the larger (in
+    /// SQLite's count: a cache size in KiB is divided by the page size
+    /// plus its 136-byte header).
+    pub fn cache_spill_report(&self) -> i64 {
+        if !self.spill_on {
+            return 0;
+        }
+        let n = self.cache_size();
+        let pages = if n >= 0 { n } else { self.sqlite_pages_in_kib_of(-n) };
+        pages.max(self.spill_size as i64)
+    }
+
+    fn sqlite_pages_in_kib_of(&self, kib: i64) -> i64 {
+        kib.saturating_mul(1024) / (self.page_size() as i64 + SQLITE_PAGE_HEADER)
     }
 
     /// The pages one spill writes.

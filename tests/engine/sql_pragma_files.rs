@@ -303,3 +303,97 @@ fn wal_commit_frames_match_sqlite() {
     assert_eq!(ours, reference, "after update and delete");
     p.run(&[(1, "PRAGMA integrity_check"), (0, "PRAGMA wal_checkpoint(TRUNCATE)"), (1, "SELECT count(*), sum(a) FROM t")]);
 }
+
+/// `PRAGMA auto_vacuum=NONE` on an empty file writes nothing (the page
+/// size can still change after it); turning auto_vacuum on or off needs a
+/// file with no page yet; the file sizes follow.
+#[test]
+fn auto_vacuum_and_page_size_on_a_new_file() {
+    let mut p = open_pair();
+    p.run(&[(0, "PRAGMA auto_vacuum = 0"), (0, "PRAGMA page_size = 1024"), (0, "PRAGMA page_size"), (0, "CREATE TABLE t(a)")]);
+    assert_eq!(p.sizes(""), (Some(2048), Some(2048)));
+    // One page and no table: too late to switch, as in SQLite.
+    let mut q = open_pair();
+    q.run(&[(0, "PRAGMA user_version = 1"), (0, "PRAGMA auto_vacuum = 1"), (0, "PRAGMA auto_vacuum"), (0, "CREATE TABLE t(a)"), (0, "PRAGMA auto_vacuum")]);
+    assert_eq!(q.sizes(""), (Some(8192), Some(8192)));
+    let mut r = open_pair();
+    r.run(&[
+        (0, "PRAGMA auto_vacuum = 2"),
+        (0, "PRAGMA page_size = 1024"),
+        (0, "PRAGMA page_size"),
+        (0, "PRAGMA auto_vacuum = 1"),
+        (0, "PRAGMA auto_vacuum = 0"),
+        (0, "PRAGMA auto_vacuum"),
+    ]);
+    assert_eq!(r.sizes(""), (Some(4096), Some(4096)));
+}
+
+/// Rows appended to a table past its full root leaf: the root deepens and
+/// the next leaf starts with the new row, so page counts are SQLite's, up
+/// to a `max_page_count` the rows just fit in (tkt2920).
+#[test]
+fn appended_rows_fill_pages_as_in_sqlite() {
+    let mut p = open_pair();
+    p.run(&[(0, "PRAGMA page_size=1024"), (0, "PRAGMA max_page_count=40"), (0, "PRAGMA auto_vacuum=0"), (0, "CREATE TABLE filler(fill)")]);
+    p.run(&[(0, "BEGIN")]);
+    for _ in 0..34 {
+        p.run(&[(0, "INSERT INTO filler VALUES(zeroblob(1024))"), (0, "PRAGMA page_count")]);
+    }
+    p.run(&[(0, "COMMIT"), (0, "BEGIN"), (0, "INSERT INTO filler VALUES(zeroblob(1024))"), (0, "ROLLBACK"), (0, "PRAGMA integrity_check")]);
+    let mut q = open_pair();
+    q.run(&[(0, "PRAGMA page_size=1024"), (0, "CREATE TABLE t(a INTEGER PRIMARY KEY, b)")]);
+    for i in 0..40 {
+        q.run(&[(0, &format!("INSERT INTO t VALUES({i}, zeroblob({}))", 30 + (i * 37) % 300)), (0, "PRAGMA page_count")]);
+    }
+    q.run(&[(0, "PRAGMA integrity_check"), (0, "SELECT count(*), sum(length(b)) FROM t")]);
+}
+
+/// `PRAGMA cache_spill`: SQLite's report (the cache in pages, counted
+/// with SQLite's page header, or the threshold set, the larger; 0 when
+/// off), and OFF keeping a big transaction out of the database file.
+#[test]
+fn cache_spill_reports_and_switches_off() {
+    let mut p = open_pair();
+    p.run(&[
+        (0, "PRAGMA cache_spill"),
+        (0, "PRAGMA cache_spill = 500"),
+        (0, "PRAGMA cache_spill"),
+        (0, "PRAGMA cache_size = 100"),
+        (0, "PRAGMA cache_spill"),
+        (0, "PRAGMA cache_spill = off"),
+        (0, "PRAGMA cache_spill"),
+        (0, "PRAGMA cache_spill = on"),
+        (0, "PRAGMA cache_spill"),
+        (0, "PRAGMA main.cache_spill = 50"),
+        (0, "PRAGMA cache_size = -100"),
+        (0, "PRAGMA cache_spill"),
+        (0, "PRAGMA temp.cache_spill"),
+    ]);
+    let mut q = open_pair();
+    let fill = "WITH s(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM s WHERE i<200) INSERT INTO t1 SELECT zeroblob(900) FROM s";
+    q.run(&[(0, "PRAGMA page_size = 1024"), (0, "PRAGMA cache_size = 100"), (0, "CREATE TABLE t1(a)")]);
+    q.run(&[(0, "PRAGMA cache_spill = 0"), (0, "BEGIN"), (0, fill)]);
+    assert_eq!(q.sizes(""), (Some(2048), Some(2048)), "nothing spilled");
+    q.run(&[(0, "ROLLBACK"), (0, "PRAGMA cache_spill = 1"), (0, "BEGIN"), (0, fill)]);
+    let (a, b) = q.sizes("");
+    assert!(a.unwrap() > 50000 && b.unwrap() > 50000, "spilled: {a:?} {b:?}");
+    q.run(&[(0, "ROLLBACK"), (0, "SELECT count(*) FROM t1")]);
+}
+
+/// A write transaction that changed nothing yet may switch between the
+/// rollback journal modes (jrnlmode-8), not after its first change.
+#[test]
+fn journal_mode_changes_in_a_write_transaction_before_its_first_change() {
+    let mut p = open_pair();
+    p.run(&[
+        (0, "CREATE TABLE t(a)"),
+        (0, "PRAGMA journal_mode = truncate"),
+        (0, "BEGIN IMMEDIATE"),
+        (0, "PRAGMA journal_mode = delete"),
+        (0, "INSERT INTO t VALUES(1)"),
+        (0, "PRAGMA journal_mode = persist"),
+        (0, "COMMIT"),
+        (0, "PRAGMA journal_mode"),
+    ]);
+    assert_eq!(p.sizes("-journal"), (None, None));
+}

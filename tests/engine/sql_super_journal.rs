@@ -4,14 +4,17 @@
 //! point): just before or just after. The crash image is put back and
 //! opened by the other engine, which must find both databases rolled back
 //! (before) or both committed (after), the hot journals finalized, and the
-//! super-journal deleted once no journal names it. So each engine reads
+//! super-journal deleted once no journal names it. A third image is taken
+//! between the child commits: right after the first database file is
+//! synced, before the second is written (what a process killed there
+//! leaves): both must read as before. So each engine reads
 //! the other's super-journal and journal records. Also: a commit leaves no
 //! file behind, and one with a WAL database (SQLite's rule: one journal
 //! needing it is not enough) makes no super-journal.
 #![allow(unsafe_code)]
 use crate::sql_common;
 use libsqlite3_sys as ffi;
-use ringlite::io::{Completion, File, IoBackend, OpenOptions};
+use ringlite::io::{Buffer, Completion, CompletionResult, File, FileHint, FileModes, IoBackend, LockLevel, OpenOptions, ShmRegion};
 use ringlite::{Connection, OpenFlags, Result};
 use sql_common::*;
 use std::ffi::{c_char, c_int, CStr, CString};
@@ -19,7 +22,8 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// Where a crash image is taken: 1 before the super-journal's deletion,
-/// 2 after; the directory copied and where the copy goes.
+/// 2 after, 3 after the first database file's sync (between the child
+/// commits); the directory copied and where the copy goes.
 static SNAP: Mutex<Option<(u8, PathBuf, PathBuf)>> = Mutex::new(None);
 
 fn copy_dir(from: &Path, to: &Path) {
@@ -38,10 +42,54 @@ fn around_delete(name: &str, after: bool) {
         return;
     }
     if let Some((when, dir, to)) = SNAP.lock().unwrap().as_ref() {
-        if (*when == 2) == after {
+        if *when != 3 && (*when == 2) == after {
             copy_dir(dir, to);
         }
     }
+}
+
+/// Called after a sync of main database file `name`: the image of
+/// point 3, once, while a super-journal exists (inside the commit).
+fn after_db_sync(name: &str) {
+    if let Some((3, dir, to)) = SNAP.lock().unwrap().as_ref() {
+        if name.ends_with("main.db") && !to.exists() && !super_journals(dir).is_empty() {
+            copy_dir(dir, to);
+        }
+    }
+}
+
+// ---- SQLite's side: a VFS wrapping the default one, xDelete changed, and
+// main database files' xSync (their methods swapped for a copy).
+static ORIG_METHODS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+static SNAP_METHODS: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+static DB_NAMES: Mutex<Vec<(usize, String)>> = Mutex::new(Vec::new());
+
+unsafe extern "C" fn snap_sync(f: *mut ffi::sqlite3_file, flags: c_int) -> c_int {
+    let orig = *ORIG_METHODS.get().unwrap() as *const ffi::sqlite3_io_methods;
+    let rc = ((*orig).xSync.unwrap())(f, flags);
+    let name = DB_NAMES.lock().unwrap().iter().rev().find(|(p, _)| *p == f as usize).map(|(_, n)| n.clone());
+    if let Some(n) = name {
+        after_db_sync(&n);
+    }
+    rc
+}
+
+unsafe extern "C" fn snap_open(_v: *mut ffi::sqlite3_vfs, z: *const c_char, f: *mut ffi::sqlite3_file, flags: c_int, out: *mut c_int) -> c_int {
+    let orig = ORIG.load(std::sync::atomic::Ordering::Acquire);
+    let rc = ((*orig).xOpen.unwrap())(orig, z, f, flags, out);
+    if rc == 0 && flags & ffi::SQLITE_OPEN_MAIN_DB != 0 && !z.is_null() && !(*f).pMethods.is_null() {
+        let methods = (*f).pMethods as usize;
+        if *ORIG_METHODS.get_or_init(|| methods) == methods {
+            let copy = *SNAP_METHODS.get_or_init(|| {
+                let mut m: ffi::sqlite3_io_methods = std::ptr::read((*f).pMethods);
+                m.xSync = Some(snap_sync);
+                Box::leak(Box::new(m)) as *const ffi::sqlite3_io_methods as usize
+            });
+            (*f).pMethods = copy as *const ffi::sqlite3_io_methods;
+            DB_NAMES.lock().unwrap().push((f as usize, CStr::from_ptr(z).to_string_lossy().into_owned()));
+        }
+    }
+    rc
 }
 
 // ---- SQLite's side: a VFS wrapping the default one, only xDelete changed.
@@ -65,6 +113,7 @@ fn register_ref_vfs() {
         let mut v: ffi::sqlite3_vfs = std::ptr::read(orig);
         v.zName = c"snapjournal".as_ptr();
         v.xDelete = Some(snap_delete);
+        v.xOpen = Some(snap_open);
         v.pNext = std::ptr::null_mut();
         ffi::sqlite3_vfs_register(Box::leak(Box::new(v)), 0);
     });
@@ -86,7 +135,8 @@ impl IoBackend for SnapBackend {
         self.0.name()
     }
     fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<dyn File>> {
-        self.0.open(path, opts)
+        let f = self.0.open(path, opts)?;
+        Ok(if opts.kind == ringlite::io::FileKind::MainDb { Arc::new(SnapFile(f, path.to_string())) } else { f })
     }
     fn delete(&self, path: &str, sync_dir: bool) -> Result<()> {
         around_delete(path, false);
@@ -108,6 +158,88 @@ impl IoBackend for SnapBackend {
     }
     fn poll(&self, timeout: Option<std::time::Duration>) -> Result<usize> {
         self.0.poll(timeout)
+    }
+}
+
+/// A main database file whose syncs are watched (every other call
+/// forwarded as it is).
+struct SnapFile(Arc<dyn File>, String);
+
+impl File for SnapFile {
+    fn read(&self, offset: u64, buf: Buffer) -> Result<Completion> {
+        self.0.read(offset, buf)
+    }
+    fn write(&self, offset: u64, buf: Buffer) -> Result<Completion> {
+        self.0.write(offset, buf)
+    }
+    fn sync(&self, data_only: bool) -> Result<Completion> {
+        // (The sync backend's requests are done when they return.)
+        let c = self.0.sync(data_only)?;
+        after_db_sync(&self.1);
+        Ok(c)
+    }
+    fn truncate(&self, size: u64) -> Result<Completion> {
+        self.0.truncate(size)
+    }
+    fn size(&self) -> Result<u64> {
+        self.0.size()
+    }
+    fn read_now(&self, offset: u64, len: usize) -> Option<Result<CompletionResult>> {
+        self.0.read_now(offset, len)
+    }
+    fn size_request(&self) -> Result<Completion> {
+        self.0.size_request()
+    }
+    fn has_moved(&self) -> Result<bool> {
+        self.0.has_moved()
+    }
+    fn sibling_exists(&self, suffix: &str) -> Option<bool> {
+        self.0.sibling_exists(suffix)
+    }
+    fn sector_size(&self) -> u32 {
+        self.0.sector_size()
+    }
+    fn device_characteristics(&self) -> u32 {
+        self.0.device_characteristics()
+    }
+    fn modes(&self) -> Option<&FileModes> {
+        self.0.modes()
+    }
+    fn lock(&self, level: LockLevel) -> Result<bool> {
+        self.0.lock(level)
+    }
+    fn unlock(&self, level: LockLevel) -> Result<()> {
+        self.0.unlock(level)
+    }
+    fn check_reserved_lock(&self) -> Result<bool> {
+        self.0.check_reserved_lock()
+    }
+    fn lock_level(&self) -> LockLevel {
+        self.0.lock_level()
+    }
+    fn shm_map(&self, region: usize, region_size: usize, extend: bool) -> Result<Option<ShmRegion>> {
+        self.0.shm_map(region, region_size, extend)
+    }
+    fn shm_lock(&self, offset: usize, n: usize, exclusive: bool, lock: bool) -> Result<bool> {
+        self.0.shm_lock(offset, n, exclusive, lock)
+    }
+    fn external_reader(&self) -> Result<bool> {
+        self.0.external_reader()
+    }
+    fn shm_unmap(&self, delete: bool) -> Result<()> {
+        self.0.shm_unmap(delete)
+    }
+    fn hint(&self, hint: FileHint) {
+        self.0.hint(hint)
+    }
+    fn opened_read_only(&self) -> bool {
+        self.0.opened_read_only()
+    }
+    fn persist_wal(&self) -> bool {
+        self.0.persist_wal()
+    }
+    fn has_shared_memory(&self) -> bool {
+        self.0.has_shared_memory()
     }
 }
 
@@ -161,26 +293,44 @@ fn crash_and_recover(sqlite_writes: bool, when: u8) {
         set(false);
         assert!(!text(&out).contains("Error"), "{out:?}");
     }
-    assert!(image.exists(), "the commit deleted no super-journal");
+    assert!(image.exists(), "no crash image: the commit deleted no super-journal or synced no database");
     assert_eq!(super_journals(&work), Vec::<String>::new(), "a committed transaction leaves no super-journal");
     // The crash image, back where its names point.
     std::fs::remove_dir_all(&work).unwrap();
     copy_dir(&image, &work);
     assert!(exists(work.join("main.db-journal")) && exists(work.join("aux.db-journal")));
-    assert_eq!(super_journals(&work).len(), if when == 1 { 1 } else { 0 });
-    let want = if when == 1 { "1" } else { "1,2" };
+    assert_eq!(super_journals(&work).len(), if when == 2 { 0 } else { 1 });
+    if when == 3 {
+        // Between the child commits: main's journal names the
+        // super-journal (its commit is written and synced), aux's not yet.
+        let names = |p: PathBuf| std::fs::read(p).map(|b| b.windows(3).any(|w| w == b"-mj")).unwrap_or(false);
+        assert!(
+            names(work.join("main.db-journal")) && !names(work.join("aux.db-journal")),
+            "image 3 is not between the child commits: {} {}",
+            names(work.join("main.db-journal")),
+            names(work.join("aux.db-journal"))
+        );
+    }
+    let want = if when == 2 { "1,2" } else { "1" };
+    // (Between the child commits the second journal does not name the
+    // super-journal yet: the first recovery may delete it at once.)
+    let still_named = if when == 3 { None } else { Some(if when == 1 { 1 } else { 0 }) };
     let (t, u, integrity) = if sqlite_writes {
         let mut c = Connection::open(main.to_str().unwrap(), OpenFlags(OpenFlags::READWRITE)).unwrap();
         let t = run_ours(&mut c, "SELECT group_concat(a) FROM t");
         // The other journal still names it.
-        assert_eq!(super_journals(&work).len(), if when == 1 { 1 } else { 0 });
+        if let Some(n) = still_named {
+            assert_eq!(super_journals(&work).len(), n);
+        }
         run_ours(&mut c, &attach);
         let u = run_ours(&mut c, "SELECT group_concat(b) FROM u");
         (t, u, run_ours(&mut c, "PRAGMA integrity_check; PRAGMA aux.integrity_check"))
     } else {
         let db = RefDb::open_path(main.to_str().unwrap());
         let t = run_ref(&db, "SELECT group_concat(a) FROM t");
-        assert_eq!(super_journals(&work).len(), if when == 1 { 1 } else { 0 });
+        if let Some(n) = still_named {
+            assert_eq!(super_journals(&work).len(), n);
+        }
         run_ref(&db, &attach);
         let u = run_ref(&db, "SELECT group_concat(b) FROM u");
         (t, u, run_ref(&db, "PRAGMA integrity_check; PRAGMA aux.integrity_check"))
@@ -189,7 +339,14 @@ fn crash_and_recover(sqlite_writes: bool, when: u8) {
     assert!(text(&u).contains(&format!("Text({:?})", want.as_bytes())), "aux: {u:?}, want {want}");
     assert!(!text(&integrity).contains("Error") && text(&integrity).matches("Text([111, 107])").count() == 2, "{integrity:?}");
     assert_eq!(super_journals(&work), Vec::<String>::new(), "the super-journal deleted once no journal names it");
-    assert!(!exists(work.join("main.db-journal")) && !exists(work.join("aux.db-journal")), "hot journals finalized");
+    // (A journal that is empty, or whose header was never synced (its
+    // first byte still 0), is not hot: both engines leave it, as the
+    // second database's is between the child commits.)
+    let not_hot = |p: PathBuf| std::fs::read(p).map(|b| b.first().is_none_or(|&c| c == 0)).unwrap_or(true);
+    let files = || std::fs::read_dir(&work).unwrap().map(|e| e.unwrap().file_name()).collect::<Vec<_>>();
+    assert!(!exists(work.join("main.db-journal")), "main's hot journal finalized: {:?}", files());
+    let aux_ok = if when == 3 { not_hot(work.join("aux.db-journal")) } else { !exists(work.join("aux.db-journal")) };
+    assert!(aux_ok, "aux's hot journal finalized: {:?}", files());
 }
 
 #[test]
@@ -197,6 +354,7 @@ fn ringlite_recovers_sqlite_crash_images_of_a_two_database_commit() {
     let _g = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     crash_and_recover(true, 1);
     crash_and_recover(true, 2);
+    crash_and_recover(true, 3);
 }
 
 #[test]
@@ -204,6 +362,7 @@ fn sqlite_recovers_ringlite_crash_images_of_a_two_database_commit() {
     let _g = SERIAL.lock().unwrap_or_else(|p| p.into_inner());
     crash_and_recover(false, 1);
     crash_and_recover(false, 2);
+    crash_and_recover(false, 3);
 }
 
 /// The crash images go through one static.

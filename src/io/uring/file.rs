@@ -18,6 +18,7 @@ use super::ring::{Op, Request};
 use super::Shared;
 use crate::error::{Error, Result, SQLITE_IOERR};
 use crate::io::lock::{self, InodeLock};
+use crate::io::lock_style::LockStyle;
 use crate::io::shm::FileShm;
 use crate::io::{Buffer, Completion, File, LockLevel, ShmRegion};
 use std::os::unix::io::AsRawFd;
@@ -96,6 +97,8 @@ pub struct UringFile {
     /// (the file system decides, so it is per file: a database on tmpfs
     /// must not turn the fast path off for one on ext4).
     pub(super) read_now: AtomicU8,
+    /// How the file is locked (`io/lock_style.rs` unless POSIX).
+    pub(super) lock_style: LockStyle,
 }
 
 /// How a small read of cached bytes is answered at once.
@@ -252,16 +255,29 @@ impl File for UringFile {
     fn lock(&self, level: LockLevel) -> Result<bool> {
         let fd = self.handle.std_file()?.as_raw_fd();
         let mut held = self.level.lock().unwrap_or_else(|p| p.into_inner());
-        lock::lock(fd, &self.handle.inode, &mut held, level)
+        match self.lock_style {
+            LockStyle::Posix => lock::lock(fd, &self.handle.inode, &mut held, level),
+            style => crate::io::lock_style::lock(style, &self.handle.path, &mut held, level),
+        }
     }
 
     fn unlock(&self, level: LockLevel) -> Result<()> {
         let fd = self.handle.std_file()?.as_raw_fd();
         let mut held = self.level.lock().unwrap_or_else(|p| p.into_inner());
-        lock::unlock(fd, &self.handle.inode, &mut held, level)
+        match self.lock_style {
+            LockStyle::Posix => lock::unlock(fd, &self.handle.inode, &mut held, level),
+            style => crate::io::lock_style::unlock(style, &self.handle.path, &mut held, level),
+        }
+    }
+
+    fn has_shared_memory(&self) -> bool {
+        self.lock_style == LockStyle::Posix
     }
 
     fn check_reserved_lock(&self) -> Result<bool> {
+        if self.lock_style != LockStyle::Posix {
+            return crate::io::lock_style::check_reserved(self.lock_style, &self.handle.path, self.lock_level());
+        }
         if self.lock_level() > LockLevel::Shared {
             return Ok(true);
         }

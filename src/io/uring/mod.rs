@@ -158,6 +158,7 @@ impl IoBackend for IoUringBackend {
             dir_sync_pending: super::needs_dir_sync(&opts).into(),
             modes: crate::io::FileModes::default(),
             read_now: read_now.into(),
+            lock_style: opts.lock_style,
         }))
     }
 

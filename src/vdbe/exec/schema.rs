@@ -238,6 +238,28 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     Some(v) => bt.set_cache_size(v.trim().parse().unwrap_or(-2000)),
                     None => set_reg(vm, p2, Value::Integer(bt.cache_size())),
                 },
+                "cache_spill" => match value {
+                    // A number sets this database's spill threshold; the
+                    // value read as a boolean (a word, else that number)
+                    // turns spilling on or off for every database of the
+                    // connection, as SQLite's connection flag does.
+                    Some(v) => {
+                        let v = v.trim().trim_matches(|c| c == '\'' || c == '"');
+                        let size = v.parse::<i32>().ok();
+                        if let Some(n) = size {
+                            bt.pager_mut().set_spill_size(n);
+                        }
+                        let on = match v.ascii_lower().as_str() {
+                            "on" | "true" | "yes" | "full" | "extra" => true,
+                            "off" | "false" | "no" => false,
+                            _ => size.is_none_or(|n| n != 0),
+                        };
+                        for d in env.dbs.iter_mut() {
+                            d.btree.pager_mut().set_cache_spill(on);
+                        }
+                    }
+                    None => set_reg(vm, p2, Value::Integer(bt.pager().cache_spill_report())),
+                },
                 "synchronous" => match value {
                     Some(v) => bt.set_synchronous(synchronous_level(v)),
                     None => set_reg(vm, p2, Value::Integer(bt.synchronous() as i64)),
@@ -272,7 +294,12 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                         // Refused silently on a database with tables, as in
                         // SQLite; VACUUM applies it then.
                         let mode = v.parse().unwrap_or(0);
-                        pend!(bt.set_auto_vacuum(mode));
+                        // (NONE never writes, as in SQLite: an empty file
+                        // stays empty, its page size still open; a file
+                        // with pages cannot turn auto_vacuum off.)
+                        if mode != 0 {
+                            pend!(bt.set_auto_vacuum(mode));
+                        }
                         env.next_auto_vacuum = Some(mode);
                     }
                     None => {

@@ -194,11 +194,11 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             }
             txn = Some(false);
         }
-        "journal_mode" | "cache_size" | "synchronous" | "page_size" | "wal_autocheckpoint" | "wal_checkpoint" | "io_backend" => {
+        "journal_mode" | "cache_size" | "cache_spill" | "synchronous" | "page_size" | "wal_autocheckpoint" | "wal_checkpoint" | "io_backend" => {
             let value = arg.map(arg_text);
             // Setting these returns no row, as in SQLite; the others always
             // report the resulting value.
-            let silent_set = value.is_some() && matches!(pname.as_str(), "cache_size" | "synchronous" | "page_size");
+            let silent_set = value.is_some() && matches!(pname.as_str(), "cache_size" | "cache_spill" | "synchronous" | "page_size");
             let spec = match &value {
                 Some(v) => format!("{pname}={v}"),
                 None => pname.clone(),
@@ -388,9 +388,11 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                         "incremental" => 2,
                         other => other.parse::<i64>().unwrap_or(0),
                     };
-                    c.stmt.writes = true;
+                    // (NONE writes nothing: a read transaction, so that
+                    // an empty file gets no page 1 yet.)
+                    c.stmt.writes = mode != 0;
                     c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::text(format!("auto_vacuum={mode}")), 0);
-                    txn = Some(true);
+                    txn = Some(mode != 0);
                 }
                 None => {
                     c.b.add4(Opcode::PragmaBtree, pdb_op, out, 0, P4::text("auto_vacuum".into()), 0);
