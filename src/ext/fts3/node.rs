@@ -158,12 +158,25 @@ impl SegmentWriter {
     }
 
     /// Lay the segment out.
-    pub fn finish(mut self) -> Layout {
-        if self.leaves.is_empty() {
+    pub fn finish(self) -> Layout {
+        self.lay_out(None)
+    }
+
+    /// Lay the segment out as SQLite's incremental merge (`merge=X,Y`)
+    /// leaves it: never root-only, and the nodes of height `h` from
+    /// blockid `first_block + h * n_leaf_est` on (the space that merge
+    /// reserves per height so it can append later).
+    pub fn finish_appendable(self, n_leaf_est: i64) -> Layout {
+        debug_assert!(n_leaf_est > 0);
+        self.lay_out(Some(n_leaf_est))
+    }
+
+    fn lay_out(mut self, appendable: Option<i64>) -> Layout {
+        if self.leaves.is_empty() && appendable.is_none() {
             let n = self.cur.len() as i64;
             return Layout { blocks: Vec::new(), start: 0, leaves_end: 0, end: 0, leaf_bytes: n, root: self.cur };
         }
-        if self.cur_terms > 0 {
+        if self.cur_terms > 0 || self.leaves.is_empty() {
             let done = std::mem::take(&mut self.cur);
             self.leaves.push(done);
         }
@@ -217,10 +230,17 @@ impl SegmentWriter {
                 let root = nodes.pop().unwrap_or_default();
                 return Layout { blocks, start, leaves_end, end: id - 1, leaf_bytes, root };
             }
-            children_first = id;
+            let mut nid = match appendable {
+                Some(est) => start + height * est,
+                None => id,
+            };
+            children_first = nid;
             for n in nodes {
-                blocks.push((id, n));
-                id += 1;
+                blocks.push((nid, n));
+                nid += 1;
+            }
+            if appendable.is_none() {
+                id = nid;
             }
             seps = up_seps;
             height += 1;

@@ -27,6 +27,9 @@ pub struct Pending {
     pub last: Option<(i64, bool)>,
     /// Rough size in bytes (SQLite flushes past 1 MiB).
     pub bytes: usize,
+    /// Leaves written from this buffer since the transaction began
+    /// (what `automerge` sizes its work by); `clear` keeps it.
+    pub leaves_added: i64,
 }
 
 /// SQLite's limit on pending data before it flushes.

@@ -232,8 +232,8 @@ pub fn alloc_idx(c: &mut Connection, cfg: &Config, level: i64, base: i64) -> Res
 }
 
 /// Write a segment of `terms` (in order, encoded doclists) at `level`
-/// with `idx`.
-pub fn write_segment(c: &mut Connection, cfg: &Config, node_size: usize, level: i64, idx: i64, terms: &[(Vec<u8>, Vec<u8>)]) -> Result<i64> {
+/// with `idx`; returns its leaf bytes and its number of leaves.
+pub fn write_segment(c: &mut Connection, cfg: &Config, node_size: usize, level: i64, idx: i64, terms: &[(Vec<u8>, Vec<u8>)]) -> Result<(i64, i64)> {
     let segs = table(&cfg.db, &cfg.name, "segments");
     let rows = query(c, &format!("SELECT coalesce(max(blockid), 0) + 1 FROM {segs}"), &[])?;
     let first = rows.first().map_or(1, |r| r[0].as_ref().to_i64());
@@ -249,7 +249,8 @@ pub fn write_segment(c: &mut Connection, cfg: &Config, node_size: usize, level: 
     let sql = format!("INSERT INTO {} VALUES(?, ?, ?, ?, ?, ?)", table(&cfg.db, &cfg.name, "segdir"));
     let end = Value::Text(format!("{} {}", l.end, l.leaf_bytes).into_bytes());
     query(c, &sql, &[Value::Integer(level), Value::Integer(idx), Value::Integer(l.start), Value::Integer(l.leaves_end), end, Value::Blob(l.root)])?;
-    Ok(l.leaf_bytes)
+    let leaves = if l.start == 0 { 1 } else { l.leaves_end - l.start + 1 };
+    Ok((l.leaf_bytes, leaves))
 }
 
 /// Merge `segs` (oldest first) into `(term, doclist)` pairs.
@@ -311,7 +312,7 @@ pub fn merge_level(c: &mut Connection, cfg: &Config, level: i64, base: i64) -> R
     let older = list(c, cfg, level + 1, base + super::MAX_LEVEL - 1)?;
     let terms = merge_segments(c, cfg, &segs, !older.is_empty())?;
     let idx = alloc_idx(c, cfg, level + 1, base)?;
-    let size = if terms.is_empty() { None } else { Some(write_segment(c, cfg, node_size, level + 1, idx, &terms)?) };
+    let size = if terms.is_empty() { None } else { Some(write_segment(c, cfg, node_size, level + 1, idx, &terms)?.0) };
     drop_segments(c, cfg, &segs)?;
     if let Some(n) = size {
         promote(c, cfg, level + 1, n, base)?;
@@ -402,7 +403,8 @@ pub fn flush(c: &mut Connection, cfg: &Config, pending: &mut super::pending::Pen
             }
             out.push((t, doclist::encode(&entries, cfg.desc)));
         }
-        let n = write_segment(c, cfg, node_size, base, idx, &out)?;
+        let (n, leaves) = write_segment(c, cfg, node_size, base, idx, &out)?;
+        pending.leaves_added += leaves;
         promote(c, cfg, base, n, base)?;
     }
     Ok(())
