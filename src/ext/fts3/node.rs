@@ -20,6 +20,10 @@
 
 use super::varint;
 
+/// The header room SQLite's segment writer counts in an interior node:
+/// the height byte and the longest varint.
+const INTERIOR_HEADER_RESERVE: usize = 1 + 10;
+
 /// Length of the common prefix of `a` and `b`.
 pub fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
@@ -200,6 +204,7 @@ impl SegmentWriter {
             let mut node = Vec::new();
             varint::put(&mut node, height);
             varint::put(&mut node, children_first);
+            let mut hdr = node.len();
             let mut nterms = 0usize;
             let mut prev: Vec<u8> = Vec::new();
             for (i, s) in seps.iter().enumerate() {
@@ -209,11 +214,19 @@ impl SegmentWriter {
                 if nterms > 0 {
                     n += varint::len(p as i64);
                 }
-                if nterms > 0 && node.len() + n > self.node_size {
+                // SQLite's segment writer counts a node's header as the
+                // most it could take (1 + 10 bytes); its incremental
+                // merge counts the bytes the node has.
+                let used = match appendable {
+                    Some(_) => node.len(),
+                    None => node.len() - hdr + INTERIOR_HEADER_RESERVE,
+                };
+                if nterms > 0 && used + n > self.node_size {
                     nodes.push(std::mem::take(&mut node));
                     up_seps.push(s.clone());
                     varint::put(&mut node, height);
                     varint::put(&mut node, child);
+                    hdr = node.len();
                     nterms = 0;
                     continue;
                 }
