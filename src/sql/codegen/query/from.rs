@@ -390,6 +390,13 @@ impl<'b> Compiler<'_> {
                 if let Some(ast::Indexed::IndexedBy(ix)) = indexed {
                     self.check_indexed_by(&table, &unquote(ix.0))?;
                 }
+                if table.virtual_table.is_some() && self.env.no_vtab {
+                    return Err(match (qn.db_name.as_ref(), self.names.home_db) {
+                        (Some(d), _) => Error::sql(format!("no such table: {}.{name}", unquote(d.0))),
+                        (None, Some(db)) => Error::sql(format!("no such table: {}.{name}", self.db_name(db))),
+                        (None, None) => Error::sql(format!("no such table: {name}")),
+                    });
+                }
                 if table.virtual_table.is_some() {
                     let (inst, decl) = self.connected_vtab(&table)?.expect("a virtual table");
                     self.stmt.dbs_used |= 1 << table.db;
