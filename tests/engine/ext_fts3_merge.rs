@@ -59,14 +59,38 @@ fn merge_and_automerge_arguments() {
     let r = RefDb::open();
     let mut s = String::from("CREATE VIRTUAL TABLE t USING fts4(x);; CREATE VIRTUAL TABLE f3 USING fts3(x);;");
     for cmd in [
-        "merge=5", "merge=abc", "merge=0,2", "merge=5,1", "merge=5,17", "merge=5,2", "merge= 5,2", "merge=5,2 ", "merge=-1,2", "merge=5,0",
-        "merge=5,", "merge=", "merge=,2", "merge=5x", "merge=00005,02", "merge=+5,2", "merge=5,2,3", "merge=99999999999,2", "MERGE=5,2",
-        "automerge=1", "automerge=16", "automerge=0", "automerge=x", "automerge=-1", "automerge=2 ", "automerge=100", "automerge=2x",
-        "automerge=", "automerge= 3", "AutoMerge=4",
+        "merge=5",
+        "merge=abc",
+        "merge=0,2",
+        "merge=5,1",
+        "merge=5,17",
+        "merge=5,2",
+        "merge= 5,2",
+        "merge=5,2 ",
+        "merge=-1,2",
+        "merge=5,0",
+        "merge=5,",
+        "merge=",
+        "merge=,2",
+        "merge=5x",
+        "merge=00005,02",
+        "merge=+5,2",
+        "merge=5,2,3",
+        "merge=99999999999,2",
+        "MERGE=5,2",
+        "automerge=1",
+        "automerge=16",
+        "automerge=0",
+        "automerge=x",
+        "automerge=-1",
+        "automerge=2 ",
+        "automerge=100",
+        "automerge=2x",
+        "automerge=",
+        "automerge= 3",
+        "AutoMerge=4",
     ] {
-        s.push_str(&format!(
-            "SELECT total_changes();; INSERT INTO t(t) VALUES('{cmd}');; SELECT total_changes();; SELECT id, quote(value) FROM t_stat;;"
-        ));
+        s.push_str(&format!("SELECT total_changes();; INSERT INTO t(t) VALUES('{cmd}');; SELECT total_changes();; SELECT id, quote(value) FROM t_stat;;"));
     }
     s.push_str("SELECT name FROM sqlite_master WHERE name LIKE 'f3%';; INSERT INTO f3(f3) VALUES('merge=4,2');;");
     s.push_str("SELECT name FROM sqlite_master WHERE name LIKE 'f3%';; INSERT INTO f3(f3) VALUES('automerge=3');;");
@@ -166,7 +190,8 @@ fn half_done_merge_finished_by_the_other_engine() {
         let setup = format!("PRAGMA page_size = 512;; CREATE VIRTUAL TABLE t USING fts4(x);; {}", batches(3, 10, 30, 20));
         run_on(p, ours_first, &setup);
         run_on(p, ours_first, "INSERT INTO t(t) VALUES('merge=20,4');; INSERT INTO t(t) VALUES('merge=20,4');;");
-        let check = "INSERT INTO t(t) VALUES('integrity-check');; SELECT docid FROM t WHERE t MATCH 'w11 OR alpha';; SELECT count(*) FROM t WHERE t MATCH 'w3*';;";
+        let check =
+            "INSERT INTO t(t) VALUES('integrity-check');; SELECT docid FROM t WHERE t MATCH 'w11 OR alpha';; SELECT count(*) FROM t WHERE t MATCH 'w3*';;";
         let a = run_on(p, !ours_first, check);
         assert!(a.iter().all(|o| matches!(o, Outcome::Rows { .. })), "{a:?}");
         for _ in 0..40 {
@@ -178,5 +203,23 @@ fn half_done_merge_finished_by_the_other_engine() {
         assert_eq!(b, c);
         let segs = run_on(p, ours_first, "SELECT count(*) = 1 FROM t_segdir;;");
         assert_eq!(segs, run_on(p, !ours_first, "SELECT 1 AS \"count(*) = 1\";;"), "one segment left");
+    }
+}
+
+/// Promotion after a new segment is all or nothing: one segment above it
+/// larger than 1.5 times its size keeps every higher level in place.
+#[test]
+fn promotion_is_all_or_nothing() {
+    for big in [5, 100000] {
+        let mut ours = ours_open();
+        let r = RefDb::open();
+        let s = format!(
+            "CREATE VIRTUAL TABLE t USING fts4(x);; INSERT INTO t VALUES('doc 0 alpha');; INSERT INTO t VALUES('doc 1 alpha');; \
+             INSERT INTO t VALUES('doc 2 alpha');; UPDATE t_segdir SET level = 2, idx = 0, end_block = '0 {big}' WHERE idx = 0;; \
+             UPDATE t_segdir SET level = 1, idx = 0, end_block = '0 5' WHERE idx = 1;; UPDATE t_segdir SET idx = 0 WHERE idx = 2;; \
+             INSERT INTO t VALUES('some new document text here');; SELECT level, idx, end_block FROM t_segdir;; \
+             INSERT INTO t(t) VALUES('integrity-check');;"
+        );
+        same_steps(&mut ours, &r, &s);
     }
 }

@@ -121,11 +121,7 @@ pub fn after_flush(c: &mut Connection, cfg: &Config, leaves: i64) -> Result<()> 
     if n == 0 {
         return Ok(());
     }
-    let rows = query(
-        c,
-        &format!("SELECT max(level % ?) FROM {}", table(&cfg.db, &cfg.name, "segdir")),
-        &[Value::Integer(super::MAX_LEVEL)],
-    )?;
+    let rows = query(c, &format!("SELECT max(level % ?) FROM {}", table(&cfg.db, &cfg.name, "segdir")), &[Value::Integer(super::MAX_LEVEL)])?;
     let max_level = rows.first().map_or(0, |r| r[0].as_ref().to_i64());
     let mut a = leaves.saturating_mul(max_level);
     a += a / 2;

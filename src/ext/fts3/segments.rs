@@ -330,9 +330,11 @@ fn seg_size(v: &Value) -> Option<i64> {
 }
 
 /// After a segment of `n` leaf bytes was written at absolute `level`:
-/// the older levels right above it whose segments are all no larger than
-/// 1.5 times it are moved down into `level`, oldest first, as SQLite
-/// keeps small segments from lingering above a large new one.
+/// when every segment on the index's higher levels is no larger than 1.5
+/// times it (and records its size), they all move down into `level`,
+/// oldest first, as SQLite keeps small segments from lingering above a
+/// large new one; one larger or unsized segment keeps them all where
+/// they are.
 pub fn promote(c: &mut Connection, cfg: &Config, level: i64, n: i64, base: i64) -> Result<()> {
     let limit = n * 3 / 2;
     let segdir = table(&cfg.db, &cfg.name, "segdir");
@@ -341,25 +343,10 @@ pub fn promote(c: &mut Connection, cfg: &Config, level: i64, n: i64, base: i64) 
         &format!("SELECT level, idx, end_block FROM {segdir} WHERE level > ? AND level <= ? ORDER BY level ASC, idx ASC"),
         &[Value::Integer(level), Value::Integer(base + super::MAX_LEVEL - 1)],
     )?;
-    let mut top = None;
-    let mut i = 0;
-    while i < rows.len() {
-        let lvl = rows[i][0].as_ref().to_i64();
-        let mut j = i;
-        let mut small = true;
-        while j < rows.len() && rows[j][0].as_ref().to_i64() == lvl {
-            if seg_size(&rows[j][2]).is_none_or(|s| s > limit) {
-                small = false;
-            }
-            j += 1;
-        }
-        if !small {
-            break;
-        }
-        top = Some(lvl);
-        i = j;
+    if rows.is_empty() || rows.iter().any(|r| seg_size(&r[2]).is_none_or(|s| s <= 0 || s > limit)) {
+        return Ok(());
     }
-    let Some(top) = top else { return Ok(()) };
+    let top = rows.iter().map(|r| r[0].as_ref().to_i64()).max().unwrap_or(level);
     let all = query(
         c,
         &format!("SELECT level, idx FROM {segdir} WHERE level BETWEEN ? AND ? ORDER BY level DESC, idx ASC"),
