@@ -248,3 +248,19 @@ fn damaged_totals_are_malformed_for_large_queries() {
         same_steps(&mut ours, &r, &s);
     }
 }
+
+/// An oversized varint in a doclist (ten bytes all with the high bit) is
+/// read as SQLite reads it, not refused (fts3corrupt3.test 1.3).
+#[test]
+fn oversized_varints_are_read_as_sqlite_reads_them() {
+    let mut ours = ours_open();
+    let r = RefDb::open();
+    same_steps(
+        &mut ours,
+        &r,
+        "PRAGMA page_size = 512;; CREATE VIRTUAL TABLE t1 USING fts3;; BEGIN;; INSERT INTO t1 VALUES('one');; INSERT INTO t1 VALUES('one');; \
+         INSERT INTO t1 VALUES('one');; COMMIT;; SELECT quote(root) FROM t1_segdir;; \
+         UPDATE t1_segdir SET root = X'00036F6E650EFFFFFFFFFFFFFFFFFFFFFFFF0200';; SELECT rowid FROM t1 WHERE t1 MATCH 'one';; \
+         UPDATE t1_segdir SET root = X'00036F6E650BFFFFFFFFFFFFFFFFFFFFFF';; SELECT rowid FROM t1 WHERE t1 MATCH 'one';;",
+    );
+}
