@@ -264,3 +264,23 @@ fn oversized_varints_are_read_as_sqlite_reads_them() {
          UPDATE t1_segdir SET root = X'00036F6E650BFFFFFFFFFFFFFFFFFFFFFF';; SELECT rowid FROM t1 WHERE t1 MATCH 'one';;",
     );
 }
+
+/// One statement writing more than the pending-data limit flushes where
+/// SQLite flushes (its estimate: each term's doclist so far, the term and
+/// a hash entry), so the segments match (fts4opt.test 1.8).
+#[test]
+fn large_statements_flush_where_sqlite_flushes() {
+    for (docs, words) in [(1500, 25), (6000, 30)] {
+        let mut ours = ours_open();
+        let r = RefDb::open();
+        let mut w = Words(docs as u64);
+        let mut s = String::from("CREATE TABLE src(x);; BEGIN;;");
+        for i in 0..docs {
+            s.push_str(&format!("INSERT INTO src VALUES('{} n{i}');;", w.text(words)));
+        }
+        s.push_str("COMMIT;; CREATE VIRTUAL TABLE t USING fts4(x, prefix='1,2,3');; INSERT INTO t(x) SELECT x FROM src;;");
+        s.push_str("SELECT level, idx, start_block, leaves_end_block, end_block FROM t_segdir;; DELETE FROM t WHERE rowid % 3 = 0;;");
+        s.push_str("SELECT level, idx, start_block, leaves_end_block, end_block FROM t_segdir;;");
+        same_steps(&mut ours, &r, &s);
+    }
+}
