@@ -161,7 +161,9 @@ pub unsafe extern "C" fn sqlite3_prepare_v3(
     ppStmt: *mut *mut sqlite3_stmt,
     pzTail: *mut *const c_char,
 ) -> c_int {
-    // PERSISTENT, NORMALIZE and NO_VTAB change nothing observable here.
+    // PERSISTENT and NORMALIZE change nothing observable here. NO_VTAB is
+    // not applied to an application's statements yet (ringlite's own
+    // extensions use `Connection::prepare_no_vtab`).
     let _ = prepFlags;
     ffi_guard!(SQLITE_INTERNAL, { prepare8(db, zSql, nByte, ppStmt, pzTail) })
 }

@@ -59,6 +59,7 @@ pub struct CompileStamp {
     pub temp_listed: bool,
     pub memory: bool,
     pub internal: bool,
+    pub no_vtab: bool,
     pub preupdate_hooked: bool,
     pub text_encoding: crate::value::encoding::TextEncoding,
 }

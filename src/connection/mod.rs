@@ -191,6 +191,9 @@ pub struct Connection {
     authorizer: Option<crate::sql::codegen::auth::Authorizer>,
     /// The connection runs SQL of its own (see `Compiler::internal`).
     internal_sql: bool,
+    /// The statement being compiled may not use virtual tables (SQLite's
+    /// `SQLITE_PREPARE_NO_VTAB`; see `Connection::prepare_no_vtab`).
+    no_vtab_sql: bool,
     /// The values bound to the statement being compiled again (SQLite's
     /// `pReprepare`): a LIMIT parameter is read as its value then.
     reprepare_params: Option<Vec<crate::value::Value>>,

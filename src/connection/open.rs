@@ -314,6 +314,7 @@ impl Connection {
             trace: None,
             authorizer: None,
             internal_sql: false,
+            no_vtab_sql: false,
             reprepare_params: None,
         };
         (crate::REGISTER_BUILTIN_EXTENSIONS)(&mut conn)?;

@@ -237,6 +237,7 @@ impl Connection {
         let authorizer_slot: crate::sql::codegen::auth::AuthorizerSlot = std::cell::RefCell::new(self.authorizer.take());
         let authorizer = authorizer_installed.then_some(&authorizer_slot);
         let internal = self.internal_sql;
+        let no_vtab = self.no_vtab_sql;
         let preupdate_hooked = self.state.preupdate_hook.is_some();
         let generation = self.attach_generation;
         let settings_generation = self.state.settings_generation;
@@ -312,6 +313,7 @@ impl Connection {
             memory_db: memory,
             page_size,
             internal,
+            no_vtab,
             settings,
             preupdate_hooked,
             max_columns,
@@ -461,6 +463,7 @@ impl Connection {
             temp_listed: self.state.temp_used || !self.schemas.get(1).is_none_or(|s| s.rows.is_empty()),
             memory: self.memory,
             internal: self.internal_sql,
+            no_vtab: self.no_vtab_sql,
             preupdate_hooked: self.state.preupdate_hook.is_some(),
             text_encoding: self.state.text_encoding,
         }
@@ -515,6 +518,16 @@ impl Connection {
             return Err(Error::new(crate::error::SQLITE_TOOBIG, "statement too long"));
         }
         self.prepare_terminated(sql)
+    }
+
+    /// [`Connection::prepare_terminated`] with SQLite's
+    /// `SQLITE_PREPARE_NO_VTAB`: a virtual table named by the statement
+    /// (or by a trigger it fires) is "no such table".
+    pub fn prepare_no_vtab(&mut self, sql: &[u8]) -> Result<(Option<Statement>, usize)> {
+        let was = std::mem::replace(&mut self.no_vtab_sql, true);
+        let r = self.prepare_terminated(sql);
+        self.no_vtab_sql = was;
+        r
     }
 
     /// [`Connection::prepare`] for a text that ends with a NUL (a C caller

@@ -10,7 +10,7 @@ use crate::sql_common::{ours_open, run_ours, run_ref, Outcome, RefDb, V};
 use ringlite::{Connection, OpenFlags};
 
 /// Run each `;;`-separated statement on both and compare outcomes.
-fn same_steps(ours: &mut Connection, reference: &RefDb, script: &str) {
+pub(crate) fn same_steps(ours: &mut Connection, reference: &RefDb, script: &str) {
     for stmt in script.split(";;").map(str::trim).filter(|s| !s.is_empty()) {
         let a = run_ours(ours, stmt);
         let b = run_ref(reference, stmt);
@@ -38,7 +38,7 @@ fn show(o: &[Outcome]) -> String {
 }
 
 /// A deterministic word stream.
-struct Words(u64);
+pub(crate) struct Words(pub(crate) u64);
 
 impl Words {
     fn next(&mut self) -> String {
@@ -49,12 +49,12 @@ impl Words {
             _ => format!("w{k}"),
         }
     }
-    fn text(&mut self, n: usize) -> String {
+    pub(crate) fn text(&mut self, n: usize) -> String {
         (0..n).map(|_| self.next()).collect::<Vec<_>>().join(" ")
     }
 }
 
-const DUMP: &str = "SELECT level, idx, start_block, leaves_end_block, end_block, hex(root) FROM t_segdir;; \
+pub(crate) const DUMP: &str = "SELECT level, idx, start_block, leaves_end_block, end_block, hex(root) FROM t_segdir;; \
                     SELECT blockid, hex(block) FROM t_segments;; SELECT docid, hex(size) FROM t_docsize;; SELECT hex(value) FROM t_stat;;";
 
 const QUERIES: [&str; 22] = [

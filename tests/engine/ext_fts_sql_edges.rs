@@ -185,3 +185,21 @@ fn rebuild_repairs_an_emptied_index_and_instead_of_replace() {
         "INSERT INTO ft4(ft4) VALUES('integrity-check')",
     ]);
 }
+
+/// The built-in extensions' modules are listed by `PRAGMA module_list`
+/// and its table-valued form (the reference lists more modules, so only
+/// the extensions' names are compared).
+#[test]
+fn module_list_names_the_extension_modules() {
+    let names = "('fts3', 'fts4', 'fts4aux', 'fts3tokenize', 'fts5', 'fts5vocab', 'rtree', 'rtree_i32', 'dbstat')";
+    same_all(&[
+        &format!("SELECT name FROM pragma_module_list WHERE name IN {names} ORDER BY name"),
+        "SELECT * FROM pragma_module_list WHERE name = 'fts5'",
+        "SELECT count(*) > 5 FROM pragma_module_list",
+        "SELECT name FROM pragma_function_list WHERE name IN ('matchinfo', 'snippet', 'bm25', 'rtreecheck') ORDER BY name",
+        "PRAGMA table_info(pragma_module_list)",
+        "SELECT rtreecheck()",
+        "SELECT rtreecheck(1, 2, 3)",
+        "SELECT narg FROM pragma_function_list WHERE name = 'rtreecheck'",
+    ]);
+}

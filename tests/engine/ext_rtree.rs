@@ -458,3 +458,32 @@ fn create_reads_sqlite_stat1() {
         &["CREATE VIRTUAL TABLE t3 USING rtree(id, x, y)", "SELECT name FROM sqlite_master WHERE name <> 'sqlite_stat4' ORDER BY name"],
     );
 }
+
+/// The statements R*Tree runs on its shadow tables cannot see virtual
+/// tables (SQLite's `SQLITE_PREPARE_NO_VTAB`): a trigger on a shadow
+/// table reading the R*Tree fails the write with "no such table"
+/// (rtreecirc.test; the table connected after the trigger exists).
+#[test]
+fn shadow_table_triggers_cannot_reach_the_rtree() {
+    let dir = tempfile::tempdir().unwrap();
+    for shadow in ["rt_node", "rt_parent", "rt_rowid"] {
+        for ours in [true, false] {
+            let path = dir.path().join(format!("{shadow}{ours}.db"));
+            let p = path.to_str().unwrap();
+            let run = |sql: &str| -> Vec<Outcome> {
+                if ours {
+                    let mut c = Connection::open(p, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE)).unwrap();
+                    run_ours(&mut c, sql)
+                } else {
+                    run_ref(&RefDb::open_path(p), sql)
+                }
+            };
+            run("CREATE VIRTUAL TABLE rt USING rtree(id, x1, x2, y1, y2)");
+            run(&format!("CREATE TRIGGER tr1 AFTER INSERT ON {shadow} BEGIN SELECT * FROM rt; END"));
+            let got = run("INSERT INTO rt VALUES(1, 2, 3, 4, 5)");
+            assert_eq!(format!("{got:?}"), r#"[Error { code: 1, message: "no such table: main.rt" }]"#, "{shadow} ours={ours}");
+            run("DROP TRIGGER tr1");
+            assert!(matches!(run("INSERT INTO rt VALUES(1, 2, 3, 4, 5)")[..], [Outcome::Rows { .. }]));
+        }
+    }
+}

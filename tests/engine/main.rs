@@ -40,6 +40,7 @@ mod copy_vacuum;
 mod crash_power;
 mod ext_dbstat;
 mod ext_fts3;
+mod ext_fts3_merge;
 mod ext_fts5;
 mod ext_fts5_build;
 mod ext_fts5_content;

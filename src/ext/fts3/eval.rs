@@ -202,8 +202,52 @@ fn docs(e: &Expr, hits: &[DocMap]) -> BTreeSet<i64> {
     }
 }
 
-/// Run `query` in language `langid`.
+/// SQLite reads the table's totals (`%_stat` row 0) for a query of two
+/// or more tokens when one of their doclists spills past a node (to
+/// weigh which tokens to defer), and says the index is malformed when
+/// the record is missing, not a blob, or counts no documents or no
+/// bytes. The same check, the record read first so an intact table pays
+/// one small read.
+fn check_totals(c: &mut Connection, cfg: &Config, langid: i64, query: &Query) -> Result<()> {
+    if !cfg.has_stat() || query.phrases.iter().map(|p| p.tokens.len()).sum::<usize>() < 2 {
+        return Ok(());
+    }
+    let rows = super::shadow::query(c, &format!("SELECT value FROM {} WHERE id = 0", super::shadow::table(&cfg.db, &cfg.name, "stat")), &[])?;
+    let intact = match rows.first().map(|r| &r[0]) {
+        Some(crate::value::Value::Blob(b)) => {
+            let mut p = 0;
+            let n_doc = super::varint::get(b, &mut p).unwrap_or(0);
+            let mut last = 0;
+            while p < b.len() {
+                match super::varint::get(b, &mut p) {
+                    Some(v) => last = v,
+                    None => break,
+                }
+            }
+            n_doc != 0 && last != 0
+        }
+        _ => false,
+    };
+    if intact {
+        return Ok(());
+    }
+    let node_size = segments::node_size(c, cfg)?;
+    let base = cfg.level_base(langid, 0);
+    let segs = segments::list(c, cfg, base, base + super::MAX_LEVEL - 1)?;
+    for t in query.phrases.iter().flat_map(|p| p.tokens.iter()) {
+        let range = if t.prefix { Range::Prefix(&t.term) } else { Range::Exact(&t.term) };
+        for seg in &segs {
+            if segments::seg_terms(c, cfg, seg, range)?.iter().any(|(_, d)| d.len() > node_size) {
+                return Err(segments::corrupt());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Run `query` over the index (and `pending`) for language `langid`.
 pub fn run(c: &mut Connection, cfg: &Config, pending: Option<&BTreeMap<Vec<u8>, Vec<Entry>>>, langid: i64, query: Query) -> Result<Run> {
+    check_totals(c, cfg, langid, &query)?;
     let mut all = Vec::new();
     for p in &query.phrases {
         all.push(phrase_map(c, cfg, pending, langid, p)?);

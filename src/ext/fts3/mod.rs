@@ -11,7 +11,8 @@
 //! porter, unicode61), `expr` (the query language), `doclist`, `node`
 //! and `segments` (the index format, reading, writing, merging),
 //! `pending` (terms not yet written), `eval` (running a query), `table`
-//! (the module and its writes, special commands), `cursor` (scans),
+//! (the module and its writes, special commands), `incrmerge` (the
+//! `merge=X,Y` and `automerge=N` commands), `cursor` (scans),
 //! `share` (what the table, its cursors and the auxiliary functions
 //! share) and `auxfn` (`offsets()`, `snippet()`, `matchinfo()`); beside the table
 //! modules, `aux_vtab` (`fts4aux`, the index's terms as rows) and
@@ -29,6 +30,7 @@ pub mod cursor;
 pub mod doclist;
 pub mod eval;
 pub mod expr;
+pub mod incrmerge;
 pub mod node;
 pub mod pending;
 pub mod segments;

@@ -20,6 +20,10 @@
 
 use super::varint;
 
+/// The header room SQLite's segment writer counts in an interior node:
+/// the height byte and the longest varint.
+const INTERIOR_HEADER_RESERVE: usize = 1 + 10;
+
 /// Length of the common prefix of `a` and `b`.
 pub fn common_prefix(a: &[u8], b: &[u8]) -> usize {
     a.iter().zip(b).take_while(|(x, y)| x == y).count()
@@ -158,12 +162,25 @@ impl SegmentWriter {
     }
 
     /// Lay the segment out.
-    pub fn finish(mut self) -> Layout {
-        if self.leaves.is_empty() {
+    pub fn finish(self) -> Layout {
+        self.lay_out(None)
+    }
+
+    /// Lay the segment out as SQLite's incremental merge (`merge=X,Y`)
+    /// leaves it: never root-only, and the nodes of height `h` from
+    /// blockid `first_block + h * n_leaf_est` on (the space that merge
+    /// reserves per height so it can append later).
+    pub fn finish_appendable(self, n_leaf_est: i64) -> Layout {
+        debug_assert!(n_leaf_est > 0);
+        self.lay_out(Some(n_leaf_est))
+    }
+
+    fn lay_out(mut self, appendable: Option<i64>) -> Layout {
+        if self.leaves.is_empty() && appendable.is_none() {
             let n = self.cur.len() as i64;
             return Layout { blocks: Vec::new(), start: 0, leaves_end: 0, end: 0, leaf_bytes: n, root: self.cur };
         }
-        if self.cur_terms > 0 {
+        if self.cur_terms > 0 || self.leaves.is_empty() {
             let done = std::mem::take(&mut self.cur);
             self.leaves.push(done);
         }
@@ -187,6 +204,7 @@ impl SegmentWriter {
             let mut node = Vec::new();
             varint::put(&mut node, height);
             varint::put(&mut node, children_first);
+            let mut hdr = node.len();
             let mut nterms = 0usize;
             let mut prev: Vec<u8> = Vec::new();
             for (i, s) in seps.iter().enumerate() {
@@ -196,11 +214,19 @@ impl SegmentWriter {
                 if nterms > 0 {
                     n += varint::len(p as i64);
                 }
-                if nterms > 0 && node.len() + n > self.node_size {
+                // SQLite's segment writer counts a node's header as the
+                // most it could take (1 + 10 bytes); its incremental
+                // merge counts the bytes the node has.
+                let used = match appendable {
+                    Some(_) => node.len(),
+                    None => node.len() - hdr + INTERIOR_HEADER_RESERVE,
+                };
+                if nterms > 0 && used + n > self.node_size {
                     nodes.push(std::mem::take(&mut node));
                     up_seps.push(s.clone());
                     varint::put(&mut node, height);
                     varint::put(&mut node, child);
+                    hdr = node.len();
                     nterms = 0;
                     continue;
                 }
@@ -217,10 +243,17 @@ impl SegmentWriter {
                 let root = nodes.pop().unwrap_or_default();
                 return Layout { blocks, start, leaves_end, end: id - 1, leaf_bytes, root };
             }
-            children_first = id;
+            let mut nid = match appendable {
+                Some(est) => start + height * est,
+                None => id,
+            };
+            children_first = nid;
             for n in nodes {
-                blocks.push((id, n));
-                id += 1;
+                blocks.push((nid, n));
+                nid += 1;
+            }
+            if appendable.is_none() {
+                id = nid;
             }
             seps = up_seps;
             height += 1;

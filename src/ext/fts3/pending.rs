@@ -14,6 +14,7 @@
 //! no docid twice; all pending entries share one language id.
 
 use super::doclist::Entry;
+use super::varint;
 use std::collections::BTreeMap;
 
 /// The pending-terms buffer of one table.
@@ -27,6 +28,23 @@ pub struct Pending {
     pub last: Option<(i64, bool)>,
     /// Rough size in bytes (SQLite flushes past 1 MiB).
     pub bytes: usize,
+    /// Leaves written from this buffer since the transaction began
+    /// (what `automerge` sizes its work by); `clear` keeps it.
+    pub leaves_added: i64,
+}
+
+/// What SQLite counts per pending term for its hash entry.
+const HASH_ENTRY: usize = 40;
+
+/// The bytes a pending doclist grows by when `docid` starts in it: the
+/// docid's distance from the previous one, and the end of the previous
+/// entry's positions.
+fn new_doc_bytes(list: &[Entry], docid: i64) -> usize {
+    match list.last() {
+        Some(e) if e.docid == docid => 0,
+        Some(e) => 1 + varint::len(docid.wrapping_sub(e.docid)),
+        None => varint::len(docid),
+    }
 }
 
 /// SQLite's limit on pending data before it flushes.
@@ -66,14 +84,35 @@ impl Pending {
     }
 
     /// Record that `docid` holds `term` at `pos` in `col` (index `i`).
+    ///
+    /// `bytes` follows SQLite's estimate of its pending data: per term,
+    /// the encoded doclist so far, the term, and 40 bytes of hash entry.
     pub fn add(&mut self, i: usize, term: &[u8], docid: i64, col: usize, pos: i64) {
-        let mut added = 2;
-        let list = self.index(i).entry(term.to_vec()).or_default();
+        let mut added = 0;
+        let map = self.index(i);
+        if !map.contains_key(term) {
+            added += term.len() + HASH_ENTRY;
+        }
+        let list = map.entry(term.to_vec()).or_default();
+        added += new_doc_bytes(list, docid);
         if list.last().is_none_or(|e| e.docid != docid) {
             list.push(Entry { docid, cols: Vec::new() });
-            added += term.len() + 10;
         }
         if let Some(e) = list.last_mut() {
+            // A new column is marked (1 and its number); a position is
+            // its distance from the last one in the column, plus 2.
+            let last = match e.cols.last() {
+                Some((c, ps)) if *c == col => ps.last().copied(),
+                _ => {
+                    if col > 0 {
+                        added += 1 + varint::len(col as i64);
+                    }
+                    None
+                }
+            };
+            if last != Some(pos) {
+                added += varint::len(pos - last.unwrap_or(0) + 2);
+            }
             e.push(col, pos);
         }
         self.bytes += added;
@@ -82,10 +121,14 @@ impl Pending {
     /// Record that `docid` no longer holds `term` (index `i`).
     pub fn delete(&mut self, i: usize, term: &[u8], docid: i64) {
         let mut added = 0;
-        let list = self.index(i).entry(term.to_vec()).or_default();
+        let map = self.index(i);
+        if !map.contains_key(term) {
+            added += term.len() + HASH_ENTRY;
+        }
+        let list = map.entry(term.to_vec()).or_default();
+        added += new_doc_bytes(list, docid);
         if list.last().is_none_or(|e| e.docid != docid) {
             list.push(Entry { docid, cols: Vec::new() });
-            added = term.len() + 10;
         }
         self.bytes += added;
     }

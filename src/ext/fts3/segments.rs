@@ -232,8 +232,8 @@ pub fn alloc_idx(c: &mut Connection, cfg: &Config, level: i64, base: i64) -> Res
 }
 
 /// Write a segment of `terms` (in order, encoded doclists) at `level`
-/// with `idx`.
-pub fn write_segment(c: &mut Connection, cfg: &Config, node_size: usize, level: i64, idx: i64, terms: &[(Vec<u8>, Vec<u8>)]) -> Result<i64> {
+/// with `idx`; returns its leaf bytes and its number of leaves.
+pub fn write_segment(c: &mut Connection, cfg: &Config, node_size: usize, level: i64, idx: i64, terms: &[(Vec<u8>, Vec<u8>)]) -> Result<(i64, i64)> {
     let segs = table(&cfg.db, &cfg.name, "segments");
     let rows = query(c, &format!("SELECT coalesce(max(blockid), 0) + 1 FROM {segs}"), &[])?;
     let first = rows.first().map_or(1, |r| r[0].as_ref().to_i64());
@@ -249,7 +249,8 @@ pub fn write_segment(c: &mut Connection, cfg: &Config, node_size: usize, level: 
     let sql = format!("INSERT INTO {} VALUES(?, ?, ?, ?, ?, ?)", table(&cfg.db, &cfg.name, "segdir"));
     let end = Value::Text(format!("{} {}", l.end, l.leaf_bytes).into_bytes());
     query(c, &sql, &[Value::Integer(level), Value::Integer(idx), Value::Integer(l.start), Value::Integer(l.leaves_end), end, Value::Blob(l.root)])?;
-    Ok(l.leaf_bytes)
+    let leaves = if l.start == 0 { 1 } else { l.leaves_end - l.start + 1 };
+    Ok((l.leaf_bytes, leaves))
 }
 
 /// Merge `segs` (oldest first) into `(term, doclist)` pairs.
@@ -311,7 +312,7 @@ pub fn merge_level(c: &mut Connection, cfg: &Config, level: i64, base: i64) -> R
     let older = list(c, cfg, level + 1, base + super::MAX_LEVEL - 1)?;
     let terms = merge_segments(c, cfg, &segs, !older.is_empty())?;
     let idx = alloc_idx(c, cfg, level + 1, base)?;
-    let size = if terms.is_empty() { None } else { Some(write_segment(c, cfg, node_size, level + 1, idx, &terms)?) };
+    let size = if terms.is_empty() { None } else { Some(write_segment(c, cfg, node_size, level + 1, idx, &terms)?.0) };
     drop_segments(c, cfg, &segs)?;
     if let Some(n) = size {
         promote(c, cfg, level + 1, n, base)?;
@@ -329,9 +330,11 @@ fn seg_size(v: &Value) -> Option<i64> {
 }
 
 /// After a segment of `n` leaf bytes was written at absolute `level`:
-/// the older levels right above it whose segments are all no larger than
-/// 1.5 times it are moved down into `level`, oldest first, as SQLite
-/// keeps small segments from lingering above a large new one.
+/// when every segment on the index's higher levels is no larger than 1.5
+/// times it (and records its size), they all move down into `level`,
+/// oldest first, as SQLite keeps small segments from lingering above a
+/// large new one; one larger or unsized segment keeps them all where
+/// they are.
 pub fn promote(c: &mut Connection, cfg: &Config, level: i64, n: i64, base: i64) -> Result<()> {
     let limit = n * 3 / 2;
     let segdir = table(&cfg.db, &cfg.name, "segdir");
@@ -340,25 +343,10 @@ pub fn promote(c: &mut Connection, cfg: &Config, level: i64, n: i64, base: i64) 
         &format!("SELECT level, idx, end_block FROM {segdir} WHERE level > ? AND level <= ? ORDER BY level ASC, idx ASC"),
         &[Value::Integer(level), Value::Integer(base + super::MAX_LEVEL - 1)],
     )?;
-    let mut top = None;
-    let mut i = 0;
-    while i < rows.len() {
-        let lvl = rows[i][0].as_ref().to_i64();
-        let mut j = i;
-        let mut small = true;
-        while j < rows.len() && rows[j][0].as_ref().to_i64() == lvl {
-            if seg_size(&rows[j][2]).is_none_or(|s| s > limit) {
-                small = false;
-            }
-            j += 1;
-        }
-        if !small {
-            break;
-        }
-        top = Some(lvl);
-        i = j;
+    if rows.is_empty() || rows.iter().any(|r| seg_size(&r[2]).is_none_or(|s| s <= 0 || s > limit)) {
+        return Ok(());
     }
-    let Some(top) = top else { return Ok(()) };
+    let top = rows.iter().map(|r| r[0].as_ref().to_i64()).max().unwrap_or(level);
     let all = query(
         c,
         &format!("SELECT level, idx FROM {segdir} WHERE level BETWEEN ? AND ? ORDER BY level DESC, idx ASC"),
@@ -402,7 +390,8 @@ pub fn flush(c: &mut Connection, cfg: &Config, pending: &mut super::pending::Pen
             }
             out.push((t, doclist::encode(&entries, cfg.desc)));
         }
-        let n = write_segment(c, cfg, node_size, base, idx, &out)?;
+        let (n, leaves) = write_segment(c, cfg, node_size, base, idx, &out)?;
+        pending.leaves_added += leaves;
         promote(c, cfg, base, n, base)?;
     }
     Ok(())

@@ -8,8 +8,8 @@
 //! documents, tokens per column, bytes of text); a delete of the last
 //! row empties every shadow table, as SQLite does. An INSERT naming only
 //! the hidden column of the table's name runs a special command
-//! (`optimize`, `rebuild`, `integrity-check`; `merge=` and
-//! `automerge=` other than 0 are refused with an error).
+//! (`optimize`, `rebuild`, `integrity-check`, and `merge=X,Y` and
+//! `automerge=N` through `incrmerge`).
 //!
 //! Invariant: the pending terms are written before anything reads the
 //! segments for a write (merges, commands) and at sync and savepoint.
@@ -513,14 +513,14 @@ impl Inner {
             "optimize" => self.optimize(c).map(|_| ()),
             "rebuild" => self.rebuild(c),
             "integrity-check" => self.integrity_check(c),
-            _ if s.starts_with("automerge=") => {
-                if s[10..].trim() == "0" {
-                    Ok(())
-                } else {
-                    Err(Error::sql("fts4: automerge=N other than 0 is not supported"))
-                }
+            _ if cmd.len() > 10 && cmd[..10].eq_ignore_ascii_case(b"automerge=") => {
+                self.flush(c)?;
+                super::incrmerge::set_automerge(c, &self.cfg, &cmd[10..])
             }
-            _ if s.starts_with("merge=") => Err(Error::sql("fts4: the merge=X,Y command is not supported")),
+            _ if cmd.len() > 6 && cmd[..6].eq_ignore_ascii_case(b"merge=") => {
+                self.flush(c)?;
+                super::incrmerge::merge_command(c, &self.cfg, &cmd[6..])
+            }
             _ => Err(Error::sql("SQL logic error")),
         }
     }
@@ -671,8 +671,21 @@ impl VTab for FtsTable {
         true
     }
 
+    fn begin(&self, _host: &mut dyn VmHost) -> Result<()> {
+        self.inner.pending.lock().unwrap_or_else(|e| e.into_inner()).leaves_added = 0;
+        Ok(())
+    }
+
     fn sync(&self, host: &mut dyn VmHost) -> Result<()> {
-        self.inner.flush(conn(host)?)
+        let c = conn(host)?;
+        self.inner.flush(c)?;
+        // The merge `automerge` asks for, sized by the leaves this
+        // transaction wrote; it leaves last_insert_rowid() alone too.
+        let leaves = std::mem::take(&mut self.inner.pending.lock().unwrap_or_else(|e| e.into_inner()).leaves_added);
+        let last = c.last_insert_rowid();
+        let r = super::incrmerge::after_flush(c, &self.inner.cfg, leaves);
+        c.set_last_insert_rowid(last);
+        r
     }
 
     fn rollback(&self, _host: &mut dyn VmHost) -> Result<()> {

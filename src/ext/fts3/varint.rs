@@ -6,7 +6,8 @@
 //!
 //! Invariant: [`get`] never reads past the slice and reports a truncated
 //! varint as `None` (a corrupt node), so callers turn it into
-//! `SQLITE_CORRUPT_VTAB` instead of panicking.
+//! `SQLITE_CORRUPT_VTAB` instead of panicking; an oversized one (a tenth
+//! byte with its high bit set) ends there, as SQLite reads it.
 
 /// Append `v` to `out`.
 pub fn put(out: &mut Vec<u8>, v: i64) {
@@ -47,8 +48,10 @@ pub fn get(buf: &[u8], pos: &mut usize) -> Option<i64> {
             return Some(v as i64);
         }
         shift += 7;
+        // SQLite's reader stops after ten bytes whatever the tenth says
+        // (an oversized varint is read, not refused).
         if shift >= 70 {
-            return None;
+            return Some(v as i64);
         }
     }
 }
@@ -65,5 +68,14 @@ mod tests {
             let mut p = 0;
             assert_eq!(super::get(&out, &mut p), Some(v));
         }
+    }
+
+    #[test]
+    fn oversized_varint_ends_after_ten_bytes() {
+        let buf = [0xffu8; 12];
+        let mut p = 0;
+        assert_eq!(super::get(&buf, &mut p), Some(-1));
+        assert_eq!(p, 10);
+        assert_eq!(super::get(&buf[..5], &mut 0), None);
     }
 }

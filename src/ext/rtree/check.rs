@@ -215,6 +215,11 @@ struct RtreeCheck;
 
 impl ScalarFunction for RtreeCheck {
     fn call(&self, ctx: &mut FunctionContext<'_>, args: &[Value]) -> Result<Value> {
+        // Registered for any number of arguments (as SQLite lists it); the
+        // count is checked when it runs.
+        if !(1..=2).contains(&args.len()) {
+            return Err(Error::sql("wrong number of arguments to function rtreecheck()"));
+        }
         let text = |v: &Value| text_of(v).unwrap_or_default();
         let (db, table) = if args.len() == 1 { ("main".to_string(), text(&args[0])) } else { (text(&args[0]), text(&args[1])) };
         let Some(host) = ctx.host.as_deref_mut() else { return Err(Error::code(SQLITE_ERROR)) };
@@ -265,13 +270,12 @@ impl ScalarFunction for RtreeDepth {
     }
 }
 
-/// Register `rtreecheck` (1 and 2 arguments), `rtreenode`, `rtreedepth`.
+/// Register `rtreecheck` (any number of arguments; 1 or 2 work),
+/// `rtreenode`, `rtreedepth`.
 pub fn register_functions(conn: &mut Connection) -> Result<()> {
     // rtreecheck runs SQL, so it is lent the connection (not `builtin`).
     let lent = FuncFlags::default();
-    for n in [1, 2] {
-        conn.create_function(FuncDef { name: "rtreecheck".into(), n_args: n, flags: lent, kind: FuncKind::Scalar(Arc::new(RtreeCheck)) })?;
-    }
+    conn.create_function(FuncDef { name: "rtreecheck".into(), n_args: -1, flags: lent, kind: FuncKind::Scalar(Arc::new(RtreeCheck)) })?;
     let own = FuncFlags { builtin: true, ..FuncFlags::default() };
     conn.create_function(FuncDef { name: "rtreenode".into(), n_args: 2, flags: own, kind: FuncKind::Scalar(Arc::new(RtreeNode)) })?;
     conn.create_function(FuncDef { name: "rtreedepth".into(), n_args: 1, flags: own, kind: FuncKind::Scalar(Arc::new(RtreeDepth)) })?;

@@ -155,12 +155,47 @@ impl StmtCache {
             Some(s) => s,
             // A shadow table that is missing or not as created: the tree
             // is damaged (SQLite says so, not what the SQL said).
-            None => prepare(conn, text.as_deref().unwrap_or("")).map_err(|_| super::corrupt())?,
+            // (Unless it fails only for reaching a virtual table, from a
+            // trigger on a shadow table: that error is reported as is.)
+            None => {
+                self.prime(conn, which)?;
+                let sql = text.as_deref().unwrap_or("");
+                match prepare(conn, sql) {
+                    Ok(s) => s,
+                    Err(e) => {
+                        let plain = conn.prepare_terminated(sql.as_bytes()).is_ok_and(|(s, _)| s.is_some());
+                        return Err(if plain { e } else { super::corrupt() });
+                    }
+                }
+            }
         };
         let out = step_all(conn, &mut stmt, args, &mut row).map_err(|e| if e.primary() == crate::error::SQLITE_ERROR { super::corrupt() } else { e });
         stmt.reset(conn);
         self.slots.lock().unwrap().stmts[which as usize] = Some(stmt);
         out
+    }
+
+    /// Prepare the statements not yet prepared (but `skip`), as SQLite
+    /// prepares them all when it connects: one that fails only for
+    /// reaching a virtual table (a trigger on a shadow table) fails
+    /// whichever statement runs first. Other failures are left for the
+    /// statement's own run to report.
+    fn prime(&self, conn: &mut Connection, skip: Sql) -> Result<()> {
+        let todo: Vec<(usize, String)> = {
+            let s = self.slots.lock().unwrap();
+            (0..SQL_COUNT).filter(|&i| i != skip as usize && s.stmts[i].is_none()).map(|i| (i, s.texts[i].clone())).collect()
+        };
+        for (i, sql) in todo {
+            match prepare(conn, &sql) {
+                Ok(st) => self.slots.lock().unwrap().stmts[i] = Some(st),
+                Err(e) => {
+                    if conn.prepare_terminated(sql.as_bytes()).is_ok_and(|(s, _)| s.is_some()) {
+                        return Err(e);
+                    }
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Run statement `which` for its effect.
@@ -189,7 +224,7 @@ impl StmtCache {
 }
 
 fn prepare(conn: &mut Connection, sql: &str) -> Result<Statement> {
-    match conn.prepare_terminated(sql.as_bytes())? {
+    match conn.prepare_no_vtab(sql.as_bytes())? {
         (Some(s), _) => Ok(s),
         (None, _) => Err(Error::sql("empty statement")),
     }

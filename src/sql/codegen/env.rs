@@ -54,6 +54,10 @@ pub struct CompileEnv<'s> {
     /// The connection itself is compiling (ANALYZE creating sqlite_stat1):
     /// names starting with `sqlite_` may be created.
     pub internal: bool,
+    /// Virtual tables are not found by name (`SQLITE_PREPARE_NO_VTAB`:
+    /// the statements the extensions run on their shadow tables, so a
+    /// trigger there cannot reach back into the table being written).
+    pub no_vtab: bool,
     /// The connection's pragma switches when the statement was prepared
     /// (`vdbe/settings.rs`).
     pub settings: Settings,
@@ -101,6 +105,7 @@ impl<'s> CompileEnv<'s> {
             memory_db: false,
             page_size: 4096,
             internal: false,
+            no_vtab: false,
             settings: Settings::DEFAULT,
             preupdate_hooked: false,
             max_columns: 2000,

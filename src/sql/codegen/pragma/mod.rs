@@ -143,7 +143,7 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 .collect();
             const_rows(c, prog, &["seq", "name", "file"], rows);
         }
-        "compile_options" | "function_list" | "collation_list" | "pragma_list" => {
+        "compile_options" | "function_list" | "collation_list" | "pragma_list" | "module_list" => {
             let (names, rows) = list_rows(c, &pname).unwrap_or_default();
             const_rows(c, prog, &names, rows);
         }
@@ -690,6 +690,13 @@ pub fn list_rows(c: &Compiler<'_>, pragma: &str) -> Option<(Vec<&'static str>, V
                 .collect(),
         )),
         "pragma_list" => Some((vec!["name"], crate::sql::codegen::pragma::pragma_names::PRAGMA_NAMES.iter().map(|n| vec![Value::text(*n)]).collect())),
+        "module_list" => {
+            // The modules registered on the connection (the built-in
+            // extensions' and the application's), in a stable order.
+            let mut names = c.env.vtabs.map(|r| r.module_names()).unwrap_or_default();
+            names.sort();
+            Some((vec!["name"], names.into_iter().map(|n| vec![Value::text(n)]).collect()))
+        }
         "function_list" => {
             use crate::vdbe::func::{FuncKind, FunctionRegistry};
             let builtins = FunctionRegistry::with_builtins();

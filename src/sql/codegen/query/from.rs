@@ -381,7 +381,7 @@ impl<'b> Compiler<'_> {
                     let lower = name.ascii_lower();
                     if let Some(pragma) = lower
                         .strip_prefix("pragma_")
-                        .filter(|p| matches!(*p, "compile_options" | "function_list" | "collation_list" | "table_list" | "pragma_list"))
+                        .filter(|p| matches!(*p, "compile_options" | "function_list" | "collation_list" | "table_list" | "pragma_list" | "module_list"))
                     {
                         return self.open_schema_pragma(pragma, &[], alias.unwrap_or(lower.clone()), out);
                     }
@@ -399,11 +399,6 @@ impl<'b> Compiler<'_> {
                     if lower == "pragma_foreign_key_check" {
                         return self.open_foreign_key_check(&[], alias.unwrap_or(lower.clone()), out);
                     }
-                    if name.eq_ci("pragma_module_list") {
-                        self.check_builtin_vtab_read("pragma_module_list")?;
-                        // No virtual-table modules are registered.
-                        return self.open_subquery_text("SELECT NULL AS name WHERE 0", alias.unwrap_or(name), None, out);
-                    }
                     return Err(match (qn.db_name.as_ref(), self.names.home_db) {
                         (Some(d), _) => Error::sql(format!("no such table: {}.{name}", unquote(d.0))),
                         // A view or trigger body names its own database's
@@ -414,6 +409,13 @@ impl<'b> Compiler<'_> {
                 };
                 if let Some(ast::Indexed::IndexedBy(ix)) = indexed {
                     self.check_indexed_by(&table, &unquote(ix.0))?;
+                }
+                if table.virtual_table.is_some() && self.env.no_vtab {
+                    return Err(match (qn.db_name.as_ref(), self.names.home_db) {
+                        (Some(d), _) => Error::sql(format!("no such table: {}.{name}", unquote(d.0))),
+                        (None, Some(db)) => Error::sql(format!("no such table: {}.{name}", self.db_name(db))),
+                        (None, None) => Error::sql(format!("no such table: {name}")),
+                    });
                 }
                 if table.virtual_table.is_some() {
                     let (inst, decl) = self.connected_vtab(&table)?.expect("a virtual table");

@@ -85,6 +85,7 @@ impl<'b> Compiler<'_> {
                     | "collation_list"
                     | "table_list"
                     | "pragma_list"
+                    | "module_list"
             )
         }) {
             return self.open_schema_pragma(pragma, args, alias.unwrap_or(lower.clone()), out);
