@@ -216,6 +216,22 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Insert, cur, rec, regs);
                 self.b.bind(skip);
             }
+            Dest::EphemIndexKeyed(cur, key_width) => {
+                debug_assert!(key_width >= 1 && key_width <= n, "the key is a prefix of the row");
+                // A NULL key names no row (a primary key of a WITHOUT ROWID
+                // table is never NULL); an entry of an equal key goes first,
+                // so that the last row of each key is the one kept.
+                let skip = self.b.label();
+                self.b.add(Opcode::IsNull, regs, skip, 0);
+                let fresh = self.b.label();
+                self.b.add4(Opcode::NotFound, cur, fresh, regs, P4::Int64(key_width as i64), 0);
+                self.b.add(Opcode::Delete, cur, 0, 0);
+                self.b.bind(fresh);
+                let rec = self.b.reg();
+                self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                self.b.add(Opcode::IdxInsert, cur, rec, 0);
+                self.b.bind(skip);
+            }
             Dest::Exists { reg, done } => {
                 self.b.add(Opcode::Integer, 1, reg, 0);
                 self.b.add(Opcode::Goto, 0, done, 0);
