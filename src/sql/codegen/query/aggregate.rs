@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::sql::codegen::{ColumnSource, Compiler};
 use crate::sql::model::expr_shape::walk;
 use crate::sql::model::from::FromItem;
-use crate::sql::model::query::{ResultItem, RowCtx};
+use crate::sql::model::query::{Dest, ResultItem, RowCtx};
 use crate::sql::parse::unquote;
 use crate::sql::resolve::ColumnRef;
 use crate::util::ascii::AsciiLower;
@@ -413,7 +413,12 @@ impl<'b> Compiler<'_> {
                 self.jump_if_false(h, skip)?;
             }
             let regs = self.b.regs(items.len());
-            self.compute_items(items, regs)?;
+            // An EXISTS test reads no value of its groups' rows: as in
+            // SQLite, their result expressions are not computed (the
+            // aggregates were finished above, their errors raised).
+            if !matches!(ctx.dest, Dest::Exists { .. }) {
+                self.compute_items(items, regs)?;
+            }
             self.emit_row(ctx, order_by, regs, items.len())
         })();
         (self.frame.agg_regs, self.frame.col_map) = saved_maps;

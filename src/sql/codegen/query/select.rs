@@ -865,8 +865,11 @@ impl Compiler<'_> {
                 ctx.order_map = self.order_by_map(terms, &items, &info.names, false)?;
                 self.open_order_sorter(&mut ctx, terms, &items, items.len())?;
             }
-            // (A DISTINCT that cannot remove a row is left out.)
-            let is_distinct = matches!(distinctness, Some(ast::Distinctness::Distinct));
+            // (A DISTINCT that cannot remove a row is left out.) An
+            // EXISTS test ignores DISTINCT as SQLite does, even where an
+            // OFFSET makes it count: `EXISTS (SELECT DISTINCT a FROM t
+            // LIMIT 1 OFFSET 1)` is true when t holds two rows of one a.
+            let is_distinct = matches!(distinctness, Some(ast::Distinctness::Distinct)) && !exists;
             let plain_rows = group_by.is_none()
                 && !self.items_have_aggregates(&items)
                 && !items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if crate::sql::model::expr_shape::has_window_call(e)));
