@@ -430,7 +430,7 @@ impl Compiler<'_> {
                 }
             }
             let mut m = None;
-            if let Some(k) = e.is_integer().filter(|k| i32::try_from(*k).is_ok()) {
+            if let Some(k) = crate::sql::model::expr_shape::parse_time_integer(e).filter(|k| i32::try_from(*k).is_ok()) {
                 if k < 1 || k as usize > names.len() {
                     return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {}", ordinal(ti + 1), names.len())));
                 }
