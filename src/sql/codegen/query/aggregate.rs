@@ -683,7 +683,8 @@ impl<'b> Compiler<'_> {
                 // Groups read in an index's order need no sorter; an ORDER
                 // BY on the same columns is then served too when the scan
                 // runs its way.
-                let group_goal = if group_cols.iter().any(Option::is_some) || ordinal_colls.iter().any(Option::is_some) { None } else { self.group_by_goal(&groups) };
+                let group_goal =
+                    if group_cols.iter().any(Option::is_some) || ordinal_colls.iter().any(Option::is_some) { None } else { self.group_by_goal(&groups) };
                 let order_goal = match (order_by, &group_goal) {
                     (Some(ob), Some(gg)) if ctx.sorter.is_some() && !arm_order => self.order_by_goal(ob, &ctx.order_map, items).filter(|og| {
                         og.item == gg.item
