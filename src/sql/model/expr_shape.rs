@@ -23,6 +23,9 @@ pub fn is_false_literal(e: &Expr<'_>) -> bool {
 }
 
 fn is_false_within(e: &Expr<'_>, budget: usize) -> bool {
+    if null_test_fold(e, budget) == Some(0) {
+        return true;
+    }
     match strip_parens(e) {
         Expr::Literal(ast::Literal::Numeric(t)) => {
             let hex = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X"));
@@ -76,6 +79,55 @@ fn has_call_within(e: &Expr<'_>, budget: usize) -> bool {
         Expr::Parenthesized(v) => any(&mut v.iter()),
         _ => false,
     }
+}
+
+/// The integer SQLite's parser makes of `e`, as an ORDER BY or GROUP BY
+/// term reads it for a column number (`sqlite3ExprIsInteger` after the
+/// parser's folds): an integer literal (decimal or hexadecimal), under
+/// unary `+`/`-` and parentheses; an AND folded to 0 ([`folds_to_false`]);
+/// `X IS NULL`/`X ISNULL` (0) or `X IS NOT NULL`/`X NOTNULL` (1) of a
+/// literal that cannot be NULL. So `ORDER BY (1 IS NULL)` is column 0,
+/// out of range, as on SQLite.
+pub fn parse_time_integer(e: &Expr<'_>) -> Option<i64> {
+    integer_within(e, FOLD_BUDGET)
+}
+
+fn integer_within(e: &Expr<'_>, budget: usize) -> Option<i64> {
+    let b = budget.checked_sub(1)?;
+    match strip_parens(e) {
+        Expr::Literal(ast::Literal::Numeric(t)) => match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+            // (A hexadecimal literal is the 64-bit pattern it spells.)
+            Some(h) if !h.is_empty() && h.len() <= 16 => u64::from_str_radix(h, 16).ok().map(|v| v as i64),
+            Some(_) => None,
+            None => t.parse::<i64>().ok(),
+        },
+        Expr::Unary(ast::UnaryOperator::Positive, x) => integer_within(x, b),
+        Expr::Unary(ast::UnaryOperator::Negative, x) => integer_within(x, b).map(i64::saturating_neg),
+        x @ Expr::Binary(_, Operator::And, _) if folds_within(x, b) => Some(0),
+        x => null_test_fold(x, b),
+    }
+}
+
+/// `X IS NULL` (0) or `X IS NOT NULL` (1), in any of their spellings, of
+/// an `X` SQLite's parser knows is never NULL: a numeric, string or blob
+/// literal (unary `+`/`-` and parentheses aside) or a term it folded to
+/// an integer itself. SQLite's parser replaces such a test by the integer.
+fn null_test_fold(e: &Expr<'_>, budget: usize) -> Option<i64> {
+    let b = budget.checked_sub(1)?;
+    let is_null = |x: &Expr<'_>| matches!(strip_parens(x), Expr::Literal(ast::Literal::Null));
+    let (operand, value) = match strip_parens(e) {
+        Expr::IsNull(x) => (*x, 0),
+        Expr::NotNull(x) => (*x, 1),
+        Expr::Binary(x, Operator::Is, n) if is_null(n) => (*x, 0),
+        Expr::Binary(x, Operator::IsNot, n) if is_null(n) => (*x, 1),
+        _ => return None,
+    };
+    let mut x = strip_parens(operand);
+    while let Expr::Unary(ast::UnaryOperator::Positive | ast::UnaryOperator::Negative, inner) = x {
+        x = strip_parens(inner);
+    }
+    let never_null = matches!(x, Expr::Literal(ast::Literal::Numeric(_) | ast::Literal::String(_) | ast::Literal::Blob(_))) || integer_within(x, b).is_some();
+    never_null.then_some(value)
 }
 
 /// Split `e` at top-level ANDs.

@@ -37,6 +37,10 @@ pub enum Dest {
     /// Each row into a temporary table under the rowid in its first
     /// column; a later row with the same key replaces the earlier one.
     EphemKeyed(i32),
+    /// Each row into a temporary index whose first `.1` columns are the
+    /// key (a WITHOUT ROWID table's primary key): a later row with an
+    /// equal key replaces the earlier one, as with `EphemKeyed`.
+    EphemIndexKeyed(i32, usize),
     /// Set `reg` to 1 on the first row, then jump to `done`.
     Exists {
         /// Register.

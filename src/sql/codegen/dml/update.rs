@@ -183,23 +183,12 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             (tmp, width)
         }
     };
-    // UPDATE ... FROM of a WITHOUT ROWID table: the join rows of one
-    // target row are adjacent (sorted by key); the first one counts.
-    let previous_key = (from.is_some() && table.without_rowid.is_some()).then(|| {
-        let r = c.b.regs(width);
-        c.b.add(Opcode::Null, 0, r, r + width as i32 - 1);
-        r
-    });
     c.names.scopes.push(target_scope(&table, alias, t.cursor));
     let end = c.b.label();
     c.b.add(Opcode::Rewind, tmp, end, 0);
     let top = c.b.here();
     let next = c.b.label();
     let (key, rid) = c.load_target(&table, tmp, width);
-    if let Some(prev) = previous_key {
-        c.jump_if_same_key(&table, prev, key, next)?;
-        c.b.add(Opcode::Copy, key, prev, width as i32 - 1);
-    }
     c.seek_target(&t, key, next);
     update_row(c, &t, rid, &assignments, oc, next)?;
     c.emit_returning(&t)?;
@@ -224,8 +213,8 @@ fn finish_update(c: &mut Compiler<'_>, prog: &mut Program, init: usize) -> Resul
 /// keep for each target row its rowid and assigned values (of the last
 /// join row that matched it: SQLite leaves which one unspecified) in a
 /// new temporary table. A WITHOUT ROWID target's rows are kept by key
-/// instead, every join row of one target row in a temporary index sorted
-/// by the key (the update loop takes the first of each). Returns its
+/// instead, in a temporary index where a later join row of the same key
+/// replaces the earlier one. Returns its
 /// cursor, per assignment the column holding its value (plain values
 /// follow the rowid or key in order, then the columns of each row-value
 /// subquery, computed by the join query after its result columns, see
@@ -292,7 +281,7 @@ fn collect_from_join(
     let dest = if table.without_rowid.is_some() {
         let ki = c.without_rowid_key_info(table)?;
         c.b.add4(Opcode::OpenEphemeral, tmp, width as i32, 0, P4::KeyInfo(ki), 0);
-        Dest::EphemIndex(tmp)
+        Dest::EphemIndexKeyed(tmp, key_width as usize)
     } else {
         c.b.add(Opcode::OpenEphemeral, tmp, width as i32, 0);
         Dest::EphemKeyed(tmp)

@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::sql::codegen::{ColumnSource, Compiler};
 use crate::sql::model::expr_shape::walk;
 use crate::sql::model::from::FromItem;
-use crate::sql::model::query::{ResultItem, RowCtx};
+use crate::sql::model::query::{Dest, ResultItem, RowCtx};
 use crate::sql::parse::unquote;
 use crate::sql::resolve::ColumnRef;
 use crate::util::ascii::AsciiLower;
@@ -414,7 +414,12 @@ impl<'b> Compiler<'_> {
                 self.jump_if_false(h, skip)?;
             }
             let regs = self.b.regs(items.len());
-            self.compute_items(items, regs)?;
+            // An EXISTS test reads no value of its groups' rows: as in
+            // SQLite, their result expressions are not computed (the
+            // aggregates were finished above, their errors raised).
+            if !matches!(ctx.dest, Dest::Exists { .. }) {
+                self.compute_items(items, regs)?;
+            }
             self.emit_row(ctx, order_by, regs, items.len())
         })();
         (self.frame.agg_regs, self.frame.col_map) = saved_maps;
@@ -445,20 +450,34 @@ impl<'b> Compiler<'_> {
         // `*` has no expression: the ordinal stays in `group_exprs` (no
         // index serves it) and the column is in `group_cols`.
         let mut group_cols: Vec<Option<Vec<ColumnRef>>> = Vec::new();
+        // Per GROUP BY term: the collation an ordinal term names.
+        let mut ordinal_colls: Vec<Option<String>> = Vec::new();
         let named = ordinals.unwrap_or(items);
         let group_exprs: Option<Vec<&'a Expr<'b>>> = match group_by {
             None => None,
             Some(gs) => {
                 let mut v = Vec::new();
                 for g in gs {
+                    // (COLLATE and parentheses aside, as SQLite reads an
+                    // ordinal; its outermost COLLATE then applies to the
+                    // result column: `GROUP BY 1 COLLATE nocase`.)
                     let mut inner = g;
-                    while let Expr::Parenthesized(p) = inner {
-                        if p.len() != 1 {
-                            break;
+                    let mut collate = None;
+                    loop {
+                        match inner {
+                            Expr::Parenthesized(p) if p.len() == 1 => inner = &p[0],
+                            Expr::Collate(x, c) => {
+                                collate.get_or_insert_with(|| unquote(c));
+                                inner = x;
+                            }
+                            _ => break,
                         }
-                        inner = &p[0];
                     }
-                    let by_ordinal = inner.is_integer().filter(|k| i32::try_from(*k).is_ok());
+                    let by_ordinal = crate::sql::model::expr_shape::parse_time_integer(inner).filter(|k| i32::try_from(*k).is_ok());
+                    if by_ordinal.is_some() {
+                        ordinal_colls.resize(v.len(), None);
+                        ordinal_colls.push(collate);
+                    }
                     match by_ordinal {
                         Some(k) if k >= 1 && (k as usize) <= named.len() => match &named[k as usize - 1] {
                             ResultItem::Expr(e, _) => v.push(*e),
@@ -649,6 +668,7 @@ impl<'b> Compiler<'_> {
                 let mut fields = Vec::new();
                 for (i, g) in groups.iter().copied().enumerate() {
                     let coll_name = match group_cols.get(i).cloned().flatten() {
+                        _ if ordinal_colls.get(i).is_some_and(Option::is_some) => ordinal_colls[i].clone().map(|n| (n, true)),
                         Some(c) if c.len() == 1 => c[0].collation.clone().map(|n| (n, false)),
                         Some(_) => None,
                         None => self.expr_collation(g),
@@ -664,7 +684,8 @@ impl<'b> Compiler<'_> {
                 // Groups read in an index's order need no sorter; an ORDER
                 // BY on the same columns is then served too when the scan
                 // runs its way.
-                let group_goal = if group_cols.iter().any(Option::is_some) { None } else { self.group_by_goal(&groups) };
+                let group_goal =
+                    if group_cols.iter().any(Option::is_some) || ordinal_colls.iter().any(Option::is_some) { None } else { self.group_by_goal(&groups) };
                 let order_goal = match (order_by, &group_goal) {
                     (Some(ob), Some(gg)) if ctx.sorter.is_some() && !arm_order => self.order_by_goal(ob, &ctx.order_map, items).filter(|og| {
                         og.item == gg.item

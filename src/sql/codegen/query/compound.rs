@@ -8,7 +8,7 @@ use crate::sql::codegen::Compiler;
 use crate::sql::model::query::{binary_key_info, Dest, ResultItem, RowCtx, SelectInfo};
 use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Opcode, P4};
-use sqlite3_parser::ast::{CompoundOperator, CompoundSelect, Expr, Literal, OneSelect, ResultColumn, Select, SortedColumn};
+use sqlite3_parser::ast::{CompoundOperator, CompoundSelect, Expr, OneSelect, ResultColumn, Select, SortedColumn};
 
 impl Compiler<'_> {
     fn open_temp(&mut self, n: usize, index: bool) -> i32 {
@@ -713,8 +713,8 @@ fn arm_order_text(sel: &Select<'_>, first_width: Option<usize>, upto: usize) -> 
         while let Expr::Collate(inner, _) = e {
             e = inner;
         }
-        if let Expr::Literal(Literal::Numeric(s)) = e {
-            let Some(k) = s.parse::<usize>().ok().filter(|k| (1..=n).contains(k)) else { return ArmOrder::NotOffered };
+        if let Some(k) = crate::sql::model::expr_shape::parse_time_integer(e) {
+            let Some(k) = usize::try_from(k).ok().filter(|k| (1..=n).contains(k)) else { return ArmOrder::NotOffered };
             resolved[ti] = Some(k);
         }
     }

@@ -54,7 +54,7 @@ impl Compiler<'_> {
     /// Whether a GROUP BY term groups with BINARY collation and names
     /// only table columns (no ordinal, no result alias).
     fn is_binary_group_key(&mut self, g: &Expr<'_>) -> bool {
-        if g.is_integer().is_some() {
+        if crate::sql::model::expr_shape::parse_time_integer(g).is_some() {
             return false;
         }
         for (q, n) in crate::sql::plan::terms::column_names(g) {

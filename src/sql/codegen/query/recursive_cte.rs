@@ -375,7 +375,7 @@ fn recursive_order_keys(terms: &[ast::SortedColumn<'_>], body: &ast::SelectBody<
             Expr::Collate(e, c) => (&**e, Some(unquote(c))),
             e => (e, None),
         };
-        let col = if let Some(k) = expr.is_integer().filter(|k| i32::try_from(*k).is_ok()) {
+        let col = if let Some(k) = crate::sql::model::expr_shape::parse_time_integer(expr).filter(|k| i32::try_from(*k).is_ok()) {
             if k < 1 || k as usize > width {
                 return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {width}", crate::sql::parse::ordinal(ti + 1))));
             }

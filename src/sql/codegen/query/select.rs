@@ -240,6 +240,22 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Insert, cur, rec, regs);
                 self.b.bind(skip);
             }
+            Dest::EphemIndexKeyed(cur, key_width) => {
+                debug_assert!(key_width >= 1 && key_width <= n, "the key is a prefix of the row");
+                // A NULL key names no row (a primary key of a WITHOUT ROWID
+                // table is never NULL); an entry of an equal key goes first,
+                // so that the last row of each key is the one kept.
+                let skip = self.b.label();
+                self.b.add(Opcode::IsNull, regs, skip, 0);
+                let fresh = self.b.label();
+                self.b.add4(Opcode::NotFound, cur, fresh, regs, P4::Int64(key_width as i64), 0);
+                self.b.add(Opcode::Delete, cur, 0, 0);
+                self.b.bind(fresh);
+                let rec = self.b.reg();
+                self.b.add(Opcode::MakeRecord, regs, n as i32, rec);
+                self.b.add(Opcode::IdxInsert, cur, rec, 0);
+                self.b.bind(skip);
+            }
             Dest::Exists { reg, done } => {
                 self.b.add(Opcode::Integer, 1, reg, 0);
                 self.b.add(Opcode::Goto, 0, done, 0);
@@ -438,7 +454,7 @@ impl Compiler<'_> {
                 }
             }
             let mut m = None;
-            if let Some(k) = e.is_integer().filter(|k| i32::try_from(*k).is_ok()) {
+            if let Some(k) = crate::sql::model::expr_shape::parse_time_integer(e).filter(|k| i32::try_from(*k).is_ok()) {
                 if k < 1 || k as usize > names.len() {
                     return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {}", ordinal(ti + 1), names.len())));
                 }
@@ -901,8 +917,11 @@ impl Compiler<'_> {
                 ctx.order_map = self.order_by_map(terms, &items, &info.names, false)?;
                 self.open_order_sorter(&mut ctx, terms, &items, items.len())?;
             }
-            // (A DISTINCT that cannot remove a row is left out.)
-            let is_distinct = matches!(distinctness, Some(ast::Distinctness::Distinct));
+            // (A DISTINCT that cannot remove a row is left out.) An
+            // EXISTS test ignores DISTINCT as SQLite does, even where an
+            // OFFSET makes it count: `EXISTS (SELECT DISTINCT a FROM t
+            // LIMIT 1 OFFSET 1)` is true when t holds two rows of one a.
+            let is_distinct = matches!(distinctness, Some(ast::Distinctness::Distinct)) && !exists;
             let plain_rows = group_by.is_none()
                 && !self.items_have_aggregates(&items)
                 && !items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if crate::sql::model::expr_shape::has_window_call(e)));

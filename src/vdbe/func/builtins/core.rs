@@ -769,72 +769,32 @@ fn round(a: &[Value]) -> Value {
     Value::Real(round_real(value_f64(&a[0]), digits as usize))
 }
 
-/// Round half away from zero at `digits` decimals, on the exact binary
-/// value of `r` (so 2.675, really 2.67499999..., rounds to 2.67).
+/// Round to `digits` decimals as SQLite 3.54 does: the value is rendered
+/// as printf's `%!.*f` would render it (its decimal digits as SQLite's
+/// printf computes them, see `fp_decode`, then rounded half-up at the
+/// requested place) and that text is read back. The digits are not the
+/// exact binary expansion: 3949.043666605 (really 3949.0436666049999985)
+/// becomes 3949.04366661 at 8 decimals, as on SQLite.
 pub(crate) fn round_real(r: f64, digits: usize) -> f64 {
-    if !r.is_finite() || r.abs() >= 4503599627370496.0 {
+    if !r.is_finite() || r.abs() > 4503599627370496.0 {
         return r;
     }
     if digits == 0 {
-        let t = (r.abs() + 0.5).trunc();
-        return if r < 0.0 { -t } else { t };
+        // Half away from zero through an integer, so -0.4 gives +0.0.
+        return (r + if r < 0.0 { -0.5 } else { 0.5 }) as i64 as f64;
     }
-    // Rust's formatting rounds the exact binary value correctly, but ties
-    // to even; SQLite rounds ties away from zero. A tie at this position is
-    // only possible when the value has exactly digits+1 fraction digits
-    // (a binary fraction with k fraction bits has k decimal fraction
-    // digits, the last being 5), and then that expansion is exact.
-    let a = r.abs();
-    let kept: Vec<u8> = if fraction_bits(a) == digits + 1 {
-        let mut t = format!("{:.*}", digits + 1, a).into_bytes();
-        t.pop(); // the final 5
-        increment_decimal(&mut t);
-        t
-    } else {
-        format!("{:.*}", digits, a).into_bytes()
-    };
-    let v: f64 = std::str::from_utf8(&kept).ok().and_then(|s| s.parse().ok()).unwrap_or(r.abs());
-    if r < 0.0 {
-        -v
-    } else {
-        v
+    debug_assert!(digits <= 30, "round() clamps its digit count to 30");
+    let mut d = crate::value::fpdecode::fp_decode(r, -(digits as i32), 20);
+    // `%f` shows the digits down to the requested place only (the decode
+    // leaves unrounded those of a value smaller than half a unit there).
+    let shown = (d.dp + digits as i32).max(0) as usize;
+    d.digits.truncate(shown);
+    if d.digits.is_empty() {
+        d.digits.push(b'0');
     }
-}
-
-/// Number of binary digits after the point in the exact value of `a`.
-fn fraction_bits(a: f64) -> usize {
-    if a == 0.0 {
-        return 0;
-    }
-    let bits = a.to_bits();
-    let exp = ((bits >> 52) & 0x7ff) as i64;
-    let (mantissa, e) = if exp == 0 { (bits & ((1 << 52) - 1), -1074) } else { ((bits & ((1 << 52) - 1)) | (1 << 52), exp - 1075) };
-    let e = e + mantissa.trailing_zeros() as i64;
-    if e >= 0 {
-        0
-    } else {
-        (-e) as usize
-    }
-}
-
-/// Add one unit in the last place of a decimal string ("1.99" → "2.00").
-fn increment_decimal(t: &mut Vec<u8>) {
-    let mut i = t.len();
-    loop {
-        if i == 0 {
-            t.insert(0, b'1');
-            return;
-        }
-        i -= 1;
-        match t[i] {
-            b'.' => continue,
-            b'9' => t[i] = b'0',
-            c => {
-                t[i] = c + 1;
-                return;
-            }
-        }
-    }
+    // value = 0.<digits> x 10^dp
+    let text = format!("{}0.{}e{}", if d.negative { "-" } else { "" }, std::str::from_utf8(&d.digits).unwrap_or("0"), d.dp);
+    text.parse().unwrap_or(r)
 }
 
 fn sign(v: &Value) -> Value {
