@@ -74,7 +74,7 @@ fn query_stat1(conn: &mut Connection, names: &Names) -> Result<()> {
         return Ok(());
     }
     let name = names.table.replace('\'', "''");
-    shadow::exec_once(conn, &format!("SELECT stat FROM {db}.sqlite_stat1 WHERE tbl = '{name}_rowid'")).map(|_| ())
+    shadow::exec_once_any(conn, &format!("SELECT stat FROM {db}.sqlite_stat1 WHERE tbl = '{name}_rowid'")).map(|_| ())
 }
 
 struct RtreeModule {

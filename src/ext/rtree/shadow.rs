@@ -250,7 +250,22 @@ fn step_all(conn: &mut Connection, stmt: &mut Statement, args: &[Arg], row: &mut
 
 /// Run a statement that is used once (schema changes), all rows.
 pub fn exec_once(conn: &mut Connection, sql: &str) -> Result<Vec<Vec<Value>>> {
-    let mut stmt = prepare(conn, sql)?;
+    let stmt = prepare(conn, sql)?;
+    run_once(conn, stmt)
+}
+
+/// [`exec_once`] for a statement that may read virtual tables: SQLite
+/// prepares its `sqlite_stat1` query without `SQLITE_PREPARE_NO_VTAB`, so
+/// a virtual table of that name answers it (and fails it with its own
+/// error).
+pub fn exec_once_any(conn: &mut Connection, sql: &str) -> Result<Vec<Vec<Value>>> {
+    match conn.prepare(sql.as_bytes())? {
+        (Some(stmt), _) => run_once(conn, stmt),
+        (None, _) => Err(Error::sql("empty statement")),
+    }
+}
+
+fn run_once(conn: &mut Connection, mut stmt: Statement) -> Result<Vec<Vec<Value>>> {
     let mut rows = Vec::new();
     let out = step_all(conn, &mut stmt, &[], &mut |s| rows.push((0..s.column_count()).map(|i| s.column(i).clone()).collect()));
     stmt.reset(conn);
