@@ -1207,15 +1207,7 @@ impl Pager {
         self.state = PagerState::Idle;
         if let Some(w) = self.wal.as_mut() {
             w.end_write()?;
-            self.wal_leave_exclusive()?;
-            if let Some(w) = self.wal.as_mut() {
-                w.end_read();
-            }
-        } else if self.releases_lock() {
-            self.drop_kept_journal();
-            self.change_count_done = false;
-            self.file.unlock(LockLevel::None)?;
         }
-        Ok(())
+        self.end_txn_locks()
     }
 }

@@ -237,19 +237,26 @@ impl Pager {
             self.state = PagerState::Idle;
             self.cache.unpin_all();
             self.cache.trim_idle(self.page_size as usize);
-            if self.wal.is_some() {
-                // WAL mode keeps SHARED on the database while attached
-                // (EXCLUSIVE given back here after NORMAL was asked, as
-                // SQLite ends a read transaction).
-                self.wal_leave_exclusive()?;
-                if let Some(w) = self.wal.as_mut() {
-                    w.end_read();
-                }
-            } else if self.releases_lock() {
-                self.drop_kept_journal();
-                self.change_count_done = false;
-                self.file.unlock(LockLevel::None)?;
+            self.end_txn_locks()?;
+        }
+        Ok(())
+    }
+
+    /// What a transaction held, given back as it ends: in WAL mode its
+    /// snapshot (the database's SHARED lock stays while attached, and
+    /// EXCLUSIVE is given back where NORMAL was asked, as SQLite ends a
+    /// transaction); otherwise the database lock, unless the locking mode
+    /// keeps it.
+    pub(super) fn end_txn_locks(&mut self) -> Result<()> {
+        if self.wal.is_some() {
+            self.wal_leave_exclusive()?;
+            if let Some(w) = self.wal.as_mut() {
+                w.end_read();
             }
+        } else if self.releases_lock() {
+            self.drop_kept_journal();
+            self.change_count_done = false;
+            self.file.unlock(LockLevel::None)?;
         }
         Ok(())
     }

@@ -663,6 +663,22 @@ pub fn unquote(s: &str) -> String {
     unquoted(s).into_owned()
 }
 
+/// A copy of a parsed literal (the parser's AST types are not `Clone`;
+/// a literal borrows only the statement's text).
+pub fn copy_literal<'a>(l: &sqlite3_parser::ast::Literal<'a>) -> sqlite3_parser::ast::Literal<'a> {
+    use sqlite3_parser::ast::Literal;
+    match l {
+        Literal::Numeric(s) => Literal::Numeric(s),
+        Literal::String(s) => Literal::String(s),
+        Literal::Blob(s) => Literal::Blob(s),
+        Literal::Keyword(s) => Literal::Keyword(s),
+        Literal::Null => Literal::Null,
+        Literal::CurrentDate => Literal::CurrentDate,
+        Literal::CurrentTime => Literal::CurrentTime,
+        Literal::CurrentTimestamp => Literal::CurrentTimestamp,
+    }
+}
+
 /// [`unquote`] without a copy when the identifier holds no doubled quote
 /// (the usual case: names are looked up, rarely kept).
 pub fn unquoted(s: &str) -> std::borrow::Cow<'_, str> {

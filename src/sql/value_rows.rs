@@ -23,6 +23,7 @@
 //! virtual tables) or failed is redone on the whole text by the caller.
 
 use crate::error::{Error, Result};
+use crate::sql::parse::copy_literal;
 use sqlite3_parser::ast::{Expr, Literal, UnaryOperator};
 use sqlite3_parser::dialect::TokenType;
 use sqlite3_parser::lexer::sql::Tokenizer;
@@ -231,18 +232,5 @@ impl ValueRows<'_> {
                 .collect();
             f(&row)?;
         }
-    }
-}
-
-fn copy_literal<'a>(l: &Literal<'a>) -> Literal<'a> {
-    match l {
-        Literal::Numeric(s) => Literal::Numeric(s),
-        Literal::String(s) => Literal::String(s),
-        Literal::Blob(s) => Literal::Blob(s),
-        Literal::Keyword(s) => Literal::Keyword(s),
-        Literal::Null => Literal::Null,
-        Literal::CurrentDate => Literal::CurrentDate,
-        Literal::CurrentTime => Literal::CurrentTime,
-        Literal::CurrentTimestamp => Literal::CurrentTimestamp,
     }
 }

@@ -10,7 +10,7 @@
 //! the plans agree); the plans themselves are a ratchet, since a reduced
 //! join is ordered by the inner-join costs, which are not SQLite's yet.
 use crate::sql_common;
-use sql_common::{ours_open, plan_details, run_ours, run_ref, Outcome, RefDb};
+use sql_common::{ours_open, plan_and_rows, run_ours, run_ref, RefDb};
 
 const SCHEMA: &str = "CREATE TABLE t(id INTEGER PRIMARY KEY, a INT, b TEXT);
 CREATE INDEX ta ON t(a);
@@ -110,25 +110,15 @@ fn left_joins_reduced_as_sqlite_reduces_them() {
     let (mut kinds_differ, mut rows_differ, mut plans_differ) = (Vec::new(), Vec::new(), Vec::new());
     let mut reduced = 0;
     for q in &queries {
-        let sql = format!("EXPLAIN QUERY PLAN {q}");
-        let (mine, theirs) = (plan_details(&run_ours(&mut ours, &sql)), plan_details(&run_ref(&reference, &sql)));
-        reduced += (left_joins(&theirs) < q.matches("LEFT JOIN").count()) as usize;
-        if left_joins(&mine) != left_joins(&theirs) {
-            kinds_differ.push(format!("{q}:\n  ours {mine:?}\n  ref  {theirs:?}"));
+        let got = plan_and_rows(&mut ours, &reference, q);
+        reduced += (left_joins(&got.reference) < q.matches("LEFT JOIN").count()) as usize;
+        if left_joins(&got.ours) != left_joins(&got.reference) {
+            kinds_differ.push(got.plans(q));
         }
-        let same_plan = mine == theirs;
-        if !same_plan {
-            plans_differ.push(format!("{q}:\n  ours {mine:?}\n  ref  {theirs:?}"));
+        if !got.same_plan() {
+            plans_differ.push(got.plans(q));
         }
-        let (mut mine, mut theirs) = (run_ours(&mut ours, q), run_ref(&reference, q));
-        if !same_plan {
-            for o in mine.iter_mut().chain(theirs.iter_mut()) {
-                if let Outcome::Rows { rows, .. } = o {
-                    rows.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
-                }
-            }
-        }
-        if mine != theirs {
+        if got.rows_differ.is_some() {
             rows_differ.push(q.clone());
         }
     }

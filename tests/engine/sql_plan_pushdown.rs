@@ -12,7 +12,7 @@
 //! (147), and the plans that are SQLite's but for the CO-ROUTINE heading
 //! (68: the pushed terms give the subquery SQLite's inner plan).
 use crate::sql_common;
-use sql_common::{ours_open, plan_details, run_ours, run_ref, Outcome, RefDb};
+use sql_common::{ours_open, plan_and_rows, run_ours, run_ref, RefDb};
 
 const SCHEMA: &str = "CREATE TABLE t(id INTEGER PRIMARY KEY, a INT, b TEXT, c REAL);
 CREATE INDEX ta ON t(a);
@@ -100,28 +100,16 @@ fn where_terms_pushed_into_subqueries_as_sqlite_pushes_them() {
     let (mut rows_differ, mut plans_differ) = (Vec::new(), Vec::new());
     let (mut searched, mut same_but_heading) = (0, 0);
     for q in &queries {
-        let sql = format!("EXPLAIN QUERY PLAN {q}");
-        let (mine, theirs) = (plan_details(&run_ours(&mut ours, &sql)), plan_details(&run_ref(&reference, &sql)));
+        let got = plan_and_rows(&mut ours, &reference, q);
         let search_t = |p: &[String]| p.iter().any(|l| l.starts_with("SEARCH t "));
-        searched += (search_t(&mine) && search_t(&theirs)) as usize;
-        let same_plan = mine == theirs;
+        searched += (search_t(&got.ours) && search_t(&got.reference)) as usize;
         // (Ours materialises what SQLite may run as a co-routine.)
         let heading = |p: &[String]| p.iter().map(|l| l.replace("CO-ROUTINE ", "MATERIALIZE ")).collect::<Vec<_>>();
-        same_but_heading += (heading(&mine) == heading(&theirs)) as usize;
-        if !same_plan {
-            plans_differ.push(format!("{q}:\n  ours {mine:?}\n  ref  {theirs:?}"));
+        same_but_heading += (heading(&got.ours) == heading(&got.reference)) as usize;
+        if !got.same_plan() {
+            plans_differ.push(got.plans(q));
         }
-        let (mut mine, mut theirs) = (run_ours(&mut ours, q), run_ref(&reference, q));
-        if !same_plan {
-            for o in mine.iter_mut().chain(theirs.iter_mut()) {
-                if let Outcome::Rows { rows, .. } = o {
-                    rows.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
-                }
-            }
-        }
-        if mine != theirs {
-            rows_differ.push(format!("{q}:\n  ours {mine:?}\n  ref  {theirs:?}"));
-        }
+        rows_differ.extend(got.rows_differ);
     }
     assert!(rows_differ.is_empty(), "{} of {} differ:\n{}", rows_differ.len(), queries.len(), rows_differ.join("\n"));
     eprintln!("{} of {} plans differ; {searched} search t in both", plans_differ.len(), queries.len());

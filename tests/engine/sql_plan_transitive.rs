@@ -8,7 +8,7 @@
 //! for every query (in order where the plans agree); the plans are a
 //! ratchet (other costs are not SQLite's yet).
 use crate::sql_common;
-use sql_common::{ours_open, plan_details, run_ours, run_ref, Outcome, RefDb};
+use sql_common::{ours_open, plan_and_rows, run_ours, run_ref, RefDb};
 
 const SCHEMA: &str = "CREATE TABLE t(id INTEGER PRIMARY KEY, a INT, b TEXT, c TEXT COLLATE NOCASE, r REAL, z);
 CREATE INDEX ta ON t(a); CREATE INDEX tb ON t(b); CREATE INDEX tc ON t(c); CREATE INDEX tr ON t(r); CREATE INDEX tz ON t(z);
@@ -81,23 +81,11 @@ fn transitive_constraints_as_sqlite() {
     let queries = queries();
     let (mut rows_differ, mut plans_differ) = (Vec::new(), Vec::new());
     for q in &queries {
-        let sql = format!("EXPLAIN QUERY PLAN {q}");
-        let (mine, theirs) = (plan_details(&run_ours(&mut ours, &sql)), plan_details(&run_ref(&reference, &sql)));
-        let same_plan = mine == theirs;
-        if !same_plan {
-            plans_differ.push(format!("{q}:\n  ours {mine:?}\n  ref  {theirs:?}"));
+        let got = plan_and_rows(&mut ours, &reference, q);
+        if !got.same_plan() {
+            plans_differ.push(got.plans(q));
         }
-        let (mut mine, mut theirs) = (run_ours(&mut ours, q), run_ref(&reference, q));
-        if !same_plan {
-            for o in mine.iter_mut().chain(theirs.iter_mut()) {
-                if let Outcome::Rows { rows, .. } = o {
-                    rows.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
-                }
-            }
-        }
-        if mine != theirs {
-            rows_differ.push(format!("{q}:\n  ours {mine:?}\n  ref  {theirs:?}"));
-        }
+        rows_differ.extend(got.rows_differ);
     }
     assert!(rows_differ.is_empty(), "{} of {} differ:\n{}", rows_differ.len(), queries.len(), rows_differ.join("\n"));
     assert!(plans_differ.len() <= PLANS_DIFFER, "{} of {} plans differ:\n{}", plans_differ.len(), queries.len(), plans_differ.join("\n"));

@@ -230,3 +230,40 @@ pub fn plan_details(outcomes: &[Outcome]) -> Vec<String> {
         other => vec![format!("{other:?}")],
     }
 }
+
+/// One query of a plan-comparison test: its EXPLAIN QUERY PLAN detail
+/// lines on both libraries, then its rows.
+pub struct PlanAndRows {
+    pub ours: Vec<String>,
+    pub reference: Vec<String>,
+    /// The rows' difference ("query: ours ... ref ..."), if any. Where the
+    /// plans differ the rows are compared as multisets: another plan may
+    /// return them in another order.
+    pub rows_differ: Option<String>,
+}
+
+impl PlanAndRows {
+    pub fn same_plan(&self) -> bool {
+        self.ours == self.reference
+    }
+
+    /// "query: ours [...] ref [...]" of the two plans.
+    pub fn plans(&self, q: &str) -> String {
+        format!("{q}:\n  ours {:?}\n  ref  {:?}", self.ours, self.reference)
+    }
+}
+
+pub fn plan_and_rows(ours: &mut Connection, reference: &RefDb, q: &str) -> PlanAndRows {
+    let sql = format!("EXPLAIN QUERY PLAN {q}");
+    let (plan_ours, plan_ref) = (plan_details(&run_ours(ours, &sql)), plan_details(&run_ref(reference, &sql)));
+    let (mut mine, mut theirs) = (run_ours(ours, q), run_ref(reference, q));
+    if plan_ours != plan_ref {
+        for o in mine.iter_mut().chain(theirs.iter_mut()) {
+            if let Outcome::Rows { rows, .. } = o {
+                rows.sort_by(|a, b| format!("{a:?}").cmp(&format!("{b:?}")));
+            }
+        }
+    }
+    let rows_differ = (mine != theirs).then(|| format!("{q}:\n  ours {mine:?}\n  ref  {theirs:?}"));
+    PlanAndRows { ours: plan_ours, reference: plan_ref, rows_differ }
+}

@@ -88,49 +88,46 @@ impl Pending {
     /// `bytes` follows SQLite's estimate of its pending data: per term,
     /// the encoded doclist so far, the term, and 40 bytes of hash entry.
     pub fn add(&mut self, i: usize, term: &[u8], docid: i64, col: usize, pos: i64) {
-        let mut added = 0;
-        let map = self.index(i);
-        if !map.contains_key(term) {
-            added += term.len() + HASH_ENTRY;
-        }
-        let list = map.entry(term.to_vec()).or_default();
-        added += new_doc_bytes(list, docid);
-        if list.last().is_none_or(|e| e.docid != docid) {
-            list.push(Entry { docid, cols: Vec::new() });
-        }
-        if let Some(e) = list.last_mut() {
-            // A new column is marked (1 and its number); a position is
-            // its distance from the last one in the column, plus 2.
-            let last = match e.cols.last() {
-                Some((c, ps)) if *c == col => ps.last().copied(),
-                _ => {
-                    if col > 0 {
-                        added += 1 + varint::len(col as i64);
-                    }
-                    None
+        let (e, mut added) = self.doc_entry(i, term, docid);
+        // A new column is marked (1 and its number); a position is its
+        // distance from the last one in the column, plus 2.
+        let last = match e.cols.last() {
+            Some((c, ps)) if *c == col => ps.last().copied(),
+            _ => {
+                if col > 0 {
+                    added += 1 + varint::len(col as i64);
                 }
-            };
-            if last != Some(pos) {
-                added += varint::len(pos - last.unwrap_or(0) + 2);
+                None
             }
-            e.push(col, pos);
+        };
+        if last != Some(pos) {
+            added += varint::len(pos - last.unwrap_or(0) + 2);
         }
+        e.push(col, pos);
         self.bytes += added;
     }
 
     /// Record that `docid` no longer holds `term` (index `i`).
     pub fn delete(&mut self, i: usize, term: &[u8], docid: i64) {
+        let (_, added) = self.doc_entry(i, term, docid);
+        self.bytes += added;
+    }
+
+    /// `docid`'s entry in `term`'s doclist (index `i`), made if new, and
+    /// the bytes SQLite's estimate adds for what was made.
+    fn doc_entry(&mut self, i: usize, term: &[u8], docid: i64) -> (&mut Entry, usize) {
         let mut added = 0;
         let map = self.index(i);
         if !map.contains_key(term) {
             added += term.len() + HASH_ENTRY;
+            map.insert(term.to_vec(), Vec::new());
         }
-        let list = map.entry(term.to_vec()).or_default();
+        let list = map.get_mut(term).expect("the term's doclist was just made");
         added += new_doc_bytes(list, docid);
         if list.last().is_none_or(|e| e.docid != docid) {
             list.push(Entry { docid, cols: Vec::new() });
         }
-        self.bytes += added;
+        (list.last_mut().expect("the docid's entry was just made"), added)
     }
 
     /// Note the document just added.

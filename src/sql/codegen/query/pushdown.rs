@@ -35,10 +35,10 @@
 //! caller's arena, as long as the body being compiled.
 
 use crate::sql::codegen::Compiler;
-use crate::sql::parse::{unquote, unquoted};
+use crate::sql::parse::{copy_literal, unquote, unquoted};
 use crate::util::ascii::AsciiLower;
 use crate::vdbe::func::FuncKind;
-use sqlite3_parser::ast::{self, Expr, Literal, OneSelect, Operator, ResultColumn, Select, SelectTable};
+use sqlite3_parser::ast::{self, Expr, OneSelect, Operator, ResultColumn, Select, SelectTable};
 use sqlite3_parser::Bump;
 
 /// The outer WHERE terms offered to one FROM item.
@@ -441,17 +441,4 @@ fn copy<'s>(e: &'s Expr<'s>) -> Option<Expr<'s>> {
         Expr::FunctionCallStar { name, filter_over: None } => Expr::FunctionCallStar { name: name.clone(), filter_over: None },
         _ => return None,
     })
-}
-
-fn copy_literal<'s>(l: &Literal<'s>) -> Literal<'s> {
-    match l {
-        Literal::Numeric(s) => Literal::Numeric(s),
-        Literal::String(s) => Literal::String(s),
-        Literal::Blob(s) => Literal::Blob(s),
-        Literal::Keyword(s) => Literal::Keyword(s),
-        Literal::Null => Literal::Null,
-        Literal::CurrentDate => Literal::CurrentDate,
-        Literal::CurrentTime => Literal::CurrentTime,
-        Literal::CurrentTimestamp => Literal::CurrentTimestamp,
-    }
 }
