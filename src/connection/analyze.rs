@@ -21,9 +21,9 @@
 //! empty tables and indexes (an empty partial index still gets "0 0..."),
 //! and a bare ANALYZE leaves the TEMP database alone (`ANALYZE temp` on a
 //! TEMP database without tables does nothing here, where SQLite creates
-//! an empty `temp.sqlite_stat1`). ringlite records the
-//! statistics for other tools and for SQLite reading the same file; its
-//! own planner does not use them yet. Tables are visited in SQLite's order
+//! an empty `temp.sqlite_stat1`). The statistics are read
+//! back into the schema when the statement ends, so the planner uses them
+//! from the next statement on (`sql/schema/stats.rs`). Tables are visited in SQLite's order
 //! (`sql/schema_visit_order.rs`), so the rows are written in its order.
 
 use super::vacuum::run;
@@ -68,10 +68,28 @@ impl Connection {
             let end = if done.is_ok() { "COMMIT" } else { "ROLLBACK" };
             let ended = run(self, end, &[], |_| Ok(()));
             done?;
-            ended
+            ended?;
         } else {
-            done
+            done?;
         }
+        // The planner takes the new statistics from here on (`ANALYZE
+        // sqlite_schema` does only this).
+        self.reload_stats(db)
+    }
+
+    /// Read database `db`'s `sqlite_stat1` again into its schema; the
+    /// statements compiled from now on are planned with it.
+    fn reload_stats(&mut self, db: usize) -> Result<()> {
+        let Some(schema) = self.schemas.get_mut(db) else { return Ok(()) };
+        let mut schema = std::mem::take(schema);
+        let changed = super::in_read_txn(&mut self.state, db, |io, bt| Ok(super::schema_load::load_stats(io, bt, &mut schema)));
+        self.schemas[db] = schema;
+        if changed? {
+            let names: Vec<String> = self.state.dbs.iter().map(|d| d.name.clone()).collect();
+            self.merged = Arc::new(crate::sql::schema::Schema::merged(&self.schemas.iter().collect::<Vec<_>>(), &names));
+            self.schema_generation += 1;
+        }
+        Ok(())
     }
 
     fn analyze_in_transaction(&mut self, a: &Analyze, db: usize, schema_name: &str) -> Result<()> {
@@ -189,7 +207,12 @@ impl Connection {
         }
         let mut stat = entries.to_string();
         for d in distinct {
-            let avg = if d == 0 { 0 } else { (entries + d - 1) / d };
+            let mut avg = if d == 0 { 0 } else { (entries + d - 1) / d };
+            // (SQLite reports 1 rather than 2 when the entries are within
+            // 10% of the distinct values: a key that is nearly unique.)
+            if avg == 2 && entries * 10 <= d * 11 {
+                avg = 1;
+            }
             stat.push_str(&format!(" {avg}"));
         }
         Ok(Some(stat))

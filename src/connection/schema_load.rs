@@ -9,7 +9,7 @@
 use crate::btree::{Btree, Cursor};
 use crate::error::{Error, Result};
 use crate::io::IoContext;
-use crate::sql::schema::{check_stored_rows, Schema, SchemaRow, StoredRow};
+use crate::sql::schema::{check_stored_rows, Schema, SchemaRow, StatRow, StoredRow};
 use crate::value::encoding::TextEncoding;
 use crate::value::record::decode_record;
 use crate::value::Value;
@@ -79,7 +79,39 @@ pub(super) fn reload(
     let mut s = Schema::from_rows_reusing(rows, cookie, previous, schema_table)?;
     s.row_ids = row_ids;
     debug_assert_eq!(s.rows.len(), s.row_ids.len());
+    load_stats(io, bt, &mut s);
     Ok(s)
+}
+
+/// Read `sqlite_stat1` into `schema`'s tables and indexes (see
+/// `sql/schema/stats.rs`); returns whether any statistic changed. As in
+/// SQLite, a statistics table that cannot be read leaves the defaults
+/// rather than failing the schema read.
+pub(super) fn load_stats(io: &IoContext, bt: &mut Btree, schema: &mut Schema) -> bool {
+    let rows = match read_stat1(io, bt, schema) {
+        Ok(rows) => rows,
+        Err(_) => Vec::new(),
+    };
+    schema.apply_stats(&rows)
+}
+
+fn read_stat1(io: &IoContext, bt: &mut Btree, schema: &Schema) -> Result<Vec<StatRow>> {
+    let Some(t) = schema.table("sqlite_stat1").filter(|t| t.root > 0 && t.view_select.is_none() && t.virtual_table.is_none()) else {
+        return Ok(Vec::new());
+    };
+    let field = |name: &str| t.column_index(name).and_then(|c| t.field_of(c));
+    let (Some(tbl), Some(idx), Some(stat)) = (field("tbl"), field("idx"), field("stat")) else { return Ok(Vec::new()) };
+    let mut rows = Vec::new();
+    let mut cur = Cursor::new(t.root, false, None);
+    let mut more = io.block_on(|| cur.first(bt))?;
+    while more {
+        let payload = io.block_on(|| cur.payload(bt).map(|p| p.map(|s| s.to_vec())))?;
+        let rec = decode_record(&payload)?;
+        let text = |i: usize| rec.get(i).and_then(|v| v.as_ref().to_text().map(|t| String::from_utf8_lossy(&t).into_owned()));
+        rows.push((text(tbl), text(idx), text(stat)));
+        more = io.block_on(|| cur.next(bt))?;
+    }
+    Ok(rows)
 }
 
 /// After a statement that only appended rows to this database's schema

@@ -34,6 +34,7 @@
 
 mod create;
 mod merged;
+mod stats;
 mod stored_check;
 
 use super::schema_visit_order::TableVisitOrder;
@@ -43,6 +44,7 @@ use crate::value::affinity::Affinity;
 use crate::value::Value;
 pub use create::{constant_value, default_constant, index_from_sql, index_from_stmt, table_from_sql, table_from_stmt, virtual_table_entry};
 use sqlite3_parser::ast;
+pub use stats::{IndexStat, StatRow, TableStat};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 pub use stored_check::{check_stored_rows, StoredRow};
@@ -137,6 +139,10 @@ pub struct Table {
     /// module and arguments. Such an entry has no b-tree (`root` 0) and no
     /// columns until its module connects it; see [`VirtualTable`].
     pub virtual_table: Option<Arc<VirtualTable>>,
+    /// What `sqlite_stat1` says of the table's rows (see `stats.rs`).
+    pub stat: Option<TableStat>,
+    /// A WITHOUT ROWID table: `sqlite_stat1` of its primary key.
+    pub pk_stat: Option<Arc<IndexStat>>,
 }
 
 /// What the schema knows of a virtual table: the entry of
@@ -465,6 +471,8 @@ pub struct Index {
     pub where_sql: Option<String>,
     /// A constraint index's own `ON CONFLICT` clause.
     pub on_conflict: Option<ast::ResolveType>,
+    /// What `sqlite_stat1` says of it (see `stats.rs`).
+    pub stat: Option<Arc<IndexStat>>,
 }
 
 /// The schema of one database.
@@ -721,6 +729,7 @@ impl Schema {
                         } else {
                             t.unique_conflicts.iter().find(|(k, _)| k.iter().eq(cols.iter().map(|c| &c.0))).map(|(_, r)| *r)
                         },
+                        stat: None,
                     }
                 }
             };

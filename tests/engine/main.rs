@@ -100,6 +100,7 @@ mod sql_plan_left_join;
 mod sql_plan_one_row_outer;
 mod sql_plan_or;
 mod sql_plan_pushdown;
+mod sql_plan_stat1;
 mod sql_plan_transitive;
 mod sql_plan_using;
 mod sql_plan_without_rowid;

@@ -55,6 +55,9 @@ const SCAN_FACTOR: i32 = 16;
 /// finds (10, 9, 8, 7, 6); each further column, 5.
 const INDEX_EQ_ROWS: [i32; 5] = [33, 32, 30, 28, 26];
 const INDEX_EQ_ROWS_LATER: i32 = 23;
+/// The least LogEst of entries an index without statistics is assumed
+/// to hold (99: about a thousand).
+const DEFAULT_INDEX_MIN_ROWS: i32 = 99;
 /// LogEst rows one probe of an automatic index finds (20).
 const AUTO_INDEX_ROWS: i32 = 43;
 /// LogEst of the one-time cost factor of building an automatic index (7).
@@ -205,7 +208,9 @@ impl<'b> Compiler<'_> {
             let mut rowid = false;
             let mut rowid_order = false;
             let mut auto_cols = Vec::new();
+            let mut rows = TABLE_ROWS;
             if let Some(table) = &it.table {
+                rows = self.table_rows_est(table);
                 let width = table_width(table);
                 rowid = table.without_rowid.is_none();
                 rowid_order = my_goal.is_some_and(|g| match crate::sql::schema::Schema::without_rowid_pk_index(table) {
@@ -228,6 +233,8 @@ impl<'b> Compiler<'_> {
                     indexes.push(IndexFacts {
                         unique: idx.unique,
                         partial: idx.where_sql.is_some(),
+                        rows: index_rows_est(idx, rows),
+                        unordered: idx.stat.as_ref().is_some_and(|s| s.unordered),
                         keys,
                         width_cost: 15 * index_width(table, idx) / width.max(1),
                         covering,
@@ -284,10 +291,44 @@ impl<'b> Compiler<'_> {
                     ors.push(facts);
                 }
             }
-            loops.push(LoopFacts { me, has_table: it.table.is_some(), rowid, rowid_order, cands, ins, indexes, auto_cols, vtab, ors });
+            loops.push(LoopFacts { me, has_table: it.table.is_some(), rows, rowid, rowid_order, cands, ins, indexes, auto_cols, vtab, ors });
         }
         JoinFacts { terms: term_facts, loops, ordering: ordered_item.is_some() }
     }
+}
+
+impl Compiler<'_> {
+    /// LogEst of a table's rows: `sqlite_stat1`'s, else about a million.
+    /// As in SQLite, an index without statistics of its own takes the
+    /// table's rows as its entries, at least 99 (about a thousand), and
+    /// the table's estimate is raised with it.
+    fn table_rows_est(&self, table: &crate::sql::schema::Table) -> i32 {
+        match table.stat {
+            None => TABLE_ROWS,
+            Some(s) if s.rows < DEFAULT_INDEX_MIN_ROWS && self.env.schema.indexes_of(table).iter().any(|i| i.stat.is_none()) => DEFAULT_INDEX_MIN_ROWS,
+            Some(s) => s.rows,
+        }
+    }
+}
+
+/// SQLite's `aiRowLogEst` of an index: `sqlite_stat1`'s values, and for
+/// those it does not give the defaults (entries: the table's rows, 10
+/// fewer for a partial index; then 10, 9, 8, 7, 6 and 5 rows per key
+/// prefix; a UNIQUE key whole, one row).
+fn index_rows_est(idx: &crate::sql::schema::Index, table_rows: i32) -> Vec<i32> {
+    let n = idx.columns.len();
+    let mut a = Vec::with_capacity(n + 1);
+    a.push(table_rows.max(DEFAULT_INDEX_MIN_ROWS) - if idx.where_sql.is_some() { 10 } else { 0 });
+    a.extend((0..n).map(|k| INDEX_EQ_ROWS.get(k).copied().unwrap_or(INDEX_EQ_ROWS_LATER)));
+    if idx.unique {
+        a[n] = 0;
+    }
+    if let Some(stat) = &idx.stat {
+        for (slot, v) in a.iter_mut().zip(&stat.rows) {
+            *slot = *v;
+        }
+    }
+    a
 }
 
 /// What costing the loops of one join needs, resolved once.
@@ -324,6 +365,8 @@ struct LoopFacts {
     me: u64,
     /// A real table (indexes and ranges apply).
     has_table: bool,
+    /// LogEst of the table's rows (`sqlite_stat1`'s, or 2^20).
+    rows: i32,
     /// A table with rowids (looked up by rowid, automatic indexes).
     rowid: bool,
     /// Rowid order gives the goal's order.
@@ -354,6 +397,11 @@ struct IndexFacts {
     unique: bool,
     /// A partial index (about half the table's rows).
     partial: bool,
+    /// LogEst of the entries, then of the entries an equality on each
+    /// longer key prefix finds (SQLite's `aiRowLogEst`).
+    rows: Vec<i32>,
+    /// `sqlite_stat1` says `unordered`: no range, no order.
+    unordered: bool,
     /// The lookup key of each index column.
     keys: Vec<Option<usize>>,
     /// Cost of reading an entry relative to a table row (LogEst; 15 when
@@ -545,15 +593,17 @@ fn loop_cands(facts: &JoinFacts, i: usize, before: u64) -> Vec<Cand> {
     }
     // (A loop's output is lowered by the terms on the tables its lookup
     // reads, not by every term the tables placed before allow.)
-    let adjust = |out: i32, used: &[usize], prereq: u64| output_adjust(facts, lf.me, prereq, out, used);
+    let adjust = |out: i32, used: &[usize], prereq: u64| output_adjust(facts, lf, prereq, out, used);
     let mut out = Vec::new();
     // The full scan (in rowid order).
-    out.push(Cand { ordered: lf.rowid_order, ..plain(TABLE_ROWS + SCAN_FACTOR, adjust(TABLE_ROWS, &[], 0)) });
+    out.push(Cand { ordered: lf.rowid_order, ..plain(lf.rows + SCAN_FACTOR, adjust(lf.rows, &[], 0)) });
     if !lf.has_table {
         return out;
     }
+    let rowid_rows = [lf.rows, 0];
+    let rowid_probe = Probe { rows: &rowid_rows, ..ROWID_PROBE };
     if lf.rowid {
-        if let Some(c) = index_cand(lf, before, &ROWID_PROBE, &adjust) {
+        if let Some(c) = index_cand(lf, before, &rowid_probe, &adjust) {
             out.push(Cand { ordered: c.one_row || lf.rowid_order, ..c });
         }
     }
@@ -564,8 +614,8 @@ fn loop_cands(facts: &JoinFacts, i: usize, before: u64) -> Vec<Cand> {
         // A full scan of the index: for its order, or narrower than the
         // table and holding every column read.
         let served = idx.served.first().copied().unwrap_or(false);
-        if served || idx.partial || !lf.rowid || (idx.covering && idx.width_cost < 15) {
-            let rows = if idx.partial { TABLE_ROWS - 10 } else { TABLE_ROWS };
+        if served || idx.partial || !lf.rowid || (idx.covering && idx.width_cost < 15 && !idx.unordered) {
+            let rows = idx.rows[0];
             let mut run = rows + 1 + idx.width_cost;
             if !idx.covering {
                 run = log_est_add(run, rows + SCAN_FACTOR);
@@ -575,10 +625,10 @@ fn loop_cands(facts: &JoinFacts, i: usize, before: u64) -> Vec<Cand> {
     }
     // An automatic index on a column compared with `=`.
     if lf.cands.iter().any(|c| c.1 == LookupOp::Eq && c.2 & !before == 0 && c.0.is_some_and(|k| lf.auto_cols.contains(&k))) {
-        let log_size = est_log(TABLE_ROWS);
+        let log_size = est_log(lf.rows);
         out.push(Cand {
             run: log_est_add(log_size, AUTO_INDEX_ROWS),
-            setup: log_size + TABLE_ROWS + AUTO_INDEX_BUILD,
+            setup: log_size + lf.rows + AUTO_INDEX_BUILD,
             out: AUTO_INDEX_ROWS,
             auto: true,
             one_row: false,
@@ -593,6 +643,7 @@ fn loop_cands(facts: &JoinFacts, i: usize, before: u64) -> Vec<Cand> {
             let sub = LoopFacts {
                 me: lf.me,
                 has_table: true,
+                rows: lf.rows,
                 rowid: lf.rowid,
                 rowid_order: false,
                 cands: b.cands.clone(),
@@ -612,7 +663,7 @@ fn loop_cands(facts: &JoinFacts, i: usize, before: u64) -> Vec<Cand> {
                 }
             };
             if lf.rowid {
-                consider(index_cand(&sub, before, &ROWID_PROBE, &none));
+                consider(index_cand(&sub, before, &rowid_probe, &none));
             }
             for idx in &lf.indexes {
                 consider(index_cand(&sub, before, &Probe { served: &[], ..idx.probe() }, &none));
@@ -635,7 +686,8 @@ fn loop_cands(facts: &JoinFacts, i: usize, before: u64) -> Vec<Cand> {
 
 /// SQLite's `whereLoopOutputAdjust`: the output of a loop lowered by each
 /// term it checks but does not use for its lookup (the terms at `used`).
-fn output_adjust(facts: &JoinFacts, me: u64, prereq: u64, mut out: i32, used: &[usize]) -> i32 {
+fn output_adjust(facts: &JoinFacts, lf: &LoopFacts, prereq: u64, mut out: i32, used: &[usize]) -> i32 {
+    let me = lf.me;
     let mut reduce = 0;
     for (k, t) in facts.terms.iter().enumerate() {
         if t.deps == u64::MAX || t.deps & me == 0 || t.deps & !(prereq | me) != 0 || used.contains(&k) {
@@ -649,7 +701,7 @@ fn output_adjust(facts: &JoinFacts, me: u64, prereq: u64, mut out: i32, used: &[
             }
         }
     }
-    out.min(TABLE_ROWS - reduce)
+    out.min(lf.rows - reduce)
 }
 
 /// The rows a range keeps of `rows` (LogEst): a quarter per bound, and a
@@ -667,27 +719,32 @@ fn range_rows(rows: i32, low: bool, high: bool) -> i32 {
 struct Probe<'x> {
     /// The lookup key of each index column (for the rowid, `[None]`).
     keys: &'x [Option<usize>],
+    /// See [`IndexFacts::rows`] (for the rowid: the table's rows, 0).
+    rows: &'x [i32],
+    /// See [`IndexFacts::unordered`].
+    unordered: bool,
     /// The rowid itself.
     ipk: bool,
     unique: bool,
     width_cost: i32,
-    partial: bool,
     covering: bool,
     /// See [`IndexFacts::served`].
     served: &'x [bool],
 }
 
 /// The rowid as an index.
-const ROWID_PROBE: Probe<'static> = Probe { keys: &[None], ipk: true, unique: true, width_cost: 0, partial: false, covering: true, served: &[] };
+const ROWID_PROBE: Probe<'static> =
+    Probe { keys: &[None], rows: &[TABLE_ROWS, 0], unordered: false, ipk: true, unique: true, width_cost: 0, covering: true, served: &[] };
 
 impl IndexFacts {
     fn probe(&self) -> Probe<'_> {
         Probe {
             keys: &self.keys,
+            rows: &self.rows,
+            unordered: self.unordered,
             ipk: false,
             unique: self.unique,
             width_cost: self.width_cost,
-            partial: self.partial,
             covering: self.covering,
             served: &self.served,
         }
@@ -698,7 +755,7 @@ impl IndexFacts {
 /// `before` allows and a range on the next key; `None` when no term
 /// drives it.
 fn index_cand(lf: &LoopFacts, before: u64, p: &Probe<'_>, adjust: &dyn Fn(i32, &[usize], u64) -> i32) -> Option<Cand> {
-    let Probe { keys, ipk, unique, width_cost, partial, covering, served } = *p;
+    let Probe { keys, rows: est, unordered, ipk, unique, width_cost, covering, served } = *p;
     let avail = |d: u64| d & !before == 0;
     let key_ok = |k: &Option<usize>| ipk || k.is_some();
     let mut used = Vec::new();
@@ -723,7 +780,7 @@ fn index_cand(lf: &LoopFacts, before: u64, p: &Probe<'_>, adjust: &dyn Fn(i32, &
         eq += 1;
     }
     let (mut low, mut high) = (false, false);
-    if let Some(key) = keys.get(eq).filter(|k| key_ok(k)) {
+    if let Some(key) = keys.get(eq).filter(|k| key_ok(k) && !unordered) {
         if let Some(c) = lf.cands.iter().find(|c| c.0 == *key && matches!(c.1, LookupOp::Gt | LookupOp::Ge) && avail(c.2)) {
             used.push(c.3);
             prereq |= c.2;
@@ -738,14 +795,14 @@ fn index_cand(lf: &LoopFacts, before: u64, p: &Probe<'_>, adjust: &dyn Fn(i32, &
     if eq == 0 && !low && !high {
         return None;
     }
-    let size = if partial { TABLE_ROWS - 10 } else { TABLE_ROWS };
+    let size = est[0];
     let one_row = unique && eq == keys.len() && n_in == 0;
     let mut rows = if eq == 0 {
         size
     } else if unique && eq == keys.len() {
         0
     } else {
-        INDEX_EQ_ROWS.get(eq - 1).copied().unwrap_or(INDEX_EQ_ROWS_LATER)
+        est.get(eq).copied().unwrap_or(INDEX_EQ_ROWS_LATER)
     };
     if low || high {
         rows = range_rows(rows, low, high);

@@ -114,6 +114,10 @@ pub fn rowid_serves(goal: &OrderGoal) -> Served {
 /// Whether reading index `idx` (its first `n_eq` key columns pinned by
 /// equalities) serves `goal`.
 pub fn index_serves(goal: &OrderGoal, table: &Table, idx: &Index, n_eq: usize) -> Served {
+    // (`sqlite_stat1` may call the index's order unusable.)
+    if idx.stat.as_ref().is_some_and(|s| s.unordered) {
+        return Served::No;
+    }
     if goal.grouping {
         return index_groups(goal, table, idx, n_eq);
     }
@@ -250,6 +254,9 @@ fn column_width(table: &Table, c: usize) -> u64 {
 /// Estimated width of a table's rows, as a logarithmic estimate
 /// comparable with [`index_width`] (SQLite's `szTabRow`).
 pub fn table_width(table: &Table) -> i32 {
+    if let Some(size) = table.stat.and_then(|s| s.size) {
+        return size;
+    }
     let mut w: u64 = (0..table.columns.len()).map(|c| column_width(table, c)).sum();
     if table.rowid_alias.is_none() {
         w += 1;
@@ -260,12 +267,17 @@ pub fn table_width(table: &Table) -> i32 {
 /// Whether an index's entries are estimated narrower than the table's
 /// rows (a full scan then reads the covering index instead).
 pub fn index_is_narrower(table: &Table, idx: &Index) -> bool {
-    index_width(table, idx) < table_width(table)
+    // (SQLite never scans an index `sqlite_stat1` calls unordered in
+    // place of the table.)
+    !idx.stat.as_ref().is_some_and(|s| s.unordered) && index_width(table, idx) < table_width(table)
 }
 
 /// Estimated width of an index entry (key columns and rowid), as a
 /// logarithmic estimate comparable between indexes.
 pub fn index_width(table: &Table, idx: &Index) -> i32 {
+    if let Some(size) = idx.stat.as_ref().and_then(|s| s.size) {
+        return size;
+    }
     let w: u64 = idx.columns.iter().map(|ic| ic.column.map_or(1, |c| column_width(table, c))).sum::<u64>() + 1;
     log_est(w * 4)
 }

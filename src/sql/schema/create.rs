@@ -448,5 +448,6 @@ pub fn index_from_stmt(stmt: &Stmt<'_>, sql: Option<String>, root: u32, schema: 
         origin: "c",
         where_sql: where_clause.as_ref().map(|w| w.to_string()),
         on_conflict: None,
+        stat: None,
     })
 }

@@ -324,6 +324,7 @@ impl Schema {
             origin: "pk",
             where_sql: None,
             on_conflict: table.pk_conflict,
+            stat: table.pk_stat.clone(),
         })
     }
 

@@ -161,10 +161,29 @@ impl<'b> Compiler<'_> {
             // equalities on another (as SQLite's costs weigh it).
             let one_row = |i: &Index, n_eq: usize| i.unique && n_eq >= i.columns.len();
             let key = (one_row(&idx, eqs.len()), score);
+            // Between equality searches of two indexes both described by
+            // `sqlite_stat1`, the one finding fewer rows (SQLite's costs
+            // follow the statistics).
+            let stat_rows = |i: &Index, n_eq: usize, bounds: usize| {
+                let s = i.stat.as_ref()?;
+                let rows = *s.rows.get(n_eq)?;
+                Some(rows - 20 * bounds as i32 - if bounds == 2 { 20 } else { 0 })
+            };
+            let bounds = lower.is_some() as usize + upper.is_some() as usize;
+            let by_stats = |b: &(usize, Index, Vec<&Expr<'_>>, Option<(LookupOp, &Expr<'_>)>, Option<(LookupOp, &Expr<'_>)>)| {
+                if eqs.is_empty() || b.2.is_empty() || one_row(&idx, eqs.len()) || one_row(&b.1, b.2.len()) {
+                    return None;
+                }
+                let b_bounds = b.3.is_some() as usize + b.4.is_some() as usize;
+                Some((stat_rows(&idx, eqs.len(), bounds)?, stat_rows(&b.1, b.2.len(), b_bounds)?))
+            };
             if score > 0
-                && best.as_ref().is_none_or(|b| {
-                    let best_key = (one_row(&b.1, b.2.len()), b.0);
-                    key > best_key || key == best_key && rank(&idx, eqs.len()) > rank(&b.1, b.2.len())
+                && best.as_ref().is_none_or(|b| match by_stats(b) {
+                    Some((mine, theirs)) if mine != theirs => mine < theirs,
+                    _ => {
+                        let best_key = (one_row(&b.1, b.2.len()), b.0);
+                        key > best_key || key == best_key && rank(&idx, eqs.len()) > rank(&b.1, b.2.len())
+                    }
                 })
             {
                 best = Some((score, idx, eqs, lower, upper));
@@ -415,6 +434,10 @@ impl<'b> Compiler<'_> {
         }
         let mut lower = None;
         let mut upper = None;
+        // (`sqlite_stat1` may call the index's order unusable: no range.)
+        if idx.stat.as_ref().is_some_and(|s| s.unordered) {
+            return (eqs, None, None);
+        }
         if let Some(ic) = idx.columns.get(eqs.len()).filter(|_| eqs.len() < usable) {
             let key = keys[eqs.len()];
             for (c, op, e) in cands {
