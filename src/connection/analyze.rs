@@ -77,8 +77,8 @@ impl Connection {
         self.reload_stats(db)
     }
 
-    /// Read database `db`'s `sqlite_stat1` again into its schema; the
-    /// statements compiled from now on are planned with it.
+    /// Read database `db`'s `sqlite_stat1` again into its schema; every
+    /// statement is planned with it from its next run.
     fn reload_stats(&mut self, db: usize) -> Result<()> {
         let Some(schema) = self.schemas.get_mut(db) else { return Ok(()) };
         let mut schema = std::mem::take(schema);
@@ -88,6 +88,9 @@ impl Connection {
             let names: Vec<String> = self.state.dbs.iter().map(|d| d.name.clone()).collect();
             self.merged = Arc::new(crate::sql::schema::Schema::merged(&self.schemas.iter().collect::<Vec<_>>(), &names));
             self.schema_generation += 1;
+            // (As in SQLite, the statements already prepared are planned
+            // again: an application's cached statement follows ANALYZE.)
+            self.expire_statements();
         }
         Ok(())
     }

@@ -290,6 +290,18 @@ impl Statement {
             return Ok(StepResult::Done);
         }
         if self.program.explain != 0 {
+            // An expired EXPLAIN is compiled again before it lists (as
+            // SQLite re-prepares it): ANALYZE's new statistics, changed
+            // settings or functions show in a plan an application kept
+            // prepared.
+            if !self.active && self.explain_pos == 0 && self.program.settings_generation != conn.state.settings_generation {
+                let (prog, _) = conn.compile(self.sql.as_bytes())?;
+                if let Some(p) = prog {
+                    self.program = p;
+                    self.recompiles += 1;
+                    self.reprepares += 1;
+                }
+            }
             if !self.active && self.explain_pos == 0 {
                 self.explain_rows = if self.program.explain == 1 {
                     crate::vdbe::explain::explain_rows(&self.program)

@@ -94,3 +94,38 @@ fn plans_follow_sqlite_stat1_as_sqlite() {
 /// (Skip-scans, ties broken otherwise, and tables whose only statistic is
 /// their own row count.)
 const PLANS_DIFFER: usize = 14;
+
+/// A statement prepared before ANALYZE is planned again after it (the
+/// Tcl interface and Python's sqlite3 module keep statements prepared).
+#[test]
+fn prepared_statements_follow_new_statistics() {
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    let setup = "CREATE TABLE t1(a, b, c); CREATE INDEX t1a ON t1(a); INSERT INTO t1 VALUES(1,2,3),(7,8,9),(4,5,6);
+        ANALYZE; DELETE FROM sqlite_stat4; INSERT INTO sqlite_stat1 VALUES('t1','t1a','12345 2'); ANALYZE sqlite_schema";
+    run_ours(&mut ours, &setup.replace("DELETE FROM sqlite_stat4;", ""));
+    run_ref(&reference, setup);
+    let q = "EXPLAIN QUERY PLAN SELECT * FROM t1 WHERE a BETWEEN 3 AND 8 ORDER BY c";
+    let (st, _) = ours.prepare_terminated(q.as_bytes()).unwrap();
+    let mut st = st.unwrap();
+    let mut details = |conn: &mut ringlite::Connection| {
+        let mut out = Vec::new();
+        while let Ok(ringlite::StepResult::Row) = st.step(conn) {
+            out.push(st.column(3).as_ref().to_text().map(|t| String::from_utf8_lossy(&t).into_owned()).unwrap_or_default());
+        }
+        st.reset(conn);
+        out
+    };
+    let ref_details = |reference: &RefDb| match &run_ref(reference, q)[..] {
+        [sql_common::Outcome::Rows { rows, .. }] => rows.iter().map(|r| format!("{:?}", r[3])).collect::<Vec<_>>(),
+        other => panic!("{other:?}"),
+    };
+    let before = details(&mut ours);
+    assert!(before.iter().any(|d| d.contains("USING INDEX t1a")), "{before:?}");
+    let change = "UPDATE sqlite_stat1 SET stat = '12345 2 unordered' WHERE idx = 't1a'; ANALYZE sqlite_schema";
+    run_ours(&mut ours, change);
+    run_ref(&reference, change);
+    let after = details(&mut ours);
+    assert!(!after.iter().any(|d| d.contains("USING INDEX")), "{after:?}");
+    assert_eq!(after.len(), ref_details(&reference).len());
+}
