@@ -96,6 +96,7 @@ mod sql_limits_hostile;
 mod sql_name_levels;
 mod sql_onepass;
 mod sql_plan;
+mod sql_plan_flatten;
 mod sql_plan_left_join;
 mod sql_plan_one_row_outer;
 mod sql_plan_or;

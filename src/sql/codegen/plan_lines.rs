@@ -82,6 +82,16 @@ impl PlanLines {
         self.set_parent(Some(at))
     }
 
+    /// Drop the heading [`Self::open_materialize`] just recorded, with
+    /// no line under it yet: the item is flattened after all.
+    pub fn drop_last_heading(&mut self) {
+        if !self.wanted {
+            return;
+        }
+        debug_assert!(self.lines.last().is_some_and(|l| l.2.starts_with("MATERIALIZE ")), "the last line is the heading dropped");
+        self.lines.pop();
+    }
+
     /// Record the heading of subquery `sel` as an expression ("LIST" for
     /// IN's, "SCALAR" for a value's or EXISTS') and make the lines pushed
     /// until [`Self::close_subquery`] its children.

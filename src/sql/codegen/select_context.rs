@@ -54,4 +54,11 @@ pub struct SelectContext {
     /// that AST lives: entries are dropped before the result columns
     /// holding them are compiled).
     pub subquery_affinity: HashMap<usize, Option<crate::value::affinity::Affinity>>,
+    /// The statement is a SELECT: views and FROM subqueries that only
+    /// project a table may be read as the table (`plan::flatten`).
+    pub flatten: bool,
+    /// The SELECT whose FROM is being opened is DISTINCT: the right
+    /// table of a LEFT JOIN is then not flattened (as SQLite 3.54 does
+    /// not).
+    pub from_distinct: bool,
 }

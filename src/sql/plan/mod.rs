@@ -18,6 +18,7 @@
 
 pub mod access;
 pub mod equivalence;
+pub mod flatten;
 pub mod goal;
 pub mod join_order;
 pub mod multi_or;

@@ -94,15 +94,17 @@ impl<'b> Compiler<'_> {
         // WHERE terms may go into an item that no outer join NULL-fills
         // (with a RIGHT or FULL JOIN anywhere, into none).
         let joins = from.joins.iter().flat_map(|j| j.iter());
-        let pushable = where_clause.is_some() && !joins.clone().any(|j| join_type(j).contains(JoinType::RIGHT));
+        let pushable_joins = !joins.clone().any(|j| join_type(j).contains(JoinType::RIGHT));
+        let pushable = where_clause.is_some() && pushable_joins;
         let mut where_terms = Vec::new();
         if let Some(w) = where_clause.filter(|_| pushable) {
             super::pushdown::and_terms(w, &mut where_terms);
         }
         let single = joins.clone().next().is_none();
+        let left_flatten = !self.select.from_distinct;
         let offer = |jt: Option<JoinType>| match jt {
-            Some(jt) if jt.contains(JoinType::LEFT) => Offer::none(),
-            _ => Offer { terms: where_terms.clone(), unqualified: single },
+            Some(jt) if jt.contains(JoinType::LEFT) => Offer { flatten: pushable_joins && left_flatten, ..Offer::none() },
+            _ => Offer { terms: where_terms.clone(), unqualified: single, flatten: pushable_joins },
         };
         if let Some(first) = from.select {
             self.open_from_item(first, &offer(None), &mut out)?;
@@ -514,6 +516,9 @@ impl<'b> Compiler<'_> {
                 let alias = alias.as_ref().map(|a| match a {
                     ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
                 });
+                if let Some(flat) = self.flat_projection(sel, None, false).filter(|_| offer.flatten) {
+                    return self.open_flat_table(flat, alias.unwrap_or_default(), out);
+                }
                 let cur = self.b.cursor();
                 self.b.add(Opcode::OpenEphemeral, cur, 0, 0);
                 let addr = self.b.insns.len() - 1;
@@ -644,6 +649,69 @@ impl<'b> Compiler<'_> {
         });
     }
 
+    /// Open the table a flattened view or subquery reads
+    /// (`plan::flatten`) as the FROM item named `name`: its scope shows
+    /// the projected columns only, and EXPLAIN QUERY PLAN the body's name
+    /// for the table, as SQLite's plan after flattening.
+    fn open_flat_table<'a>(&mut self, flat: crate::sql::plan::flatten::FlatTable, name: String, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        let table = flat.table;
+        debug_assert!(table.view_select.is_none() && table.virtual_table.is_none() && table.without_rowid.is_none(), "a flattened body reads a rowid table");
+        debug_assert!(flat.width > 0 && flat.width <= table.columns.len(), "a prefix of the table's columns");
+        let at = match self.expansion.table_references.iter().position(|(t, _)| t.db == table.db && t.name.eq_ci(&table.name)) {
+            Some(i) => i,
+            None => {
+                self.expansion.table_references.push((table.clone(), 0));
+                self.expansion.table_references.len() - 1
+            }
+        };
+        let references = &mut self.expansion.table_references[at].1;
+        if *references >= 0xfffe {
+            return Err(Error::sql(format!("too many references to \"{}\": max 65535", table.name)));
+        }
+        *references += 1;
+        // (SQLite looks up the collation of each column of the body as it
+        // describes it, flattened or not.)
+        for name in table.columns[..flat.width].iter().filter_map(|c| c.collation.as_deref()) {
+            self.collation(name)?;
+        }
+        let cur = self.b.cursor();
+        self.stmt.dbs_used |= 1 << table.db;
+        self.b.add4(Opcode::OpenRead, cur, table.root as i32, table.db as i32, P4::Int64(table.columns.len() as i64), 0);
+        self.comment(&table.name);
+        let all = table.scope_columns();
+        let columns = if flat.width == all.len() { all } else { Arc::new(all[..flat.width].to_vec()) };
+        let item = ScopeItem {
+            name,
+            table: table.name.clone(),
+            db: table.db,
+            cursor: cur,
+            columns,
+            rowid_alias: table.rowid_alias.filter(|&i| i < flat.width),
+            // (The item is still a view or subquery: `rowid` names no
+            // column of it.)
+            has_rowid: false,
+            using: Vec::new(),
+            object_name: None,
+        };
+        let scope = self.names.scopes.last_mut().expect("a FROM clause opens in a scope");
+        scope.items.push(item);
+        out.push(FromItem {
+            item: scope.items.len() - 1,
+            cursor: cur,
+            table: Some(table),
+            left: false,
+            cross: false,
+            on: Vec::new(),
+            matched: None,
+            using: Vec::new(),
+            table_fn: None,
+            index_hint: None,
+            vtab: None,
+            plan_name: Some(flat.plan_name),
+        });
+        Ok(())
+    }
+
     pub(in crate::sql::codegen) fn open_subquery_text<'a>(
         &mut self,
         sql: &str,
@@ -733,11 +801,11 @@ impl<'b> Compiler<'_> {
         out: &mut Vec<FromItem<'a, 'b>>,
     ) -> Result<()> {
         let (view_name, view_text) = view.unzip();
-        let cur = self.b.cursor();
-        self.b.add(Opcode::OpenEphemeral, cur, 0, 0);
-        let addr = self.b.insns.len() - 1;
         let saved_aliases = std::mem::take(&mut self.names.aliases);
         let saved_scopes = self.enter_cte_scopes(correlated);
+        // (The temporary table's cursor, numbered once the body is known
+        // not to be flattened.)
+        let mut opened = None;
         let info = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
             Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
                 // The first SELECT's width is checked against the column
@@ -750,6 +818,14 @@ impl<'b> Compiler<'_> {
                         });
                     }
                 }
+                if offer.flatten && !correlated {
+                    if let Some(flat) = self.flat_projection(sel, cols.as_deref(), view_text.is_some()) {
+                        return Ok(Err(flat));
+                    }
+                }
+                let cur = self.b.cursor();
+                self.b.add(Opcode::OpenEphemeral, cur, 0, 0);
+                opened = Some((cur, self.b.insns.len() - 1));
                 let is_view = view_text.is_some();
                 if let Some(text) = &view_text {
                     self.naming.view_texts.push(super::column_text::IndexedText::new(text.clone()));
@@ -771,13 +847,21 @@ impl<'b> Compiler<'_> {
                 if is_view {
                     self.naming.view_texts.pop();
                 }
-                info
+                info.map(Ok)
             }
             _ => Err(Error::sql("malformed view or CTE")),
         });
         self.leave_cte_scopes(saved_scopes);
         self.names.aliases = saved_aliases;
-        let info = info?;
+        let info = match info? {
+            Ok(info) => info,
+            Err(flat) => {
+                // No temporary table: the caller's MATERIALIZE line goes.
+                self.stmt.eqp.drop_last_heading();
+                return self.open_flat_table(flat, name, out);
+            }
+        };
+        let (cur, addr) = opened.expect("a body compiled into its temporary table");
         if let Some(c) = &cols {
             if let (Some(view), true) = (view_name, c.len() != info.n_columns) {
                 return Err(Error::sql(format!("expected {} columns for '{view}' but got {}", c.len(), info.n_columns)));

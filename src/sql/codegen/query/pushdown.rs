@@ -49,12 +49,15 @@ pub struct Offer<'a, 'b> {
     /// The FROM clause has this item only: unqualified names may name
     /// its columns.
     pub unqualified: bool,
+    /// The item's place in the join allows flattening it
+    /// (`plan::flatten`): no RIGHT or FULL JOIN in the FROM clause.
+    pub flatten: bool,
 }
 
 impl Offer<'_, '_> {
-    /// No terms.
+    /// No terms, no flattening.
     pub fn none() -> Self {
-        Offer { terms: Vec::new(), unqualified: false }
+        Offer { terms: Vec::new(), unqualified: false, flatten: false }
     }
 }
 

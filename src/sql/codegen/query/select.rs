@@ -25,7 +25,10 @@ use std::sync::Arc;
 
 /// Compile a top-level SELECT; returns its column names.
 pub fn compile_top_select(c: &mut Compiler<'_>, sel: &Select<'_>, prog: &mut Program) -> Result<Vec<String>> {
-    let info = match c.compile_select(sel, Dest::Output) {
+    let flatten = std::mem::replace(&mut c.select.flatten, true);
+    let info = c.compile_select(sel, Dest::Output);
+    c.select.flatten = flatten;
+    let info = match info {
         // SQLite refuses a HAVING on a non-aggregate SELECT while
         // resolving names, before the errors it finds generating code
         // (see `having_check.rs`).
@@ -767,7 +770,10 @@ impl Compiler<'_> {
             let saved_aliases = std::mem::replace(&mut self.select.from_result_aliases, written_aliases);
             let mentioned = crate::sql::codegen::query::table_fn::mentioned_names(where_clause.as_deref(), from.as_ref());
             let saved_mentioned = std::mem::replace(&mut self.select.from_mentioned_names, mentioned);
+            let distinct = matches!(distinctness, Some(ast::Distinctness::Distinct));
+            let saved_distinct = std::mem::replace(&mut self.select.from_distinct, distinct);
             let items_from = self.open_from(from.as_ref(), *where_clause);
+            self.select.from_distinct = saved_distinct;
             self.select.pragma_where_args = saved_where_args;
             self.select.from_result_aliases = saved_aliases;
             self.select.from_mentioned_names = saved_mentioned;

@@ -60,7 +60,7 @@ impl<'b> Compiler<'_> {
         {
             return Ok(false);
         }
-        let item_name = self.names.scopes.last().map(|s| s.items[it.item].name.clone()).unwrap_or_default();
+        let item_name = it.plan_name.clone().unwrap_or_else(|| self.names.scopes.last().map(|s| s.items[it.item].name.clone()).unwrap_or_default());
         let narrow = self
             .env
             .schema
