@@ -88,6 +88,17 @@ impl<'b> Compiler<'_> {
         let cores = std::iter::once(&sel.body.select).chain(sel.body.compounds.iter().flat_map(|c| c.iter().map(|c| &c.select)));
         for (i, core) in cores.enumerate() {
             let OneSelect::Select { columns, from, where_clause, group_by, having, .. } = core else { continue };
+            // A FROM item's subquery (and the body of a CTE of this
+            // subquery that its FROM names) sees the enclosing queries'
+            // columns but not its sibling items': it is visited before
+            // this level's names are pushed.
+            if let Some(from) = from.as_ref() {
+                let mut inner: Vec<&'a ast::Select<'b>> = Vec::new();
+                from_subqueries(from, sel.with.as_ref(), &mut inner);
+                for s in inner {
+                    self.visit_subquery(s, levels, out);
+                }
+            }
             levels.push(self.level_of(from.as_ref(), sel.with.is_some()));
             let mut exprs: Vec<&'a Expr<'b>> = Vec::new();
             for c in columns.iter() {
@@ -237,6 +248,27 @@ impl<'b> Compiler<'_> {
             }
         }
         level
+    }
+}
+
+/// The subqueries of the FROM clause `from` (nested joins included) and
+/// the bodies of the CTEs of `with` that it names as tables.
+fn from_subqueries<'a, 'b>(from: &'a ast::FromClause<'b>, with: Option<&'a ast::With<'b>>, out: &mut Vec<&'a ast::Select<'b>>) {
+    let tables = from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)));
+    for t in tables {
+        match t {
+            SelectTable::Select(s, _) => out.push(s),
+            SelectTable::Sub(f, _) => from_subqueries(f, with, out),
+            SelectTable::Table(qn, _, _) if qn.db_name.is_none() => {
+                let name = unquote(qn.name.0);
+                if let Some(cte) = with.and_then(|w| w.ctes.iter().find(|c| unquote(c.tbl_name.0).eq_ci(&name))) {
+                    if !out.iter().any(|o| std::ptr::eq(*o, cte.select)) {
+                        out.push(cte.select);
+                    }
+                }
+            }
+            _ => {}
+        }
     }
 }
 
