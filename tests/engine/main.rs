@@ -121,6 +121,7 @@ mod sql_update_delete_limit;
 mod sql_utf16;
 mod sql_vtab;
 mod sql_vtab_schema;
+mod sql_window_range_edges;
 mod sql_without_rowid;
 mod storage_alternating_writers;
 mod storage_autovacuum;
