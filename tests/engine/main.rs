@@ -108,6 +108,7 @@ mod sql_pragma_files;
 mod sql_pragma_tvf;
 mod sql_regress;
 mod sql_shared_memory;
+mod sql_subquery_windows;
 mod sql_super_journal;
 mod sql_tables;
 mod sql_tcl_collation;

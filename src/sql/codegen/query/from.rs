@@ -399,6 +399,11 @@ impl<'b> Compiler<'_> {
                     if lower == "pragma_foreign_key_check" {
                         return self.open_foreign_key_check(&[], alias.unwrap_or(lower.clone()), out);
                     }
+                    // The JSON table-valued functions are eponymous tables
+                    // too: named without arguments they have no rows.
+                    if db.is_none_or(|d| d == 0) && matches!(lower.as_str(), "json_each" | "json_tree" | "jsonb_each" | "jsonb_tree") {
+                        return self.open_table_function(qn, &[], alias, out);
+                    }
                     return Err(match (qn.db_name.as_ref(), self.names.home_db) {
                         (Some(d), _) => Error::sql(format!("no such table: {}.{name}", unquote(d.0))),
                         // A view or trigger body names its own database's

@@ -1,0 +1,51 @@
+//! Subqueries inside window definitions and FROM items as SQLite 3.54.1
+//! reads them: an enclosing query's aggregate written in a subquery of a
+//! window's ORDER BY makes that query an aggregate one; JSON table-valued
+//! functions named without arguments (eponymous tables, no rows). Each
+//! compared with the reference.
+
+use crate::sql_common::check_each;
+
+#[test]
+fn outer_aggregates_in_subqueries_of_window_definitions() {
+    let setup = "create table t1(b, x); create table t2(c, d);";
+    let queries = [
+        "SELECT max(b) OVER (ORDER BY sum((SELECT c FROM t2 UNION SELECT x ORDER BY c))) FROM t1",
+        "SELECT sum(b) OVER (ORDER BY (SELECT max(b) OVER (ORDER BY sum(x)) AS e ORDER BY e)) FROM t1",
+        "SELECT sum(b) OVER (ORDER BY (SELECT max(b) OVER ())) FROM t1",
+        "SELECT (SELECT max(b) OVER (ORDER BY sum(x))) FROM t1",
+        "SELECT (SELECT sum(x)) FROM t1",
+        "SELECT sum(b) OVER (ORDER BY (SELECT max(b) OVER (ORDER BY sum((SELECT x AS c UNION SELECT 1234 ORDER BY c))) AS e ORDER BY e)) FROM t1",
+        "SELECT (SELECT max(b) OVER (ORDER BY sum((SELECT x + d FROM t2)))) FROM t1",
+        "SELECT (SELECT sum((SELECT x + d FROM t2)) FROM t2) FROM t1",
+        "SELECT (SELECT sum((SELECT x + c)) FROM t2) FROM t1",
+        "SELECT b, (SELECT sum((SELECT o.x FROM t2 WHERE c > 0)) FROM t2) FROM t1 AS o GROUP BY b",
+        "SELECT b, (SELECT count((SELECT o.x WHERE o.x IN (SELECT d FROM t2))) FROM t2) FROM t1 AS o GROUP BY b",
+        "SELECT (SELECT group_concat((SELECT x FROM t2 AS i WHERE i.c = 7)) FROM t2) FROM t1",
+        "SELECT sum(b) OVER (PARTITION BY (SELECT sum(x))) FROM t1",
+        "SELECT count(*) OVER (ORDER BY (SELECT total(x) + 1)), b FROM t1",
+        "SELECT b, sum(b) OVER (ORDER BY (SELECT b)) FROM t1 ORDER BY b",
+    ];
+    let mut setups = vec![setup.to_string()];
+    setups.push(format!("{setup} insert into t1 values (1, 2), (3, 4), (3, 5); insert into t2 values (7, 8);"));
+    for s in setups {
+        check_each(&s, &queries);
+    }
+}
+
+#[test]
+fn json_table_functions_named_without_arguments() {
+    check_each(
+        "create table t1(a, b, c); create table t2(d); insert into t1 values ('[1,2]', 2, 3);",
+        &[
+            "SELECT * FROM t1 LEFT JOIN t2 ON (SELECT b FROM json_each ORDER BY 1)",
+            "SELECT * FROM json_each",
+            "SELECT count(*) FROM json_tree",
+            "SELECT key, value FROM jsonb_each AS j",
+            "SELECT count(*) FROM jsonb_tree",
+            "SELECT (SELECT count(*) FROM json_each) FROM t1",
+            "SELECT * FROM t1, json_each AS j",
+            "SELECT * FROM main.json_each",
+        ],
+    );
+}
