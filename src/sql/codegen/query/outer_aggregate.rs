@@ -203,8 +203,9 @@ impl<'b> Compiler<'_> {
 
     /// The column names `e` reads that no level of `inner` (the FROM
     /// clauses of subqueries of `e` around them) may provide. False where
-    /// that cannot be told (a subquery's ORDER BY may name its result
-    /// aliases: it is not looked at; a compound's arms are).
+    /// that cannot be told or the call is better left to the subquery (a
+    /// subquery with a FROM clause). A subquery's ORDER BY may name its
+    /// result aliases: it is not looked at; a compound's arms are.
     fn free_names(&self, e: &Expr<'_>, inner: &mut Vec<Level>, out: &mut Vec<(Option<String>, String)>) -> bool {
         let mut subqueries: Vec<&ast::Select<'_>> = Vec::new();
         let mut lhs: Vec<&Expr<'_>> = Vec::new();
@@ -236,11 +237,11 @@ impl<'b> Compiler<'_> {
             let cores = std::iter::once(&sel.body.select).chain(sel.body.compounds.iter().flat_map(|c| c.iter().map(|c| &c.select)));
             for core in cores {
                 let OneSelect::Select { columns, from, where_clause, group_by, having, .. } = core else { continue };
-                if from.as_ref().is_some_and(|f| {
-                    let mut nested = Vec::new();
-                    from_subqueries(f, sel.with.as_ref(), &mut nested);
-                    !nested.is_empty()
-                }) {
+                // (A subquery with a FROM clause in an aggregate's argument
+                // is left where it is: read by the enclosing query's
+                // aggregate loop it would need to be correlated with
+                // that query's rows, which its compile does not know.)
+                if from.is_some() {
                     return false;
                 }
                 inner.push(self.level_of(from.as_ref(), sel.with.is_some()));
