@@ -45,3 +45,22 @@ fn json_table_functions_named_without_arguments() {
         ],
     );
 }
+
+#[test]
+fn ctes_expanded_into_too_many_cursors_are_nested_too_deep() {
+    // SQLite expands every reference to a CTE (materialized or not) and
+    // refuses the statement once its expansion has numbered as many
+    // cursors as SQLITE_LIMIT_EXPR_DEPTH.
+    let nest = |m: &str| {
+        format!(
+            "WITH c AS {m} ( WITH c AS {m} ( WITH c AS {m} ( WITH c AS {m} ( WITH c AS (VALUES(0)) SELECT 1 FROM c LEFT JOIN c ON ltrim(1)) \
+             SELECT 1 FROM c,c,c,c,c,c,c,c,c) SELECT 2 FROM c,c,c,c,c,c,c,c,c) SELECT 3 FROM c,c,c,c,c,c,c,c,c) SELECT 4 FROM c,c,c,c,c,c,c,c,c"
+        )
+    };
+    let q1 = nest("NOT MATERIALIZED");
+    let q2 = nest("MATERIALIZED");
+    let q3 = "WITH c AS ( WITH c AS ( WITH c AS ( WITH c AS (VALUES(0)) SELECT 1 FROM c LEFT JOIN c ON ltrim(1)) SELECT 1 FROM c,c,c,c,c,c,c,c,c) \
+              SELECT 2 FROM c,c,c,c,c,c,c,c,c) SELECT 3 FROM c,c,c,c,c,c,c,c,c";
+    let q4 = "WITH RECURSIVE c AS NOT MATERIALIZED (WITH c AS (VALUES(0)) SELECT 1 FROM c LEFT JOIN c ON ltrim(1)) SELECT count(*) FROM c,c,c,c,c,c,c,c,c";
+    check_each("", &[&format!("WITH RECURSIVE {}", &q1[5..]), &q1, &q2, q3, q4]);
+}

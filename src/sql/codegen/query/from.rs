@@ -743,6 +743,11 @@ impl<'b> Compiler<'_> {
         let addr = self.b.insns.len() - 1;
         let saved_aliases = std::mem::take(&mut self.names.aliases);
         let saved_scopes = self.enter_cte_scopes(correlated);
+        // The FROM clauses counted are told apart by address: those of the
+        // body parsed here live only while it is compiled (a later parse,
+        // of another reference to the same CTE, may reuse the addresses,
+        // and must be counted again, as SQLite expands every reference).
+        let saved_counted = std::mem::take(&mut self.expansion.counted_froms);
         let info = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
             Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
                 // The first SELECT's width is checked against the column
@@ -780,6 +785,7 @@ impl<'b> Compiler<'_> {
             }
             _ => Err(Error::sql("malformed view or CTE")),
         });
+        self.expansion.counted_froms = saved_counted;
         self.leave_cte_scopes(saved_scopes);
         self.names.aliases = saved_aliases;
         let info = info?;
