@@ -15,6 +15,8 @@ fn outer_aggregates_in_subqueries_of_window_definitions() {
         "SELECT sum(b) OVER (ORDER BY (SELECT max(b) OVER ())) FROM t1",
         "SELECT (SELECT max(b) OVER (ORDER BY sum(x))) FROM t1",
         "SELECT (SELECT sum(x)) FROM t1",
+        // (3.54.1 accepts this one, which 3.40.1 refused as a misuse.)
+        "SELECT (SELECT max(b) OVER (ORDER BY (SELECT y FROM (SELECT sum(x) AS y FROM t2)))) FROM t1",
         "SELECT sum(b) OVER (ORDER BY (SELECT max(b) OVER (ORDER BY sum((SELECT x AS c UNION SELECT 1234 ORDER BY c))) AS e ORDER BY e)) FROM t1",
         "SELECT (SELECT sum((SELECT x + c)) FROM t2) FROM t1",
         "SELECT b, (SELECT count((SELECT o.x WHERE o.x IN (SELECT d FROM t2))) FROM t2) FROM t1 AS o GROUP BY b",
@@ -63,4 +65,22 @@ fn ctes_expanded_into_too_many_cursors_are_nested_too_deep() {
               SELECT 2 FROM c,c,c,c,c,c,c,c,c) SELECT 3 FROM c,c,c,c,c,c,c,c,c";
     let q4 = "WITH RECURSIVE c AS NOT MATERIALIZED (WITH c AS (VALUES(0)) SELECT 1 FROM c LEFT JOIN c ON ltrim(1)) SELECT count(*) FROM c,c,c,c,c,c,c,c,c";
     check_each("", &[&format!("WITH RECURSIVE {}", &q1[5..]), &q1, &q2, q3, q4]);
+}
+
+#[test]
+fn missing_tables_in_compound_order_by_subqueries_come_first() {
+    check_each(
+        "create table t1(a, b, c); create table t2(a, b, c); create view v2 as select 1;",
+        &[
+            "SELECT a,c,b FROM t1 INTERSECT SELECT a,b,c FROM t1 ORDER BY (SELECT nth_value(a,2) OVER w1 WINDOW w1 AS (ORDER BY ((SELECT 1 FROM v1))))",
+            "SELECT a,c,b FROM t1 INTERSECT SELECT a,b,c FROM t1 ORDER BY (SELECT nth_value(a,2) OVER w1 WINDOW w1 AS (ORDER BY ((SELECT 1 FROM t2))))",
+            "SELECT a FROM t1 UNION SELECT b FROM t1 ORDER BY (SELECT 1 FROM v1)",
+            "SELECT a FROM t1 UNION SELECT b FROM t1 ORDER BY (SELECT 1 FROM v2)",
+            "SELECT a FROM t1 UNION SELECT b FROM t1 ORDER BY (SELECT nosuchcol)",
+            "SELECT a FROM t1 UNION SELECT b FROM t1 ORDER BY 1, (SELECT x FROM (SELECT 1 AS x) JOIN nosuch)",
+            "SELECT a FROM t1 UNION SELECT b FROM t1 ORDER BY (WITH nosuch AS (SELECT 1) SELECT * FROM nosuch)",
+            "SELECT a FROM t1 UNION SELECT b FROM t1 ORDER BY (SELECT 1 FROM json_each)",
+            "SELECT a FROM t1 UNION SELECT b FROM t1 ORDER BY EXISTS (SELECT 1 FROM t2 WHERE a IN (SELECT 1 FROM gone))",
+        ],
+    );
 }
