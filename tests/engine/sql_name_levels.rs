@@ -105,6 +105,40 @@ fn names_bind_to_their_level_in_every_clause() {
 }
 
 #[test]
+fn outer_aggregates_inside_from_subqueries_and_ctes_of_a_subquery() {
+    // An aggregate over an enclosing query's column written in a derived
+    // table (or a CTE body) of a subquery belongs to that enclosing query
+    // as anywhere else in the subquery: in the derived table's result
+    // columns, HAVING, ORDER BY (with or without LIMIT), compound arms.
+    check_each_unordered(
+        SETUP,
+        &[
+            "SELECT g, (SELECT max(s) FROM (SELECT w + sum(o.v) AS s FROM u)) FROM t AS o GROUP BY g",
+            "SELECT g, (SELECT max(s) FROM (SELECT sum(o.v) AS s FROM u)) FROM t AS o GROUP BY g",
+            "SELECT g, (SELECT count(*) FROM (SELECT w FROM u GROUP BY w HAVING w < sum(o.v) - 7)) FROM t AS o GROUP BY g",
+            "SELECT g, (SELECT count(*) FROM (SELECT w FROM u ORDER BY sum(o.v))) FROM t AS o GROUP BY g",
+            "SELECT g, (SELECT count(*) FROM (SELECT w FROM u ORDER BY sum(o.v) LIMIT 2)) FROM t AS o GROUP BY g",
+            "SELECT g, (SELECT group_concat(w) FROM (SELECT w FROM u ORDER BY (w - sum(o.v)) % 3, w)) FROM t AS o GROUP BY g",
+            "SELECT g, (SELECT group_concat(w) FROM (SELECT w FROM u ORDER BY (w - sum(o.v)) % 3, w LIMIT 2)) FROM t AS o GROUP BY g",
+            "SELECT g, (SELECT group_concat(w) FROM (SELECT w FROM u UNION ALL SELECT 9 ORDER BY sum(o.v))) FROM t AS o GROUP BY g",
+            "SELECT g, EXISTS (SELECT 1 FROM (SELECT w FROM u ORDER BY sum(o.v))) FROM t AS o GROUP BY g",
+            "SELECT g, (SELECT group_concat(w) FROM (SELECT w FROM u ORDER BY sum(o.v)) JOIN u AS u2 USING (w)) FROM t AS o GROUP BY g",
+            "SELECT g, (WITH c AS (SELECT w FROM u ORDER BY sum(o.v)) SELECT count(*) FROM c) FROM t AS o GROUP BY g",
+            "SELECT g, (WITH c AS (SELECT sum(o.v) AS s) SELECT s FROM c) FROM t AS o GROUP BY g",
+            "SELECT sum(v), (SELECT count(*) FROM (SELECT w FROM u ORDER BY sum(o.v))) FROM t AS o",
+            "SELECT (SELECT count(*) FROM (SELECT w FROM u ORDER BY sum(o.v))) FROM t AS o",
+            "SELECT (SELECT s FROM (SELECT sum(o.v) + w AS s FROM u WHERE w = 1)) FROM t AS o",
+            "SELECT g, (SELECT count(*) FROM (SELECT w FROM u ORDER BY sum(w))) FROM t AS o GROUP BY g",
+            "SELECT g, (SELECT max(w) FROM (SELECT w FROM u WHERE v > sum(o.v))) FROM t AS o GROUP BY g",
+            "SELECT g FROM t AS o GROUP BY g HAVING (SELECT count(*) FROM (SELECT w FROM u ORDER BY sum(o.v))) > 2",
+            "SELECT g FROM t AS o GROUP BY g ORDER BY (SELECT max(s) FROM (SELECT w - sum(o.v) AS s FROM u)), g",
+            // A CTE the subquery does not use is never resolved.
+            "SELECT (WITH c AS (SELECT sum(o.v)) SELECT 1) FROM t AS o",
+        ],
+    );
+}
+
+#[test]
 fn aggregates_in_trigger_subqueries_bind_to_their_level() {
     check_each_unordered(
         &format!(

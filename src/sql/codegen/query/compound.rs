@@ -121,7 +121,13 @@ impl Compiler<'_> {
             }),
             // (SQLite fails before planning any arm.)
             ArmOrder::NoMatch(ti) => {
-                Err(Error::sql(format!("{} ORDER BY term does not match any column in the result set", crate::sql::parse::ordinal(ti + 1))))
+                // (A missing table of a subquery anywhere in the ORDER BY
+                // is found first: SQLite expands every FROM clause before
+                // it matches the terms.)
+                match sel.order_by.iter().flat_map(|o| o.iter()).find_map(|t| self.missing_table_in_expr(&t.expr)) {
+                    Some(name) => Err(Error::sql(format!("no such table: {name}"))),
+                    None => Err(Error::sql(format!("{} ORDER BY term does not match any column in the result set", crate::sql::parse::ordinal(ti + 1)))),
+                }
             }
             ArmOrder::NotOffered => self.compile_compound_arms(sel, dest, e0, open_addr, is_index, want_names, None, upto),
         };

@@ -401,6 +401,11 @@ impl<'b> Compiler<'_> {
                     if lower == "pragma_foreign_key_check" {
                         return self.open_foreign_key_check(&[], alias.unwrap_or(lower.clone()), out);
                     }
+                    // The JSON table-valued functions are eponymous tables
+                    // too: named without arguments they have no rows.
+                    if db.is_none_or(|d| d == 0) && matches!(lower.as_str(), "json_each" | "json_tree" | "jsonb_each" | "jsonb_tree") {
+                        return self.open_table_function(qn, &[], alias, out);
+                    }
                     return Err(match (qn.db_name.as_ref(), self.names.home_db) {
                         (Some(d), _) => Error::sql(format!("no such table: {}.{name}", unquote(d.0))),
                         // A view or trigger body names its own database's
@@ -806,6 +811,11 @@ impl<'b> Compiler<'_> {
         // (The temporary table's cursor, numbered once the body is known
         // not to be flattened.)
         let mut opened = None;
+        // The FROM clauses counted are told apart by address: those of the
+        // body parsed here live only while it is compiled (a later parse,
+        // of another reference to the same CTE, may reuse the addresses,
+        // and must be counted again, as SQLite expands every reference).
+        let saved_counted = std::mem::take(&mut self.expansion.counted_froms);
         let info = with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
             Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) => {
                 // The first SELECT's width is checked against the column
@@ -851,6 +861,7 @@ impl<'b> Compiler<'_> {
             }
             _ => Err(Error::sql("malformed view or CTE")),
         });
+        self.expansion.counted_froms = saved_counted;
         self.leave_cte_scopes(saved_scopes);
         self.names.aliases = saved_aliases;
         let info = match info? {

@@ -88,6 +88,17 @@ impl<'b> Compiler<'_> {
         let cores = std::iter::once(&sel.body.select).chain(sel.body.compounds.iter().flat_map(|c| c.iter().map(|c| &c.select)));
         for (i, core) in cores.enumerate() {
             let OneSelect::Select { columns, from, where_clause, group_by, having, .. } = core else { continue };
+            // A FROM item's subquery (and the body of a CTE of this
+            // subquery that its FROM names) sees the enclosing queries'
+            // columns but not its sibling items': it is visited before
+            // this level's names are pushed.
+            if let Some(from) = from.as_ref() {
+                let mut inner: Vec<&'a ast::Select<'b>> = Vec::new();
+                from_subqueries(from, sel.with.as_ref(), &mut inner);
+                for s in inner {
+                    self.visit_subquery(s, levels, out);
+                }
+            }
             levels.push(self.level_of(from.as_ref(), sel.with.is_some()));
             let mut exprs: Vec<&'a Expr<'b>> = Vec::new();
             for c in columns.iter() {
@@ -164,16 +175,12 @@ impl<'b> Compiler<'_> {
     fn belongs_here(&mut self, call: &Expr<'_>, levels: &[Level]) -> bool {
         let Some(args) = aggregate_inputs(call) else { return false };
         let mut names: Vec<(Option<String>, String)> = Vec::new();
-        let mut has_subquery = false;
         for a in args {
-            walk(a, &mut |x| {
-                names.extend(crate::sql::plan::terms::column_name(x));
-                has_subquery |= matches!(x, Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. });
-                true
-            });
-        }
-        if has_subquery {
-            return false;
+            // (Names inside a subquery of the argument count unless that
+            // subquery's own FROM may provide them.)
+            if !self.free_names(a, &mut Vec::new(), &mut names) {
+                return false;
+            }
         }
         let mut own = false;
         for (q, n) in names {
@@ -192,6 +199,69 @@ impl<'b> Compiler<'_> {
             }
         }
         own
+    }
+
+    /// The column names `e` reads that no level of `inner` (the FROM
+    /// clauses of subqueries of `e` around them) may provide. False where
+    /// that cannot be told or the call is better left to the subquery (a
+    /// subquery with a FROM clause). A subquery's ORDER BY may name its
+    /// result aliases: it is not looked at; a compound's arms are.
+    fn free_names(&self, e: &Expr<'_>, inner: &mut Vec<Level>, out: &mut Vec<(Option<String>, String)>) -> bool {
+        let mut subqueries: Vec<&ast::Select<'_>> = Vec::new();
+        let mut lhs: Vec<&Expr<'_>> = Vec::new();
+        walk(e, &mut |x| match x {
+            Expr::Subquery(s) | Expr::Exists(s) => {
+                subqueries.push(s);
+                false
+            }
+            Expr::InSelect { lhs: l, rhs, .. } => {
+                lhs.push(l);
+                subqueries.push(rhs);
+                false
+            }
+            _ => {
+                if let Some((q, n)) = crate::sql::plan::terms::column_name(x) {
+                    if !inner.iter().any(|l| l.provides(q.as_deref(), &n)) {
+                        out.push((q, n));
+                    }
+                }
+                true
+            }
+        });
+        for l in lhs {
+            if !self.free_names(l, inner, out) {
+                return false;
+            }
+        }
+        for sel in subqueries {
+            let cores = std::iter::once(&sel.body.select).chain(sel.body.compounds.iter().flat_map(|c| c.iter().map(|c| &c.select)));
+            for core in cores {
+                let OneSelect::Select { columns, from, where_clause, group_by, having, .. } = core else { continue };
+                // (A subquery with a FROM clause in an aggregate's argument
+                // is left where it is: read by the enclosing query's
+                // aggregate loop it would need to be correlated with
+                // that query's rows, which its compile does not know.)
+                if from.is_some() {
+                    return false;
+                }
+                inner.push(self.level_of(from.as_ref(), sel.with.is_some()));
+                let mut exprs: Vec<&Expr<'_>> = Vec::new();
+                for c in columns.iter() {
+                    if let ResultColumn::Expr(x, _) = c {
+                        exprs.push(x);
+                    }
+                }
+                exprs.extend(where_clause.iter().copied());
+                exprs.extend(group_by.iter().flat_map(|g| g.iter()));
+                exprs.extend(having.iter().copied());
+                let ok = exprs.into_iter().all(|x| self.free_names(x, inner, out));
+                inner.pop();
+                if !ok {
+                    return false;
+                }
+            }
+        }
+        true
     }
 
     /// The names a FROM clause provides. `with`: the subquery has its own
@@ -240,14 +310,41 @@ impl<'b> Compiler<'_> {
     }
 }
 
+/// The subqueries of the FROM clause `from` (nested joins included) and
+/// the bodies of the CTEs of `with` that it names as tables.
+fn from_subqueries<'a, 'b>(from: &'a ast::FromClause<'b>, with: Option<&'a ast::With<'b>>, out: &mut Vec<&'a ast::Select<'b>>) {
+    let tables = from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)));
+    for t in tables {
+        match t {
+            SelectTable::Select(s, _) => out.push(s),
+            SelectTable::Sub(f, _) => from_subqueries(f, with, out),
+            SelectTable::Table(qn, _, _) if qn.db_name.is_none() => {
+                let name = unquote(qn.name.0);
+                if let Some(cte) = with.and_then(|w| w.ctes.iter().find(|c| unquote(c.tbl_name.0).eq_ci(&name))) {
+                    if !out.iter().any(|o| std::ptr::eq(*o, cte.select)) {
+                        out.push(cte.select);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The subqueries directly inside `e` (not those nested in them, nor
-/// those in a window function's arguments: an aggregate there is a misuse).
+/// those in a window function's arguments: an aggregate there is a misuse;
+/// those of its window definition are).
 fn subqueries_of<'a, 'b>(e: &'a Expr<'b>) -> Vec<&'a ast::Select<'b>> {
     let mut out = Vec::new();
     walk(e, &mut |x| {
         // (Only the call itself is looked at: asking at each node whether
         // a window call is somewhere below it made this quadratic.)
         if crate::sql::model::expr_shape::is_window_call(x) {
+            // (Its window's PARTITION BY and ORDER BY are the query's
+            // own expressions: their subqueries count.)
+            for w in crate::sql::model::expr_shape::window_spec_exprs(x) {
+                out.extend(subqueries_of(w));
+            }
             return false;
         }
         if let Expr::Subquery(s) | Expr::Exists(s) | Expr::InSelect { rhs: s, .. } = x {

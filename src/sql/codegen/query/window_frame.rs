@@ -114,11 +114,25 @@ impl Compiler<'_> {
                 self.b.add(Opcode::MustBeInt, r, bad, 0);
             } else {
                 // A number, or text that reads as one; other text and
-                // blobs (which sort after every number) are refused.
-                self.b.add4(Opcode::Affinity, r, 1, 0, P4::affinity(crate::value::affinity::Affinity::Numeric.letter().to_string()), 0);
+                // blobs (which sort after every number) are refused. A
+                // number keeps its type (a real `1.0` stays real: the
+                // frame arithmetic is then done in floating point, as in
+                // SQLite). Text is judged by the number it reads as, but
+                // kept as text: the frame arithmetic converts it as
+                // SQLite's does (`'2.0'` is then real).
                 let text = self.b.reg();
+                let checked = self.b.reg();
+                let number = self.b.label();
                 self.b.add4(Opcode::String8, 0, text, 0, P4::bytes(Vec::new()), 0);
-                self.b.add4(Opcode::Ge, text, bad, r, P4::None, 0);
+                self.b.add(Opcode::Copy, r, checked, 0);
+                self.b.add4(Opcode::Lt, text, number, checked, P4::None, 0);
+                self.b.add4(Opcode::Affinity, checked, 1, 0, P4::affinity(crate::value::affinity::Affinity::Numeric.letter().to_string()), 0);
+                self.b.add4(Opcode::Ge, text, bad, checked, P4::None, 0);
+                self.b.bind(number);
+                let zero = self.b.reg();
+                self.b.add(Opcode::Integer, 0, zero, 0);
+                self.b.add4(Opcode::Ge, zero, ok, checked, P4::None, 0);
+                self.b.add(Opcode::Goto, 0, bad, 0);
             }
             let zero = self.b.reg();
             self.b.add(Opcode::Integer, 0, zero, 0);
@@ -153,6 +167,9 @@ impl Compiler<'_> {
         self.b.add(Opcode::Subtract, one, s.scan_group, g);
         self.b.add(Opcode::Integer, 1, first, 0);
         self.b.add(Opcode::Integer, 0, found, 0);
+        // (Whether the scan has met a row after the current peers.)
+        let past_peers = self.b.reg();
+        self.b.add(Opcode::Integer, 0, past_peers, 0);
         let nk = s.nk.max(1);
         let pkeys = self.b.regs(nk);
         let prev = self.b.regs(nk);
@@ -243,19 +260,55 @@ impl Compiler<'_> {
             // A row before the start is skipped; past the end, every later
             // row is too.
             let out = if is_start { skip } else { fdone };
-            // A RANGE end bound moves the other row's value by the offset
-            // and compares it with the current one (SQLite's arithmetic:
-            // with floating point it decides rows at the edge).
-            if is_range && !is_start && matches!(bound, Bound::Preceding | Bound::Following) {
-                let toward_smaller = (bound == Bound::Preceding) != frame.descending;
+            // A RANGE offset bound is tested as SQLite tests it, so that
+            // floating-point rounding (an integer beyond 2^53 plus a real
+            // offset) decides the rows at the edge the same way: the
+            // value moved by the offset is the candidate row's for a
+            // PRECEDING bound and the current row's for a FOLLOWING one,
+            // always by `+ offset` under ASC and `- offset` under DESC,
+            // and where the offset only widens the frame (a PRECEDING
+            // start, a FOLLOWING end) a candidate already on the right
+            // side of the current value passes before any arithmetic.
+            if is_range && matches!(bound, Bound::Preceding | Bound::Following) {
+                let preceding = bound == Bound::Preceding;
+                let (moving, other) = if preceding { (x, v) } else { (v, x) };
+                // The test is `moved >= other` (ASC) for a widening bound,
+                // `moved <= other` for the other kind; both flip under DESC.
+                let widening = preceding == is_start;
+                let at_least = widening != frame.descending;
+                if !is_start && preceding {
+                    // Rounding can put a row after the current one's peers
+                    // inside a PRECEDING end. SQLite's frame end then
+                    // reaches at most the first such row (the one just
+                    // read when the current peers' frames are computed),
+                    // and none when the start is PRECEDING too.
+                    let within = self.b.label();
+                    self.b.add4(if frame.descending { Opcode::Ge } else { Opcode::Le }, v, within, x, cmp.clone(), 0);
+                    if frame.start == Bound::Preceding {
+                        self.b.add(Opcode::Goto, 0, out, 0);
+                    } else {
+                        self.b.add(Opcode::If, past_peers, out, 0);
+                        self.b.add(Opcode::Integer, 1, past_peers, 0);
+                    }
+                    self.b.bind(within);
+                }
+                let passed = self.b.label();
                 let moved = self.b.reg();
                 let done = self.b.label();
-                self.b.add(Opcode::SCopy, x, moved, 0);
-                self.b.add4(Opcode::Ge, empty, done, x, P4::None, 0);
-                self.b.add(if toward_smaller { Opcode::Add } else { Opcode::Subtract }, off, x, moved);
+                self.b.add(Opcode::SCopy, moving, moved, 0);
+                // (A text or blob value takes no offset, and is compared
+                // under the collation only.)
+                self.b.add4(Opcode::Ge, empty, done, moving, P4::None, 0);
+                if widening {
+                    self.b.add4(if at_least { Opcode::Ge } else { Opcode::Le }, other, passed, moving, P4::None, 0);
+                }
+                self.b.add(if frame.descending { Opcode::Subtract } else { Opcode::Add }, off, moving, moved);
                 self.b.bind(done);
-                let op = if frame.descending { Opcode::Lt } else { Opcode::Gt };
-                self.b.add4(op, v, out, moved, cmp.clone(), 0);
+                self.b.add4(if at_least { Opcode::Lt } else { Opcode::Gt }, other, out, moved, cmp.clone(), 0);
+                self.b.bind(passed);
+                if is_start {
+                    self.note_scan_start(s, found, g);
+                }
                 continue;
             }
             let t = self.b.reg();
@@ -265,30 +318,17 @@ impl Compiler<'_> {
                     self.b.add(Opcode::SCopy, v, t, 0);
                 }
                 Bound::Preceding | Bound::Following => {
+                    // (ROWS and GROUPS positions: integers.)
+                    debug_assert!(!is_range);
                     let toward_smaller = (bound == Bound::Preceding) != frame.descending;
                     let op = if toward_smaller { Opcode::Subtract } else { Opcode::Add };
-                    if is_range {
-                        let done = self.b.label();
-                        self.b.add(Opcode::SCopy, v, t, 0);
-                        self.b.add4(Opcode::Ge, empty, done, v, P4::None, 0);
-                        self.b.add(op, off, v, t);
-                        self.b.bind(done);
-                    } else {
-                        self.b.add(op, off, v, t);
-                    }
+                    self.b.add(op, off, v, t);
                 }
             }
             let op = if is_start != frame.descending { Opcode::Lt } else { Opcode::Gt };
             self.b.add4(op, t, out, x, cmp.clone(), 0);
             if is_start {
-                // The first row past the start bound: the next row's scan
-                // starts here.
-                let known = self.b.label();
-                self.b.add(Opcode::If, found, known, 0);
-                self.b.add(Opcode::Rowid, s.peek, s.scan_from, 0);
-                self.b.add(Opcode::SCopy, g, s.scan_group, 0);
-                self.b.add(Opcode::Integer, 1, found, 0);
-                self.b.bind(known);
+                self.note_scan_start(s, found, g);
             }
         }
         self.b.bind(include);
@@ -350,6 +390,17 @@ impl Compiler<'_> {
             self.b.add4(Opcode::AggFinal, acc, n_args, 0, P4::Func(def.clone()), 1);
         }
         Ok(())
+    }
+
+    /// The first row past the start bound: the next row's scan starts
+    /// there (`found` is set once it is noted).
+    fn note_scan_start(&mut self, s: &FrameScan<'_>, found: i32, g: i32) {
+        let known = self.b.label();
+        self.b.add(Opcode::If, found, known, 0);
+        self.b.add(Opcode::Rowid, s.peek, s.scan_from, 0);
+        self.b.add(Opcode::SCopy, g, s.scan_group, 0);
+        self.b.add(Opcode::Integer, 1, found, 0);
+        self.b.bind(known);
     }
 }
 
