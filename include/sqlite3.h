@@ -3031,8 +3031,13 @@ sqlite3_int64 sqlite3_memory_used(void);
 sqlite3_int64 sqlite3_memory_highwater(int resetFlag);
 
 /*
- Ask the library to free up to `n` bytes of caches; ringlite frees nothing
- here and returns 0 (sqlite3_db_release_memory frees a connection's pages).
+ Ask the library to free `n` bytes of caches (a negative `n`: all it
+ can); returns the bytes freed, which may be more or less than `n`.
+ ringlite frees the clean cached pages no statement holds of every open
+ connection, a connection at a time, until `n` bytes are freed, as
+ SQLite built with `SQLITE_ENABLE_MEMORY_MANAGEMENT` frees its page
+ caches' unused pages (SQLite built without it frees nothing). A
+ connection another thread is using at that moment is skipped.
  */
 int sqlite3_release_memory(int n);
 

@@ -37,6 +37,15 @@
 //! time with them, and the table sets the other tenants' p99.9 next to
 //! the quiet run's (the bound: at most 2x).
 //!
+//! A device of limited depth (`depth=D`): slow storage serves D delayed
+//! requests at once per ringlite scheduler thread (its ring's queue,
+//! `RINGLITE_IO_DELAY=us,us,D,fair|fifo`) and D × threads for SQLite's
+//! process (first come, first served); the others wait. That is where a
+//! noisy neighbour's scan (32 reads in flight) competes with the others'
+//! lookups; `ioq=fair,fifo` runs ringlite async with its ring's queue
+//! served tenant by tenant (`ringlite async`) and first come, first served
+//! (`ringlite async fifo`).
+//!
 //! Files live in `/dev/shm` when there is one, so storage costs exactly
 //! the configured delay. Every system reads the same files; the mixed
 //! workload's updates change names, never the size of the tables much.
@@ -83,6 +92,13 @@ pub struct Sizes {
     /// other work is contending for, how much of a gap to the SQLite
     /// pools is the kernel giving 16 threads a larger share than 2.
     pub async_threads: usize,
+    /// Slow storage: requests the simulated device serves at once (0: no
+    /// limit; per scheduler thread for ringlite async, that times the
+    /// threads for SQLite's process-wide device).
+    pub io_depth: u32,
+    /// ringlite async's queue policies to run (`fair`, `fifo`: each its
+    /// own system; `fair` is labelled plain `ringlite async`).
+    pub io_queues: Vec<String>,
 }
 
 impl Sizes {
@@ -103,6 +119,8 @@ impl Sizes {
                 step_quantum_us: 50,
                 scan_passes: 1,
                 async_threads: 0,
+                io_depth: 0,
+                io_queues: vec!["fair".into()],
             }
         } else {
             Sizes {
@@ -119,6 +137,8 @@ impl Sizes {
                 step_quantum_us: 50,
                 scan_passes: 1,
                 async_threads: 0,
+                io_depth: 0,
+                io_queues: vec!["fair".into()],
             }
         }
     }
@@ -128,7 +148,9 @@ impl Sizes {
     /// `noisy=200` (full scans per second by a noisy neighbour),
     /// `passes=10` (table passes per noisy scan), `squantum=50` (ringlite
     /// async's `PRAGMA step_quantum`, µs; 0: none), `athreads=16` (ringlite
-    /// async's scheduler threads; 0: one per core).
+    /// async's scheduler threads; 0: one per core), `depth=4` (slow
+    /// storage serves 4 requests at once), `ioq=fair,fifo` (ringlite
+    /// async's queue policies to compare).
     pub fn set(&mut self, spec: &str) -> R<()> {
         for kv in spec.split(';').filter(|s| !s.trim().is_empty()) {
             let (k, v) = kv.split_once('=').ok_or_else(|| format!("expected key=value in {kv:?}"))?;
@@ -146,6 +168,13 @@ impl Sizes {
                 "noisy" => self.noisy = v.parse().map_err(|e: std::num::ParseFloatError| bad(e.to_string()))?,
                 "passes" => self.scan_passes = v.parse().map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
                 "athreads" => self.async_threads = v.parse().map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
+                "depth" => self.io_depth = v.parse().map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
+                "ioq" => {
+                    self.io_queues = list().map(String::from).collect();
+                    if let Some(q) = self.io_queues.iter().find(|q| !matches!(q.as_str(), "fair" | "fifo")) {
+                        return Err(bad(format!("unknown queue policy {q:?} (fair, fifo)")));
+                    }
+                }
                 "squantum" => self.step_quantum_us = v.parse().map_err(|e: std::num::ParseIntError| bad(e.to_string()))?,
                 _ => return Err(format!("unknown openloop setting {k:?}")),
             }
@@ -156,9 +185,9 @@ impl Sizes {
 
 fn storage_of(name: &str) -> R<Storage> {
     match name {
-        "cached" => Ok(Storage { delay_us: 0, cache_size: -2000, warm: true, step_quantum_us: 50, scan_passes: 1 }),
-        "100us" => Ok(Storage { delay_us: 100, cache_size: 10, warm: false, step_quantum_us: 50, scan_passes: 1 }),
-        "1ms" => Ok(Storage { delay_us: 1000, cache_size: 10, warm: false, step_quantum_us: 50, scan_passes: 1 }),
+        "cached" => Ok(Storage { delay_us: 0, cache_size: -2000, warm: true, step_quantum_us: 50, scan_passes: 1, io_depth: 0, io_fifo: false }),
+        "100us" => Ok(Storage { delay_us: 100, cache_size: 10, warm: false, step_quantum_us: 50, scan_passes: 1, io_depth: 0, io_fifo: false }),
+        "1ms" => Ok(Storage { delay_us: 1000, cache_size: 10, warm: false, step_quantum_us: 50, scan_passes: 1, io_depth: 0, io_fifo: false }),
         _ => Err(format!("unknown storage {name:?} (cached, 100us, 1ms)")),
     }
 }
@@ -189,6 +218,9 @@ pub struct Point {
     pub result: Result<Stats, String>,
     /// With a noisy neighbour (`noisy` set): the others' p99.9, µs.
     pub noisy_p999: Option<Result<f64, String>>,
+    /// With a noisy neighbour: the others' p99, µs (more samples behind
+    /// it than behind the p99.9 of a short run).
+    pub noisy_p99: Option<f64>,
 }
 
 /// The numbers of one run.
@@ -296,7 +328,8 @@ fn prepare_files(dir: &Path, sz: &Sizes) -> R<Vec<PathBuf>> {
 
 /// Every system of the suite: (label, pool size or 0 for the others).
 fn systems(sz: &Sizes) -> Vec<(String, usize)> {
-    let mut v = vec![("ringlite async".to_string(), 0)];
+    let mut v: Vec<(String, usize)> =
+        sz.io_queues.iter().map(|q| (if q == "fifo" { "ringlite async fifo" } else { "ringlite async" }.to_string(), 0)).collect();
     if !sz.no_tpt {
         v.push(("sqlite thread/tenant".into(), 0));
     }
@@ -307,6 +340,7 @@ fn systems(sz: &Sizes) -> Vec<(String, usize)> {
 fn run_one(system: &str, pool: usize, files: &[PathBuf], reqs: &[Req], st: Storage, stop: Duration, cores: usize) -> R<Outcome> {
     match system {
         "ringlite async" => openloop_run::async_run(files, reqs, st, stop, cores, Turns::DEFAULT),
+        "ringlite async fifo" => openloop_run::async_run(files, reqs, Storage { io_fifo: true, ..st }, stop, cores, Turns::DEFAULT),
         "sqlite thread/tenant" => openloop_run::tenant_threads(files, reqs, st, stop),
         _ => openloop_run::pool(files, reqs, st, stop, pool),
     }
@@ -327,9 +361,10 @@ pub fn run(sz: &Sizes, dir: &Path) -> R<(Vec<Point>, String)> {
     );
     let _ = writeln!(md, "Request: {LOOKUPS} point lookups (`read`), or 20% of requests one `UPDATE` (`mixed`). `best pool` is the SQLite pool with the fewest dropped requests, then the lowest p99.9.\n");
     for storage in &sz.storages {
-        let st = Storage { step_quantum_us: sz.step_quantum_us, scan_passes: sz.scan_passes, ..storage_of(storage)? };
+        let st = Storage { step_quantum_us: sz.step_quantum_us, scan_passes: sz.scan_passes, io_depth: sz.io_depth, ..storage_of(storage)? };
         if st.delay_us > 0 {
             crate::slowvfs::set_delays(st.delay_us, st.delay_us);
+            crate::slowvfs::set_depth(sz.io_depth as usize * athreads);
         }
         for mix in &sz.mixes {
             let wp = write_pct_of(mix)?;
@@ -362,7 +397,7 @@ pub fn run(sz: &Sizes, dir: &Path) -> R<(Vec<Point>, String)> {
                     continue;
                 }
                 if sz.noisy > 0.0 {
-                    let _ = writeln!(md, "Noisy neighbour: tenant 0 also runs `{}` {} times a second; last column: the other tenants' p99.9 in a second run with it (ratio to the quiet run). ringlite async: `PRAGMA step_quantum={}`.\n", openloop_run::scan_sql(sz.scan_passes), sz.noisy, sz.step_quantum_us);
+                    let _ = writeln!(md, "Noisy neighbour: tenant 0 also runs `{}` {} times a second; last column: the other tenants' p99.9 in a second run with it (ratio to the quiet run), and their p99 (ratio). ringlite async: `PRAGMA step_quantum={}`. Device depth: {}.\n", openloop_run::scan_sql(sz.scan_passes), sz.noisy, sz.step_quantum_us, if sz.io_depth == 0 { "unlimited".to_string() } else { format!("{} per async thread, {} for SQLite", sz.io_depth, sz.io_depth as usize * athreads) });
                 }
                 let _ = writeln!(
                     md,
@@ -377,8 +412,10 @@ pub fn run(sz: &Sizes, dir: &Path) -> R<(Vec<Point>, String)> {
                     let mut here: Vec<Point> = Vec::new();
                     for (name, pool) in systems(sz) {
                         let result = run_one(&name, pool, files, &reqs, st, stop, athreads).map(stats);
-                        let noisy_p999 = noisy.as_ref().map(|nr| run_one(&name, pool, files, nr, st, stop, athreads).map(|o| stats(o).pct[2]));
-                        here.push(Point { tenants: n, mix: mix.clone(), storage: storage.clone(), load, system: name, result, noisy_p999 });
+                        let noisy_pct = noisy.as_ref().map(|nr| run_one(&name, pool, files, nr, st, stop, athreads).map(|o| stats(o).pct));
+                        let noisy_p999 = noisy_pct.as_ref().map(|r| r.as_ref().map(|p| p[2]).map_err(Clone::clone));
+                        let noisy_p99 = noisy_pct.and_then(|r| r.ok()).map(|p| p[1]);
+                        here.push(Point { tenants: n, mix: mix.clone(), storage: storage.clone(), load, system: name, result, noisy_p999, noisy_p99 });
                     }
                     table_rows(&mut md, load, &mut here);
                     points.extend(here);
@@ -416,7 +453,9 @@ fn table_rows(md: &mut String, load: f64, here: &mut [Point]) {
         let label = if is_pool { format!("sqlite best pool ({} threads)", run.system.trim_start_matches("sqlite pool ")) } else { run.system.clone() };
         let other = if is_pool { others.join(", ") } else { String::new() };
         let noisy = match (&run.noisy_p999, &run.result) {
-            (Some(Ok(p)), Ok(s)) => format!("{p:.0} ({:.1}x)", p / s.pct[2]),
+            (Some(Ok(p)), Ok(s)) => {
+                format!("{p:.0} ({:.1}x; p99 {:.0}, {:.1}x)", p / s.pct[2], run.noisy_p99.unwrap_or(0.0), run.noisy_p99.unwrap_or(0.0) / s.pct[1])
+            }
             (Some(Ok(p)), Err(_)) => format!("{p:.0}"),
             (Some(Err(e)), _) => e.clone(),
             (None, _) => String::new(),

@@ -112,6 +112,13 @@ pub struct Storage {
     pub step_quantum_us: u64,
     /// Passes over its table of one noisy-neighbour request ([`scan_sql`]).
     pub scan_passes: u32,
+    /// Delayed requests the simulated device serves at once (0: no
+    /// limit): per scheduler thread for ringlite async (its ring's
+    /// `RINGLITE_IO_DELAY` depth), for the whole process for SQLite.
+    pub io_depth: u32,
+    /// ringlite async: its ring lets waiting requests through first come,
+    /// first served instead of tenant by tenant.
+    pub io_fifo: bool,
 }
 
 impl Storage {
@@ -389,12 +396,14 @@ struct AsyncTenant {
 struct DelayEnv(bool);
 
 impl DelayEnv {
-    fn set(us: u64) -> DelayEnv {
+    fn set(st: Storage) -> DelayEnv {
+        let us = st.delay_us;
         if us == 0 {
             return DelayEnv(false);
         }
+        let queue = if st.io_depth == 0 { String::new() } else { format!(",{},{}", st.io_depth, if st.io_fifo { "fifo" } else { "fair" }) };
         // Set before the scheduler threads start; removed after they end.
-        std::env::set_var("RINGLITE_IO_DELAY", format!("{us},{us}"));
+        std::env::set_var("RINGLITE_IO_DELAY", format!("{us},{us}{queue}"));
         DelayEnv(true)
     }
 }
@@ -605,7 +614,7 @@ fn take_ready(conn: &ringlite::Connection, ready: &mut Vec<usize>, suspended: &m
 /// ringlite async, tenants over `threads` scheduler threads.
 pub fn async_run(files: &[PathBuf], reqs: &[Req], st: Storage, stop: Duration, threads: usize, turns: Turns) -> R<Outcome> {
     let threads = threads.clamp(1, files.len().max(1));
-    let _env = DelayEnv::set(st.delay_us);
+    let _env = DelayEnv::set(st);
     // Tenant i runs on thread i % threads, as local tenant i / threads.
     let mut mine: Vec<Vec<Req>> = vec![Vec::new(); threads];
     for r in reqs {

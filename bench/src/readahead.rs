@@ -9,6 +9,10 @@
 //!   (`SELECT sum(length(pad)) FROM t`);
 //! - the same scan stopped by `LIMIT 200` (about 5 pages' worth of rows:
 //!   read-ahead must not read the whole table);
+//! - a 100-key `IN` lookup by rowid, the keys spread over the table (each
+//!   key a descent to a different leaf);
+//! - a 3-table join (the table joined to itself twice by computed rowids,
+//!   100 outer rows): two dependent lookups per outer row;
 //!
 //! and the reads each engine issued (SQLite's through the sleeping VFS of
 //! [`crate::slowvfs`], ringlite's through `RINGLITE_IO_DELAY`). ringlite
@@ -22,8 +26,19 @@ use std::fmt::Write as _;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-const QUERIES: [(&str, &str); 2] =
-    [("full scan", "SELECT sum(length(pad)) FROM t"), ("LIMIT 200", "SELECT sum(length(pad)) FROM (SELECT pad FROM t LIMIT 200)")];
+/// The suite's statements over `rows` rows: (name, SQL).
+fn queries(rows: u64) -> Vec<(&'static str, String)> {
+    let keys: Vec<String> = (0..100u64).map(|i| (1 + i * (rows / 100) + 7).min(rows).to_string()).collect();
+    vec![
+        ("full scan", "SELECT sum(length(pad)) FROM t".into()),
+        ("LIMIT 200", "SELECT sum(length(pad)) FROM (SELECT pad FROM t LIMIT 200)".into()),
+        ("100-key IN", format!("SELECT sum(length(pad)) FROM t WHERE id IN ({})", keys.join(","))),
+        (
+            "3-table join",
+            format!("SELECT sum(length(c.pad)) FROM t a JOIN t b ON b.id = (a.id * 7919) % {rows} + 1 JOIN t c ON c.id = (b.id * 104729) % {rows} + 1 WHERE a.id BETWEEN 1 AND 100"),
+        ),
+    ]
+}
 
 fn ringlite_query(path: &Path, sql: &str, flags: i32) -> R<(Duration, u64)> {
     let mut db = Ringlite::open_flags(path, flags)?;
@@ -83,7 +98,8 @@ pub fn run(quick: bool, dir: &Path) -> R<String> {
     let _ = writeln!(md, "### readahead: one cold statement, {pages} pages, +{delay_us} µs per read\n");
     let _ = writeln!(md, "| query | engine | latency | reads | latency vs SQLite |");
     let _ = writeln!(md, "|---|---|---:|---:|---:|");
-    for (name, sql) in QUERIES {
+    for (name, sql) in queries(rows) {
+        let sql = sql.as_str();
         let base = sqlite_query(&path, sql);
         let results =
             [("sqlite", base.clone()), ("ringlite blocking", ringlite_query(&path, sql, 0)), ("ringlite async", ringlite_query(&path, sql, OpenFlags::ASYNC))];

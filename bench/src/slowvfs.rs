@@ -15,14 +15,22 @@
 //! suite runs in rollback-journal mode, and without `xFetch` every page
 //! really goes through `xRead`, as in ringlite.
 //!
+//! A device serving a limited number of requests at once ([`set_depth`],
+//! ringlite's `RINGLITE_IO_DELAY=...,depth,fifo`): every delayed call takes
+//! the server that frees first and starts when it does (first come, first
+//! served: the threads' calls have no notion of tenants), so with `depth`
+//! servers busy a call waits for one before its own delay.
+//!
 //! Invariant: the VFS is registered once per process and never
-//! unregistered; the delays are process-wide atomics set by [`set_delays`].
+//! unregistered; the delays are process-wide atomics set by [`set_delays`];
+//! `SERVERS` holds, per server of the device, when it is next free (empty:
+//! no limit).
 
 use libsqlite3_sys as ffi;
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Once;
-use std::time::Duration;
+use std::sync::{Mutex, Once};
+use std::time::{Duration, Instant};
 
 /// The VFS name to pass to `sqlite3_open_v2`.
 pub const NAME: &CStr = c"delay";
@@ -32,6 +40,15 @@ static SYNC_US: AtomicU64 = AtomicU64::new(0);
 static REGISTER: Once = Once::new();
 static READS: AtomicU64 = AtomicU64::new(0);
 static SYNCS: AtomicU64 = AtomicU64::new(0);
+static SERVERS: Mutex<Vec<Instant>> = Mutex::new(Vec::new());
+
+/// Serve delayed calls `depth` at a time (0: all at once), first come,
+/// first served.
+pub fn set_depth(depth: usize) {
+    let mut s = SERVERS.lock().unwrap_or_else(|p| p.into_inner());
+    s.clear();
+    s.resize(depth, Instant::now());
+}
 
 /// `(xRead, xSync)` calls through this VFS so far.
 pub fn counts() -> (u64, u64) {
@@ -55,8 +72,24 @@ const HEADER: usize = std::mem::size_of::<DelayFile>();
 
 fn sleep_us(us: &AtomicU64) {
     let us = us.load(Ordering::Relaxed);
-    if us > 0 {
-        std::thread::sleep(Duration::from_micros(us));
+    if us == 0 {
+        return;
+    }
+    let delay = Duration::from_micros(us);
+    let end = {
+        let mut servers = SERVERS.lock().unwrap_or_else(|p| p.into_inner());
+        match servers.iter_mut().min() {
+            None => None,
+            Some(free_at) => {
+                let end = (*free_at).max(Instant::now()) + delay;
+                *free_at = end;
+                Some(end)
+            }
+        }
+    };
+    match end {
+        None => std::thread::sleep(delay),
+        Some(end) => std::thread::sleep(end.saturating_duration_since(Instant::now())),
     }
 }
 

@@ -14,6 +14,9 @@ use std::sync::atomic::Ordering;
 
 /// Free a handle whose statements are all gone.
 pub unsafe fn free_db(db: *mut sqlite3) {
+    // First: a `sqlite3_release_memory` walking the connections finishes
+    // with this one before it goes.
+    crate::open_handles::unregister(db);
     let d = &*db;
     d.magic.store(0, Ordering::Release);
     if let Ok(mut c) = d.conn.try_borrow_mut() {

@@ -73,6 +73,7 @@ pub mod metadata;
 pub mod misc;
 pub mod mutex;
 pub mod open;
+pub mod open_handles;
 pub mod pointer;
 pub mod prepare;
 pub mod preupdate;

@@ -42,6 +42,7 @@ pub unsafe fn open_impl(filename: &[u8], pp_db: *mut *mut sqlite3, flags: c_int,
     let db = sqlite3::new(conn, cstring(filename.to_vec()));
     db.extended_codes.set(flags & SQLITE_OPEN_EXRESCODE != 0);
     let raw = Box::into_raw(db);
+    crate::open_handles::register(raw);
     *pp_db = raw;
     let d = &*raw;
     // Async connections are reported by sqlite3_io_ready under their handle.

@@ -22,12 +22,29 @@
 //! deadline passes or the inner backend has completions (see
 //! [`super::wake_fd`]), as an io_uring backend's eventfd does.
 //!
-//! Invariants: every delayed request sits in the shared `pending` list
-//! until it is finished, exactly once, by [`DelayBackend::poll`]; the
-//! inner completion's result (buffer included) moves to the outer one
-//! unchanged, so the pager cannot tell this backend from the inner one
-//! except by time.
+//! A device serves a limited number of requests at once. With a depth
+//! (`RINGLITE_IO_DELAY=read_us,fsync_us,depth[,fair|fifo]`) at most
+//! `depth` delayed requests are in service at a time per backend (for
+//! async connections: per thread, the thread's ring); the others wait,
+//! and a request's delay starts when it enters service (when the one whose
+//! place it takes was due, not when a poll noticed). Which waiting request
+//! goes next is the queue's policy ([`FairQueue`]): `fair` (the default)
+//! takes the tenants (open files) in turn, and lets no tenant have more
+//! than half the depth (rounded up) in service at once, so one tenant's
+//! burst (a scan's 32 reads ahead) neither holds up the others' lookups
+//! nor takes every place a lookup arriving next would find free; `fifo`
+//! serves in submission order, as a queue with no notion of tenants does.
+//! Without a depth the device serves everything at once, as before.
+//!
+//! Invariants: every delayed request sits in the shared state, first in
+//! `waiting` (only while `depth` requests are in service) then in
+//! `in_service`, until it is finished, exactly once, by
+//! [`DelayBackend::poll`]; `in_service` never holds more than `depth`
+//! (when set); the inner completion's result (buffer included) moves to
+//! the outer one unchanged, so the pager cannot tell this backend from the
+//! inner one except by time.
 
+use super::fair_queue::{FairQueue, QueuePolicy};
 use super::{Buffer, Completion, File, IoBackend, LockLevel, OpenOptions, ShmRegion};
 use crate::error::Result;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -44,40 +61,125 @@ pub fn counts() -> (u64, u64) {
     (READS.load(Ordering::Relaxed), SYNCS.load(Ordering::Relaxed))
 }
 
-/// Per-request delays.
+/// Per-request delays, and the simulated device's queue.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Delays {
     /// Added to every read.
     pub read: Duration,
     /// Added to every sync (fsync or fdatasync).
     pub sync: Duration,
+    /// Delayed requests in service at once per backend (0: no limit).
+    pub depth: u32,
+    /// Which waiting request enters service next (with a `depth`).
+    pub policy: QueuePolicy,
 }
 
 impl Delays {
-    /// Parse `read_us,fsync_us` (microseconds), e.g. `100,1000`.
+    /// Parse `read_us,fsync_us[,depth[,fair|fifo]]` (microseconds), e.g.
+    /// `100,1000` or `1000,1000,4,fifo`.
     pub fn parse(spec: &str) -> Option<Delays> {
-        let (r, s) = spec.split_once(',')?;
-        let us = |x: &str| x.trim().parse::<u64>().ok().map(Duration::from_micros);
-        Some(Delays { read: us(r)?, sync: us(s)? })
+        let mut it = spec.split(',');
+        let us = |x: Option<&str>| x?.trim().parse::<u64>().ok().map(Duration::from_micros);
+        let (read, sync) = (us(it.next())?, us(it.next())?);
+        let depth = match it.next() {
+            Some(d) => d.trim().parse().ok()?,
+            None => 0,
+        };
+        let policy = match it.next() {
+            Some(p) => QueuePolicy::parse(p)?,
+            None => QueuePolicy::Fair,
+        };
+        if it.next().is_some() {
+            return None;
+        }
+        Some(Delays { read, sync, depth, policy })
+    }
+
+    /// Only the two delays: no queue.
+    pub fn new(read: Duration, sync: Duration) -> Delays {
+        Delays { read, sync, depth: 0, policy: QueuePolicy::Fair }
     }
 }
 
-/// A delayed request not yet handed back.
+/// A delayed request in service, not yet handed back.
 struct Pending {
     deadline: Instant,
+    /// The file's key (its tenant in the queue).
+    key: u64,
     inner: Completion,
     outer: Completion,
 }
 
-/// The pending requests and the descriptor woken at their deadlines,
-/// shared by the backend and its files.
-#[derive(Default)]
+/// A delayed request waiting for the device (its inner request is
+/// already submitted: only the simulated time waits).
+struct Waiting {
+    submitted: Instant,
+    key: u64,
+    delay: Duration,
+    inner: Completion,
+    outer: Completion,
+}
+
+/// The simulated device's requests.
+struct State {
+    in_service: Vec<Pending>,
+    waiting: FairQueue<Waiting>,
+    /// The keys of the finished requests, in order (for the tests).
+    #[cfg(test)]
+    finished: Vec<u64>,
+}
+
+/// The requests and the descriptor woken at their deadlines, shared by
+/// the backend and its files.
 struct Shared {
-    pending: Mutex<Vec<Pending>>,
+    state: Mutex<State>,
+    depth: usize,
+    /// Most requests of one file in service at once.
+    quota: usize,
     wake: super::wake_fd::WakeFd,
 }
 
 type Queue = Arc<Shared>;
+
+impl Shared {
+    fn new(d: Delays) -> Self {
+        let depth = if d.depth == 0 { usize::MAX } else { d.depth as usize };
+        let quota = match d.policy {
+            QueuePolicy::Fair if d.depth > 0 => depth.div_ceil(2),
+            _ => usize::MAX,
+        };
+        let state = State {
+            in_service: Vec::new(),
+            waiting: FairQueue::new(d.policy),
+            #[cfg(test)]
+            finished: Vec::new(),
+        };
+        Shared { state: Mutex::new(state), depth, quota, wake: Default::default() }
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Put waiting requests in service while there is room, each starting
+    /// at the next of `freed` (when a finished request was due) or at its
+    /// submission, whichever is later. Returns the earliest deadline given
+    /// (to arm the descriptor for) and whether one is already due.
+    fn admit(&self, st: &mut State, now: Instant, freed: &mut dyn Iterator<Item = Instant>) -> (Option<Instant>, bool) {
+        let (mut earliest, mut due) = (None::<Instant>, false);
+        while st.in_service.len() < self.depth {
+            let State { in_service, waiting, .. } = &mut *st;
+            let at_quota = |k: u64| in_service.iter().filter(|p| p.key == k).count() >= self.quota;
+            let Some(w) = waiting.pop_if(|k| !at_quota(k)) else { break };
+            let deadline = freed.next().unwrap_or(now).max(w.submitted) + w.delay;
+            due |= deadline <= now;
+            earliest = Some(earliest.map_or(deadline, |e| e.min(deadline)));
+            in_service.push(Pending { deadline, key: w.key, inner: w.inner, outer: w.outer });
+        }
+        debug_assert!(st.in_service.len() <= self.depth);
+        (earliest, due)
+    }
+}
 
 /// The wrapper backend.
 pub struct DelayBackend {
@@ -85,6 +187,8 @@ pub struct DelayBackend {
     delays: Delays,
     pending: Queue,
     name: &'static str,
+    /// The key of the next file opened (its tenant in the fair queue).
+    next_key: AtomicU64,
 }
 
 impl DelayBackend {
@@ -95,31 +199,41 @@ impl DelayBackend {
             "sync" => "delay(sync)",
             _ => "delay",
         };
-        DelayBackend { inner, delays, pending: Arc::default(), name }
+        DelayBackend { inner, delays, pending: Arc::new(Shared::new(delays)), name, next_key: AtomicU64::new(1) }
     }
 
     /// Finish every request whose deadline has passed and whose inner
     /// request is done; returns how many, and the earliest remaining
     /// deadline with whether any remaining inner request is still running.
     fn reap(&self) -> (usize, Option<Instant>, bool) {
-        let now = Instant::now();
-        let mut queue = self.pending.pending.lock().unwrap_or_else(|p| p.into_inner());
+        let mut st = self.pending.lock();
         let mut finished = 0;
-        let mut next: Option<Instant> = None;
-        let mut inner_busy = false;
-        queue.retain(|p| {
-            let inner_done = p.inner.is_done();
-            if inner_done && p.deadline <= now {
-                p.outer.complete(p.inner.take());
-                finished += 1;
-                return false;
+        loop {
+            let now = Instant::now();
+            // When each finished request was due: a waiting request takes
+            // the place of one and starts then (a late poll does not make
+            // the simulated device slower).
+            let mut freed: Vec<(Instant, u64)> = Vec::new();
+            st.in_service.retain(|p| {
+                if p.inner.is_done() && p.deadline <= now {
+                    p.outer.complete(p.inner.take());
+                    freed.push((p.deadline, p.key));
+                    return false;
+                }
+                true
+            });
+            freed.sort_unstable();
+            #[cfg(test)]
+            st.finished.extend(freed.iter().map(|f| f.1));
+            finished += freed.len();
+            let (_, due) = self.pending.admit(&mut st, now, &mut freed.into_iter().map(|f| f.0));
+            if !due {
+                break;
             }
-            inner_busy |= !inner_done;
-            if p.deadline > now {
-                next = Some(next.map_or(p.deadline, |n| n.min(p.deadline)));
-            }
-            true
-        });
+        }
+        let now = Instant::now();
+        let next = st.in_service.iter().filter(|p| p.deadline > now).map(|p| p.deadline).min();
+        let inner_busy = st.in_service.iter().any(|p| !p.inner.is_done());
         (finished, next, inner_busy)
     }
 }
@@ -129,6 +243,8 @@ struct DelayFile {
     inner: Arc<dyn File>,
     delays: Delays,
     pending: Queue,
+    /// This file's queue in the fair queue.
+    key: u64,
 }
 
 impl DelayFile {
@@ -137,10 +253,16 @@ impl DelayFile {
             return inner;
         }
         let outer = Completion::new();
-        let deadline = Instant::now() + delay;
-        let p = Pending { deadline, inner, outer: outer.clone() };
-        self.pending.pending.lock().unwrap_or_else(|e| e.into_inner()).push(p);
-        self.pending.wake.arm_before(deadline);
+        let now = Instant::now();
+        let mut st = self.pending.lock();
+        st.waiting.push(self.key, Waiting { submitted: now, key: self.key, delay, inner, outer: outer.clone() });
+        // In service now if there is room (else when a request in service
+        // is finished, by a poll, which then arms the descriptor for it).
+        let (earliest, _) = self.pending.admit(&mut st, now, &mut std::iter::empty());
+        drop(st);
+        if let Some(deadline) = earliest {
+            self.pending.wake.arm_before(deadline);
+        }
         outer
     }
 }
@@ -212,7 +334,8 @@ impl IoBackend for DelayBackend {
     }
     fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<dyn File>> {
         let inner = self.inner.open(path, opts)?;
-        Ok(Arc::new(DelayFile { inner, delays: self.delays, pending: self.pending.clone() }))
+        let key = self.next_key.fetch_add(1, Ordering::Relaxed);
+        Ok(Arc::new(DelayFile { inner, delays: self.delays, pending: self.pending.clone(), key }))
     }
     fn delete(&self, path: &str, sync_dir: bool) -> Result<()> {
         self.inner.delete(path, sync_dir)
@@ -287,7 +410,11 @@ mod tests {
 
     #[test]
     fn parses_delay_spec() {
-        assert_eq!(Delays::parse("100,1000"), Some(Delays { read: Duration::from_micros(100), sync: Duration::from_millis(1) }));
+        assert_eq!(Delays::parse("100,1000"), Some(Delays::new(Duration::from_micros(100), Duration::from_millis(1))));
+        let q = Delays::parse("100,1000,4,fifo").unwrap();
+        assert_eq!((q.depth, q.policy), (4, QueuePolicy::Fifo));
+        assert_eq!(Delays::parse("100,1000,4").unwrap().policy, QueuePolicy::Fair);
+        assert_eq!(Delays::parse("100,1000,4,lifo"), None);
         assert_eq!(Delays::parse("100"), None);
         assert_eq!(Delays::parse("x,1"), None);
     }
@@ -295,7 +422,7 @@ mod tests {
     #[test]
     fn read_completes_only_after_its_delay() {
         let inner: Arc<dyn IoBackend> = Arc::new(MemoryBackend::new());
-        let delays = Delays { read: Duration::from_millis(20), sync: Duration::from_millis(30) };
+        let delays = Delays::new(Duration::from_millis(20), Duration::from_millis(30));
         let b = DelayBackend::new(inner, delays);
         let f = b.open("/delay-test.db", OpenOptions { create: true, ..OpenOptions::default() }).unwrap();
         let w = f.write(0, Buffer::from_vec(vec![7u8; 16])).unwrap();
@@ -323,7 +450,7 @@ mod tests {
     #[test]
     fn event_fd_wakes_a_sleeper_when_a_read_is_due() {
         let inner: Arc<dyn IoBackend> = Arc::new(MemoryBackend::new());
-        let b = DelayBackend::new(inner, Delays { read: Duration::from_millis(2), sync: Duration::ZERO });
+        let b = DelayBackend::new(inner, Delays::new(Duration::from_millis(2), Duration::ZERO));
         let fd = b.event_fd().expect("a descriptor");
         let f = b.open("/delay-fd-test.db", OpenOptions { create: true, ..OpenOptions::default() }).unwrap();
         f.write(0, Buffer::from_vec(vec![1u8; 16])).unwrap();
@@ -335,5 +462,58 @@ mod tests {
         // Nothing left: after one more empty poll it is not readable.
         assert_eq!(b.poll(Some(Duration::ZERO)).unwrap(), 0);
         assert!(!crate::io::wake_fd::readable_within(fd, 0));
+    }
+
+    /// The order in which a device of `depth` finishes 8 reads of one
+    /// file submitted before one read of another, under `policy` (the
+    /// files' numbers: 0 the burst's, 1 the quiet one's).
+    fn finish_order(depth: u32, policy: QueuePolicy) -> Vec<u8> {
+        let inner: Arc<dyn IoBackend> = Arc::new(MemoryBackend::new());
+        let d = Delays { depth, policy, ..Delays::new(Duration::from_micros(200), Duration::ZERO) };
+        let b = DelayBackend::new(inner, d);
+        let opts = OpenOptions { create: true, ..OpenOptions::default() };
+        let (noisy, quiet) = (b.open("/delay-noisy.db", opts).unwrap(), b.open("/delay-quiet.db", opts).unwrap());
+        noisy.write(0, Buffer::from_vec(vec![1u8; 16])).unwrap();
+        quiet.write(0, Buffer::from_vec(vec![2u8; 16])).unwrap();
+        let mut reqs: Vec<(u8, Completion)> = (0..8).map(|_| (0, noisy.read(0, Buffer::zeroed(16)).unwrap())).collect();
+        reqs.push((1, quiet.read(0, Buffer::zeroed(16)).unwrap()));
+        while !reqs.is_empty() {
+            b.poll(None).unwrap();
+            let (done, left): (Vec<_>, Vec<_>) = reqs.into_iter().partition(|r| r.1.is_done());
+            for (who, c) in done {
+                let r = c.take().unwrap();
+                assert_eq!(r.buffer.unwrap()[0], who + 1, "each read got its own file's bytes");
+            }
+            reqs = left;
+        }
+        // (A late poll finishes several at once: the log has their order.)
+        let log = b.pending.lock().finished.clone();
+        log.iter().map(|&k| u8::from(k != log[0])).collect()
+    }
+
+    #[test]
+    fn a_fair_queue_serves_the_quiet_file_before_the_burst_ends() {
+        // The quiet read waits behind the read in service and one turn of
+        // the burst's queue, not all eight.
+        assert_eq!(finish_order(1, QueuePolicy::Fair), vec![0, 0, 1, 0, 0, 0, 0, 0, 0]);
+        assert_eq!(finish_order(1, QueuePolicy::Fifo), vec![0, 0, 0, 0, 0, 0, 0, 0, 1]);
+        // Depth 2: the burst may hold one place (its quota), so the quiet
+        // read finds the other free and is in service at once; first come,
+        // first served it waits behind the burst.
+        for (policy, in_service) in [(QueuePolicy::Fair, true), (QueuePolicy::Fifo, false)] {
+            let inner: Arc<dyn IoBackend> = Arc::new(MemoryBackend::new());
+            let d = Delays { depth: 2, policy, ..Delays::new(Duration::from_secs(60), Duration::ZERO) };
+            let b = DelayBackend::new(inner, d);
+            let opts = OpenOptions { create: true, ..OpenOptions::default() };
+            let (noisy, quiet) = (b.open("/delay-noisy.db", opts).unwrap(), b.open("/delay-quiet.db", opts).unwrap());
+            let burst: Vec<Completion> = (0..8).map(|_| noisy.read(0, Buffer::zeroed(16)).unwrap()).collect();
+            let _q = quiet.read(0, Buffer::zeroed(16)).unwrap();
+            let st = b.pending.lock();
+            let keys: Vec<u64> = st.in_service.iter().map(|p| p.key).collect();
+            assert_eq!(keys.len(), 2);
+            assert_eq!(keys.contains(&2), in_service, "{policy:?}: {keys:?}");
+            assert_eq!(st.waiting.len(), 7);
+            drop(burst);
+        }
     }
 }

@@ -35,6 +35,7 @@
 mod buffer;
 mod completion;
 pub mod delay;
+pub mod fair_queue;
 pub mod file_modes;
 pub mod lock;
 pub mod lock_style;

@@ -24,8 +24,12 @@
 //! default) wraps the chosen backend in [`DelayBackend`]: every read then
 //! takes at least `read_us` microseconds and every sync `fsync_us`, as on
 //! far-away storage. Async connections of one thread share one delayed
-//! ring, so one poll still serves all of them. A malformed value is
-//! ignored.
+//! ring, so one poll still serves all of them.
+//! `RINGLITE_IO_DELAY=read_us,fsync_us,depth[,fair|fifo]` also limits the
+//! delayed requests in service at once per backend (per thread for async
+//! connections) to `depth`, the others waiting in a queue served tenant by
+//! tenant (`fair`, the default) or in submission order (`fifo`): see
+//! [`super::delay`]. A malformed value is ignored.
 
 use super::delay::{DelayBackend, Delays};
 use super::sync::SyncBackend;
