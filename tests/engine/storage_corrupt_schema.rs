@@ -187,3 +187,101 @@ fn corrupt_schema_not_written_by_rename_when_a_trigger_shares_an_index_name() {
     let mut ours = crate::sql_common::ours_open();
     assert_eq!(run_ours(&mut ours, sql), run_ref(&RefDb::open(), sql));
 }
+
+/// The expressions inside the stored CREATE text, as SQLite checks them
+/// when it runs each CREATE again while reading the schema: CHECK
+/// constraints, DEFAULT values, generated columns, index expressions and
+/// partial-index WHERE clauses (unknown functions, collations, parameters
+/// in a DEFAULT and generated-column loops pass then).
+#[test]
+fn corrupt_schema_expressions_are_checked() {
+    let tables = [
+        "CREATE TABLE t9(a CHECK(b>0))",
+        "CREATE TABLE t9(a, CHECK(zz>0))",
+        "CREATE TABLE t9(a, CHECK((SELECT 1)))",
+        "CREATE TABLE t9(a, CHECK(zz + (SELECT 1)))",
+        "CREATE TABLE t9(a, CHECK(?1))",
+        "CREATE TABLE t9(a, CHECK(nosuchfunc(a)))",
+        "CREATE TABLE t9(a, CHECK(max(a)))",
+        "CREATE TABLE t9(a, CHECK(row_number() OVER ()))",
+        "CREATE TABLE t9(a DEFAULT (b))",
+        "CREATE TABLE t9(a DEFAULT (nosuchfunc()))",
+        "CREATE TABLE t9(a DEFAULT ((SELECT 1)))",
+        "CREATE TABLE t9(a DEFAULT (?))",
+        "CREATE TABLE t9(a DEFAULT (random()))",
+        "CREATE TABLE t9(a, b AS (zz))",
+        "CREATE TABLE t9(a, b AS ((SELECT 1)))",
+        "CREATE TABLE t9(a, b AS (zz + (SELECT 1)))",
+        "CREATE TABLE t9(a, b AS (a + (SELECT 1)))",
+        "CREATE TABLE t9(a, b AS (random()))",
+        "CREATE TABLE t9(a, b AS (nosuchfunc(a)))",
+        "CREATE TABLE t9(a, b AS (count(a)))",
+        "CREATE TABLE t9(a, b AS (b))",
+        "CREATE TABLE t9(a, b AS (c), c AS (b))",
+        "CREATE TABLE t9(a, b AS (?))",
+        "CREATE TABLE t9(a INTEGER PRIMARY KEY AS (1))",
+        "CREATE TABLE t9(a, b AS (a) DEFAULT 5)",
+        "CREATE TABLE t9(a, b DEFAULT 5 AS (a))",
+        "CREATE TABLE t9(a AS (1))",
+        "CREATE TABLE t9(a COLLATE nosuchcoll)",
+        "CREATE TABLE t9(a CHECK(zz), b AS ((SELECT 1)))",
+    ];
+    let indexes = [
+        "CREATE INDEX i9 ON t1(zz)",
+        "CREATE INDEX i9 ON t1(a+zz)",
+        "CREATE INDEX i9 ON t1((SELECT 1))",
+        "CREATE INDEX i9 ON t1(random())",
+        "CREATE INDEX i9 ON t1(nosuchfunc(a))",
+        "CREATE INDEX i9 ON t1(max(a))",
+        "CREATE INDEX i9 ON t1(?)",
+        "CREATE INDEX i9 ON t1(a) WHERE zz",
+        "CREATE INDEX i9 ON t1(a) WHERE random()",
+        "CREATE INDEX i9 ON t1(a) WHERE (SELECT 1)",
+        "CREATE INDEX i9 ON t1(a) WHERE nosuchfunc(a)",
+        "CREATE INDEX i9 ON t1(a) WHERE ?",
+        "CREATE INDEX i9 ON t1(a COLLATE nosuchcoll)",
+        "CREATE INDEX i9 ON t1(rowid)",
+        "CREATE INDEX i9 ON t1(t1.a)",
+        "CREATE INDEX i9 ON t1(likelihood(a, 2))",
+    ];
+    let rows = tables.iter().map(|t| ("table", "t9", "t9", *t)).chain(indexes.iter().map(|i| ("index", "i9", "t1", *i)));
+    for (ty, name, tbl, text) in rows {
+        let change = insert(&format!("'{ty}','{name}','{tbl}',5,'{}'", text.replace('\'', "''")));
+        compare(&change, "SELECT * FROM t1");
+    }
+}
+
+/// SQLite's first SELECT on a connection reads the schema (to learn the
+/// text encoding) and fails on a corrupt row; once that read has met a
+/// row, a SELECT naming no table compiles without the schema and runs,
+/// while one naming a table still fails.
+#[test]
+fn corrupt_schema_select_without_table_after_a_failed_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db").to_str().unwrap().to_string();
+    {
+        let r = RefDb::open_path(&path);
+        run_ref(&r, &format!("{SETUP} PRAGMA writable_schema=ON; {}", update("tbl_name='tx' WHERE name='t1'")));
+    }
+    let r = RefDb::open_path(&path);
+    let mut c = Connection::open(&path, OpenFlags(OpenFlags::READWRITE)).unwrap();
+    for sql in [
+        "SELECT 1",
+        "SELECT 1",
+        "SELECT * FROM t1",
+        "SELECT 2, (SELECT 3) UNION ALL VALUES(4, 5)",
+        "VALUES(6)",
+        "SELECT * FROM sqlite_master",
+        "SELECT 'from'",
+        "CREATE TABLE t5(x)",
+        "SELECT 8",
+    ] {
+        assert_eq!(run_ours(&mut c, sql), run_ref(&r, sql), "{sql}");
+    }
+    // A schema read that met no row (an empty file) leaves the flag unset.
+    let r = RefDb::open_path(dir.path().join("e_ref.db").to_str().unwrap());
+    let mut c = Connection::open(dir.path().join("e.db").to_str().unwrap(), OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE)).unwrap();
+    for sql in ["SELECT 1", "CREATE TABLE a(x)", "SELECT 2", "SELECT * FROM a"] {
+        assert_eq!(run_ours(&mut c, sql), run_ref(&r, sql), "{sql}");
+    }
+}
