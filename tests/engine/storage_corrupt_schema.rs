@@ -312,3 +312,19 @@ fn corrupt_schema_shared_roots_count_entries_once() {
     // SQLITE_CORRUPT in SQLite; ours reports the structure first.)
     compare(&insert(&format!("'index','i9','t1',{},'CREATE INDEX i9 ON t1(a)'", root("t1"))), "PRAGMA quick_check");
 }
+
+/// `PRAGMA writable_schema=RESET` turns the pragma off and reads the
+/// schema again: a table made STRICT by editing its row is checked as
+/// STRICT at once (strict2.test 3.0).
+#[test]
+fn writable_schema_reset_reads_the_schema_again() {
+    let sql = "CREATE TABLE t1(id ANY PRIMARY KEY, x TEXT);
+        INSERT INTO t1 VALUES(1,2),('three','four'),(x'5555','six'),(NULL,'eight');
+        PRAGMA writable_schema=ON;
+        UPDATE sqlite_schema SET sql=(sql||'STRICT') WHERE name='t1';
+        PRAGMA writable_schema=RESET; PRAGMA writable_schema;
+        PRAGMA integrity_check(t1); SELECT sql FROM sqlite_schema;
+        PRAGMA writable_schema='reset'; PRAGMA quick_check";
+    let mut ours = crate::sql_common::ours_open();
+    assert_eq!(run_ours(&mut ours, sql), run_ref(&RefDb::open(), sql));
+}
