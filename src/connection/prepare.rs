@@ -625,9 +625,7 @@ fn compiles_without_schema(sql: &[u8], rows_met: bool) -> bool {
         // is turned off is read untrusted, as in SQLite, whose flag
         // pragmas do not read it.)
         Ok(match cmd {
-            Some(Cmd::Stmt(Stmt::Pragma(name, _))) => {
-                ["locking_mode", "writable_schema", "trusted_schema"].iter().any(|p| crate::sql::parse::unquoted(name.name.0).eq_ci(p))
-            }
+            Some(Cmd::Stmt(Stmt::Pragma(name, _))) => PRAGMAS_WITHOUT_SCHEMA.iter().any(|p| crate::sql::parse::unquoted(name.name.0).eq_ci(p)),
             Some(Cmd::Stmt(Stmt::Select(_)) | Cmd::Explain(Stmt::Select(_)) | Cmd::ExplainQueryPlan(Stmt::Select(_))) => {
                 rows_met && names_no_table(&sql[..tail])
             }
@@ -636,6 +634,41 @@ fn compiles_without_schema(sql: &[u8], rows_met: bool) -> bool {
     })
     .unwrap_or(false)
 }
+
+/// Pragmas compiled without reading the schema: the three above, and the
+/// connection's own switches (no file is read for them), which SQLite's
+/// pragma table also marks as not needing the schema, so that they run on
+/// a file whose schema cannot be read (an application sets them right
+/// after opening).
+const PRAGMAS_WITHOUT_SCHEMA: [&str; 27] = [
+    "locking_mode",
+    "writable_schema",
+    "trusted_schema",
+    "foreign_keys",
+    "defer_foreign_keys",
+    "query_only",
+    "count_changes",
+    "ignore_check_constraints",
+    "recursive_triggers",
+    "legacy_alter_table",
+    "full_column_names",
+    "short_column_names",
+    "busy_timeout",
+    "case_sensitive_like",
+    "automatic_index",
+    "cell_size_check",
+    "reverse_unordered_selects",
+    "read_uncommitted",
+    "threads",
+    "soft_heap_limit",
+    "hard_heap_limit",
+    "analysis_limit",
+    "empty_result_callbacks",
+    "fullfsync",
+    "checkpoint_fullfsync",
+    "vdbe_trace",
+    "sql_trace",
+];
 
 /// Whether the text of a SELECT has no FROM clause anywhere (nested
 /// queries and CTEs included): every table a SELECT reads is named in

@@ -328,3 +328,50 @@ fn writable_schema_reset_reads_the_schema_again() {
     let mut ours = crate::sql_common::ours_open();
     assert_eq!(run_ours(&mut ours, sql), run_ref(&RefDb::open(), sql));
 }
+
+/// The connection's own pragmas (foreign_keys, busy_timeout, ...) are
+/// compiled without reading the schema, as SQLite's: they run on a file
+/// that is not a database, or whose schema is corrupt, where any statement
+/// reading the schema fails.
+#[test]
+fn connection_pragmas_run_without_reading_the_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = [
+        "PRAGMA foreign_keys=ON",
+        "PRAGMA foreign_keys",
+        "PRAGMA recursive_triggers=1",
+        "PRAGMA recursive_triggers",
+        "PRAGMA busy_timeout=250",
+        "PRAGMA busy_timeout",
+        "PRAGMA case_sensitive_like=1",
+        "PRAGMA automatic_index",
+        "PRAGMA query_only",
+        "PRAGMA defer_foreign_keys",
+        "PRAGMA main.legacy_alter_table",
+        "SELECT 1",
+        "PRAGMA foreign_keys",
+    ];
+    // A file that is not a database (larger than a page).
+    for (name, bytes) in [("n.db", vec![b'x'; 5000])] {
+        let ours_path = dir.path().join(name);
+        let ref_path = dir.path().join(format!("ref_{name}"));
+        std::fs::write(&ours_path, &bytes).unwrap();
+        std::fs::write(&ref_path, &bytes).unwrap();
+        let mut c = Connection::open(ours_path.to_str().unwrap(), OpenFlags(OpenFlags::READWRITE)).unwrap();
+        let r = RefDb::open_path(ref_path.to_str().unwrap());
+        for sql in steps {
+            assert_eq!(run_ours(&mut c, sql), run_ref(&r, sql), "{sql}");
+        }
+    }
+    // A corrupt schema row.
+    let path = dir.path().join("s.db").to_str().unwrap().to_string();
+    {
+        let r = RefDb::open_path(&path);
+        run_ref(&r, &format!("{SETUP} PRAGMA writable_schema=ON; {}", update("tbl_name='tx' WHERE name='t1'")));
+    }
+    let r = RefDb::open_path(&path);
+    let mut c = Connection::open(&path, OpenFlags(OpenFlags::READWRITE)).unwrap();
+    for sql in steps {
+        assert_eq!(run_ours(&mut c, sql), run_ref(&r, sql), "{sql}");
+    }
+}
