@@ -151,6 +151,11 @@ pub struct Connection {
     /// Main's text encoding was read from its file: a later read of the
     /// schema must find the same one (SQLite's fixed encoding).
     encoding_fixed: bool,
+    /// Some read of the schemas got as far as a row of a schema table
+    /// (even one that then failed a check): from then on a SELECT naming
+    /// no table compiles without the schema, as SQLite's (whose flag for
+    /// this, set by the first row its schema read meets, stays set).
+    schema_rows_met: bool,
     /// Bumped each time the schemas are read or patched (`ensure_schema`):
     /// a compiled program is reused only under the generation it was
     /// compiled at (see `compiled_cache`).
@@ -507,6 +512,7 @@ mod file_control;
 mod open;
 pub mod pages;
 mod prepare;
+mod schema_expr_load;
 mod schema_load;
 mod schema_trust_load;
 mod serialize;

@@ -294,6 +294,7 @@ impl Connection {
             schema_loaded: false,
             schema_generation: 0,
             encoding_fixed: false,
+            schema_rows_met: false,
             compiled: Default::default(),
             stmt_registry: Default::default(),
             attach_generation: 0,

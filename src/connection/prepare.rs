@@ -78,7 +78,13 @@ impl Connection {
             let fixed = db != 0 || self.encoding_fixed;
             // SQLite does not check the rows under writable_schema.
             let check = (!self.state.settings.writable_schema).then(|| self.state.dbs[db].name.clone());
-            loaded.push(in_read_txn(&mut self.state, db, |io, bt| schema_load::reload(io, bt, previous, enc, fixed, schema_table, check.as_deref()))?);
+            let schema = in_read_txn(&mut self.state, db, |io, bt| schema_load::reload(io, bt, previous, enc, fixed, schema_table, check.as_deref()));
+            // (A row check failing means a row was met.)
+            self.schema_rows_met |= match &schema {
+                Ok(s) => !s.rows.is_empty(),
+                Err(e) => e.message.starts_with("malformed database schema ("),
+            };
+            loaded.push(schema?);
             if db == 0 {
                 self.state.text_encoding = self.state.dbs[0].btree.text_encoding();
                 let main = &mut self.state.dbs[0].btree;
@@ -109,6 +115,14 @@ impl Connection {
                     }
                     return Err(Error::new(crate::error::SQLITE_CORRUPT, format!("malformed database schema ({name}) - {}", e.message)));
                 }
+            }
+        }
+        // The expressions in the stored CREATE text, as SQLite checks them
+        // when it runs each CREATE again (not under writable_schema).
+        if !self.state.settings.writable_schema {
+            let names: Vec<(String, String)> = self.state.dbs.iter().map(|d| (d.name.clone(), d.path.clone())).collect();
+            if let Some(e) = super::schema_expr_load::first_invalid_expression(&loaded, &self.funcs, &self.collations, &names) {
+                return Err(e);
             }
         }
         if let Some((name, f)) = super::schema_trust_load::first_unsafe_call(&loaded, &self.funcs, self.state.settings.trusted_schema) {
@@ -174,7 +188,7 @@ impl Connection {
         sql: &[u8],
         vtab_connect: &std::cell::Cell<Option<crate::sql::codegen::vtab::ConnectRequest>>,
     ) -> Result<(Option<Arc<Program>>, usize)> {
-        if !is_writable_schema_pragma(sql) && (self.schema_loaded || !compiles_without_schema(sql)) {
+        if !is_writable_schema_pragma(sql) && (self.schema_loaded || !compiles_without_schema(sql, self.schema_rows_met)) {
             self.ensure_schema()?;
         }
         let current = self.database_names.len() == self.state.dbs.len()
@@ -588,7 +602,7 @@ fn is_writable_schema_pragma(sql: &[u8]) -> bool {
     text.get(..6).is_some_and(|p| p.eq_ignore_ascii_case(b"pragma"))
         && text.len() < 256
         && text.windows(15).any(|w| w.eq_ignore_ascii_case(b"writable_schema"))
-        && compiles_without_schema(sql)
+        && compiles_without_schema(sql, false)
 }
 
 /// Whether the first statement of `sql` is one SQLite compiles without
@@ -597,16 +611,68 @@ fn is_writable_schema_pragma(sql: &[u8]) -> bool {
 /// opens a WAL, since EXCLUSIVE then keeps the WAL index in heap memory
 /// (and is the only way a VFS without shared memory opens a WAL database);
 /// `PRAGMA writable_schema`, the way to a schema SQLite refuses to read;
-/// and `PRAGMA trusted_schema`.
-fn compiles_without_schema(sql: &[u8]) -> bool {
+/// and `PRAGMA trusted_schema`. Besides, once a read of the schema has
+/// met a row (`rows_met`), a SELECT (or VALUES, or their EXPLAIN) naming
+/// no table: SQLite then reads the schema only to look a table up, so
+/// that `SELECT 1` runs again after its schema read failed on a corrupt
+/// row (the first SELECT on a connection reads it, to learn the text
+/// encoding, and fails).
+fn compiles_without_schema(sql: &[u8], rows_met: bool) -> bool {
     use sqlite3_parser::ast::{Cmd, Stmt};
-    with_first_statement(sql, |cmd, _| {
+    with_first_statement(sql, |cmd, tail| {
         // (writable_schema: so that a schema SQLite refuses to read can
         // be reached and repaired; trusted_schema: a schema read after it
         // is turned off is read untrusted, as in SQLite, whose flag
         // pragmas do not read it.)
-        Ok(matches!(cmd, Some(Cmd::Stmt(Stmt::Pragma(name, _)))
-            if ["locking_mode", "writable_schema", "trusted_schema"].iter().any(|p| crate::sql::parse::unquoted(name.name.0).eq_ci(p))))
+        Ok(match cmd {
+            Some(Cmd::Stmt(Stmt::Pragma(name, _))) => PRAGMAS_WITHOUT_SCHEMA.iter().any(|p| crate::sql::parse::unquoted(name.name.0).eq_ci(p)),
+            Some(Cmd::Stmt(Stmt::Select(_)) | Cmd::Explain(Stmt::Select(_)) | Cmd::ExplainQueryPlan(Stmt::Select(_))) => {
+                rows_met && names_no_table(&sql[..tail])
+            }
+            _ => false,
+        })
     })
     .unwrap_or(false)
+}
+
+/// Pragmas compiled without reading the schema: the three above, and the
+/// connection's own switches (no file is read for them), which SQLite's
+/// pragma table also marks as not needing the schema, so that they run on
+/// a file whose schema cannot be read (an application sets them right
+/// after opening).
+const PRAGMAS_WITHOUT_SCHEMA: [&str; 27] = [
+    "locking_mode",
+    "writable_schema",
+    "trusted_schema",
+    "foreign_keys",
+    "defer_foreign_keys",
+    "query_only",
+    "count_changes",
+    "ignore_check_constraints",
+    "recursive_triggers",
+    "legacy_alter_table",
+    "full_column_names",
+    "short_column_names",
+    "busy_timeout",
+    "case_sensitive_like",
+    "automatic_index",
+    "cell_size_check",
+    "reverse_unordered_selects",
+    "read_uncommitted",
+    "threads",
+    "soft_heap_limit",
+    "hard_heap_limit",
+    "analysis_limit",
+    "empty_result_callbacks",
+    "fullfsync",
+    "checkpoint_fullfsync",
+    "vdbe_trace",
+    "sql_trace",
+];
+
+/// Whether the text of a SELECT has no FROM clause anywhere (nested
+/// queries and CTEs included): every table a SELECT reads is named in
+/// one, so it looks up no table and needs no schema.
+fn names_no_table(select: &[u8]) -> bool {
+    crate::sql::parse::tokens(select).all(|t| t.kind != sqlite3_parser::dialect::TokenType::TK_FROM)
 }

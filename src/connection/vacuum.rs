@@ -316,7 +316,8 @@ impl Connection {
                 // A new page size: the whole file is replaced at once.
                 dest_bt.block_on(|b| b.begin_read())?;
                 let mut image = Vec::new();
-                for pgno in 1..=dest_bt.pager().db_size() {
+                // (An empty copy has no page yet: its page 1 is still one.)
+                for pgno in 1..=dest_bt.pager().db_size().max(1) {
                     image.extend_from_slice(&dest_bt.block_on(|b| b.pager_mut().read_page(pgno))?);
                 }
                 carry_meta(&old_page1, &mut image);
@@ -326,7 +327,9 @@ impl Connection {
             }
             None => {
                 dest_bt.block_on(|b| b.begin_read())?;
-                let n_pages = dest_bt.pager().db_size();
+                // A copy with nothing in it has written no page: the file
+                // still keeps its page 1 (an empty schema), as SQLite's.
+                let n_pages = dest_bt.pager().db_size().max(1);
                 for pgno in 1..=n_pages {
                     let dest_bt = &mut dest.state.dbs[0].btree;
                     let mut image = dest_bt.block_on(|b| b.pager_mut().read_page(pgno))?;

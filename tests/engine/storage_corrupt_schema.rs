@@ -187,3 +187,191 @@ fn corrupt_schema_not_written_by_rename_when_a_trigger_shares_an_index_name() {
     let mut ours = crate::sql_common::ours_open();
     assert_eq!(run_ours(&mut ours, sql), run_ref(&RefDb::open(), sql));
 }
+
+/// The expressions inside the stored CREATE text, as SQLite checks them
+/// when it runs each CREATE again while reading the schema: CHECK
+/// constraints, DEFAULT values, generated columns, index expressions and
+/// partial-index WHERE clauses (unknown functions, collations, parameters
+/// in a DEFAULT and generated-column loops pass then).
+#[test]
+fn corrupt_schema_expressions_are_checked() {
+    let tables = [
+        "CREATE TABLE t9(a CHECK(b>0))",
+        "CREATE TABLE t9(a, CHECK(zz>0))",
+        "CREATE TABLE t9(a, CHECK((SELECT 1)))",
+        "CREATE TABLE t9(a, CHECK(zz + (SELECT 1)))",
+        "CREATE TABLE t9(a, CHECK(?1))",
+        "CREATE TABLE t9(a, CHECK(nosuchfunc(a)))",
+        "CREATE TABLE t9(a, CHECK(max(a)))",
+        "CREATE TABLE t9(a, CHECK(row_number() OVER ()))",
+        "CREATE TABLE t9(a DEFAULT (b))",
+        "CREATE TABLE t9(a DEFAULT (nosuchfunc()))",
+        "CREATE TABLE t9(a DEFAULT ((SELECT 1)))",
+        "CREATE TABLE t9(a DEFAULT (?))",
+        "CREATE TABLE t9(a DEFAULT (random()))",
+        "CREATE TABLE t9(a, b AS (zz))",
+        "CREATE TABLE t9(a, b AS ((SELECT 1)))",
+        "CREATE TABLE t9(a, b AS (zz + (SELECT 1)))",
+        "CREATE TABLE t9(a, b AS (a + (SELECT 1)))",
+        "CREATE TABLE t9(a, b AS (random()))",
+        "CREATE TABLE t9(a, b AS (nosuchfunc(a)))",
+        "CREATE TABLE t9(a, b AS (count(a)))",
+        "CREATE TABLE t9(a, b AS (b))",
+        "CREATE TABLE t9(a, b AS (c), c AS (b))",
+        "CREATE TABLE t9(a, b AS (?))",
+        "CREATE TABLE t9(a INTEGER PRIMARY KEY AS (1))",
+        "CREATE TABLE t9(a, b AS (a) DEFAULT 5)",
+        "CREATE TABLE t9(a, b DEFAULT 5 AS (a))",
+        "CREATE TABLE t9(a AS (1))",
+        "CREATE TABLE t9(a COLLATE nosuchcoll)",
+        "CREATE TABLE t9(a CHECK(zz), b AS ((SELECT 1)))",
+    ];
+    let indexes = [
+        "CREATE INDEX i9 ON t1(zz)",
+        "CREATE INDEX i9 ON t1(a+zz)",
+        "CREATE INDEX i9 ON t1((SELECT 1))",
+        "CREATE INDEX i9 ON t1(random())",
+        "CREATE INDEX i9 ON t1(nosuchfunc(a))",
+        "CREATE INDEX i9 ON t1(max(a))",
+        "CREATE INDEX i9 ON t1(?)",
+        "CREATE INDEX i9 ON t1(a) WHERE zz",
+        "CREATE INDEX i9 ON t1(a) WHERE random()",
+        "CREATE INDEX i9 ON t1(a) WHERE (SELECT 1)",
+        "CREATE INDEX i9 ON t1(a) WHERE nosuchfunc(a)",
+        "CREATE INDEX i9 ON t1(a) WHERE ?",
+        "CREATE INDEX i9 ON t1(a COLLATE nosuchcoll)",
+        "CREATE INDEX i9 ON t1(rowid)",
+        "CREATE INDEX i9 ON t1(t1.a)",
+        "CREATE INDEX i9 ON t1(likelihood(a, 2))",
+    ];
+    let rows = tables.iter().map(|t| ("table", "t9", "t9", *t)).chain(indexes.iter().map(|i| ("index", "i9", "t1", *i)));
+    for (ty, name, tbl, text) in rows {
+        let change = insert(&format!("'{ty}','{name}','{tbl}',5,'{}'", text.replace('\'', "''")));
+        compare(&change, "SELECT * FROM t1");
+    }
+}
+
+/// SQLite's first SELECT on a connection reads the schema (to learn the
+/// text encoding) and fails on a corrupt row; once that read has met a
+/// row, a SELECT naming no table compiles without the schema and runs,
+/// while one naming a table still fails.
+#[test]
+fn corrupt_schema_select_without_table_after_a_failed_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db").to_str().unwrap().to_string();
+    {
+        let r = RefDb::open_path(&path);
+        run_ref(&r, &format!("{SETUP} PRAGMA writable_schema=ON; {}", update("tbl_name='tx' WHERE name='t1'")));
+    }
+    let r = RefDb::open_path(&path);
+    let mut c = Connection::open(&path, OpenFlags(OpenFlags::READWRITE)).unwrap();
+    for sql in [
+        "SELECT 1",
+        "SELECT 1",
+        "SELECT * FROM t1",
+        "SELECT 2, (SELECT 3) UNION ALL VALUES(4, 5)",
+        "VALUES(6)",
+        "SELECT * FROM sqlite_master",
+        "SELECT 'from'",
+        "CREATE TABLE t5(x)",
+        "SELECT 8",
+    ] {
+        assert_eq!(run_ours(&mut c, sql), run_ref(&r, sql), "{sql}");
+    }
+    // A schema read that met no row (an empty file) leaves the flag unset.
+    let r = RefDb::open_path(dir.path().join("e_ref.db").to_str().unwrap());
+    let mut c = Connection::open(dir.path().join("e.db").to_str().unwrap(), OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE)).unwrap();
+    for sql in ["SELECT 1", "CREATE TABLE a(x)", "SELECT 2", "SELECT * FROM a"] {
+        assert_eq!(run_ours(&mut c, sql), run_ref(&r, sql), "{sql}");
+    }
+}
+
+/// Trees sharing a root page: SQLite counts a tree's entries in its
+/// structure pass, which stops at a page already met, so of the objects
+/// sharing a root only the first walked has entries and the indexes of
+/// the others are reported with the wrong number of entries.
+#[test]
+fn corrupt_schema_shared_roots_count_entries_once() {
+    let root = |n: &str| format!("(SELECT rootpage FROM sqlite_master WHERE name='{n}')");
+    for change in [
+        insert(&format!("'table','t9','t9',{},'CREATE TABLE t9(a,b,c)'", root("t1"))),
+        insert(&format!("'table','t9','t9',{},'CREATE TABLE t9(x)'", root("t2"))),
+        insert(&format!("'index','i9','t2',{},'CREATE INDEX i9 ON t2(y)'", root("i1"))),
+        insert(&format!("'index','i9','t1',{},'CREATE INDEX i9 ON t1(c)'", root("sqlite_autoindex_t2_1"))),
+        insert(&format!("'index','i9','t2',{},'CREATE INDEX i9 ON t2(x)'", root("sqlite_autoindex_t2_1"))),
+        update(&format!("rootpage={} WHERE name='t2'", root("t1"))),
+        update(&format!("rootpage={} WHERE name='i1'", root("sqlite_autoindex_t2_2"))),
+        update(&format!("rootpage={} WHERE name='i1'", root("sqlite_autoindex_t2_1"))),
+    ] {
+        let change = format!("INSERT INTO t2 VALUES(1,2),(3,4),(5,6); {change}");
+        for sql in ["PRAGMA integrity_check", "PRAGMA quick_check"] {
+            compare(&change, sql);
+        }
+    }
+    // (Read as an index, the other's tree fails the check with
+    // SQLITE_CORRUPT in SQLite; ours reports the structure first.)
+    compare(&insert(&format!("'index','i9','t1',{},'CREATE INDEX i9 ON t1(a)'", root("t1"))), "PRAGMA quick_check");
+}
+
+/// `PRAGMA writable_schema=RESET` turns the pragma off and reads the
+/// schema again: a table made STRICT by editing its row is checked as
+/// STRICT at once (strict2.test 3.0).
+#[test]
+fn writable_schema_reset_reads_the_schema_again() {
+    let sql = "CREATE TABLE t1(id ANY PRIMARY KEY, x TEXT);
+        INSERT INTO t1 VALUES(1,2),('three','four'),(x'5555','six'),(NULL,'eight');
+        PRAGMA writable_schema=ON;
+        UPDATE sqlite_schema SET sql=(sql||'STRICT') WHERE name='t1';
+        PRAGMA writable_schema=RESET; PRAGMA writable_schema;
+        PRAGMA integrity_check(t1); SELECT sql FROM sqlite_schema;
+        PRAGMA writable_schema='reset'; PRAGMA quick_check";
+    let mut ours = crate::sql_common::ours_open();
+    assert_eq!(run_ours(&mut ours, sql), run_ref(&RefDb::open(), sql));
+}
+
+/// The connection's own pragmas (foreign_keys, busy_timeout, ...) are
+/// compiled without reading the schema, as SQLite's: they run on a file
+/// that is not a database, or whose schema is corrupt, where any statement
+/// reading the schema fails.
+#[test]
+fn connection_pragmas_run_without_reading_the_schema() {
+    let dir = tempfile::tempdir().unwrap();
+    let steps = [
+        "PRAGMA foreign_keys=ON",
+        "PRAGMA foreign_keys",
+        "PRAGMA recursive_triggers=1",
+        "PRAGMA recursive_triggers",
+        "PRAGMA busy_timeout=250",
+        "PRAGMA busy_timeout",
+        "PRAGMA case_sensitive_like=1",
+        "PRAGMA automatic_index",
+        "PRAGMA query_only",
+        "PRAGMA defer_foreign_keys",
+        "PRAGMA main.legacy_alter_table",
+        "SELECT 1",
+        "PRAGMA foreign_keys",
+    ];
+    // A file that is not a database (larger than a page).
+    for (name, bytes) in [("n.db", vec![b'x'; 5000])] {
+        let ours_path = dir.path().join(name);
+        let ref_path = dir.path().join(format!("ref_{name}"));
+        std::fs::write(&ours_path, &bytes).unwrap();
+        std::fs::write(&ref_path, &bytes).unwrap();
+        let mut c = Connection::open(ours_path.to_str().unwrap(), OpenFlags(OpenFlags::READWRITE)).unwrap();
+        let r = RefDb::open_path(ref_path.to_str().unwrap());
+        for sql in steps {
+            assert_eq!(run_ours(&mut c, sql), run_ref(&r, sql), "{sql}");
+        }
+    }
+    // A corrupt schema row.
+    let path = dir.path().join("s.db").to_str().unwrap().to_string();
+    {
+        let r = RefDb::open_path(&path);
+        run_ref(&r, &format!("{SETUP} PRAGMA writable_schema=ON; {}", update("tbl_name='tx' WHERE name='t1'")));
+    }
+    let r = RefDb::open_path(&path);
+    let mut c = Connection::open(&path, OpenFlags(OpenFlags::READWRITE)).unwrap();
+    for sql in steps {
+        assert_eq!(run_ours(&mut c, sql), run_ref(&r, sql), "{sql}");
+    }
+}

@@ -157,7 +157,14 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             }
             if name == "writable_schema" {
                 match value {
-                    Some(v) => env.settings.writable_schema = pragma_bool(v),
+                    Some(v) => {
+                        env.settings.writable_schema = pragma_bool(v);
+                        // RESET turns it off and makes the next statement
+                        // read the schema again (SQLite's documented reload).
+                        if v.trim().trim_matches(|c| c == '\'' || c == '"').eq_ignore_ascii_case("reset") {
+                            env.schema_changed = true;
+                        }
+                    }
                     None => set_reg(vm, p2, Value::Integer(env.settings.writable_schema as i64)),
                 }
                 return Ok(Flow::Next);

@@ -348,7 +348,7 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     for cd in columns.iter() {
                         for k in cd.constraints.iter() {
                             if let sqlite3_parser::ast::ColumnConstraint::Default(e) = &k.constraint {
-                                if !is_constant_default(e) {
+                                if !is_constant_default(e, false) {
                                     return Err(Error::sql(format!("default value of column [{}] is not constant", unquote(cd.col_name.0))));
                                 }
                             }
@@ -627,8 +627,10 @@ fn quote_ident(name: &str) -> String {
 
 /// Whether a DEFAULT expression is constant: no column (or other name)
 /// references, subqueries or parameters, as SQLite requires. Functions count as constant
-/// (`DEFAULT (random())` is allowed), as do TRUE and FALSE.
-fn is_constant_default(e: &sqlite3_parser::ast::Expr<'_>) -> bool {
+/// (`DEFAULT (random())` is allowed), as do TRUE and FALSE. While the
+/// schema is read (`reading_schema`) a parameter is allowed too: SQLite
+/// reads it as NULL then.
+pub(crate) fn is_constant_default(e: &sqlite3_parser::ast::Expr<'_>, reading_schema: bool) -> bool {
     use sqlite3_parser::ast::Expr;
     // `DEFAULT abc` or `DEFAULT "abc"` (not in parentheses) is the text.
     if matches!(e, Expr::Id(_)) {
@@ -642,13 +644,8 @@ fn is_constant_default(e: &sqlite3_parser::ast::Expr<'_>) -> bool {
                     constant = false;
                 }
             }
-            Expr::Name(_)
-            | Expr::Qualified(..)
-            | Expr::DoublyQualified(..)
-            | Expr::Subquery(_)
-            | Expr::Exists(_)
-            | Expr::InSelect { .. }
-            | Expr::Variable(_) => constant = false,
+            Expr::Name(_) | Expr::Qualified(..) | Expr::DoublyQualified(..) | Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } => constant = false,
+            Expr::Variable(_) if !reading_schema => constant = false,
             _ => {}
         }
         constant
