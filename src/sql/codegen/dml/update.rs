@@ -171,7 +171,11 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let (tmp, width) = match from {
         None => c.collect_targets(&table, alias.clone(), where_clause.as_ref())?,
         Some(f) => {
-            // ORDER BY and LIMIT apply to the join's rows.
+            // ORDER BY and LIMIT apply to the target rows the join found:
+            // with a LIMIT the join's rows are grouped by the target's
+            // rowid or key first (so the LIMIT counts target rows, and
+            // each takes its values from the first join row that matched
+            // it, as SQLite's grouping gives), then ordered and limited.
             if order_by.is_some() && limit.is_none() {
                 return Err(super::limit_where::order_without_limit("UPDATE"));
             }
@@ -214,7 +218,8 @@ fn finish_update(c: &mut Compiler<'_>, prog: &mut Program, init: usize) -> Resul
 /// join row that matched it: SQLite leaves which one unspecified) in a
 /// new temporary table. A WITHOUT ROWID target's rows are kept by key
 /// instead, in a temporary index where a later join row of the same key
-/// replaces the earlier one. Returns its
+/// replaces the earlier one. With a LIMIT (`order_limit` not empty), the
+/// join's rows are grouped by target row before it applies. Returns its
 /// cursor, per assignment the column holding its value (plain values
 /// follow the rowid or key in order, then the columns of each row-value
 /// subquery, computed by the join query after its result columns, see
@@ -276,7 +281,9 @@ fn collect_from_join(
     } else {
         format!("{target}, {}", crate::sql::model::from::from_text(from))
     };
-    let sql = format!("SELECT {}{values} FROM {joined}{filter}{order_limit}", key.join(", "));
+    // Only a LIMIT gives `order_limit` text (ORDER BY alone was refused).
+    let group = if !order_limit.is_empty() { format!(" GROUP BY {}", key.join(", ")) } else { String::new() };
+    let sql = format!("SELECT {}{values} FROM {joined}{filter}{group}{order_limit}", key.join(", "));
     let tmp = c.b.cursor();
     let dest = if table.without_rowid.is_some() {
         let ki = c.without_rowid_key_info(table)?;
