@@ -62,6 +62,7 @@ mod func_math;
 mod func_robust;
 mod func_window;
 mod sql_354;
+mod sql_alter_columns;
 mod sql_analyze_order;
 mod sql_async;
 mod sql_attach;

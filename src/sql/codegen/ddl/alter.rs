@@ -75,6 +75,41 @@ impl Compiler<'_> {
     }
 }
 
+impl Compiler<'_> {
+    /// Halt with SQLITE_CORRUPT unless the `sqlite_schema` row of table
+    /// `name` still holds `sql`, the text this statement was compiled
+    /// from: a row edited under `writable_schema` (into an index's or a
+    /// view's text, say) is not the table SQLite's DROP COLUMN could
+    /// rewrite, and it reports the database malformed.
+    pub(in crate::sql::codegen) fn check_schema_row_sql(&mut self, name: &str, sql: &str) {
+        let sc = self.b.cursor();
+        self.stmt.dbs_used |= 1 << self.stmt.ddl_db;
+        self.b.add4(Opcode::OpenRead, sc, 1, self.stmt.ddl_db as i32, P4::Int64(5), 0);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, sc, end, 0);
+        let top = self.b.here();
+        let next = self.b.label();
+        let (r, want) = (self.b.reg(), self.b.reg());
+        self.b.add(Opcode::Column, sc, 1, r);
+        self.b.add4(Opcode::String8, 0, want, 0, P4::bytes(name.as_bytes().to_vec()), 0);
+        self.b.add4(Opcode::Ne, want, next, r, P4::coll(crate::value::collation::Collation::nocase()), 0);
+        self.b.add(Opcode::Column, sc, 0, r);
+        self.b.add4(Opcode::String8, 0, want, 0, P4::bytes(b"table".to_vec()), 0);
+        self.b.add4(Opcode::Ne, want, next, r, P4::coll(crate::value::collation::Collation::nocase()), 0);
+        self.b.add(Opcode::Column, sc, 4, r);
+        self.b.add4(Opcode::String8, 0, want, 0, P4::bytes(sql.as_bytes().to_vec()), 0);
+        let same = self.b.label();
+        self.b.add(Opcode::Eq, want, same, r);
+        self.b.add4(Opcode::Halt, crate::error::SQLITE_CORRUPT, 0, 0, P4::text("database disk image is malformed".into()), 0);
+        self.b.bind(same);
+        self.b.add(Opcode::Goto, 0, end, 0);
+        self.b.bind(next);
+        self.b.add(Opcode::Next, sc, top as i32, 0);
+        self.b.bind(end);
+        self.b.add(Opcode::Close, sc, 0, 0);
+    }
+}
+
 /// Where ADD COLUMN inserts the new definition in a CREATE TABLE text:
 /// at the comma that starts the table constraints, else at the closing
 /// parenthesis (the text before it is kept as written).
@@ -381,6 +416,7 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
             };
             c.check_drop_column(&table, &col, &new_sql)?;
             // Rewrite every row without the column, then the schema text.
+            c.check_schema_row_sql(&table.name, &table.sql);
             let t = c.open_write_target(table.clone())?;
             // A WITHOUT ROWID table's new records (in stored order: the key,
             // then the other columns) go to a temporary table first; its
@@ -392,12 +428,15 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
                 copy
             });
             let end = c.b.label();
+            // A VIRTUAL column has no field to remove: the rows stay as they
+            // are (a WITHOUT ROWID table's tree is not emptied for a refill
+            // from a copy that was never made).
+            let untouched = c.b.label();
+            if table.is_virtual(ci) {
+                c.b.add(Opcode::Goto, 0, untouched, 0);
+            }
             c.b.add(Opcode::Rewind, t.cursor, end, 0);
             let top = c.b.here();
-            // A VIRTUAL column has no field to remove.
-            if table.is_virtual(ci) {
-                c.b.add(Opcode::Goto, 0, end, 0);
-            }
             let row = c.read_row(&t)?;
             let n = table.columns.len();
             let kept: Vec<usize> = (0..n).filter(|&i| i != ci && !table.is_virtual(i)).collect();
@@ -445,6 +484,7 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
                 c.b.add(Opcode::Next, copy, again as i32, 0);
                 c.b.bind(done);
             }
+            c.b.bind(untouched);
             c.rewrite_schema_rows(vec![(table.name.clone(), "table".into(), table.name.clone(), table.name.clone(), Some(new_sql))]);
         }
         AlterTableBody::DropColumnNotNull(_) | AlterTableBody::SetColumnNotNull(..) | AlterTableBody::AddConstraint(_) | AlterTableBody::DropConstraint(_) => {
