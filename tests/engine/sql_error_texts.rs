@@ -158,3 +158,25 @@ fn strict_primary_key_columns_are_not_null() {
         ],
     );
 }
+
+/// A character no token starts with, and `!` without `=`, is a token of
+/// one character: SQLite's message names that character alone
+/// (main.test).
+#[test]
+fn unrecognized_token_is_one_character() {
+    check_each(
+        "CREATE TABLE t1(x)",
+        &[
+            "SELECT * from T1 where x!!5",
+            "SELECT * from T1 where x!5",
+            "SELECT * from T1 where ^x",
+            "SELECT 1 ^ 2",
+            "SELECT 1!",
+            "SELECT `a",
+            "SELECT 1 # 2",
+            "SELECT x'1g'",
+            "SELECT 1 \u{1}",
+            "SELECT * FROM t1 WHERE x != 5",
+        ],
+    );
+}

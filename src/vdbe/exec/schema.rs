@@ -157,6 +157,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             }
             if name == "writable_schema" {
                 match value {
+                    Some("reset") => {
+                        env.settings.writable_schema = false;
+                        env.schema_changed = true;
+                    }
                     Some(v) => env.settings.writable_schema = pragma_bool(v),
                     None => set_reg(vm, p2, Value::Integer(env.settings.writable_schema as i64)),
                 }

@@ -402,13 +402,18 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
             for (gi, g) in table.columns.iter().enumerate() {
                 let Some(gen) = &g.generated else { continue };
                 if gi != ci && references(&gen.expr, &col) {
-                    return Err(Error::sql(format!("error in table {} after drop column: no such column: {col}", table.name)));
+                    let missing = super::alter_drop_check::no_such_column_in(&gen.expr, &col);
+                    return Err(Error::sql(format!("error in table {} after drop column: {missing}", table.name)));
                 }
             }
             for idx in c.env.schema.indexes_of(&table).into_iter().filter(|i| i.sql.is_some()) {
                 let named = |e: &Option<String>| e.as_ref().is_some_and(|e| references(e, &col));
                 if idx.columns.iter().any(|x| x.column == Some(ci) || named(&x.expr)) || named(&idx.where_sql) {
-                    return Err(Error::sql(format!("error in index {} after drop column: no such column: {col}", idx.name)));
+                    // (The key's text: what follows the first parenthesis.)
+                    let sql = idx.sql.as_deref().unwrap_or_default();
+                    let key = sql.find('(').map_or(sql, |p| &sql[p..]);
+                    let missing = super::alter_drop_check::no_such_column_in(key, &col);
+                    return Err(Error::sql(format!("error in index {} after drop column: {missing}", idx.name)));
                 }
             }
             let Some(new_sql) = drop_column_text(&table.sql, &col) else {

@@ -25,8 +25,8 @@ impl Compiler<'_> {
         let after = |kind: &str, name: &str, msg: &str| Error::sql(format!("error in {kind} {name} after drop column: {msg}"));
         let new_table = table_from_sql(new_sql, table.root).map_err(|e| after("table", &table.name, &e.message))?;
         // (A CHECK on the column itself went with its definition.)
-        if new_table.checks.iter().any(|(_, text)| references(text, col)) {
-            return Err(after("table", &table.name, &format!("no such column: {col}")));
+        if let Some((_, text)) = new_table.checks.iter().find(|(_, text)| references(text, col)) {
+            return Err(after("table", &table.name, &no_such_column_in(text, col)));
         }
         for (_, name, sql) in self.env.schema.trigger_rows_of(&table.name) {
             if let Some(reference) = row_reference(&sql, col) {
@@ -129,4 +129,21 @@ fn row_references(sql: &str) -> Vec<(String, String)> {
             })
         })
         .collect()
+}
+
+/// "no such column: C" for column `col` named in `text` (an expression,
+/// or an index's key list), as SQLite words it while it checks the schema
+/// after a drop (double-quoted strings are off then): where the first
+/// mention of the column is double-quoted, with its hint that the name
+/// may have been meant as a string.
+pub(super) fn no_such_column_in(text: &str, col: &str) -> String {
+    let b = text.as_bytes();
+    let first = tokens(b)
+        .filter(|t| matches!(t.kind, TokenType::TK_ID | TokenType::TK_STRING))
+        .map(|t| &text[t.start..t.end])
+        .find(|w| crate::sql::parse::unquote(w).eq_ci(col));
+    match first {
+        Some(w) if w.starts_with('"') => format!("no such column: \"{}\" - should this be a string literal in single-quotes?", crate::sql::parse::unquote(w)),
+        _ => format!("no such column: {col}"),
+    }
 }
