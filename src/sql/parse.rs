@@ -420,8 +420,7 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
             let rest = String::from_utf8_lossy(&sql[at!(p)..]).into_owned();
             Error::sql(format!("unrecognized token: \"{}\"", rest.chars().next().map(String::from).unwrap_or_default()))
         }
-        ParseError::BadVariableName(p) | ParseError::MalformedBlobLiteral(p)
-        | ParseError::MalformedHexInteger(p) => {
+        ParseError::BadVariableName(p) | ParseError::MalformedBlobLiteral(p) | ParseError::MalformedHexInteger(p) => {
             let o = at!(p);
             let rest = &sql[o..];
             let mut n = rest.iter().position(|c| c.is_ascii_whitespace() || matches!(c, b',' | b')' | b'(' | b';')).unwrap_or(rest.len());

@@ -47,7 +47,9 @@ fn drop_column_trigger_errors() {
         "INSERT INTO p1 VALUES(new.x, new.oid)",
     ] {
         for drop in ["y", "z", "x"] {
-            check(&format!("{setup}; CREATE TRIGGER tr AFTER INSERT ON c1 BEGIN {body}; END; ALTER TABLE c1 DROP COLUMN {drop}; SELECT sql FROM sqlite_schema"));
+            check(&format!(
+                "{setup}; CREATE TRIGGER tr AFTER INSERT ON c1 BEGIN {body}; END; ALTER TABLE c1 DROP COLUMN {drop}; SELECT sql FROM sqlite_schema"
+            ));
         }
     }
 }

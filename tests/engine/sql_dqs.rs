@@ -11,7 +11,8 @@ use libsqlite3_sys as ffi;
 use std::os::raw::c_int;
 
 fn set(ours: &mut ringlite::Connection, reference: &RefDb, dml: bool, ddl: bool) {
-    for (flag, op, on) in [(ringlite::ConfigFlag::DqsDml, ffi::SQLITE_DBCONFIG_DQS_DML, dml), (ringlite::ConfigFlag::DqsDdl, ffi::SQLITE_DBCONFIG_DQS_DDL, ddl)] {
+    for (flag, op, on) in [(ringlite::ConfigFlag::DqsDml, ffi::SQLITE_DBCONFIG_DQS_DML, dml), (ringlite::ConfigFlag::DqsDdl, ffi::SQLITE_DBCONFIG_DQS_DDL, ddl)]
+    {
         let now = ours.config_flag(flag, Some(on));
         let mut r: c_int = -1;
         unsafe { ffi::sqlite3_db_config(reference.0, op, on as c_int, &mut r as *mut c_int) };

@@ -68,9 +68,8 @@ impl Compiler<'_> {
         }
         // A trigger on the table naming a column the table does not have
         // (before the drop) is broken already: "error in trigger T: ...".
-        let known = |name: &str| {
-            table.column_index(name).is_some() || (table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| name.eq_ci(r)))
-        };
+        let known =
+            |name: &str| table.column_index(name).is_some() || (table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| name.eq_ci(r)));
         for (db, name, sql) in self.env.schema.trigger_rows_of(&table.name) {
             if db != table.db {
                 continue;

@@ -119,7 +119,8 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         assignments.push((i, v));
     }
     let init = c.begin_program();
-    let mut t = c.open_write_target(table.clone())?;
+    let unopened = untouched_indexes_without_collation(c, &table, &assignments, oc);
+    let mut t = c.open_write_target_but(table.clone(), &|i| unopened.iter().any(|n| n == &i.name))?;
     c.setup_returning(*returning, &table, prog)?;
     // SQLite resolves the SET list before WHERE: its first name error is
     // the one reported (with FROM, the join resolves them in that order).
@@ -200,6 +201,37 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     c.b.add(Opcode::Next, tmp, top as i32, 0);
     c.b.bind(end);
     finish_update(c, prog, init)
+}
+
+/// The indexes of `table` whose collation is not defined on this
+/// connection and that this UPDATE cannot need: SQLite opens only the
+/// indexes whose key may change (all of them where a REPLACE may delete
+/// another row), so only those need their collation. Conservatively,
+/// an index is needed when triggers, generated columns or a new rowid or
+/// key are involved, when it has expressions or a WHERE clause, or when
+/// it keys on an assigned column.
+fn untouched_indexes_without_collation(c: &Compiler<'_>, table: &crate::sql::schema::Table, assignments: &[Assignment<'_, '_>], oc: OnConflict) -> Vec<String> {
+    use sqlite3_parser::ast::ResolveType;
+    let indexes = c.env.schema.indexes_of(table);
+    let replace = matches!(oc, OnConflict::Replace)
+        || (matches!(oc, OnConflict::Default)
+            && (table.pk_conflict == Some(ResolveType::Replace) || indexes.iter().any(|i| i.on_conflict == Some(ResolveType::Replace))));
+    let broad = replace
+        || table.without_rowid.is_some()
+        || table.columns.iter().any(|col| col.generated.is_some())
+        || !c.env.schema.triggers_of(table).is_empty()
+        || assignments.iter().any(|(col, _)| *col == usize::MAX || table.rowid_alias == Some(*col));
+    if broad {
+        return Vec::new();
+    }
+    indexes
+        .into_iter()
+        .filter(|idx| {
+            let keyed = idx.where_sql.is_some() || idx.columns.iter().any(|k| k.column.is_none_or(|col| assignments.iter().any(|(a, _)| *a == col)));
+            !keyed && c.index_key_info(idx).is_err()
+        })
+        .map(|idx| idx.name.clone())
+        .collect()
 }
 
 /// What every UPDATE program ends with, one pass or two: leave the
