@@ -113,3 +113,42 @@ fn writable_schema_reset_reloads_the_schema() {
          SELECT * FROM t",
     );
 }
+
+/// DROP COLUMN after the schema text was written in other ways (TEMP,
+/// an attached database, comments and odd spacing, an earlier ALTER in
+/// the same connection): the row still holds the table, nothing is
+/// reported malformed.
+#[test]
+fn drop_column_after_other_schema_texts() {
+    check(
+        "CREATE TEMP TABLE tt(a, b, c); INSERT INTO tt VALUES(1,2,3); ALTER TABLE tt DROP COLUMN b; SELECT * FROM tt;
+         CREATE   TABLE /* x */ \"odd\" ( a ,  b -- c
+         , c ) ; INSERT INTO odd VALUES(1,2,3); ALTER TABLE odd DROP COLUMN c; SELECT * FROM odd; SELECT sql FROM sqlite_schema WHERE name='odd';
+         CREATE TABLE r(a, b, c, d); ALTER TABLE r RENAME COLUMN a TO z; ALTER TABLE r ADD COLUMN e DEFAULT 5; ALTER TABLE r DROP COLUMN b; ALTER TABLE r DROP COLUMN e;
+         ALTER TABLE r RENAME TO r2; ALTER TABLE r2 DROP COLUMN c; SELECT sql FROM sqlite_schema WHERE name='r2';
+         ATTACH ':memory:' AS aux; CREATE TABLE aux.t(a, b, c); INSERT INTO aux.t VALUES(1,2,3); ALTER TABLE aux.t DROP COLUMN a; SELECT * FROM aux.t",
+    );
+}
+
+/// The CREATE TABLE text left by DROP COLUMN, spacing and comments
+/// included, as SQLite cuts it (apps compare schema texts).
+#[test]
+fn drop_column_text_is_cut_as_sqlite_cuts_it() {
+    for def in [
+        "CREATE TABLE t(a, b , c  )",
+        "CREATE TABLE t(a, b, c , PRIMARY KEY(a))",
+        "CREATE TABLE t(a ,  b  , c)",
+        "CREATE TABLE t(  a ,  b  , c)",
+        "CREATE TABLE t(a, b /* x */ , c /* y */ )",
+        "CREATE TABLE t(a INT DEFAULT (1), b TEXT CHECK(b != ','), c, CONSTRAINT k UNIQUE(a))",
+        "CREATE TABLE t(a, b, c, CHECK(a > 0), FOREIGN KEY(b) REFERENCES t(a))",
+        "CREATE TABLE t(a,b,c)",
+        "CREATE TABLE t(a UNIQUE, b CONSTRAINT u UNIQUE ON CONFLICT REPLACE, c CHECK(c NOT IN (SELECT 1)), UNIQUE(c))",
+        "CREATE TABLE t(a, b, c, UNIQUE(b), PRIMARY KEY(a))",
+        "CREATE TABLE \"t\"(\"a\" , [b] , `c` -- end\n)",
+    ] {
+        for col in ["a", "b", "c"] {
+            check(&format!("{def}; ALTER TABLE t DROP COLUMN {col}; SELECT sql FROM sqlite_schema"));
+        }
+    }
+}

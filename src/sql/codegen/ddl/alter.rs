@@ -137,6 +137,38 @@ fn add_column_offset(sql: &str) -> usize {
     sql.trim_end().rfind(')').unwrap_or(sql.len())
 }
 
+/// Whether the definition of column `col` in a CREATE TABLE text has a
+/// UNIQUE constraint of its own.
+fn column_def_unique(sql: &str, col: &str) -> bool {
+    let toks = tokens(sql.as_bytes()).collect::<Vec<_>>();
+    let mut depth = 0;
+    let mut def_start = None;
+    let mut in_col = false;
+    for t in &toks {
+        match t.kind {
+            TokenType::TK_LP => {
+                depth += 1;
+                if depth == 1 {
+                    def_start = Some(());
+                    continue;
+                }
+            }
+            TokenType::TK_RP => depth -= 1,
+            TokenType::TK_COMMA if depth == 1 => {
+                def_start = Some(());
+                in_col = false;
+                continue;
+            }
+            TokenType::TK_UNIQUE if depth == 1 && in_col => return true,
+            _ => {}
+        }
+        if depth == 1 && def_start.take().is_some() {
+            in_col = unquote(&sql[t.start..t.end]).eq_ci(col);
+        }
+    }
+    false
+}
+
 /// The CREATE TABLE text without the definition of column `col`.
 fn drop_column_text(sql: &str, col: &str) -> Option<String> {
     let b = sql.as_bytes();
@@ -151,11 +183,11 @@ fn drop_column_text(sql: &str, col: &str) -> Option<String> {
             TokenType::TK_RP => {
                 depth -= 1;
                 if depth == 0 {
-                    return check_def(sql, &toks, start, i, col, open);
+                    return check_def(sql, &toks, start, i, col);
                 }
             }
             TokenType::TK_COMMA if depth == 1 => {
-                if let Some(s) = check_def(sql, &toks, start, i, col, open) {
+                if let Some(s) = check_def(sql, &toks, start, i, col) {
                     return Some(s);
                 }
                 start = i + 1;
@@ -167,15 +199,25 @@ fn drop_column_text(sql: &str, col: &str) -> Option<String> {
     None
 }
 
-fn check_def(sql: &str, toks: &[crate::sql::parse::Tok], start: usize, end: usize, col: &str, open: usize) -> Option<String> {
+fn check_def(sql: &str, toks: &[crate::sql::parse::Tok], start: usize, end: usize, col: &str) -> Option<String> {
     let first = toks.get(start)?;
     if start >= end || !unquote(&sql[first.start..first.end]).eq_ci(col) {
         return None;
     }
-    // Remove the definition and the comma before it (or after it when it
-    // is the first one).
-    let (cut_from, cut_to) =
-        if start > open + 1 { (toks[start - 1].start, toks[end - 1].end) } else { (first.start, toks.get(end + 1).map_or(toks[end].start, |t| t.start)) };
+    // Cut as SQLite does, which decides the spacing left: a column that
+    // another follows goes from its name to the next one's name; the
+    // last one from the comma before it (found in the text) to where ADD
+    // COLUMN would insert (the table constraints' comma, else the
+    // closing parenthesis).
+    let next_column = toks[end].kind == TokenType::TK_COMMA
+        && !matches!(
+            toks.get(end + 1).map(|t| t.kind),
+            Some(TokenType::TK_CONSTRAINT | TokenType::TK_PRIMARY | TokenType::TK_UNIQUE | TokenType::TK_CHECK | TokenType::TK_FOREIGN)
+        );
+    let (cut_from, cut_to) = match toks.get(end + 1).filter(|_| next_column) {
+        Some(next) => (first.start, next.start),
+        None => (sql[..first.start].rfind(',')?, add_column_offset(sql).max(first.end)),
+    };
     Some(format!("{}{}", &sql[..cut_from], &sql[cut_to..]))
 }
 
@@ -387,7 +429,9 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
             if table.columns[ci].primary_key {
                 return Err(Error::sql(format!("cannot drop PRIMARY KEY column: \"{col}\"")));
             }
-            if table.auto_indexes.iter().any(|(cols, is_pk)| !is_pk && cols.len() == 1 && cols[0].0 == ci) {
+            // (Only a UNIQUE written on the column itself: a table's
+            // UNIQUE(col) fails later, when the table is read without it.)
+            if table.auto_indexes.iter().any(|(cols, is_pk)| !is_pk && cols.len() == 1 && cols[0].0 == ci) && column_def_unique(&table.sql, &col) {
                 return Err(Error::sql(format!("cannot drop UNIQUE column: \"{col}\"")));
             }
             if table.columns.len() == 1 {
