@@ -127,11 +127,18 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
                 SQLITE_OK
             }
             SQLITE_DBCONFIG_LOOKASIDE => SQLITE_OK,
-            SQLITE_DBCONFIG_ENABLE_FKEY | SQLITE_DBCONFIG_LEGACY_ALTER_TABLE | SQLITE_DBCONFIG_WRITABLE_SCHEMA | SQLITE_DBCONFIG_TRUSTED_SCHEMA => {
+            SQLITE_DBCONFIG_ENABLE_FKEY
+            | SQLITE_DBCONFIG_LEGACY_ALTER_TABLE
+            | SQLITE_DBCONFIG_WRITABLE_SCHEMA
+            | SQLITE_DBCONFIG_TRUSTED_SCHEMA
+            | SQLITE_DBCONFIG_DQS_DML
+            | SQLITE_DBCONFIG_DQS_DDL => {
                 let flag = match op {
                     SQLITE_DBCONFIG_ENABLE_FKEY => ringlite::ConfigFlag::ForeignKeys,
                     SQLITE_DBCONFIG_LEGACY_ALTER_TABLE => ringlite::ConfigFlag::LegacyAlterTable,
                     SQLITE_DBCONFIG_TRUSTED_SCHEMA => ringlite::ConfigFlag::TrustedSchema,
+                    SQLITE_DBCONFIG_DQS_DML => ringlite::ConfigFlag::DqsDml,
+                    SQLITE_DBCONFIG_DQS_DDL => ringlite::ConfigFlag::DqsDdl,
                     _ => ringlite::ConfigFlag::WritableSchema,
                 };
                 let set = (value >= 0).then_some(value > 0);
@@ -182,8 +189,6 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
                 let fixed = match op {
                     SQLITE_DBCONFIG_ENABLE_TRIGGER
                     | SQLITE_DBCONFIG_ENABLE_VIEW
-                    | SQLITE_DBCONFIG_DQS_DML
-                    | SQLITE_DBCONFIG_DQS_DDL
                     | SQLITE_DBCONFIG_ENABLE_ATTACH_CREATE
                     | SQLITE_DBCONFIG_ENABLE_ATTACH_WRITE
                     | SQLITE_DBCONFIG_ENABLE_COMMENTS => 1,

@@ -44,6 +44,15 @@ int main(void) {
   printf("qpsg: rc=%d value=%d\n", rc, v);
   rc = sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 1, &v);
   printf("dqs dml (default): rc=%d value=%d\n", rc, v);
+  /* Turned off: a double-quoted name no column has is an error. */
+  rc = sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DML, 0, &v);
+  printf("dqs dml off: rc=%d value=%d\n", rc, v);
+  rc = sqlite3_exec(db, "SELECT \"nope\"", 0, 0, 0);
+  printf("dqs string: rc=%d %s\n", rc, rc ? sqlite3_errmsg(db) : "");
+  rc = sqlite3_db_config(db, SQLITE_DBCONFIG_DQS_DDL, 0, &v);
+  printf("dqs ddl off: rc=%d value=%d\n", rc, v);
+  rc = sqlite3_exec(db, "CREATE TABLE q(a CHECK (a != \"x\"))", 0, 0, 0);
+  printf("dqs check: rc=%d %s\n", rc, rc ? sqlite3_errmsg(db) : "");
   rc = sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 0, &v);
   printf("defensive off (default): rc=%d value=%d\n", rc, v);
   sqlite3_close(db);

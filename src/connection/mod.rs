@@ -84,6 +84,10 @@ pub enum ConfigFlag {
     WritableSchema,
     /// `PRAGMA trusted_schema` (`SQLITE_DBCONFIG_TRUSTED_SCHEMA`).
     TrustedSchema,
+    /// Double-quoted strings in DML (`SQLITE_DBCONFIG_DQS_DML`).
+    DqsDml,
+    /// Double-quoted strings in DDL (`SQLITE_DBCONFIG_DQS_DDL`).
+    DqsDdl,
 }
 
 /// `SQLITE_OPEN_*` flag bits, as passed to `sqlite3_open_v2`.

@@ -53,6 +53,8 @@ impl Connection {
             ConfigFlag::LegacyAlterTable => &mut self.state.settings.legacy_alter_table,
             ConfigFlag::WritableSchema => &mut self.state.settings.writable_schema,
             ConfigFlag::TrustedSchema => &mut self.state.settings.trusted_schema,
+            ConfigFlag::DqsDml => &mut self.state.settings.dqs_dml,
+            ConfigFlag::DqsDdl => &mut self.state.settings.dqs_ddl,
         };
         if let Some(v) = set {
             // (A changed setting expires every statement, as in SQLite.)

@@ -414,11 +414,13 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
             let n = illegal_number_len(rest).max(rest.len().min(1));
             Error::sql(format!("unrecognized token: \"{}\"", String::from_utf8_lossy(&rest[..n])))
         }
-        ParseError::UnrecognizedToken(p)
-        | ParseError::BadVariableName(p)
-        | ParseError::ExpectedEqualsSign(p)
-        | ParseError::MalformedBlobLiteral(p)
-        | ParseError::MalformedHexInteger(p) => {
+        // A character no token starts with (and `!` without `=`) is a
+        // token of its own: SQLite names that one character.
+        ParseError::UnrecognizedToken(p) | ParseError::ExpectedEqualsSign(p) => {
+            let rest = String::from_utf8_lossy(&sql[at!(p)..]).into_owned();
+            Error::sql(format!("unrecognized token: \"{}\"", rest.chars().next().map(String::from).unwrap_or_default()))
+        }
+        ParseError::BadVariableName(p) | ParseError::MalformedBlobLiteral(p) | ParseError::MalformedHexInteger(p) => {
             let o = at!(p);
             let rest = &sql[o..];
             let mut n = rest.iter().position(|c| c.is_ascii_whitespace() || matches!(c, b',' | b')' | b'(' | b';')).unwrap_or(rest.len());

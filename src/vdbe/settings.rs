@@ -46,11 +46,18 @@ pub struct Settings {
     /// innocuous, is refused where the schema (a view, trigger, CHECK,
     /// DEFAULT, generated column or index of a non-TEMP object) uses it.
     pub trusted_schema: bool,
+    /// `SQLITE_DBCONFIG_DQS_DML` (on by default): in a statement's own
+    /// text, a double-quoted name that is no column is a string.
+    pub dqs_dml: bool,
+    /// `SQLITE_DBCONFIG_DQS_DDL` (on by default): the same in the CHECK
+    /// constraints, generated columns and index expressions a CREATE
+    /// statement defines (a schema read from the file always may).
+    pub dqs_ddl: bool,
 }
 
 impl Settings {
-    /// SQLite's defaults: everything off but `short_column_names` and
-    /// `trusted_schema`.
+    /// SQLite's defaults: everything off but `short_column_names`,
+    /// `trusted_schema` and the double-quoted strings.
     pub const DEFAULT: Settings = Settings {
         foreign_keys: false,
         writable_schema: false,
@@ -62,6 +69,8 @@ impl Settings {
         short_column_names: true,
         case_sensitive_like: false,
         trusted_schema: true,
+        dqs_dml: true,
+        dqs_ddl: true,
     };
 }
 

@@ -152,3 +152,75 @@ fn update_delete_limit_as_debian_sqlite() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// UPDATE ... FROM with a LIMIT counts target rows, not join rows: the
+/// join's rows are grouped by the target's rowid or key, each target row
+/// taking its values from the first join row that matched it, and only
+/// then ordered and limited (without a LIMIT the last join row wins).
+/// Expected outcomes recorded from Debian's SQLite 3.40.1 as above.
+#[test]
+fn update_from_limit_counts_target_rows() {
+    const FROM_SETUP: &str = "CREATE TABLE x1(a INTEGER PRIMARY KEY, b);
+INSERT INTO x1 VALUES (1,'one'),(2,'two'),(3,'three'),(4,'four'),(5,'five');
+CREATE TABLE xw(a INT PRIMARY KEY, b) WITHOUT ROWID;
+INSERT INTO xw SELECT * FROM x1;
+CREATE TABLE xp(u, v, b, PRIMARY KEY(u, v)) WITHOUT ROWID;
+INSERT INTO xp VALUES (0,1,'one'),(1,0,'two'),(1,1,'three'),(2,0,'four');
+CREATE TABLE d(x, y);
+INSERT INTO d VALUES (1,'eleven'),(1,'twenty-one'),(2,'twelve'),(2,'twenty-two'),(3,'thirteen'),(3,'twenty-three'),(4,'fourteen'),(4,'twenty-four');
+CREATE TABLE e(k, x);
+INSERT INTO e VALUES (10,1),(20,1),(30,3);
+";
+    let cases: &[(&str, &[&str])] = &[
+        (
+            "BEGIN; UPDATE x1 SET b=y FROM d WHERE a=x ORDER BY a LIMIT 3; SELECT * FROM x1; ROLLBACK",
+            &["1|eleven", "2|twelve", "3|thirteen", "4|four", "5|five"],
+        ),
+        (
+            "BEGIN; UPDATE x1 SET b=b||y FROM d WHERE a=x ORDER BY b LIMIT 3; SELECT * FROM x1; ROLLBACK",
+            &["1|oneeleven", "2|two", "3|threethirteen", "4|fourfourteen", "5|five"],
+        ),
+        (
+            "BEGIN; UPDATE x1 SET b=y FROM d WHERE a=x ORDER BY y DESC LIMIT 2; SELECT * FROM x1; ROLLBACK",
+            &["1|one", "2|twelve", "3|thirteen", "4|four", "5|five"],
+        ),
+        ("BEGIN; UPDATE x1 SET b=y FROM d WHERE a=x LIMIT 2 OFFSET 1; SELECT * FROM x1; ROLLBACK", &["1|one", "2|twelve", "3|thirteen", "4|four", "5|five"]),
+        (
+            "BEGIN; UPDATE x1 SET b=y||k FROM d, e WHERE a=d.x AND e.x=d.x ORDER BY a DESC LIMIT 5; SELECT * FROM x1; ROLLBACK",
+            &["1|eleven10", "2|two", "3|thirteen30", "4|four", "5|five"],
+        ),
+        (
+            "BEGIN; UPDATE xw SET b=y FROM d WHERE a=x ORDER BY a LIMIT 3; SELECT * FROM xw; ROLLBACK",
+            &["1|eleven", "2|twelve", "3|thirteen", "4|four", "5|five"],
+        ),
+        (
+            "BEGIN; UPDATE xw SET b=b||y FROM d WHERE a=x ORDER BY b LIMIT 3; SELECT * FROM xw; ROLLBACK",
+            &["1|oneeleven", "2|two", "3|threethirteen", "4|fourfourteen", "5|five"],
+        ),
+        (
+            "BEGIN; UPDATE xp SET b=y FROM d WHERE (u*2+v)=x ORDER BY u, v LIMIT 3; SELECT * FROM xp; ROLLBACK",
+            &["0|1|eleven", "1|0|twelve", "1|1|thirteen", "2|0|four"],
+        ),
+        (
+            "BEGIN; UPDATE xp SET b=b||y FROM d WHERE (u*2+v)=x ORDER BY b LIMIT 3; SELECT * FROM xp; ROLLBACK",
+            &["0|1|oneeleven", "1|0|two", "1|1|threethirteen", "2|0|fourfourteen"],
+        ),
+        ("BEGIN; UPDATE x1 SET b=y FROM d WHERE a=x RETURNING a, b ORDER BY a LIMIT 3; ROLLBACK", &["1|eleven", "2|twelve", "3|thirteen"]),
+        ("BEGIN; UPDATE x1 SET b=y FROM d WHERE a=x ORDER BY a LIMIT 3; SELECT changes(); ROLLBACK", &["3"]),
+        (
+            "BEGIN; UPDATE x1 SET b=y FROM d WHERE a=x; SELECT * FROM x1; ROLLBACK",
+            &["1|twenty-one", "2|twenty-two", "3|twenty-three", "4|twenty-four", "5|five"],
+        ),
+    ];
+    let mut failures = Vec::new();
+    for (sql, expected) in cases {
+        let mut ours = ours_open();
+        let setup = run_ours(&mut ours, FROM_SETUP);
+        assert!(setup.iter().all(|o| matches!(o, Outcome::Rows { .. })), "{setup:?}");
+        let got = render(&run_ours(&mut ours, sql));
+        if got != *expected {
+            failures.push(format!("{sql}\n  got:      {got:?}\n  expected: {expected:?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}

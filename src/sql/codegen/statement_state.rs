@@ -55,4 +55,9 @@ pub struct StatementState<'s> {
     /// An authorizer failure found where no error could be returned; the
     /// compilation fails with it at the end.
     pub auth_error: Option<Error>,
+    /// Names being resolved are those of a CREATE statement's CHECK
+    /// constraints, generated columns or index expressions: whether a
+    /// double-quoted one may be a string is `SQLITE_DBCONFIG_DQS_DDL`'s
+    /// to say (see `Compiler::double_quoted_string_allowed`).
+    pub ddl_names: bool,
 }

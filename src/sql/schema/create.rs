@@ -432,6 +432,11 @@ pub fn index_from_stmt(stmt: &Stmt<'_>, sql: Option<String>, root: u32, schema: 
         match name {
             Some(n) => match t.column_index(&n) {
                 Some(i) => cols.push(IndexColumn { column: Some(i), expr: None, descending, collation: coll }),
+                // A double-quoted name no column has is an expression: the
+                // string, where double-quoted strings are allowed.
+                None if matches!(e, ast::Expr::Id(id) if id.0.starts_with('"')) => {
+                    cols.push(IndexColumn { column: None, expr: Some(e.to_string()), descending, collation: coll })
+                }
                 None => return Err(Error::sql(format!("no such column: {n}"))),
             },
             None => cols.push(IndexColumn { column: None, expr: Some(e.to_string()), descending, collation: coll }),

@@ -157,14 +157,11 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             }
             if name == "writable_schema" {
                 match value {
-                    Some(v) => {
-                        env.settings.writable_schema = pragma_bool(v);
-                        // RESET turns it off and makes the next statement
-                        // read the schema again (SQLite's documented reload).
-                        if v.trim().trim_matches(|c| c == '\'' || c == '"').eq_ignore_ascii_case("reset") {
-                            env.schema_changed = true;
-                        }
+                    Some("reset") => {
+                        env.settings.writable_schema = false;
+                        env.schema_changed = true;
                     }
+                    Some(v) => env.settings.writable_schema = pragma_bool(v),
                     None => set_reg(vm, p2, Value::Integer(env.settings.writable_schema as i64)),
                 }
                 return Ok(Flow::Next);

@@ -75,6 +75,41 @@ impl Compiler<'_> {
     }
 }
 
+impl Compiler<'_> {
+    /// Halt with SQLITE_CORRUPT unless the `sqlite_schema` row of table
+    /// `name` still holds `sql`, the text this statement was compiled
+    /// from: a row edited under `writable_schema` (into an index's or a
+    /// view's text, say) is not the table SQLite's DROP COLUMN could
+    /// rewrite, and it reports the database malformed.
+    pub(in crate::sql::codegen) fn check_schema_row_sql(&mut self, name: &str, sql: &str) {
+        let sc = self.b.cursor();
+        self.stmt.dbs_used |= 1 << self.stmt.ddl_db;
+        self.b.add4(Opcode::OpenRead, sc, 1, self.stmt.ddl_db as i32, P4::Int64(5), 0);
+        let end = self.b.label();
+        self.b.add(Opcode::Rewind, sc, end, 0);
+        let top = self.b.here();
+        let next = self.b.label();
+        let (r, want) = (self.b.reg(), self.b.reg());
+        self.b.add(Opcode::Column, sc, 1, r);
+        self.b.add4(Opcode::String8, 0, want, 0, P4::bytes(name.as_bytes().to_vec()), 0);
+        self.b.add4(Opcode::Ne, want, next, r, P4::coll(crate::value::collation::Collation::nocase()), 0);
+        self.b.add(Opcode::Column, sc, 0, r);
+        self.b.add4(Opcode::String8, 0, want, 0, P4::bytes(b"table".to_vec()), 0);
+        self.b.add4(Opcode::Ne, want, next, r, P4::coll(crate::value::collation::Collation::nocase()), 0);
+        self.b.add(Opcode::Column, sc, 4, r);
+        self.b.add4(Opcode::String8, 0, want, 0, P4::bytes(sql.as_bytes().to_vec()), 0);
+        let same = self.b.label();
+        self.b.add(Opcode::Eq, want, same, r);
+        self.b.add4(Opcode::Halt, crate::error::SQLITE_CORRUPT, 0, 0, P4::text("database disk image is malformed".into()), 0);
+        self.b.bind(same);
+        self.b.add(Opcode::Goto, 0, end, 0);
+        self.b.bind(next);
+        self.b.add(Opcode::Next, sc, top as i32, 0);
+        self.b.bind(end);
+        self.b.add(Opcode::Close, sc, 0, 0);
+    }
+}
+
 /// Where ADD COLUMN inserts the new definition in a CREATE TABLE text:
 /// at the comma that starts the table constraints, else at the closing
 /// parenthesis (the text before it is kept as written).
@@ -102,6 +137,38 @@ fn add_column_offset(sql: &str) -> usize {
     sql.trim_end().rfind(')').unwrap_or(sql.len())
 }
 
+/// Whether the definition of column `col` in a CREATE TABLE text has a
+/// UNIQUE constraint of its own.
+fn column_def_unique(sql: &str, col: &str) -> bool {
+    let toks = tokens(sql.as_bytes()).collect::<Vec<_>>();
+    let mut depth = 0;
+    let mut def_start = None;
+    let mut in_col = false;
+    for t in &toks {
+        match t.kind {
+            TokenType::TK_LP => {
+                depth += 1;
+                if depth == 1 {
+                    def_start = Some(());
+                    continue;
+                }
+            }
+            TokenType::TK_RP => depth -= 1,
+            TokenType::TK_COMMA if depth == 1 => {
+                def_start = Some(());
+                in_col = false;
+                continue;
+            }
+            TokenType::TK_UNIQUE if depth == 1 && in_col => return true,
+            _ => {}
+        }
+        if depth == 1 && def_start.take().is_some() {
+            in_col = unquote(&sql[t.start..t.end]).eq_ci(col);
+        }
+    }
+    false
+}
+
 /// The CREATE TABLE text without the definition of column `col`.
 fn drop_column_text(sql: &str, col: &str) -> Option<String> {
     let b = sql.as_bytes();
@@ -116,11 +183,11 @@ fn drop_column_text(sql: &str, col: &str) -> Option<String> {
             TokenType::TK_RP => {
                 depth -= 1;
                 if depth == 0 {
-                    return check_def(sql, &toks, start, i, col, open);
+                    return check_def(sql, &toks, start, i, col);
                 }
             }
             TokenType::TK_COMMA if depth == 1 => {
-                if let Some(s) = check_def(sql, &toks, start, i, col, open) {
+                if let Some(s) = check_def(sql, &toks, start, i, col) {
                     return Some(s);
                 }
                 start = i + 1;
@@ -132,15 +199,25 @@ fn drop_column_text(sql: &str, col: &str) -> Option<String> {
     None
 }
 
-fn check_def(sql: &str, toks: &[crate::sql::parse::Tok], start: usize, end: usize, col: &str, open: usize) -> Option<String> {
+fn check_def(sql: &str, toks: &[crate::sql::parse::Tok], start: usize, end: usize, col: &str) -> Option<String> {
     let first = toks.get(start)?;
     if start >= end || !unquote(&sql[first.start..first.end]).eq_ci(col) {
         return None;
     }
-    // Remove the definition and the comma before it (or after it when it
-    // is the first one).
-    let (cut_from, cut_to) =
-        if start > open + 1 { (toks[start - 1].start, toks[end - 1].end) } else { (first.start, toks.get(end + 1).map_or(toks[end].start, |t| t.start)) };
+    // Cut as SQLite does, which decides the spacing left: a column that
+    // another follows goes from its name to the next one's name; the
+    // last one from the comma before it (found in the text) to where ADD
+    // COLUMN would insert (the table constraints' comma, else the
+    // closing parenthesis).
+    let next_column = toks[end].kind == TokenType::TK_COMMA
+        && !matches!(
+            toks.get(end + 1).map(|t| t.kind),
+            Some(TokenType::TK_CONSTRAINT | TokenType::TK_PRIMARY | TokenType::TK_UNIQUE | TokenType::TK_CHECK | TokenType::TK_FOREIGN)
+        );
+    let (cut_from, cut_to) = match toks.get(end + 1).filter(|_| next_column) {
+        Some(next) => (first.start, next.start),
+        None => (sql[..first.start].rfind(',')?, add_column_offset(sql).max(first.end)),
+    };
     Some(format!("{}{}", &sql[..cut_from], &sql[cut_to..]))
 }
 
@@ -352,7 +429,9 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
             if table.columns[ci].primary_key {
                 return Err(Error::sql(format!("cannot drop PRIMARY KEY column: \"{col}\"")));
             }
-            if table.auto_indexes.iter().any(|(cols, is_pk)| !is_pk && cols.len() == 1 && cols[0].0 == ci) {
+            // (Only a UNIQUE written on the column itself: a table's
+            // UNIQUE(col) fails later, when the table is read without it.)
+            if table.auto_indexes.iter().any(|(cols, is_pk)| !is_pk && cols.len() == 1 && cols[0].0 == ci) && column_def_unique(&table.sql, &col) {
                 return Err(Error::sql(format!("cannot drop UNIQUE column: \"{col}\"")));
             }
             if table.columns.len() == 1 {
@@ -367,13 +446,18 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
             for (gi, g) in table.columns.iter().enumerate() {
                 let Some(gen) = &g.generated else { continue };
                 if gi != ci && references(&gen.expr, &col) {
-                    return Err(Error::sql(format!("error in table {} after drop column: no such column: {col}", table.name)));
+                    let missing = super::alter_drop_check::no_such_column_in(&gen.expr, &col);
+                    return Err(Error::sql(format!("error in table {} after drop column: {missing}", table.name)));
                 }
             }
             for idx in c.env.schema.indexes_of(&table).into_iter().filter(|i| i.sql.is_some()) {
                 let named = |e: &Option<String>| e.as_ref().is_some_and(|e| references(e, &col));
                 if idx.columns.iter().any(|x| x.column == Some(ci) || named(&x.expr)) || named(&idx.where_sql) {
-                    return Err(Error::sql(format!("error in index {} after drop column: no such column: {col}", idx.name)));
+                    // (The key's text: what follows the first parenthesis.)
+                    let sql = idx.sql.as_deref().unwrap_or_default();
+                    let key = sql.find('(').map_or(sql, |p| &sql[p..]);
+                    let missing = super::alter_drop_check::no_such_column_in(key, &col);
+                    return Err(Error::sql(format!("error in index {} after drop column: {missing}", idx.name)));
                 }
             }
             let Some(new_sql) = drop_column_text(&table.sql, &col) else {
@@ -381,6 +465,7 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
             };
             c.check_drop_column(&table, &col, &new_sql)?;
             // Rewrite every row without the column, then the schema text.
+            c.check_schema_row_sql(&table.name, &table.sql);
             let t = c.open_write_target(table.clone())?;
             // A WITHOUT ROWID table's new records (in stored order: the key,
             // then the other columns) go to a temporary table first; its
@@ -392,12 +477,15 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
                 copy
             });
             let end = c.b.label();
+            // A VIRTUAL column has no field to remove: the rows stay as they
+            // are (a WITHOUT ROWID table's tree is not emptied for a refill
+            // from a copy that was never made).
+            let untouched = c.b.label();
+            if table.is_virtual(ci) {
+                c.b.add(Opcode::Goto, 0, untouched, 0);
+            }
             c.b.add(Opcode::Rewind, t.cursor, end, 0);
             let top = c.b.here();
-            // A VIRTUAL column has no field to remove.
-            if table.is_virtual(ci) {
-                c.b.add(Opcode::Goto, 0, end, 0);
-            }
             let row = c.read_row(&t)?;
             let n = table.columns.len();
             let kept: Vec<usize> = (0..n).filter(|&i| i != ci && !table.is_virtual(i)).collect();
@@ -445,6 +533,7 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
                 c.b.add(Opcode::Next, copy, again as i32, 0);
                 c.b.bind(done);
             }
+            c.b.bind(untouched);
             c.rewrite_schema_rows(vec![(table.name.clone(), "table".into(), table.name.clone(), table.name.clone(), Some(new_sql))]);
         }
         AlterTableBody::DropColumnNotNull(_) | AlterTableBody::SetColumnNotNull(..) | AlterTableBody::AddConstraint(_) | AlterTableBody::DropConstraint(_) => {

@@ -25,8 +25,8 @@ impl Compiler<'_> {
         let after = |kind: &str, name: &str, msg: &str| Error::sql(format!("error in {kind} {name} after drop column: {msg}"));
         let new_table = table_from_sql(new_sql, table.root).map_err(|e| after("table", &table.name, &e.message))?;
         // (A CHECK on the column itself went with its definition.)
-        if new_table.checks.iter().any(|(_, text)| references(text, col)) {
-            return Err(after("table", &table.name, &format!("no such column: {col}")));
+        if let Some((_, text)) = new_table.checks.iter().find(|(_, text)| references(text, col)) {
+            return Err(after("table", &table.name, &no_such_column_in(text, col)));
         }
         for (_, name, sql) in self.env.schema.trigger_rows_of(&table.name) {
             if let Some(reference) = row_reference(&sql, col) {
@@ -66,6 +66,25 @@ impl Compiler<'_> {
                 return Err(Error::sql(format!("error in view {}: {}", view.name, e.message)));
             }
         }
+        // A trigger on the table naming a column the table does not have
+        // (before the drop) is broken already: "error in trigger T: ...".
+        let known =
+            |name: &str| table.column_index(name).is_some() || (table.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| name.eq_ci(r)));
+        for (db, name, sql) in self.env.schema.trigger_rows_of(&table.name) {
+            if db != table.db {
+                continue;
+            }
+            // (An INSERT trigger has no `old` row, a DELETE trigger no `new`.)
+            let event = tokens(sql.as_bytes()).map(|t| t.kind).find(|k| matches!(k, TokenType::TK_INSERT | TokenType::TK_DELETE | TokenType::TK_UPDATE));
+            let missing_row = |written: &str| match event {
+                Some(TokenType::TK_INSERT) => written.get(..4).is_some_and(|r| r.eq_ci("old.")),
+                Some(TokenType::TK_DELETE) => written.get(..4).is_some_and(|r| r.eq_ci("new.")),
+                _ => false,
+            };
+            if let Some((written, _)) = row_references(&sql).into_iter().find(|(written, col)| missing_row(written) || !known(col)) {
+                return Err(Error::sql(format!("error in trigger {name}: no such column: {written}")));
+            }
+        }
         Ok(())
     }
 }
@@ -89,13 +108,41 @@ fn compile_view(schema: &Schema, c: &Compiler<'_>, view: &Table) -> Result<()> {
 
 /// `new.col` or `old.col` in a trigger's text, as written.
 fn row_reference(sql: &str, col: &str) -> Option<String> {
+    row_references(sql).into_iter().find(|(_, name)| name.eq_ci(col)).map(|(written, _)| written)
+}
+
+/// Every `new.col` and `old.col` of a trigger's text in order: as the
+/// error names it (`new.col`, the column unquoted) and the column's name.
+fn row_references(sql: &str) -> Vec<(String, String)> {
     let b = sql.as_bytes();
     let toks = tokens(b).collect::<Vec<_>>();
     let text = |i: usize| String::from_utf8_lossy(&b[toks[i].start..toks[i].end]).into_owned();
-    (2..toks.len()).find_map(|i| {
-        let (row, dot, name) = (&toks[i - 2], &toks[i - 1], &toks[i]);
-        let is_row = row.kind == TokenType::TK_ID && ["new", "old"].iter().any(|r| text(i - 2).eq_ci(r));
-        let named = matches!(name.kind, TokenType::TK_ID | TokenType::TK_STRING) && crate::sql::parse::unquote(&text(i)).eq_ci(col);
-        (is_row && dot.kind == TokenType::TK_DOT && named).then(|| format!("{}.{}", text(i - 2), crate::sql::parse::unquote(&text(i))))
-    })
+    (2..toks.len())
+        .filter_map(|i| {
+            let (row, dot, name) = (&toks[i - 2], &toks[i - 1], &toks[i]);
+            let is_row = row.kind == TokenType::TK_ID && ["new", "old"].iter().any(|r| text(i - 2).eq_ci(r));
+            let named = matches!(name.kind, TokenType::TK_ID | TokenType::TK_STRING);
+            (is_row && dot.kind == TokenType::TK_DOT && named).then(|| {
+                let col = crate::sql::parse::unquote(&text(i));
+                (format!("{}.{col}", text(i - 2)), col)
+            })
+        })
+        .collect()
+}
+
+/// "no such column: C" for column `col` named in `text` (an expression,
+/// or an index's key list), as SQLite words it while it checks the schema
+/// after a drop (double-quoted strings are off then): where the first
+/// mention of the column is double-quoted, with its hint that the name
+/// may have been meant as a string.
+pub(super) fn no_such_column_in(text: &str, col: &str) -> String {
+    let b = text.as_bytes();
+    let first = tokens(b)
+        .filter(|t| matches!(t.kind, TokenType::TK_ID | TokenType::TK_STRING))
+        .map(|t| &text[t.start..t.end])
+        .find(|w| crate::sql::parse::unquote(w).eq_ci(col));
+    match first {
+        Some(w) if w.starts_with('"') => format!("no such column: \"{}\" - should this be a string literal in single-quotes?", crate::sql::parse::unquote(w)),
+        _ => format!("no such column: {col}"),
+    }
 }

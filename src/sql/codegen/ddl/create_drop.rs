@@ -403,6 +403,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
             }
         }
         Stmt::CreateIndex { if_not_exists, idx_name, unique, tbl_name, columns, .. } => {
+            // Its expressions are DDL's (double-quoted strings: `DQS_DDL`),
+            // also where the entries of the rows already there are built.
+            c.stmt.ddl_names = true;
             let name = unquote(idx_name.name.0);
             // The index goes to the database named (main if none) and its
             // table must be there too.

@@ -69,6 +69,13 @@ impl Compiler<'_> {
 
     /// Open `table` and all its indexes with write cursors.
     pub fn open_write_target(&mut self, table: Table) -> Result<WriteTarget> {
+        self.open_write_target_but(table, &|_| false)
+    }
+
+    /// [`Compiler::open_write_target`] leaving out the indexes `skip`
+    /// names (an UPDATE's index whose key cannot change and whose
+    /// collation is not defined here: SQLite does not open it either).
+    pub fn open_write_target_but(&mut self, table: Table, skip: &dyn Fn(&crate::sql::schema::Index) -> bool) -> Result<WriteTarget> {
         debug_assert!(table.virtual_table.is_none(), "a virtual table has no b-tree to write");
         self.stmt.writes = true;
         let cursor = self.b.cursor();
@@ -80,7 +87,7 @@ impl Compiler<'_> {
             self.frame.record_positions.insert(cursor, crate::sql::codegen::target::positions_of(&table));
         }
         let mut indexes = Vec::new();
-        for idx in self.env.schema.indexes_of(&table).into_iter().cloned().collect::<Vec<_>>() {
+        for idx in self.env.schema.indexes_of(&table).into_iter().filter(|i| !skip(i)).cloned().collect::<Vec<_>>() {
             let c = self.b.cursor();
             let ki = self.index_key_info(&idx)?;
             self.b.add4(Opcode::OpenWrite, c, idx.root as i32, idx.db as i32, P4::KeyInfo(ki), 0);

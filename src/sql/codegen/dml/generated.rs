@@ -175,7 +175,10 @@ impl Compiler<'_> {
         self.b.n_cursors = saved.n_cursors;
         let row = self.b.regs(table.columns.len());
         let rowid = self.b.reg();
+        // (Double-quoted strings there are DDL's: `DQS_DDL`.)
+        let outer = std::mem::replace(&mut self.stmt.ddl_names, true);
         let r = if first_loop(table).is_some() { Ok(()) } else { self.compute_generated_of(table, row, rowid) };
+        self.stmt.ddl_names = outer;
         let nondeterministic =
             self.b.insns.iter().any(
                 |i| matches!(&i.p4, crate::vdbe::program::P4::Func(def) if i.opcode == crate::vdbe::program::Opcode::Function && !def.flags.deterministic),
@@ -245,6 +248,8 @@ impl Compiler<'_> {
         // Each CHECK in turn, its nodes in the resolver's order (a node
         // before its operands): a subquery or parameter is refused where
         // it is met, after the columns before it resolved.
+        // (Double-quoted strings there are DDL's: `DQS_DDL`.)
+        let outer = std::mem::replace(&mut self.stmt.ddl_names, true);
         let r = self.with_row_scope(table, row, rowid, |c| {
             for (_, text) in &table.checks {
                 crate::sql::parse::with_expr(text, |e| {
@@ -269,6 +274,7 @@ impl Compiler<'_> {
             }
             Ok(())
         });
+        self.stmt.ddl_names = outer;
         self.b = saved;
         r
     }

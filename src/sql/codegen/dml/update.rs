@@ -119,7 +119,8 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         assignments.push((i, v));
     }
     let init = c.begin_program();
-    let mut t = c.open_write_target(table.clone())?;
+    let unopened = untouched_indexes_without_collation(c, &table, &assignments, oc);
+    let mut t = c.open_write_target_but(table.clone(), &|i| unopened.iter().any(|n| n == &i.name))?;
     c.setup_returning(*returning, &table, prog)?;
     // SQLite resolves the SET list before WHERE: its first name error is
     // the one reported (with FROM, the join resolves them in that order).
@@ -171,7 +172,11 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     let (tmp, width) = match from {
         None => c.collect_targets(&table, alias.clone(), where_clause.as_ref())?,
         Some(f) => {
-            // ORDER BY and LIMIT apply to the join's rows.
+            // ORDER BY and LIMIT apply to the target rows the join found:
+            // with a LIMIT the join's rows are grouped by the target's
+            // rowid or key first (so the LIMIT counts target rows, and
+            // each takes its values from the first join row that matched
+            // it, as SQLite's grouping gives), then ordered and limited.
             if order_by.is_some() && limit.is_none() {
                 return Err(super::limit_where::order_without_limit("UPDATE"));
             }
@@ -198,6 +203,37 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     finish_update(c, prog, init)
 }
 
+/// The indexes of `table` whose collation is not defined on this
+/// connection and that this UPDATE cannot need: SQLite opens only the
+/// indexes whose key may change (all of them where a REPLACE may delete
+/// another row), so only those need their collation. Conservatively,
+/// an index is needed when triggers, generated columns or a new rowid or
+/// key are involved, when it has expressions or a WHERE clause, or when
+/// it keys on an assigned column.
+fn untouched_indexes_without_collation(c: &Compiler<'_>, table: &crate::sql::schema::Table, assignments: &[Assignment<'_, '_>], oc: OnConflict) -> Vec<String> {
+    use sqlite3_parser::ast::ResolveType;
+    let indexes = c.env.schema.indexes_of(table);
+    let replace = matches!(oc, OnConflict::Replace)
+        || (matches!(oc, OnConflict::Default)
+            && (table.pk_conflict == Some(ResolveType::Replace) || indexes.iter().any(|i| i.on_conflict == Some(ResolveType::Replace))));
+    let broad = replace
+        || table.without_rowid.is_some()
+        || table.columns.iter().any(|col| col.generated.is_some())
+        || !c.env.schema.triggers_of(table).is_empty()
+        || assignments.iter().any(|(col, _)| *col == usize::MAX || table.rowid_alias == Some(*col));
+    if broad {
+        return Vec::new();
+    }
+    indexes
+        .into_iter()
+        .filter(|idx| {
+            let keyed = idx.where_sql.is_some() || idx.columns.iter().any(|k| k.column.is_none_or(|col| assignments.iter().any(|(a, _)| *a == col)));
+            !keyed && c.index_key_info(idx).is_err()
+        })
+        .map(|idx| idx.name.clone())
+        .collect()
+}
+
 /// What every UPDATE program ends with, one pass or two: leave the
 /// target's scope, finish RETURNING, report the change count.
 fn finish_update(c: &mut Compiler<'_>, prog: &mut Program, init: usize) -> Result<()> {
@@ -214,7 +250,8 @@ fn finish_update(c: &mut Compiler<'_>, prog: &mut Program, init: usize) -> Resul
 /// join row that matched it: SQLite leaves which one unspecified) in a
 /// new temporary table. A WITHOUT ROWID target's rows are kept by key
 /// instead, in a temporary index where a later join row of the same key
-/// replaces the earlier one. Returns its
+/// replaces the earlier one. With a LIMIT (`order_limit` not empty), the
+/// join's rows are grouped by target row before it applies. Returns its
 /// cursor, per assignment the column holding its value (plain values
 /// follow the rowid or key in order, then the columns of each row-value
 /// subquery, computed by the join query after its result columns, see
@@ -276,7 +313,9 @@ fn collect_from_join(
     } else {
         format!("{target}, {}", crate::sql::model::from::from_text(from))
     };
-    let sql = format!("SELECT {}{values} FROM {joined}{filter}{order_limit}", key.join(", "));
+    // Only a LIMIT gives `order_limit` text (ORDER BY alone was refused).
+    let group = if !order_limit.is_empty() { format!(" GROUP BY {}", key.join(", ")) } else { String::new() };
+    let sql = format!("SELECT {}{values} FROM {joined}{filter}{group}{order_limit}", key.join(", "));
     let tmp = c.b.cursor();
     let dest = if table.without_rowid.is_some() {
         let ki = c.without_rowid_key_info(table)?;

@@ -143,10 +143,11 @@ impl Compiler<'_> {
         if let Some(w) = &idx.where_sql {
             checks.push((w.clone(), "partial index WHERE clauses"));
         }
-        for (text, what) in checks {
-            self.validate_index_expr(table, &text, what)?;
-        }
-        Ok(())
+        // (Double-quoted strings there are DDL's: `DQS_DDL`.)
+        let outer = std::mem::replace(&mut self.stmt.ddl_names, true);
+        let r = checks.into_iter().try_for_each(|(text, what)| self.validate_index_expr(table, &text, what));
+        self.stmt.ddl_names = outer;
+        r
     }
 
     fn validate_index_expr(&mut self, table: &Table, text: &str, what: &str) -> Result<()> {

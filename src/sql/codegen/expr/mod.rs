@@ -269,6 +269,9 @@ impl Compiler<'_> {
             return r;
         }
         if raw.starts_with('"') {
+            if !self.double_quoted_string_allowed(raw) {
+                return Err(Error::sql(format!("no such column: \"{name}\" - should this be a string literal in single-quotes?")));
+            }
             self.b.add4(Opcode::String8, 0, target, 0, P4::bytes(name.into_owned().into_bytes()), 0);
             return Ok(());
         }
@@ -277,6 +280,25 @@ impl Compiler<'_> {
             return Ok(());
         }
         Err(no_such_column(None, &name))
+    }
+
+    /// Whether `raw`, a double-quoted name no column has, may stand for a
+    /// string, as SQLite decides: in the CHECK constraints, generated
+    /// columns and index expressions of a CREATE statement when
+    /// `SQLITE_DBCONFIG_DQS_DDL` is on (or `writable_schema` and
+    /// `DQS_DML` are); in the text of the statement itself when `DQS_DML`
+    /// is on; elsewhere (a schema read from the file, views and triggers,
+    /// SQL written internally) always.
+    fn double_quoted_string_allowed(&self, raw: &str) -> bool {
+        let s = self.env.settings;
+        if self.stmt.ddl_names {
+            return s.dqs_ddl || (s.writable_schema && s.dqs_dml);
+        }
+        // (The parser copies names out of the text; a name written in the
+        // statement is found there as written, one of a CHECK or index
+        // read from the schema normally is not.)
+        let written = !raw.is_empty() && self.stmt.sql.windows(raw.len()).any(|w| w == raw.as_bytes());
+        !written || s.dqs_dml
     }
 
     /// Whether the expression `text` calls an aggregate function.

@@ -241,9 +241,10 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         | "trusted_schema" => {
             let out = c.b.reg();
             match arg {
-                // (writable_schema=RESET also has the schema read again.)
+                // writable_schema=RESET also drops the schema read so far:
+                // the next statement reads it again (from rows edited meanwhile).
                 Some(v) if pname == "writable_schema" && arg_text(v).eq_ci("reset") => {
-                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::text("writable_schema=reset".to_string()), 0);
+                    c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::text(format!("{pname}=reset")), 0);
                 }
                 Some(v) => {
                     let on = arg_int(v).unwrap_or(0) != 0;
