@@ -75,10 +75,11 @@ endef
 # bundled in libsqlite3-sys (fetched by cargo for the engine's tests).
 REF_SRC = $(firstword $(wildcard $(HOME)/.cargo/registry/src/*/libsqlite3-sys-0.39.1/sqlite3/sqlite3.c))
 # Compiled in as Debian compiles its libsqlite3 (PRAGMA compile_options of
-# the system library), so the built-in extensions are compared too.
+# the system library), so the built-in extensions are compared too, and
+# Tcl's sqlite3 package (which calls sqlite3_unlock_notify) loads it.
 REF_FEATURES = -DSQLITE_ENABLE_FTS3 -DSQLITE_ENABLE_FTS3_PARENTHESIS -DSQLITE_ENABLE_FTS3_TOKENIZER \
   -DSQLITE_ENABLE_FTS4 -DSQLITE_ENABLE_FTS5 -DSQLITE_ENABLE_RTREE -DSQLITE_ENABLE_DBSTAT_VTAB \
-  -DSQLITE_ENABLE_STMTVTAB -DSQLITE_ENABLE_SESSION -DSQLITE_ENABLE_MATH_FUNCTIONS
+  -DSQLITE_ENABLE_STMTVTAB -DSQLITE_ENABLE_SESSION -DSQLITE_ENABLE_MATH_FUNCTIONS -DSQLITE_ENABLE_UNLOCK_NOTIFY
 REF_OBJ := $(BUILD)/ref/sqlite3.o
 $(REF_OBJ):
 	cargo fetch -q || true
