@@ -78,10 +78,7 @@ impl Connection {
             let fixed = db != 0 || self.encoding_fixed;
             // SQLite does not check the rows under writable_schema.
             let check = (!self.state.settings.writable_schema).then(|| self.state.dbs[db].name.clone());
-            // What the last check of the rows learned holds whether or not
-            // the schema is still loaded (it is keyed by the rows' text).
-            let memo = self.schemas.get(db).map(|s| &s.stored_check);
-            loaded.push(in_read_txn(&mut self.state, db, |io, bt| schema_load::reload(io, bt, previous, memo, enc, fixed, schema_table, check.as_deref()))?);
+            loaded.push(in_read_txn(&mut self.state, db, |io, bt| schema_load::reload(io, bt, previous, enc, fixed, schema_table, check.as_deref()))?);
             if db == 0 {
                 self.state.text_encoding = self.state.dbs[0].btree.text_encoding();
                 let main = &mut self.state.dbs[0].btree;

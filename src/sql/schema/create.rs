@@ -401,92 +401,52 @@ pub fn index_from_sql(sql: &str, root: u32, schema: &Schema) -> Result<Index> {
     })
 }
 
-/// What a CREATE INDEX statement says before its table is looked up:
-/// kept by the check of the schema's rows (`stored_check.rs`) so that a
-/// read of the schema builds the index without parsing its text again.
-#[derive(Debug, Clone)]
-pub struct IndexSpec {
-    /// The index's and its table's names, unquoted.
-    name: String,
-    table: String,
-    unique: bool,
-    /// Each term: the column it names (a name, also in parentheses, or a
-    /// string literal, which SQLite takes as a name there) or else its
-    /// expression's text, whether descending, and its collation.
-    terms: Vec<(std::result::Result<String, String>, bool, Option<String>)>,
-    where_sql: Option<String>,
-}
-
-impl IndexSpec {
-    /// The parts of a CREATE INDEX statement.
-    pub fn from_stmt(stmt: &Stmt<'_>) -> Result<IndexSpec> {
-        let Stmt::CreateIndex { unique, idx_name, tbl_name, columns, where_clause, .. } = stmt else {
-            return Err(Error::corrupt());
-        };
-        let terms = columns
-            .iter()
-            .map(|sc| {
-                let (mut e, coll) = match &sc.expr {
-                    ast::Expr::Collate(e, c) => (&**e, Some(unquote(c))),
-                    e => (e, None),
-                };
-                // Parentheses around a column name still index the column.
-                while let ast::Expr::Parenthesized(v) = e {
-                    if v.len() != 1 {
-                        break;
-                    }
-                    e = &v[0];
-                }
-                let name = match e {
-                    ast::Expr::Id(id) => Ok(unquote(id.0)),
-                    ast::Expr::Name(n) => Ok(unquote(n.0)),
-                    ast::Expr::Literal(ast::Literal::String(s)) => Ok(unquote(s)),
-                    _ => Err(e.to_string()),
-                };
-                (name, matches!(sc.order, Some(SortOrder::Desc)), coll)
-            })
-            .collect();
-        Ok(IndexSpec {
-            name: unquote(idx_name.name.0),
-            table: unquote(tbl_name.0),
-            unique: *unique,
-            terms,
-            where_sql: where_clause.as_ref().map(|w| w.to_string()),
-        })
-    }
-
-    /// The index on its table in `schema` (`sql`: its text, `None` for
-    /// the check of the rows, which needs only the outcome).
-    pub fn build(&self, sql: Option<String>, root: u32, schema: &Schema) -> Result<Index> {
-        let tname = &self.table;
-        let t = schema.table(tname).ok_or_else(|| Error::sql(format!("no such table: main.{tname}")))?;
-        let mut cols = Vec::with_capacity(self.terms.len());
-        for (term, descending, coll) in &self.terms {
-            let (descending, collation) = (*descending, coll.clone());
-            match term {
-                Ok(n) => match t.column_index(n) {
-                    Some(i) => cols.push(IndexColumn { column: Some(i), expr: None, descending, collation }),
-                    None => return Err(Error::sql(format!("no such column: {n}"))),
-                },
-                Err(e) => cols.push(IndexColumn { column: None, expr: Some(e.clone()), descending, collation }),
-            }
-        }
-        Ok(Index {
-            name: self.name.clone(),
-            db: t.db,
-            table: t.name.clone(),
-            root,
-            columns: cols,
-            unique: self.unique,
-            sql,
-            origin: "c",
-            where_sql: self.where_sql.clone(),
-            on_conflict: None,
-        })
-    }
-}
-
 /// Build an index from a CREATE INDEX statement.
 pub fn index_from_stmt(stmt: &Stmt<'_>, sql: Option<String>, root: u32, schema: &Schema) -> Result<Index> {
-    IndexSpec::from_stmt(stmt)?.build(sql, root, schema)
+    let Stmt::CreateIndex { unique, idx_name, tbl_name, columns, where_clause, .. } = stmt else {
+        return Err(Error::corrupt());
+    };
+
+    let tname = unquote(tbl_name.0);
+    let t = schema.table(&tname).ok_or_else(|| Error::sql(format!("no such table: main.{tname}")))?;
+    let mut cols = Vec::new();
+    for sc in columns.iter() {
+        let (mut e, coll) = match &sc.expr {
+            ast::Expr::Collate(e, c) => (&**e, Some(unquote(c))),
+            e => (e, None),
+        };
+        // Parentheses around a column name still index the column.
+        while let ast::Expr::Parenthesized(v) = e {
+            if v.len() != 1 {
+                break;
+            }
+            e = &v[0];
+        }
+        let name = match e {
+            ast::Expr::Id(id) => Some(unquote(id.0)),
+            ast::Expr::Name(n) => Some(unquote(n.0)),
+            ast::Expr::Literal(ast::Literal::String(s)) => Some(unquote(s)),
+            _ => None,
+        };
+        let descending = matches!(sc.order, Some(SortOrder::Desc));
+        match name {
+            Some(n) => match t.column_index(&n) {
+                Some(i) => cols.push(IndexColumn { column: Some(i), expr: None, descending, collation: coll }),
+                None => return Err(Error::sql(format!("no such column: {n}"))),
+            },
+            None => cols.push(IndexColumn { column: None, expr: Some(e.to_string()), descending, collation: coll }),
+        }
+    }
+    Ok(Index {
+        name: unquote(idx_name.name.0),
+        db: t.db,
+        table: t.name.clone(),
+        root,
+        columns: cols,
+        unique: *unique,
+        sql,
+        origin: "c",
+        where_sql: where_clause.as_ref().map(|w| w.to_string()),
+        on_conflict: None,
+    })
 }
