@@ -56,6 +56,10 @@ pub struct Config {
     /// The connection's header of locale values (set when the table is
     /// connected; None while only the shadow tables are made).
     pub locale_header: Option<[u8; LOCALE_HEADER_LEN]>,
+    /// How many structure records this connection's object for the
+    /// table stored (shared by the clones cursors hold): an fts5vocab
+    /// cursor that sees it move under it stops ("query aborted").
+    pub generation: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// Where an fts5 table's column values live.
@@ -180,6 +184,7 @@ impl Config {
             locale: false,
             tokendata: false,
             locale_header: None,
+            generation: Default::default(),
         };
         let mut tokenize_seen = false;
         let mut content: Option<String> = None;
