@@ -59,6 +59,9 @@ pub struct Fts5Table {
     /// Set once `%_config`'s format version was found readable
     /// (`shadow::check_format`).
     pub format_ok: Arc<AtomicBool>,
+    /// An xRollback arrived while a write held the pending changes
+    /// (see `pending_unless_writing`).
+    rollback_deferred: AtomicBool,
 }
 
 /// Holds [`Fts5Table::writing`] set for its lifetime.
@@ -117,6 +120,31 @@ impl Fts5Table {
         }
     }
 
+    /// The pending changes, or None while this table's own write holds
+    /// them: a statement the write runs on a shadow table that is
+    /// interrupted or fails ends the transaction (xRollback) or its
+    /// statement (xRollbackTo) from inside the write; waiting for the
+    /// lock would never end. A rollback is then done once the write
+    /// returns (`after_write`); the statement-level calls are left to
+    /// the outer statement, whose own end repeats them.
+    fn pending_unless_writing(&self) -> Option<std::sync::MutexGuard<'_, Pending>> {
+        if self.writing.load(Ordering::SeqCst) == 0 {
+            return Some(lock(&self.pending));
+        }
+        match self.pending.try_lock() {
+            Ok(p) => Some(p),
+            Err(std::sync::TryLockError::Poisoned(e)) => Some(e.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        }
+    }
+
+    /// A write ended: a rollback asked for during it is done now.
+    fn after_write(&self) {
+        if self.writing.load(Ordering::SeqCst) == 0 && self.rollback_deferred.swap(false, Ordering::SeqCst) {
+            lock(&self.pending).clear();
+        }
+    }
+
     /// A table for `cfg`.
     pub fn new(cfg: Config, ext: Arc<Extensions>) -> Fts5Table {
         Fts5Table {
@@ -127,6 +155,7 @@ impl Fts5Table {
             idx: Arc::default(),
             writing: Arc::default(),
             format_ok: Arc::default(),
+            rollback_deferred: AtomicBool::new(false),
         }
     }
 }
@@ -254,9 +283,13 @@ impl VTab for Fts5Table {
     }
 
     fn update(&self, host: &mut dyn VmHost, args: &[Value], on_conflict: ConflictMode, nochange: &[bool]) -> Result<Option<i64>> {
-        let _writing = Writing::start(&self.writing);
-        shadow::check_format(&self.format_ok, shadow::conn(host)?, &self.cfg)?;
-        self.write(host, args, on_conflict, nochange).map_err(shadow::missing_is_corrupt)
+        let r = {
+            let _writing = Writing::start(&self.writing);
+            shadow::check_format(&self.format_ok, shadow::conn(host)?, &self.cfg)?;
+            self.write(host, args, on_conflict, nochange).map_err(shadow::missing_is_corrupt)
+        };
+        self.after_write();
+        r
     }
 
     fn transactional(&self) -> bool {
@@ -264,39 +297,54 @@ impl VTab for Fts5Table {
     }
 
     fn sync(&self, host: &mut dyn VmHost) -> Result<()> {
-        let _writing = Writing::start(&self.writing);
-        let mut p = lock(&self.pending);
-        // The shadow-table writes leave last_insert_rowid() as the
-        // application's statements set it, as SQLite's FTS5 does.
-        let c = shadow::conn(host)?;
-        let last = c.last_insert_rowid();
-        let r = index::flush(c, &self.cfg, &mut p);
-        c.set_last_insert_rowid(last);
-        r.map_err(shadow::missing_is_corrupt)
+        let r = {
+            let _writing = Writing::start(&self.writing);
+            let mut p = lock(&self.pending);
+            // The shadow-table writes leave last_insert_rowid() as the
+            // application's statements set it, as SQLite's FTS5 does.
+            let c = shadow::conn(host)?;
+            let last = c.last_insert_rowid();
+            let r = index::flush(c, &self.cfg, &mut p);
+            c.set_last_insert_rowid(last);
+            r.map_err(shadow::missing_is_corrupt)
+        };
+        self.after_write();
+        r
     }
 
     fn commit(&self, _host: &mut dyn VmHost) -> Result<()> {
-        lock(&self.pending).commit();
+        if let Some(mut p) = self.pending_unless_writing() {
+            p.commit();
+        }
         Ok(())
     }
 
     fn rollback(&self, _host: &mut dyn VmHost) -> Result<()> {
-        lock(&self.pending).clear();
+        match self.pending_unless_writing() {
+            Some(mut p) => p.clear(),
+            None => self.rollback_deferred.store(true, Ordering::SeqCst),
+        }
         Ok(())
     }
 
     fn savepoint(&self, _host: &mut dyn VmHost, n: i32) -> Result<()> {
-        lock(&self.pending).savepoint(n);
+        if let Some(mut p) = self.pending_unless_writing() {
+            p.savepoint(n);
+        }
         Ok(())
     }
 
     fn release(&self, _host: &mut dyn VmHost, n: i32) -> Result<()> {
-        lock(&self.pending).release(n);
+        if let Some(mut p) = self.pending_unless_writing() {
+            p.release(n);
+        }
         Ok(())
     }
 
     fn rollback_to(&self, _host: &mut dyn VmHost, n: i32) -> Result<()> {
-        lock(&self.pending).rollback_to(&self.cfg, n);
+        if let Some(mut p) = self.pending_unless_writing() {
+            p.rollback_to(&self.cfg, n);
+        }
         Ok(())
     }
 
