@@ -318,6 +318,22 @@ fn crisis_merge(c: &mut Connection, cfg: &Config, st: &mut Structure, s: &Settin
     Ok(())
 }
 
+/// Checks once per table object that `%_config` holds a format version
+/// this library reads (4, or 5 once 'secure-delete' was used), as
+/// SQLite's fts5 does before any read or write of the table.
+pub fn check_format(checked: &std::sync::atomic::AtomicBool, c: &mut Connection, cfg: &Config) -> Result<()> {
+    use std::sync::atomic::Ordering;
+    if checked.load(Ordering::Relaxed) {
+        return Ok(());
+    }
+    let v = version(c, cfg)?;
+    if v != 4 && v != 5 {
+        return Err(Error::sql(format!("invalid fts5 file format (found {v}, expected 4 or 5) - run 'rebuild'")));
+    }
+    checked.store(true, Ordering::Relaxed);
+    Ok(())
+}
+
 /// The 'version' of `%_config` (0 when there is none).
 pub fn version(c: &mut Connection, cfg: &Config) -> Result<i64> {
     let r = rows(c, &format!("SELECT v FROM {} WHERE k = 'version'", cfg.shadow("config")))?;

@@ -44,22 +44,6 @@ pub fn missing_is_corrupt(e: Error) -> Error {
     }
 }
 
-/// Checks once per table object that `%_config` holds a format version
-/// this library reads (4, or 5 once 'secure-delete' was used), as
-/// SQLite's fts5 does before any read or write of the table.
-pub fn check_format(checked: &std::sync::atomic::AtomicBool, c: &mut Connection, cfg: &Config) -> Result<()> {
-    use std::sync::atomic::Ordering;
-    if checked.load(Ordering::Relaxed) {
-        return Ok(());
-    }
-    let v = super::index::version(c, cfg)?;
-    if v != 4 && v != 5 {
-        return Err(Error::sql(format!("invalid fts5 file format (found {v}, expected 4 or 5) - run 'rebuild'")));
-    }
-    checked.store(true, Ordering::Relaxed);
-    Ok(())
-}
-
 /// Run `sql` to completion and return its rows.
 pub fn rows(c: &mut Connection, sql: &str) -> Result<Vec<Vec<Value>>> {
     let mut out = Vec::new();

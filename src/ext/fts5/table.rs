@@ -57,7 +57,7 @@ pub struct Fts5Table {
     /// waiting on the write's locks.
     pub writing: Arc<AtomicUsize>,
     /// Set once `%_config`'s format version was found readable
-    /// (`shadow::check_format`).
+    /// (`index::check_format`).
     pub format_ok: Arc<AtomicBool>,
     /// An xRollback arrived while a write held the pending changes
     /// (see `pending_unless_writing`).
@@ -285,7 +285,7 @@ impl VTab for Fts5Table {
     fn update(&self, host: &mut dyn VmHost, args: &[Value], on_conflict: ConflictMode, nochange: &[bool]) -> Result<Option<i64>> {
         let r = {
             let _writing = Writing::start(&self.writing);
-            shadow::check_format(&self.format_ok, shadow::conn(host)?, &self.cfg)?;
+            index::check_format(&self.format_ok, shadow::conn(host)?, &self.cfg)?;
             self.write(host, args, on_conflict, nochange).map_err(shadow::missing_is_corrupt)
         };
         self.after_write();
@@ -650,7 +650,7 @@ impl VTabCursor for Fts5Cursor {
         if self.writing.load(Ordering::SeqCst) > 0 {
             return Err(Error::corrupt());
         }
-        shadow::check_format(&self.format_ok, shadow::conn(host)?, &self.cfg)?;
+        index::check_format(&self.format_ok, shadow::conn(host)?, &self.cfg)?;
         self.filter_rows(host, idx_str, args)?;
         let bounds: Vec<(u8, &Value)> = idx_str
             .unwrap_or("")

@@ -138,7 +138,7 @@ impl VocabTable {
         let t = self.registry.get(&self.fts_db, &self.fts_name).ok_or_else(missing)?;
         // A table whose format version is not readable is not an fts5
         // table to the vocabulary (as in SQLite).
-        shadow::check_format(&t.format_ok, c, &t.cfg).map_err(|_| missing())?;
+        index::check_format(&t.format_ok, c, &t.cfg).map_err(|_| missing())?;
         Ok(t)
     }
 
