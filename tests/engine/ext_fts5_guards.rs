@@ -279,3 +279,18 @@ fn fts3_near_measures_from_the_phrases_last_tokens() {
     let refs: Vec<&str> = stmts.iter().map(String::as_str).collect();
     same_all(&refs);
 }
+
+#[test]
+fn a_vocabulary_of_a_table_that_is_not_fts5() {
+    same_all(&[
+        "CREATE TABLE x(a); CREATE VIEW vv AS SELECT 1",
+        "CREATE VIRTUAL TABLE v USING fts5vocab(x, 'row'); CREATE VIRTUAL TABLE w USING fts5vocab(nosuch, 'row')",
+        "CREATE VIRTUAL TABLE u USING fts5vocab(vv, 'row')",
+        "CREATE VIRTUAL TABLE t3 USING fts5vocab(rowid, 'col'); CREATE VIRTUAL TABLE rowid USING fts5vocab(rowid, 'instance')",
+        "SELECT * FROM v",
+        "SELECT * FROM w",
+        "SELECT * FROM u",
+        "SELECT rowid+1, rowid, * FROM t3 WHERE null > rowid",
+        "SELECT * FROM rowid",
+    ]);
+}

@@ -135,7 +135,19 @@ impl VocabTable {
         let c = shadow::conn(host)?;
         let probe = format!("SELECT 1 FROM \"{}\".\"{}\" WHERE 0", self.fts_db.replace('"', "\"\""), self.fts_name.replace('"', "\"\""));
         shadow::rows(c, &probe).map_err(|_| missing())?;
-        let t = self.registry.get(&self.fts_db, &self.fts_name).ok_or_else(missing)?;
+        let Some(t) = self.registry.get(&self.fts_db, &self.fts_name) else {
+            // A virtual table of another module is not "missing": SQLite
+            // reports a bare SQLITE_ERROR for it.
+            let vtab = format!(
+                "SELECT 1 FROM \"{}\".sqlite_master WHERE type = 'table' AND name = '{}' COLLATE NOCASE AND sql LIKE 'CREATE VIRTUAL TABLE%'",
+                self.fts_db.replace('"', "\"\""),
+                self.fts_name.replace('\'', "''")
+            );
+            if shadow::rows(c, &vtab).is_ok_and(|r| !r.is_empty()) {
+                return Err(Error::code(crate::error::SQLITE_ERROR));
+            }
+            return Err(missing());
+        };
         // A table whose format version is not readable is not an fts5
         // table to the vocabulary (as in SQLite).
         index::check_format(&t.format_ok, c, &t.cfg).map_err(|_| missing())?;
