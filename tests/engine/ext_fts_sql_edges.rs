@@ -203,3 +203,50 @@ fn module_list_names_the_extension_modules() {
         "SELECT narg FROM pragma_function_list WHERE name = 'rtreecheck'",
     ]);
 }
+
+#[test]
+fn fts5_column_declarations_parse_as_sqlite_reads_them() {
+    // Words joined by a tab, a form feed or a newline, three words, and
+    // characters outside barewords are parse errors (fts5fuzz1 1.1);
+    // two words are a column option; a quoted word needs no space.
+    let decls = [
+        "a b",
+        "a b c",
+        "a\tb",
+        "a\nb",
+        "a\rb",
+        "a\x0cb",
+        "\x0ca",
+        "a\x0c",
+        "a\t unindexed",
+        "a\x0cunindexed",
+        "a$b",
+        "a-b",
+        "a.b",
+        "a\u{e9}b",
+        "a b\x0c",
+        "x, a\x0c",
+        "a  b",
+        "a  unindexed",
+        "a unindexed\t",
+        "\ta unindexed",
+        "a 'unindexed'",
+        "'a b' unindexed",
+        "a`b`",
+        "a'b'",
+        "'a'b",
+        "a_1 unindexed",
+        "a [x y]",
+        "a \"b\" ",
+        "a,\tb",
+        "a UNINDEXED x",
+        "a unindexed unindexed",
+        "a b=c",
+        "a, b unindexed c",
+        "a UNINDEXED, b",
+        "a,b c=d",
+    ];
+    for (k, d) in decls.iter().enumerate() {
+        same_all(&[&format!("CREATE VIRTUAL TABLE f{k} USING fts5({d})"), &format!("SELECT name FROM pragma_table_info('f{k}')")]);
+    }
+}

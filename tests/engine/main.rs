@@ -46,6 +46,7 @@ mod ext_fts5_build;
 mod ext_fts5_content;
 mod ext_fts5_contentless;
 mod ext_fts5_detail;
+mod ext_fts5_guards;
 mod ext_fts5_locale;
 mod ext_fts5_secure;
 mod ext_fts5_snippet;

@@ -86,8 +86,14 @@ pub fn encode(entries: &[Entry], desc: bool) -> Vec<u8> {
     out
 }
 
-/// Decode a doclist; `None` when it is malformed.
+/// Decode a doclist; `None` when it is malformed. Read as leniently as
+/// SQLite reads it: a doclist must end with a zero byte, and a position
+/// list that runs into the doclist's end ends there (so the one-byte
+/// doclist `00` is docid 0 with no positions, `01` is damaged).
 pub fn decode(buf: &[u8], desc: bool) -> Option<Doclist> {
+    if buf.last().is_some_and(|&b| b != 0) {
+        return None;
+    }
     let mut pos = 0;
     let mut entries = Vec::new();
     let mut prev: Option<i64> = None;
@@ -103,7 +109,7 @@ pub fn decode(buf: &[u8], desc: bool) -> Option<Doclist> {
         let mut col = 0usize;
         let mut cur: Vec<i64> = Vec::new();
         let mut last = 0i64;
-        loop {
+        while pos < buf.len() {
             let v = varint::get(buf, &mut pos)?;
             match v {
                 0 => break,

@@ -111,13 +111,17 @@ pub fn phrase_map(c: &mut Connection, cfg: &Config, pending: Option<&BTreeMap<Ve
 }
 
 /// Whether `a` (phrase length `la`) and `b` (length `lb`) are within
-/// `n` tokens of each other.
+/// `n` tokens of each other, as SQLite's FTS3 measures it (observed):
+/// from the phrases' last tokens. Two matches ending on the same token
+/// are one occurrence, never near; otherwise they may overlap (`"x"
+/// NEAR "x y"` matches 'x y'), the later one ending at most `n` plus
+/// its own length tokens after the earlier one's end.
 fn near(a: i64, la: i64, b: i64, lb: i64, n: i64) -> bool {
-    // Overlapping matches are not near each other.
-    if a <= b {
-        b >= a + la && b - (a + la) <= n
-    } else {
-        a >= b + lb && a - (b + lb) <= n
+    let (ea, eb) = (a + la - 1, b + lb - 1);
+    match ea.cmp(&eb) {
+        std::cmp::Ordering::Equal => false,
+        std::cmp::Ordering::Less => eb - ea <= n + lb,
+        std::cmp::Ordering::Greater => ea - eb <= n + la,
     }
 }
 

@@ -56,6 +56,10 @@ pub struct Config {
     /// The connection's header of locale values (set when the table is
     /// connected; None while only the shadow tables are made).
     pub locale_header: Option<[u8; LOCALE_HEADER_LEN]>,
+    /// How many structure records this connection's object for the
+    /// table stored (shared by the clones cursors hold): an fts5vocab
+    /// cursor that sees it move under it stops ("query aborted").
+    pub generation: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 
 /// Where an fts5 table's column values live.
@@ -160,6 +164,62 @@ fn words(s: &str) -> Vec<String> {
     out
 }
 
+/// The words of a column declaration, as SQLite's fts5 reads them:
+/// barewords (ASCII letters, digits, `_` and any non-ASCII character)
+/// and quoted words, separated by spaces (a quoted word needs none).
+/// None when something else separates or follows them (a tab, a form
+/// feed, `$`, `-`, ...): SQLite then reports `parse error in "..."`.
+fn column_words(s: &str) -> Option<Vec<String>> {
+    let b = s.as_bytes();
+    let bare = |c: u8| c.is_ascii_alphanumeric() || c == b'_' || c >= 0x80;
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b' ' {
+            i += 1;
+            continue;
+        }
+        let st = i;
+        let close = match b[i] {
+            b'\'' => Some(b'\''),
+            b'"' => Some(b'"'),
+            b'`' => Some(b'`'),
+            b'[' => Some(b']'),
+            _ => None,
+        };
+        if let Some(q) = close {
+            i += 1;
+            loop {
+                if i >= b.len() {
+                    return None;
+                }
+                if b[i] == q {
+                    if q != b']' && b.get(i + 1) == Some(&q) {
+                        i += 2;
+                        continue;
+                    }
+                    i += 1;
+                    break;
+                }
+                i += 1;
+            }
+        } else {
+            while i < b.len() && bare(b[i]) {
+                i += 1;
+            }
+            if i == st {
+                return None;
+            }
+            // A bareword is followed by a space, a quote or the end.
+            if i < b.len() && !matches!(b[i], b' ' | b'\'' | b'"' | b'`' | b'[') {
+                return None;
+            }
+        }
+        out.push(s[st..i].to_string());
+    }
+    Some(out)
+}
+
 impl Config {
     /// Parse xCreate's/xConnect's argv.
     pub fn parse(argv: &[String], ext: &FindTokenizer<'_>) -> Result<Config> {
@@ -180,6 +240,7 @@ impl Config {
             locale: false,
             tokendata: false,
             locale_header: None,
+            generation: Default::default(),
         };
         let mut tokenize_seen = false;
         let mut content: Option<String> = None;
@@ -261,7 +322,12 @@ impl Config {
                 }
                 continue;
             }
-            let w = words(a);
+            // (Three words, or words joined otherwise than by spaces, do
+            // not parse.)
+            let w = match column_words(a) {
+                Some(w) if w.len() <= 2 => w,
+                _ => return Err(Error::sql(format!("parse error in \"{a}\""))),
+            };
             let Some(first) = w.first() else {
                 return Err(crate::vdbe::vtab::constructor_failed(&name));
             };

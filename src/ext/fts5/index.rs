@@ -125,8 +125,15 @@ pub fn load(c: &mut Connection, cfg: &Config) -> Result<Structure> {
     }
 }
 
-/// Store the structure record.
+/// Store the structure record (its segments changed: see
+/// `Config::generation`).
 pub fn store(c: &mut Connection, cfg: &Config, st: &Structure) -> Result<()> {
+    cfg.generation.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    store_record(c, cfg, st)
+}
+
+/// Store the structure record as it is.
+fn store_record(c: &mut Connection, cfg: &Config, st: &Structure) -> Result<()> {
     exec(c, &format!("REPLACE INTO {}(id, block) VALUES(10, ?)", cfg.shadow("data")), &[Value::Blob(st.encode())])
 }
 
@@ -311,8 +318,24 @@ fn crisis_merge(c: &mut Connection, cfg: &Config, st: &mut Structure, s: &Settin
     Ok(())
 }
 
-/// The 'version' of `%_config`.
-fn version(c: &mut Connection, cfg: &Config) -> Result<i64> {
+/// Checks once per table object that `%_config` holds a format version
+/// this library reads (4, or 5 once 'secure-delete' was used), as
+/// SQLite's fts5 does before any read or write of the table.
+pub fn check_format(checked: &std::sync::atomic::AtomicBool, c: &mut Connection, cfg: &Config) -> Result<()> {
+    use std::sync::atomic::Ordering;
+    if checked.load(Ordering::Relaxed) {
+        return Ok(());
+    }
+    let v = version(c, cfg)?;
+    if v != 4 && v != 5 {
+        return Err(Error::sql(format!("invalid fts5 file format (found {v}, expected 4 or 5) - run 'rebuild'")));
+    }
+    checked.store(true, Ordering::Relaxed);
+    Ok(())
+}
+
+/// The 'version' of `%_config` (0 when there is none).
+pub fn version(c: &mut Connection, cfg: &Config) -> Result<i64> {
     let r = rows(c, &format!("SELECT v FROM {} WHERE k = 'version'", cfg.shadow("config")))?;
     Ok(r.first().map_or(0, |r| r[0].as_ref().to_i64()))
 }
@@ -593,5 +616,6 @@ pub fn set_averages(c: &mut Connection, cfg: &Config, n: i64, cols: &[i64]) -> R
 pub fn bump_cookie(c: &mut Connection, cfg: &Config) -> Result<()> {
     let mut st = load(c, cfg)?;
     st.cookie = st.cookie.wrapping_add(1);
-    store(c, cfg, &st)
+    // (Only the cookie moves: fts5vocab cursors go on, as in SQLite.)
+    store_record(c, cfg, &st)
 }

@@ -73,6 +73,10 @@ pub(super) fn leaf_layout(page: &[u8]) -> Result<(usize, usize, Vec<usize>)> {
     if size < 4 || size > page.len() {
         return Err(Error::corrupt());
     }
+    // The first rowid, when one starts here, lies inside the body.
+    if first_rowid != 0 && (first_rowid < 4 || first_rowid >= size) {
+        return Err(Error::corrupt());
+    }
     let mut offs = Vec::new();
     let (mut j, mut acc) = (size, 0usize);
     while j < page.len() {

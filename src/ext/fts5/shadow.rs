@@ -33,6 +33,17 @@ pub fn conn(host: &mut dyn VmHost) -> Result<&mut Connection> {
     Connection::from_host(host).ok_or_else(|| Error::sql("fts5: no connection"))
 }
 
+/// A write's error as SQLite's fts5 reports it: a shadow table that
+/// is missing (dropped by the application) is a damaged table
+/// (SQLITE_CORRUPT), not an SQL error.
+pub fn missing_is_corrupt(e: Error) -> Error {
+    if e.code == crate::error::SQLITE_ERROR && e.message.starts_with("no such table: ") {
+        Error::corrupt()
+    } else {
+        e
+    }
+}
+
 /// Run `sql` to completion and return its rows.
 pub fn rows(c: &mut Connection, sql: &str) -> Result<Vec<Vec<Value>>> {
     let mut out = Vec::new();

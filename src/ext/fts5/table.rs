@@ -35,7 +35,7 @@ use crate::error::{Error, Result, SQLITE_ERROR};
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
 use crate::vdbe::vtab::{ColumnContext, ConflictMode, ConstraintOp, IndexInfo, VTab, VTabCursor};
-use std::sync::atomic::{AtomicI64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicI64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 /// One fts5 table.
@@ -51,12 +51,112 @@ pub struct Fts5Table {
     pub sizes: Arc<Mutex<super::rows::SizeCache>>,
     /// `%_idx` entries read by queries (shared with cursors).
     pub idx: Arc<Mutex<super::lookup::IdxCache>>,
+    /// Set while the table writes its shadow tables (xUpdate, xSync):
+    /// a query of the table then started (by a trigger on a shadow
+    /// table) fails with SQLITE_CORRUPT, as SQLite's does, instead of
+    /// waiting on the write's locks.
+    pub writing: Arc<AtomicUsize>,
+    /// Set once `%_config`'s format version was found readable
+    /// (`index::check_format`).
+    pub format_ok: Arc<AtomicBool>,
+    /// An xRollback arrived while a write held the pending changes
+    /// (see `pending_unless_writing`).
+    rollback_deferred: AtomicBool,
+}
+
+/// Holds [`Fts5Table::writing`] set for its lifetime.
+struct Writing(Arc<AtomicUsize>);
+
+impl Writing {
+    fn start(flag: &Arc<AtomicUsize>) -> Writing {
+        flag.fetch_add(1, Ordering::SeqCst);
+        Writing(flag.clone())
+    }
+}
+
+impl Drop for Writing {
+    fn drop(&mut self) {
+        let was = self.0.fetch_sub(1, Ordering::SeqCst);
+        debug_assert!(was > 0, "fts5: write flag released twice");
+    }
 }
 
 impl Fts5Table {
+    /// xUpdate's work (see `VTab::update`): a delete, an insert, an
+    /// update or a special command.
+    fn write(&self, host: &mut dyn VmHost, args: &[Value], on_conflict: ConflictMode, nochange: &[bool]) -> Result<Option<i64>> {
+        let n = self.cfg.columns.len();
+        let rowid = |v: &Value| -> Result<Option<i64>> {
+            match v {
+                Value::Null | Value::Pointer(_) => Ok(None),
+                // (As SQLite: a text holding an integer, '3.0' too.)
+                v => crate::value::numeric::must_be_int(v).map(Some).ok_or_else(|| Error::new(crate::error::SQLITE_MISMATCH, "datatype mismatch")),
+            }
+        };
+        let mut p = lock(&self.pending);
+        if args.len() == 1 {
+            let Some(id) = rowid(&args[0])? else {
+                return Ok(None);
+            };
+            return writer::apply(host, &self.cfg, &mut p, writer::Change::Delete(id));
+        }
+        if args.len() < 2 + n {
+            return Err(Error::new(SQLITE_ERROR, "fts5: wrong number of values"));
+        }
+        let vals = args[2..2 + n].to_vec();
+        let command = args.get(2 + n).filter(|v| !v.is_null());
+        let rank = args.get(3 + n).filter(|v| !v.is_null());
+        match (rowid(&args[0])?, command) {
+            (None, Some(cmd)) => {
+                let cmd = cmd.as_ref().to_text().map(|t| String::from_utf8_lossy(&t).into_owned()).unwrap_or_default();
+                commands::run(host, &self.cfg, &mut p, &cmd, rank, (rowid(&args[1])?, &vals)).map(|_| Some(0))
+            }
+            (None, None) => writer::apply(host, &self.cfg, &mut p, writer::Change::Insert(rowid(&args[1])?, vals, on_conflict)),
+            (Some(old), _) => {
+                let new = rowid(&args[1])?.unwrap_or(old);
+                let unchanged = (0..n).map(|i| nochange.get(2 + i).copied().unwrap_or(false)).collect();
+                writer::apply(host, &self.cfg, &mut p, writer::Change::Update(old, new, vals, unchanged, on_conflict))
+            }
+        }
+    }
+
+    /// The pending changes, or None while this table's own write holds
+    /// them: a statement the write runs on a shadow table that is
+    /// interrupted or fails ends the transaction (xRollback) or its
+    /// statement (xRollbackTo) from inside the write; waiting for the
+    /// lock would never end. A rollback is then done once the write
+    /// returns (`after_write`); the statement-level calls are left to
+    /// the outer statement, whose own end repeats them.
+    fn pending_unless_writing(&self) -> Option<std::sync::MutexGuard<'_, Pending>> {
+        if self.writing.load(Ordering::SeqCst) == 0 {
+            return Some(lock(&self.pending));
+        }
+        match self.pending.try_lock() {
+            Ok(p) => Some(p),
+            Err(std::sync::TryLockError::Poisoned(e)) => Some(e.into_inner()),
+            Err(std::sync::TryLockError::WouldBlock) => None,
+        }
+    }
+
+    /// A write ended: a rollback asked for during it is done now.
+    fn after_write(&self) {
+        if self.writing.load(Ordering::SeqCst) == 0 && self.rollback_deferred.swap(false, Ordering::SeqCst) {
+            lock(&self.pending).clear();
+        }
+    }
+
     /// A table for `cfg`.
     pub fn new(cfg: Config, ext: Arc<Extensions>) -> Fts5Table {
-        Fts5Table { cfg, pending: Arc::new(Mutex::new(Pending::default())), ext, sizes: Arc::default(), idx: Arc::default() }
+        Fts5Table {
+            cfg,
+            pending: Arc::new(Mutex::new(Pending::default())),
+            ext,
+            sizes: Arc::default(),
+            idx: Arc::default(),
+            writing: Arc::default(),
+            format_ok: Arc::default(),
+            rollback_deferred: AtomicBool::new(false),
+        }
     }
 }
 
@@ -133,6 +233,8 @@ impl VTab for Fts5Table {
             pending: self.pending.clone(),
             sizes: self.sizes.clone(),
             idx: self.idx.clone(),
+            writing: self.writing.clone(),
+            format_ok: self.format_ok.clone(),
             rows: Vec::new(),
             matched: None,
             order: Vec::new(),
@@ -158,6 +260,7 @@ impl VTab for Fts5Table {
     fn rename(&self, host: &mut dyn VmHost, new_name: &str) -> Result<()> {
         let c = shadow::conn(host)?;
         {
+            let _writing = Writing::start(&self.writing);
             let mut p = lock(&self.pending);
             let last = c.last_insert_rowid();
             index::flush(c, &self.cfg, &mut p)?;
@@ -180,39 +283,13 @@ impl VTab for Fts5Table {
     }
 
     fn update(&self, host: &mut dyn VmHost, args: &[Value], on_conflict: ConflictMode, nochange: &[bool]) -> Result<Option<i64>> {
-        let n = self.cfg.columns.len();
-        let rowid = |v: &Value| -> Result<Option<i64>> {
-            match v {
-                Value::Null | Value::Pointer(_) => Ok(None),
-                // (As SQLite: a text holding an integer, '3.0' too.)
-                v => crate::value::numeric::must_be_int(v).map(Some).ok_or_else(|| Error::new(crate::error::SQLITE_MISMATCH, "datatype mismatch")),
-            }
+        let r = {
+            let _writing = Writing::start(&self.writing);
+            index::check_format(&self.format_ok, shadow::conn(host)?, &self.cfg)?;
+            self.write(host, args, on_conflict, nochange).map_err(shadow::missing_is_corrupt)
         };
-        let mut p = lock(&self.pending);
-        if args.len() == 1 {
-            let Some(id) = rowid(&args[0])? else {
-                return Ok(None);
-            };
-            return writer::apply(host, &self.cfg, &mut p, writer::Change::Delete(id));
-        }
-        if args.len() < 2 + n {
-            return Err(Error::new(SQLITE_ERROR, "fts5: wrong number of values"));
-        }
-        let vals = args[2..2 + n].to_vec();
-        let command = args.get(2 + n).filter(|v| !v.is_null());
-        let rank = args.get(3 + n).filter(|v| !v.is_null());
-        match (rowid(&args[0])?, command) {
-            (None, Some(cmd)) => {
-                let cmd = cmd.as_ref().to_text().map(|t| String::from_utf8_lossy(&t).into_owned()).unwrap_or_default();
-                commands::run(host, &self.cfg, &mut p, &cmd, rank, (rowid(&args[1])?, &vals)).map(|_| Some(0))
-            }
-            (None, None) => writer::apply(host, &self.cfg, &mut p, writer::Change::Insert(rowid(&args[1])?, vals, on_conflict)),
-            (Some(old), _) => {
-                let new = rowid(&args[1])?.unwrap_or(old);
-                let unchanged = (0..n).map(|i| nochange.get(2 + i).copied().unwrap_or(false)).collect();
-                writer::apply(host, &self.cfg, &mut p, writer::Change::Update(old, new, vals, unchanged, on_conflict))
-            }
-        }
+        self.after_write();
+        r
     }
 
     fn transactional(&self) -> bool {
@@ -220,38 +297,54 @@ impl VTab for Fts5Table {
     }
 
     fn sync(&self, host: &mut dyn VmHost) -> Result<()> {
-        let mut p = lock(&self.pending);
-        // The shadow-table writes leave last_insert_rowid() as the
-        // application's statements set it, as SQLite's FTS5 does.
-        let c = shadow::conn(host)?;
-        let last = c.last_insert_rowid();
-        let r = index::flush(c, &self.cfg, &mut p);
-        c.set_last_insert_rowid(last);
+        let r = {
+            let _writing = Writing::start(&self.writing);
+            let mut p = lock(&self.pending);
+            // The shadow-table writes leave last_insert_rowid() as the
+            // application's statements set it, as SQLite's FTS5 does.
+            let c = shadow::conn(host)?;
+            let last = c.last_insert_rowid();
+            let r = index::flush(c, &self.cfg, &mut p);
+            c.set_last_insert_rowid(last);
+            r.map_err(shadow::missing_is_corrupt)
+        };
+        self.after_write();
         r
     }
 
     fn commit(&self, _host: &mut dyn VmHost) -> Result<()> {
-        lock(&self.pending).commit();
+        if let Some(mut p) = self.pending_unless_writing() {
+            p.commit();
+        }
         Ok(())
     }
 
     fn rollback(&self, _host: &mut dyn VmHost) -> Result<()> {
-        lock(&self.pending).clear();
+        match self.pending_unless_writing() {
+            Some(mut p) => p.clear(),
+            None => self.rollback_deferred.store(true, Ordering::SeqCst),
+        }
         Ok(())
     }
 
     fn savepoint(&self, _host: &mut dyn VmHost, n: i32) -> Result<()> {
-        lock(&self.pending).savepoint(n);
+        if let Some(mut p) = self.pending_unless_writing() {
+            p.savepoint(n);
+        }
         Ok(())
     }
 
     fn release(&self, _host: &mut dyn VmHost, n: i32) -> Result<()> {
-        lock(&self.pending).release(n);
+        if let Some(mut p) = self.pending_unless_writing() {
+            p.release(n);
+        }
         Ok(())
     }
 
     fn rollback_to(&self, _host: &mut dyn VmHost, n: i32) -> Result<()> {
-        lock(&self.pending).rollback_to(&self.cfg, n);
+        if let Some(mut p) = self.pending_unless_writing() {
+            p.rollback_to(&self.cfg, n);
+        }
         Ok(())
     }
 
@@ -309,6 +402,8 @@ pub struct Fts5Cursor {
     pending: Arc<Mutex<Pending>>,
     sizes: Arc<Mutex<super::rows::SizeCache>>,
     idx: Arc<Mutex<super::lookup::IdxCache>>,
+    writing: Arc<AtomicUsize>,
+    format_ok: Arc<AtomicBool>,
     /// The rows read whole (empty when `matched` holds them).
     rows: Vec<Arc<Row>>,
     /// The rows found through the index, light (`rows.rs`).
@@ -387,7 +482,8 @@ impl Fts5Cursor {
             // From the doclists of the query's tokens.
             let found = {
                 let p = lock(&self.pending);
-                search::run(c, &self.cfg, q, &p, &self.idx)?
+                // (A missing `%_idx` is a damaged table, as in SQLite.)
+                search::run(c, &self.cfg, q, &p, &self.idx).map_err(shadow::missing_is_corrupt)?
             };
             let (nrow, totals) = index::averages(c, &self.cfg)?;
             let stats = Stats { nrow, ntoken: totals.iter().sum(), nhit: found.nhit, col_tokens: totals };
@@ -551,6 +647,10 @@ impl Fts5Cursor {
 
 impl VTabCursor for Fts5Cursor {
     fn filter(&mut self, host: &mut dyn VmHost, idx_num: i32, idx_str: Option<&str>, args: &[Value]) -> Result<()> {
+        if self.writing.load(Ordering::SeqCst) > 0 {
+            return Err(Error::corrupt());
+        }
+        index::check_format(&self.format_ok, shadow::conn(host)?, &self.cfg)?;
         self.filter_rows(host, idx_str, args)?;
         let bounds: Vec<(u8, &Value)> = idx_str
             .unwrap_or("")

@@ -19,7 +19,8 @@
 //! [`Registry`] the fts5vocab module shares.
 //!
 //! Invariant: a vocabulary cursor holds a snapshot of its rows taken at
-//! xFilter; nothing here writes.
+//! xFilter, valid while the fts5 table's index keeps that structure
+//! (a flush or merge since then aborts the cursor); nothing here writes.
 
 use super::codec::{columns, positions, Terms};
 use super::config::Detail;
@@ -34,6 +35,7 @@ use crate::value::Value;
 use crate::vdbe::host::VmHost;
 use crate::vdbe::vtab::{ColumnContext, Connected, IndexInfo, Module, VTab, VTabCursor, VtabConfig};
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
 /// The fts5 tables a connection's fts5 module connected, by (database,
@@ -133,13 +135,31 @@ impl VocabTable {
         let c = shadow::conn(host)?;
         let probe = format!("SELECT 1 FROM \"{}\".\"{}\" WHERE 0", self.fts_db.replace('"', "\"\""), self.fts_name.replace('"', "\"\""));
         shadow::rows(c, &probe).map_err(|_| missing())?;
-        self.registry.get(&self.fts_db, &self.fts_name).ok_or_else(missing)
+        let Some(t) = self.registry.get(&self.fts_db, &self.fts_name) else {
+            // A virtual table of another module is not "missing": SQLite
+            // reports a bare SQLITE_ERROR for it.
+            let vtab = format!(
+                "SELECT 1 FROM \"{}\".sqlite_master WHERE type = 'table' AND name = '{}' COLLATE NOCASE AND sql LIKE 'CREATE VIRTUAL TABLE%'",
+                self.fts_db.replace('"', "\"\""),
+                self.fts_name.replace('\'', "''")
+            );
+            if shadow::rows(c, &vtab).is_ok_and(|r| !r.is_empty()) {
+                return Err(Error::code(crate::error::SQLITE_ERROR));
+            }
+            return Err(missing());
+        };
+        // A table whose format version is not readable is not an fts5
+        // table to the vocabulary (as in SQLite).
+        index::check_format(&t.format_ok, c, &t.cfg).map_err(|_| missing())?;
+        Ok(t)
     }
 
     /// The rows, in term order, and the first rowid (observed: 0 for
     /// the `instance` kind of a `detail=none` table, else 1).
-    fn rows(&self, host: &mut dyn VmHost) -> Result<(Vec<Vec<Value>>, i64)> {
+    fn rows(&self, host: &mut dyn VmHost) -> Result<(Vec<Vec<Value>>, i64, Arc<AtomicU64>, u64)> {
         let t = self.fts5(host)?;
+        let generation = t.cfg.generation.clone();
+        let seen = generation.load(Ordering::SeqCst);
         let cfg = &t.cfg;
         let first = i64::from(!(self.kind == Kind::Instance && cfg.detail == Detail::None));
         let all: Terms = {
@@ -169,6 +189,12 @@ impl VocabTable {
                     let cols = if cfg.detail == Detail::Column { columns(&e.poslist)? } else { Vec::new() };
                     for &c in &cols {
                         if c >= ncol {
+                            // (The `row` kind reads no column: a column
+                            // past the declared ones is damage only to
+                            // the others, as in SQLite.)
+                            if self.kind == Kind::Row {
+                                continue;
+                            }
                             return Err(Error::corrupt());
                         }
                         doc[c] += 1;
@@ -188,6 +214,9 @@ impl VocabTable {
                 let mut seen = vec![false; ncol];
                 for &(c, off) in &pos {
                     if c >= ncol {
+                        if self.kind == Kind::Row {
+                            continue;
+                        }
                         return Err(Error::corrupt());
                     }
                     cnt[c] += 1;
@@ -222,7 +251,7 @@ impl VocabTable {
                 _ => {}
             }
         }
-        Ok((out, first))
+        Ok((out, first, generation, seen))
     }
 }
 
@@ -239,7 +268,7 @@ impl VTab for VocabTable {
 
     fn open(&self, _host: &mut dyn VmHost) -> Result<Box<dyn VTabCursor>> {
         let table = VocabTable { registry: self.registry.clone(), fts_db: self.fts_db.clone(), fts_name: self.fts_name.clone(), kind: self.kind };
-        Ok(Box::new(VocabCursor { table, rows: Vec::new(), at: 0, first: 1 }))
+        Ok(Box::new(VocabCursor { table, rows: Vec::new(), at: 0, first: 1, watch: None }))
     }
 }
 
@@ -249,16 +278,27 @@ struct VocabCursor {
     at: usize,
     /// The rowid of the first row.
     first: i64,
+    /// The fts5 table's structure generation (`Config::generation`) and
+    /// its value when the rows were read: once it moves (the index was
+    /// flushed or merged) the cursor stops with SQLITE_ABORT, as
+    /// SQLite's does, instead of going on over terms no longer there.
+    watch: Option<(Arc<AtomicU64>, u64)>,
 }
 
 impl VTabCursor for VocabCursor {
     fn filter(&mut self, host: &mut dyn VmHost, _idx_num: i32, _idx_str: Option<&str>, _args: &[Value]) -> Result<()> {
-        (self.rows, self.first) = self.table.rows(host)?;
+        let (rows, first, generation, seen) = self.table.rows(host)?;
+        (self.rows, self.first, self.watch) = (rows, first, Some((generation, seen)));
         self.at = 0;
         Ok(())
     }
 
     fn next(&mut self, _host: &mut dyn VmHost) -> Result<()> {
+        if let Some((generation, seen)) = &self.watch {
+            if generation.load(Ordering::SeqCst) != *seen {
+                return Err(Error::code(crate::error::SQLITE_ABORT));
+            }
+        }
         self.at += 1;
         Ok(())
     }

@@ -425,5 +425,8 @@ pub fn rebuild(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending) -> Result<(
         p.push(cfg, Op { rowid: id, delete: false, tokens: toks });
     }
     set_averages(c, cfg, n, &totals)?;
-    index::flush(c, cfg, p)
+    index::flush(c, cfg, p)?;
+    // The rebuilt index has no entries cut out by 'secure-delete': its
+    // format is version 4 again (as SQLite writes it).
+    exec(c, &format!("REPLACE INTO {}(k, v) VALUES('version', 4)", cfg.shadow("config")), &[])
 }
