@@ -4,7 +4,7 @@
 ** checked like any statement; a denial there fails the ALTER. RENAME TO,
 ** RENAME COLUMN, DROP COLUMN and ADD COLUMN on main, TEMP, attached and
 ** AUTOINCREMENT tables; an ALTER refused before the rewrite asks nothing
-** more. */
+** more; an IGNORE of SQLITE_ALTER_TABLE leaves the table as it was. */
 #include <stdio.h>
 #include <string.h>
 #include "sqlite3.h"
@@ -12,6 +12,7 @@
 static sqlite3 *db;
 static int deny_code = -1;
 static const char *deny_arg = 0;
+static int ignore_code = -1;
 
 static const char *s(const char *p) { return p ? p : "NULL"; }
 
@@ -19,6 +20,7 @@ static int auth(void *p, int code, const char *a, const char *b, const char *d, 
   (void)p;
   printf("  auth %d %s %s %s %s\n", code, s(a), s(b), s(d), s(trig));
   if (code == deny_code && (!deny_arg || (b && !strcmp(b, deny_arg)))) return SQLITE_DENY;
+  if (code == ignore_code) return SQLITE_IGNORE;
   return SQLITE_OK;
 }
 
@@ -76,6 +78,13 @@ int main(void) {
   deny_code = SQLITE_FUNCTION; deny_arg = "printf";
   run("ALTER TABLE t2 ADD COLUMN g");
   deny_code = -1; deny_arg = 0;
+  /* IGNORE for SQLITE_ALTER_TABLE: the ALTER does nothing. */
+  ignore_code = SQLITE_ALTER_TABLE;
+  run("ALTER TABLE t2 RENAME TO t4");
+  run("ALTER TABLE t2 RENAME b TO b4");
+  run("ALTER TABLE t2 DROP COLUMN d");
+  run("ALTER TABLE t2 ADD COLUMN h");
+  ignore_code = -1;
   sqlite3_set_authorizer(db, 0, 0);
   sqlite3_stmt *st;
   sqlite3_prepare_v2(db, "SELECT group_concat(name || ':' || sql, ' | ') FROM (SELECT name, sql FROM sqlite_schema UNION ALL SELECT name, sql FROM sqlite_temp_schema ORDER BY 1)", -1, &st, 0);
