@@ -106,10 +106,16 @@ impl Compiler<'_> {
                             }
                         }
                         Node::Function(name, n) => match c.lookup_function(&name, n) {
-                            Ok(def) if generated && !def.flags.deterministic => {
-                                found = Some(Found::Prohibited(Error::sql("non-deterministic functions prohibited in generated columns")))
+                            Ok(def) => {
+                                if generated && !def.flags.deterministic {
+                                    found = Some(Found::Prohibited(Error::sql("non-deterministic functions prohibited in generated columns")));
+                                }
+                                // (SQLite checks the schema's trust in the
+                                // function after, its message replacing.)
+                                if let Err(e) = c.with_pure_context(pure, |c| c.check_function_usable(&name, &def)) {
+                                    found = Some(Found::Prohibited(e));
+                                }
                             }
-                            Ok(_) => {}
                             Err(e) => {
                                 found = Some(Found::Resolve(e));
                                 break;
