@@ -85,6 +85,7 @@ mod sql_expr;
 mod sql_expr_index;
 mod sql_file_moved;
 mod sql_fuzz;
+mod sql_generated_errors;
 mod sql_generated_stored;
 mod sql_hooks;
 mod sql_in_bloom;

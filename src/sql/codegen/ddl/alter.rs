@@ -17,6 +17,7 @@
 //! the table has a row (`refuse_unless_empty`).
 
 use crate::error::{Error, Result};
+use crate::sql::codegen::ddl::alter_auth::AlterKind;
 use crate::sql::codegen::Compiler;
 use crate::sql::column_rules::{definition_error, references};
 use crate::sql::parse::{tokens, unquote};
@@ -275,6 +276,9 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
             if table.column_index(&cname).is_some() {
                 return Err(Error::sql(format!("duplicate column name: {cname}")));
             }
+            if c.authorize_alter_table(&table, None)? {
+                return ignored(c, prog);
+            }
             if let Some(e) = definition_error(cd) {
                 return Err(e);
             }
@@ -343,13 +347,22 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
             let old = table.sql.as_str();
             let at = add_column_offset(old);
             let new_sql = format!("{}, {}{}", &old[..at], def_text, &old[at..]);
+            // (The rows are verified where the table as it will be has a
+            // CHECK or a NOT NULL generated column.)
+            let verify = crate::sql::schema::table_from_sql(&new_sql, table.root)
+                .is_ok_and(|nt| !nt.checks.is_empty() || nt.columns.last().is_some_and(|col| col.generated.is_some() && col.not_null));
+            c.authorize_alter_rewrite(&table, AlterKind::AddColumn(verify))?;
             if generated {
                 // The new column's expression is checked against the
                 // table as it will be.
+                // (SQLite checks it as it reads the new schema: its names
+                // are not asked of the authorizer.)
+                let authorizer = c.stmt.authorizer.take();
                 let checked = crate::sql::schema::table_from_sql(&new_sql, table.root).and_then(|mut nt| {
                     nt.db = table.db;
                     c.validate_generated(&nt)
                 });
+                c.stmt.authorizer = authorizer;
                 if let Err(e) = checked {
                     return Err(Error::sql(format!("error in table {} after add column: {}", table.name, e.message)));
                 }
@@ -365,7 +378,12 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
                 let new_col = nt.columns.last().cloned();
                 let generated_not_null = new_col.as_ref().is_some_and(|col| col.generated.is_some() && col.not_null);
                 if !nt.checks.is_empty() || generated_not_null {
-                    c.verify_rows_after_add_column(&nt)?;
+                    // (SQLite verifies through pragma_quick_check, whose
+                    // reads of the table are not asked of the authorizer.)
+                    let authorizer = c.stmt.authorizer.take();
+                    let r = c.verify_rows_after_add_column(&nt);
+                    c.stmt.authorizer = authorizer;
+                    r?;
                 }
             }
             c.rewrite_schema_rows(vec![(table.name.clone(), "table".into(), table.name.clone(), table.name.clone(), Some(new_sql))]);
@@ -378,6 +396,10 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
             if crate::sql::schema::is_internal_name(&new) {
                 return Err(Error::sql(format!("object name reserved for internal use: {new}")));
             }
+            if c.authorize_alter_table(&table, None)? {
+                return ignored(c, prog);
+            }
+            c.authorize_alter_rewrite(&table, AlterKind::RenameTable)?;
             // A virtual table's module is told of the new name (xRename):
             // it must be connected.
             let vtab = c.connected_vtab(&table)?;
@@ -404,10 +426,14 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
             if table.virtual_table.is_some() {
                 return Err(Error::sql(format!("cannot rename columns of virtual table \"{}\"", table.name)));
             }
+            if c.authorize_alter_table(&table, None)? {
+                return ignored(c, prog);
+            }
             // (SQLite quotes the name as written: `""x""` for `"x"`.)
             let Some(ci) = table.column_index(&old) else {
                 return Err(Error::sql(format!("no such column: \"{written}\"")));
             };
+            c.authorize_alter_rewrite(&table, AlterKind::RenameColumn)?;
             if table.column_index(&new).is_some_and(|other| other != ci) {
                 return Err(Error::sql(format!("error in table {} after rename: duplicate column name: {new}", table.name)));
             }
@@ -437,6 +463,10 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
             if table.columns.len() == 1 {
                 return Err(Error::sql(format!("cannot drop column \"{col}\": no other columns exist")));
             }
+            if c.authorize_alter_table(&table, Some(&table.columns[ci].name))? {
+                return ignored(c, prog);
+            }
+            c.authorize_alter_rewrite(&table, AlterKind::DropColumn)?;
             c.check_views_before_drop(&table)?;
             // (The table text without the column is parsed first: with
             // only generated columns left it is refused as such.)
@@ -614,6 +644,17 @@ impl Compiler<'_> {
 /// ADD COLUMN of a column existing rows cannot get a value for: refused
 /// with `message` when the table has a row. SQLite's check is a SELECT
 /// raising the error at the first row, whose one column shows.
+/// The statement as compiled when the authorizer said IGNORE to its
+/// `SQLITE_ALTER_TABLE`: a program that does nothing.
+fn ignored(c: &mut Compiler<'_>, prog: &mut Program) -> Result<()> {
+    c.b = crate::sql::codegen::builder::Builder::for_statement();
+    prog.column_names.clear();
+    c.stmt.writes = false;
+    let init = c.begin_program();
+    c.end_program(init, None);
+    Ok(())
+}
+
 fn refuse_unless_empty(c: &mut Compiler<'_>, prog: &mut Program, table: &crate::sql::schema::Table, message: &str) -> Result<()> {
     let tc = c.b.cursor();
     c.open_table_read(tc, table, table.columns.len())?;

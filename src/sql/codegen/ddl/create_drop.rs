@@ -342,7 +342,23 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 c.check_new_name(&name, tbl_name.name.0, "table")?;
                 let sql = schema_sql(c.stmt.sql, "TABLE");
                 if let Stmt::CreateTable { body: sqlite3_parser::ast::CreateTableBody::ColumnsAndConstraints { columns, .. }, .. } = stmt {
-                    if let Some(e) = columns.iter().find_map(definition_error) {
+                    // (A DEFAULT that is not constant is refused as such
+                    // first, as SQLite's parser checks that before whether
+                    // the column is generated.)
+                    let definition = |cd: &sqlite3_parser::ast::ColumnDefinition<'_>| {
+                        definition_error(cd).map(|e| {
+                            match cd.constraints.iter().find_map(|k| match &k.constraint {
+                                sqlite3_parser::ast::ColumnConstraint::Default(d) if !is_constant_default(d) && e.message.starts_with("cannot use DEFAULT") => {
+                                    Some(d)
+                                }
+                                _ => None,
+                            }) {
+                                Some(_) => Error::sql(format!("default value of column [{}] is not constant", unquote(cd.col_name.0))),
+                                None => e,
+                            }
+                        })
+                    };
+                    if let Some(e) = columns.iter().find_map(definition) {
                         return Err(e);
                     }
                     for cd in columns.iter() {

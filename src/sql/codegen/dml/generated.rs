@@ -162,6 +162,12 @@ impl Compiler<'_> {
         if table.columns.iter().all(|c| c.generated.is_some()) {
             return Err(Error::sql("must have at least one non-generated column"));
         }
+        // Subqueries, parameters, non-deterministic functions and unknown
+        // names, in the resolver's order over the CHECK constraints and
+        // then these expressions (`ddl/self_ref.rs`).
+        if let Some(e) = self.self_reference_error(table) {
+            return Err(e);
+        }
         // A loop through a VIRTUAL column could never be read: refused
         // here (a loop of STORED ones only when the table is written).
         if let Some(name) = first_loop(table).filter(|n| refuse_virtual_loops && table.column_index(n).is_some_and(|i| table.is_virtual(i))) {
