@@ -348,7 +348,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     let definition = |cd: &sqlite3_parser::ast::ColumnDefinition<'_>| {
                         definition_error(cd).map(|e| {
                             match cd.constraints.iter().find_map(|k| match &k.constraint {
-                                sqlite3_parser::ast::ColumnConstraint::Default(d) if !is_constant_default(d, false) && e.message.starts_with("cannot use DEFAULT") => {
+                                sqlite3_parser::ast::ColumnConstraint::Default(d)
+                                    if !is_constant_default(d, false) && e.message.starts_with("cannot use DEFAULT") =>
+                                {
                                     Some(d)
                                 }
                                 _ => None,
