@@ -88,10 +88,7 @@ pub(super) fn reload(
 /// SQLite, a statistics table that cannot be read leaves the defaults
 /// rather than failing the schema read.
 pub(super) fn load_stats(io: &IoContext, bt: &mut Btree, schema: &mut Schema) -> bool {
-    let rows = match read_stat1(io, bt, schema) {
-        Ok(rows) => rows,
-        Err(_) => Vec::new(),
-    };
+    let rows = read_stat1(io, bt, schema).unwrap_or_default();
     schema.apply_stats(&rows)
 }
 
