@@ -168,9 +168,9 @@ mod tests {
         assert_eq!(s.rows, vec![log_est(100)]);
         let s = IndexStat::parse("sz=0", 1);
         assert_eq!(s.rows, vec![0]);
+        assert_eq!(s.size, Some(log_est(2)));
         let s = IndexStat::parse("12345 unordered", 3);
         assert_eq!(s.rows, vec![log_est(12345), 0, 0]);
         assert!(s.unordered);
-        assert_eq!(s.size, Some(log_est(2)));
     }
 }
