@@ -49,6 +49,9 @@ impl Compiler<'_> {
         let rowid = self.b.reg();
         let target = self.b.reg();
         let mut kept: Option<Error> = None;
+        // (Double-quoted strings in these expressions are DDL's:
+        // `DQS_DDL`.)
+        let outer = std::mem::replace(&mut self.stmt.ddl_names, true);
         for (text, what, pure) in &exprs {
             let found = self.walk_self_reference(table, text, what, *pure, row, rowid, target);
             match found {
@@ -57,6 +60,7 @@ impl Compiler<'_> {
                 None => {}
             }
         }
+        self.stmt.ddl_names = outer;
         self.b = saved;
         kept
     }
