@@ -173,7 +173,6 @@ impl Compiler<'_> {
         if let Some(name) = first_loop(table).filter(|n| refuse_virtual_loops && table.column_index(n).is_some_and(|i| table.is_virtual(i))) {
             return Err(Error::sql(format!("generated column loop on \"{name}\"")));
         }
-        self.refuse_subqueries_and_parameters(table)?;
         // Compile the expressions into a scratch program: this resolves
         // their column names without emitting anything that would run.
         let saved = std::mem::take(&mut self.b);
@@ -198,45 +197,6 @@ impl Compiler<'_> {
 }
 
 impl Compiler<'_> {
-    /// A subquery or parameter in a generated column's expression, refused
-    /// where SQLite's resolver meets it: the columns named before it in the
-    /// expression (a node before its operands) resolve first, so a name
-    /// that does not exist is the error then.
-    fn refuse_subqueries_and_parameters(&mut self, table: &Table) -> Result<()> {
-        let saved = std::mem::take(&mut self.b);
-        self.b.n_regs = saved.n_regs;
-        self.b.n_cursors = saved.n_cursors;
-        let row = self.b.regs(table.columns.len());
-        let rowid = self.b.reg();
-        let target = self.b.reg();
-        let r = self.with_row_scope(table, row, rowid, |c| {
-            for text in table.columns.iter().filter_map(|col| col.generated.as_ref().map(|g| g.expr.as_str())) {
-                crate::sql::parse::with_expr(text, |e| {
-                    use sqlite3_parser::ast::Expr;
-                    let mut problem = None;
-                    let mut names_before: Vec<&Expr<'_>> = Vec::new();
-                    crate::sql::model::expr_shape::walk(e, &mut |x| {
-                        match x {
-                            Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } => problem = problem.or(Some("subqueries")),
-                            Expr::Variable(_) => problem = problem.or(Some("parameters")),
-                            Expr::Id(_) | Expr::Qualified(..) | Expr::DoublyQualified(..) if problem.is_none() => names_before.push(x),
-                            _ => {}
-                        }
-                        problem.is_none()
-                    });
-                    let Some(what) = problem else { return Ok(()) };
-                    for name in names_before {
-                        c.with_pure_context(3, |c| c.expr(name, target))?;
-                    }
-                    Err(Error::sql(format!("{what} prohibited in generated columns")))
-                })?;
-            }
-            Ok(())
-        });
-        self.b = saved;
-        r
-    }
-
     /// CREATE TABLE resolves the names in its CHECK constraints, as SQLite
     /// does: a column that does not exist (or the rowid of a WITHOUT
     /// ROWID table) is "no such column" then, not when a row is written.

@@ -429,18 +429,7 @@ impl<'b> Compiler<'_> {
                     self.stmt.dbs_used |= 1 << table.db;
                     return self.open_vtab_item(inst, decl, alias.unwrap_or_else(|| table.name.clone()), &[], out);
                 }
-                let at = match self.expansion.table_references.iter().position(|(t, _)| t.db == table.db && t.name.eq_ci(&table.name)) {
-                    Some(i) => i,
-                    None => {
-                        self.expansion.table_references.push((table.clone(), 0));
-                        self.expansion.table_references.len() - 1
-                    }
-                };
-                let references = &mut self.expansion.table_references[at].1;
-                if *references >= 0xfffe {
-                    return Err(Error::sql(format!("too many references to \"{}\": max 65535", table.name)));
-                }
-                *references += 1;
+                self.count_table_reference(&table)?;
                 if let Some(view_sql) = &table.view_select {
                     if self.expansion.expanding.iter().any(|v| v.eq_ci(&name)) {
                         return Err(Error::sql(format!("view {name} is circularly defined")));
@@ -654,14 +643,9 @@ impl<'b> Compiler<'_> {
         });
     }
 
-    /// Open the table a flattened view or subquery reads
-    /// (`plan::flatten`) as the FROM item named `name`: its scope shows
-    /// the projected columns only, and EXPLAIN QUERY PLAN the body's name
-    /// for the table, as SQLite's plan after flattening.
-    fn open_flat_table<'a>(&mut self, flat: crate::sql::plan::flatten::FlatTable, name: String, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
-        let table = flat.table;
-        debug_assert!(table.view_select.is_none() && table.virtual_table.is_none() && table.without_rowid.is_none(), "a flattened body reads a rowid table");
-        debug_assert!(flat.width > 0 && flat.width <= table.columns.len(), "a prefix of the table's columns");
+    /// One more reference to `table` in the statement, refused past
+    /// SQLite's 65,535 (each view expansion and flattened body counts).
+    fn count_table_reference(&mut self, table: &Arc<crate::sql::schema::Table>) -> Result<()> {
         let at = match self.expansion.table_references.iter().position(|(t, _)| t.db == table.db && t.name.eq_ci(&table.name)) {
             Some(i) => i,
             None => {
@@ -674,6 +658,18 @@ impl<'b> Compiler<'_> {
             return Err(Error::sql(format!("too many references to \"{}\": max 65535", table.name)));
         }
         *references += 1;
+        Ok(())
+    }
+
+    /// Open the table a flattened view or subquery reads
+    /// (`plan::flatten`) as the FROM item named `name`: its scope shows
+    /// the projected columns only, and EXPLAIN QUERY PLAN the body's name
+    /// for the table, as SQLite's plan after flattening.
+    fn open_flat_table<'a>(&mut self, flat: crate::sql::plan::flatten::FlatTable, name: String, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {
+        let table = flat.table;
+        debug_assert!(table.view_select.is_none() && table.virtual_table.is_none() && table.without_rowid.is_none(), "a flattened body reads a rowid table");
+        debug_assert!(flat.width > 0 && flat.width <= table.columns.len(), "a prefix of the table's columns");
+        self.count_table_reference(&table)?;
         // (SQLite looks up the collation of each column of the body as it
         // describes it, flattened or not.)
         for name in table.columns[..flat.width].iter().filter_map(|c| c.collation.as_deref()) {
