@@ -132,13 +132,15 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
             | SQLITE_DBCONFIG_WRITABLE_SCHEMA
             | SQLITE_DBCONFIG_TRUSTED_SCHEMA
             | SQLITE_DBCONFIG_DQS_DML
-            | SQLITE_DBCONFIG_DQS_DDL => {
+            | SQLITE_DBCONFIG_DQS_DDL
+            | SQLITE_DBCONFIG_DEFENSIVE => {
                 let flag = match op {
                     SQLITE_DBCONFIG_ENABLE_FKEY => ringlite::ConfigFlag::ForeignKeys,
                     SQLITE_DBCONFIG_LEGACY_ALTER_TABLE => ringlite::ConfigFlag::LegacyAlterTable,
                     SQLITE_DBCONFIG_TRUSTED_SCHEMA => ringlite::ConfigFlag::TrustedSchema,
                     SQLITE_DBCONFIG_DQS_DML => ringlite::ConfigFlag::DqsDml,
                     SQLITE_DBCONFIG_DQS_DDL => ringlite::ConfigFlag::DqsDdl,
+                    SQLITE_DBCONFIG_DEFENSIVE => ringlite::ConfigFlag::Defensive,
                     _ => ringlite::ConfigFlag::WritableSchema,
                 };
                 let set = (value >= 0).then_some(value > 0);

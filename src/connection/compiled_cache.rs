@@ -60,6 +60,7 @@ pub struct CompileStamp {
     pub memory: bool,
     pub internal: bool,
     pub no_vtab: bool,
+    pub shadows_read_only: bool,
     pub preupdate_hooked: bool,
     pub text_encoding: crate::value::encoding::TextEncoding,
 }

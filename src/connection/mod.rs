@@ -88,6 +88,8 @@ pub enum ConfigFlag {
     DqsDml,
     /// Double-quoted strings in DDL (`SQLITE_DBCONFIG_DQS_DDL`).
     DqsDdl,
+    /// `SQLITE_DBCONFIG_DEFENSIVE`.
+    Defensive,
 }
 
 /// `SQLITE_OPEN_*` flag bits, as passed to `sqlite3_open_v2`.

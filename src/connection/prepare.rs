@@ -241,7 +241,8 @@ impl Connection {
         let colls = &*colls;
         let collation_order = self.collation_order.clone();
         let collation_order = &collation_order[..];
-        let settings = self.state.settings;
+        let settings = self.compile_settings();
+        let shadows_read_only = self.shadows_read_only();
         let page_size = self.state.dbs[0].btree.page_size();
         let temp_listed = self.state.temp_used || !self.schemas.get(1).is_none_or(|s| s.rows.is_empty());
         let memory = self.memory;
@@ -328,6 +329,7 @@ impl Connection {
             page_size,
             internal,
             no_vtab,
+            shadows_read_only,
             settings,
             preupdate_hooked,
             max_columns,
@@ -478,9 +480,29 @@ impl Connection {
             memory: self.memory,
             internal: self.internal_sql,
             no_vtab: self.no_vtab_sql,
+            shadows_read_only: self.shadows_read_only(),
             preupdate_hooked: self.state.preupdate_hook.is_some(),
             text_encoding: self.state.text_encoding,
         }
+    }
+
+    /// The switches a statement prepared now compiles under: the
+    /// connection's, with `writable_schema` off while
+    /// `SQLITE_DBCONFIG_DEFENSIVE` is on (SQLite's writable-schema test
+    /// asks for the one without the other).
+    fn compile_settings(&self) -> crate::vdbe::settings::Settings {
+        let mut s = self.state.settings;
+        s.writable_schema &= !s.defensive;
+        s
+    }
+
+    /// Whether a statement prepared now is ordinary SQL under
+    /// `SQLITE_DBCONFIG_DEFENSIVE`, for which shadow tables are read-only:
+    /// the flag is on and no callback of a running statement holds the
+    /// connection (SQLite: no statement executing, no virtual table being
+    /// constructed; both run their callbacks lent the connection here).
+    fn shadows_read_only(&self) -> bool {
+        self.state.settings.defensive && self.state.lent_depth == 0
     }
 
     /// Empty the compiled-program cache: a function, collation or module

@@ -55,6 +55,7 @@ impl Connection {
             ConfigFlag::TrustedSchema => &mut self.state.settings.trusted_schema,
             ConfigFlag::DqsDml => &mut self.state.settings.dqs_dml,
             ConfigFlag::DqsDdl => &mut self.state.settings.dqs_ddl,
+            ConfigFlag::Defensive => &mut self.state.settings.defensive,
         };
         if let Some(v) = set {
             // (A changed setting expires every statement, as in SQLite.)

@@ -53,6 +53,12 @@ pub struct Settings {
     /// constraints, generated columns and index expressions a CREATE
     /// statement defines (a schema read from the file always may).
     pub dqs_ddl: bool,
+    /// `SQLITE_DBCONFIG_DEFENSIVE` (off by default): ordinary SQL may not
+    /// deliberately corrupt the database: `PRAGMA writable_schema=ON`,
+    /// `journal_mode=OFF` and `schema_version=N` do nothing, and shadow
+    /// tables are read-only outside the callbacks of a running statement
+    /// (`sql/codegen/shadow_tables.rs`).
+    pub defensive: bool,
 }
 
 impl Settings {
@@ -71,6 +77,7 @@ impl Settings {
         trusted_schema: true,
         dqs_dml: true,
         dqs_ddl: true,
+        defensive: false,
     };
 }
 

@@ -58,6 +58,12 @@ pub struct CompileEnv<'s> {
     /// the statements the extensions run on their shadow tables, so a
     /// trigger there cannot reach back into the table being written).
     pub no_vtab: bool,
+    /// Shadow tables may not be written, dropped, altered or given
+    /// triggers: `SQLITE_DBCONFIG_DEFENSIVE` is on and the statement is
+    /// ordinary SQL, prepared while no statement of the connection runs
+    /// (one prepared inside a callback, a virtual table's method or a
+    /// function, may: see `shadow_tables.rs`).
+    pub shadows_read_only: bool,
     /// The connection's pragma switches when the statement was prepared
     /// (`vdbe/settings.rs`).
     pub settings: Settings,
@@ -106,6 +112,7 @@ impl<'s> CompileEnv<'s> {
             page_size: 4096,
             internal: false,
             no_vtab: false,
+            shadows_read_only: false,
             settings: Settings::DEFAULT,
             preupdate_hooked: false,
             max_columns: 2000,

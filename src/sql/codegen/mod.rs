@@ -53,6 +53,7 @@ pub mod query;
 mod schema_trust;
 pub mod select_context;
 mod select_ids;
+mod shadow_tables;
 pub mod statement;
 pub mod statement_state;
 pub mod target;

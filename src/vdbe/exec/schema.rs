@@ -161,7 +161,13 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                         env.settings.writable_schema = false;
                         env.schema_changed = true;
                     }
-                    Some(v) => env.settings.writable_schema = pragma_bool(v),
+                    // (Under SQLITE_DBCONFIG_DEFENSIVE it cannot be turned on.)
+                    Some(v) => {
+                        let on = pragma_bool(v);
+                        if !on || !env.settings.defensive {
+                            env.settings.writable_schema = on;
+                        }
+                    }
                     None => set_reg(vm, p2, Value::Integer(env.settings.writable_schema as i64)),
                 }
                 return Ok(Flow::Next);

@@ -260,6 +260,9 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
     if crate::sql::schema::is_internal_name(&name) {
         return Err(Error::sql(format!("table {name} may not be altered")));
     }
+    if c.shadow_table_refused(&table) {
+        return Err(Error::sql(format!("table {} may not be altered", table.name)));
+    }
     let init = c.begin_program();
     c.stmt.writes = true;
     // A TEMP table's schema rows live in the temp database's schema table.

@@ -539,6 +539,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     if crate::sql::schema::is_internal_name(&name) && !droppable {
                         return Err(Error::sql(format!("table {name} may not be dropped")));
                     }
+                    if !is_view && c.shadow_table_refused(&t) {
+                        return Err(Error::sql(format!("table {} may not be dropped", t.name)));
+                    }
                     if is_view && t.view_select.is_none() {
                         return Err(Error::sql(format!("use DROP TABLE to delete table {name}")));
                     }

@@ -49,6 +49,9 @@ impl Compiler<'_> {
         if t.view_select.is_some() {
             return Err(Error::sql(format!("cannot modify {name} because it is a view")));
         }
+        if self.shadow_table_refused(&t) {
+            return Err(Error::sql(format!("table {} may not be modified", t.name)));
+        }
         if let Some(what) = &t.unsupported {
             return Err(Error::unsupported(what));
         }

@@ -105,6 +105,9 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             if t.virtual_table.is_some() {
                 return Err(Error::sql("cannot create triggers on virtual tables"));
             }
+            if c.shadow_table_refused(&t) {
+                return Err(Error::sql("cannot create triggers on shadow tables"));
+            }
             if crate::sql::schema::is_internal_name(&name) && !c.env.internal && !c.env.settings.writable_schema {
                 return Err(Error::sql(format!("object name reserved for internal use: {name}")));
             }

@@ -157,8 +157,14 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 Some(e) => {
                     let v = arg_int(e).unwrap_or(0);
                     c.stmt.writes = true;
-                    c.b.add(Opcode::SetCookie, pdb_op, field as i32, v as i32);
-                    if field == Meta::SchemaCookie {
+                    // Under SQLITE_DBCONFIG_DEFENSIVE setting the schema
+                    // cookie is a silent no-op (the write transaction is
+                    // still begun, as SQLite's program does).
+                    let refused = field == Meta::SchemaCookie && c.env.settings.defensive;
+                    if !refused {
+                        c.b.add(Opcode::SetCookie, pdb_op, field as i32, v as i32);
+                    }
+                    if field == Meta::SchemaCookie && !refused {
                         prog.changes_schema = true;
                     }
                     txn = Some(true);
@@ -195,7 +201,12 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             txn = Some(false);
         }
         "journal_mode" | "cache_size" | "cache_spill" | "synchronous" | "page_size" | "wal_autocheckpoint" | "wal_checkpoint" | "io_backend" => {
-            let value = arg.map(arg_text);
+            let mut value = arg.map(arg_text);
+            // Journal mode OFF lets ordinary SQL corrupt the file: under
+            // SQLITE_DBCONFIG_DEFENSIVE asking for it only reports the mode.
+            if pname == "journal_mode" && c.env.settings.defensive && value.as_deref().is_some_and(|v| v.trim().eq_ignore_ascii_case("off")) {
+                value = None;
+            }
             // Setting these returns no row, as in SQLite; the others always
             // report the resulting value.
             let silent_set = value.is_some() && matches!(pname.as_str(), "cache_size" | "cache_spill" | "synchronous" | "page_size");
