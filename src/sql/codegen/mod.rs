@@ -268,6 +268,14 @@ impl<'s> Compiler<'s> {
                     _ => {}
                 }
             }
+            if self.stmt.all_schemas {
+                // (temp only once it is in use, as `verify_schemas`.)
+                let all = (0..self.env.databases.len().clamp(1, 32)).filter(|&db| db != 1 || self.env.temp_listed).fold(0u32, |m, db| m | 1 << db);
+                read |= all;
+                if write {
+                    written |= all;
+                }
+            }
             if write && written == 0 {
                 written = if read & !1 != 0 && read & 1 == 0 { read } else { 1 };
             }

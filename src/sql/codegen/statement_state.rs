@@ -27,6 +27,10 @@ pub struct StatementState<'s> {
     pub eqp: plan_lines::PlanLines,
     /// Databases the program opens cursors on (bit per database).
     pub dbs_used: u32,
+    /// A virtual table configured `SQLITE_VTAB_USES_ALL_SCHEMAS` is used:
+    /// the program begins a transaction on every database (a write one
+    /// on each when it writes), as SQLite's does for such a table.
+    pub all_schemas: bool,
     /// Database a DDL statement changes (0 main, 1 temp, 2.. attached).
     pub ddl_db: usize,
     /// The trigger programs compiled so far (`Program::subprograms`).

@@ -146,6 +146,9 @@ impl<'b> Compiler<'_> {
         if args.len() > n_hidden {
             return Err(Error::sql(format!("too many arguments on {}() - max {n_hidden}", inst.name)));
         }
+        // (SQLite applies SQLITE_VTAB_USES_ALL_SCHEMAS as it plans a scan
+        // of the table: a scan here, so not for an INSERT's target.)
+        self.stmt.all_schemas |= inst.config.uses_all_schemas;
         let cur = self.b.cursor();
         self.b.add4(Opcode::VOpen, cur, 0, 0, P4::VTab(inst.clone()), 0);
         self.comment(&inst.name);
