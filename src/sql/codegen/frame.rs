@@ -31,6 +31,9 @@ pub struct CteDef {
     pub select_sql: String,
     /// Column names given in `name(a, b)`.
     pub columns: Option<Vec<String>>,
+    /// Written `AS MATERIALIZED`: SQLite pushes no outer WHERE term into
+    /// its body.
+    pub materialized: bool,
 }
 
 /// The ORDER BY of a recursive CTE: its queue hands out rows in this

@@ -40,6 +40,9 @@ pub struct NameScope {
     /// While a compound's ORDER BY is resolved: the plain column references
     /// of its later SELECTs (column name, result position).
     pub later_compound_columns: Vec<(String, usize)>,
+    /// And the result expressions of its later SELECTs as written (text,
+    /// result position): a term written as one of them names that column.
+    pub later_compound_exprs: Vec<(String, usize)>,
     /// How many SELECTs enclose the code being compiled.
     pub select_depth: usize,
     /// The `select_depth` of the SELECT carrying a DML statement's own

@@ -49,6 +49,11 @@ pub struct SelectContext {
     /// The column nodes (by address) SQLite's constant propagation
     /// replaces by a constant (see `query::const_propagation`).
     pub const_fixed_nodes: Vec<usize>,
+    /// The tables (by cursor) no NULL row of their loop nest reaches,
+    /// and the NULL tests of WHERE and ON clauses folded to an integer
+    /// (node and operand addresses, value): see `query::null_fold`.
+    pub null_fold_tables: Vec<(i32, std::sync::Arc<crate::sql::schema::Table>)>,
+    pub null_folds: Vec<(usize, usize, i64)>,
     /// Affinity of the first result column of each scalar subquery
     /// compiled, by the address of its AST node (only meaningful while
     /// that AST lives: entries are dropped before the result columns

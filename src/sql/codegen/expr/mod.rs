@@ -480,6 +480,10 @@ impl Compiler<'_> {
 
     fn expr_inner(&mut self, e: &Expr<'_>, target: i32) -> Result<()> {
         self.check_depth_point(e)?;
+        if let Some(v) = self.null_fold(e) {
+            self.b.add(Opcode::Integer, v as i32, target, 0);
+            return Ok(());
+        }
         match e {
             // SQLite's parser built the literal 0 instead (what the other
             // side held is never resolved).

@@ -599,10 +599,12 @@ impl Compiler<'_> {
         // included) for plain and qualified terms.
         let mut later_aliases = Vec::new();
         let mut later_columns: Vec<(String, usize)> = Vec::new();
+        let mut later_exprs: Vec<(String, usize)> = Vec::new();
         for c in compounds {
             if let sqlite3_parser::ast::OneSelect::Select { columns, .. } = &c.select {
                 for (i, rc) in columns.iter().enumerate() {
                     if let sqlite3_parser::ast::ResultColumn::Expr(e, alias) = rc {
+                        later_exprs.push((e.to_string(), i));
                         if let Some(sqlite3_parser::ast::As::As(n) | sqlite3_parser::ast::As::Elided(n)) = alias {
                             later_aliases.push((crate::sql::parse::unquote(n.0), i));
                         }
@@ -617,6 +619,7 @@ impl Compiler<'_> {
         }
         later_columns.extend(arms.iter().flat_map(|a| a.names.iter().cloned().enumerate().map(|(i, n)| (n, i))));
         self.names.later_compound_columns = later_columns;
+        self.names.later_compound_exprs = later_exprs;
         // The collations compare rows only where rows are removed or
         // sorted: a column's collation that is not defined is an error
         // there only, as in SQLite.
@@ -624,6 +627,7 @@ impl Compiler<'_> {
         let mapped = sel.order_by.map(|terms| {
             let mapped = self.order_by_map_with(terms, &items, &info.names, true, &later_aliases);
             self.names.later_compound_columns.clear();
+            self.names.later_compound_exprs.clear();
             mapped
         });
         let mapped = mapped.transpose()?;

@@ -318,6 +318,8 @@ impl<'b> Compiler<'_> {
                         Ok(false) => match self.enter_view_nesting() {
                             Ok(()) => {
                                 let plan_parent = self.stmt.eqp.open_materialize(&alias);
+                                let none = Offer::none();
+                                let offer = if cte.materialized { &none } else { offer };
                                 let r = self.open_subquery_text_in(&cte.select_sql, alias, cte.columns.clone(), None, true, offer, out);
                                 self.stmt.eqp.restore_parent(plan_parent);
                                 self.expansion.view_depth -= 1;
@@ -941,7 +943,13 @@ impl<'b> Compiler<'_> {
         }
         // (Names as written, unquoted where used: no copy of each.)
         let mut names: Vec<(Option<&str>, Option<&str>, &str)> = Vec::new();
+        let folds = self.select.null_folds.clone();
+        let folded = |x: &Expr<'_>| !folds.is_empty() && self.null_fold(x).is_some();
         walk(e, &mut |x| {
+            // (A NULL test folded to an integer reads no column.)
+            if folded(x) {
+                return false;
+            }
             match x {
                 // `x IN ()` is the constant false (true with NOT) that
                 // SQLite makes it, its left side never read: it depends
@@ -1089,6 +1097,8 @@ impl<'b> Compiler<'_> {
                 }
             }
         }
+        // NULL tests of NOT NULL columns folded, before any term is placed.
+        self.fold_null_tests(items, &all_terms, last_right);
         // SQLite's constant propagation in a SELECT's WHERE (not an UPDATE's
         // or DELETE's, not through ON clauses when a RIGHT JOIN is about),
         // before the planner reads the terms.

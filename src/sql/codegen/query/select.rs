@@ -204,6 +204,7 @@ impl Compiler<'_> {
                 CteDef {
                     select_sql: crate::sql::parse::ast_text(cte.select),
                     columns: cte.columns.map(|cs| cs.iter().map(|c| unquote(c.col_name.0)).collect()),
+                    materialized: cte.materialized == ast::Materialized::Yes,
                 },
             );
         }
@@ -478,6 +479,12 @@ impl Compiler<'_> {
             if m.is_none() {
                 let text = e.to_string();
                 m = items.iter().position(|it| matches!(it, ResultItem::Expr(x, _) if x.to_string() == text));
+            }
+            // (A later SELECT's result expression, matched as the term is
+            // written, COLLATE included, as SQLite matches it.)
+            if m.is_none() && compound {
+                let written = t.expr.to_string();
+                m = self.names.later_compound_exprs.iter().find(|(x, _)| *x == written).map(|(_, i)| *i);
             }
             if m.is_none() && compound {
                 // `t.c` names the result column that reads column c.
@@ -799,10 +806,18 @@ impl Compiler<'_> {
             // SQLite: a virtual table's `colUsed`, a covering index.)
             let mut exists_written = None;
             if matches!(dest, Dest::Exists { .. }) && group_by.is_none() && having.is_none() && !self.has_inner_aggregate(&items) {
+                // (SQLite drops these columns before it asks whether the
+                // subquery reads the enclosing row: a column of an outer
+                // query named only here does not make it correlated, so
+                // it still runs once.)
+                let was_correlated = self.names.scopes.last().map(|s| s.correlated);
                 for it in &items {
                     if let ResultItem::Expr(e, _) = it {
                         self.check_names(e)?;
                     }
+                }
+                if let (Some(was), Some(s)) = (was_correlated, self.names.scopes.last_mut()) {
+                    s.correlated = was;
                 }
                 // (The ORDER BY is resolved against the written result
                 // columns, below with the other clauses.)

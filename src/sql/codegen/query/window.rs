@@ -149,6 +149,7 @@ impl<'b> Compiler<'_> {
         }
         let store = self.b.cursor();
         self.b.add(Opcode::OpenEphemeral, store, width as i32, 0);
+        let mut served = false;
         if let Some((group_by, having)) = grouping {
             // One stored row per group, from the aggregate query itself.
             let mut stored: Vec<ResultItem<'a, 'b>> = cols.iter().map(|c| ResultItem::Col(c.clone(), String::new(), true)).collect();
@@ -178,9 +179,9 @@ impl<'b> Compiler<'_> {
             self.compile_aggregate(from, terms, &stored, Some(items), group_by, having, None, &mut sctx)?;
             self.b.bind(end);
         } else {
-            self.fill_window_store(from, terms, &cols, &calls, &layout, store, width)?;
+            served = self.fill_window_store(from, terms, &cols, &calls, &layout, store, width)?;
         }
-        self.window_output(&calls, &layout, &cols, &agg_calls, store, items, order_by, ctx)
+        self.window_output(&calls, &layout, &cols, &agg_calls, store, items, order_by, ctx, served)
     }
 
     /// "no such column" for a name in `exprs` that is only one of the
@@ -216,8 +217,13 @@ impl<'b> Compiler<'_> {
         layout: &[(usize, usize, usize, usize)],
         store: i32,
         width: usize,
-    ) -> Result<()> {
-        let loops = self.open_loops(from, terms)?;
+    ) -> Result<bool> {
+        // The loops are asked for the order of the window computed first
+        // (the last one written with its keys), as SQLite's innermost
+        // query is; when they give it, that window sorts nothing.
+        let goal = calls.last().and_then(|c| self.window_goal(&c.spec));
+        let req = crate::sql::plan::goal::LoopRequest { goal, uses: None };
+        let (loops, served) = self.open_loops_with(from, terms, &req)?;
         let regs = self.b.regs(width.max(1));
         for (i, c) in cols.iter().enumerate() {
             self.emit_column(c, regs + i as i32)?;
@@ -251,7 +257,29 @@ impl<'b> Compiler<'_> {
         self.b.add(Opcode::NewRowid, store, rid, 0);
         self.b.add(Opcode::Insert, store, rec, rid);
         self.close_loops(loops);
-        Ok(())
+        Ok(served)
+    }
+
+    /// The order of `spec`'s sort (PARTITION BY ascending, then ORDER BY)
+    /// as a goal for the loops, when each key is a plain column of one
+    /// FROM item.
+    fn window_goal(&mut self, spec: &WinSpec<'_, '_>) -> Option<crate::sql::plan::order::OrderGoal> {
+        // (Each key under the collation it sorts with, made explicit: the
+        // goal is built from sort terms.)
+        let keys: Vec<(&Expr<'_>, Option<SortOrder>, Option<ast::NullsOrder>)> = spec
+            .partition_by
+            .unwrap_or(&[])
+            .iter()
+            .map(|e| (e, None, None))
+            .chain(spec.order_by.unwrap_or(&[]).iter().map(|t| (&t.expr, t.order, t.nulls)))
+            .collect();
+        if keys.is_empty() {
+            return None;
+        }
+        let names: Vec<String> = keys.iter().map(|(e, _, _)| self.expr_collation(e).map_or_else(|| "BINARY".to_string(), |c| c.0)).collect();
+        let terms: Vec<SortedColumn<'_>> =
+            keys.iter().zip(&names).map(|((e, order, nulls), n)| SortedColumn { expr: Expr::Collate(e, n.as_str()), order: *order, nulls: *nulls }).collect();
+        self.order_by_goal(&terms, &[], &[])
     }
 
     /// Compute the windows over the stored rows and produce the result.
@@ -266,6 +294,7 @@ impl<'b> Compiler<'_> {
         items: &[ResultItem<'a, 'b>],
         order_by: Option<&'a [SortedColumn<'b>]>,
         ctx: &RowCtx,
+        served: bool,
     ) -> Result<()> {
         let nc = cols.len() + agg_calls.len();
         // Per call: its values by stored rowid. As in SQLite, the windows
@@ -281,13 +310,27 @@ impl<'b> Compiler<'_> {
         }
         let mut value_tables = vec![0; calls.len()];
         let mut input: Option<(i32, usize)> = None;
+        // The rows are in a window's order when its keys begin the order
+        // they are in: the order the loops gave for the first window
+        // computed (`served`), or the keys the last sort used. No sort
+        // then, as in SQLite, whose plan shows one sort per other window.
+        let first_keys = specs.last().and_then(|sp| calls.iter().find(|c| &window_spec_text(&c.spec) == sp)).map(|c| window_sort_keys(&c.spec));
+        let mut sorted_by: Option<Vec<String>> = first_keys.filter(|_| served);
         for spec in specs.iter().rev() {
             let mut last = None;
+            let keys = calls.iter().find(|c| &window_spec_text(&c.spec) == spec).map(|c| window_sort_keys(&c.spec)).unwrap_or_default();
+            let presorted = sorted_by.as_ref().map_or(keys.is_empty(), |o| o.starts_with(&keys));
+            if !presorted {
+                self.stmt.eqp.push(format_args!("USE TEMP B-TREE FOR ORDER BY"));
+            }
             for (ci, c) in calls.iter().enumerate().filter(|(_, c)| &window_spec_text(&c.spec) == spec) {
                 let vt = self.b.cursor();
                 self.b.add(Opcode::OpenEphemeral, vt, 1, 0);
                 value_tables[ci] = vt;
-                last = Some(self.window_pass(c, layout[ci], store, vt, input)?);
+                last = Some(self.window_pass(c, layout[ci], store, vt, input, presorted)?);
+            }
+            if !presorted {
+                sorted_by = Some(keys);
             }
             input = last.or(input);
         }
@@ -451,6 +494,7 @@ impl<'b> Compiler<'_> {
         store: i32,
         values: i32,
         input: Option<(i32, usize)>,
+        presorted: bool,
     ) -> Result<(i32, usize)> {
         let (at, na, kat, nk) = layout;
         let np = c.spec.partition_by.map_or(0, |p| p.len());
@@ -470,10 +514,22 @@ impl<'b> Compiler<'_> {
         // its xFinal at each partition's end, as in SQLite.
         let leading_acc = !matches!(c.frame, Frame::Rows(..) | Frame::Value(_));
         let final_at_end = matches!(&c.kind, WinKind::Agg(def) if !def.flags.builtin) && (moving || leading_acc);
-        // Sort (keys, rowid, args) and keep two copies of the sorted rows.
+        // Sort (keys, rowid, args) and keep copies of the sorted rows. Rows
+        // read in this window's order already (`presorted`: the loops gave
+        // it, or the pass before sorted by the same keys) are copied as
+        // they come, without a sort, as SQLite then has none.
         let w = nk + 1 + na;
         let sorter = self.b.cursor();
-        self.b.add4(Opcode::SorterOpen, sorter, w as i32, 0, P4::KeyInfo(ki.clone()), 0);
+        let lead = self.b.cursor();
+        let trail = self.b.cursor();
+        let peek = self.b.cursor();
+        if presorted {
+            for cur in [lead, trail, peek] {
+                self.b.add(Opcode::OpenEphemeral, cur, w as i32, 0);
+            }
+        } else {
+            self.b.add4(Opcode::SorterOpen, sorter, w as i32, 0, P4::KeyInfo(ki.clone()), 0);
+        }
         let end = self.b.label();
         let reader = input.map_or(store, |(sorted, _)| sorted);
         self.b.add(Opcode::Rewind, reader, end, 0);
@@ -507,30 +563,36 @@ impl<'b> Compiler<'_> {
         }
         let rec = self.b.reg();
         self.b.add(Opcode::MakeRecord, regs, w as i32, rec);
-        self.b.add(Opcode::SorterInsert, sorter, rec, 0);
+        if presorted {
+            let seq = self.b.reg();
+            self.b.add(Opcode::NewRowid, lead, seq, 0);
+            for cur in [lead, trail, peek] {
+                self.b.add(Opcode::Insert, cur, rec, seq);
+            }
+        } else {
+            self.b.add(Opcode::SorterInsert, sorter, rec, 0);
+        }
         self.b.add(Opcode::Next, reader, top as i32, 0);
         self.b.bind(end);
-
-        let lead = self.b.cursor();
-        let trail = self.b.cursor();
-        let peek = self.b.cursor();
-        self.b.add(Opcode::OpenEphemeral, lead, w as i32, 0);
-        self.b.add(Opcode::OpenEphemeral, trail, w as i32, 0);
-        self.b.add(Opcode::OpenEphemeral, peek, w as i32, 0);
-        let sorted_end = self.b.label();
-        let drec = self.b.reg();
-        let pseudo = self.b.cursor();
-        self.b.add(Opcode::OpenPseudo, pseudo, drec, w as i32);
-        self.b.add(Opcode::SorterSort, sorter, sorted_end, 0);
-        let stop = self.b.here();
-        self.b.add(Opcode::SorterData, sorter, drec, pseudo);
-        let seq = self.b.reg();
-        self.b.add(Opcode::NewRowid, lead, seq, 0);
-        self.b.add(Opcode::Insert, lead, drec, seq);
-        self.b.add(Opcode::Insert, trail, drec, seq);
-        self.b.add(Opcode::Insert, peek, drec, seq);
-        self.b.add(Opcode::SorterNext, sorter, stop as i32, 0);
-        self.b.bind(sorted_end);
+        if !presorted {
+            let sorted_end = self.b.label();
+            let drec = self.b.reg();
+            let pseudo = self.b.cursor();
+            self.b.add(Opcode::OpenEphemeral, lead, w as i32, 0);
+            self.b.add(Opcode::OpenEphemeral, trail, w as i32, 0);
+            self.b.add(Opcode::OpenEphemeral, peek, w as i32, 0);
+            self.b.add(Opcode::OpenPseudo, pseudo, drec, w as i32);
+            self.b.add(Opcode::SorterSort, sorter, sorted_end, 0);
+            let stop = self.b.here();
+            self.b.add(Opcode::SorterData, sorter, drec, pseudo);
+            let seq = self.b.reg();
+            self.b.add(Opcode::NewRowid, lead, seq, 0);
+            self.b.add(Opcode::Insert, lead, drec, seq);
+            self.b.add(Opcode::Insert, trail, drec, seq);
+            self.b.add(Opcode::Insert, peek, drec, seq);
+            self.b.add(Opcode::SorterNext, sorter, stop as i32, 0);
+            self.b.bind(sorted_end);
+        }
 
         // Walk peer groups.
         let done = self.b.label();
@@ -1085,6 +1147,16 @@ fn order_served_by_window(terms: &[SortedColumn<'_>], order_map: &[Option<usize>
 
 /// A window's PARTITION BY and ORDER BY as text: windows alike in these
 /// sort the rows alike.
+/// A window's sort keys as text, one per key: PARTITION BY (ascending)
+/// then ORDER BY. Rows sorted by some keys are sorted by any prefix of
+/// them too (the sort is stable).
+fn window_sort_keys(spec: &WinSpec<'_, '_>) -> Vec<String> {
+    let desc = |o: Option<SortOrder>| matches!(o, Some(SortOrder::Desc));
+    let part = spec.partition_by.unwrap_or(&[]).iter().map(|e| format!("{e} false None"));
+    let order = spec.order_by.unwrap_or(&[]).iter().map(|t| format!("{} {} {:?}", t.expr, desc(t.order), t.nulls));
+    part.chain(order).collect()
+}
+
 fn window_spec_text(spec: &WinSpec<'_, '_>) -> String {
     let part: Vec<String> = spec.partition_by.unwrap_or(&[]).iter().map(|e| e.to_string()).collect();
     let order: Vec<String> = spec.order_by.unwrap_or(&[]).iter().map(|t| format!("{} {:?} {:?}", t.expr, t.order, t.nulls)).collect();

@@ -208,7 +208,17 @@ impl Walker<'_> {
             while let Expr::Collate(inner, _) = e {
                 e = inner;
             }
-            let Expr::Id(id) = e else { continue };
+            let Expr::Id(id) = e else {
+                // An expression (not a column name, not a column number)
+                // must be one of an arm's result expressions as written.
+                if !matches!(e, Expr::Qualified(..) | Expr::DoublyQualified(..))
+                    && crate::sql::model::expr_shape::parse_time_integer(e).is_none()
+                    && !any_arm_result_is(sel, &term.expr)
+                {
+                    self.fail(format!("{} ORDER BY term does not match any column in the result set", ordinal(i + 1)));
+                }
+                continue;
+            };
             let name = plain(id.0);
             if names.iter().chain(read.iter()).any(|n| eq(n, &name)) {
                 continue;
@@ -406,4 +416,34 @@ impl Walker<'_> {
             Expr::Raise(_, None) | Expr::Literal(_) | Expr::Name(_) | Expr::Variable(_) => {}
         }
     }
+}
+
+/// Whether `e` is written as a result expression of one of the arms of
+/// compound `sel` (a COLLATE included: SQLite matches none of
+/// `x + 1 COLLATE nocase` with `x + 1`); also when an arm's columns are
+/// not all expressions (`*`: not known here), so that nothing is refused
+/// wrongly.
+fn any_arm_result_is(sel: &Select<'_>, e: &Expr<'_>) -> bool {
+    // (Without the position tags of `rename::tagged`: two tokens of one
+    // text are told apart by their tags only.)
+    fn bare(e: &Expr<'_>) -> String {
+        e.to_string().chars().filter(|c| !('\u{E000}'..='\u{E00A}').contains(c)).collect()
+    }
+    let text = bare(e);
+    let arms = std::iter::once(&sel.body.select).chain(sel.body.compounds.iter().flat_map(|c| c.iter().map(|c| &c.select)));
+    for arm in arms {
+        match arm {
+            OneSelect::Select { columns, .. } => {
+                for c in columns.iter() {
+                    match c {
+                        ResultColumn::Expr(r, _) if bare(r).eq_ci(&text) => return true,
+                        ResultColumn::Expr(..) => {}
+                        _ => return true,
+                    }
+                }
+            }
+            OneSelect::Values(_) => {}
+        }
+    }
+    false
 }
