@@ -118,8 +118,9 @@ $(LIBDIR)/pkgconfig/sqlite3.pc: capi/sqlite3.pc.in
 header: cbindgen
 	cd capi && cbindgen --quiet --config cbindgen.toml --crate ringlite-capi --output ../include/sqlite3.h .
 
-# Tools the demo and tests use, installed when missing (sqlite3-pcre: a
-# packaged extension the loadable-extension tests load on both libraries).
+# Tools the demo and tests use, installed when missing (sqlite3-pcre and
+# libsqlite3-mod-spatialite: packaged extensions the loadable-extension
+# tests load on both libraries).
 deps:
 	@need=""; \
 	dpkg -s libsqlite3-dev >/dev/null 2>&1 || need="$$need libsqlite3-dev"; \
@@ -131,6 +132,8 @@ deps:
 	if [ -n "$$need" ]; then apt-get update -qq && apt-get install -y -qq $$need; fi
 	@dpkg -s sqlite3-pcre >/dev/null 2>&1 || apt-get install -y -qq sqlite3-pcre \
 	  || echo "sqlite3-pcre could not be installed: p_load_extension.py skips its part"
+	@dpkg -s libsqlite3-mod-spatialite >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libsqlite3-mod-spatialite \
+	  || echo "libsqlite3-mod-spatialite could not be installed: p_spatialite.py and shell/spatialite.sql skip it"
 
 # cbindgen generates include/sqlite3.h (committed): only `make header` and
 # the header-freshness check of test-capi need it, never the build.
