@@ -313,7 +313,7 @@ fn journal_modes_commit_and_sqlite_reads() {
         let io = IoContext::new(Arc::new(SyncBackend::new()));
         let root = make_db(&io, &path, 50);
         let mut bt = open_btree(&io, &path);
-        assert_eq!(bt.set_journal_mode(mode), mode);
+        assert_eq!(bt.set_journal_mode(mode, false), mode);
         io.block_on(|| bt.begin_write(false)).unwrap();
         scribble(&io, &mut bt, root);
         io.block_on(|| bt.commit()).unwrap();
@@ -515,7 +515,7 @@ fn persist_journal_is_not_hot_for_readers() {
     let io = IoContext::new(Arc::new(SyncBackend::new()));
     let root = make_db(&io, &path, 20);
     let mut bt = open_btree(&io, &path);
-    bt.set_journal_mode("persist");
+    bt.set_journal_mode("persist", false);
     io.block_on(|| bt.begin_write(false)).unwrap();
     scribble(&io, &mut bt, root);
     io.block_on(|| bt.commit()).unwrap();
@@ -654,7 +654,7 @@ fn rollback_commit_fsync_pattern_follows_synchronous() {
         let io = IoContext::new(sim.clone());
         let root = make_db(&io, "fs.db", 50);
         let mut bt = Btree::open(&io, "fs.db", BtreeOptions::default()).unwrap();
-        assert_eq!(bt.set_journal_mode(mode), mode);
+        assert_eq!(bt.set_journal_mode(mode, false), mode);
         bt.set_synchronous(sync);
         io.block_on(|| bt.begin_write(false)).unwrap();
         scribble(&io, &mut bt, root);

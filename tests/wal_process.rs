@@ -245,7 +245,7 @@ fn sqlite_process_reads_our_live_index() {
     let path = path.to_str().unwrap();
     let io = IoContext::new(Arc::new(SyncBackend::new()));
     let mut bt = open_btree(&io, path);
-    assert_eq!(bt.set_journal_mode("wal"), "wal");
+    assert_eq!(bt.set_journal_mode("wal", false), "wal");
     let root = create_table(&io, &mut bt);
     let mut model = Model::new();
     let mut rng = Rng(777);
@@ -326,7 +326,7 @@ fn index_spanning_several_shm_regions_is_shared_with_sqlite() {
     let io = IoContext::new(Arc::new(SyncBackend::new()));
     let mut bt = open_btree(&io, path);
     assert_eq!(bt.set_page_size(1024), 1024);
-    assert_eq!(bt.set_journal_mode("wal"), "wal");
+    assert_eq!(bt.set_journal_mode("wal", false), "wal");
     bt.set_wal_autocheckpoint(0);
     let root = create_table(&io, &mut bt);
     let mut model = Model::new();

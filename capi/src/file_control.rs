@@ -191,7 +191,18 @@ pub unsafe extern "C" fn sqlite3_file_control(db: *mut sqlite3, zDbName: *const 
             }
             _ => match file {
                 Some(f) => match vfs_file(&f) {
-                    Some(vf) => vf.file_control(op, arg),
+                    Some(vf) => {
+                        // The VFS may run the busy handler (through what
+                        // BUSYHANDLER gave it): its count is left as it
+                        // was, as SQLite restores it around the call.
+                        let count = d.hooks.try_borrow().ok().map(|h| h.vfs_busy_count.clone());
+                        let saved = count.as_ref().map(|c| c.load(std::sync::atomic::Ordering::Relaxed));
+                        let rc = vf.file_control(op, arg);
+                        if let (Some(c), Some(n)) = (count, saved) {
+                            c.store(n, std::sync::atomic::Ordering::Relaxed);
+                        }
+                        rc
+                    }
                     None => unix_file_control(f.as_ref(), op, arg),
                 },
                 None => SQLITE_NOTFOUND,

@@ -187,7 +187,7 @@ pub unsafe extern "C" fn sqlite3_busy_handler(db: *mut sqlite3, xBusy: Option<un
             let mut h = d.hooks.borrow_mut();
             h.busy = new;
             h.busy_timeout_ms = 0;
-            h.vfs_busy_count.set(0);
+            h.vfs_busy_count.store(0, std::sync::atomic::Ordering::Relaxed);
         }
         let h = handle_ptr(d);
         let trampoline = new.map(|_| {
@@ -214,7 +214,8 @@ pub unsafe extern "C" fn sqlite3_busy_handler(db: *mut sqlite3, xBusy: Option<un
 pub unsafe fn invoke_busy_for_vfs(db: *const sqlite3, vfs: *mut crate::abi::sqlite3_vfs) -> c_int {
     let d = &*db;
     // Copied out: the borrow ends before the callback runs (module doc).
-    let Some((busy, timeout, n)) = d.hooks.try_borrow().ok().map(|h| (h.busy, h.busy_timeout_ms, h.vfs_busy_count.get())) else {
+    let Some((busy, timeout, n)) = d.hooks.try_borrow().ok().map(|h| (h.busy, h.busy_timeout_ms, h.vfs_busy_count.load(std::sync::atomic::Ordering::Relaxed)))
+    else {
         return 0;
     };
     if n < 0 {
@@ -245,7 +246,7 @@ pub unsafe fn invoke_busy_for_vfs(db: *const sqlite3, vfs: *mut crate::abi::sqli
         None => return 0,
     };
     if let Ok(h) = d.hooks.try_borrow() {
-        h.vfs_busy_count.set(if retry { n.saturating_add(1) } else { -1 });
+        h.vfs_busy_count.store(if retry { n.saturating_add(1) } else { -1 }, std::sync::atomic::Ordering::Relaxed);
     }
     retry as c_int
 }
@@ -264,7 +265,7 @@ pub unsafe extern "C" fn sqlite3_busy_timeout(db: *mut sqlite3, ms: c_int) -> c_
             let mut h = d.hooks.borrow_mut();
             h.busy = None;
             h.busy_timeout_ms = ms.max(0);
-            h.vfs_busy_count.set(0);
+            h.vfs_busy_count.store(0, std::sync::atomic::Ordering::Relaxed);
         }
         let _ = d.with_conn(|c| c.set_busy_timeout(ms));
         SQLITE_OK

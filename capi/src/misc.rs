@@ -290,6 +290,7 @@ pub unsafe extern "C" fn sqlite3_wal_checkpoint_v2(db: *mut sqlite3, zDb: *const
         if !(SQLITE_CHECKPOINT_PASSIVE..=SQLITE_CHECKPOINT_TRUNCATE).contains(&eMode) {
             return SQLITE_MISUSE;
         }
+        crate::slots::reset_vfs_busy_count(d);
         // NULL or "" names every database; ringlite checkpoints main then
         // (attached WAL databases are checkpointed when named).
         let mut schema = "main".to_string();

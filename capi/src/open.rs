@@ -49,6 +49,11 @@ pub unsafe fn open_impl(filename: &[u8], pp_db: *mut *mut sqlite3, flags: c_int,
     if let Ok(Some(c)) = d.conn.try_borrow().as_deref() {
         c.set_io_tag(raw as usize);
     }
+    // One retry count for the busy handler, whether the engine or an
+    // application VFS (SQLITE_FCNTL_BUSYHANDLER) calls it, as SQLite's.
+    if let (Ok(Some(c)), Ok(h)) = (d.conn.try_borrow_mut().as_deref_mut(), d.hooks.try_borrow()) {
+        c.share_busy_count(h.vfs_busy_count.clone());
+    }
     if let Some(b) = app_vfs {
         b.set_handle(raw as *mut c_void);
     }

@@ -26,11 +26,11 @@ pub fn clear_all(d: &sqlite3) {
     }
 }
 
-/// A new step, prepare or checkpoint: the count of `hooks::invoke_busy_for_vfs`
-/// starts over, as SQLite's does.
+/// A new step, prepare or checkpoint: the busy handler's count starts
+/// over, as SQLite's does.
 pub fn reset_vfs_busy_count(d: &sqlite3) {
     if let Ok(h) = d.hooks.try_borrow() {
-        h.vfs_busy_count.set(0);
+        h.vfs_busy_count.store(0, std::sync::atomic::Ordering::Relaxed);
     }
 }
 
@@ -70,10 +70,12 @@ pub struct HookSlots {
     /// `sqlite3_busy_timeout`'s milliseconds while it is the busy handler
     /// in force (0: none), for the handler an application VFS calls.
     pub busy_timeout_ms: c_int,
-    /// SQLite's retry count of the busy handler an application VFS calls
-    /// (`SQLITE_FCNTL_BUSYHANDLER`): 0 at each step, prepare and
-    /// checkpoint, -1 once the handler gave up (no more calls until then).
-    pub vfs_busy_count: std::cell::Cell<c_int>,
+    /// SQLite's retry count of the busy handler, one per connection: the
+    /// engine's own waits and an application VFS's calls through
+    /// `SQLITE_FCNTL_BUSYHANDLER` share it (`Connection::share_busy_count`):
+    /// 0 at each step, prepare and checkpoint, -1 once the handler gave up
+    /// (no more calls until then).
+    pub vfs_busy_count: std::sync::Arc<std::sync::atomic::AtomicI32>,
     /// The authorizer (`authorizer.rs`).
     pub authorizer: Option<AuthSlot>,
     /// `sqlite3_collation_needed` / `16` (`collation.rs`).

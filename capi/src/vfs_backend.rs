@@ -1018,6 +1018,12 @@ impl File for VfsFile {
                 // SAFETY: CKPT_DONE takes no argument.
                 unsafe { self.file_control(SQLITE_FCNTL_CKPT_DONE, std::ptr::null_mut()) };
             }
+            FileHint::WalPageSize(ps) => {
+                // (Not sent to the VFS: the frame layout of `wal_piece`.)
+                if self.wal && ps.is_power_of_two() && (512..=65536).contains(&ps) {
+                    self.wal_page_size.store(ps, std::sync::atomic::Ordering::Relaxed);
+                }
+            }
         };
     }
 

@@ -15,10 +15,12 @@
 **   demo_more_init         the API real extensions lean on: auxdata,
 **                          pointer values, blob I/O and a nested statement
 **                          from a function, overload_function, a collation
-**                          with a destructor, subtypes.
+**                          with a destructor, subtypes, and the virtual
+**                          table module demo_range.
 ** There is deliberately no sqlite3_extension_init. */
 #include <sqlite3ext.h>
 SQLITE_EXTENSION_INIT1
+#include <stdlib.h>
 #include <string.h>
 #ifndef SQLITE_RESULT_SUBTYPE /* newer than the system header (3.40.1) */
 #define SQLITE_RESULT_SUBTYPE 0x001000000
@@ -233,6 +235,122 @@ static void destroyed_func(sqlite3_context *ctx, int argc, sqlite3_value **argv)
   sqlite3_result_int(ctx, nocase_destroyed);
 }
 
+/* A virtual table module, "demo_range": CREATE VIRTUAL TABLE t USING
+** demo_range(N) holds the rows n = 1..N with sq = n*n. xBestIndex takes
+** an equality on n (one row) and a lower bound n > X, and consumes an
+** ORDER BY n (ascending or descending); xConnect refuses a bad N with a
+** message of its own. */
+typedef struct RangeTab {
+  sqlite3_vtab base;
+  sqlite3_int64 n;
+} RangeTab;
+typedef struct RangeCur {
+  sqlite3_vtab_cursor base;
+  sqlite3_int64 at, last, step;
+} RangeCur;
+static int range_connect(sqlite3 *db, void *aux, int argc, const char *const *argv, sqlite3_vtab **out, char **err) {
+  RangeTab *t;
+  sqlite3_int64 n = argc > 3 ? atoll(argv[3]) : 0;
+  (void)aux;
+  if (n <= 0) {
+    *err = sqlite3_mprintf("demo_range: bad size %s", argc > 3 ? argv[3] : "(none)");
+    return SQLITE_ERROR;
+  }
+  int rc = sqlite3_declare_vtab(db, "CREATE TABLE x(n INTEGER, sq INTEGER)");
+  if (rc != SQLITE_OK) return rc;
+  t = sqlite3_malloc(sizeof *t);
+  if (t == 0) return SQLITE_NOMEM;
+  memset(t, 0, sizeof *t);
+  t->n = n;
+  *out = &t->base;
+  return SQLITE_OK;
+}
+static int range_disconnect(sqlite3_vtab *v) {
+  sqlite3_free(v);
+  return SQLITE_OK;
+}
+/* idxNum bits: 1 equality on n, 2 lower bound on n, 4 descending. */
+static int range_best_index(sqlite3_vtab *v, sqlite3_index_info *info) {
+  int i, arg = 0, num = 0;
+  double cost = (double)((RangeTab *)v)->n;
+  for (i = 0; i < info->nConstraint; i++) {
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    if (!c->usable || c->iColumn != 0) continue;
+    if (c->op == SQLITE_INDEX_CONSTRAINT_EQ && !(num & 1)) {
+      num |= 1;
+      info->aConstraintUsage[i].argvIndex = ++arg;
+      info->aConstraintUsage[i].omit = 1;
+      cost = 1;
+    }
+  }
+  for (i = 0; i < info->nConstraint && !(num & 1); i++) {
+    const struct sqlite3_index_constraint *c = &info->aConstraint[i];
+    if (c->usable && c->iColumn == 0 && c->op == SQLITE_INDEX_CONSTRAINT_GT && !(num & 2)) {
+      num |= 2;
+      info->aConstraintUsage[i].argvIndex = ++arg;
+      info->aConstraintUsage[i].omit = 1;
+      cost /= 2;
+    }
+  }
+  if (info->nOrderBy == 1 && info->aOrderBy[0].iColumn == 0) {
+    if (info->aOrderBy[0].desc) num |= 4;
+    info->orderByConsumed = 1;
+  }
+  info->idxNum = num;
+  info->estimatedCost = cost;
+  return SQLITE_OK;
+}
+static int range_open(sqlite3_vtab *v, sqlite3_vtab_cursor **out) {
+  RangeCur *c = sqlite3_malloc(sizeof *c);
+  (void)v;
+  if (c == 0) return SQLITE_NOMEM;
+  memset(c, 0, sizeof *c);
+  *out = &c->base;
+  return SQLITE_OK;
+}
+static int range_close(sqlite3_vtab_cursor *c) {
+  sqlite3_free(c);
+  return SQLITE_OK;
+}
+static int range_filter(sqlite3_vtab_cursor *cur, int num, const char *idx, int argc, sqlite3_value **argv) {
+  RangeCur *c = (RangeCur *)cur;
+  sqlite3_int64 lo = 1, hi = ((RangeTab *)cur->pVtab)->n;
+  (void)idx; (void)argc;
+  if (num & 1) {
+    sqlite3_int64 v = sqlite3_value_int64(argv[0]);
+    if (v > lo) lo = v;
+    if (v < hi) hi = v;
+  }
+  if (num & 2) {
+    sqlite3_int64 v = sqlite3_value_int64(argv[0]) + 1;
+    if (v > lo) lo = v;
+  }
+  if (num & 4) { c->at = hi; c->last = lo; c->step = -1; }
+  else { c->at = lo; c->last = hi; c->step = 1; }
+  return SQLITE_OK;
+}
+static int range_next(sqlite3_vtab_cursor *cur) {
+  ((RangeCur *)cur)->at += ((RangeCur *)cur)->step;
+  return SQLITE_OK;
+}
+static int range_eof(sqlite3_vtab_cursor *cur) {
+  RangeCur *c = (RangeCur *)cur;
+  return c->step > 0 ? c->at > c->last : c->at < c->last;
+}
+static int range_column(sqlite3_vtab_cursor *cur, sqlite3_context *ctx, int col) {
+  sqlite3_int64 n = ((RangeCur *)cur)->at;
+  sqlite3_result_int64(ctx, col == 0 ? n : n * n);
+  return SQLITE_OK;
+}
+static int range_rowid(sqlite3_vtab_cursor *cur, sqlite3_int64 *out) {
+  *out = ((RangeCur *)cur)->at;
+  return SQLITE_OK;
+}
+static sqlite3_module range_module = {
+  0, range_connect, range_connect, range_best_index, range_disconnect, range_disconnect,
+  range_open, range_close, range_filter, range_next, range_eof, range_column, range_rowid,
+};
+
 int demo_more_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines *pApi) {
   int rc = SQLITE_OK;
   SQLITE_EXTENSION_INIT2(pApi);
@@ -248,5 +366,6 @@ int demo_more_init(sqlite3 *db, char **pzErrMsg, const sqlite3_api_routines *pAp
   if (rc == SQLITE_OK) rc = sqlite3_create_function(db, "nocase_destroyed", 0, SQLITE_UTF8, 0, destroyed_func, 0, 0);
   if (rc == SQLITE_OK) rc = sqlite3_create_collation_v2(db, "nocase2", SQLITE_UTF8, 0, nocase2, nocase_destroy);
   if (rc == SQLITE_OK) rc = sqlite3_overload_function(db, "overloaded", 2);
+  if (rc == SQLITE_OK) rc = sqlite3_create_module(db, "demo_range", &range_module, 0);
   return rc;
 }

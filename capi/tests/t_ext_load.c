@@ -201,6 +201,18 @@ int main(void) {
   show(db, "SELECT count_rows('nosuch')");
   show(db, "SELECT subtype_of(tag('x')), subtype_of('x')");
   show(db, "SELECT x FROM (SELECT 'B' AS x UNION ALL SELECT 'a' UNION ALL SELECT 'c') ORDER BY x COLLATE nocase2");
+  /* the extension's virtual table module */
+  show(db, "CREATE VIRTUAL TABLE temp.bad USING demo_range(0)");
+  show(db, "CREATE VIRTUAL TABLE r USING demo_range(12)");
+  show(db, "SELECT n, sq FROM r LIMIT 4");
+  show(db, "SELECT sq FROM r WHERE n = 7");
+  show(db, "SELECT count(*), sum(sq) FROM r WHERE n > 9");
+  show(db, "SELECT n FROM r WHERE n > 8 ORDER BY n DESC");
+  show(db, "SELECT group_concat(r.n) FROM r JOIN b ON r.n = b.rowid");
+  show(db, "SELECT rowid, n FROM r WHERE sq BETWEEN 20 AND 50");
+  show(db, "SELECT name, sql FROM sqlite_schema WHERE name = 'r'");
+  show(db, "DROP TABLE r");
+  show(db, "SELECT count(*) FROM sqlite_schema WHERE name = 'r'");
   show(db, "SELECT overloaded(1, 2)");
   show(db, "SELECT overloaded(1)");
   printf("overload of a name this connection lacks rc=%d\n", sqlite3_overload_function(db, "half", 1));

@@ -7,8 +7,9 @@
  * for 'now'; the WAL's salts are not drawn from the generator as SQLite's
  * are, so random() is compared only before WAL mode). Then PRAGMA mmap_size and xFetch/xUnfetch through an
  * in-memory VFS of version 3 that maps its own buffer.
- * Rows are printed after each statement has run (SQLite returns the row
- * of PRAGMA journal_mode=wal before its commit, ringlite after).
+ * Rows are printed as each step returns them, with the commit hook's
+ * calls: PRAGMA journal_mode=wal returns its row before the commit of
+ * the header's change (which calls the commit hook), as in SQLite.
  * WAL commits on a device that is not powersafe-overwrite: padded to its
  * sector size when synced (the log's size and frame counts; pages as big
  * as the sectors: with smaller pages SQLite also writes the other pages
@@ -27,9 +28,10 @@
  * A ROLLBACK ends the journal as a commit does (truncated under TRUNCATE,
  * its header zeroed under PERSIST, kept open in exclusive locking mode);
  * TRUNCATE or PERSIST straight to WAL deletes the journal.
- * Not compared: SQLITE_FCNTL_BUSYHANDLER (ringlite does not send it; the
- * shim drops it), and a PRAGMA's notice when the statement first
- * rolls back a hot journal (ringlite sends it after the recovery). */
+ * A PRAGMA compiled first on a database with a hot journal: its notice
+ * before the recovery (the statement's compile or its run rolls back).
+ * SQLITE_FCNTL_BUSYHANDLER as each database file opens (t_vfs_busy.c
+ * calls the handler through it). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -83,7 +85,6 @@ static int s_lock(sqlite3_file *f, int l) { return REAL(f)->pMethods->xLock(REAL
 static int s_unlock(sqlite3_file *f, int l) { return REAL(f)->pMethods->xUnlock(REAL(f), l); }
 static int s_check(sqlite3_file *f, int *r) { return REAL(f)->pMethods->xCheckReservedLock(REAL(f), r); }
 static int s_fcntl(sqlite3_file *f, int op, void *a) {
-  if (op == SQLITE_FCNTL_BUSYHANDLER) return SQLITE_NOTFOUND;
   if (logging) {
     printf("    %s fcntl %s", KIND(f), opname(op));
     if (op == SQLITE_FCNTL_PRAGMA) printf(" %s=%s", ((char **)a)[1], ((char **)a)[2] ? ((char **)a)[2] : "NULL");
@@ -203,10 +204,17 @@ static int s_time64(sqlite3_vfs *v, sqlite3_int64 *t) {
   return SQLITE_OK;
 }
 
+static int commits;
+static int count_commit(void *arg) {
+  (void)arg;
+  commits++;
+  return 0;
+}
+/* Each row is printed as its step returns it, between the VFS calls made
+ * before and after; so are the commit hook's calls. */
 static void run(sqlite3 *db, const char *sql) {
-  char rows[4096] = "";
-  size_t used = 0;
   printf("  %s\n", sql);
+  sqlite3_commit_hook(db, count_commit, 0);
   const char *tail = sql;
   while (*tail) {
     sqlite3_stmt *st = 0;
@@ -216,16 +224,16 @@ static void run(sqlite3 *db, const char *sql) {
       return;
     }
     if (!st) break;
+    commits = 0;
     while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-      used += snprintf(rows + used, sizeof rows - used, "    row:");
-      for (int i = 0; i < sqlite3_column_count(st) && used < sizeof rows; i++)
-        used += snprintf(rows + used, sizeof rows - used, " %s", (const char *)sqlite3_column_text(st, i));
-      if (used < sizeof rows) used += snprintf(rows + used, sizeof rows - used, "\n");
+      printf("    row:");
+      for (int i = 0; i < sqlite3_column_count(st); i++) printf(" %s", (const char *)sqlite3_column_text(st, i));
+      printf("\n");
     }
-    if (rc != SQLITE_DONE) used += snprintf(rows + used, sizeof rows - used, "    rc=%d %s\n", rc, sqlite3_errmsg(db));
+    if (rc != SQLITE_DONE) printf("    rc=%d %s\n", rc, sqlite3_errmsg(db));
+    if (commits) printf("    commit hook: %d\n", commits);
     sqlite3_finalize(st);
   }
-  printf("%s", rows);
 }
 
 /* ---- an in-memory VFS whose files map their own buffer (version 3) ---- */
@@ -494,6 +502,10 @@ int main(void) {
     run(db, "BEGIN; UPDATE t SET b = printf('%.90c', 's')");
     copy_file("n.db", "h.db");
     copy_file("n.db-journal", "h.db-journal");
+    copy_file("n.db", "hp.db");
+    copy_file("n.db-journal", "hp.db-journal");
+    copy_file("n.db", "hq.db");
+    copy_file("n.db-journal", "hq.db-journal");
     run(db, "INSERT INTO t SELECT a + 10000, b FROM t");
     logging = 1;
     run(db, "ROLLBACK");
@@ -507,8 +519,26 @@ int main(void) {
     run(db, "PRAGMA integrity_check");
     printf("  close\n");
     sqlite3_close(db);
+    /* A PRAGMA first: its notice comes before the recovery, whether its
+     * compile reads the schema (integrity_check) or not (user_version,
+     * whose statement recovers as it runs). */
+    printf("  open the second copy, a PRAGMA reading the schema first\n");
+    sqlite3_open("hp.db", &db);
+    run(db, "PRAGMA integrity_check");
+    printf("    journal %s\n", exists("hp.db-journal") ? "kept" : "gone");
+    run(db, "SELECT count(*), sum(length(b)) FROM t");
+    printf("  close\n");
+    sqlite3_close(db);
+    printf("  open the third copy, a PRAGMA not reading the schema first\n");
+    sqlite3_open("hq.db", &db);
+    run(db, "PRAGMA user_version");
+    printf("    journal %s\n", exists("hq.db-journal") ? "kept" : "gone");
+    run(db, "SELECT count(*), sum(length(b)) FROM t");
+    printf("  close\n");
+    sqlite3_close(db);
   }
   remove("n.db"); remove("n.db-journal"); remove("h.db"); remove("h.db-journal");
+  remove("hp.db"); remove("hp.db-journal"); remove("hq.db"); remove("hq.db-journal");
 
   /* Statement journals: a statement changing pages an earlier statement
    * of the transaction changed records them; past 64 KiB of records

@@ -68,12 +68,12 @@ static const char *opname(int op) {
   case SQLITE_FCNTL_MMAP_SIZE: return "MMAP_SIZE";
   case SQLITE_FCNTL_PDB: return "PDB";
   case SQLITE_FCNTL_HAS_MOVED: return "HAS_MOVED";
+  case SQLITE_FCNTL_BUSYHANDLER: return "BUSYHANDLER";
   }
   snprintf(b, sizeof b, "op%d", op);
   return b;
 }
 static int s_fcntl(sqlite3_file *f, int op, void *a) {
-  if (op == SQLITE_FCNTL_BUSYHANDLER) return SQLITE_NOTFOUND;
   if (op == SQLITE_FCNTL_SIZE_HINT && SF(f)->temp) {
     SF(f)->size_hints++;
   } else if (SF(f)->temp) {

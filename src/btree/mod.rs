@@ -689,13 +689,16 @@ impl Btree {
     /// old one if the change is not possible, e.g. WAL on `:memory:` or
     /// leaving WAL while other connections are attached). Changing into or
     /// out of WAL writes the header and may block on I/O.
-    pub fn set_journal_mode(&mut self, mode: &str) -> &'static str {
+    ///
+    /// With `defer`, a change into WAL leaves the header's transaction
+    /// open for the statement's commit ([`Pager::set_journal_mode`]).
+    pub fn set_journal_mode(&mut self, mode: &str, defer: bool) -> &'static str {
         if let Some(shown) = self.temp_journal_mode {
             return match JournalMode::parse(mode) {
                 Some(JournalMode::Wal) | None => shown,
                 Some(m) => {
                     let actual = if m == JournalMode::Off { JournalMode::Off } else { JournalMode::Memory };
-                    if self.pager.set_journal_mode(actual) != actual {
+                    if self.pager.set_journal_mode(actual, false) != actual {
                         return shown;
                     }
                     self.temp_journal_mode.insert(m.name())
@@ -703,7 +706,7 @@ impl Btree {
             };
         }
         match JournalMode::parse(mode) {
-            Some(m) => self.pager.set_journal_mode(m).name(),
+            Some(m) => self.pager.set_journal_mode(m, defer).name(),
             None => self.pager.journal_mode().name(),
         }
     }

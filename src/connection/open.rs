@@ -256,6 +256,7 @@ impl Connection {
             settings: crate::vdbe::settings::Settings::DEFAULT,
             busy_timeout_ms: 0,
             busy_handler: None,
+            shared_busy_count: None,
             exclusive_locking_default: false,
             cache_size: -2000,
             update_hook: None,

@@ -188,7 +188,13 @@ impl Connection {
         sql: &[u8],
         vtab_connect: &std::cell::Cell<Option<crate::sql::codegen::vtab::ConnectRequest>>,
     ) -> Result<(Option<Arc<Program>>, usize)> {
-        if !is_writable_schema_pragma(sql) && (self.schema_loaded || !compiles_without_schema(sql, self.schema_rows_met)) {
+        let needs_schema = !is_writable_schema_pragma(sql) && (self.schema_loaded || !compiles_without_schema(sql, self.schema_rows_met));
+        // A PRAGMA's notice goes to its file before the schema is read
+        // (which may roll back a hot journal), as SQLite sends it while
+        // parsing; a pragma the file answers needs no schema. (With an
+        // authorizer, after it has been asked, in the compile.)
+        let early_pragma = if needs_schema && self.authorizer.is_none() { self.early_pragma_notice(sql) } else { None };
+        if needs_schema && !matches!(early_pragma, Some((_, Some(_)))) {
             self.ensure_schema()?;
         }
         let current = self.database_names.len() == self.state.dbs.len()
@@ -220,7 +226,7 @@ impl Connection {
         // cleared if it asked a database file (an application VFS's
         // pragma answers).
         let cacheable = std::cell::Cell::new(false);
-        let file_asked = std::cell::Cell::new(false);
+        let file_asked = std::cell::Cell::new(early_pragma.is_some());
         // What the compile reads of the connection is a snapshot of it
         // (shared, not copied), so that the connection itself can be lent
         // to a virtual table's xBestIndex, which SQLite lets run SQL on it
@@ -325,6 +331,7 @@ impl Connection {
             databases,
             temp_listed,
             db_file: Some(db_file),
+            early_pragma: early_pragma.as_ref(),
             memory_db: memory,
             page_size,
             internal,
@@ -464,6 +471,36 @@ impl Connection {
             }
         }
         Ok(compiled)
+    }
+
+    /// When the first statement of `sql` is a PRAGMA: its notice sent to
+    /// its database's file now ([`crate::io::File::pragma`]), with the
+    /// database's index. `None` for other statements, and for a schema
+    /// name no database has (the compile reports it).
+    fn early_pragma_notice(&self, sql: &[u8]) -> Option<crate::sql::codegen::env::EarlyPragma> {
+        use sqlite3_parser::ast::{Cmd, PragmaBody, Stmt};
+        // (A cheap look at the text first: most statements are not
+        // pragmas.)
+        if !sql.trim_ascii_start().get(..6).is_some_and(|p| p.eq_ignore_ascii_case(b"pragma")) {
+            return None;
+        }
+        let (db, name, value) = with_first_statement(sql, |cmd, _| {
+            let Some(Cmd::Stmt(Stmt::Pragma(name, body))) = cmd else { return Ok(None) };
+            let db = match &name.db_name {
+                None => Some(0),
+                Some(q) => {
+                    let q = crate::sql::parse::unquote(q.0);
+                    self.state.dbs.iter().position(|d| d.name.eq_ignore_ascii_case(&q))
+                }
+            };
+            let value = body.as_ref().map(|b| match b {
+                PragmaBody::Equals(e) | PragmaBody::Call(e) => crate::sql::parse::arg_text(e),
+            });
+            Ok(db.map(|db| (db, crate::sql::parse::unquoted(name.name.0).into_owned(), value)))
+        })
+        .ok()??;
+        let file = self.state.dbs.get(db)?.btree.pager().file().clone();
+        Some((db, file.pragma(&name, value.as_deref())))
     }
 
     /// Everything besides the text that a compile reads (see

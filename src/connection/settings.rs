@@ -95,6 +95,13 @@ impl Connection {
         self.state.busy_timeout_ms = 0;
     }
 
+    /// Count the busy handler's retries in `count` (shared with an
+    /// application VFS's calls to the handler; see
+    /// [`crate::vdbe::ConnState::shared_busy_count`]).
+    pub fn share_busy_count(&mut self, count: std::sync::Arc<std::sync::atomic::AtomicI32>) {
+        self.state.shared_busy_count = Some(count);
+    }
+
     /// `sqlite3_limit`: returns the old limit; sets it when `new >= 0`.
     pub fn limit(&mut self, id: i32, new: i32) -> i32 {
         // (PRAGMA threads sets this one from a statement.)

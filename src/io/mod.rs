@@ -238,6 +238,12 @@ pub enum FileHint {
     /// `SQLITE_FCNTL_MMAP_SIZE`: `PRAGMA mmap_size` set the limit of the
     /// database file's memory mapping to this many bytes (0: none).
     MmapSize(i64),
+    /// Not a notice: the WAL's page size, told before frames are written,
+    /// so that a file splitting its writes as SQLite's WAL module makes
+    /// them (an application VFS's) knows the frame layout even when this
+    /// connection never read or wrote the log's header (another one, or
+    /// a VFS that replicates the log, wrote it).
+    WalPageSize(u32),
 }
 
 /// An open file. Reads, writes, syncs and truncates are asynchronous

@@ -374,7 +374,9 @@ impl Pager {
         self.file.hint(FileHint::CommitPhaseTwo);
         self.cache.mark_all_clean();
         self.last_change_counter = Some(header::get_u32(self.page(1)?, header::CHANGE_COUNTER));
-        self.finish_write_txn()
+        self.finish_write_txn()?;
+        self.end_wal_switch(true);
+        Ok(())
     }
 
     pub(super) fn wal_file(&self) -> Result<std::sync::Arc<dyn crate::io::File>> {

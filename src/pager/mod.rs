@@ -346,6 +346,12 @@ pub struct Pager {
     /// Writing 2/2 into the header on the way into WAL mode (its journal
     /// is deleted at commit even in exclusive locking mode).
     entering_wal: bool,
+    /// The header's transaction into or out of WAL mode is left open for
+    /// the statement to commit (SQLite returns the pragma's row before
+    /// that commit): into WAL, the mode to go back to if it rolls back
+    /// (WAL mode begins when it commits); out of it, the new mode
+    /// ([`Pager::end_wal_switch`]).
+    pending_wal_switch: Option<JournalMode>,
     /// `PRAGMA page_size` asked for a size the database could not take
     /// at once (it has pages): VACUUM applies it (`copy.rs`).
     requested_page_size: Option<u32>,
@@ -444,6 +450,7 @@ impl Pager {
             no_ckpt_on_close: false,
             leaving_wal: false,
             entering_wal: false,
+            pending_wal_switch: None,
             requested_page_size: None,
             data_version: 1,
             own_commits: 0,
@@ -572,7 +579,12 @@ impl Pager {
 
     /// Change the journal mode (not inside a write transaction; in-memory
     /// databases only allow MEMORY and OFF). Returns the resulting mode.
-    pub fn set_journal_mode(&mut self, mode: JournalMode) -> JournalMode {
+    ///
+    /// With `defer` (the statement will commit what it began, as in
+    /// autocommit mode with no other statement running), a change into
+    /// WAL leaves the header's transaction open for that commit, as
+    /// SQLite's does; else it is committed here.
+    pub fn set_journal_mode(&mut self, mode: JournalMode, defer: bool) -> JournalMode {
         // A write transaction that changed nothing yet may still switch
         // between the rollback modes (SQLite: before WRITER_CACHEMOD; a
         // new database's page 1 is a change), never into or out of WAL.
@@ -583,7 +595,7 @@ impl Pager {
             return self.journal_mode;
         }
         if mode == JournalMode::Wal || self.wal.is_some() {
-            return self.switch_wal(mode);
+            return self.switch_wal(mode, defer);
         }
         let old = std::mem::replace(&mut self.journal_mode, mode);
         // Leaving TRUNCATE or PERSIST for a mode that keeps no journal file
@@ -1127,6 +1139,7 @@ impl Pager {
         self.cache.truncate(self.orig_db_size);
         self.db_size = self.orig_db_size;
         self.finish_write_txn()?;
+        self.end_wal_switch(false);
         if spilled_to_wal {
             self.invalidate_cache();
         }

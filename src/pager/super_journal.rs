@@ -71,6 +71,9 @@ impl Pager {
         self.synchronous != Synchronous::Off
             && !self.opts.memory
             && self.wal.is_none()
+            // (A header's transaction into WAL: SQLite's pager is in WAL
+            // mode by its commit, which lists no super-journal.)
+            && !(self.pending_wal_switch.is_some() && self.entering_wal)
             && matches!(self.journal_mode, JournalMode::Delete | JournalMode::Persist | JournalMode::Truncate)
     }
 

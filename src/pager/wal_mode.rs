@@ -231,6 +231,40 @@ impl Pager {
         }
     }
 
+    /// Begin the rollback-journal transaction that rewrites header bytes
+    /// 18/19, and change them; rolled back if that fails.
+    fn begin_format_version(&mut self, v: u8) -> Result<()> {
+        let io = self.io.clone();
+        io.block_on(|| self.begin_write(false))?;
+        let r = (|| {
+            io.block_on(|| self.fetch(1))?;
+            let p1 = self.page_mut(1)?;
+            p1[header::WRITE_VERSION] = v;
+            p1[header::READ_VERSION] = v;
+            Ok(())
+        })();
+        if r.is_err() {
+            let _ = io.block_on(|| self.rollback());
+        }
+        r
+    }
+
+    /// The end of a header's transaction into or out of WAL left to its
+    /// statement ([`Pager::switch_wal`] with `defer`). Into WAL: WAL mode
+    /// if it committed, the mode before it if it rolled back, its journal
+    /// not kept either way. Out of WAL (the log is gone already): the new
+    /// mode either way, as SQLite's pager has it by then.
+    pub(super) fn end_wal_switch(&mut self, committed: bool) {
+        if let Some(other) = self.pending_wal_switch.take() {
+            if std::mem::take(&mut self.leaving_wal) {
+                return;
+            }
+            self.entering_wal = false;
+            self.journal_mode = if committed { JournalMode::Wal } else { other };
+            self.drop_kept_journal();
+        }
+    }
+
     /// Rewrite header bytes 18/19 with a rollback-journal transaction.
     fn write_format_version(&mut self, v: u8) -> Result<()> {
         let io = self.io.clone();
@@ -249,8 +283,9 @@ impl Pager {
     }
 
     /// `PRAGMA journal_mode` changes into or out of WAL. Returns the mode in
-    /// effect afterwards.
-    pub(super) fn switch_wal(&mut self, mode: JournalMode) -> JournalMode {
+    /// effect afterwards (into WAL with `defer`: the mode it will be in
+    /// once the header's transaction, left open, commits).
+    pub(super) fn switch_wal(&mut self, mode: JournalMode, defer: bool) -> JournalMode {
         if self.state != PagerState::Idle || self.opts.read_only || self.opts.immutable {
             return self.journal_mode;
         }
@@ -276,6 +311,20 @@ impl Pager {
             // the mode it leaves and in exclusive locking mode too.
             let old = std::mem::replace(&mut self.journal_mode, JournalMode::Delete);
             self.entering_wal = true;
+            if defer {
+                // The statement commits it (or rolls it back) as it ends,
+                // after its row, as SQLite's does.
+                if self.begin_format_version(2).is_ok() {
+                    self.pending_wal_switch = Some(old);
+                    return JournalMode::Wal;
+                }
+                self.entering_wal = false;
+                if self.state == PagerState::Read {
+                    let _ = self.end_read();
+                }
+                self.journal_mode = old;
+                return old;
+            }
             let written = self.write_format_version(2).is_ok();
             self.entering_wal = false;
             if self.state == PagerState::Read {
@@ -318,6 +367,17 @@ impl Pager {
         self.journal_mode = mode;
         // The header still says 2/2 until this transaction rewrites it.
         self.leaving_wal = true;
+        if defer {
+            // The statement commits it as it ends, after its row, as
+            // SQLite's does.
+            if self.begin_format_version(1).is_ok() {
+                self.pending_wal_switch = Some(mode);
+                return mode;
+            }
+            self.leaving_wal = false;
+            let _ = self.file.unlock(LockLevel::None);
+            return self.journal_mode;
+        }
         let r = self.write_format_version(1);
         self.leaving_wal = false;
         if r.is_err() {

@@ -148,6 +148,13 @@ pub struct ConnState {
     /// `sqlite3_busy_handler`: called with the retry count; `true` to
     /// retry. Replaces the timeout while set.
     pub busy_handler: Option<BusyHandler>,
+    /// The retry count the busy handler is called with, when it is shared
+    /// with an application VFS's calls (the C API's: SQLite keeps one
+    /// count per connection, which a VFS reaches through
+    /// `SQLITE_FCNTL_BUSYHANDLER`): its owner resets it at each step,
+    /// prepare and checkpoint, and -1 means the handler gave up since.
+    /// `None`: each wait counts its own retries from 0.
+    pub shared_busy_count: Option<Arc<std::sync::atomic::AtomicI32>>,
     /// `PRAGMA locking_mode=EXCLUSIVE` without a database name: databases
     /// attached later start in exclusive mode too.
     pub exclusive_locking_default: bool,
@@ -247,7 +254,23 @@ impl ConnState {
     /// lasts, on SQLite's schedule (1, 2, 5, 10, 15, 20, 25, 25, 25, 50,
     /// 50, then 100 ms per retry, the last sleep cut to end at the
     /// timeout), through the I/O backend (an application VFS's `xSleep`).
-    pub fn busy_retry(&mut self, count: i32, _started: std::time::Instant) -> bool {
+    /// With a shared count (see [`ConnState::shared_busy_count`]) `count`
+    /// is ignored: the shared one is used, and once the handler gave up no
+    /// retry is asked for until its owner resets it, as in SQLite.
+    pub fn busy_retry(&mut self, count: i32, started: std::time::Instant) -> bool {
+        use std::sync::atomic::Ordering::Relaxed;
+        let Some(shared) = self.shared_busy_count.clone() else { return self.busy_retry_at(count, started) };
+        let n = shared.load(Relaxed);
+        if n < 0 {
+            return false;
+        }
+        let retry = self.busy_retry_at(n, started);
+        shared.store(if retry { n.saturating_add(1) } else { -1 }, Relaxed);
+        retry
+    }
+
+    /// [`ConnState::busy_retry`] for retry number `count`.
+    fn busy_retry_at(&mut self, count: i32, _started: std::time::Instant) -> bool {
         if let Some(h) = self.busy_handler.as_mut() {
             return h(count);
         }

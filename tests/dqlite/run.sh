@@ -4,7 +4,9 @@
 # Raft, and reads them back with SQLITE_FCNTL_JOURNAL_POINTER, so it
 # exercises application VFSes end to end. Starts a cluster of dqlite-demo
 # nodes on loopback with ringlite as libsqlite3.so.0, writes keys through
-# one node, reads them through every node, stops the nodes (by PID).
+# one node, reads them through every node; with three nodes or more,
+# stops the first leader and writes and reads through the survivors (a
+# new leader elected); stops the nodes (by PID).
 # Usage: run.sh LIBDIR [NODES]   (skips, exit 0, when dqlite-demo is absent)
 set -uo pipefail
 lib=$(cd "$1" && pwd)
@@ -39,8 +41,29 @@ for i in $(seq 1 "$nodes"); do
     [ "$got" = "value-$k" ] || { echo "GET key$k from node $i: '$got'"; fail=1; }
   done
 done
+# The loss of a node: node 1 (the first leader) is stopped; the others
+# elect a new leader (with three voters, two are a quorum), take a write
+# through node 2 and serve every key through each remaining node.
+if [ "$nodes" -ge 3 ] && [ $fail = 0 ]; then
+  kill "${pids[0]}" 2>/dev/null
+  wait "${pids[0]}" 2>/dev/null
+  got=""
+  for try in $(seq 1 30); do
+    got=$(curl -s -m 10 -X PUT -d "value-6" "http://$(api 2)/key6")
+    [ "$got" = "done" ] && break
+    sleep 1
+  done
+  [ "$got" = "done" ] || { echo "PUT key6 through node 2 after node 1 stopped: '$got'"; fail=1; }
+  for i in $(seq 2 "$nodes"); do
+    for k in 1 6; do
+      got=$(curl -s -m 10 "http://$(api "$i")/key$k")
+      [ "$got" = "value-$k" ] || { echo "GET key$k from node $i after node 1 stopped: '$got'"; fail=1; }
+    done
+  done
+  lost=", node 1 stopped: a new leader took key6 through node 2, every key read back through the others"
+fi
 if [ $fail = 0 ]; then
-  echo "PASS dqlite ($nodes nodes: 5 keys written through node 1, read back through each)"
+  echo "PASS dqlite ($nodes nodes: 5 keys written through node 1, read back through each${lost:-})"
 else
   for i in $(seq 1 "$nodes"); do echo "--- node $i"; grep -v DEBUG "$work/n$i.log" | tail -${DQ_TAIL:-5}; done
   echo "FAIL dqlite"

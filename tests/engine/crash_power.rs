@@ -188,7 +188,7 @@ fn crash_run(seed: u64) {
         assert!(io.block_on(|| bt.set_auto_vacuum(1)).unwrap(), "{ctx}");
         io.block_on(|| bt.commit()).unwrap();
     }
-    assert_eq!(bt.set_journal_mode(setup.mode), setup.mode, "{ctx}");
+    assert_eq!(bt.set_journal_mode(setup.mode, false), setup.mode, "{ctx}");
     let root = create_table(&io, &mut bt);
     if setup.normal {
         // The schema itself must survive: make it durable.

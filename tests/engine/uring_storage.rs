@@ -207,7 +207,7 @@ fn journal_modes_commit_and_roll_back_through_the_ring() {
             }
             let io = IoContext::new(backend);
             let mut bt = open_btree(&io, &path);
-            assert_eq!(bt.set_journal_mode(mode), mode);
+            assert_eq!(bt.set_journal_mode(mode, false), mode);
             io.block_on(|| bt.begin_write(false)).unwrap();
             let root = create_tree(&io, &mut bt, TreeKind::Table);
             add_schema_row(&io, &mut bt, 1, "table", "t", "t", root, "CREATE TABLE t(a,b)");

@@ -20,7 +20,7 @@ fn sqlite_reads_our_wal_and_checkpoint_written_through_the_ring() {
     let path = path.to_str().unwrap();
     let io = uring_io();
     let mut bt = open_btree(&io, path);
-    assert_eq!(bt.set_journal_mode("wal"), "wal");
+    assert_eq!(bt.set_journal_mode("wal", false), "wal");
     let root = create_table(&io, &mut bt);
     let mut model = Model::new();
     let mut rng = Rng(4242);

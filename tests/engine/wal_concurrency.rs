@@ -15,7 +15,7 @@ use wal_support::*;
 fn setup(path: &str) -> (IoContext, Btree, u32) {
     let io = IoContext::new(Arc::new(SyncBackend::new()));
     let mut bt = open_btree(&io, path);
-    assert_eq!(bt.set_journal_mode("wal"), "wal");
+    assert_eq!(bt.set_journal_mode("wal", false), "wal");
     let root = create_table(&io, &mut bt);
     (io, bt, root)
 }
@@ -50,9 +50,9 @@ fn readers_keep_their_snapshot_and_writers_exclude_each_other() {
     random_txn(&io, &mut b, root, &mut model, &mut rng, 20);
     assert_eq!(our_rows(&io, &mut a, root), model);
     // Leaving WAL mode needs the only connection.
-    assert_eq!(a.set_journal_mode("delete"), "wal");
+    assert_eq!(a.set_journal_mode("delete", false), "wal");
     drop(b);
-    assert_eq!(a.set_journal_mode("delete"), "delete");
+    assert_eq!(a.set_journal_mode("delete", false), "delete");
     assert!(!std::path::Path::new(&format!("{path}-wal")).exists());
     let bytes = std::fs::read(path).unwrap();
     assert_eq!((bytes[18], bytes[19]), (1, 1));

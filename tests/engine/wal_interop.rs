@@ -22,7 +22,7 @@ fn sqlite_reads_our_wal_then_our_truncate_checkpoint() {
         let path = path.to_str().unwrap();
         let io = sync_io();
         let mut bt = open_btree(&io, path);
-        assert_eq!(bt.set_journal_mode("wal"), "wal");
+        assert_eq!(bt.set_journal_mode("wal", false), "wal");
         let root = create_table(&io, &mut bt);
         let mut model = Model::new();
         let mut rng = Rng(seed * 7919);
@@ -168,7 +168,7 @@ fn big_transactions_spill_into_the_log() {
     let path = path.to_str().unwrap();
     let io = sync_io();
     let mut bt = open_btree(&io, path);
-    assert_eq!(bt.set_journal_mode("wal"), "wal");
+    assert_eq!(bt.set_journal_mode("wal", false), "wal");
     bt.set_wal_autocheckpoint(0);
     let root = create_table(&io, &mut bt);
     bt.set_cache_size(20);

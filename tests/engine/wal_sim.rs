@@ -37,7 +37,7 @@ fn delayed_reordered_io_gives_the_same_database() {
         let s = sim(seed);
         let io = IoContext::new(s.clone());
         let mut bt = open_btree(&io, DB);
-        assert_eq!(bt.set_journal_mode("wal"), "wal");
+        assert_eq!(bt.set_journal_mode("wal", false), "wal");
         bt.set_wal_autocheckpoint(40);
         let root = create_table(&io, &mut bt);
         if seed % 2 == 0 {
@@ -69,7 +69,7 @@ fn power_loss_mid_commit_keeps_only_committed_transactions() {
         let s = sim(seed);
         let io = IoContext::new(s.clone());
         let mut bt = open_btree(&io, DB);
-        assert_eq!(bt.set_journal_mode("wal"), "wal");
+        assert_eq!(bt.set_journal_mode("wal", false), "wal");
         bt.set_wal_autocheckpoint(0);
         let root = create_table(&io, &mut bt);
         let mut model = Model::new();
@@ -130,7 +130,7 @@ fn power_loss_drops_only_unsynced_writes() {
         let s = sim(seed);
         let io = IoContext::new(s.clone());
         let mut bt = open_btree(&io, DB);
-        assert_eq!(bt.set_journal_mode("wal"), "wal");
+        assert_eq!(bt.set_journal_mode("wal", false), "wal");
         bt.set_wal_autocheckpoint(25);
         let root = create_table(&io, &mut bt);
         if seed % 3 == 0 {

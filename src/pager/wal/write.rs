@@ -224,6 +224,9 @@ impl Wal {
             return Err(Error::new(crate::error::SQLITE_INTERNAL, "WAL commit without the write lock"));
         }
         let ps = self.page_size;
+        // (The file may not have seen the log's header: it learns the
+        // frame layout here.)
+        self.file.hint(crate::io::FileHint::WalPageSize(ps));
         let mut h = self.hdr;
         let mut cs = Vec::new();
         if h.mx_frame == 0 {

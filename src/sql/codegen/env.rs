@@ -12,6 +12,7 @@
 //! compile sets aside and restores, such as the authorizer or the rows of
 //! a split bulk INSERT, stays on `Compiler`).
 
+use crate::error::Result;
 use crate::io::File;
 use crate::sql::plan::vtab::BestIndexLender;
 use crate::sql::schema::Schema;
@@ -25,6 +26,11 @@ use std::sync::Arc;
 /// A database's open file by index, asked lazily (see
 /// [`CompileEnv::db_file`]).
 pub type DbFileLookup<'s> = dyn Fn(usize) -> Option<Arc<dyn File>> + 's;
+
+/// A PRAGMA's notice (`SQLITE_FCNTL_PRAGMA`) sent to its database's file
+/// before the compile read the schema, as SQLite sends it while parsing:
+/// the database's index and the file's answer ([`File::pragma`]).
+pub type EarlyPragma = (usize, Option<Result<Option<String>>>);
 
 /// Everything a compile reads from the connection, fixed for the compile.
 #[derive(Clone, Copy)]
@@ -47,6 +53,9 @@ pub struct CompileEnv<'s> {
     /// answers it (SQLite's `SQLITE_FCNTL_PRAGMA`: an application VFS may
     /// answer pragmas of its own).
     pub db_file: Option<&'s DbFileLookup<'s>>,
+    /// The notice of the PRAGMA being compiled, when it was sent already
+    /// (see [`EarlyPragma`]): not sent again.
+    pub early_pragma: Option<&'s EarlyPragma>,
     /// The main database is in memory.
     pub memory_db: bool,
     /// Page size of the main database.
@@ -108,6 +117,7 @@ impl<'s> CompileEnv<'s> {
             databases,
             temp_listed: false,
             db_file: None,
+            early_pragma: None,
             memory_db: false,
             page_size: 4096,
             internal: false,

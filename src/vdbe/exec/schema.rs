@@ -235,11 +235,14 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 return Ok(Flow::Next);
             }
+            // (A change into WAL leaves its header's transaction to this
+            // statement's commit when the statement will make one.)
+            let defer = env.autocommit && env.active_statements <= 1;
             let bt = &mut env.dbs[p1 as usize].btree;
             match name {
                 "journal_mode" => {
                     let mode = match value {
-                        Some(v) => bt.set_journal_mode(v),
+                        Some(v) => bt.set_journal_mode(v, defer),
                         None => bt.journal_mode(),
                     };
                     set_reg(vm, p2, Value::text(mode));

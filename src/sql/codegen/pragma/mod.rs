@@ -100,15 +100,18 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     // The database's file may answer first (an application VFS's own
     // pragmas, SQLITE_FCNTL_PRAGMA): its text is the one row, named by
     // itself, as SQLite names it.
-    if let Some(file) = c.env.db_file.and_then(|f| f(pdb)) {
-        let value = arg.map(arg_text);
-        if let Some(answer) = file.pragma(&unquoted(name.name.0), value.as_deref()) {
-            if let Some(text) = answer? {
-                const_rows(c, prog, &[text.as_str()], vec![vec![Value::text(text.clone())]]);
-            }
-            c.end_program(init, None);
-            return Ok(());
+    // (Asked once: the connection may have asked it before reading the
+    // schema, as SQLite asks while parsing.)
+    let answer = match c.env.early_pragma {
+        Some((db, answer)) if *db == pdb => answer.clone(),
+        _ => c.env.db_file.and_then(|f| f(pdb)).and_then(|file| file.pragma(&unquoted(name.name.0), arg.map(arg_text).as_deref())),
+    };
+    if let Some(answer) = answer {
+        if let Some(text) = answer? {
+            const_rows(c, prog, &[text.as_str()], vec![vec![Value::text(text.clone())]]);
         }
+        c.end_program(init, None);
+        return Ok(());
     }
     let mut txn = None;
     let schema = c.env.schema;
