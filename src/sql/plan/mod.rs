@@ -18,6 +18,7 @@
 
 pub mod access;
 pub mod equivalence;
+pub mod facts;
 pub mod flatten;
 pub mod goal;
 pub mod join_order;
@@ -27,3 +28,16 @@ pub mod order;
 pub mod terms;
 pub mod vtab;
 pub mod vtab_or;
+
+/// The planner's extension traits (implemented for every
+/// [`facts::PlanFacts`]), brought into scope where the compiler calls them
+/// as methods: `use crate::sql::plan::prelude::*;`.
+pub mod prelude {
+    pub use super::access::Access as _;
+    pub use super::equivalence::Equivalence as _;
+    pub use super::facts::PlanFacts as _;
+    pub use super::flatten::Flatten as _;
+    pub use super::goal::{ColumnUse as _, Goals as _};
+    pub use super::join_order::JoinOrder as _;
+    pub use super::multi_or::MultiOr as _;
+}

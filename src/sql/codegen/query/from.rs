@@ -45,6 +45,7 @@ use crate::sql::model::query::unique_names;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::{unquote, unquoted, with_first_statement};
 use crate::sql::plan::goal::LoopRequest;
+use crate::sql::plan::prelude::*;
 use crate::sql::resolve::{ColumnRef, ScopeColumn, ScopeItem};
 use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;

@@ -39,6 +39,7 @@ pub(in crate::sql::codegen) mod limit;
 pub(in crate::sql::codegen) mod missing_tables;
 pub(in crate::sql::codegen) mod multi_or;
 pub(in crate::sql::codegen) mod name_order;
+pub(in crate::sql::codegen) mod order_served;
 pub(in crate::sql::codegen) mod ordered_aggregate;
 pub(in crate::sql::codegen) mod ordered_distinct;
 pub(in crate::sql::codegen) mod outer_aggregate;
