@@ -523,6 +523,7 @@ mod serialize;
 mod settings;
 mod statement;
 pub mod stmt_registry;
+pub mod uri;
 mod vacuum;
 mod vtab;
 
