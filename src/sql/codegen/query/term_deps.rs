@@ -10,7 +10,7 @@ use crate::sql::model::expr_shape::{has_subquery, walk};
 use crate::sql::parse::unquoted;
 use sqlite3_parser::ast::Expr;
 
-impl<'b> Compiler<'_> {
+impl Compiler<'_> {
     /// Which FROM items (bits) of the innermost scope `e` reads.
     pub fn expr_deps(&mut self, e: &Expr<'_>) -> u64 {
         let key = e as *const Expr<'_> as usize;
