@@ -80,17 +80,6 @@ pub(crate) const REGISTER_BUILTIN_EXTENSIONS: fn(&mut Connection) -> Result<()> 
 pub use error::{Error, Result};
 pub use std::task::Poll;
 
-/// The result of an operation that may have to wait for I/O.
-pub type IoPoll<T> = Result<Poll<T>>;
-
-/// Unwraps a `Poll::Ready` or returns `Ok(Poll::Pending)` from the enclosing
-/// function: the `?` of resumable code.
-#[macro_export]
-macro_rules! ready {
-    ($e:expr) => {
-        match $e {
-            ::std::task::Poll::Ready(v) => v,
-            ::std::task::Poll::Pending => return Ok(::std::task::Poll::Pending),
-        }
-    };
-}
+/// The result of an operation that may have to wait for I/O (defined in
+/// `io/`, with the [`ready!`] macro).
+pub use io::IoPoll;

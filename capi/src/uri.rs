@@ -33,45 +33,10 @@ pub fn build(path: &[u8], params: &[(Vec<u8>, Vec<u8>)], journal: bool) -> Vec<u
     v
 }
 
-fn unhex(c: u8) -> Option<u8> {
-    (c as char).to_digit(16).map(|d| d as u8)
-}
-
-fn percent_decode(s: &[u8]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < s.len() {
-        if s[i] == b'%' && i + 2 < s.len() {
-            if let (Some(a), Some(b)) = (unhex(s[i + 1]), unhex(s[i + 2])) {
-                out.push(a * 16 + b);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(s[i]);
-        i += 1;
-    }
-    out
-}
-
-/// Query parameters of a `file:` URI (empty for plain names).
+/// Query parameters of a `file:` URI, decoded (empty for plain names): the
+/// engine's reading (`ringlite::connection::uri`), the one the open acts on.
 pub fn uri_params(name: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
-    if !name.starts_with(b"file:") {
-        return Vec::new();
-    }
-    let Some(q) = name.iter().position(|&c| c == b'?') else {
-        return Vec::new();
-    };
-    let query = &name[q + 1..];
-    let query = &query[..query.iter().position(|&c| c == b'#').unwrap_or(query.len())];
-    query
-        .split(|&c| c == b'&')
-        .filter(|kv| !kv.is_empty())
-        .map(|kv| match kv.iter().position(|&c| c == b'=') {
-            Some(e) => (percent_decode(&kv[..e]), percent_decode(&kv[e + 1..])),
-            None => (percent_decode(kv), Vec::new()),
-        })
-        .collect()
+    ringlite::connection::uri::query_params(name)
 }
 
 /// Walk the key/value pairs of a filename in the layout above.

@@ -525,6 +525,7 @@ mod serialize;
 mod settings;
 mod statement;
 pub mod stmt_registry;
+pub mod uri;
 mod vacuum;
 mod vtab;
 

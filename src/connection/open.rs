@@ -59,24 +59,7 @@ impl OpenTarget {
 }
 
 fn percent_decode(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut i = 0;
-    while i < b.len() {
-        // Two hex digits make an octet; anything else (a sign, a character
-        // of several bytes) leaves the `%` as it is, as SQLite does.
-        let hex = |at: usize| b.get(at).filter(|c| c.is_ascii_hexdigit()).and_then(|c| (*c as char).to_digit(16));
-        if b[i] == b'%' {
-            if let (Some(hi), Some(lo)) = (hex(i + 1), hex(i + 2)) {
-                out.push((hi * 16 + lo) as u8);
-                i += 3;
-                continue;
-            }
-        }
-        out.push(b[i]);
-        i += 1;
-    }
-    crate::io::os_path::from_bytes(&out).into_owned()
+    crate::io::os_path::from_bytes(&super::uri::percent_decode(s.as_bytes())).into_owned()
 }
 
 pub(super) fn parse_target(path: &str, flags: OpenFlags) -> Result<OpenTarget> {
@@ -93,10 +76,8 @@ pub(super) fn parse_target(path: &str, flags: OpenFlags) -> Result<OpenTarget> {
     let mut memory_asked = path == ":memory:" || flags.has(OpenFlags::MEMORY);
     if flags.has(OpenFlags::URI) && path.starts_with("file:") {
         let rest = &path[5..];
-        let (p, query) = match rest.split_once('?') {
-            Some((p, q)) => (p, q),
-            None => (rest, ""),
-        };
+        // (The query parameters: `uri::query_params`.)
+        let p = rest.split_once('?').map_or(rest, |(p, _)| p);
         let p = p.split('#').next().unwrap_or("");
         let p = if let Some(x) = p.strip_prefix("//") {
             // file://host/path: only an empty host or localhost.
@@ -112,9 +93,10 @@ pub(super) fn parse_target(path: &str, flags: OpenFlags) -> Result<OpenTarget> {
         t.memory = t.path == ":memory:" || flags.has(OpenFlags::MEMORY);
         // `cache=` overrides the SHAREDCACHE/PRIVATECACHE flags.
         let mut shared_cache = flags.has(OpenFlags::SHAREDCACHE) && !flags.has(OpenFlags::PRIVATECACHE);
-        for kv in query.split('&').filter(|s| !s.is_empty()) {
-            let (k, v) = kv.split_once('=').unwrap_or((kv, ""));
-            match k {
+        for (k, v) in super::uri::query_params(path.as_bytes()) {
+            let (k, v) = (String::from_utf8_lossy(&k), String::from_utf8_lossy(&v));
+            let v = &*v;
+            match &*k {
                 "mode" => match v {
                     "ro" => {
                         t.read_only = true;

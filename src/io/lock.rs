@@ -168,6 +168,11 @@ pub fn lock(fd: RawFd, inode: &InodeLock, held: &mut LockLevel, want: LockLevel)
     if *held >= want {
         return Ok(true);
     }
+    // SQLite's unixLock preconditions: SHARED comes first, RESERVED only
+    // from SHARED, and PENDING is never asked for (EXCLUSIVE passes by it).
+    debug_assert!(*held != LockLevel::None || want == LockLevel::Shared, "{want:?} asked with no lock held");
+    debug_assert!(want != LockLevel::Pending, "PENDING asked for");
+    debug_assert!(want != LockLevel::Reserved || *held == LockLevel::Shared, "RESERVED asked from {held:?}");
     let mut st = guard(inode);
     let proc_level = st.level.unwrap_or(LockLevel::None);
     // Another connection of this process holds something stronger than
@@ -237,6 +242,8 @@ pub fn unlock(fd: RawFd, inode: &InodeLock, held: &mut LockLevel, want: LockLeve
     if *held <= want {
         return Ok(());
     }
+    // (As SQLite's unixUnlock: down to SHARED or to nothing.)
+    debug_assert!(want <= LockLevel::Shared, "unlock to {want:?}");
     let mut st = guard(inode);
     // The process's last lock on the file goes: one unlock of the whole
     // file below drops PENDING and RESERVED with SHARED (SQLite makes two

@@ -42,6 +42,7 @@ pub mod lock_style;
 pub mod memory;
 pub mod notify;
 pub mod os_path;
+pub mod posix_open;
 pub mod select;
 pub mod shared_memory;
 pub mod shm;
@@ -62,6 +63,22 @@ pub use uring::IoUringBackend;
 use crate::error::Result;
 use std::sync::Arc;
 use std::time::Duration;
+
+/// The result of an operation that may have to wait for I/O.
+pub type IoPoll<T> = crate::Result<std::task::Poll<T>>;
+
+/// Unwraps a `Poll::Ready` or returns `Ok(Poll::Pending)` from the enclosing
+/// function: the `?` of resumable code. (Exported at the crate root:
+/// `crate::ready!`.)
+#[macro_export]
+macro_rules! ready {
+    ($e:expr) => {
+        match $e {
+            ::std::task::Poll::Ready(v) => v,
+            ::std::task::Poll::Pending => return Ok(::std::task::Poll::Pending),
+        }
+    };
+}
 
 /// The size of an open OS file: `lseek(SEEK_END)`, a third of the cost of
 /// an `fstat` (which fills a whole `stat` to answer one field), asked at

@@ -13,7 +13,7 @@
 use super::lock::{self, InodeLock};
 use super::lock_style::{self, LockStyle};
 use super::{Buffer, Completion, CompletionResult, File, IoBackend, LockLevel, OpenOptions};
-use crate::error::{Error, Result, SQLITE_CANTOPEN, SQLITE_IOERR_DELETE, SQLITE_IOERR_FSYNC, SQLITE_IOERR_READ, SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_WRITE};
+use crate::error::{Error, Result, SQLITE_IOERR_DELETE, SQLITE_IOERR_FSYNC, SQLITE_IOERR_READ, SQLITE_IOERR_TRUNCATE, SQLITE_IOERR_WRITE};
 use std::os::unix::fs::{FileExt, MetadataExt};
 use std::os::unix::io::AsRawFd;
 use std::sync::{Arc, Mutex};
@@ -200,26 +200,7 @@ impl IoBackend for SyncBackend {
     }
 
     fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<dyn File>> {
-        let mut o = std::fs::OpenOptions::new();
-        o.read(true).write(!opts.read_only);
-        if opts.create && !opts.read_only {
-            if opts.exclusive {
-                o.create_new(true);
-            } else {
-                o.create(true);
-            }
-        }
-        let file = o.open(super::os_path::os_path(path)).map_err(|e| {
-            let mut err = Error::from(e);
-            if err.code == crate::error::SQLITE_IOERR {
-                err = Error::code(SQLITE_CANTOPEN);
-            }
-            err
-        })?;
-        let meta = file.metadata().map_err(|_| Error::code(SQLITE_CANTOPEN))?;
-        if meta.is_dir() {
-            return Err(Error::code(crate::error::SQLITE_CANTOPEN_ISDIR));
-        }
+        let (file, meta) = crate::io::posix_open::open(path, &opts)?;
         let (dev, ino) = (meta.dev(), meta.ino());
         let inode = lock::acquire_inode(dev, ino);
         Ok(Arc::new(SyncFile {

@@ -1083,6 +1083,11 @@ impl Pager {
                 return Err(busy());
             }
         }
+        // (Only from a read transaction, and, where the file is locked
+        // outside WAL mode, with RESERVED held: SQLite's pager asserts the
+        // same on its way to WRITER_LOCKED.)
+        debug_assert_eq!(self.state, PagerState::Read, "a write transaction opened outside a read one");
+        debug_assert!(self.wal.is_some() || !self.locks_file() || self.file.lock_level() >= LockLevel::Reserved, "writing without RESERVED");
         self.state = PagerState::Write;
         self.orig_db_size = self.db_size;
         self.commit_step = CommitStep::Start;

@@ -111,6 +111,7 @@ impl Pager {
                         self.read_step = Some(ReadStep::Header(bytes, buf));
                         return Ok(Poll::Pending);
                     }
+                    debug_assert_eq!(self.state, PagerState::Idle, "a read transaction opened twice");
                     self.state = PagerState::Read;
                     self.admit_size();
                     return Ok(Poll::Ready(()));

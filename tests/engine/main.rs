@@ -127,6 +127,7 @@ mod sql_threads_one_file;
 mod sql_trusted_schema;
 mod sql_unused_order;
 mod sql_update_delete_limit;
+mod sql_uri_params;
 mod sql_utf16;
 mod sql_vtab;
 mod sql_vtab_schema;

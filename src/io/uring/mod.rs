@@ -59,7 +59,7 @@ pub mod file;
 mod ring;
 
 use super::{File, IoBackend, LockLevel, OpenOptions};
-use crate::error::{Error, Result, SQLITE_CANTOPEN};
+use crate::error::{Error, Result};
 use file::{FileHandle, UringFile};
 use ring::Ring;
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
@@ -127,26 +127,7 @@ impl IoBackend for IoUringBackend {
     }
 
     fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<dyn File>> {
-        let mut o = std::fs::OpenOptions::new();
-        o.read(true).write(!opts.read_only);
-        if opts.create && !opts.read_only {
-            if opts.exclusive {
-                o.create_new(true);
-            } else {
-                o.create(true);
-            }
-        }
-        let file = o.open(crate::io::os_path::os_path(path)).map_err(|e| {
-            let mut err = Error::from(e);
-            if err.code == crate::error::SQLITE_IOERR {
-                err = Error::code(SQLITE_CANTOPEN);
-            }
-            err
-        })?;
-        let meta = file.metadata().map_err(|_| Error::code(SQLITE_CANTOPEN))?;
-        if meta.is_dir() {
-            return Err(Error::code(crate::error::SQLITE_CANTOPEN_ISDIR));
-        }
+        let (file, meta) = crate::io::posix_open::open(path, &opts)?;
         let read_now = file::ReadNow::of(&file) as u8;
         let handle = FileHandle::new(file, meta.dev(), meta.ino(), path, opts.delete_on_close);
         Ok(Arc::new(UringFile {

@@ -47,6 +47,7 @@ mod indexed_by;
 pub mod loop_context;
 mod loop_kind;
 pub mod name_scope;
+mod plan_facts;
 mod plan_lines;
 pub mod pragma;
 pub mod query;
@@ -340,9 +341,4 @@ pub fn names_aggregate_function(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
         }
         _ => false,
     }
-}
-
-/// The error of a module whose xBestIndex answer is inconsistent.
-pub(crate) fn vtab_scan_malfunction(name: &str) -> Error {
-    Error::sql(format!("{name}.xBestIndex malfunction"))
 }

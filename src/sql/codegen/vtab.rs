@@ -16,6 +16,7 @@
 use super::Compiler;
 use crate::error::{Error, Result};
 use crate::sql::model::from::{FromItem, VtabItem};
+use crate::sql::plan::prelude::*;
 use crate::sql::resolve::{ScopeColumn, ScopeItem};
 use crate::sql::schema::Table;
 use crate::sql::vtab_decl::{declared_table, DeclaredTable};
@@ -37,6 +38,16 @@ pub enum ConnectRequest {
 /// connection replaces it by the outcome of connecting).
 fn needs_connect() -> Error {
     Error::sql("virtual table not connected")
+}
+
+impl<'s> Compiler<'s> {
+    /// `inst` as the planner asks it (see [`Asked`]).
+    pub fn vtab_asked<'x>(&self, inst: &'x crate::vdbe::vtab::VtabInstance) -> crate::sql::plan::vtab::Asked<'x>
+    where
+        's: 'x,
+    {
+        crate::sql::plan::vtab::Asked { table: &*inst.table, name: &inst.name, lend: self.env.vtab_lender, unasked: self.vtab.unasked }
+    }
 }
 
 impl<'b> Compiler<'_> {

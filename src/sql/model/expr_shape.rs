@@ -371,3 +371,16 @@ pub fn aggregate_inputs<'a, 'b>(call: &'a Expr<'b>) -> Option<Vec<&'a Expr<'b>>>
         _ => None,
     }
 }
+
+/// The collation a comparison of two operands uses: an explicit one on
+/// the left, else on the right, else the left's, else the right's (None:
+/// BINARY).
+pub fn pick_collation<'a>(l: Option<&'a (String, bool)>, r: Option<&'a (String, bool)>) -> Option<&'a str> {
+    match (l, r) {
+        (Some((n, true)), _) => Some(n),
+        (_, Some((n, true))) => Some(n),
+        (Some((n, false)), _) => Some(n),
+        (_, Some((n, false))) => Some(n),
+        _ => None,
+    }
+}

@@ -13,33 +13,31 @@
 //! depends on tables placed earlier and its affinity and collation let
 //! the index order decide the comparison.
 
-use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::strip_parens;
 use crate::sql::model::expr_shape::{has_subquery, walk};
 use crate::sql::model::from::FromItem;
 use crate::sql::parse::{unquote, unquoted};
+use crate::sql::plan::facts::PlanFacts;
 use crate::sql::plan::terms::LookupOp;
 use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;
 use crate::vdbe::program::P4;
 use sqlite3_parser::ast::{Expr, Operator};
 
-impl<'b> Compiler<'_> {
+/// The lookups WHERE terms offer a loop: `column op value`, IN lists, ORs
+/// of equalities (implemented for every
+/// [`PlanFacts`]).
+pub trait Access<'b>: PlanFacts {
     /// Terms `column op expr` of item `it` whose other side is available
     /// before loop `lvl`, with affinity and collation an index can honour.
-    pub(crate) fn lookup_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, LookupOp, &'a Expr<'b>)> {
+    fn lookup_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, LookupOp, &'a Expr<'b>)> {
         self.lookup_candidates_deps(it, before, terms).into_iter().map(|(c, op, e, _)| (c, op, e)).collect()
     }
 
     /// [`Self::lookup_candidates`], each with the items its value side
     /// reads (those usable with a smaller `before` are the ones whose
     /// items it contains: the join order resolves once, then filters).
-    pub(crate) fn lookup_candidates_deps<'a>(
-        &mut self,
-        it: &FromItem<'a, 'b>,
-        before: u64,
-        terms: &[&'a Expr<'b>],
-    ) -> Vec<(Option<usize>, LookupOp, &'a Expr<'b>, u64)> {
+    fn lookup_candidates_deps<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, LookupOp, &'a Expr<'b>, u64)> {
         let mut out = Vec::new();
         let Some(table) = it.table.as_ref() else { return out };
         // (One list for every term: allocated once.)
@@ -93,8 +91,7 @@ impl<'b> Compiler<'_> {
                 // other names are left without resolving them.
                 if let Expr::Qualified(q, _) = col_side {
                     let named = self
-                        .names
-                        .scopes
+                        .scopes()
                         .last()
                         .and_then(|s| s.items.get(it.item))
                         .is_none_or(|item| item.name.eq_ci(&unquoted(q.0)) || item.columns.iter().any(|c| c.source.is_some()));
@@ -124,7 +121,7 @@ impl<'b> Compiler<'_> {
                 let Some(cref) = cref else {
                     // An indexed expression of this table.
                     if !matches!(col_side, Expr::Id(_) | Expr::Qualified(..) | Expr::Literal(_)) && !has_subquery(col_side) {
-                        let item_name = self.names.scopes.last().and_then(|s| s.items.get(it.item)).map(|i| i.name.clone()).unwrap_or_default();
+                        let item_name = self.scopes().last().and_then(|s| s.items.get(it.item)).map(|i| i.name.clone()).unwrap_or_default();
                         for k in self.expr_lookup_keys(it.item, &item_name, table, col_side, other) {
                             out.push((Some(k), opx, other, deps));
                         }
@@ -169,17 +166,12 @@ impl<'b> Compiler<'_> {
     /// before it and carry no affinity of their own.
     /// An OR of equalities on one column (`a = 1 OR a = 2`) is one of
     /// them, as `a IN (1, 2)` (see [`Self::or_in_list`]).
-    pub(crate) fn in_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, Vec<&'a Expr<'b>>)> {
+    fn in_candidates<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, Vec<&'a Expr<'b>>)> {
         self.in_candidates_deps(it, before, terms).into_iter().map(|(c, l, _)| (c, l)).collect()
     }
 
     /// [`Self::in_candidates`], each with the items its values read.
-    pub(crate) fn in_candidates_deps<'a>(
-        &mut self,
-        it: &FromItem<'a, 'b>,
-        before: u64,
-        terms: &[&'a Expr<'b>],
-    ) -> Vec<(Option<usize>, Vec<&'a Expr<'b>>, u64)> {
+    fn in_candidates_deps<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<(Option<usize>, Vec<&'a Expr<'b>>, u64)> {
         let mut out = Vec::new();
         for t in terms {
             if let Some((column, values)) = self.or_in_list(it, t) {
@@ -238,7 +230,7 @@ impl<'b> Compiler<'_> {
     /// SQLite then reads the term as `column IN (values)` and no longer
     /// as a MULTI-INDEX OR ("case 1 trumps case 2"); IS, IN and AND
     /// branches keep it an OR.
-    pub(crate) fn or_in_list<'a>(&mut self, it: &FromItem<'a, 'b>, term: &'a Expr<'b>) -> Option<(Option<usize>, Vec<&'a Expr<'b>>)> {
+    fn or_in_list<'a>(&mut self, it: &FromItem<'a, 'b>, term: &'a Expr<'b>) -> Option<(Option<usize>, Vec<&'a Expr<'b>>)> {
         if !matches!(strip_parens(term), Expr::Binary(_, Operator::Or, _)) || it.table.is_none() {
             return None;
         }
@@ -297,7 +289,7 @@ impl<'b> Compiler<'_> {
     }
 
     /// Whether `e` reads a column of an enclosing query.
-    pub(crate) fn refs_outer(&mut self, e: &Expr<'_>) -> bool {
+    fn refs_outer(&mut self, e: &Expr<'_>) -> bool {
         let mut names: Vec<(Option<String>, String)> = Vec::new();
         walk(e, &mut |x| {
             match x {
@@ -311,6 +303,8 @@ impl<'b> Compiler<'_> {
         names.iter().any(|(q, n)| matches!(self.resolve_name(q.as_deref(), n), Ok(Some(r)) if r.depth > 0))
     }
 }
+
+impl<'b, T: PlanFacts> Access<'b> for T {}
 
 /// The pairs of fields of two rows written out with the same width, each
 /// field a single value; None for anything else.

@@ -14,9 +14,10 @@
 //! tables are read, so a lookup taken from one only narrows the rows a
 //! loop reads to those the WHERE clause would keep.
 
-use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::{has_subquery, strip_parens};
 use crate::sql::model::from::FromItem;
+use crate::sql::plan::facts::PlanFacts;
+use crate::sql::plan::prelude::*;
 use crate::sql::plan::terms::LookupOp;
 use crate::sql::resolve::ColumnRef;
 use crate::util::ascii::AsciiLower;
@@ -36,7 +37,9 @@ fn same_column(a: &ColumnRef, b: &ColumnRef) -> bool {
     a.cursor == b.cursor && a.column == b.column
 }
 
-impl<'b> Compiler<'_> {
+/// Lookups through columns the terms make equal (implemented for every
+/// [`PlanFacts`]).
+pub trait Equivalence<'b>: PlanFacts {
     /// The comparison collation of `l` and `r` by name (`BINARY` when
     /// none is chosen); `None` when it cannot be resolved.
     fn collation_name(&mut self, l: &Expr<'_>, r: &Expr<'_>) -> Option<String> {
@@ -50,7 +53,7 @@ impl<'b> Compiler<'_> {
     /// the right side of an outer join) that `terms` give through the
     /// equivalence classes of its columns, with values available once the
     /// items in `before` are read.
-    pub(crate) fn equivalent_lookups<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<EquivalentLookup<'a, 'b>> {
+    fn equivalent_lookups<'a>(&mut self, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Vec<EquivalentLookup<'a, 'b>> {
         let mut out = Vec::new();
         let Some(table) = it.table.clone() else { return out };
         if terms.len() < 2 || it.left || it.matched.is_some() || it.vtab.is_some() {
@@ -147,3 +150,5 @@ impl<'b> Compiler<'_> {
         out
     }
 }
+
+impl<'b, T: PlanFacts> Equivalence<'b> for T {}

@@ -33,8 +33,8 @@
 //!   qualified or not), named exactly as the table names it (and as the
 //!   view's column list, if any).
 
-use crate::sql::codegen::Compiler;
 use crate::sql::parse::unquote;
+use crate::sql::plan::facts::PlanFacts;
 use crate::sql::schema::Table;
 use crate::util::ascii::AsciiLower;
 use sqlite3_parser::ast::{self, Expr, OneSelect, ResultColumn, Select, SelectTable};
@@ -56,18 +56,20 @@ pub struct FlatTable {
 /// it).
 const MAX_NESTED_VIEWS: usize = 8;
 
-impl Compiler<'_> {
+/// Reading a FROM subquery or view as the table under it (implemented for every
+/// [`PlanFacts`]).
+pub trait Flatten: PlanFacts {
     /// The table `sel` (a view's body when `view`, else a FROM
     /// subquery's; `cols` the view's declared column names) may be read
     /// as, when it is flattened.
-    pub fn flat_projection(&self, sel: &Select<'_>, cols: Option<&[String]>, view: bool) -> Option<FlatTable> {
+    fn flat_projection(&self, sel: &Select<'_>, cols: Option<&[String]>, view: bool) -> Option<FlatTable> {
         // (Under the legacy naming pragmas a name shows the item it was
         // read through: left to the materialised item's naming.)
-        let legacy_names = self.env.settings.full_column_names || !self.env.settings.short_column_names;
-        if !self.select.flatten || self.stmt.authorizer.is_some() || legacy_names {
+        let legacy_names = self.settings().full_column_names || !self.settings().short_column_names;
+        if !self.flatten_enabled() || self.has_authorizer() || legacy_names {
             return None;
         }
-        self.flat_body(sel, cols, view, self.names.home_db, 0)
+        self.flat_body(sel, cols, view, self.home_db(), 0)
     }
 
     /// [`Self::flat_projection`] with the database unqualified names in
@@ -90,19 +92,18 @@ impl Compiler<'_> {
         }
         let name = unquote(qn.name.0);
         // (Inside a view's body the statement's CTEs are out of scope.)
-        if name.ascii_lower().starts_with("sqlite_") || depth == 0 && (self.cte_at(&name).is_some() || self.frame.recursive.iter().any(|r| r.name.eq_ci(&name)))
-        {
+        if name.ascii_lower().starts_with("sqlite_") || depth == 0 && self.has_cte(&name) {
             return None;
         }
-        let read = self.env.schema.shared_table_in(home, &name)?;
+        let read = self.schema().shared_table_in(home, &name)?;
         // What the body reads: the table, or through a view that is itself
         // flattened, a prefix of the table's columns.
         let (inner, shown) = match &read.view_select {
             Some(view_sql) => {
                 // (Expanding it would nest one view deeper: past the limit,
                 // that expansion reports the error.)
-                let too_deep = self.expansion.view_depth + depth + 1 >= self.env.max_expr_depth;
-                if depth >= MAX_NESTED_VIEWS || too_deep || self.expansion.expanding.iter().any(|v| v.eq_ci(&name)) {
+                let too_deep = self.view_depth() + depth + 1 >= self.max_expr_depth();
+                if depth >= MAX_NESTED_VIEWS || too_deep || self.expanding().iter().any(|v| v.eq_ci(&name)) {
                     return None;
                 }
                 let view_home = (read.db != 1).then_some(read.db);
@@ -170,10 +171,11 @@ impl Compiler<'_> {
         }
         // An index's WHERE clause or expressions are resolved in the
         // item's scope: every column they may name must be in it.
-        if width < table.columns.len() && self.env.schema.indexes_of(table).iter().any(|i| i.where_sql.is_some() || i.columns.iter().any(|c| c.expr.is_some()))
-        {
+        if width < table.columns.len() && self.schema().indexes_of(table).iter().any(|i| i.where_sql.is_some() || i.columns.iter().any(|c| c.expr.is_some())) {
             return None;
         }
         Some(FlatTable { table: table.clone(), width, plan_name: shown })
     }
 }
+
+impl<T: PlanFacts> Flatten for T {}

@@ -8,15 +8,14 @@
 //! when no expression of the query holds a subquery, a window function or
 //! anything else that could read a column outside the walked expressions.
 
-use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::{has_subquery, is_syntactic_constant, walk};
 use crate::sql::model::from::{FromItem, JoinTerm};
-use crate::sql::model::query::{ResultItem, RowCtx};
+use crate::sql::model::query::ResultItem;
 use crate::sql::parse::{unquote, unquoted};
+use crate::sql::plan::facts::PlanFacts;
 use crate::sql::plan::order::{OrderGoal, OrderTerm};
 use crate::sql::resolve::ColumnRef;
 use crate::util::ascii::AsciiLower;
-use crate::vdbe::program::{Opcode, P4};
 use sqlite3_parser::ast::{Expr, SortOrder, SortedColumn};
 
 /// The columns a query reads: (FROM item, column; `None` the rowid).
@@ -49,15 +48,17 @@ fn strip_collate<'x, 'y>(mut e: &'x Expr<'y>) -> (&'x Expr<'y>, Option<String>) 
     }
 }
 
-impl Compiler<'_> {
+/// The ORDER BY, GROUP BY, DISTINCT and min()/max() goals of a query
+/// (implemented for every [`PlanFacts`]).
+pub trait Goals: PlanFacts {
     /// The column of this SELECT a plain column reference names.
-    pub(crate) fn plain_column(&mut self, e: &Expr<'_>) -> Option<ColumnRef> {
+    fn plain_column(&mut self, e: &Expr<'_>) -> Option<ColumnRef> {
         let key = e as *const Expr<'_> as usize;
-        if let Some(known) = self.names.name_memo.as_ref().and_then(|m| m.plain.get(&key)) {
+        if let Some(known) = self.name_memo().as_ref().and_then(|m| m.plain.get(&key)) {
             return known.clone();
         }
         let r = self.plain_column_resolved(e);
-        if let Some(m) = self.names.name_memo.as_mut() {
+        if let Some(m) = self.name_memo().as_mut() {
             m.plain.insert(key, r.clone());
         }
         r
@@ -80,7 +81,7 @@ impl Compiler<'_> {
 
     /// The goal of an ORDER BY whose terms map to result items by
     /// `order_map` (see `order_by_map`).
-    pub(crate) fn order_by_goal(&mut self, terms: &[SortedColumn<'_>], order_map: &[Option<usize>], items: &[ResultItem<'_, '_>]) -> Option<OrderGoal> {
+    fn order_by_goal(&mut self, terms: &[SortedColumn<'_>], order_map: &[Option<usize>], items: &[ResultItem<'_, '_>]) -> Option<OrderGoal> {
         let mut out: Vec<OrderTerm> = Vec::new();
         let mut item = None;
         for (i, t) in terms.iter().enumerate() {
@@ -114,7 +115,7 @@ impl Compiler<'_> {
     /// The order a DISTINCT without ORDER BY asks of a virtual table
     /// (`sqlite3_vtab_distinct` 2): its result columns, when each is a
     /// column (not the rowid) of one virtual-table item of `from`.
-    pub(crate) fn distinct_goal(&mut self, from: &[FromItem<'_, '_>], items: &[ResultItem<'_, '_>]) -> Option<OrderGoal> {
+    fn distinct_goal(&mut self, from: &[FromItem<'_, '_>], items: &[ResultItem<'_, '_>]) -> Option<OrderGoal> {
         let mut out = Vec::new();
         let mut item = None;
         for it in items {
@@ -142,7 +143,7 @@ impl Compiler<'_> {
     /// virtual (SQLite's `WHERE_DISTINCTBY`): its result columns, each a
     /// column of one FROM item, grouped in any order and direction under
     /// the collation each result column compares with.
-    pub(crate) fn ordered_distinct_goal(&mut self, from: &[FromItem<'_, '_>], items: &[ResultItem<'_, '_>]) -> Option<OrderGoal> {
+    fn ordered_distinct_goal(&mut self, from: &[FromItem<'_, '_>], items: &[ResultItem<'_, '_>]) -> Option<OrderGoal> {
         let mut out = Vec::new();
         let mut item = None;
         for it in items {
@@ -168,7 +169,7 @@ impl Compiler<'_> {
     }
 
     /// The goal of GROUP BY expressions (already mapped from ordinals).
-    pub(crate) fn group_by_goal(&mut self, groups: &[&Expr<'_>]) -> Option<OrderGoal> {
+    fn group_by_goal(&mut self, groups: &[&Expr<'_>]) -> Option<OrderGoal> {
         let mut out = Vec::new();
         let mut item = None;
         for g in groups {
@@ -186,7 +187,7 @@ impl Compiler<'_> {
 
     /// The goal of a lone `min(col)` / `max(col)`: the column ascending
     /// (min) or descending (max); `None` for any other call.
-    pub(crate) fn min_max_goal(&mut self, call: &Expr<'_>) -> Option<OrderGoal> {
+    fn min_max_goal(&mut self, call: &Expr<'_>) -> Option<OrderGoal> {
         let Expr::FunctionCall { name, distinctness: None, args: Some(args), order_by: None, filter_over: None } = call else { return None };
         let fname = unquoted(name.0).ascii_lower();
         let desc = match fname.as_str() {
@@ -259,24 +260,28 @@ impl Compiler<'_> {
     }
 }
 
-impl<'b> Compiler<'_> {
+impl<T: PlanFacts> Goals for T {}
+
+/// The columns a query reads of each FROM item (implemented for every
+/// [`PlanFacts`]).
+pub trait ColumnUse<'b>: PlanFacts {
     /// The columns a SELECT reads: its result items, the join terms of
     /// `from` and `exprs` (WHERE, GROUP BY, HAVING, ORDER BY). `None` with
     /// RIGHT and FULL joins or table-valued functions, whose NULL rows and
     /// refills read the table cursors directly (a LEFT JOIN's null row
     /// covers its index cursor too).
-    pub(crate) fn select_uses<'a>(&mut self, from: &[FromItem<'a, 'b>], items: &[ResultItem<'a, 'b>], exprs: &[&Expr<'_>]) -> Option<ColumnUses> {
+    fn select_uses<'a>(&mut self, from: &[FromItem<'a, 'b>], items: &[ResultItem<'a, 'b>], exprs: &[&Expr<'_>]) -> Option<ColumnUses> {
         if from.iter().any(|f| f.vtab.is_some()) {
             self.vtab_col_uses(from, items, exprs);
         }
-        if from.iter().any(|f| f.matched.is_some() || f.table_fn.is_some()) || self.stmt.authorizer.is_some() {
+        if from.iter().any(|f| f.matched.is_some() || f.table_fn.is_some()) || self.has_authorizer() {
             return None;
         }
         // Only an index (covering or not) or an automatic index reads
         // the list. Neither can serve one table of an uncorrelated query
         // when the table has no index: the list is not made then.
         if let [only] = from {
-            if self.names.scopes.len() <= 1 && only.table.as_ref().is_some_and(|t| t.without_rowid.is_none() && !self.table_has_index(t)) {
+            if self.scopes().len() <= 1 && only.table.as_ref().is_some_and(|t| t.without_rowid.is_none() && !self.table_has_index(t)) {
                 return None;
             }
         }
@@ -291,7 +296,7 @@ impl<'b> Compiler<'_> {
         let Some(uses) = self.uses_of(from, items, exprs, true) else { return };
         for it in from.iter().filter(|f| f.vtab.is_some()) {
             let mask = crate::sql::plan::vtab::col_used(it, Some(&uses));
-            self.vtab.col_used.insert(it.cursor, mask);
+            self.vtab_col_used().insert(it.cursor, mask);
         }
     }
 
@@ -300,14 +305,14 @@ impl<'b> Compiler<'_> {
     /// an arm's FROM while matching them to result columns
     /// (`Compiler::arm_order_probed`). A name reads the first table
     /// holding such a column.
-    pub(crate) fn count_probed_columns(&mut self, from: &[FromItem<'_, 'b>], names: &[String]) {
+    fn count_probed_columns(&mut self, from: &[FromItem<'_, 'b>], names: &[String]) {
         for name in names {
             let found = from
                 .iter()
                 .filter_map(|it| it.vtab.as_ref().map(|v| (it.cursor, v)))
                 .find_map(|(cursor, v)| v.decl.table.columns.iter().position(|c| c.name.eq_ci(name)).map(|k| (cursor, k)));
             if let Some((cursor, k)) = found {
-                if let Some(mask) = self.vtab.col_used.get_mut(&cursor) {
+                if let Some(mask) = self.vtab_col_used().get_mut(&cursor) {
                     *mask |= 1u64 << k.min(63);
                 }
             }
@@ -345,18 +350,8 @@ impl<'b> Compiler<'_> {
 
     /// Whether some index of the schema is on `table`.
     fn table_has_index(&self, table: &crate::sql::schema::Table) -> bool {
-        self.env.schema.indexes.values().any(|i| i.db == table.db && i.table.eq_ci(&table.name))
-    }
-
-    /// Turn the ORDER BY sorter opened for `ctx` into a no-op: the loops
-    /// produce the order themselves.
-    pub(crate) fn drop_sorter(&mut self, ctx: &mut RowCtx) {
-        let Some((sorter, _)) = ctx.sorter.take() else { return };
-        if let Some(i) = self.b.insns.iter_mut().rev().find(|i| i.opcode == Opcode::SorterOpen && i.p1 == sorter) {
-            i.opcode = Opcode::Noop;
-            i.p1 = 0;
-            i.p2 = 0;
-            i.p4 = P4::None;
-        }
+        self.schema().indexes.values().any(|i| i.db == table.db && i.table.eq_ci(&table.name))
     }
 }
+
+impl<'b, T: PlanFacts> ColumnUse<'b> for T {}

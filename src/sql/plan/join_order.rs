@@ -39,9 +39,10 @@
 //! keep the FROM order (as SQLite's do); the order returned holds every
 //! item once.
 
-use crate::sql::codegen::Compiler;
 use crate::sql::model::from::FromItem;
+use crate::sql::plan::facts::PlanFacts;
 use crate::sql::plan::order::{index_serves, index_width, log_est, rowid_serves, table_width, OrderGoal};
+use crate::sql::plan::prelude::*;
 use crate::sql::plan::terms::LookupOp;
 use crate::sql::plan::vtab_or::log_est_add;
 use crate::util::ascii::AsciiLower;
@@ -119,14 +120,16 @@ struct Path {
     order: Vec<usize>,
 }
 
-impl<'b> Compiler<'_> {
+/// The order of the loops of an inner join (implemented for every
+/// [`PlanFacts`]).
+pub trait JoinOrder<'b>: PlanFacts {
     /// The cheapest nested-loop order of `items` for `terms`. A virtual
     /// table is offered only the first `vtab_terms` of them: the rest are
     /// USING/NATURAL equalities written as terms for the other tables'
     /// lookups, which `plan::vtab` derives itself from the join (offered
     /// twice, they would also make the plan's constraints differ from the
     /// ones its loop opens with).
-    pub(crate) fn join_order<'a>(
+    fn join_order<'a>(
         &mut self,
         items: &[FromItem<'a, 'b>],
         terms: &[&'a Expr<'b>],
@@ -139,11 +142,11 @@ impl<'b> Compiler<'_> {
         // scan of it gives that order: other paths pay for a sort.
         let ordered_item = goal.filter(|g| self.goal_servable(items, g)).map(|g| g.item);
         // (Names resolved once for the whole search.)
-        let outer_memo = self.names.name_memo.replace(Default::default());
+        let outer_memo = self.name_memo().replace(Default::default());
         let facts = self.join_facts(items, terms, vtab_terms, goal, ordered_item, uses);
-        self.names.name_memo = outer_memo;
+        *self.name_memo() = outer_memo;
         // The loops take the plans asked here.
-        self.vtab.plans.extend(facts.loops.iter().filter_map(|l| l.vtab.clone()));
+        self.vtab_plans().extend(facts.loops.iter().filter_map(|l| l.vtab.clone()));
         let mut memo: crate::util::fast_hash::FastMap<(usize, u64), Vec<Cand>> = Default::default();
         // First without the order, for the rows the sort would take; then
         // with the sort's cost on the paths that need one.
@@ -155,7 +158,10 @@ impl<'b> Compiler<'_> {
         debug_assert_eq!(best.order.len(), n);
         best.order
     }
+}
 
+/// The search's steps (private: `JoinFacts` is the search's own).
+trait JoinSearch<'b>: PlanFacts {
     /// Whether some full scan of the goal's table gives its order.
     fn goal_servable(&mut self, items: &[FromItem<'_, 'b>], g: &OrderGoal) -> bool {
         let Some(table) = items.iter().find(|i| i.item == g.item).and_then(|i| i.table.clone()) else { return false };
@@ -163,14 +169,9 @@ impl<'b> Compiler<'_> {
         // indexes' entries end with the key.)
         if let Some(pk) = crate::sql::schema::Schema::without_rowid_pk_index(&table) {
             return index_serves(g, &table, &pk, 0).yes()
-                || self
-                    .env
-                    .schema
-                    .indexes_of(&table)
-                    .iter()
-                    .any(|i| i.where_sql.is_none() && index_serves(g, &table, &table.index_with_key_suffix(i), 0).yes());
+                || self.schema().indexes_of(&table).iter().any(|i| i.where_sql.is_none() && index_serves(g, &table, &table.index_with_key_suffix(i), 0).yes());
         }
-        rowid_serves(g).yes() || self.env.schema.indexes_of(&table).iter().any(|i| i.where_sql.is_none() && index_serves(g, &table, i, 0).yes())
+        rowid_serves(g).yes() || self.schema().indexes_of(&table).iter().any(|i| i.where_sql.is_none() && index_serves(g, &table, i, 0).yes())
     }
 
     /// Resolve the names of every term and list the usable indexes of
@@ -241,7 +242,7 @@ impl<'b> Compiler<'_> {
                         served,
                     });
                 }
-                if rowid && it.vtab.is_none() && it.index_hint.is_none() && self.dml.firing.is_empty() {
+                if rowid && it.vtab.is_none() && it.index_hint.is_none() && self.firing().is_empty() {
                     let binary = |c: Option<&str>| c.is_none_or(|c| c.eq_ci("BINARY"));
                     auto_cols = (0..table.columns.len())
                         .filter(|&c| table.rowid_alias != Some(c) && table.field_of(c).is_some() && binary(table.columns[c].collation.as_deref()))
@@ -256,7 +257,7 @@ impl<'b> Compiler<'_> {
                 Some(v) => match crate::sql::plan::vtab::constraints_of(self, it, 0, &terms[..vtab_terms]) {
                     Ok(cs) => {
                         let g = crate::sql::plan::vtab::goal_for(it, goal);
-                        let col_used = self.vtab.col_used.get(&it.cursor).copied().unwrap_or_else(|| crate::sql::plan::vtab::col_used(it, uses));
+                        let col_used = self.vtab_col_used().get(&it.cursor).copied().unwrap_or_else(|| crate::sql::plan::vtab::col_used(it, uses));
                         let mut plans = crate::sql::plan::vtab::VtabPlans::ask(it.cursor, self.vtab_asked(&v.inst), &cs, g, col_used).ok();
                         // (The OR terms' branches next, as SQLite's
                         // `whereLoopAddOr` after `whereLoopAddVirtual`.)
@@ -297,7 +298,12 @@ impl<'b> Compiler<'_> {
     }
 }
 
-impl Compiler<'_> {
+impl<'b, T: PlanFacts> JoinOrder<'b> for T {}
+impl<'b, T: PlanFacts> JoinSearch<'b> for T {}
+
+/// A table's row estimate (implemented for every
+/// [`PlanFacts`]).
+trait TableRows: PlanFacts {
     /// LogEst of a table's rows: `sqlite_stat1`'s, else about a million.
     /// As in SQLite, an index without statistics of its own takes the
     /// table's rows as its entries, at least 99 (about a thousand), and
@@ -305,11 +311,13 @@ impl Compiler<'_> {
     fn table_rows_est(&self, table: &crate::sql::schema::Table) -> i32 {
         match table.stat {
             None => TABLE_ROWS,
-            Some(s) if s.rows < DEFAULT_INDEX_MIN_ROWS && self.env.schema.indexes_of(table).iter().any(|i| i.stat.is_none()) => DEFAULT_INDEX_MIN_ROWS,
+            Some(s) if s.rows < DEFAULT_INDEX_MIN_ROWS && self.schema().indexes_of(table).iter().any(|i| i.stat.is_none()) => DEFAULT_INDEX_MIN_ROWS,
             Some(s) => s.rows,
         }
     }
 }
+
+impl<T: PlanFacts> TableRows for T {}
 
 /// SQLite's `aiRowLogEst` of an index: `sqlite_stat1`'s values, and for
 /// those it does not give the defaults (entries: the table's rows, 10

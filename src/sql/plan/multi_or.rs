@@ -15,9 +15,10 @@
 //! one branch without any makes the OR a filter of whatever else the
 //! loop reads (a union containing a full scan is never cheaper).
 
-use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::{conjuncts, has_subquery, strip_parens};
 use crate::sql::model::from::FromItem;
+use crate::sql::plan::facts::PlanFacts;
+use crate::sql::plan::prelude::*;
 use crate::sql::plan::terms::LookupOp;
 use crate::sql::schema::{Index, Table};
 use sqlite3_parser::ast::{Expr, Operator};
@@ -103,20 +104,15 @@ pub fn disjuncts<'a, 'b>(e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) {
     }
 }
 
-impl<'b> Compiler<'_> {
+/// The union of lookups an OR term offers (implemented for every
+/// [`PlanFacts`]).
+pub trait MultiOr<'b>: PlanFacts {
     /// The cheapest OR term of `terms` whose every branch has a lookup on
     /// `it` (tables in `before` placed), with its estimated rows; `None`
     /// when there is none, inside an OR branch (no nesting, as SQLite),
     /// or under INDEXED BY / NOT INDEXED.
-    pub(crate) fn multi_or_plan<'a>(
-        &mut self,
-        it: &FromItem<'a, 'b>,
-        table: &Table,
-        before: u64,
-        terms: &[&'a Expr<'b>],
-        indexes: &[Index],
-    ) -> Option<OrPlan<'a, 'b>> {
-        if self.loops.in_or_branch || it.index_hint.is_some() {
+    fn multi_or_plan<'a>(&mut self, it: &FromItem<'a, 'b>, table: &Table, before: u64, terms: &[&'a Expr<'b>], indexes: &[Index]) -> Option<OrPlan<'a, 'b>> {
+        if self.in_or_branch() || it.index_hint.is_some() {
             return None;
         }
         let me = 1u64 << it.item.min(63);
@@ -156,7 +152,7 @@ impl<'b> Compiler<'_> {
     /// lookup terms; with an order some scan gives (`goal`), at most the
     /// whole table.
     #[allow(clippy::type_complexity)]
-    pub(crate) fn single_path_rows(
+    fn single_path_rows(
         &mut self,
         table: &Table,
         indexes: &[Index],
@@ -231,6 +227,8 @@ impl<'b> Compiler<'_> {
         best
     }
 }
+
+impl<'b, T: PlanFacts> MultiOr<'b> for T {}
 
 /// How many bounds (0 to 2: a lower and an upper) the candidates put on
 /// `key` (`None`: the rowid).

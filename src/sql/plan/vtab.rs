@@ -31,9 +31,10 @@
 //! arguments usable, then "no query solution".
 
 use crate::error::{Error, Result, SQLITE_CONSTRAINT};
-use crate::sql::codegen::Compiler;
 use crate::sql::model::from::FromItem;
+use crate::sql::plan::facts::PlanFacts;
 use crate::sql::plan::order::OrderGoal;
+use crate::sql::plan::prelude::*;
 use crate::util::ascii::AsciiLower;
 use crate::vdbe::vtab::{ConstraintOp, IndexConstraint, IndexInfo, IndexOrderBy, VTab};
 use sqlite3_parser::ast::{Expr, LikeOperator, Literal, Operator, Select};
@@ -67,16 +68,6 @@ impl Asked<'_> {
             Some(lend) => lend(self.table, info),
             None => self.table.best_index(None, info),
         }
-    }
-}
-
-impl<'s> Compiler<'s> {
-    /// `inst` as the planner asks it (see [`Asked`]).
-    pub fn vtab_asked<'x>(&self, inst: &'x crate::vdbe::vtab::VtabInstance) -> Asked<'x>
-    where
-        's: 'x,
-    {
-        Asked { table: &*inst.table, name: &inst.name, lend: self.env.vtab_lender, unasked: self.vtab.unasked }
     }
 }
 
@@ -248,7 +239,7 @@ pub fn limit_constraints<'a, 'b>(offer: &LimitOffer) -> Vec<VConstraint<'a, 'b>>
 /// parts of a row-value equality, a comparison between two columns read
 /// from the other column's side), which SQLite appends while it analyses
 /// the terms from the last to the first.
-pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Result<Vec<VConstraint<'a, 'b>>> {
+pub fn constraints_of<'a, 'b, C: PlanFacts>(c: &mut C, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Result<Vec<VConstraint<'a, 'b>>> {
     let v = it.vtab.as_ref().expect("a virtual-table item");
     let mut out = Vec::new();
     // Derived constraints, per term.
@@ -258,7 +249,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
         let addr = *t as *const Expr<'b> as usize;
         let mut later: Vec<VConstraint<'a, 'b>> = Vec::new();
         // (`coll`: a collation written on either side of the comparison.)
-        let push = |out: &mut Vec<VConstraint<'a, 'b>>, c: &mut Compiler<'_>, col: i32, op: u8, rhs: Option<&'a Expr<'b>>, coll: Option<String>| {
+        let push = |out: &mut Vec<VConstraint<'a, 'b>>, c: &mut C, col: i32, op: u8, rhs: Option<&'a Expr<'b>>, coll: Option<String>| {
             let deps = match rhs {
                 Some(e) => {
                     let deps = value_deps(c, e);
@@ -474,7 +465,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                     if let Some(col) = column_of(c, it, lhs) {
                         if matches!(op, LikeOperator::Like | LikeOperator::Glob) {
                             let like = *op == LikeOperator::Like;
-                            prefix_bounds(&mut later, col, addr, rhs, escape.as_deref(), like, like && !c.env.settings.case_sensitive_like);
+                            prefix_bounds(&mut later, col, addr, rhs, escape.as_deref(), like, like && !c.settings().case_sensitive_like);
                         }
                         if escape.is_none() {
                             let o = match op {
@@ -493,7 +484,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
                     // column): the prefix bounds, as for the operators.
                     let builtin = ["like", "glob", "match", "regexp"].iter().position(|n| fname.eq_ci(n));
                     if let (Some(k @ (0 | 1)), Some(col)) = (builtin, column_of(c, it, &args[1])) {
-                        prefix_bounds(&mut later, col, addr, &args[0], args.get(2), k == 0, k == 0 && !c.env.settings.case_sensitive_like);
+                        prefix_bounds(&mut later, col, addr, &args[0], args.get(2), k == 0, k == 0 && !c.settings().case_sensitive_like);
                     }
                     if args.len() == 3 {
                         break 'term;
@@ -540,7 +531,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
     derived.push(using);
     // USING/NATURAL where this table is the left one: `it.x = right.x`,
     // a term after the WHERE terms, in join order.
-    for (mine, other) in c.names.using_left_terms.get(&it.cursor).cloned().unwrap_or_default() {
+    for (mine, other) in c.using_left_terms(it.cursor).cloned().unwrap_or_default() {
         let deps = 1u64 << other.item.min(63);
         let collation = mine.collation.clone().or_else(|| other.collation.clone()).map_or_else(|| "BINARY".to_string(), |c| c.ascii_upper());
         out.push(VConstraint {
@@ -553,7 +544,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
     let hidden: Vec<usize> = v.decl.hidden.iter().enumerate().filter(|(_, h)| **h).map(|(i, _)| i).collect();
     // (In a branch of a union they come twice: once among the terms
     // ANDed to the branch, once as the branch's own loop appends them.)
-    let copies = if c.loops.in_or_branch { 2 } else { 1 };
+    let copies = if c.in_or_branch() { 2 } else { 1 };
     for _ in 0..copies {
         for (k, arg) in v.args.iter().enumerate() {
             let deps = c.expr_deps(arg);
@@ -570,7 +561,7 @@ pub fn constraints_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, befor
 /// The FROM items a constraint's value reads (`u64::MAX`: not known
 /// before the loops, or a subquery inside a larger expression). A
 /// subquery reads the columns its correlation names.
-fn value_deps(c: &mut Compiler<'_>, e: &Expr<'_>) -> u64 {
+fn value_deps(c: &mut impl PlanFacts, e: &Expr<'_>) -> u64 {
     match crate::sql::model::expr_shape::strip_parens(e) {
         Expr::Subquery(sel) => select_deps(c, sel),
         _ => c.expr_deps(e),
@@ -594,7 +585,7 @@ pub(super) fn or_branches<'a, 'b>(e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) 
 /// without an affinity or with the column's, one collation for all, none
 /// reading the table itself. (A branch comparing two columns is not
 /// taken: SQLite's handling of its commuted copy is not followed.)
-fn or_as_in<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: u64, t: &'a Expr<'b>, addr: usize) -> Option<VConstraint<'a, 'b>> {
+fn or_as_in<'a, 'b>(c: &mut impl PlanFacts, it: &FromItem<'a, 'b>, before: u64, t: &'a Expr<'b>, addr: usize) -> Option<VConstraint<'a, 'b>> {
     let v = it.vtab.as_ref()?;
     let me = 1u64 << it.item.min(63);
     let mut branches = Vec::new();
@@ -622,7 +613,7 @@ fn or_as_in<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: u64, t:
         }
         let lc = c.expr_collation(l);
         let rc = c.expr_collation(r);
-        let coll = crate::sql::codegen::expr::row_value::pick_collation(lc.as_ref(), rc.as_ref()).map(|n| n.ascii_upper());
+        let coll = crate::sql::model::expr_shape::pick_collation(lc.as_ref(), rc.as_ref()).map(|n| n.ascii_upper());
         if *collation.get_or_insert_with(|| coll.clone()) != coll {
             return None;
         }
@@ -672,12 +663,12 @@ fn question(
 
 /// Whether `e` is a column node constant propagation replaced (SQLite
 /// reads no constraint from the right side of a comparison through it).
-pub(super) fn is_fixed(c: &Compiler<'_>, e: &Expr<'_>) -> bool {
-    c.select.const_fixed_nodes.contains(&(e as *const Expr<'_> as usize))
+pub(super) fn is_fixed(c: &impl PlanFacts, e: &Expr<'_>) -> bool {
+    c.const_fixed_nodes().contains(&(e as *const Expr<'_> as usize))
 }
 
 /// The FROM items a subquery reads (`u64::MAX`: unknown).
-fn select_deps(c: &mut Compiler<'_>, sel: &Select<'_>) -> u64 {
+fn select_deps(c: &mut impl PlanFacts, sel: &Select<'_>) -> u64 {
     match c.subquery_outer_refs(sel) {
         Some(refs) => refs.iter().fold(0u64, |m, r| m | 1u64 << r.item.min(63)),
         None => u64::MAX,
@@ -685,7 +676,7 @@ fn select_deps(c: &mut Compiler<'_>, sel: &Select<'_>) -> u64 {
 }
 
 /// Whether `e` names a column of any table in reach (SQLite's TK_COLUMN).
-pub(super) fn is_column_name(c: &mut Compiler<'_>, e: &Expr<'_>) -> bool {
+pub(super) fn is_column_name(c: &mut impl PlanFacts, e: &Expr<'_>) -> bool {
     let r = match e {
         Expr::Id(id) => c.resolve_name(None, &crate::sql::parse::unquoted(id.0)).ok().flatten(),
         Expr::Qualified(q, n) => c.resolve_name(Some(&crate::sql::parse::unquoted(q.0)), &crate::sql::parse::unquoted(n.0)).ok().flatten(),
@@ -796,7 +787,7 @@ pub(super) fn strip_collate<'x, 'y>(mut e: &'x Expr<'y>) -> (&'x Expr<'y>, Optio
 }
 
 /// The column of `it` that `e` names (-1 the rowid), if it is one.
-pub(super) fn column_of(c: &mut Compiler<'_>, it: &FromItem<'_, '_>, e: &Expr<'_>) -> Option<i32> {
+pub(super) fn column_of(c: &mut impl PlanFacts, it: &FromItem<'_, '_>, e: &Expr<'_>) -> Option<i32> {
     let r = c.plain_column(e)?;
     (r.item == it.item && r.cursor == it.cursor).then(|| r.column.map_or(-1, |c| c as i32))
 }
@@ -928,14 +919,14 @@ fn check_answer(info: &IndexInfo, name: &str) -> Result<()> {
         if u.argv_index > 0 {
             let k = u.argv_index as usize;
             if k > n || seen[k] || !c.usable {
-                return Err(crate::sql::codegen::vtab_scan_malfunction(name));
+                return Err(vtab_scan_malfunction(name));
             }
             seen[k] = true;
             max = max.max(k);
         }
     }
     if (1..=max).any(|k| !seen[k]) {
-        return Err(crate::sql::codegen::vtab_scan_malfunction(name));
+        return Err(vtab_scan_malfunction(name));
     }
     Ok(())
 }
@@ -1116,4 +1107,9 @@ pub fn col_used(it: &FromItem<'_, '_>, uses: Option<&crate::sql::plan::goal::Col
         }),
         None => u64::MAX,
     }
+}
+
+/// The error of a module whose xBestIndex answer is inconsistent.
+pub(crate) fn vtab_scan_malfunction(name: &str) -> Error {
+    Error::sql(format!("{name}.xBestIndex malfunction"))
 }

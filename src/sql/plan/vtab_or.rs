@@ -14,8 +14,8 @@
 
 use super::vtab::{choose_plan, column_of, constraints_of, is_column_name, is_fixed, or_branches, strip_collate, Asked, VConstraint, VtabPlans};
 use crate::error::{Result, SQLITE_CONSTRAINT};
-use crate::sql::codegen::Compiler;
 use crate::sql::model::from::FromItem;
+use crate::sql::plan::facts::PlanFacts;
 use crate::sql::plan::order::OrderGoal;
 use crate::vdbe::vtab::IndexInfo;
 use sqlite3_parser::ast::{Expr, Operator};
@@ -38,7 +38,7 @@ pub struct OrTerm<'a, 'b> {
 
 /// The OR terms among `terms` whose every branch has a constraint on `it`
 /// (SQLite's indexable OR terms), as [`OrTerm`]s.
-pub fn or_terms_of<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Result<Vec<OrTerm<'a, 'b>>> {
+pub fn or_terms_of<'a, 'b>(c: &mut impl PlanFacts, it: &FromItem<'a, 'b>, before: u64, terms: &[&'a Expr<'b>]) -> Result<Vec<OrTerm<'a, 'b>>> {
     let mut out = Vec::new();
     'term: for written in terms {
         let t = crate::sql::model::expr_shape::strip_parens(written);
@@ -322,7 +322,7 @@ pub fn union_is_cheaper(main: &IndexInfo, main_ordered: bool, union: UnionCost, 
 /// or a comparison (`=`, `<`, `<=`, `>`, `>=`, IS), an IN or an ISNULL
 /// with a column of some table on one side. (NE, LIKE, BETWEEN, row
 /// values and the like are analysed into other terms and left out.)
-pub fn union_and_term(c: &mut Compiler<'_>, e: &Expr<'_>) -> bool {
+pub fn union_and_term(c: &mut impl PlanFacts, e: &Expr<'_>) -> bool {
     match crate::sql::model::expr_shape::strip_parens(e) {
         Expr::Binary(_, Operator::Or, _) => true,
         Expr::Binary(l, Operator::Equals | Operator::Less | Operator::LessEquals | Operator::Greater | Operator::GreaterEquals | Operator::Is, r) => {
@@ -345,7 +345,7 @@ pub fn union_and_term(c: &mut Compiler<'_>, e: &Expr<'_>) -> bool {
 /// and gives none. The bound stands for no term of its own (a
 /// constraint the module omits leaves the OR a filter): its `term` is an
 /// address inside the OR term that no term starts at.
-pub fn combined_bounds<'a, 'b>(c: &mut Compiler<'_>, it: &FromItem<'a, 'b>, before: u64, t: &'a Expr<'b>) -> Result<Vec<VConstraint<'a, 'b>>> {
+pub fn combined_bounds<'a, 'b>(c: &mut impl PlanFacts, it: &FromItem<'a, 'b>, before: u64, t: &'a Expr<'b>) -> Result<Vec<VConstraint<'a, 'b>>> {
     use crate::sql::model::expr_shape::conjuncts;
     use crate::vdbe::vtab::ConstraintOp;
     let mut branches = Vec::new();

@@ -24,6 +24,7 @@ use std::sync::Arc;
 use crate::error::{Error, Result, SQLITE_CONSTRAINT_PRIMARYKEY, SQLITE_CONSTRAINT_UNIQUE};
 use crate::sql::codegen::target::{OnConflict, WriteTarget};
 use crate::sql::codegen::Compiler;
+use crate::sql::plan::prelude::*;
 use crate::sql::schema::{Index, Table};
 use crate::value::record::{KeyField, KeyInfo};
 use crate::vdbe::program::{Opcode, P4};

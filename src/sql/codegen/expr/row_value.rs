@@ -96,18 +96,7 @@ pub fn row_field<'a, 'e>(e: &'a Expr<'e>, i: usize) -> Option<&'a Expr<'e>> {
     }
 }
 
-/// The collation a comparison of two operands uses: an explicit one on
-/// the left, else on the right, else the left's, else the right's (None:
-/// BINARY).
-pub fn pick_collation<'a>(l: Option<&'a (String, bool)>, r: Option<&'a (String, bool)>) -> Option<&'a str> {
-    match (l, r) {
-        (Some((n, true)), _) => Some(n),
-        (_, Some((n, true))) => Some(n),
-        (Some((n, false)), _) => Some(n),
-        (_, Some((n, false))) => Some(n),
-        _ => None,
-    }
-}
+pub use crate::sql::model::expr_shape::pick_collation;
 
 impl Compiler<'_> {
     /// The width of `e` once its subqueries' `*` are expanded.

@@ -9,11 +9,12 @@
 
 use crate::error::Result;
 use crate::sql::codegen::loop_kind::LoopKind;
-use crate::sql::codegen::query::from::term_address;
 use crate::sql::codegen::query::index_scan::IndexLoop;
+use crate::sql::codegen::query::nested_loops::term_address;
 use crate::sql::codegen::Compiler;
 use crate::sql::model::from::FromItem;
 use crate::sql::plan::order::{index_collation, index_is_narrower, index_serves, index_width, rowid_serves, OrderGoal, Served};
+use crate::sql::plan::prelude::*;
 use crate::sql::plan::terms::LookupOp;
 use crate::sql::schema::{Index, Table};
 use crate::util::ascii::AsciiLower;

@@ -18,6 +18,7 @@ use crate::sql::model::expr_shape::walk;
 use crate::sql::model::from::FromItem;
 use crate::sql::model::query::{Dest, ResultItem, RowCtx};
 use crate::sql::parse::unquote;
+use crate::sql::plan::prelude::*;
 use crate::sql::resolve::ColumnRef;
 use crate::util::ascii::AsciiLower;
 use crate::vdbe::func::FuncDef;

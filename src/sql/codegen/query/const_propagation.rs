@@ -23,6 +23,7 @@
 use crate::error::Result;
 use crate::sql::codegen::{ColumnSource, Compiler};
 use crate::sql::model::expr_shape::{is_syntactic_constant, strip_parens, walk};
+use crate::sql::plan::prelude::*;
 use crate::sql::resolve::ColumnRef;
 use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;

@@ -15,6 +15,7 @@ use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::{conjuncts, has_subquery};
 use crate::sql::model::from::FromItem;
 use crate::sql::model::query::ResultItem;
+use crate::sql::plan::prelude::*;
 use crate::sql::schema::Table;
 use crate::util::ascii::AsciiLower;
 use sqlite3_parser::ast::{Expr, Operator};

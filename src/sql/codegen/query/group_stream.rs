@@ -9,7 +9,7 @@
 
 use crate::error::Result;
 use crate::sql::codegen::query::aggregate::AggCall;
-use crate::sql::codegen::query::from::Loop;
+use crate::sql::codegen::query::nested_loops::Loop;
 use crate::sql::codegen::Compiler;
 use crate::sql::model::query::{ResultItem, RowCtx};
 use crate::sql::resolve::ColumnRef;

@@ -7,6 +7,7 @@ use crate::sql::codegen::loop_kind::LoopKind;
 use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::has_subquery;
 use crate::sql::model::from::FromItem;
+use crate::sql::plan::prelude::*;
 use crate::sql::plan::terms::LookupOp;
 use crate::sql::schema::Table;
 use crate::util::ascii::AsciiLower;

@@ -8,6 +8,7 @@ use crate::error::Result;
 use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::strip_parens;
 use crate::sql::model::query::{LimitRegs, ResultItem};
+use crate::sql::plan::prelude::*;
 use crate::value::affinity::Affinity;
 use crate::vdbe::program::Opcode;
 use sqlite3_parser::ast::{self, Expr, SortedColumn};

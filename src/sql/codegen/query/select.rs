@@ -13,6 +13,7 @@ use crate::sql::model::query::kinds;
 use crate::sql::model::query::{key_width, needs_null_key, Dest, Distinct, LimitRegs, NestedSource, ResultItem, RowCtx, SelectInfo};
 use crate::sql::parse::ordinal;
 use crate::sql::parse::{unquote, unquoted};
+use crate::sql::plan::prelude::*;
 use crate::sql::resolve::{ColumnRef, Scope};
 use crate::util::ascii::AsciiLower;
 use crate::value::affinity::Affinity;

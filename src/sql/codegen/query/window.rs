@@ -32,6 +32,7 @@ use crate::sql::model::expr_shape::window_of;
 use crate::sql::model::from::FromItem;
 use crate::sql::model::query::{ResultItem, RowCtx};
 use crate::sql::parse::unquote;
+use crate::sql::plan::prelude::*;
 use crate::sql::resolve::ColumnRef;
 use crate::util::ascii::AsciiLower;
 use crate::value::record::{KeyField, KeyInfo};

@@ -1,0 +1,89 @@
+//! Which FROM items of the innermost scope a WHERE term reads (a bit
+//! per item; `u64::MAX` when not known before the loops: a subquery, a
+//! result-column alias), memoised during the join-order search.
+//!
+//! Invariant: a term is placed at the outermost loop after every item
+//! its mask names, so the mask may be too wide, never too narrow.
+
+use crate::sql::codegen::Compiler;
+use crate::sql::model::expr_shape::{has_subquery, walk};
+use crate::sql::parse::unquoted;
+use sqlite3_parser::ast::Expr;
+
+impl Compiler<'_> {
+    /// Which FROM items (bits) of the innermost scope `e` reads.
+    pub fn expr_deps(&mut self, e: &Expr<'_>) -> u64 {
+        let key = e as *const Expr<'_> as usize;
+        if let Some(&known) = self.names.name_memo.as_ref().and_then(|m| m.deps.get(&key)) {
+            return known;
+        }
+        let deps = self.expr_deps_resolved(e);
+        if let Some(m) = self.names.name_memo.as_mut() {
+            m.deps.insert(key, deps);
+        }
+        deps
+    }
+
+    fn expr_deps_resolved(&mut self, e: &Expr<'_>) -> u64 {
+        if has_subquery(e) {
+            return u64::MAX;
+        }
+        // (Names as written, unquoted where used: no copy of each.)
+        let mut names: Vec<(Option<&str>, Option<&str>, &str)> = Vec::new();
+        let folds = self.select.null_folds.clone();
+        let folded = |x: &Expr<'_>| !folds.is_empty() && self.null_fold(x).is_some();
+        walk(e, &mut |x| {
+            // (A NULL test folded to an integer reads no column.)
+            if folded(x) {
+                return false;
+            }
+            match x {
+                // `x IN ()` is the constant false (true with NOT) that
+                // SQLite makes it, its left side never read: it depends
+                // on no table, so a WHERE term of it is tested once,
+                // before the loops (a scan that never starts).
+                Expr::InList { lhs, rhs, .. } if rhs.is_none_or(|r| r.is_empty()) && !crate::sql::codegen::expr::row_value::is_written_row(lhs) => {
+                    return false
+                }
+                Expr::Id(id) => names.push((None, None, id.0)),
+                Expr::Name(n) => names.push((None, None, n.0)),
+                Expr::Qualified(t, c) => names.push((None, Some(t.0), c.0)),
+                Expr::DoublyQualified(d, t, c) => names.push((Some(d.0), Some(t.0), c.0)),
+                _ => {}
+            }
+            true
+        });
+        let mut mask = 0u64;
+        for (d, q, n) in names {
+            let (d, q, n) = (d.map(unquoted), q.map(unquoted), unquoted(n));
+            let found = match d {
+                // `db.table.column` reads the item of that table in that database.
+                Some(d) => match self.db_index(&d) {
+                    Some(db) => crate::sql::resolve::resolve_in(&mut self.names.scopes, Some(db), q.as_deref(), &n),
+                    None => Ok(None),
+                },
+                None => self.resolve_name(q.as_deref(), &n),
+            };
+            if let Ok(Some(r)) = found {
+                if r.depth == 0 && r.item < 64 {
+                    mask |= 1 << r.item;
+                }
+                // An unqualified USING column of a RIGHT/FULL JOIN also
+                // reads the right-hand column it is coalesced with.
+                if q.is_none() && !self.frame.using_coalesce.is_empty() {
+                    if let Some(reads) = self.frame.using_coalesce.get(&(r.cursor, r.column.map_or(-1, |c| c as i64))) {
+                        for p in reads.iter().filter(|p| r.depth == 0 && p.item < 64) {
+                            mask |= 1 << p.item;
+                        }
+                    }
+                }
+            } else if q.is_none() {
+                // Could be an alias of a result column: evaluate late.
+                if self.alias_visible(&n) {
+                    mask = u64::MAX;
+                }
+            }
+        }
+        mask
+    }
+}
