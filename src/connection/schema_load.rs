@@ -157,10 +157,7 @@ pub(super) fn forget_deleted_rows(schema: &mut Schema, io: &IoContext, bt: &mut 
         more = io.block_on(|| cur.next(bt))?;
     }
     match schema.forget_rows_not_in(cookie, &live) {
-        Some(gone) => {
-            schema.stored_check.forget(&gone);
-            Ok(Some(gone))
-        }
+        Some(gone) => Ok(Some(gone)),
         None => {
             *schema = reload(io, bt, Some(schema), Some(&schema.stored_check), bt.text_encoding(), false, schema.visit_order.schema_table(), None)?;
             Ok(None)

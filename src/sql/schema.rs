@@ -556,7 +556,7 @@ impl Schema {
         // The new rows are parsed once, for the next check of the rows
         // too (`stored_check.rs`).
         let mut memo = std::mem::take(&mut self.stored_check);
-        memo.remember(&rows);
+        memo.remember(&rows, self.rows.len());
         let added = self.add_rows(&rows, None, Some(&memo));
         self.stored_check = memo;
         added?;

@@ -86,18 +86,15 @@ impl StoredCheckMemo {
         Some(spec.build(sql.clone(), *root as u32, schema))
     }
 
-    /// Forget what was learned of `rows` (rows a DROP deleted).
-    pub fn forget(&mut self, rows: &[SchemaRow]) {
-        for (ty, name, tbl, _, sql) in rows {
-            if let Some(sql) = sql {
-                self.rows.remove(&row_key([Some(ty), Some(name), Some(tbl)], sql));
-            }
-        }
-    }
-
     /// Parse the CREATE rows of `rows` (rows a CREATE appended, which the
     /// schema takes unchecked) for the next check of the schema.
-    pub fn remember(&mut self, rows: &[SchemaRow]) {
+    /// `known`: the rows of the schema so far. (The rows DROPs deleted
+    /// stay until the next check of the rows; past twice the schema's
+    /// rows the memo starts again.)
+    pub fn remember(&mut self, rows: &[SchemaRow], known: usize) {
+        if self.rows.len() > 2 * (known + rows.len()) + 16 {
+            self.rows.clear();
+        }
         for (ty, name, tbl, root, sql) in rows {
             let Some(sql) = sql.as_deref().filter(|s| s.as_bytes().get(..2).is_some_and(|p| p.eq_ignore_ascii_case(b"cr"))) else { continue };
             let row = StoredRow { ty: Some(ty.clone()), name: Some(name.clone()), tbl: Some(tbl.clone()), root: None, sql: None };
