@@ -124,7 +124,7 @@ impl Connection {
         // when it runs each CREATE again (not under writable_schema).
         if !self.state.settings.writable_schema {
             let names: Vec<(String, String)> = self.state.dbs.iter().map(|d| (d.name.clone(), d.path.clone())).collect();
-            if let Some(e) = super::schema_expr_load::first_invalid_expression(&loaded, &self.funcs, &self.collations, &names) {
+            if let Some(e) = super::schema_expr_load::first_invalid_expression(&loaded, &self.funcs, &self.collations, &names, &mut self.schema_text_checked) {
                 return Err(e);
             }
         }

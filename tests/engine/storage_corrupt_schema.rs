@@ -381,7 +381,7 @@ fn connection_pragmas_run_without_reading_the_schema() {
 /// another connection then damages the rows, every check is still made
 /// against the rows as they are now. Here the connection read the schema,
 /// appended rows with CREATEs, and read it again after an ALTER TABLE
-/// before the damage.
+/// before the damage (also a text the expression checks refuse).
 #[test]
 fn corrupt_schema_is_checked_again_after_another_connection_changes_it() {
     for change in [
@@ -396,6 +396,12 @@ fn corrupt_schema_is_checked_again_after_another_connection_changes_it() {
         insert("'trigger','r3','t3',0,'CREATE TRIGGER r3 AFTER INSERT ON t3 BEGIN SELECT 5; END'"),
         "DELETE FROM sqlite_master WHERE name='t3'".into(),
         "DELETE FROM sqlite_master WHERE name='t1'".into(),
+        // (The expression checks' memo, `connection/schema_expr_load.rs`.)
+        update("sql='CREATE TABLE t1(a,b DEFAULT (a),c)' WHERE name='t1'"),
+        update("sql='CREATE TABLE t1(a,b,c CHECK(zz))' WHERE name='t1'"),
+        update("sql='CREATE TABLE t3(x,y AS (zz))' WHERE name='t3'"),
+        update("sql='CREATE TABLE t3(x PRIMARY KEY AS (1),y)' WHERE name='t3'"),
+        insert("'table','t4','t4',5,'CREATE TABLE t4(a DEFAULT ((SELECT 1)))'"),
     ] {
         // The same steps on two files, one read by each library through a
         // connection that stays open.

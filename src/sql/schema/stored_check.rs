@@ -61,7 +61,8 @@ pub struct StoredRow {
 /// next, it holds the rows of the last read only.
 #[derive(Debug, Clone, Default)]
 pub struct StoredCheckMemo {
-    rows: HashMap<String, Arc<Parsed>>,
+    // (Hashed fast: the keys are whole CREATE statements.)
+    rows: crate::util::fast_hash::FastMap<String, Arc<Parsed>>,
 }
 
 impl StoredCheckMemo {
