@@ -162,6 +162,9 @@ pub struct Connection {
     /// no table compiles without the schema, as SQLite's (whose flag for
     /// this, set by the first row its schema read meets, stays set).
     schema_rows_met: bool,
+    /// What the expression checks of a schema read learned from the
+    /// CREATE TABLE texts (`schema_expr_load.rs`).
+    schema_text_checked: schema_expr_load::TextChecked,
     /// Bumped each time the schemas are read or patched (`ensure_schema`):
     /// a compiled program is reused only under the generation it was
     /// compiled at (see `compiled_cache`).

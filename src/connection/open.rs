@@ -278,6 +278,7 @@ impl Connection {
             schema_generation: 0,
             encoding_fixed: false,
             schema_rows_met: false,
+            schema_text_checked: Default::default(),
             compiled: Default::default(),
             stmt_registry: Default::default(),
             attach_generation: 0,

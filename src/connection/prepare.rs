@@ -78,7 +78,10 @@ impl Connection {
             let fixed = db != 0 || self.encoding_fixed;
             // SQLite does not check the rows under writable_schema.
             let check = (!self.state.settings.writable_schema).then(|| self.state.dbs[db].name.clone());
-            let schema = in_read_txn(&mut self.state, db, |io, bt| schema_load::reload(io, bt, previous, enc, fixed, schema_table, check.as_deref()));
+            // What the last check of the rows learned holds whether or not
+            // the schema is still loaded (it is keyed by the rows' text).
+            let memo = self.schemas.get(db).map(|s| &s.stored_check);
+            let schema = in_read_txn(&mut self.state, db, |io, bt| schema_load::reload(io, bt, previous, memo, enc, fixed, schema_table, check.as_deref()));
             // (A row check failing means a row was met.)
             self.schema_rows_met |= match &schema {
                 Ok(s) => !s.rows.is_empty(),
@@ -121,7 +124,7 @@ impl Connection {
         // when it runs each CREATE again (not under writable_schema).
         if !self.state.settings.writable_schema {
             let names: Vec<(String, String)> = self.state.dbs.iter().map(|d| (d.name.clone(), d.path.clone())).collect();
-            if let Some(e) = super::schema_expr_load::first_invalid_expression(&loaded, &self.funcs, &self.collations, &names) {
+            if let Some(e) = super::schema_expr_load::first_invalid_expression(&loaded, &self.funcs, &self.collations, &names, &mut self.schema_text_checked) {
                 return Err(e);
             }
         }

@@ -9,7 +9,7 @@
 use crate::btree::{Btree, Cursor};
 use crate::error::{Error, Result};
 use crate::io::IoContext;
-use crate::sql::schema::{check_stored_rows, Schema, SchemaRow, StatRow, StoredRow};
+use crate::sql::schema::{check_stored_rows, Schema, SchemaRow, StatRow, StoredCheckMemo, StoredRow};
 use crate::value::encoding::TextEncoding;
 use crate::value::record::decode_record;
 use crate::value::Value;
@@ -17,7 +17,7 @@ use crate::value::Value;
 /// Read `sqlite_schema` (blocking) and build the schema of a database
 /// being attached: its text encoding must be the connection's `enc`.
 pub(super) fn load(io: &IoContext, bt: &mut Btree, enc: TextEncoding, check: Option<&str>) -> Result<Schema> {
-    reload(io, bt, None, enc, true, "sqlite_master", check)
+    reload(io, bt, None, None, enc, true, "sqlite_master", check)
 }
 
 /// Read the schema of `bt` again after a change, reusing what
@@ -37,11 +37,15 @@ pub(super) fn load(io: &IoContext, bt: &mut Btree, enc: TextEncoding, check: Opt
 /// decides the order tables are visited in (`sql/schema_visit_order.rs`).
 /// With `check` (the database's name; `None` under `PRAGMA
 /// writable_schema`), the rows are first checked as SQLite checks them
-/// when it reads a schema (`sql/schema/stored_check.rs`).
+/// when it reads a schema (`sql/schema/stored_check.rs`), with `memo`
+/// (what an earlier check learned from rows' text: see
+/// `StoredCheckMemo`) parsing only rows it does not hold.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn reload(
     io: &IoContext,
     bt: &mut Btree,
     previous: Option<&Schema>,
+    memo: Option<&StoredCheckMemo>,
     enc: TextEncoding,
     fixed_encoding: bool,
     schema_table: &str,
@@ -72,11 +76,16 @@ pub(super) fn reload(
     let more = io.block_on(|| cur.first(bt))?;
     let mut stored = check.map(|_| Vec::new());
     let (rows, row_ids) = read_schema_rows(io, bt, &mut cur, more, stored.as_mut())?;
-    if let (Some(db_name), Some(stored)) = (check, &stored) {
-        let pages = io.block_on(|| bt.page_count())?;
-        check_stored_rows(stored, pages, db_name, schema_table == "sqlite_temp_master")?;
-    }
-    let mut s = Schema::from_rows_reusing(rows, cookie, previous, schema_table)?;
+    let memo = match (check, &stored) {
+        (Some(db_name), Some(stored)) => {
+            let pages = io.block_on(|| bt.page_count())?;
+            check_stored_rows(stored, pages, db_name, schema_table == "sqlite_temp_master", memo.cloned())?
+        }
+        // (Unchecked, the rows leave the memo as it was.)
+        _ => memo.cloned().unwrap_or_default(),
+    };
+    let mut s = Schema::from_rows_reusing(rows, cookie, previous, Some(&memo), schema_table)?;
+    s.stored_check = memo;
     s.row_ids = row_ids;
     debug_assert_eq!(s.rows.len(), s.row_ids.len());
     load_stats(io, bt, &mut s);
@@ -136,7 +145,7 @@ pub(super) fn append_new_rows(schema: &mut Schema, io: &IoContext, bt: &mut Btre
 /// everything.
 pub(super) fn forget_deleted_rows(schema: &mut Schema, io: &IoContext, bt: &mut Btree) -> Result<Option<Vec<SchemaRow>>> {
     if !schema.can_forget_rows() {
-        *schema = reload(io, bt, Some(schema), bt.text_encoding(), false, schema.visit_order.schema_table(), None)?;
+        *schema = reload(io, bt, Some(schema), Some(&schema.stored_check), bt.text_encoding(), false, schema.visit_order.schema_table(), None)?;
         return Ok(None);
     }
     let cookie = io.block_on(|| bt.meta(crate::btree::Meta::SchemaCookie))?;
@@ -150,7 +159,7 @@ pub(super) fn forget_deleted_rows(schema: &mut Schema, io: &IoContext, bt: &mut 
     match schema.forget_rows_not_in(cookie, &live) {
         Some(gone) => Ok(Some(gone)),
         None => {
-            *schema = reload(io, bt, Some(schema), bt.text_encoding(), false, schema.visit_order.schema_table(), None)?;
+            *schema = reload(io, bt, Some(schema), Some(&schema.stored_check), bt.text_encoding(), false, schema.visit_order.schema_table(), None)?;
             Ok(None)
         }
     }

@@ -47,7 +47,7 @@ use sqlite3_parser::ast;
 pub use stats::{IndexStat, StatRow, TableStat};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-pub use stored_check::{check_stored_rows, StoredRow};
+pub use stored_check::{check_stored_rows, StoredCheckMemo, StoredRow};
 
 /// A table column.
 #[derive(Debug, Clone)]
@@ -507,6 +507,9 @@ pub struct Schema {
     /// Per-database schemas: the order SQLite would visit the tables and
     /// views in (a bare ANALYZE shows it), following CREATEs and DROPs.
     pub visit_order: TableVisitOrder,
+    /// Per-database schemas: what checking the rows as they were read
+    /// learned from their text, for the next read (`stored_check.rs`).
+    pub stored_check: StoredCheckMemo,
 }
 
 /// One `sqlite_schema` row: (type, name, tbl_name, rootpage, sql).
@@ -550,7 +553,13 @@ impl Schema {
     /// unchanged.
     pub fn append_rows(&mut self, cookie: u32, rows: Vec<SchemaRow>, row_ids: Vec<i64>) -> Result<()> {
         self.cookie = cookie;
-        self.add_rows(&rows, None)?;
+        // The new rows are parsed once, for the next check of the rows
+        // too (`stored_check.rs`).
+        let mut memo = std::mem::take(&mut self.stored_check);
+        memo.remember(&rows, self.rows.len());
+        let added = self.add_rows(&rows, None, Some(&memo));
+        self.stored_check = memo;
+        added?;
         enter_tables(&mut self.visit_order, &rows);
         self.rows.extend(rows);
         self.row_ids.extend(row_ids);
@@ -616,7 +625,7 @@ impl Schema {
 
     /// Build from `sqlite_schema` rows.
     pub fn from_rows(rows: Vec<(String, String, String, i64, Option<String>)>, cookie: u32) -> Result<Schema> {
-        Schema::from_rows_reusing(rows, cookie, None, "sqlite_master")
+        Schema::from_rows_reusing(rows, cookie, None, None, "sqlite_master")
     }
 
     /// [`Schema::from_rows`], taking a table or index from `previous`
@@ -629,6 +638,7 @@ impl Schema {
         rows: Vec<(String, String, String, i64, Option<String>)>,
         cookie: u32,
         previous: Option<&Schema>,
+        memo: Option<&StoredCheckMemo>,
         schema_table: &str,
     ) -> Result<Schema> {
         // The common change appends rows (CREATE): the previous schema is
@@ -637,22 +647,23 @@ impl Schema {
             let n = p.rows.len();
             if rows.len() >= n && rows[..n] == p.rows[..] && p.tables.values().all(|t| t.unsupported.is_none()) {
                 let mut s = Schema { cookie, tables: p.tables.clone(), indexes: p.indexes.clone(), visit_order: p.visit_order.clone(), ..Default::default() };
-                s.add_rows(&rows[n..], None)?;
+                s.add_rows(&rows[n..], None, memo)?;
                 enter_tables(&mut s.visit_order, &rows[n..]);
                 s.rows = rows;
                 return Ok(s);
             }
         }
         let mut s = Schema { cookie, ..Schema::empty(schema_table) };
-        s.add_rows(&rows, previous)?;
+        s.add_rows(&rows, previous, memo)?;
         enter_tables(&mut s.visit_order, &rows);
         s.rows = rows;
         Ok(s)
     }
 
     /// Add the tables and views of `rows`, then their indexes (see
-    /// [`Schema::from_rows_reusing`] for `previous`).
-    fn add_rows(&mut self, rows: &[(String, String, String, i64, Option<String>)], previous: Option<&Schema>) -> Result<()> {
+    /// [`Schema::from_rows_reusing`] for `previous`), taking the tables
+    /// `memo` built from the same text rather than parsing it again.
+    fn add_rows(&mut self, rows: &[(String, String, String, i64, Option<String>)], previous: Option<&Schema>, memo: Option<&StoredCheckMemo>) -> Result<()> {
         let unchanged: std::collections::HashSet<&(String, String, String, i64, Option<String>)> =
             previous.map(|p| p.rows.iter().collect()).unwrap_or_default();
         let mut reused_tables: std::collections::HashSet<String> = std::collections::HashSet::new();
@@ -673,6 +684,11 @@ impl Schema {
                             reused_tables.insert(key);
                             continue;
                         }
+                    }
+                    if let Some(t) = memo.and_then(|m| m.table(row)) {
+                        debug_assert_eq!(t.sql, *sql);
+                        self.tables.insert(key, t);
+                        continue;
                     }
                     let t = match table_from_sql(sql, *root as u32) {
                         Ok(t) => t,
@@ -696,7 +712,7 @@ impl Schema {
                 }
             }
             let idx = match sql {
-                Some(sql) => match index_from_sql(sql, *root as u32, self) {
+                Some(sql) => match memo.and_then(|m| m.index(row, self)).unwrap_or_else(|| index_from_sql(sql, *root as u32, self)) {
                     Ok(i) => i,
                     Err(e) => {
                         // An index we cannot maintain: its table stays

@@ -375,3 +375,54 @@ fn connection_pragmas_run_without_reading_the_schema() {
         assert_eq!(run_ours(&mut c, sql), run_ref(&r, sql), "{sql}");
     }
 }
+
+/// A connection keeps what it learned of each schema row's text from one
+/// read of the schema to the next (`sql/schema/stored_check.rs`): when
+/// another connection then damages the rows, every check is still made
+/// against the rows as they are now. Here the connection read the schema,
+/// appended rows with CREATEs, and read it again after an ALTER TABLE
+/// before the damage (also a text the expression checks refuse).
+#[test]
+fn corrupt_schema_is_checked_again_after_another_connection_changes_it() {
+    for change in [
+        update("sql='CREATE TABLE t1(a,c,d)' WHERE name='t1'"),
+        update("sql='CREATE TABLE t3(x,y)' WHERE name='t3'"),
+        update("name='t9' WHERE name='t1'"),
+        update("tbl_name='t1' WHERE name='i3'"),
+        update("rootpage=999 WHERE name='t3'"),
+        update("rootpage=(SELECT rootpage FROM sqlite_master WHERE name='i1') WHERE name='i3'"),
+        insert("'table','t3','t3',5,'CREATE TABLE t3(z)'"),
+        insert("'index','i3','t1',5,'CREATE INDEX i3 ON t1(c)'"),
+        insert("'trigger','r3','t3',0,'CREATE TRIGGER r3 AFTER INSERT ON t3 BEGIN SELECT 5; END'"),
+        "DELETE FROM sqlite_master WHERE name='t3'".into(),
+        "DELETE FROM sqlite_master WHERE name='t1'".into(),
+        // (The expression checks' memo, `connection/schema_expr_load.rs`.)
+        update("sql='CREATE TABLE t1(a,b DEFAULT (a),c)' WHERE name='t1'"),
+        update("sql='CREATE TABLE t1(a,b,c CHECK(zz))' WHERE name='t1'"),
+        update("sql='CREATE TABLE t3(x,y AS (zz))' WHERE name='t3'"),
+        update("sql='CREATE TABLE t3(x PRIMARY KEY AS (1),y)' WHERE name='t3'"),
+        insert("'table','t4','t4',5,'CREATE TABLE t4(a DEFAULT ((SELECT 1)))'"),
+    ] {
+        // The same steps on two files, one read by each library through a
+        // connection that stays open.
+        let dir = tempfile::tempdir().unwrap();
+        let paths = ["ours.db", "ref.db"].map(|f| dir.path().join(f).to_str().unwrap().to_string());
+        for path in &paths {
+            for o in run_ref(&RefDb::open_path(path), SETUP) {
+                assert!(!matches!(o, Outcome::Error { .. }), "{o:?}");
+            }
+        }
+        let mut c = Connection::open(&paths[0], OpenFlags(OpenFlags::READWRITE)).unwrap();
+        let r = RefDb::open_path(&paths[1]);
+        let warm = "SELECT * FROM t1; CREATE TABLE t3(x); CREATE INDEX i3 ON t3(x); ALTER TABLE t3 ADD COLUMN y; VACUUM; SELECT * FROM t3";
+        assert_eq!(run_ours(&mut c, warm), run_ref(&r, warm));
+        for path in &paths {
+            // (A schema version no read saw yet makes both read it again.)
+            for o in run_ref(&RefDb::open_path(path), &format!("PRAGMA writable_schema=ON; {change}; PRAGMA schema_version=1000")) {
+                assert!(!matches!(o, Outcome::Error { .. }), "{change}: {o:?}");
+            }
+        }
+        let sql = "SELECT * FROM t1; SELECT count(*) FROM sqlite_master";
+        assert_eq!(run_ours(&mut c, sql), run_ref(&r, sql), "after {change}");
+    }
+}

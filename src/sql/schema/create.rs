@@ -401,58 +401,110 @@ pub fn index_from_sql(sql: &str, root: u32, schema: &Schema) -> Result<Index> {
     })
 }
 
-/// Build an index from a CREATE INDEX statement.
-pub fn index_from_stmt(stmt: &Stmt<'_>, sql: Option<String>, root: u32, schema: &Schema) -> Result<Index> {
-    let Stmt::CreateIndex { unique, idx_name, tbl_name, columns, where_clause, .. } = stmt else {
-        return Err(Error::corrupt());
-    };
+/// What a CREATE INDEX statement says before its table is looked up:
+/// kept by the check of the schema's rows (`stored_check.rs`) so that a
+/// read of the schema builds the index without parsing its text again.
+#[derive(Debug, Clone)]
+pub struct IndexSpec {
+    /// The index's and its table's names, unquoted.
+    name: String,
+    table: String,
+    unique: bool,
+    terms: Vec<IndexTerm>,
+    where_sql: Option<String>,
+}
 
-    let tname = unquote(tbl_name.0);
-    let t = schema.table(&tname).ok_or_else(|| Error::sql(format!("no such table: main.{tname}")))?;
-    let mut cols = Vec::new();
-    for sc in columns.iter() {
-        let (mut e, coll) = match &sc.expr {
-            ast::Expr::Collate(e, c) => (&**e, Some(unquote(c))),
-            e => (e, None),
+/// One term of an [`IndexSpec`].
+#[derive(Debug, Clone)]
+struct IndexTerm {
+    /// The column it names: a name, also in parentheses, or a string
+    /// literal, which SQLite takes as a name there.
+    name: Option<String>,
+    /// Its expression's text: for a term naming no column, and for a
+    /// double-quoted name, which is the string when no column has it.
+    expr: Option<String>,
+    descending: bool,
+    collation: Option<String>,
+}
+
+impl IndexSpec {
+    /// The parts of a CREATE INDEX statement.
+    pub fn from_stmt(stmt: &Stmt<'_>) -> Result<IndexSpec> {
+        let Stmt::CreateIndex { unique, idx_name, tbl_name, columns, where_clause, .. } = stmt else {
+            return Err(Error::corrupt());
         };
-        // Parentheses around a column name still index the column.
-        while let ast::Expr::Parenthesized(v) = e {
-            if v.len() != 1 {
-                break;
-            }
-            e = &v[0];
-        }
-        let name = match e {
-            ast::Expr::Id(id) => Some(unquote(id.0)),
-            ast::Expr::Name(n) => Some(unquote(n.0)),
-            ast::Expr::Literal(ast::Literal::String(s)) => Some(unquote(s)),
-            _ => None,
-        };
-        let descending = matches!(sc.order, Some(SortOrder::Desc));
-        match name {
-            Some(n) => match t.column_index(&n) {
-                Some(i) => cols.push(IndexColumn { column: Some(i), expr: None, descending, collation: coll }),
+        let terms = columns
+            .iter()
+            .map(|sc| {
+                let (mut e, coll) = match &sc.expr {
+                    ast::Expr::Collate(e, c) => (&**e, Some(unquote(c))),
+                    e => (e, None),
+                };
+                // Parentheses around a column name still index the column.
+                while let ast::Expr::Parenthesized(v) = e {
+                    if v.len() != 1 {
+                        break;
+                    }
+                    e = &v[0];
+                }
+                let name = match e {
+                    ast::Expr::Id(id) => Some(unquote(id.0)),
+                    ast::Expr::Name(n) => Some(unquote(n.0)),
+                    ast::Expr::Literal(ast::Literal::String(s)) => Some(unquote(s)),
+                    _ => None,
+                };
+                let quoted = matches!(e, ast::Expr::Id(id) if id.0.starts_with('"'));
+                let expr = (name.is_none() || quoted).then(|| e.to_string());
+                IndexTerm { name, expr, descending: matches!(sc.order, Some(SortOrder::Desc)), collation: coll }
+            })
+            .collect();
+        Ok(IndexSpec {
+            name: unquote(idx_name.name.0),
+            table: unquote(tbl_name.0),
+            unique: *unique,
+            terms,
+            where_sql: where_clause.as_ref().map(|w| w.to_string()),
+        })
+    }
+
+    /// The index on its table in `schema` (`sql`: its text, `None` for
+    /// the check of the rows, which needs only the outcome).
+    pub fn build(&self, sql: Option<String>, root: u32, schema: &Schema) -> Result<Index> {
+        let tname = &self.table;
+        let t = schema.table(tname).ok_or_else(|| Error::sql(format!("no such table: main.{tname}")))?;
+        let mut cols = Vec::with_capacity(self.terms.len());
+        for term in &self.terms {
+            let (descending, collation) = (term.descending, term.collation.clone());
+            let column = match &term.name {
+                Some(n) => t.column_index(n),
+                None => None,
+            };
+            match (column, &term.name, &term.expr) {
+                (Some(i), ..) => cols.push(IndexColumn { column: Some(i), expr: None, descending, collation }),
                 // A double-quoted name no column has is an expression: the
                 // string, where double-quoted strings are allowed.
-                None if matches!(e, ast::Expr::Id(id) if id.0.starts_with('"')) => {
-                    cols.push(IndexColumn { column: None, expr: Some(e.to_string()), descending, collation: coll })
-                }
-                None => return Err(Error::sql(format!("no such column: {n}"))),
-            },
-            None => cols.push(IndexColumn { column: None, expr: Some(e.to_string()), descending, collation: coll }),
+                (None, _, Some(e)) => cols.push(IndexColumn { column: None, expr: Some(e.clone()), descending, collation }),
+                (None, Some(n), None) => return Err(Error::sql(format!("no such column: {n}"))),
+                (None, None, None) => return Err(Error::corrupt()),
+            }
         }
+        Ok(Index {
+            name: self.name.clone(),
+            db: t.db,
+            table: t.name.clone(),
+            root,
+            columns: cols,
+            unique: self.unique,
+            sql,
+            origin: "c",
+            where_sql: self.where_sql.clone(),
+            on_conflict: None,
+            stat: None,
+        })
     }
-    Ok(Index {
-        name: unquote(idx_name.name.0),
-        db: t.db,
-        table: t.name.clone(),
-        root,
-        columns: cols,
-        unique: *unique,
-        sql,
-        origin: "c",
-        where_sql: where_clause.as_ref().map(|w| w.to_string()),
-        on_conflict: None,
-        stat: None,
-    })
+}
+
+/// Build an index from a CREATE INDEX statement.
+pub fn index_from_stmt(stmt: &Stmt<'_>, sql: Option<String>, root: u32, schema: &Schema) -> Result<Index> {
+    IndexSpec::from_stmt(stmt)?.build(sql, root, schema)
 }
