@@ -27,6 +27,11 @@ pub struct StatementState<'s> {
     pub eqp: plan_lines::PlanLines,
     /// Databases the program opens cursors on (bit per database).
     pub dbs_used: u32,
+    /// The program's transactions check no schema cookie: a pragma SQLite
+    /// compiles without the schema (reading a header field, say), whose
+    /// program does not depend on it, and which may have been compiled
+    /// before any schema was read (see `connection/schema_free.rs`).
+    pub schema_unverified: bool,
     /// Database a DDL statement changes (0 main, 1 temp, 2.. attached).
     pub ddl_db: usize,
     /// The trigger programs compiled so far (`Program::subprograms`).
