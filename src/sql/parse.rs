@@ -368,8 +368,10 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
             if tok.is_empty() {
                 Error::sql("incomplete input")
             } else if let Some(bad) = pos.as_ref().filter(|_| tok == "(").and_then(|p| unterminated_tcl_suffix(sql, offset_of(sql, p.line, p.column))) {
-                // (`::` in a Tcl name was rewritten for the parser.)
-                Error::sql(format!("unrecognized token: \"{}\"", crate::sql::params::original_name(&String::from_utf8_lossy(bad))))
+                // (`::` in a Tcl name was rewritten for the parser as
+                // `sql::params::TCL_SEPARATOR`, named here by its value so
+                // that this module does not depend on that one.)
+                Error::sql(format!("unrecognized token: \"{}\"", String::from_utf8_lossy(bad).replace('\u{1c2}', "::")))
             } else if let Some(clause) = pos.and_then(|p| clause_before_compound(sql, offset_of(sql, p.line, p.column), &tok)) {
                 Error::sql(clause)
             } else {
