@@ -12,6 +12,8 @@ time (no statement or program cache helps), printed with the ratio
 ringlite/SQLite, each child's peak RSS and whether the outcomes (row
 count or error message) agree:
     python3 bench/huge_statements.py build/lib /work/main/build/ref [case...]
+A `case:N` argument runs that case at N terms instead of the listed
+sizes (`plus:500000 and:170000` are statements of about 1 MB).
 """
 import os, subprocess, sys, json
 
@@ -77,9 +79,10 @@ def run(libdir, case, n):
 def main():
     ours, ref = sys.argv[1], sys.argv[2]
     only = sys.argv[3:] or [c for c, _ in CASES]
+    sized = [(a.split(":")[0], int(a.split(":")[1])) for a in only if ":" in a]
     print("%-7s %7s %10s %10s %6s %7s %7s  %s" % ("case", "terms", "ours s", "sqlite s", "ratio", "RSS MB", "ref MB", "outcome"))
-    for case, n in CASES:
-        if case not in only:
+    for case, n in sized or CASES:
+        if not sized and case not in only:
             continue
         a = run(ours, case, n)
         b = run(ref, case, n)

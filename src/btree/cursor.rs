@@ -38,6 +38,19 @@ pub enum Probe<'a> {
     PrimaryKey(&'a [ValueRef<'a>]),
 }
 
+thread_local! {
+    /// How many times a cursor on this thread found its root page of the
+    /// other kind (or 0): SQLite fails the statement there, even an
+    /// integrity check that reports other damage as rows (see
+    /// `connection/statement.rs`).
+    static ROOT_FAULTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// The count of root-kind faults met on this thread so far.
+pub fn root_faults() -> u64 {
+    ROOT_FAULTS.with(std::cell::Cell::get)
+}
+
 impl Btree {
     #[inline]
     pub(super) fn push_checked(&self, path: &mut Vec<Level>, lv: Level) -> Result<()> {
@@ -67,7 +80,8 @@ impl Btree {
     /// reverse, is corrupt, as SQLite finds it each time a cursor moves to
     /// its root. (Seeks check every page they pass; see [`Btree::seek_path`].)
     pub(super) fn check_root_kind(&self, root: Pgno, table: bool) -> Result<()> {
-        if self.header(root)?.kind.is_table() != table {
+        if root == 0 || self.header(root)?.kind.is_table() != table {
+            ROOT_FAULTS.with(|n| n.set(n.get() + 1));
             return Err(Error::corrupt());
         }
         Ok(())
@@ -323,6 +337,10 @@ impl Btree {
             // A page of the other kind than the cursor's tree is corrupt
             // (as SQLite finds it on every page a seek descends through).
             if h.kind.is_table() != key_info.is_none() {
+                // (At the root: the tree is of the other kind.)
+                if path.is_empty() {
+                    ROOT_FAULTS.with(|n| n.set(n.get() + 1));
+                }
                 return Err(Error::corrupt());
             }
             // Binary search: first cell for which the predicate holds. An

@@ -103,9 +103,11 @@ impl Btree {
         // Load everything reachable first (the walk passes over what it
         // cannot follow); the checker below reports the damage precisely,
         // fetching any page the walk did not reach.
+        // (Roots of 0, views', are passed over, as SQLite does.)
+        let trees: Vec<Pgno> = roots.iter().copied().filter(|&r| r != 0).collect();
         let mut walk = match self.walk.take() {
-            Some(w) if w.lenient && w.roots == roots && w.seq == self.seq => w,
-            _ => Walk::new_lenient(roots).at(self.seq),
+            Some(w) if w.lenient && w.roots == trees && w.seq == self.seq => w,
+            _ => Walk::new_lenient(&trees).at(self.seq),
         };
         match walk.run(self) {
             Ok(Poll::Pending) => {

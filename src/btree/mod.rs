@@ -63,6 +63,7 @@ use crate::value::encoding::TextEncoding;
 use crate::value::record::KeyInfo;
 use crate::{IoPoll, Poll};
 use balance::Level;
+pub use cursor::root_faults;
 use cursor::Probe;
 pub use overflow::ChainRead;
 use page::{Node, PageKind};

@@ -522,6 +522,7 @@ mod open;
 pub mod pages;
 mod prepare;
 mod schema_expr_load;
+mod schema_free;
 mod schema_load;
 mod schema_trust_load;
 mod serialize;

@@ -8,6 +8,7 @@
 //! is read here first (see `schema_load.rs`).
 
 use super::open::SQLITE_ERROR_CODE;
+use super::schema_free::compiles_without_schema;
 use super::settings::*;
 use super::{in_read_txn, schema_load, Connection, Statement};
 use crate::error::{Error, Result};
@@ -15,7 +16,6 @@ use crate::sql::codegen::statement::compile;
 use crate::sql::codegen::Compiler;
 use crate::sql::parse::with_first_statement;
 use crate::sql::schema::Schema;
-use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::Program;
 use std::sync::Arc;
 
@@ -199,6 +199,10 @@ impl Connection {
         let early_pragma = if needs_schema && self.authorizer.is_none() { self.early_pragma_notice(sql) } else { None };
         if needs_schema && !matches!(early_pragma, Some((_, Some(_)))) {
             self.ensure_schema()?;
+        } else if !self.schema_loaded && super::schema_free::compiles_from_main_header(sql) {
+            // (A file whose header does not read keeps the default size,
+            // as SQLite's: not an error here.)
+            let _ = in_read_txn(&mut self.state, 0, |io, bt| io.block_on(|| bt.page_count()));
         }
         let current = self.database_names.len() == self.state.dbs.len()
             && self.database_names.iter().zip(&self.state.dbs).all(|((n, p), d)| *n == d.name && *p == d.path);
@@ -665,76 +669,4 @@ fn is_writable_schema_pragma(sql: &[u8]) -> bool {
         && text.len() < 256
         && text.windows(15).any(|w| w.eq_ignore_ascii_case(b"writable_schema"))
         && compiles_without_schema(sql, false)
-}
-
-/// Whether the first statement of `sql` is one SQLite compiles without
-/// reading the schema (its pragma table lacks `PragFlg_NeedSchema`):
-/// `PRAGMA locking_mode`, which must reach the pager before a first read
-/// opens a WAL, since EXCLUSIVE then keeps the WAL index in heap memory
-/// (and is the only way a VFS without shared memory opens a WAL database);
-/// `PRAGMA writable_schema`, the way to a schema SQLite refuses to read;
-/// and `PRAGMA trusted_schema`. Besides, once a read of the schema has
-/// met a row (`rows_met`), a SELECT (or VALUES, or their EXPLAIN) naming
-/// no table: SQLite then reads the schema only to look a table up, so
-/// that `SELECT 1` runs again after its schema read failed on a corrupt
-/// row (the first SELECT on a connection reads it, to learn the text
-/// encoding, and fails).
-fn compiles_without_schema(sql: &[u8], rows_met: bool) -> bool {
-    use sqlite3_parser::ast::{Cmd, Stmt};
-    with_first_statement(sql, |cmd, tail| {
-        // (writable_schema: so that a schema SQLite refuses to read can
-        // be reached and repaired; trusted_schema: a schema read after it
-        // is turned off is read untrusted, as in SQLite, whose flag
-        // pragmas do not read it.)
-        Ok(match cmd {
-            Some(Cmd::Stmt(Stmt::Pragma(name, _))) => PRAGMAS_WITHOUT_SCHEMA.iter().any(|p| crate::sql::parse::unquoted(name.name.0).eq_ci(p)),
-            Some(Cmd::Stmt(Stmt::Select(_)) | Cmd::Explain(Stmt::Select(_)) | Cmd::ExplainQueryPlan(Stmt::Select(_))) => {
-                rows_met && names_no_table(&sql[..tail])
-            }
-            _ => false,
-        })
-    })
-    .unwrap_or(false)
-}
-
-/// Pragmas compiled without reading the schema: the three above, and the
-/// connection's own switches (no file is read for them), which SQLite's
-/// pragma table also marks as not needing the schema, so that they run on
-/// a file whose schema cannot be read (an application sets them right
-/// after opening).
-const PRAGMAS_WITHOUT_SCHEMA: [&str; 27] = [
-    "locking_mode",
-    "writable_schema",
-    "trusted_schema",
-    "foreign_keys",
-    "defer_foreign_keys",
-    "query_only",
-    "count_changes",
-    "ignore_check_constraints",
-    "recursive_triggers",
-    "legacy_alter_table",
-    "full_column_names",
-    "short_column_names",
-    "busy_timeout",
-    "case_sensitive_like",
-    "automatic_index",
-    "cell_size_check",
-    "reverse_unordered_selects",
-    "read_uncommitted",
-    "threads",
-    "soft_heap_limit",
-    "hard_heap_limit",
-    "analysis_limit",
-    "empty_result_callbacks",
-    "fullfsync",
-    "checkpoint_fullfsync",
-    "vdbe_trace",
-    "sql_trace",
-];
-
-/// Whether the text of a SELECT has no FROM clause anywhere (nested
-/// queries and CTEs included): every table a SELECT reads is named in
-/// one, so it looks up no table and needs no schema.
-fn names_no_table(select: &[u8]) -> bool {
-    crate::sql::parse::tokens(select).all(|t| t.kind != sqlite3_parser::dialect::TokenType::TK_FROM)
 }

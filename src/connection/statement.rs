@@ -33,6 +33,9 @@ pub struct Statement {
     /// The last row given was the corruption report of an integrity check
     /// (`Program::corruption_is_a_row`): the next step is the end.
     ended_with_report: bool,
+    /// `btree::root_faults` when the VM last started running: a fault
+    /// since then fails an integrity check instead of being its report.
+    root_faults_before: u64,
     /// The figures `sqlite_stmt` lists, published at each step's return.
     stats: Arc<StmtStats>,
     /// `sqlite3_stmt_status` counters of the runs before the VM's current
@@ -93,6 +96,7 @@ impl Statement {
             explain_rows: Vec::new(),
             explain_pos: 0,
             ended_with_report: false,
+            root_faults_before: 0,
             stats,
             past_status: [0; 4],
             past_steps: 0,
@@ -397,6 +401,7 @@ impl Statement {
                 // this run sees it.
                 self.publish();
             }
+            self.root_faults_before = crate::btree::root_faults();
             let r = self.vm.run(&self.program, conn);
             if let Some(out) = self.on_vm_step(conn, r, &mut busy_since, &mut busy_count, &mut schema_retry)? {
                 return Ok(out);
@@ -477,7 +482,11 @@ impl Statement {
                 // statement with SQLITE_CORRUPT. (After a structure report
                 // ours keeps the row: its cursors stop at damage in pages
                 // already reported that SQLite's read past.)
-                let in_column = produced || self.program.insns.get(self.vm.pc).is_some_and(|i| i.opcode == crate::vdbe::program::Opcode::Column);
+                // (A cursor whose root page is of the other kind, or 0,
+                // fails SQLite's check outright.)
+                let root_fault = crate::btree::root_faults() != self.root_faults_before;
+                let in_column =
+                    !root_fault && (produced || self.program.insns.get(self.vm.pc).is_some_and(|i| i.opcode == crate::vdbe::program::Opcode::Column));
                 // A failed change is undone, and so are its counts
                 // (OR FAIL keeps the rows changed before the failure).
                 if self.program.counts_changes {

@@ -367,6 +367,11 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
         ParseError::ParserError(ParserError::SyntaxError(tok), pos) => {
             if tok.is_empty() {
                 Error::sql("incomplete input")
+            } else if let Some(bad) = pos.as_ref().filter(|_| tok == "(").and_then(|p| unterminated_tcl_suffix(sql, offset_of(sql, p.line, p.column))) {
+                // (`::` in a Tcl name was rewritten for the parser as
+                // `sql::params::TCL_SEPARATOR`, named here by its value so
+                // that this module does not depend on that one.)
+                Error::sql(format!("unrecognized token: \"{}\"", String::from_utf8_lossy(bad).replace('\u{1c2}', "::")))
             } else if let Some(clause) = pos.and_then(|p| clause_before_compound(sql, offset_of(sql, p.line, p.column), &tok)) {
                 Error::sql(clause)
             } else {
@@ -432,6 +437,33 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
         ParseError::Io(e) => Error::sql(e.to_string()),
         other => Error::sql(other.to_string()),
     }
+}
+
+/// A parameter with a Tcl array suffix left open (`$abc(` or `$abc(x`,
+/// the suffix ending at a space or the end of the text before any `)`):
+/// one illegal token to SQLite's tokenizer, where the parser crate's
+/// stops at the `(` (near `at`, the syntax error's position) as a token
+/// of its own. The token's text, from the parameter's sigil.
+fn unterminated_tcl_suffix(sql: &[u8], at: usize) -> Option<&[u8]> {
+    // (The reported position may be the parenthesis, or near it.)
+    let open = sql[..(at + 2).min(sql.len())].iter().rposition(|&b| b == b'(')?;
+    if open + 2 < at {
+        return None;
+    }
+    let is_id = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80;
+    let mut start = open;
+    while start > 0 && (is_id(sql[start - 1]) || sql[start - 1] == b':') {
+        start -= 1;
+    }
+    // The token: a sigil, then a name of at least one character ('$'
+    // and ':' are met by the walk back, '@' and '#' are not name
+    // characters).
+    let sigil = if start > 0 && matches!(sql[start - 1], b'@' | b'#') { start - 1 } else { start };
+    if !matches!(sql[sigil], b'$' | b'@' | b':' | b'#') || sigil + 1 >= open {
+        return None;
+    }
+    let stop = sql[open..].iter().position(|b| b.is_ascii_whitespace() || *b == b')').map_or(sql.len(), |n| open + n);
+    (sql.get(stop) != Some(&b')')).then(|| &sql[sigil..stop])
 }
 
 /// The length of the malformed number token at the start of `s`, as

@@ -652,6 +652,15 @@ pub fn compare_record_with_key(record: &[u8], key: &[ValueRef<'_>], key_info: &K
 pub fn compare_record_with_key_in(record: &[u8], key: &[ValueRef<'_>], key_info: &KeyInfo, enc: TextEncoding) -> Result<Ordering> {
     let mut it = ColumnIter::new(record)?;
     for (i, k) in key.iter().enumerate() {
+        // SQLite reads the serial type of a field compared with a number
+        // or NULL as the one header byte: a byte of 0x80 or more (in a
+        // sound record, the start of a text or blob type, which sorts
+        // after numbers and NULL) makes the record the greater, even
+        // where a damaged header's varint reads as a small type.
+        if matches!(k, ValueRef::Integer(_) | ValueRef::Real(_) | ValueRef::Null) && it.hdr_pos < it.hdr_end && it.data[it.hdr_pos] >= 0x80 {
+            let descending = key_info.fields.get(i).is_some_and(|f| f.descending);
+            return Ok(if descending { Ordering::Less } else { Ordering::Greater });
+        }
         let Some(v) = it.next_value()? else { return Ok(Ordering::Equal) };
         // Integers with integers (most index probes): no collation or
         // type ranking to consult.

@@ -222,3 +222,25 @@ fn missing_collation_only_for_indexes_written() {
         assert_eq!(outcomes[1], outcomes[0], "{sql}");
     }
 }
+
+/// A parameter whose Tcl array suffix is left open (`$abc(`, `$abc(x`,
+/// or ended by a space) is one unrecognized token in SQLite, named up to
+/// where its suffix stopped (main.test 3.2.9-10).
+#[test]
+fn parameters_with_an_open_tcl_suffix_are_unrecognized_tokens() {
+    check_each(
+        "CREATE TABLE t(a)",
+        &[
+            "select $abc(",
+            "select $abc(x",
+            "select $abc(x y)",
+            "select :n(1 + 2",
+            "select @v(",
+            "select $a::b(",
+            "select x$abc(",
+            "select $(",
+            "select abs(",
+            "select $x + 1",
+        ],
+    );
+}

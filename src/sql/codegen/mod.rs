@@ -291,7 +291,8 @@ impl<'s> Compiler<'s> {
                     continue;
                 }
                 let w = write && written & (1 << db) != 0;
-                self.b.add4(Opcode::Transaction, db as i32, w as i32, self.env.schema.cookie_of(db) as i32, P4::None, 1);
+                let verify = u16::from(!self.stmt.schema_unverified);
+                self.b.add4(Opcode::Transaction, db as i32, w as i32, self.env.schema.cookie_of(db) as i32, P4::None, verify);
             }
             // (After the transactions, as SQLite places its constants.)
             self.b.insns.extend(constants);

@@ -31,6 +31,11 @@ pub struct StatementState<'s> {
     /// the program begins a transaction on every database (a write one
     /// on each when it writes), as SQLite's does for such a table.
     pub all_schemas: bool,
+    /// The program's transactions check no schema cookie: a pragma SQLite
+    /// compiles without the schema (reading a header field, say), whose
+    /// program does not depend on it, and which may have been compiled
+    /// before any schema was read (see `connection/schema_free.rs`).
+    pub schema_unverified: bool,
     /// Database a DDL statement changes (0 main, 1 temp, 2.. attached).
     pub ddl_db: usize,
     /// The trigger programs compiled so far (`Program::subprograms`).

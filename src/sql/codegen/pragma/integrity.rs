@@ -99,9 +99,18 @@ impl Compiler<'_> {
         // reference is reported.
         let schema_first = schema.tables.values().filter(|t| t.db == db && !t.name.eq_ci("sqlite_master") && !t.name.eq_ci("sqlite_schema")).count() >= 4;
         let mut roots: Vec<u32> = if schema_first { vec![1] } else { Vec::new() };
-        for t in tables.iter().filter(|t| t.root > 0) {
+        // Views (and any table whose root reads as 0) are listed too, with
+        // a root of 0, as SQLite lists every table with a rowid: its tree
+        // check passes over them, but one listed first marks the check
+        // partial (no freelist, pages never used or header roots), as in
+        // SQLite.
+        let mut listed_tables: Vec<&Table> = schema.tables.values().map(|t| &**t).filter(|t| t.db == db && t.root != 1).collect();
+        crate::util::cold_sort::sort_by_key(&mut listed_tables, |t| std::cmp::Reverse(schema_position(self, &t.name)));
+        for t in listed_tables {
             roots.push(t.root);
-            roots.extend(schema.indexes_of(t).into_iter().rev().map(|i| i.root));
+            if t.root > 0 {
+                roots.extend(schema.indexes_of(t).into_iter().rev().map(|i| i.root));
+            }
         }
         let listed: std::collections::HashSet<u32> = roots.iter().copied().collect();
         roots.extend(schema.indexes.values().filter(|i| i.db == db && !listed.contains(&i.root)).map(|i| i.root));

@@ -115,6 +115,9 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     }
     let mut txn = None;
     let schema = c.env.schema;
+    // The header fields are read (or written) without the schema, as
+    // SQLite's: no schema cookie is checked for them.
+    c.stmt.schema_unverified = matches!(pname.as_str(), "user_version" | "schema_version" | "application_id" | "data_version" | "freelist_count");
     match pname.as_str() {
         "table_info" | "table_xinfo" | "index_list" | "index_info" | "index_xinfo" => {
             let arg = arg.map(arg_text);
