@@ -1329,7 +1329,8 @@ impl<'b> Compiler<'_> {
                 let col = |c: &ColumnRef| c.column.map_or(-1, |k| k as i32);
                 let [l0] = l else { return false };
                 using_consumed.iter().any(|&(cur, c, ocur, oc)| {
-                    (r.cursor == cur && col(r) == c && l0.cursor == ocur && col(l0) == oc) || (l0.cursor == cur && col(l0) == c && r.cursor == ocur && col(r) == oc)
+                    (r.cursor == cur && col(r) == c && l0.cursor == ocur && col(l0) == oc)
+                        || (l0.cursor == cur && col(l0) == c && r.cursor == ocur && col(r) == oc)
                 })
             };
             if it.left && it.matched.is_none() {
