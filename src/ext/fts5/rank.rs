@@ -113,7 +113,7 @@ fn literal(b: &[u8], p: &mut usize) -> Option<Value> {
         b'x' | b'X' if rest.get(1) == Some(&b'\'') => {
             let end = rest[2..].iter().position(|&c| c == b'\'')? + 2;
             let hex = &rest[2..end];
-            if hex.len() % 2 != 0 || !hex.iter().all(u8::is_ascii_hexdigit) {
+            if !hex.len().is_multiple_of(2) || !hex.iter().all(u8::is_ascii_hexdigit) {
                 return None;
             }
             let blob = hex.chunks(2).map(|h| u8::from_str_radix(std::str::from_utf8(h).unwrap_or("0"), 16).unwrap_or(0)).collect();
