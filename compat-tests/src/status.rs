@@ -11,7 +11,9 @@
 //! `file<TAB>status<TAB>failed/tests<TAB>first failure`.
 //!
 //! The record of the long deep/corrupt fuzz runs is kept by hand in
-//! `compat-tests/fuzz-runs.md` and copied in as the last section.
+//! `compat-tests/fuzz-runs.md` and copied in as the last section; before
+//! it, the extensions' TCL files outside the ratchet and why
+//! (`compat-tests/tcl-ext-files.md`, also by hand).
 
 use crate::slt::runner::FileReport;
 use std::collections::BTreeMap;
@@ -65,6 +67,7 @@ pub fn write(path: &str, engine: &str, corpora: &[CorpusLine], reports: &[FileRe
         let _ = writeln!(md, "- `{}`: {}/{} records", r.path, r.passed, r.total);
     }
     tcl_section(&mut md);
+    hand_kept_section(&mut md, "tcl-ext-files.md");
     fuzz_runs_section(&mut md);
     std::fs::write(path, md)
 }
@@ -201,6 +204,16 @@ fn tcl_section(md: &mut String) {
         };
         let first = if rl == "not run" { system.get(name).map(|r| r.first_failure.as_str()).unwrap_or("") } else { first };
         let _ = writeln!(md, "| `{name}` | {sys} | {rl} | {counts} | {} |", cell(first));
+    }
+}
+
+/// A hand-kept section (`compat-tests/NAME`), copied in whole: the
+/// extensions' TCL files the ratchet does not hold and why
+/// (`tcl-ext-files.md`).
+fn hand_kept_section(md: &mut String, name: &str) {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
+    if let Ok(text) = std::fs::read_to_string(path) {
+        let _ = writeln!(md, "\n{}", text.trim_end());
     }
 }
 

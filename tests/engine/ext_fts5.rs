@@ -230,18 +230,6 @@ fn writes_are_read_and_checked_by_the_reference() {
     );
 }
 
-#[test]
-fn commands_not_yet_done_are_refused() {
-    let mut c = crate::sql_common::ours_open();
-    run_ours(&mut c, "CREATE VIRTUAL TABLE t USING fts5(a); INSERT INTO t VALUES('x')");
-    for sql in ["INSERT INTO t(t, rank) VALUES('rank', 'bm25(2.0)')"] {
-        match run_ours(&mut c, sql).pop() {
-            Some(Outcome::Error { message, .. }) => assert!(message.ends_with("is not supported by ringlite yet"), "{message}"),
-            o => panic!("{sql}: {o:?}"),
-        }
-    }
-}
-
 /// A small deterministic generator (xorshift), shared by the FTS5 tests
 /// that write random documents.
 pub(crate) struct Rng(pub(crate) u64);

@@ -293,4 +293,22 @@ fn a_vocabulary_of_a_table_that_is_not_fts5() {
         "SELECT rowid+1, rowid, * FROM t3 WHERE null > rowid",
         "SELECT * FROM rowid",
     ]);
+    // How the table's `MATCH '*id'` query goes decides between "no such
+    // fts5 table" and a bare error (fts5vocab2 4.x): a plain table or a
+    // view with a column named as it and rows fails while running; an
+    // empty one, FTS3/4 (with or without a matching row), R*Tree and
+    // dbstat (no such column) are missing.
+    for setup in [
+        "CREATE TABLE x(a); INSERT INTO x VALUES(1)",
+        "CREATE TABLE x(x, y, z)",
+        "CREATE TABLE x(x); INSERT INTO x VALUES(1)",
+        "CREATE VIEW x AS SELECT 1 AS x",
+        "CREATE VIRTUAL TABLE x USING rtree(id, a, b); INSERT INTO x VALUES(1, 2, 3)",
+        "CREATE VIRTUAL TABLE x USING fts4(a, b)",
+        "CREATE VIRTUAL TABLE x USING fts3(a, b); INSERT INTO x VALUES('id', '*id')",
+        "CREATE VIRTUAL TABLE x USING dbstat",
+        "CREATE VIRTUAL TABLE y USING fts5(a); INSERT INTO y VALUES('a'); CREATE VIRTUAL TABLE x USING fts5vocab(y, row)",
+    ] {
+        same_all(&["CREATE VIRTUAL TABLE v1 USING fts5vocab(x, col)", setup, "SELECT * FROM v1 WHERE term == 'nosuchterm'", "SELECT * FROM v1"]);
+    }
 }

@@ -250,3 +250,90 @@ fn fts5_column_declarations_parse_as_sqlite_reads_them() {
         same_all(&[&format!("CREATE VIRTUAL TABLE f{k} USING fts5({d})"), &format!("SELECT name FROM pragma_table_info('f{k}')")]);
     }
 }
+
+#[test]
+fn joins_on_an_fts5_table_leave_its_hidden_columns_alone() {
+    // NATURAL JOIN: fts5's HIDDEN `rank` is no common column (on either
+    // side); USING the table-named hidden column is the equality the
+    // module takes as a MATCH and omits (fts5misc 12.x).
+    same_all(&[
+        "CREATE TABLE t1(a, b, rank); INSERT INTO t1 VALUES('a', 'hello', ''), ('b', 'world', '')",
+        "CREATE VIRTUAL TABLE ft USING fts5(a); INSERT INTO ft VALUES('b'), ('y')",
+        "CREATE TABLE t2(x, y, ft); INSERT INTO t2 VALUES(1, 2, 'x'), (3, 4, 'b')",
+        "SELECT * FROM t1 NATURAL JOIN ft WHERE ft MATCH('b')",
+        "SELECT * FROM ft NATURAL JOIN t1 WHERE ft MATCH('b')",
+        "SELECT * FROM ft NATURAL JOIN t1",
+        "SELECT * FROM t2 JOIN ft USING (ft)",
+        "SELECT * FROM t2 LEFT JOIN ft USING (ft)",
+        "SELECT * FROM ft JOIN t2 USING (ft)",
+        "SELECT * FROM t2 JOIN ft ON t2.ft = ft.ft",
+    ]);
+}
+
+#[test]
+fn fts4_matchinfo_refuses_short_stat_and_docsize_records() {
+    // 'n' needs the row count, 'a' it and a total per column, 'l' a size
+    // per column: a record ending sooner (or inside a varint) is corrupt
+    // (fts4aa 5.x).
+    for (table, v) in [
+        ("stat", "x''"),
+        ("stat", "x'01'"),
+        ("stat", "x'01010101'"),
+        ("stat", "x'0101010181'"),
+        ("stat", "x'88'"),
+        ("stat", "x'0102030405'"),
+        ("docsize", "x''"),
+        ("docsize", "x'010101'"),
+        ("docsize", "x'01010181'"),
+        ("docsize", "x'88'"),
+        ("docsize", "x'0101010181'"),
+    ] {
+        let set =
+            if table == "stat" { format!("UPDATE t1_stat SET value = {v} WHERE id = 0") } else { format!("UPDATE t1_docsize SET size = {v} WHERE docid = 1") };
+        same_all(&[
+            "CREATE VIRTUAL TABLE t1 USING fts4(a, b, c, d)",
+            "INSERT INTO t1 VALUES('one two', 'three four', 'five six', 'seven eight')",
+            &set,
+            "SELECT hex(matchinfo(t1, 'n')) FROM t1 WHERE t1 MATCH 'one two'",
+            "SELECT hex(matchinfo(t1, 'a')) FROM t1 WHERE t1 MATCH 'one two'",
+            "SELECT hex(matchinfo(t1, 'l')) FROM t1 WHERE t1 MATCH 'one two'",
+            "SELECT hex(matchinfo(t1, 'pcx')) FROM t1 WHERE t1 MATCH 'one two'",
+        ]);
+    }
+}
+
+#[test]
+fn fts5_rank_function_from_the_query_and_the_rank_option() {
+    same_all(&[
+        "CREATE VIRTUAL TABLE t1 USING fts5(a, b); INSERT INTO t1 VALUES('x y', 'z'), ('z', 'x x')",
+        "SELECT rowid, rank FROM t1 WHERE t1 MATCH 'x' AND rank MATCH 'bm25(10.0, 1.0)' ORDER BY rank",
+        "SELECT rowid, rank FROM t1 WHERE t1 MATCH 'x' AND rank = 'bm25(10.0, 1.0)' ORDER BY rank DESC",
+        "SELECT rowid, rank FROM t1 WHERE t1 MATCH 'x' AND rank MATCH ' BM25 ( 2 , -3 ) '",
+        "SELECT rowid, rank FROM t1 WHERE t1 MATCH 'x' AND rank MATCH 'bm25()'",
+        "SELECT rowid, rank FROM t1 WHERE t1 MATCH 'x' AND rank MATCH 'bm25(NULL, ''2'')'",
+        "SELECT rowid, rank FROM t1 WHERE t1 MATCH 'x' AND rank MATCH 'bm25'",
+        "SELECT rowid, rank FROM t1 WHERE t1 MATCH 'x' AND rank MATCH 'bm25(x)'",
+        "SELECT rowid, rank FROM t1 WHERE t1 MATCH 'x' AND rank MATCH 'bm25(1+1)'",
+        "SELECT rowid, rank FROM t1 WHERE t1 MATCH 'x' AND rank MATCH 'nosuch(1)'",
+        "SELECT rowid, rank FROM t1 WHERE rank MATCH 'bm25()'",
+        "SELECT rowid FROM t1 WHERE rank MATCH 'bm25()' AND rank MATCH 'bm25(2)'",
+        "INSERT INTO t1(t1, rank) VALUES('rank', 'bm25(10.0, 1.0)')",
+        "SELECT * FROM t1_config",
+        "SELECT rowid, rank, bm25(t1) FROM t1 WHERE t1 MATCH 'x' ORDER BY rank",
+        "SELECT rowid, rank FROM t1 WHERE t1 MATCH 'x' AND rank MATCH 'bm25()' ORDER BY rank",
+        "INSERT INTO t1(t1, rank) VALUES('rank', 'bm25(')",
+        "INSERT INTO t1(t1, rank) VALUES('rank', 'bm25')",
+        "INSERT INTO t1(t1, rank) VALUES('rank', 'nosuch(1)')",
+        "SELECT * FROM t1_config",
+        "SELECT rowid, rank FROM t1 WHERE t1 MATCH 'x'",
+        "SELECT rowid FROM t1",
+        // highlight() and snippet() as rank functions: text, sorted so.
+        "SELECT rowid, rank FROM t1 WHERE t1 MATCH 'x' AND rank MATCH 'highlight(0, ''['', '']'')' ORDER BY rank",
+        "SELECT rowid, rank FROM t1 WHERE t1 MATCH 'x OR z' AND rank MATCH 'snippet(1, ''['', '']'', ''..'', 5)' ORDER BY rank DESC",
+        "SELECT rowid, rank FROM t1 WHERE t1 MATCH 'x' AND rank MATCH 'highlight(0)'",
+        "INSERT INTO t1(t1, rank) VALUES('rank', 'highlight(1, ''<'', ''>'')')",
+        "SELECT rowid, rank FROM t1 WHERE t1 MATCH 'x' ORDER BY rank",
+        "CREATE VIRTUAL TABLE t2 USING fts5(a, detail=none); INSERT INTO t2 VALUES('p q p'), ('q')",
+        "SELECT rowid, rank FROM t2 WHERE t2 MATCH 'p' AND rank MATCH 'bm25(3)' ORDER BY rank",
+    ]);
+}

@@ -227,20 +227,29 @@ fn matchinfo(c: &mut Connection, s: &mut Share, fmt: Option<&Value>) -> Result<V
         while let Some(x) = varint::get(&b, &mut p) {
             v.push(x);
         }
-        v.resize(ncol + 2, 0);
+        // (How many of the values were whole, before padding.)
+        let whole = v.len();
+        v.resize(v.len().max(ncol + 2), 0);
+        v.push(whole as i64);
         stat = Some(v.clone());
         Ok(v)
     };
+    // The record must hold the values a request reads (observed: 'n' the
+    // row count, 'a' it and one total per column; a record that ends
+    // sooner, in the middle of a varint too, is corrupt).
+    let need = |st: &[i64], n: usize| if (st[st.len() - 1] as usize) < n { Err(super::segments::corrupt()) } else { Ok(()) };
     for ch in &fmt {
         match ch {
             b'p' => out.push(phrases.len() as u32),
             b'c' => out.push(ncol as u32),
             b'n' => {
                 let st = read_stat(c)?;
+                need(&st, 1)?;
                 out.push(st[0] as u32);
             }
             b'a' => {
                 let st = read_stat(c)?;
+                need(&st, 1 + ncol)?;
                 for i in 0..ncol {
                     let n = st[0].max(1);
                     out.push(((st[1 + i] + n / 2) / n) as u32);
@@ -251,7 +260,9 @@ fn matchinfo(c: &mut Connection, s: &mut Share, fmt: Option<&Value>) -> Result<V
                 let b = rows.first().map(|r| text_of(&r[0])).unwrap_or_default();
                 let mut p = 0;
                 for _ in 0..ncol {
-                    out.push(varint::get(&b, &mut p).unwrap_or(0) as u32);
+                    // (A record short of a column is corrupt, as the
+                    // row count is for 'n'.)
+                    out.push(varint::get(&b, &mut p).ok_or_else(super::segments::corrupt)? as u32);
                 }
             }
             b'x' => {

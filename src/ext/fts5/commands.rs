@@ -2,7 +2,7 @@
 //!
 //! 'rebuild', 'optimize', 'merge' and the persistent settings 'pgsz',
 //! 'automerge', 'crisismerge', 'usermerge', 'secure-delete',
-//! 'deletemerge', 'hashsize' and 'insttoken' (stored
+//! 'deletemerge', 'hashsize', 'insttoken' and 'rank' (`rank.rs`) (stored
 //! in `%_config`, the
 //! structure cookie bumped so other connections notice), with SQLite's
 //! value ranges; 'delete' (a row's index entries, given its old values)
@@ -82,6 +82,17 @@ pub fn run(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, cmd: &str, arg:
             // (The writer reads `hashsize` again.)
             p.hashsize = None;
             index::exec(c, &format!("REPLACE INTO {}(k, v) VALUES(?, ?)", cfg.shadow("config")), &[Value::Text(cmd.into()), Value::Integer(v)])?;
+            index::bump_cookie(c, cfg)
+        }
+        "rank" => {
+            // (Checked as a spec, not for its function: an unknown name
+            // is only an error when a query ranks with it.)
+            let spec = arg.and_then(|v| v.as_ref().to_text().map(|t| String::from_utf8_lossy(&t).into_owned())).unwrap_or_default();
+            if super::rank::parse(&spec).is_none() {
+                return Err(logic_error());
+            }
+            let c = conn(host)?;
+            index::exec(c, &format!("REPLACE INTO {}(k, v) VALUES('rank', ?)", cfg.shadow("config")), &[Value::Text(spec.into_bytes())])?;
             index::bump_cookie(c, cfg)
         }
         "delete-all" => Err(Error::sql("'delete-all' may only be used with a contentless or external content fts5 table")),

@@ -75,6 +75,7 @@ pub mod matcher;
 pub mod merge;
 pub mod pending;
 pub mod query;
+pub mod rank;
 pub mod row;
 pub mod rows;
 pub mod search;

@@ -172,8 +172,18 @@ impl VTab for Fts5Table {
         let mut items = Vec::new();
         let mut matches = 0;
         let mut rowid_eq = false;
+        let mut ranked = false;
         for (i, c) in info.constraints.iter().enumerate() {
             if !c.usable {
+                continue;
+            }
+            // `rank MATCH 'fn(...)'` (or `rank = ...`): the query's rank
+            // function (`rank.rs`); the first one only, as in SQLite.
+            if c.column == n + 1 && (c.op == ConstraintOp::MATCH || c.op == ConstraintOp::EQ) && !ranked {
+                ranked = true;
+                items.push("R".to_string());
+                info.usage[i].argv_index = items.len() as i32;
+                info.usage[i].omit = true;
                 continue;
             }
             let item = if (c.op == ConstraintOp::MATCH && c.column >= 0 && c.column <= n) || (c.op == ConstraintOp::EQ && c.column == n) {
@@ -241,6 +251,8 @@ impl VTab for Fts5Table {
             at: 0,
             shared,
             light: None,
+            ext: self.ext.clone(),
+            rank_fn: super::rank::RankFn::default(),
         }))
     }
 
@@ -415,6 +427,11 @@ pub struct Fts5Cursor {
     shared: Arc<Mutex<Shared>>,
     /// Set when `rows` are light (their content read when needed).
     light: Option<Arc<Config>>,
+    /// The connection's registered functions (a rank function's name is
+    /// looked up there).
+    ext: Arc<Extensions>,
+    /// The rank function in force (`rank.rs`).
+    rank_fn: super::rank::RankFn,
 }
 
 impl Drop for Fts5Cursor {
@@ -606,13 +623,51 @@ impl Fts5Cursor {
         }
     }
 
+    /// The bm25 weights of the rank function (none unless it is bm25).
+    fn weights(&self) -> &[f64] {
+        match &self.rank_fn {
+            super::rank::RankFn::Bm25(w) => w,
+            _ => &[],
+        }
+    }
+
+    /// The rank of the current row (`self.at`, published) when the rank
+    /// function is `highlight()` or `snippet()`: their text, with their
+    /// argument checks.
+    fn text_rank(&self, host: &mut dyn VmHost) -> Result<Value> {
+        let (name, args, want) = match &self.rank_fn {
+            super::rank::RankFn::Highlight(a) => ("highlight", a, 3),
+            super::rank::RankFn::Snippet(a) => ("snippet", a, 5),
+            super::rank::RankFn::Bm25(_) => return Ok(Value::Null),
+        };
+        if args.len() != want {
+            return Err(Error::sql(format!("wrong number of arguments to function {name}()")));
+        }
+        let row = {
+            let mut s = lock(&self.shared);
+            if s.query.is_none() {
+                return Ok(Value::Null);
+            }
+            let header = s.locale_header;
+            match current_row(&mut s, Some(host))? {
+                Some(r) => super::aux::shown_row(header.as_ref(), r),
+                None => return Ok(Value::Null),
+            }
+        };
+        if want == 3 {
+            super::snippet::highlight(&row, args)
+        } else {
+            super::snippet::snippet(&row, args)
+        }
+    }
+
     /// bm25 of held row `k`.
     fn bm25_of(&self, q: &Query, stats: &Stats, k: usize) -> f64 {
         match &self.matched {
-            Some(m) => super::aux::bm25(q, stats, m.size(k), |i| m.inst(k, i), &[]),
+            Some(m) => super::aux::bm25(q, stats, m.size(k), |i| m.inst(k, i), self.weights()),
             None => {
                 let r = &self.rows[k];
-                super::aux::bm25(q, stats, &r.size, |i| &r.inst[i], &[])
+                super::aux::bm25(q, stats, &r.size, |i| &r.inst[i], self.weights())
             }
         }
     }
@@ -652,6 +707,24 @@ impl VTabCursor for Fts5Cursor {
         }
         index::check_format(&self.format_ok, shadow::conn(host)?, &self.cfg)?;
         self.filter_rows(host, idx_str, args)?;
+        // The rank function: the query's, else the table's option, else
+        // plain bm25 (only read when there is a full-text query to rank).
+        self.rank_fn = super::rank::RankFn::default();
+        if lock(&self.shared).query.is_some() {
+            let given = idx_str
+                .unwrap_or("")
+                .split(',')
+                .zip(args)
+                .find(|(item, _)| *item == "R")
+                .map(|(_, v)| v.as_ref().to_text().map(|t| String::from_utf8_lossy(&t).into_owned()).unwrap_or_default());
+            let spec = match given {
+                Some(s) => Some(s),
+                None => super::rank::configured(shadow::conn(host)?, &self.cfg)?,
+            };
+            if let Some(spec) = spec {
+                self.rank_fn = super::rank::resolve(&spec, &self.ext)?;
+            }
+        }
         let bounds: Vec<(u8, &Value)> = idx_str
             .unwrap_or("")
             .split(',')
@@ -665,6 +738,26 @@ impl VTabCursor for Fts5Cursor {
         }
         match idx_num {
             ORDER_ROWID_DESC => self.order.reverse(),
+            ORDER_RANK | ORDER_RANK_DESC if !matches!(self.rank_fn, super::rank::RankFn::Bm25(_)) => {
+                // A text rank: each row's value, then a stable sort by
+                // SQL order (BINARY).
+                let mut keyed: Vec<(Value, u32)> = Vec::with_capacity(self.order.len());
+                for at in 0..self.order.len() {
+                    self.at = at;
+                    self.publish();
+                    keyed.push((self.text_rank(host)?, self.order[at]));
+                }
+                let descending = idx_num != ORDER_RANK;
+                keyed.sort_by(|a, b| {
+                    let o = crate::value::compare::compare_values(a.0.as_ref(), b.0.as_ref(), None);
+                    if descending {
+                        o.reverse()
+                    } else {
+                        o
+                    }
+                });
+                self.order = keyed.into_iter().map(|(_, k)| k).collect();
+            }
             ORDER_RANK | ORDER_RANK_DESC => {
                 let s = lock(&self.shared);
                 if let Some(q) = s.query.clone() {
@@ -717,6 +810,9 @@ impl VTabCursor for Fts5Cursor {
         }
         if ctx.column == n {
             return Ok(Value::Integer(self.id));
+        }
+        if !matches!(self.rank_fn, super::rank::RankFn::Bm25(_)) {
+            return self.text_rank(host);
         }
         let s = lock(&self.shared);
         match s.query.clone() {

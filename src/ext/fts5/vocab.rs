@@ -29,6 +29,7 @@ use super::merge::merge;
 use super::pending::terms;
 use super::shadow;
 use super::table::Fts5Table;
+use crate::connection::StepResult;
 use crate::error::{Error, Result};
 use crate::util::ascii::AsciiLower;
 use crate::value::Value;
@@ -37,6 +38,12 @@ use crate::vdbe::vtab::{ColumnContext, Connected, IndexInfo, Module, VTab, VTabC
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
+
+thread_local! {
+    /// The (database, table) pairs whose `MATCH '*id'` probe is running
+    /// on this thread (see `VocabTable::fts5`).
+    static PROBING: std::cell::RefCell<std::collections::HashSet<(String, String)>> = std::cell::RefCell::new(std::collections::HashSet::new());
+}
 
 /// The fts5 tables a connection's fts5 module connected, by (database,
 /// table) in lower case.
@@ -127,26 +134,45 @@ struct VocabTable {
 
 impl VocabTable {
     /// The fts5 table, connected in this connection if it exists.
+    ///
+    /// SQLite finds it by querying `db.tbl` for `tbl MATCH '*id'`
+    /// (observed): a query that cannot be prepared (no such table, no
+    /// column named as the table) or that yields no fts5 cursor means
+    /// "no such fts5 table: db.tbl"; one that fails while it runs (a
+    /// plain table or view with rows and such a column, a virtual table
+    /// refusing MATCH) is a bare SQLITE_ERROR ('SQL logic error').
     fn fts5(&self, host: &mut dyn VmHost) -> Result<Arc<Fts5Table>> {
         let missing = || Error::sql(format!("no such fts5 table: {}.{}", self.fts_db, self.fts_name));
         // A statement naming the table connects it (and records it) if
         // this connection has not yet, and fails once it was dropped (the
         // dropped table object may outlive it in the registry).
         let c = shadow::conn(host)?;
-        let probe = format!("SELECT 1 FROM \"{}\".\"{}\" WHERE 0", self.fts_db.replace('"', "\"\""), self.fts_name.replace('"', "\"\""));
+        let (db, tbl) = (self.fts_db.replace('"', "\"\""), self.fts_name.replace('"', "\"\""));
+        let probe = format!("SELECT t.\"{tbl}\" FROM \"{db}\".\"{tbl}\" AS t WHERE 0");
         shadow::rows(c, &probe).map_err(|_| missing())?;
         let Some(t) = self.registry.get(&self.fts_db, &self.fts_name) else {
-            // A virtual table of another module is not "missing": SQLite
-            // reports a bare SQLITE_ERROR for it.
-            let vtab = format!(
-                "SELECT 1 FROM \"{}\".sqlite_master WHERE type = 'table' AND name = '{}' COLLATE NOCASE AND sql LIKE 'CREATE VIRTUAL TABLE%'",
-                self.fts_db.replace('"', "\"\""),
-                self.fts_name.replace('\'', "''")
-            );
-            if shadow::rows(c, &vtab).is_ok_and(|r| !r.is_empty()) {
+            // Not an fts5 table: whether it is "missing" or an error
+            // depends on how its MATCH query runs. (A vocabulary over
+            // itself, directly or not, would probe for ever: the nested
+            // probe of a table already being probed fails.)
+            let key = (self.fts_db.to_lowercase(), self.fts_name.to_lowercase());
+            let nested = PROBING.with(|p| !p.borrow_mut().insert(key.clone()));
+            if nested {
                 return Err(Error::code(crate::error::SQLITE_ERROR));
             }
-            return Err(missing());
+            let sql = format!("SELECT t.\"{tbl}\" FROM \"{db}\".\"{tbl}\" AS t WHERE t.\"{tbl}\" MATCH '*id'");
+            let outcome = match c.prepare_terminated(sql.as_bytes()) {
+                Ok((Some(mut st), _)) => loop {
+                    match st.step(c) {
+                        Ok(StepResult::Row) => {}
+                        Ok(StepResult::Done) => break missing(),
+                        Ok(StepResult::Io) | Err(_) => break Error::code(crate::error::SQLITE_ERROR),
+                    }
+                },
+                _ => missing(),
+            };
+            PROBING.with(|p| p.borrow_mut().remove(&key));
+            return Err(outcome);
         };
         // A table whose format version is not readable is not an fts5
         // table to the vocabulary (as in SQLite).

@@ -21,6 +21,11 @@ pub struct VtabState {
     /// The WHERE terms (by address) the last virtual-table loop opened
     /// has its module decide (`omit`): not tested again in the loop.
     pub consumed: Vec<usize>,
+    /// The USING/NATURAL equalities the last virtual-table loop opened
+    /// has its module decide (`omit`), as (this table's cursor and
+    /// column, -1 the rowid; the other side's cursor and column): not
+    /// tested again either (SQLite's are WHERE terms like any other).
+    pub consumed_using: Vec<(i32, i32, i32, i32)>,
     /// The LIMIT/OFFSET the SELECT being compiled offers its one virtual
     /// table (taken by that table's loop).
     pub limit_offer: Option<crate::sql::plan::vtab::LimitOffer>,

@@ -121,13 +121,15 @@ impl<'b> Compiler<'_> {
             }
             if jt.contains(JoinType::NATURAL) {
                 let right = &self.names.scopes.last().unwrap().items[out[idx].item];
+                // (A virtual table's HIDDEN columns, on either side, are
+                // not common columns: fts5's `rank` meets a table's.)
                 for c in right.columns.iter().filter(|c| !c.hidden && !c.argument) {
                     if using.iter().any(|u| u.eq_ci(&c.name)) {
                         continue;
                     }
                     let in_left = self.names.scopes.last().unwrap().items[..out[idx].item]
                         .iter()
-                        .any(|it| it.columns.iter().any(|lc| lc.name.eq_ci(&c.name) && !lc.hidden));
+                        .any(|it| it.columns.iter().any(|lc| lc.name.eq_ci(&c.name) && !lc.hidden && !lc.argument));
                     if in_left {
                         using.push(c.name.clone());
                     }

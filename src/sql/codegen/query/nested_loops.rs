@@ -359,8 +359,10 @@ impl<'b> Compiler<'_> {
             // there: the NULL row does not test them. A WHERE term is
             // still tested.)
             let mut vconsumed = std::mem::take(&mut self.vtab.consumed);
+            let mut using_consumed = std::mem::take(&mut self.vtab.consumed_using);
             if it.matched.is_some() {
                 vconsumed.clear();
+                using_consumed.clear();
             } else if left_flag.is_some() {
                 let mut own = Vec::new();
                 if !on_moved[ii] {
@@ -373,6 +375,17 @@ impl<'b> Compiler<'_> {
                 vconsumed.retain(|a| own.iter().any(|c| term_address(c) == *a));
             }
             let is_consumed = |addr: usize| Some(addr) == consumed || vconsumed.contains(&addr);
+            // A USING/NATURAL equality the module omits, seen from either
+            // side (this table is its right one, or its left one when the
+            // join order put the other first).
+            let using_omitted = |l: &[ColumnRef], r: &ColumnRef| {
+                let col = |c: &ColumnRef| c.column.map_or(-1, |k| k as i32);
+                let [l0] = l else { return false };
+                using_consumed.iter().any(|&(cur, c, ocur, oc)| {
+                    (r.cursor == cur && col(r) == c && l0.cursor == ocur && col(l0) == oc)
+                        || (l0.cursor == cur && col(l0) == c && r.cursor == ocur && col(r) == oc)
+                })
+            };
             if it.left && it.matched.is_none() {
                 self.stmt.eqp.mark_left_join(shown_at);
             }
@@ -400,6 +413,7 @@ impl<'b> Compiler<'_> {
                     }
                     JoinTerm::Expr(e) => self.where_term_if_false(e, next)?,
                     JoinTerm::ColEq(..) if reorder => {}
+                    JoinTerm::ColEq(l, r) if using_omitted(l, r) => {}
                     JoinTerm::ColEq(l, r) => self.using_eq_test(l, r, next)?,
                     JoinTerm::ExprEq(e, r) => {
                         let lr = self.b.reg();
@@ -426,7 +440,9 @@ impl<'b> Compiler<'_> {
                 }
             }
             for (l, r) in std::mem::take(&mut using_at[lvl]) {
-                self.using_eq_test(l, r, next)?;
+                if !using_omitted(l, r) {
+                    self.using_eq_test(l, r, next)?;
+                }
             }
             if let Some((f, _, _)) = left_flag {
                 self.b.add(Opcode::Integer, 1, f, 0);

@@ -300,7 +300,14 @@ impl<'b> Compiler<'_> {
                     }
                 }
                 Some(_) => {}
-                None if omitted => {}
+                None if omitted => {
+                    if let Some(o) = &c.rhs_col {
+                        let key = (it.cursor, c.column, o.cursor, o.column.map_or(-1, |k| k as i32));
+                        if !self.vtab.consumed_using.contains(&key) {
+                            self.vtab.consumed_using.push(key);
+                        }
+                    }
+                }
                 None => {
                     let Some(e) = c.rhs else { continue };
                     debug_assert_eq!(c.op, ConstraintOp::EQ);

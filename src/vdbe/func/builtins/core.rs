@@ -71,8 +71,8 @@ fn reported() -> &'static (&'static str, String) {
 /// the C functions of the same names all read this list.
 /// The `ENABLE_*` ones name what is built in, as Debian's build lists them,
 /// so programs testing for a feature (`sqlite_compileoption_used(
-/// 'ENABLE_FTS4')`) find it; FTS5 and the stmt virtual table are not
-/// listed until they exist.
+/// 'ENABLE_FTS4')`) find it. (`ENABLE_FTS3_TOKENIZER` is not listed:
+/// the `fts3_tokenizer()` function it stands for is not built.)
 pub const COMPILE_OPTIONS: &[&str] = &[
     "ATOMIC_INTRINSICS=1",
     "DEFAULT_MEMSTATUS=0",
@@ -81,11 +81,13 @@ pub const COMPILE_OPTIONS: &[&str] = &[
     "ENABLE_FTS3",
     "ENABLE_FTS3_PARENTHESIS",
     "ENABLE_FTS4",
+    "ENABLE_FTS5",
     "ENABLE_LOAD_EXTENSION",
     "ENABLE_MATH_FUNCTIONS",
     "ENABLE_PREUPDATE_HOOK",
     "ENABLE_RTREE",
     "ENABLE_SESSION",
+    "ENABLE_STMTVTAB",
     "ENABLE_UPDATE_DELETE_LIMIT",
     "THREADSAFE=1",
 ];
