@@ -323,7 +323,7 @@ fn wal_checkpoints_racing_log_restarts() {
     let mut all = Outcome { committed: Vec::new(), failures: 0 };
     let mut last = None;
     for (begin, mix_async) in [("BEGIN", true), ("", false), ("BEGIN IMMEDIATE", true)] {
-        let w = Workload { journal: "wal", begin, writers: 6, txns: 60, busy_ms: 5_000, readers: 3, mix_async };
+        let w = Workload { journal: "wal", begin, writers: 6, txns: 40, busy_ms: 5_000, readers: 3, mix_async };
         let out = run(&p, w, None);
         // (Rows of each phase repeat the (thread, seq) pairs: `check`
         // compares them as multisets.)
