@@ -5,7 +5,10 @@
 //! limit is the snapshot `mxFrame`, lowered to the read mark of every
 //! reader that still needs older database content. With READ0 held
 //! exclusively (no reader is reading the database file while ignoring the
-//! log), the newest frame of each page up to the limit is copied into the
+//! log, and no writer can restart it), and the log's salts still those of
+//! the header read (a PASSIVE checkpoint holds no WRITE lock, so another
+//! connection may have restarted the log meanwhile: nothing is copied
+//! then), the newest frame of each page up to the limit is copied into the
 //! database file: `SyncWal → ReadFrames → WriteDb (+ truncate to the
 //! snapshot's size when the whole log is copied) → SyncDb`, then
 //! `nBackfill` advances. RESTART and TRUNCATE then need every log reader
