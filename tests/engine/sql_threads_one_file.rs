@@ -251,18 +251,21 @@ fn deferred_writers_never_deadlock() {
     }
 }
 
-/// Run by `make soak`, not in `make test`: in about one of six full runs
-/// of the engine suite on a loaded 2-core machine it failed without a
-/// captured message, and alone (40 runs) or in the 10-minute soak it never
-/// did; kept out of CI until the cause is known.
+/// Sixteen writers (and two readers) with and without a busy timeout:
+/// whatever got through is exactly what the file holds, and no lock is
+/// left behind. Only the writers that wait are sure to get through:
+/// without a timeout a rollback-journal commit needs a moment when
+/// neither reader holds SHARED, which SQLite does not promise either
+/// (asserting progress there made this test fail in loaded runs).
 #[test]
-#[ignore]
 fn sixteen_threads_without_and_with_timeouts() {
     for journal in JOURNALS {
-        for (begin, busy_ms) in [("BEGIN", 0), ("BEGIN", 2_000), ("", 0), ("BEGIN IMMEDIATE", 0)] {
+        for (begin, busy_ms) in [("BEGIN", 0), ("BEGIN", 2_000), ("", 0), ("BEGIN IMMEDIATE", 0), ("BEGIN IMMEDIATE", 2_000)] {
             let w = Workload { journal, begin, writers: 16, txns: 10, busy_ms, readers: 2, mix_async: false };
             let out = run_and_check(w);
-            assert!(!out.committed.is_empty(), "{w:?}");
+            if busy_ms > 0 {
+                assert!(!out.committed.is_empty(), "{w:?}");
+            }
         }
     }
 }
@@ -277,6 +280,91 @@ fn async_and_blocking_connections_share_a_file() {
                 assert_eq!(out.failures, 0, "{w:?}");
             }
         }
+    }
+}
+
+/// WAL: checkpoints (automatic and `PRAGMA wal_checkpoint`, on another
+/// connection of the process) racing the writers that restart the log
+/// once it is all copied back. A checkpoint that read the index header
+/// just before a restart must not copy the restarted log's frames (or the
+/// stale ones behind them) under the old header's bounds: that overwrote
+/// database pages with old versions ("database disk image is malformed"
+/// to a reader, found by the soak).
+#[test]
+fn wal_checkpoints_racing_log_restarts() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("restart.db");
+    let p = path.to_str().unwrap().to_string();
+    let done = Arc::new(AtomicBool::new(false));
+    let ckpt = {
+        let (p, done) = (p.clone(), done.clone());
+        std::thread::spawn(move || {
+            // (The table appears once `run` creates it.)
+            let mut c = open(&p, false);
+            c.set_busy_timeout(2_000);
+            let (mut n, mut mine) = (0u64, Vec::new());
+            while !done.load(Ordering::Relaxed) {
+                let mode = ["PASSIVE", "PASSIVE", "PASSIVE", "RESTART", "PASSIVE", "TRUNCATE"][(n % 6) as usize];
+                if let Err(e) = exec(&mut c, &format!("PRAGMA wal_checkpoint({mode})")) {
+                    assert_eq!(e.primary(), SQLITE_BUSY, "checkpoint: {e}");
+                }
+                // The checkpointer writes too: from a cache that missed
+                // the commits its checkpoint copied, the insert would
+                // damage the tables (or lose rows).
+                let w = Workload { journal: "wal", begin: "", writers: 1, txns: 0, busy_ms: 2_000, readers: 0, mix_async: false };
+                if exec(&mut c, "SELECT 1 FROM t LIMIT 0").is_ok() && write_one(&mut c, &w, 1000, n as usize) {
+                    mine.push((1000, n as i64));
+                }
+                n += 1;
+            }
+            mine
+        })
+    };
+    let mut all = Outcome { committed: Vec::new(), failures: 0 };
+    let mut last = None;
+    for (begin, mix_async) in [("BEGIN", true), ("", false), ("BEGIN IMMEDIATE", true)] {
+        let w = Workload { journal: "wal", begin, writers: 6, txns: 40, busy_ms: 5_000, readers: 3, mix_async };
+        let out = run(&p, w, None);
+        // (Rows of each phase repeat the (thread, seq) pairs: `check`
+        // compares them as multisets.)
+        all.committed.extend(out.committed);
+        all.failures += out.failures;
+        last = Some(w);
+    }
+    done.store(true, Ordering::Relaxed);
+    all.committed.extend(ckpt.join().unwrap());
+    check(&p, &all, &last.unwrap());
+}
+
+/// WAL: a connection whose cached pages predate another connection's
+/// commit checkpoints with TRUNCATE (restarting the log): its next read
+/// transaction must still see that commit, not its cached pages (the
+/// restart left it holding a header equal to the live one).
+#[test]
+fn wal_truncate_checkpoint_does_not_keep_a_stale_cache() {
+    for async_checkpointer in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("trunc.db");
+        let p = p.to_str().unwrap();
+        let mut a = open(p, async_checkpointer);
+        exec(&mut a, "PRAGMA journal_mode=wal; PRAGMA wal_autocheckpoint=0; CREATE TABLE t(x INTEGER PRIMARY KEY, y)").unwrap();
+        exec(&mut a, "INSERT INTO t(y) VALUES(randomblob(300)), (randomblob(300))").unwrap();
+        assert_eq!(count(&mut a, "SELECT count(*) FROM t"), 2);
+        let mut b = open(p, false);
+        exec(&mut b, "PRAGMA wal_autocheckpoint=0").unwrap();
+        for _ in 0..3 {
+            exec(&mut b, "INSERT INTO t(y) SELECT randomblob(300) FROM t").unwrap();
+        }
+        assert_eq!(count(&mut b, "SELECT count(*) FROM t"), 16);
+        exec(&mut a, "PRAGMA wal_checkpoint(TRUNCATE)").unwrap();
+        assert_eq!(count(&mut a, "SELECT count(*) FROM t"), 16, "async: {async_checkpointer}");
+        let ok = exec(&mut a, "PRAGMA integrity_check").unwrap();
+        assert!(matches!(&ok[..], [row] if matches!(&row[..], [ringlite::value::Value::Text(t)] if t == b"ok")), "{ok:?}");
+        // And writing from the stale view would have damaged the file.
+        exec(&mut a, "INSERT INTO t(y) VALUES(1)").unwrap();
+        drop((a, b));
+        let mut c = open(p, false);
+        assert_eq!(count(&mut c, "SELECT count(*) FROM t"), 17);
     }
 }
 

@@ -5,7 +5,10 @@
 //! limit is the snapshot `mxFrame`, lowered to the read mark of every
 //! reader that still needs older database content. With READ0 held
 //! exclusively (no reader is reading the database file while ignoring the
-//! log), the newest frame of each page up to the limit is copied into the
+//! log, and no writer can restart it), and the log's salts still those of
+//! the header read (a PASSIVE checkpoint holds no WRITE lock, so another
+//! connection may have restarted the log meanwhile: nothing is copied
+//! then), the newest frame of each page up to the limit is copied into the
 //! database file: `SyncWal → ReadFrames → WriteDb (+ truncate to the
 //! snapshot's size when the whole log is copied) → SyncDb`, then
 //! `nBackfill` advances. RESTART and TRUNCATE then need every log reader
@@ -175,12 +178,29 @@ impl Wal {
                 }
             }
         }
-        let backfilled = idx.info(NBACKFILL)?;
-        if safe > backfilled && (!crate::pager::header::valid_page_size(hdr.page_size) || backfilled > hdr.mx_frame) {
+        let mut backfilled = idx.info(NBACKFILL)?;
+        let mut pages = BTreeMap::new();
+        let mut copy = safe > backfilled && self.shm_lock(read_lock(0), 1, true)?;
+        if copy {
+            // The header was read before READ0 was held: a writer whose
+            // snapshot had the whole log copied may have restarted the log
+            // since (a PASSIVE checkpoint holds no WRITE lock). Its frames
+            // and `nBackfill` then belong to another log, and copying
+            // "frames up to the old mxFrame" would write the new log's
+            // frames, and the stale frames behind them, over the database.
+            // A restart always changes the salts; with READ0 held no writer
+            // can restart the log until the copy is done.
+            let live = self.index().read_header()?;
+            backfilled = idx.info(NBACKFILL)?;
+            if live.is_none_or(|l| l.salt != hdr.salt) || safe <= backfilled {
+                self.shm_unlock(read_lock(0), 1)?;
+                copy = false;
+            }
+        }
+        if copy && (!crate::pager::header::valid_page_size(hdr.page_size) || backfilled > hdr.mx_frame) {
+            self.shm_unlock(read_lock(0), 1)?;
             return Err(Error::corrupt());
         }
-        let mut pages = BTreeMap::new();
-        let copy = safe > backfilled && self.shm_lock(read_lock(0), 1, true)?;
         if copy {
             for frame in backfilled + 1..=safe {
                 let pgno = idx.frame_pgno(frame)?;
@@ -318,10 +338,20 @@ impl Wal {
         // (Also when the log is empty, as SQLite does: the next header
         // then has the restarted salts and checkpoint sequence.)
         {
+            // The restart leaves `self.hdr` equal to the live header, which
+            // tells the next read transaction that the pages this
+            // connection cached are current. They are only if its last
+            // snapshot was the header the checkpoint copied; otherwise a
+            // header that matches nothing makes that transaction drop them
+            // (as SQLite zeroes its copy when a checkpoint saw a change).
+            let cache_current = self.hdr == hdr;
             self.hdr = hdr;
             if let Err(e) = self.restart_header(salt2) {
                 self.shm_unlock(read_lock(1), NREADER - 1)?;
                 return Err(e);
+            }
+            if !cache_current {
+                self.hdr = IndexHeader::default();
             }
         }
         let c = match self.file.truncate(0) {

@@ -34,7 +34,21 @@ impl Wal {
             }
             let idx = self.index();
             let Some(hdr) = idx.read_header()? else {
-                crate::ready!(self.recover_poll()?);
+                match self.recover_poll() {
+                    Ok(Poll::Ready(())) => {}
+                    Ok(Poll::Pending) => return Ok(Poll::Pending),
+                    // The two header copies differ while a writer (holding
+                    // WRITE, so recovery cannot start) publishes a commit:
+                    // read again, as SQLite does, unless a recovery really
+                    // is running elsewhere.
+                    Err(e) if e.primary() == crate::error::SQLITE_BUSY => {
+                        if !self.shm_lock(super::index::RECOVER_LOCK, 1, false)? {
+                            return Err(crate::error::Error::code(crate::error::SQLITE_BUSY_RECOVERY));
+                        }
+                        self.shm_unlock(super::index::RECOVER_LOCK, 1)?;
+                    }
+                    Err(e) => return Err(e),
+                }
                 continue;
             };
             let backfilled = idx.info(super::index::NBACKFILL)?;
