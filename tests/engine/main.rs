@@ -156,3 +156,4 @@ mod wal_checkpoint_restart;
 mod wal_concurrency;
 mod wal_interop;
 mod wal_sim;
+mod watched_main_db;

@@ -13,9 +13,9 @@
 //! needing it is not enough) makes no super-journal.
 #![allow(unsafe_code)]
 use crate::sql_common;
+use crate::watched_main_db::{MainDbWatcher, WatchedBackend};
 use libsqlite3_sys as ffi;
-use ringlite::io::{Buffer, Completion, CompletionResult, File, FileHint, FileModes, IoBackend, LockLevel, OpenOptions, ShmRegion};
-use ringlite::{Connection, OpenFlags, Result};
+use ringlite::{Connection, OpenFlags};
 use sql_common::*;
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::path::{Path, PathBuf};
@@ -127,124 +127,21 @@ fn open_ref_snap(path: &Path) -> RefDb {
     RefDb(db)
 }
 
-// ---- ringlite's side: the default backend, deletes watched.
-struct SnapBackend(Arc<dyn IoBackend>);
+// ---- ringlite's side: the default backend, deletes and main database
+// files' syncs watched.
+struct Snap;
 
-impl IoBackend for SnapBackend {
-    fn name(&self) -> &'static str {
-        self.0.name()
+impl MainDbWatcher for Snap {
+    fn after_sync(&self, path: &str) {
+        after_db_sync(path);
     }
-    fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<dyn File>> {
-        let f = self.0.open(path, opts)?;
-        Ok(if opts.kind == ringlite::io::FileKind::MainDb { Arc::new(SnapFile(f, path.to_string())) } else { f })
-    }
-    fn delete(&self, path: &str, sync_dir: bool) -> Result<()> {
-        around_delete(path, false);
-        let r = self.0.delete(path, sync_dir);
-        around_delete(path, true);
-        r
-    }
-    fn delete_request(&self, path: &str, sync_dir: bool) -> Result<Completion> {
-        around_delete(path, false);
-        let r = self.0.delete_request(path, sync_dir);
-        around_delete(path, true);
-        r
-    }
-    fn exists(&self, path: &str) -> Result<bool> {
-        self.0.exists(path)
-    }
-    fn full_path(&self, path: &str) -> Result<String> {
-        self.0.full_path(path)
-    }
-    fn poll(&self, timeout: Option<std::time::Duration>) -> Result<usize> {
-        self.0.poll(timeout)
-    }
-}
-
-/// A main database file whose syncs are watched (every other call
-/// forwarded as it is).
-struct SnapFile(Arc<dyn File>, String);
-
-impl File for SnapFile {
-    fn read(&self, offset: u64, buf: Buffer) -> Result<Completion> {
-        self.0.read(offset, buf)
-    }
-    fn write(&self, offset: u64, buf: Buffer) -> Result<Completion> {
-        self.0.write(offset, buf)
-    }
-    fn sync(&self, data_only: bool) -> Result<Completion> {
-        // (The sync backend's requests are done when they return.)
-        let c = self.0.sync(data_only)?;
-        after_db_sync(&self.1);
-        Ok(c)
-    }
-    fn truncate(&self, size: u64) -> Result<Completion> {
-        self.0.truncate(size)
-    }
-    fn size(&self) -> Result<u64> {
-        self.0.size()
-    }
-    fn read_now(&self, offset: u64, len: usize) -> Option<Result<CompletionResult>> {
-        self.0.read_now(offset, len)
-    }
-    fn size_request(&self) -> Result<Completion> {
-        self.0.size_request()
-    }
-    fn has_moved(&self) -> Result<bool> {
-        self.0.has_moved()
-    }
-    fn sibling_exists(&self, suffix: &str) -> Option<bool> {
-        self.0.sibling_exists(suffix)
-    }
-    fn sector_size(&self) -> u32 {
-        self.0.sector_size()
-    }
-    fn device_characteristics(&self) -> u32 {
-        self.0.device_characteristics()
-    }
-    fn modes(&self) -> Option<&FileModes> {
-        self.0.modes()
-    }
-    fn lock(&self, level: LockLevel) -> Result<bool> {
-        self.0.lock(level)
-    }
-    fn unlock(&self, level: LockLevel) -> Result<()> {
-        self.0.unlock(level)
-    }
-    fn check_reserved_lock(&self) -> Result<bool> {
-        self.0.check_reserved_lock()
-    }
-    fn lock_level(&self) -> LockLevel {
-        self.0.lock_level()
-    }
-    fn shm_map(&self, region: usize, region_size: usize, extend: bool) -> Result<Option<ShmRegion>> {
-        self.0.shm_map(region, region_size, extend)
-    }
-    fn shm_lock(&self, offset: usize, n: usize, exclusive: bool, lock: bool) -> Result<bool> {
-        self.0.shm_lock(offset, n, exclusive, lock)
-    }
-    fn external_reader(&self) -> Result<bool> {
-        self.0.external_reader()
-    }
-    fn shm_unmap(&self, delete: bool) -> Result<()> {
-        self.0.shm_unmap(delete)
-    }
-    fn hint(&self, hint: FileHint) {
-        self.0.hint(hint)
-    }
-    fn opened_read_only(&self) -> bool {
-        self.0.opened_read_only()
-    }
-    fn persist_wal(&self) -> bool {
-        self.0.persist_wal()
-    }
-    fn has_shared_memory(&self) -> bool {
-        self.0.has_shared_memory()
+    fn around_delete(&self, path: &str, after: bool) {
+        around_delete(path, after);
     }
 }
 
 fn open_ours_snap(path: &Path) -> Connection {
-    let backend = Arc::new(SnapBackend(Arc::new(ringlite::io::sync::SyncBackend::new())));
+    let backend = Arc::new(WatchedBackend(Arc::new(ringlite::io::sync::SyncBackend::new()), Arc::new(Snap)));
     Connection::open_with_backend(path.to_str().unwrap(), OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE), backend).unwrap()
 }
 

@@ -9,9 +9,9 @@
 //! index, after it read the header. The soak (`sql_threads_one_file`) hit
 //! this as "database disk image is malformed".
 
-use ringlite::io::{Buffer, Completion, CompletionResult, File, FileHint, FileModes, IoBackend, LockLevel, OpenOptions, ShmRegion};
+use crate::watched_main_db::{MainDbWatcher, WatchedBackend};
 use ringlite::value::Value;
-use ringlite::{Connection, OpenFlags, Result};
+use ringlite::{Connection, OpenFlags};
 use std::cell::{Cell, RefCell};
 use std::sync::Arc;
 
@@ -23,87 +23,12 @@ thread_local! {
     static FIRED: Cell<bool> = const { Cell::new(false) };
 }
 
-struct HookBackend(Arc<dyn IoBackend>);
+/// The checkpointing connection's database file: the hook run where
+/// described above.
+struct CheckpointHook;
 
-impl IoBackend for HookBackend {
-    fn name(&self) -> &'static str {
-        self.0.name()
-    }
-    fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<dyn File>> {
-        let f = self.0.open(path, opts)?;
-        Ok(if opts.kind == ringlite::io::FileKind::MainDb { Arc::new(HookFile(f)) } else { f })
-    }
-    fn delete(&self, path: &str, sync_dir: bool) -> Result<()> {
-        self.0.delete(path, sync_dir)
-    }
-    fn delete_request(&self, path: &str, sync_dir: bool) -> Result<Completion> {
-        self.0.delete_request(path, sync_dir)
-    }
-    fn exists(&self, path: &str) -> Result<bool> {
-        self.0.exists(path)
-    }
-    fn full_path(&self, path: &str) -> Result<String> {
-        self.0.full_path(path)
-    }
-    fn poll(&self, timeout: Option<std::time::Duration>) -> Result<usize> {
-        self.0.poll(timeout)
-    }
-}
-
-/// The checkpointing connection's database file: every call forwarded,
-/// the hook run where described above.
-struct HookFile(Arc<dyn File>);
-
-impl File for HookFile {
-    fn read(&self, offset: u64, buf: Buffer) -> Result<Completion> {
-        self.0.read(offset, buf)
-    }
-    fn write(&self, offset: u64, buf: Buffer) -> Result<Completion> {
-        self.0.write(offset, buf)
-    }
-    fn sync(&self, data_only: bool) -> Result<Completion> {
-        self.0.sync(data_only)
-    }
-    fn truncate(&self, size: u64) -> Result<Completion> {
-        self.0.truncate(size)
-    }
-    fn size(&self) -> Result<u64> {
-        self.0.size()
-    }
-    fn read_now(&self, offset: u64, len: usize) -> Option<Result<CompletionResult>> {
-        self.0.read_now(offset, len)
-    }
-    fn size_request(&self) -> Result<Completion> {
-        self.0.size_request()
-    }
-    fn has_moved(&self) -> Result<bool> {
-        self.0.has_moved()
-    }
-    fn sibling_exists(&self, suffix: &str) -> Option<bool> {
-        self.0.sibling_exists(suffix)
-    }
-    fn sector_size(&self) -> u32 {
-        self.0.sector_size()
-    }
-    fn device_characteristics(&self) -> u32 {
-        self.0.device_characteristics()
-    }
-    fn modes(&self) -> Option<&FileModes> {
-        self.0.modes()
-    }
-    fn lock(&self, level: LockLevel) -> Result<bool> {
-        self.0.lock(level)
-    }
-    fn unlock(&self, level: LockLevel) -> Result<()> {
-        self.0.unlock(level)
-    }
-    fn check_reserved_lock(&self) -> Result<bool> {
-        self.0.check_reserved_lock()
-    }
-    fn lock_level(&self) -> LockLevel {
-        self.0.lock_level()
-    }
-    fn shm_map(&self, region: usize, region_size: usize, extend: bool) -> Result<Option<ShmRegion>> {
+impl MainDbWatcher for CheckpointHook {
+    fn before_shm_map(&self) {
         // The second index access of the checkpoint (its first read the
         // header): run the hook there, before the access.
         let hook = HOOK.with(|h| {
@@ -125,12 +50,10 @@ impl File for HookFile {
             f();
             FIRED.with(|x| x.set(true));
         }
-        self.0.shm_map(region, region_size, extend)
     }
-    fn shm_lock(&self, offset: usize, n: usize, exclusive: bool, lock: bool) -> Result<bool> {
-        let r = self.0.shm_lock(offset, n, exclusive, lock);
+    fn after_shm_lock(&self, offset: usize, n: usize, exclusive: bool, lock: bool, granted: bool) {
         // A checkpoint has just taken CKPT (slot 1; a recovery takes two).
-        if offset == 1 && n == 1 && exclusive && lock && matches!(r, Ok(true)) {
+        if offset == 1 && n == 1 && exclusive && lock && granted {
             HOOK.with(|h| {
                 if let Some((armed, seen, _)) = h.borrow_mut().as_mut() {
                     *armed = true;
@@ -138,25 +61,6 @@ impl File for HookFile {
                 }
             });
         }
-        r
-    }
-    fn external_reader(&self) -> Result<bool> {
-        self.0.external_reader()
-    }
-    fn shm_unmap(&self, delete: bool) -> Result<()> {
-        self.0.shm_unmap(delete)
-    }
-    fn hint(&self, hint: FileHint) {
-        self.0.hint(hint)
-    }
-    fn opened_read_only(&self) -> bool {
-        self.0.opened_read_only()
-    }
-    fn persist_wal(&self) -> bool {
-        self.0.persist_wal()
-    }
-    fn has_shared_memory(&self) -> bool {
-        self.0.has_shared_memory()
     }
 }
 
@@ -196,7 +100,7 @@ fn a_checkpoint_ignores_a_log_restarted_after_it_read_the_header() {
     exec(&mut s, "INSERT INTO t(y) VALUES(randomblob(600)), (randomblob(600)), (randomblob(600))");
     // Every frame copied: the next writer restarts the log.
     exec(&mut s, "PRAGMA wal_checkpoint");
-    let backend = Arc::new(HookBackend(Arc::new(ringlite::io::sync::SyncBackend::new())));
+    let backend = Arc::new(WatchedBackend(Arc::new(ringlite::io::sync::SyncBackend::new()), Arc::new(CheckpointHook)));
     let mut a = Connection::open_with_backend(&p, OpenFlags(OpenFlags::READWRITE | OpenFlags::CREATE), backend).unwrap();
     exec(&mut a, "PRAGMA wal_autocheckpoint=0; SELECT count(*) FROM t");
     // The restart, and a commit whose first frames hold pages past the

@@ -30,11 +30,9 @@ impl Compiler<'_> {
         }
         // (Names as written, unquoted where used: no copy of each.)
         let mut names: Vec<(Option<&str>, Option<&str>, &str)> = Vec::new();
-        let folds = self.select.null_folds.clone();
-        let folded = |x: &Expr<'_>| !folds.is_empty() && self.null_fold(x).is_some();
         walk(e, &mut |x| {
             // (A NULL test folded to an integer reads no column.)
-            if folded(x) {
+            if self.null_fold(x).is_some() {
                 return false;
             }
             match x {
