@@ -55,6 +55,20 @@ pub unsafe fn exec(db: *mut sqlite3, sql: *const c_char, cb: sqlite3_callback, a
                 continue;
             }
             let have_row = rc == SQLITE_ROW;
+            // PRAGMA empty_result_callbacks: a statement without rows
+            // calls back once, with the names and no values.
+            let empty = rc == SQLITE_DONE && first_row && cb.is_some() && d.with_conn(|c| c.empty_result_callbacks()).unwrap_or(false);
+            if empty {
+                names = (0..ncol).map(|i| crate::column::sqlite3_column_name(stmt, i) as *mut c_char).collect();
+                let f = cb.unwrap_or_else(unreachable_cb);
+                if f(arg, ncol, std::ptr::null_mut(), names.as_mut_ptr()) != 0 {
+                    crate::step::sqlite3_finalize(stmt);
+                    set_error(d, SQLITE_ABORT, None);
+                    let rc = crate::error::visible_code(d, SQLITE_ABORT);
+                    set_errmsg(db, errmsg, rc);
+                    return rc;
+                }
+            }
             if cb.is_some() && have_row {
                 if first_row {
                     names = (0..ncol).map(|i| crate::column::sqlite3_column_name(stmt, i) as *mut c_char).collect();

@@ -180,29 +180,15 @@ pub unsafe extern "C" fn sqlite3_release_memory(n: c_int) -> c_int {
 /// `cache_size`; caches shrink as they are used, not when the limit is set.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_soft_heap_limit64(N: sqlite3_int64) -> sqlite3_int64 {
-    ffi_guard!(-1, {
-        static LIMIT: AtomicI64 = AtomicI64::new(0);
-        let old = LIMIT.load(Ordering::Relaxed);
-        if N >= 0 {
-            LIMIT.store(N, Ordering::Relaxed);
-            ringlite::pager::cache::set_budget(usize::try_from(N).unwrap_or(usize::MAX));
-        }
-        old
-    })
+    ffi_guard!(-1, { ringlite::pager::cache::soft_heap_limit64(N) })
 }
 
 /// Set the heap limit to `N` bytes (negative only reads it). Returns the
-/// previous limit; ringlite records it without enforcing it.
+/// previous limit; ringlite records it without enforcing it (it caps the
+/// soft limit, which is lowered to it, as SQLite's is).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_hard_heap_limit64(N: sqlite3_int64) -> sqlite3_int64 {
-    ffi_guard!(-1, {
-        static LIMIT: AtomicI64 = AtomicI64::new(0);
-        let old = LIMIT.load(Ordering::Relaxed);
-        if N >= 0 {
-            LIMIT.store(N, Ordering::Relaxed);
-        }
-        old
-    })
+    ffi_guard!(-1, { ringlite::pager::cache::hard_heap_limit64(N) })
 }
 
 /// Deprecated 32-bit form of sqlite3_soft_heap_limit64.

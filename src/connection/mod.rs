@@ -520,6 +520,7 @@ mod compiled_cache;
 mod file_control;
 mod open;
 pub mod pages;
+mod pragma_vtab;
 mod prepare;
 mod schema_expr_load;
 mod schema_free;

@@ -259,6 +259,7 @@ impl Connection {
             defer_foreign_keys: false,
             query_only: false,
             kept_pragmas: crate::vdbe::exec::schema::KEPT_PRAGMAS.map(|(_, default)| default),
+            analysis_limit: 0,
             worker_threads: 0,
             max_trigger_depth: crate::vdbe::exec::frame::MAX_TRIGGER_DEPTH,
             settings_generation: 0,

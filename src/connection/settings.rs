@@ -44,6 +44,13 @@ pub(super) const LIMIT_HARD_MAX: [i32; LIMIT_COUNT] =
     [1_000_000_000, 1_000_000_000, 2000, 1000, 500, 250_000_000, 1000, 10, 50_000, 32766, 1000, 8, 2500, 10_000_000, 65000];
 
 impl Connection {
+    /// `PRAGMA empty_result_callbacks`: whether `sqlite3_exec` calls its
+    /// callback once, with no values, for a statement that returns no row.
+    pub fn empty_result_callbacks(&self) -> bool {
+        let i = crate::vdbe::exec::schema::KEPT_PRAGMAS.iter().position(|(n, _)| *n == "empty_result_callbacks");
+        i.is_some_and(|i| self.state.kept_pragmas[i] != 0)
+    }
+
     /// A connection setting that `sqlite3_db_config` and a PRAGMA both
     /// reach: its value, after setting it to `set` if given (directly, even
     /// inside a transaction, as `sqlite3_db_config` does).

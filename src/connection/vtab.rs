@@ -13,6 +13,7 @@
 use super::Connection;
 use crate::error::{Error, Result};
 use crate::sql::codegen::vtab::ConnectRequest;
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::vtab::{argv, constructor_failed, Module, ModuleKind, VtabInstance};
 use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
@@ -46,7 +47,11 @@ impl Connection {
             }
             ConnectRequest::Eponymous(m) => (m.clone(), 0, m.clone(), Vec::new(), String::new()),
         };
-        let Some((registered, module)) = self.state.vtabs.module(&module_name).map(|(n, m)| (n.to_string(), m.clone())) else {
+        // (A `pragma_NAME` table not overridden by a registered module is
+        // the built-in PRAGMA table.)
+        let registered = self.state.vtabs.module(&module_name).map(|(n, m)| (n.to_string(), m.clone()));
+        let pragma = || matches!(req, ConnectRequest::Eponymous(_)).then(|| super::pragma_vtab::module(&module_name)).flatten();
+        let Some((registered, module)) = registered.or_else(|| pragma().map(|m| (module_name.ascii_lower(), m))) else {
             return Err(Error::sql(format!("no such module: {module_name}")));
         };
         let eponymous = matches!(req, ConnectRequest::Eponymous(_));

@@ -47,7 +47,7 @@ use crate::pager::Pgno;
 use std::cell::Cell;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicI64, AtomicUsize, Ordering};
 
 /// Page bytes held by every page cache of the process.
 static HELD: AtomicUsize = AtomicUsize::new(0);
@@ -77,6 +77,39 @@ pub fn set_budget(bytes: usize) {
 /// The shared budget (0: none).
 pub fn budget() -> usize {
     BUDGET.load(Ordering::Relaxed)
+}
+
+/// The hard heap limit of the process (0: none); ringlite records it
+/// without enforcing it, except as a cap on the soft limit.
+static HARD_LIMIT: AtomicI64 = AtomicI64::new(0);
+
+/// `sqlite3_soft_heap_limit64`: set the soft heap limit (the budget of
+/// page bytes, 0 none) to `n` unless `n` is negative, capped by the hard
+/// limit when one is set; returns the limit before.
+pub fn soft_heap_limit64(n: i64) -> i64 {
+    let prior = budget() as i64;
+    if n < 0 {
+        return prior;
+    }
+    let hard = HARD_LIMIT.load(Ordering::Relaxed);
+    let n = if hard > 0 && (n > hard || n == 0) { hard } else { n };
+    set_budget(usize::try_from(n).unwrap_or(usize::MAX));
+    prior
+}
+
+/// `sqlite3_hard_heap_limit64`: set the hard heap limit to `n` unless `n`
+/// is negative (lowering the soft limit to it when that is higher or
+/// unset); returns the limit before.
+pub fn hard_heap_limit64(n: i64) -> i64 {
+    let prior = HARD_LIMIT.load(Ordering::Relaxed);
+    if n >= 0 {
+        HARD_LIMIT.store(n, Ordering::Relaxed);
+        let soft = budget() as i64;
+        if n < soft || soft == 0 {
+            set_budget(usize::try_from(n).unwrap_or(usize::MAX));
+        }
+    }
+    prior
 }
 
 /// Whether `more` bytes would take the caches past the budget.

@@ -215,6 +215,8 @@ pub struct ConnState {
     /// PRAGMA settings kept without an effect of their own (see
     /// `exec::schema::KEPT_PRAGMAS`): their values as last set.
     pub kept_pragmas: [i64; exec::schema::KEPT_PRAGMAS.len()],
+    /// `PRAGMA analysis_limit` (0: none), kept and read back.
+    pub analysis_limit: i32,
     /// `SQLITE_LIMIT_WORKER_THREADS` / `PRAGMA threads` (ringlite sorts
     /// on the calling thread whatever it is).
     pub worker_threads: i32,

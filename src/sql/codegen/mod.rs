@@ -201,7 +201,8 @@ impl<'s> Compiler<'s> {
     pub fn qualifier_db(&self, q: Option<&sqlite3_parser::ast::Name<'_>>) -> Result<Option<usize>> {
         let Some(q) = q else { return Ok(None) };
         let n = crate::sql::parse::unquote(q.0);
-        self.db_index(&n).map(Some).ok_or_else(|| Error::sql(format!("unknown database {n}")))
+        // (The message names the database as written, quotes included.)
+        self.db_index(&n).map(Some).ok_or_else(|| Error::sql(format!("unknown database {}", q.0)))
     }
 
     /// `table`'s name for SQL text the compiler generates, qualified with

@@ -244,8 +244,9 @@ fn analyze_target(c: &Compiler<'_>, target: Option<&sqlite3_parser::ast::Qualifi
             }
         }
         Some(d) => {
+            let raw = d.0;
             let d = unquote(d.0);
-            let db = c.db_index(&d).ok_or_else(|| Error::sql(format!("unknown database {d}")))?;
+            let db = c.db_index(&d).ok_or_else(|| Error::sql(format!("unknown database {raw}")))?;
             match owner(Some(db)) {
                 Some(_) => Ok(Analyze { schema: schema_name(db), target: Some(name) }),
                 None => Err(Error::sql(format!("no such table: {d}.{name}"))),

@@ -20,6 +20,7 @@ use crate::sql::plan::prelude::*;
 use crate::sql::resolve::{ScopeColumn, ScopeItem};
 use crate::sql::schema::Table;
 use crate::sql::vtab_decl::{declared_table, DeclaredTable};
+use crate::util::ascii::AsciiLower;
 use crate::vdbe::program::{Opcode, P4};
 use crate::vdbe::vtab::{ModuleKind, VtabInstance};
 use sqlite3_parser::ast::Expr;
@@ -121,7 +122,19 @@ impl<'b> Compiler<'_> {
     /// registered.
     pub(crate) fn eponymous_vtab(&self, name: &str) -> Result<Option<(Arc<VtabInstance>, DeclaredTable)>> {
         let Some(reg) = self.env.vtabs else { return Ok(None) };
-        let Some((_, m)) = reg.module(name) else { return Ok(None) };
+        let Some((_, m)) = reg.module(name) else {
+            // The PRAGMA tables served as virtual tables (see
+            // `connection::pragma_vtab`), unless a module overrides one.
+            let lower = name.ascii_lower();
+            if !lower.strip_prefix("pragma_").is_some_and(crate::sql::codegen::pragma::pragma_names::pragma_vtab_routed) {
+                return Ok(None);
+            }
+            if let Some(inst) = reg.eponymous(name) {
+                let decl = declared_table(&inst.declared, &inst.name, 0, "")?;
+                return Ok(Some((inst.clone(), decl)));
+            }
+            return self.request_connect(ConnectRequest::Eponymous(name.to_string()));
+        };
         if m.kind() == ModuleKind::Regular {
             return Ok(None);
         }

@@ -200,6 +200,31 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 encoding_pragma(vm, p2, value, env)?;
                 return Ok(Flow::Next);
             }
+            if name == "analysis_limit" {
+                // (Kept and read back; ANALYZE scans every row whatever
+                // the limit: its statistics are the unlimited ones.)
+                if let Some(n) = value.and_then(|v| v.parse::<i64>().ok()).filter(|n| *n >= 0) {
+                    env.analysis_limit = (n & 0x7fff_ffff) as i32;
+                }
+                set_reg(vm, p2, Value::Integer(env.analysis_limit as i64));
+                return Ok(Flow::Next);
+            }
+            if name == "soft_heap_limit" || name == "hard_heap_limit" {
+                let n = value.and_then(|v| v.parse::<i64>().ok());
+                let now = if name == "soft_heap_limit" {
+                    crate::pager::cache::soft_heap_limit64(n.unwrap_or(-1));
+                    crate::pager::cache::soft_heap_limit64(-1)
+                } else {
+                    // (The pragma only lowers the hard limit.)
+                    let prior = crate::pager::cache::hard_heap_limit64(-1);
+                    if let Some(n) = n.filter(|n| *n > 0 && (prior == 0 || prior > *n)) {
+                        crate::pager::cache::hard_heap_limit64(n);
+                    }
+                    crate::pager::cache::hard_heap_limit64(-1)
+                };
+                set_reg(vm, p2, Value::Integer(now));
+                return Ok(Flow::Next);
+            }
             if name == "threads" {
                 if let Some(n) = value.and_then(|v| v.parse::<i64>().ok()).filter(|n| *n >= 0) {
                     env.worker_threads = n.min(i64::from(MAX_WORKER_THREADS)) as i32;
@@ -380,7 +405,9 @@ fn synchronous_level(v: &str) -> u8 {
 /// (which ringlite does not share between connections), the sync flags
 /// only on macOS, the others only for plans and checks ringlite makes its
 /// own way.
-pub const KEPT_PRAGMAS: [(&str, i64); 7] = [
+/// `empty_result_callbacks` is kept here and acted on by `sqlite3_exec`
+/// (in the C API), which reads it back.
+pub const KEPT_PRAGMAS: [(&str, i64); 8] = [
     ("reverse_unordered_selects", 0),
     ("automatic_index", 1),
     ("cell_size_check", 0),
@@ -388,6 +415,7 @@ pub const KEPT_PRAGMAS: [(&str, i64); 7] = [
     ("read_uncommitted", 0),
     ("checkpoint_fullfsync", 0),
     ("fullfsync", 0),
+    ("empty_result_callbacks", 0),
 ];
 
 /// `SQLITE_MAX_WORKER_THREADS` of a default build.

@@ -56,6 +56,9 @@ pub struct IntegrityScope<'a> {
     pub max_errors: i64,
     /// Only this table (and its indexes) at the SQL level.
     pub table: Option<&'a str>,
+    /// Whether the PRAGMA named the database (an unknown table is then
+    /// "no such table: db.t", else "no such table: t").
+    pub named_db: bool,
 }
 
 impl Compiler<'_> {
@@ -65,7 +68,11 @@ impl Compiler<'_> {
             let known = scope.dbs.iter().any(|(db, _)| self.env.schema.tables.values().any(|t| t.db == *db && t.name.eq_ci(only)));
             if !known {
                 let db_name = scope.dbs.first().map_or("main", |d| d.1.as_str());
-                return Err(crate::error::Error::sql(format!("no such table: {db_name}.{only}")));
+                return Err(crate::error::Error::sql(if scope.named_db {
+                    format!("no such table: {db_name}.{only}")
+                } else {
+                    format!("no such table: {only}")
+                }));
             }
         }
         let remaining = self.b.reg();

@@ -288,7 +288,16 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         "integrity_check" | "quick_check" => {
             // The argument is an error limit or a table name; every
             // database is checked unless one is named (temp only when asked).
+            // (A quoted argument is a table name even when it reads as a
+            // number, as SQLite takes the number from the token as written.)
+            let quoted = matches!(arg, Some(Expr::Literal(sqlite3_parser::ast::Literal::String(_))))
+                || match arg {
+                    Some(Expr::Id(id)) => id.0.starts_with(['"', '[', '`', '\'']),
+                    Some(Expr::Name(n)) => n.0.starts_with(['"', '[', '`', '\'']),
+                    _ => false,
+                };
             let (max_errors, table) = match arg.map(arg_text) {
+                Some(a) if quoted => (100, Some(a)),
                 Some(a) => match a.parse::<i64>() {
                     Ok(n) if n > 0 => (n, None),
                     Ok(_) => (100, None),
@@ -303,7 +312,13 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
             .into_iter()
             .map(|d| (d, c.env.databases.get(d).map_or_else(|| "main".to_string(), |x| x.0.clone())))
             .collect();
-            let scope = crate::sql::codegen::pragma::integrity::IntegrityScope { dbs, quick: pname == "quick_check", max_errors, table: table.as_deref() };
+            let scope = crate::sql::codegen::pragma::integrity::IntegrityScope {
+                dbs,
+                quick: pname == "quick_check",
+                max_errors,
+                table: table.as_deref(),
+                named_db: qualified.is_some(),
+            };
             c.integrity_check(&scope)?;
             prog.column_names = vec![pname.clone()];
             prog.corruption_is_a_row = true;
@@ -443,7 +458,14 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
         // Settings the connection keeps without acting on them (their
         // effect is nil or only on plans and timing here): read back as
         // set, SQLite's default until then.
-        "reverse_unordered_selects" | "automatic_index" | "cell_size_check" | "temp_store" | "read_uncommitted" | "checkpoint_fullfsync" | "fullfsync" => {
+        "reverse_unordered_selects"
+        | "automatic_index"
+        | "cell_size_check"
+        | "temp_store"
+        | "read_uncommitted"
+        | "checkpoint_fullfsync"
+        | "fullfsync"
+        | "empty_result_callbacks" => {
             let out = c.b.reg();
             match arg {
                 Some(v) => {
@@ -456,6 +478,48 @@ pub fn compile_pragma(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
                 }
             }
         }
+        // Limits that answer their value after setting it: a whole
+        // decimal or hexadecimal integer sets (a negative one only reads,
+        // as the C calls do; see `pager::cache` for the heap limits).
+        "analysis_limit" | "soft_heap_limit" | "hard_heap_limit" => {
+            let out = c.b.reg();
+            let spec = match arg.map(|v| dec_or_hex_prefix(&arg_text(v))) {
+                Some((n, true)) => format!("{pname}={n}"),
+                _ => pname.clone(),
+            };
+            c.b.add4(Opcode::PragmaBtree, 0, out, 0, P4::text(spec), 0);
+            c.b.add(Opcode::ResultRow, out, 1, 0);
+            prog.column_names = vec![pname.clone()];
+        }
+        // The suggested cache size the database header keeps (offset 48):
+        // reported as a positive number, SQLite's default (-2000) when 0.
+        // Setting it stores the absolute value and sets cache_size.
+        "default_cache_size" => match arg {
+            Some(v) => {
+                let size = arg_int(v).unwrap_or(0).unsigned_abs().min(i32::MAX as u64) as i32;
+                c.stmt.writes = true;
+                c.b.add(Opcode::SetCookie, pdb_op, Meta::DefaultCacheSize as i32, size);
+                let scratch = c.b.reg();
+                c.b.add4(Opcode::PragmaBtree, pdb_op, scratch, 0, P4::text(format!("cache_size={size}")), 0);
+                txn = Some(true);
+            }
+            None => {
+                let out = c.b.reg();
+                let zero = c.b.reg();
+                let done = c.b.label();
+                c.b.add(Opcode::ReadCookie, pdb_op, out, Meta::DefaultCacheSize as i32);
+                c.b.add(Opcode::IfPos, out, done, 0);
+                c.b.add(Opcode::Integer, 0, zero, 0);
+                c.b.add(Opcode::Subtract, out, zero, out);
+                c.b.add(Opcode::IfPos, out, done, 0);
+                c.b.add(Opcode::Integer, -2000, out, 0);
+                c.b.bind(done);
+                c.b.add(Opcode::ResultRow, out, 1, 0);
+                // (SQLite names the column `cache_size`.)
+                prog.column_names = vec!["cache_size".to_string()];
+                txn = Some(false);
+            }
+        },
         // sqlite3_limit(SQLITE_LIMIT_WORKER_THREADS): answers the limit,
         // after setting it.
         "threads" => {

@@ -134,6 +134,25 @@ pub fn pragma_table_rows(table: &str, xinfo: bool) -> Option<Vec<Vec<crate::valu
     Some(rows)
 }
 
+/// Whether the table-valued function `pragma_NAME` (`pragma`, lower case)
+/// is served by the eponymous virtual table that runs the PRAGMA when the
+/// statement reads it (`connection::pragma_vtab`), rather than compiled
+/// in: the pragmas whose rows only running them gives.
+pub(crate) fn pragma_vtab_routed(pragma: &str) -> bool {
+    matches!(
+        pragma,
+        "integrity_check"
+            | "quick_check"
+            | "optimize"
+            | "cache_spill"
+            | "default_cache_size"
+            | "analysis_limit"
+            | "empty_result_callbacks"
+            | "hard_heap_limit"
+            | "soft_heap_limit"
+    )
+}
+
 /// How the table-valued function `pragma_NAME` of a pragma that reports
 /// one value reads it: its column's name, whether it has the hidden
 /// `schema` column (SQLite's pragmas about one database), and whether

@@ -70,27 +70,31 @@ impl<'b> Compiler<'_> {
     ) -> Result<()> {
         let name = unquoted(qn.name.0);
         let lower = name.ascii_lower();
+        // (The pragmas run when read are virtual tables, below.)
+        let routed = lower.strip_prefix("pragma_").is_some_and(crate::sql::codegen::pragma::pragma_names::pragma_vtab_routed);
         if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| {
-            matches!(
-                *p,
-                "table_info"
-                    | "table_xinfo"
-                    | "index_list"
-                    | "index_info"
-                    | "index_xinfo"
-                    | "foreign_key_list"
-                    | "compile_options"
-                    | "function_list"
-                    | "database_list"
-                    | "collation_list"
-                    | "table_list"
-                    | "pragma_list"
-                    | "module_list"
-            )
+            !routed && {
+                matches!(
+                    *p,
+                    "table_info"
+                        | "table_xinfo"
+                        | "index_list"
+                        | "index_info"
+                        | "index_xinfo"
+                        | "foreign_key_list"
+                        | "compile_options"
+                        | "function_list"
+                        | "database_list"
+                        | "collation_list"
+                        | "table_list"
+                        | "pragma_list"
+                        | "module_list"
+                )
+            }
         }) {
             return self.open_schema_pragma(pragma, args, alias.unwrap_or(lower.clone()), out);
         }
-        if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| crate::sql::codegen::pragma::pragma_names::value_pragma_shape(p).is_some()) {
+        if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| !routed && crate::sql::codegen::pragma::pragma_names::value_pragma_shape(p).is_some()) {
             return self.open_value_pragma(pragma, args, alias.unwrap_or(lower.clone()), out);
         }
         if lower == "pragma_foreign_key_check" {
