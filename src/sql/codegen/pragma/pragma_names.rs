@@ -139,18 +139,7 @@ pub fn pragma_table_rows(table: &str, xinfo: bool) -> Option<Vec<Vec<crate::valu
 /// statement reads it (`connection::pragma_vtab`), rather than compiled
 /// in: the pragmas whose rows only running them gives.
 pub(crate) fn pragma_vtab_routed(pragma: &str) -> bool {
-    matches!(
-        pragma,
-        "integrity_check"
-            | "quick_check"
-            | "optimize"
-            | "cache_spill"
-            | "default_cache_size"
-            | "analysis_limit"
-            | "empty_result_callbacks"
-            | "hard_heap_limit"
-            | "soft_heap_limit"
-    )
+    pragma_function_columns(pragma).is_some() || value_pragma_shape(pragma).is_some()
 }
 
 /// How the table-valued function `pragma_NAME` of a pragma that reports
