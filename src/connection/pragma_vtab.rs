@@ -7,12 +7,13 @@
 //! about one database) columns; its xBestIndex takes `=` constraints on
 //! the hidden columns as the arguments, and its xFilter runs
 //! `PRAGMA 'schema'.NAME='arg'` on the connection and hands on the rows.
-//! This module is that table, for the pragmas ringlite routes here
-//! (`pragma_names::pragma_vtab_routed`): it needs no compile-time
-//! knowledge of the rows, so arguments may be any expression, columns of
-//! tables to either side included (the planner orders the join so that a
-//! hidden column's constraint is usable), and the rows are the ones the
-//! PRAGMA gives when the statement runs.
+//! This module is that table, for every pragma SQLite offers as one
+//! (`pragma_names::pragma_vtab_routed`; their columns as
+//! `pragma_names::pragma_table_rows` describes them): it needs no
+//! compile-time knowledge of the rows, so arguments may be any
+//! expression, columns of tables to either side included (the planner
+//! orders the join so that a hidden column's constraint is usable), and
+//! the rows are the ones the PRAGMA gives when the statement runs.
 //!
 //! Like SQLite's, the table is not listed by `sqlite3_create_module`'s
 //! registry until used (ringlite never lists it: `pragma_module_list`

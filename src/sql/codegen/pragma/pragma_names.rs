@@ -136,8 +136,8 @@ pub fn pragma_table_rows(table: &str, xinfo: bool) -> Option<Vec<Vec<crate::valu
 
 /// Whether the table-valued function `pragma_NAME` (`pragma`, lower case)
 /// is served by the eponymous virtual table that runs the PRAGMA when the
-/// statement reads it (`connection::pragma_vtab`), rather than compiled
-/// in: the pragmas whose rows only running them gives.
+/// statement reads it (`connection::pragma_vtab`): every pragma with a
+/// table shape here.
 pub(crate) fn pragma_vtab_routed(pragma: &str) -> bool {
     pragma_function_columns(pragma).is_some() || value_pragma_shape(pragma).is_some()
 }

@@ -1,8 +1,12 @@
 //! Table-valued functions in FROM: json_each(X[,P]) and json_tree(X[,P]) (and their jsonb_ forms)
-//! (json1.txt §4.23), SQLite's eponymous virtual tables, and the
-//! schema-describing pragmas (`pragma_table_info('t')`, ...) with a
-//! constant argument, read as a VALUES subquery of rows known when the
-//! statement is compiled. With a column as argument
+//! (json1.txt §4.23), SQLite's eponymous virtual tables, among them the
+//! PRAGMA functions (`pragma_table_info('t')`, ...: the virtual table of
+//! `connection::pragma_vtab`, which runs the PRAGMA when read).
+//!
+//! A compile without a connection (`CompileEnv::bare`: a view checked
+//! for ALTER TABLE) has no virtual tables: there the schema-describing
+//! pragmas with a constant argument are read as a VALUES subquery of rows
+//! known when the statement is compiled. With a column as argument
 //! (`FROM sqlite_schema m JOIN pragma_table_info(m.name)`), the subquery
 //! holds the rows for every table (or index) with the name in a hidden
 //! `arg` column, joined to the argument column (case-insensitively, as
@@ -70,8 +74,10 @@ impl<'b> Compiler<'_> {
     ) -> Result<()> {
         let name = unquoted(qn.name.0);
         let lower = name.ascii_lower();
-        // (The pragmas run when read are virtual tables, below.)
-        let routed = lower.strip_prefix("pragma_").is_some_and(crate::sql::codegen::pragma::pragma_names::pragma_vtab_routed);
+        // (The pragmas are virtual tables run when read, below, on a
+        // compile with a connection; a bare compile reads their rows as
+        // known now.)
+        let routed = self.env.vtabs.is_some() && lower.strip_prefix("pragma_").is_some_and(crate::sql::codegen::pragma::pragma_names::pragma_vtab_routed);
         if let Some(pragma) = lower.strip_prefix("pragma_").filter(|p| {
             !routed && {
                 matches!(
