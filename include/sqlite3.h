@@ -3058,7 +3058,8 @@ sqlite3_int64 sqlite3_soft_heap_limit64(sqlite3_int64 N);
 
 /*
  Set the heap limit to `N` bytes (negative only reads it). Returns the
- previous limit; ringlite records it without enforcing it.
+ previous limit; ringlite records it without enforcing it (it caps the
+ soft limit, which is lowered to it, as SQLite's is).
  */
 sqlite3_int64 sqlite3_hard_heap_limit64(sqlite3_int64 N);
 

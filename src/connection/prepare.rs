@@ -170,12 +170,15 @@ impl Connection {
         // (Each attempt is handed the bound values; a compile nested in
         // one, SQL an xBestIndex runs, sees none.)
         let bound = self.reprepare_params.take();
+        // (The authorizer's calls are replayed rather than asked again.)
+        let replay = std::cell::RefCell::new(crate::sql::codegen::auth::AuthReplay::default());
         loop {
             self.reprepare_params = bound.clone();
-            match self.compile_once(sql, &request) {
+            match self.compile_once(sql, &request, &replay) {
                 Err(e) => match request.take() {
                     Some(req) if !asked.contains(&req) => {
                         asked.push(req.clone());
+                        replay.borrow_mut().next_attempt();
                         self.connect_vtab(req)?
                     }
                     Some(_) => return Err(Error::new(crate::error::SQLITE_INTERNAL, "virtual table connected but not found")),
@@ -190,6 +193,7 @@ impl Connection {
         &mut self,
         sql: &[u8],
         vtab_connect: &std::cell::Cell<Option<crate::sql::codegen::vtab::ConnectRequest>>,
+        auth_replay: &std::cell::RefCell<crate::sql::codegen::auth::AuthReplay>,
     ) -> Result<(Option<Arc<Program>>, usize)> {
         let needs_schema = !is_writable_schema_pragma(sql) && (self.schema_loaded || !compiles_without_schema(sql, self.schema_rows_met));
         // A PRAGMA's notice goes to its file before the schema is read
@@ -351,6 +355,7 @@ impl Connection {
             max_expr_depth: parse_limits.expr_depth,
             vtabs: Some(vtabs),
             vtab_connect: Some(vtab_connect),
+            auth_replay: Some(auth_replay),
             vtab_lender: Some(lend_best_index),
             interrupt: Some(&*interrupt),
         };

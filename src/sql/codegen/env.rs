@@ -93,6 +93,10 @@ pub struct CompileEnv<'s> {
     /// it found unconnected (the connection connects it, lent as host,
     /// and compiles again: see `vtab.rs`).
     pub vtab_connect: Option<&'s std::cell::Cell<Option<super::vtab::ConnectRequest>>>,
+    /// The authorizer's answers of the attempts before this one, when a
+    /// compile starts again after connecting a virtual table
+    /// (`auth::AuthReplay`).
+    pub auth_replay: Option<&'s std::cell::RefCell<super::auth::AuthReplay>>,
     /// Calls a module's xBestIndex with the connection being compiled on
     /// lent to it (`None`: called without one; see `plan::vtab::Asked`).
     pub vtab_lender: Option<&'s BestIndexLender<'s>>,
@@ -130,6 +134,7 @@ impl<'s> CompileEnv<'s> {
             max_expr_depth: 1000,
             vtabs: None,
             vtab_connect: None,
+            auth_replay: None,
             vtab_lender: None,
             interrupt: None,
         }
