@@ -525,7 +525,12 @@ impl Compiler<'_> {
                 }
                 self.authorize_schema_row_fill(n)
             }
-            Stmt::Attach { .. } | Stmt::Detach(..) | Stmt::Vacuum(..) => Ok(Verdict::Allow),
+            // The file (ATTACH) or schema name (DETACH) when written as a
+            // string or a name, NULL for any other expression; IGNORE
+            // makes the statement do nothing, as in SQLite.
+            Stmt::Attach { expr, .. } => self.authorize(action::ATTACH, attach_auth_arg(expr).as_deref(), None, None),
+            Stmt::Detach(e) => self.authorize(action::DETACH, attach_auth_arg(e).as_deref(), None, None),
+            Stmt::Vacuum(..) => Ok(Verdict::Allow),
         }
     }
 
@@ -569,5 +574,16 @@ impl Compiler<'_> {
             return Ok(Verdict::Ignore);
         }
         self.authorize(second, a2, b2, Some(self.db_name(db).as_str()))
+    }
+}
+
+/// The argument `SQLITE_ATTACH`/`SQLITE_DETACH` is asked with: the text of
+/// a string or a name (SQLite takes a name there as a string), else none.
+fn attach_auth_arg(e: &Expr<'_>) -> Option<String> {
+    match e {
+        Expr::Literal(sqlite3_parser::ast::Literal::String(s)) => Some(unquote(s)),
+        Expr::Id(id) => Some(unquote(id.0)),
+        Expr::Name(n) => Some(unquote(n.0)),
+        _ => None,
     }
 }
