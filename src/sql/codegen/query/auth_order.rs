@@ -154,6 +154,14 @@ impl Compiler<'_> {
         }
         all.extend(star.map(|(_, r)| (Some(r), None, false)));
         let mut rest = Vec::new();
+        // Table-valued-function arguments: after the result list, before
+        // HAVING and WHERE, as SQLite resolves them.
+        for it in from {
+            let args = it.vtab.as_ref().map(|v| v.args).or(it.table_fn.map(|(a, _)| a)).unwrap_or_default();
+            for a in args {
+                collect(a, &mut rest);
+            }
+        }
         for e in clauses {
             collect(e, &mut rest);
         }
