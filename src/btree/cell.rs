@@ -134,9 +134,10 @@ fn parse_local_leaf(kind: PageKind, b: &[u8], usable: u32) -> Option<CellInfo> {
 }
 
 /// [`parse_local_leaf`]'s size alone: the rowid varint is skipped, not
-/// decoded (a page repack sizes every cell of the page).
+/// decoded (a page repack sizes every cell of the page). `None` unless
+/// the cell is a leaf cell whose payload is all local (no overflow chain).
 #[inline(always)]
-fn local_leaf_size(kind: PageKind, b: &[u8], usable: u32) -> Option<usize> {
+pub fn local_leaf_size(kind: PageKind, b: &[u8], usable: u32) -> Option<usize> {
     let table = match kind {
         PageKind::TableLeaf => true,
         PageKind::IndexLeaf => false,

@@ -172,13 +172,22 @@ impl Btree {
             if h.kind != leaf_kind || top.idx >= h.ncells {
                 return Ok(None);
             }
-            let (bytes, info) = page::cell(data, &h, top.idx, usable)?;
-            if info.overflow != 0 {
-                return Ok(None);
-            }
+            let off = page::cell_offset(data, &h, top.idx, usable)?;
+            // (Only the size of a cell all local: the usual row, sized
+            // without decoding its rowid.)
+            let old_len = match cell::local_leaf_size(h.kind, &data[off..usable as usize], usable) {
+                Some(len) => len,
+                None => {
+                    let (bytes, info) = page::cell(data, &h, top.idx, usable)?;
+                    if info.overflow != 0 {
+                        return Ok(None);
+                    }
+                    bytes.len()
+                }
+            };
             let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
             let gap = content_start(data, &h).saturating_sub(ptr_end);
-            (page::cell_offset(data, &h, top.idx, usable)?, bytes.len(), ptr_end, gap, data[h.offset + 7], noted)
+            (off, old_len, ptr_end, gap, data[h.offset + 7], noted)
         };
         let new = self.new_leaf_cell(leaf_kind, rowid, payload)?;
         if new.len() == old_len {
