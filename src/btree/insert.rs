@@ -623,18 +623,52 @@ fn open_slot(d: &mut [u8], h: &page::PageHeader, idx: usize, len: usize, slot: S
 /// all fit between the pointer array and the end of the usable space);
 /// `None` when they do not read sane.
 pub(super) fn cell_extents(data: &[u8], h: &page::PageHeader, usable: usize) -> Option<Vec<(usize, usize)>> {
-    let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
+    let ptr_base = h.offset + h.kind.header_size();
+    let ptr_end = ptr_base + 2 * h.ncells;
+    let array = data.get(ptr_base..ptr_end)?;
+    let area = data.get(..usable)?;
+    let max_local = cell::max_local(true, usable as u32);
     let mut end = usable;
     let mut cells = Vec::with_capacity(h.ncells);
     for i in 0..h.ncells {
-        // (As `page::cell` reads it, its offset looked up once.)
-        let off = page::cell_offset(data, h, i, usable as u32).ok()?;
-        // (Only the size: the cell is moved, not read.)
-        let size = cell::cell_size(h.kind, &data[off..usable], usable as u32).ok()?;
+        // (As `page::cell_offset` checks it: not in the pointer array,
+        // not past the usable size.)
+        let off = u16::from_be_bytes([array[2 * i], array[2 * i + 1]]) as usize;
+        if off < ptr_end || off >= usable {
+            return None;
+        }
+        let b = &area[off..];
+        // (Only the size: the cell is moved, not read. A table leaf cell
+        // all local with a payload size of one byte and a rowid of up to
+        // two, the usual row, is sized here; any other by `cell_size`.)
+        let size = match (h.kind == PageKind::TableLeaf).then(|| short_table_leaf_size(b, max_local)).flatten() {
+            Some(size) => size,
+            None => cell::cell_size(h.kind, b, usable as u32).ok()?,
+        };
         end = end.checked_sub(size).filter(|&e| e >= ptr_end)?;
         cells.push((off, size));
     }
     Some(cells)
+}
+
+/// The size on the page of the table leaf cell at the start of `b` when
+/// its payload size and rowid varints are of one or two bytes and its
+/// payload is all local (at most `max_local`) and within `b`, as
+/// `cell::cell_size` gives it; `None` for any other cell.
+#[inline(always)]
+fn short_table_leaf_size(b: &[u8], max_local: usize) -> Option<usize> {
+    let (p, n) = match b {
+        [b0, ..] if *b0 < 0x80 => (usize::from(*b0), 1),
+        [b0, b1, ..] if *b1 < 0x80 => ((usize::from(*b0 & 0x7f) << 7) | usize::from(*b1), 2),
+        _ => return None,
+    };
+    let r = match b.get(n..)? {
+        [r0, ..] if *r0 < 0x80 => 1,
+        [_, r1, ..] if *r1 < 0x80 => 2,
+        _ => return None,
+    };
+    let size = n + r + p;
+    (p <= max_local && size <= b.len()).then(|| size.max(cell::MIN_CELL).min(b.len()))
 }
 
 /// Move the cells `cells` (from [`cell_extents`], in pointer order)
