@@ -133,6 +133,29 @@ fn parse_local_leaf(kind: PageKind, b: &[u8], usable: u32) -> Option<CellInfo> {
     Some(CellInfo { left_child: 0, rowid, payload_size: p, payload_offset: pos, local: p as usize, overflow: 0, size: padded(size, b.len()) })
 }
 
+/// [`parse_local_leaf`]'s size alone: the rowid varint is skipped, not
+/// decoded (a page repack sizes every cell of the page). `None` unless
+/// the cell is a leaf cell whose payload is all local (no overflow chain).
+#[inline(always)]
+pub fn local_leaf_size(kind: PageKind, b: &[u8], usable: u32) -> Option<usize> {
+    let table = match kind {
+        PageKind::TableLeaf => true,
+        PageKind::IndexLeaf => false,
+        _ => return None,
+    };
+    let (p, n) = match b {
+        [b0, ..] if *b0 < 0x80 => (usize::from(*b0), 1),
+        [b0, b1, ..] if *b1 < 0x80 => ((usize::from(*b0 & 0x7f) << 7) | usize::from(*b1), 2),
+        _ => return None,
+    };
+    if p > max_local(table, usable) {
+        return None;
+    }
+    let pos = if table { n + varint_bytes(b.get(n..)?).ok()? } else { n };
+    let size = pos + p;
+    (size <= b.len()).then(|| padded(size, b.len()))
+}
+
 /// [`parse`] of any cell.
 #[inline(never)]
 fn parse_general(kind: PageKind, b: &[u8], usable: u32) -> Result<CellInfo> {
@@ -211,8 +234,8 @@ fn varint_bytes(b: &[u8]) -> Result<usize> {
 /// skipped rather than decoded and nothing else is kept.
 #[inline]
 pub fn cell_size(kind: PageKind, b: &[u8], usable: u32) -> Result<usize> {
-    if let Some(info) = parse_local_leaf(kind, b, usable) {
-        return Ok(info.size);
+    if let Some(size) = local_leaf_size(kind, b, usable) {
+        return Ok(size);
     }
     let mut pos = if kind.is_leaf() { 0 } else { 4 };
     let rest = b.get(pos..).ok_or_else(Error::corrupt)?;

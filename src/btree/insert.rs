@@ -166,25 +166,34 @@ impl Btree {
     fn replace_leaf_cell_in_place(&mut self, path: &[Level], level: usize, leaf_kind: PageKind, rowid: i64, payload: Payload<'_>) -> Result<Option<bool>> {
         let top = path[level];
         let usable = self.usable();
-        let (off, old_len, gap, frags, noted) = {
+        let (off, old_len, ptr_end, gap, frags, noted) = {
             let (data, noted) = self.pager.page_with_free(top.pgno)?;
             let h = page::header(data, top.pgno)?;
             if h.kind != leaf_kind || top.idx >= h.ncells {
                 return Ok(None);
             }
-            let (bytes, info) = page::cell(data, &h, top.idx, usable)?;
-            if info.overflow != 0 {
-                return Ok(None);
-            }
+            let off = page::cell_offset(data, &h, top.idx, usable)?;
+            // (Only the size of a cell all local: the usual row, sized
+            // without decoding its rowid.)
+            let old_len = match cell::local_leaf_size(h.kind, &data[off..usable as usize], usable) {
+                Some(len) => len,
+                None => {
+                    let (bytes, info) = page::cell(data, &h, top.idx, usable)?;
+                    if info.overflow != 0 {
+                        return Ok(None);
+                    }
+                    bytes.len()
+                }
+            };
             let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
             let gap = content_start(data, &h).saturating_sub(ptr_end);
-            (page::cell_offset(data, &h, top.idx, usable)?, bytes.len(), gap, data[h.offset + 7], noted)
+            (off, old_len, ptr_end, gap, data[h.offset + 7], noted)
         };
-        let new = self.build_leaf_cell(leaf_kind, rowid, payload)?;
+        let new = self.new_leaf_cell(leaf_kind, rowid, payload)?;
         if new.len() == old_len {
             // The operation's last change (the ptrmap entry comes first).
-            self.ptrmap_note_cell(top.pgno, leaf_kind, &new)?;
-            self.pager.page_mut_last(top.pgno)?[off..off + old_len].copy_from_slice(&new);
+            self.note_new_cell(top.pgno, leaf_kind, &new)?;
+            new.write(&mut self.pager.page_mut_last(top.pgno)?[off..off + old_len]);
             // (The free space did not change: its count stays known.)
             if let Some(free) = noted {
                 self.pager.note_free_bytes(top.pgno, free);
@@ -193,27 +202,32 @@ impl Btree {
         }
         // The free-space walks only now that they are needed (a rewrite of
         // the same size needs neither).
-        let (free, largest) = {
+        let (free, after) = {
             let data = self.pager.page(top.pgno)?;
             let h = page::header(data, top.pgno)?;
             let free = super::drop_cell::free_bytes_noted(noted, data, &h, usable as usize);
-            // (The largest freeblock matters only when neither the old
-            // cell's bytes nor the gap hold the new cell.)
-            let largest = if free.is_some() && new.len() > old_len && gap < new.len() { largest_freeblock(data, h.offset) } else { 0 };
-            (free, largest)
+            // (The free space after the drop matters only when neither the
+            // old cell's bytes nor the gap hold the new cell.)
+            let after = if free.is_some() && new.len() > old_len && gap < new.len() { after_free(data, h.offset, off, old_len) } else { None };
+            (free, after)
         };
         // SQLite's dropCell then insertCell, as one change of the page
         // (no undo image: nothing after it can fail), when the new cell
         // then surely has a place: it is no longer than the old one (whose
         // bytes become a freeblock, or join the gap), or the gap or a
-        // freeblock holds it already (freeblocks only grow by the drop).
+        // freeblock holds it once the old cell's bytes are freed and merged
+        // with their neighbours ([`after_free`]: a row that grows by a few
+        // bytes mostly fits where it was, with the free bytes beside it).
         // (Not with more than 57 fragment bytes: SQLite's slot search then
         // gives up on a freeblock the cell would fill but for 1-3 bytes.)
         // Otherwise, when the page holds it once repacked, the page is
         // repacked after the drop (SQLite's defragmentPage), its cells
         // checked first.
         if let Some(free) = free.filter(|_| old_len >= super::drop_cell::MIN_FREEBLOCK) {
-            let has_place = frags <= 57 && (new.len() <= old_len || gap >= new.len() || largest >= new.len());
+            let has_place = frags <= 57
+                && (new.len() <= old_len
+                    || gap >= new.len()
+                    || after.is_some_and(|(largest, top_after)| largest >= new.len() || top_after.saturating_sub(ptr_end) >= new.len()));
             let repacked = if has_place || new.len() > free + old_len {
                 None
             } else {
@@ -225,7 +239,7 @@ impl Btree {
                 })
             };
             if has_place || repacked.is_some() {
-                self.ptrmap_note_cell(top.pgno, leaf_kind, &new)?;
+                self.note_new_cell(top.pgno, leaf_kind, &new)?;
                 let d = self.pager.page_mut_last(top.pgno)?;
                 let h = page::header(d, top.pgno)?;
                 super::drop_cell::remove_cell_bytes(d, &h, top.idx, off, old_len)?;
@@ -236,7 +250,7 @@ impl Btree {
                 // (Cannot fail: see above; the page is checked all the same.)
                 let slot = plan_slot(d, &h, new.len(), usable as usize).ok_or_else(Error::corrupt)?;
                 let start = open_slot(d, &h, top.idx, new.len(), slot);
-                d[start..start + new.len()].copy_from_slice(&new);
+                new.write(&mut d[start..start + new.len()]);
                 // The old cell's bytes freed, the new one's taken (the
                 // pointer is the same; a repack moves free bytes, it does
                 // not change their count): the next row's rewrite on this
@@ -245,6 +259,7 @@ impl Btree {
                 return Ok(Some(true));
             }
         }
+        let new = new.into_vec(self)?;
         if !self.remove_leaf_cell_in_place(top.pgno, top.idx, true, true, false)? {
             let mut node = self.read_node(top.pgno)?;
             node.cells[top.idx] = new;
@@ -370,6 +385,143 @@ impl Btree {
     }
 }
 
+/// A leaf cell to place: built (an overflow chain, a zero tail), or, its
+/// payload all local, written straight into its place on the page (no
+/// cell built first).
+enum NewCell<'p> {
+    Built(Vec<u8>),
+    Local { table: bool, rowid: i64, payload: &'p [u8], len: usize },
+}
+
+impl NewCell<'_> {
+    fn len(&self) -> usize {
+        match self {
+            NewCell::Built(v) => v.len(),
+            NewCell::Local { len, .. } => *len,
+        }
+    }
+
+    /// Write the cell into `dst` (exactly [`NewCell::len`] bytes), as
+    /// `build_leaf_cell` builds it: the size and rowid varints, the
+    /// payload, zeros up to the smallest cell.
+    fn write(&self, dst: &mut [u8]) {
+        debug_assert_eq!(dst.len(), self.len());
+        match self {
+            NewCell::Built(v) => dst.copy_from_slice(v),
+            NewCell::Local { table, rowid, payload, .. } => {
+                let mut at = crate::value::varint::put_varint(dst, payload.len() as u64);
+                if *table {
+                    at += crate::value::varint::put_varint(&mut dst[at..], *rowid as u64);
+                }
+                dst[at..at + payload.len()].copy_from_slice(payload);
+                dst[at + payload.len()..].fill(0);
+            }
+        }
+    }
+
+    /// The cell's bytes, for the paths that move whole cells.
+    fn into_vec(self, bt: &mut Btree) -> Result<Vec<u8>> {
+        match self {
+            NewCell::Built(v) => Ok(v),
+            NewCell::Local { table, rowid, payload, .. } => {
+                let kind = if table { PageKind::TableLeaf } else { PageKind::IndexLeaf };
+                bt.build_leaf_cell(kind, rowid, payload.into())
+            }
+        }
+    }
+}
+
+impl Btree {
+    /// The leaf cell for this payload: [`NewCell::Local`] when it is all
+    /// local and stored, else built (its overflow chain written).
+    fn new_leaf_cell<'p>(&mut self, kind: PageKind, rowid: i64, payload: Payload<'p>) -> Result<NewCell<'p>> {
+        let table = kind == PageKind::TableLeaf;
+        if payload.is_plain() && payload.bytes.len() <= cell::max_local(table, self.usable()) {
+            let head = crate::value::varint::varint_len(payload.bytes.len() as u64) + if table { crate::value::varint::varint_len(rowid as u64) } else { 0 };
+            let len = (head + payload.bytes.len()).max(cell::MIN_CELL);
+            return Ok(NewCell::Local { table, rowid, payload: payload.bytes, len });
+        }
+        Ok(NewCell::Built(self.build_leaf_cell(kind, rowid, payload)?))
+    }
+
+    /// `ptrmap_note_cell` for a cell about to be placed on page `pgno`
+    /// (only a built cell can have an overflow chain).
+    fn note_new_cell(&mut self, pgno: Pgno, kind: PageKind, new: &NewCell<'_>) -> Result<()> {
+        match new {
+            NewCell::Built(v) => self.ptrmap_note_cell(pgno, kind, v),
+            NewCell::Local { .. } => Ok(()),
+        }
+    }
+}
+
+/// What a page offers once the cell at `off` (`len` bytes) is freed as
+/// `drop_cell::add_free_block` frees it (merged with a freeblock that ends
+/// or starts within 3 bytes of it, given to the gap when the run then
+/// begins the content area): the largest freeblock then, and where the
+/// content area then starts. `None` when the list does not read as
+/// `add_free_block` would take it (an overlap, more merged bytes than
+/// fragments, a list out of order): the caller then assumes no place.
+fn after_free(data: &[u8], hoff: usize, off: usize, len: usize) -> Option<(usize, usize)> {
+    let top = match get_u16(data, hoff + 5) {
+        0 => 65536,
+        v => v,
+    };
+    let (mut start, mut end) = (off, off + len);
+    let (mut largest, mut absorbed) = (0, 0);
+    // The block before the cell (and whether it is the list's first), and
+    // whether the block after it was met.
+    let mut prev: Option<(usize, usize, bool)> = None;
+    let mut seen_next = false;
+    let mut last = 0;
+    let mut pc = get_u16(data, hoff + 1);
+    while pc != 0 {
+        if pc <= last || pc + 4 > data.len() {
+            return None;
+        }
+        let size = get_u16(data, pc + 2);
+        if pc < off {
+            if let Some((_, s, _)) = prev {
+                largest = largest.max(s);
+            }
+            prev = Some((pc, size, last == 0));
+        } else if !seen_next && pc <= end + 3 {
+            seen_next = true;
+            if pc < end {
+                return None;
+            }
+            absorbed += pc - end;
+            end = pc + size;
+        } else {
+            seen_next = true;
+            largest = largest.max(size);
+        }
+        last = pc;
+        pc = get_u16(data, pc);
+    }
+    let mut begins_list = true;
+    if let Some((p, s, p_first)) = prev {
+        let p_end = p + s;
+        if p_end > start {
+            return None;
+        }
+        if p_end + 3 >= start {
+            absorbed += start - p_end;
+            start = p;
+            begins_list = p_first;
+        } else {
+            largest = largest.max(s);
+            begins_list = false;
+        }
+    }
+    if absorbed > usize::from(data[hoff + 7]) {
+        return None;
+    }
+    if begins_list && start == top {
+        return Some((largest, end));
+    }
+    Some((largest.max(end - start), top))
+}
+
 #[inline]
 fn content_start(data: &[u8], h: &page::PageHeader) -> usize {
     match u16::from_be_bytes([data[h.offset + 5], data[h.offset + 6]]) {
@@ -471,18 +623,52 @@ fn open_slot(d: &mut [u8], h: &page::PageHeader, idx: usize, len: usize, slot: S
 /// all fit between the pointer array and the end of the usable space);
 /// `None` when they do not read sane.
 pub(super) fn cell_extents(data: &[u8], h: &page::PageHeader, usable: usize) -> Option<Vec<(usize, usize)>> {
-    let ptr_end = h.offset + h.kind.header_size() + 2 * h.ncells;
+    let ptr_base = h.offset + h.kind.header_size();
+    let ptr_end = ptr_base + 2 * h.ncells;
+    let array = data.get(ptr_base..ptr_end)?;
+    let area = data.get(..usable)?;
+    let max_local = cell::max_local(true, usable as u32);
     let mut end = usable;
     let mut cells = Vec::with_capacity(h.ncells);
     for i in 0..h.ncells {
-        // (As `page::cell` reads it, its offset looked up once.)
-        let off = page::cell_offset(data, h, i, usable as u32).ok()?;
-        // (Only the size: the cell is moved, not read.)
-        let size = cell::cell_size(h.kind, &data[off..usable], usable as u32).ok()?;
+        // (As `page::cell_offset` checks it: not in the pointer array,
+        // not past the usable size.)
+        let off = u16::from_be_bytes([array[2 * i], array[2 * i + 1]]) as usize;
+        if off < ptr_end || off >= usable {
+            return None;
+        }
+        let b = &area[off..];
+        // (Only the size: the cell is moved, not read. A table leaf cell
+        // all local with a payload size of one byte and a rowid of up to
+        // two, the usual row, is sized here; any other by `cell_size`.)
+        let size = match (h.kind == PageKind::TableLeaf).then(|| short_table_leaf_size(b, max_local)).flatten() {
+            Some(size) => size,
+            None => cell::cell_size(h.kind, b, usable as u32).ok()?,
+        };
         end = end.checked_sub(size).filter(|&e| e >= ptr_end)?;
         cells.push((off, size));
     }
     Some(cells)
+}
+
+/// The size on the page of the table leaf cell at the start of `b` when
+/// its payload size and rowid varints are of one or two bytes and its
+/// payload is all local (at most `max_local`) and within `b`, as
+/// `cell::cell_size` gives it; `None` for any other cell.
+#[inline(always)]
+fn short_table_leaf_size(b: &[u8], max_local: usize) -> Option<usize> {
+    let (p, n) = match b {
+        [b0, ..] if *b0 < 0x80 => (usize::from(*b0), 1),
+        [b0, b1, ..] if *b1 < 0x80 => ((usize::from(*b0 & 0x7f) << 7) | usize::from(*b1), 2),
+        _ => return None,
+    };
+    let r = match b.get(n..)? {
+        [r0, ..] if *r0 < 0x80 => 1,
+        [_, r1, ..] if *r1 < 0x80 => 2,
+        _ => return None,
+    };
+    let size = n + r + p;
+    (p <= max_local && size <= b.len()).then(|| size.max(cell::MIN_CELL).min(b.len()))
 }
 
 /// Move the cells `cells` (from [`cell_extents`], in pointer order)
@@ -517,16 +703,4 @@ pub(super) fn repack_replacing(d: &mut [u8], h: &page::PageHeader, cells: &[(usi
     d[h.offset + 1..h.offset + 3].fill(0);
     d[h.offset + 5..h.offset + 7].copy_from_slice(&(end as u16).to_be_bytes());
     d[h.offset + 7] = 0;
-}
-
-/// The size of the largest freeblock on a page whose freeblock list
-/// `drop_cell::free_bytes` accepted.
-fn largest_freeblock(data: &[u8], hoff: usize) -> usize {
-    let mut largest = 0;
-    let mut block = get_u16(data, hoff + 1);
-    while block != 0 {
-        largest = largest.max(get_u16(data, block + 2));
-        block = get_u16(data, block);
-    }
-    largest
 }

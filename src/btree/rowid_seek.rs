@@ -57,14 +57,43 @@ pub(super) fn cell_start(data: &[u8], ptrs: usize, ncells: usize, i: usize, usab
     Ok(off)
 }
 
-/// The rowid of cell `i` of a table page.
+/// Binary search of a table page's cells (pointer array at `ptrs`,
+/// `ncells` entries) for `rowid`: the first cell whose rowid is `>=` it,
+/// and whether that one is equal. Each probe reads only the cell's
+/// rowid (after the 4-byte child pointer on interior pages, after the
+/// payload-size varint, skipped, on leaves); the pointer array and the
+/// usable area are bounded once, not per probe.
 #[inline(always)]
-fn table_key(data: &[u8], ptrs: usize, ncells: usize, i: usize, usable: usize, leaf: bool) -> Result<i64> {
-    let off = cell_start(data, ptrs, ncells, i, usable)?;
-    let cell = &data[off..usable];
-    let at = if leaf { varint_len(cell)? } else { 4 };
-    let (k, _) = varint(cell.get(at..).ok_or_else(Error::corrupt)?)?;
-    Ok(k as i64)
+fn search_table_page(data: &[u8], ptrs: usize, ncells: usize, usable: usize, leaf: bool, rowid: i64) -> Result<(usize, bool)> {
+    let min = ptrs + 2 * ncells;
+    let (Some(array), Some(area)) = (data.get(ptrs..min), data.get(..usable)) else { return Err(Error::corrupt()) };
+    let (mut lo, mut hi) = (0usize, ncells);
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        let off = u16::from_be_bytes([array[2 * mid], array[2 * mid + 1]]) as usize;
+        // (As `page::cell_offset` checks it: not in the pointer array,
+        // not past the usable size.)
+        if off < min || off >= usable {
+            return Err(Error::corrupt());
+        }
+        let cell = &area[off..];
+        let at = if !leaf {
+            4
+        } else {
+            match cell {
+                [b0, ..] if *b0 < 0x80 => 1,
+                [_, b1, ..] if *b1 < 0x80 => 2,
+                _ => varint_len(cell)?,
+            }
+        };
+        let (k, _) = varint(cell.get(at..).ok_or_else(Error::corrupt)?)?;
+        match (k as i64).cmp(&rowid) {
+            Ordering::Less => lo = mid + 1,
+            Ordering::Greater => hi = mid,
+            Ordering::Equal => return Ok((mid, true)),
+        }
+    }
+    Ok((lo, false))
 }
 
 impl Btree {
@@ -108,20 +137,7 @@ impl Btree {
             }
             let leaf = h.kind.is_leaf();
             let ptrs = h.offset + h.kind.header_size();
-            let (mut lo, mut hi) = (0usize, h.ncells);
-            let mut exact = false;
-            while lo < hi {
-                let mid = (lo + hi) / 2;
-                match table_key(data, ptrs, h.ncells, mid, usable, leaf)?.cmp(&rowid) {
-                    Ordering::Less => lo = mid + 1,
-                    Ordering::Greater => hi = mid,
-                    Ordering::Equal => {
-                        lo = mid;
-                        exact = true;
-                        break;
-                    }
-                }
-            }
+            let (lo, exact) = search_table_page(data, ptrs, h.ncells, usable, leaf, rowid)?;
             self.push_checked(path, Level { pgno, idx: lo })?;
             if leaf {
                 if lo < h.ncells {
