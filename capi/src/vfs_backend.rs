@@ -328,7 +328,7 @@ fn open_flags(opts: &OpenOptions) -> c_int {
         FileKind::MainDb => SQLITE_OPEN_MAIN_DB,
         FileKind::MainJournal => SQLITE_OPEN_MAIN_JOURNAL,
         FileKind::Wal => SQLITE_OPEN_WAL,
-        FileKind::Temp => SQLITE_OPEN_TEMP_JOURNAL,
+        FileKind::Temp | FileKind::TempJournal => SQLITE_OPEN_TEMP_JOURNAL,
         FileKind::TempDb => SQLITE_OPEN_TEMP_DB,
         FileKind::SubJournal => SQLITE_OPEN_SUBJOURNAL,
         FileKind::SuperJournal => SQLITE_OPEN_SUPER_JOURNAL,
@@ -347,7 +347,7 @@ impl IoBackend for VfsBackend {
         let Some(x_open) = v.xOpen else {
             return Err(Error::code(SQLITE_CANTOPEN));
         };
-        let temp = matches!(opts.kind, FileKind::Temp | FileKind::TempDb | FileKind::SubJournal);
+        let temp = matches!(opts.kind, FileKind::Temp | FileKind::TempDb | FileKind::SubJournal | FileKind::TempJournal);
         let (block, off) = if temp { (Arc::new(NameBlock::plain("")), 0) } else { self.name_for(path, opts.kind)? };
         let size = (v.szOsFile.max(0) as usize).max(std::mem::size_of::<sqlite3_file>());
         // SAFETY: calloc of a positive size; checked for null.
