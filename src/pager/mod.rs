@@ -277,6 +277,12 @@ pub struct Pager {
     super_written: bool,
     /// The statement journal's records (`subjournal.rs`).
     subjournal: subjournal::SubJournal,
+    /// Commits bump the header's change counter. Not in a private
+    /// in-memory or temporary database's (SQLite's pager never counts a
+    /// temporary file's changes: their header keeps zeros there); a
+    /// shared or deserialized in-memory database is a memdb file that
+    /// does.
+    counts_changes: bool,
     /// A temporary database's rollback journal (`temp_journal.rs`).
     temp_journal: temp_journal::TempJournal,
     /// `PRAGMA temp_store=MEMORY`: the statement journal stays in memory.
@@ -430,6 +436,7 @@ impl Pager {
             recovering_super: None,
             commit_held: false,
             subjournal: subjournal::SubJournal::default(),
+            counts_changes: !opts.memory || opts.shared,
             temp_journal: temp_journal::TempJournal::new(opts.memory && io.backend().spills_temp_journal()),
             temp_store_memory: false,
             opens_as_sqlite: io.backend().spills_statement_journals(),
