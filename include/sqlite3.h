@@ -3715,12 +3715,6 @@ void *sqlite3_profile(sqlite3 *db, void (*xProfile)(void*, const char*, sqlite3_
 int sqlite3_setlk_timeout(sqlite3 *db, int ms, int flags);
 
 /*
- `sqlite3_database_file_object`: not supported by ringlite yet: returns NULL, with the error
- "sqlite3_database_file_object is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
- */
-struct sqlite3_file *sqlite3_database_file_object(const char *zName);
-
-/*
  `sqlite3_win32_set_directory`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
  "sqlite3_win32_set_directory is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
  */
@@ -3826,6 +3820,12 @@ const char *sqlite3_uri_key(const char *z, int N);
  the database, its journal or its WAL).
  */
 const char *sqlite3_filename_database(const char *zFilename);
+
+/*
+ The database file object (`sqlite3_file`) of the database whose file,
+ journal or WAL was handed `zName` by xOpen; NULL for any other name.
+ */
+struct sqlite3_file *sqlite3_database_file_object(const char *zName);
 
 /*
  The rollback journal's name for `zFilename`.

@@ -11,7 +11,7 @@
 
 #![allow(non_snake_case, unused_variables, clippy::missing_safety_doc)]
 
-use crate::abi::{sqlite3_file, sqlite3_snapshot};
+use crate::abi::sqlite3_snapshot;
 use crate::consts::*;
 use crate::handle::{sqlite3, sqlite3_stmt};
 use std::ffi::{c_char, c_int, c_uint, c_ulong, c_void};
@@ -23,16 +23,6 @@ pub unsafe extern "C" fn sqlite3_setlk_timeout(db: *mut sqlite3, ms: c_int, flag
     crate::ffi_guard!(SQLITE_ERROR, {
         crate::error::unsupported_on(db, "sqlite3_setlk_timeout");
         SQLITE_ERROR
-    })
-}
-
-/// `sqlite3_database_file_object`: not supported by ringlite yet: returns NULL, with the error
-/// "sqlite3_database_file_object is not supported by ringlite yet" logged (SQLITE_CONFIG_LOG).
-#[no_mangle]
-pub unsafe extern "C" fn sqlite3_database_file_object(zName: *const c_char) -> *mut sqlite3_file {
-    crate::ffi_guard!(std::ptr::null_mut(), {
-        crate::error::unsupported_global("sqlite3_database_file_object");
-        std::ptr::null_mut()
     })
 }
 

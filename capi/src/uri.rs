@@ -6,6 +6,7 @@
 //! journal name and the WAL name, each NUL-terminated. Every filename this
 //! library returns is built that way by [`build`].
 
+use crate::abi::sqlite3_file;
 use crate::handle::{db_ref, sqlite3};
 use crate::types::sqlite3_int64;
 use std::ffi::{c_char, c_int, CStr};
@@ -152,6 +153,16 @@ pub unsafe extern "C" fn sqlite3_filename_database(zFilename: *const c_char) -> 
     // A journal's or WAL's name handed to an application VFS leads back
     // to its database's name.
     crate::vfs_backend::database_of(zFilename).unwrap_or(zFilename)
+}
+
+/// The database file object (`sqlite3_file`) of the database whose file,
+/// journal or WAL was handed `zName` by xOpen; NULL for any other name.
+#[no_mangle]
+pub unsafe extern "C" fn sqlite3_database_file_object(zName: *const c_char) -> *mut sqlite3_file {
+    // (SQLite finds its pager just before the database's name; ringlite
+    // keeps a table of the names it handed out. A name SQLite did not
+    // make is undefined behaviour there, NULL here.)
+    ffi_guard!(std::ptr::null_mut(), { crate::vfs_backend::file_object_of(zName).unwrap_or(std::ptr::null_mut()) })
 }
 
 /// The rollback journal's name for `zFilename`.

@@ -71,15 +71,36 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// Address ranges of the live database name blocks: `(start, journal
-/// name, WAL name)`, so `sqlite3_filename_database` can map a journal's
-/// or WAL's name back to its database's, as SQLite's layout allows.
-static LIVE_BLOCKS: Mutex<Vec<(usize, usize, usize)>> = Mutex::new(Vec::new());
+/// name, WAL name, database file object)`, so `sqlite3_filename_database`
+/// can map a journal's or WAL's name back to its database's, and
+/// `sqlite3_database_file_object` any of the three names to the database
+/// file's `sqlite3_file` (0 while it is not open), as SQLite's layout
+/// allows.
+static LIVE_BLOCKS: Mutex<Vec<(usize, usize, usize, usize)>> = Mutex::new(Vec::new());
 
 /// The database name of the block holding journal or WAL name `p`.
 pub fn database_of(p: *const c_char) -> Option<*const c_char> {
     let blocks = LIVE_BLOCKS.lock().unwrap_or_else(|e| e.into_inner());
     let a = p as usize;
-    blocks.iter().find(|&&(_, j, w)| a == j || a == w).map(|&(s, _, _)| s as *const c_char)
+    blocks.iter().find(|&&(_, j, w, _)| a == j || a == w).map(|&(s, _, _, _)| s as *const c_char)
+}
+
+/// The database file object whose xOpen was given the database, journal
+/// or WAL name `p` (`sqlite3_database_file_object`); `None` for a name
+/// that is not one of those or whose database file is closed.
+pub fn file_object_of(p: *const c_char) -> Option<*mut sqlite3_file> {
+    let blocks = LIVE_BLOCKS.lock().unwrap_or_else(|e| e.into_inner());
+    let a = p as usize;
+    blocks.iter().find(|&&(s, j, w, _)| a == s || a == j || a == w).and_then(|&(_, _, _, f)| (f != 0).then_some(f as *mut sqlite3_file))
+}
+
+/// Record (or, with 0, forget) the file object of the database whose name
+/// block starts at `base`.
+fn set_file_object(base: usize, file: usize) {
+    let mut blocks = LIVE_BLOCKS.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(b) = blocks.iter_mut().find(|b| b.0 == base) {
+        b.3 = file;
+    }
 }
 
 /// A filename handed to `xOpen`, with the offsets of the journal and WAL
@@ -110,7 +131,7 @@ impl NameBlock {
         let wal = journal + bytes[journal..].iter().position(|&c| c == 0).unwrap_or(0) + 1;
         debug_assert!(bytes[journal..].starts_with(full.as_bytes()));
         let base = bytes.as_ptr() as usize;
-        LIVE_BLOCKS.lock().unwrap_or_else(|e| e.into_inner()).push((base, base + journal, base + wal));
+        LIVE_BLOCKS.lock().unwrap_or_else(|e| e.into_inner()).push((base, base + journal, base + wal, 0));
         NameBlock { bytes, journal, wal }
     }
 }
@@ -119,7 +140,7 @@ impl Drop for NameBlock {
     fn drop(&mut self) {
         if self.journal != 0 {
             let base = self.bytes.as_ptr() as usize;
-            LIVE_BLOCKS.lock().unwrap_or_else(|e| e.into_inner()).retain(|&(s, _, _)| s != base);
+            LIVE_BLOCKS.lock().unwrap_or_else(|e| e.into_inner()).retain(|&(s, _, _, _)| s != base);
         }
     }
 }
@@ -328,7 +349,7 @@ fn open_flags(opts: &OpenOptions) -> c_int {
         FileKind::MainDb => SQLITE_OPEN_MAIN_DB,
         FileKind::MainJournal => SQLITE_OPEN_MAIN_JOURNAL,
         FileKind::Wal => SQLITE_OPEN_WAL,
-        FileKind::Temp => SQLITE_OPEN_TEMP_JOURNAL,
+        FileKind::Temp | FileKind::TempJournal => SQLITE_OPEN_TEMP_JOURNAL,
         FileKind::TempDb => SQLITE_OPEN_TEMP_DB,
         FileKind::SubJournal => SQLITE_OPEN_SUBJOURNAL,
         FileKind::SuperJournal => SQLITE_OPEN_SUPER_JOURNAL,
@@ -347,7 +368,7 @@ impl IoBackend for VfsBackend {
         let Some(x_open) = v.xOpen else {
             return Err(Error::code(SQLITE_CANTOPEN));
         };
-        let temp = matches!(opts.kind, FileKind::Temp | FileKind::TempDb | FileKind::SubJournal);
+        let temp = matches!(opts.kind, FileKind::Temp | FileKind::TempDb | FileKind::SubJournal | FileKind::TempJournal);
         let (block, off) = if temp { (Arc::new(NameBlock::plain("")), 0) } else { self.name_for(path, opts.kind)? };
         let size = (v.szOsFile.max(0) as usize).max(std::mem::size_of::<sqlite3_file>());
         // SAFETY: calloc of a positive size; checked for null.
@@ -356,6 +377,10 @@ impl IoBackend for VfsBackend {
             return Err(Error::code(SQLITE_NOMEM));
         }
         let name: *const c_char = if temp { std::ptr::null() } else { block.bytes[off..].as_ptr() as *const c_char };
+        if opts.kind == FileKind::MainDb {
+            // (Known from the start of xOpen, as SQLite's pager's file.)
+            set_file_object(block.bytes.as_ptr() as usize, file as usize);
+        }
         let mut out_flags: c_int = 0;
         // SAFETY: a valid VFS, a zeroed file of szOsFile bytes, a name
         // that lives in `block` as long as the file (or null).
@@ -1095,6 +1120,9 @@ impl File for VfsFile {
 
 impl Drop for VfsFile {
     fn drop(&mut self) {
+        if self.main_db {
+            set_file_object(self._name.bytes.as_ptr() as usize, 0);
+        }
         if let Some(x) = self.methods().and_then(|m| m.xClose) {
             // SAFETY: a file whose xOpen set pMethods is closed once.
             unsafe { x(self.file) };

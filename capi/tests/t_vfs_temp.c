@@ -12,10 +12,8 @@
  * Not compared: the SIZE_HINT notices' number and sizes and the reads and
  * writes (they follow each library's own cache spills); the shim prints
  * whether the file was written and read, and whether size hints came.
- * Not covered here (ringlite keeps them in memory): the temporary
- * database's rollback journal past 64 KiB (SQLITE_OPEN_TEMP_JOURNAL) and
- * the transient tables of big DISTINCT sets and materialized views
- * (SQLITE_OPEN_TRANSIENT_DB). */
+ * The temporary database's rollback journal (SQLITE_OPEN_TEMP_JOURNAL),
+ * its statement journals and the sorter's files are t_vfs_temp_files.c's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -702,6 +702,7 @@ impl Btree {
                     if self.pager.set_journal_mode(actual, false) != actual {
                         return shown;
                     }
+                    self.pager.set_temp_journal_file(!matches!(m, JournalMode::Memory | JournalMode::Off));
                     self.temp_journal_mode.insert(m.name())
                 }
             };

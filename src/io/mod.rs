@@ -199,6 +199,9 @@ pub enum FileKind {
     /// A statement journal spilled to a temporary file (no name, deleted
     /// on close).
     SubJournal,
+    /// A temporary database's rollback journal spilled to a temporary
+    /// file (no name, deleted on close; `pager/temp_journal.rs`).
+    TempJournal,
     /// A super-journal: the names of the journals of a transaction that
     /// writes several databases (its deletion commits them all).
     SuperJournal,
@@ -530,6 +533,13 @@ pub trait IoBackend: Send + Sync {
     /// an application VFS sees the file open when SQLite opens it.
     /// ringlite's own backends keep statement journals in memory.
     fn spills_statement_journals(&self) -> bool {
+        false
+    }
+    /// A temporary database on this backend keeps its rollback journal in
+    /// a temporary file ([`FileKind::Temp`]) once it passes 64 KiB, as
+    /// SQLite's does (`pager/temp_journal.rs`): the backend of a temporary
+    /// database whose connection uses an application VFS.
+    fn spills_temp_journal(&self) -> bool {
         false
     }
     /// A file descriptor that becomes readable when completions are waiting

@@ -235,6 +235,9 @@ impl IoBackend for TempBackend {
     fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<dyn File>> {
         match opts.kind {
             FileKind::MainDb => Ok(Arc::new(TempFile::new(self.spill_to.clone()))),
+            // The journals that spill (`pager/temp_journal.rs`,
+            // `pager/subjournal.rs`) open their files on the VFS.
+            FileKind::TempJournal | FileKind::SubJournal => self.spill_to.open(path, opts),
             _ => self.memory.open(path, opts),
         }
     }
@@ -246,6 +249,12 @@ impl IoBackend for TempBackend {
     }
     fn full_path(&self, path: &str) -> Result<String> {
         Ok(path.to_string())
+    }
+    fn spills_temp_journal(&self) -> bool {
+        true
+    }
+    fn spills_statement_journals(&self) -> bool {
+        true
     }
     fn poll(&self, timeout: Option<Duration>) -> Result<usize> {
         // (The application's backend completes its requests inside their

@@ -409,9 +409,10 @@ impl Pager {
     /// page 1, journaling it first.
     fn stamp_page1(&mut self) -> Result<()> {
         let db_size = self.db_size;
-        if self.wal.is_none() && self.exclusive_mode && self.change_count_done {
-            // Bumped once already under this lock: only a size change is
-            // recorded (as SQLite's b-tree records it when the file grows).
+        if !self.counts_changes || self.wal.is_none() && self.exclusive_mode && self.change_count_done {
+            // Bumped once already under this lock, or never counted
+            // (`counts_changes`): only a size change is recorded (as
+            // SQLite's b-tree records it when the file grows).
             if header::get_u32(self.page(1)?, header::DB_SIZE) != db_size {
                 put_u32(self.page_mut(1)?, header::DB_SIZE, db_size);
             }

@@ -91,6 +91,8 @@ impl Pager {
         if !self.opts.memory || self.opts.shared || self.state != PagerState::Idle {
             return Err(Error::code(SQLITE_MISUSE));
         }
+        // (A deserialized database is a memdb file: its commits count.)
+        self.counts_changes = true;
         let file = self.file.clone();
         let c = file.write(0, Buffer::from_vec(image.to_vec()))?;
         self.io.wait(&c)?;

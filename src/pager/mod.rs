@@ -51,6 +51,7 @@ pub mod savepoint;
 mod spill;
 pub mod subjournal;
 pub mod super_journal;
+mod temp_journal;
 pub mod wal;
 mod wal_mode;
 
@@ -276,6 +277,14 @@ pub struct Pager {
     super_written: bool,
     /// The statement journal's records (`subjournal.rs`).
     subjournal: subjournal::SubJournal,
+    /// Commits bump the header's change counter. Not in a private
+    /// in-memory or temporary database's (SQLite's pager never counts a
+    /// temporary file's changes: their header keeps zeros there); a
+    /// shared or deserialized in-memory database is a memdb file that
+    /// does.
+    counts_changes: bool,
+    /// A temporary database's rollback journal (`temp_journal.rs`).
+    temp_journal: temp_journal::TempJournal,
     /// `PRAGMA temp_store=MEMORY`: the statement journal stays in memory.
     temp_store_memory: bool,
     /// The backend opens files when SQLite does
@@ -427,6 +436,8 @@ impl Pager {
             recovering_super: None,
             commit_held: false,
             subjournal: subjournal::SubJournal::default(),
+            counts_changes: !opts.memory || opts.shared,
+            temp_journal: temp_journal::TempJournal::new(opts.memory && io.backend().spills_temp_journal()),
             temp_store_memory: false,
             opens_as_sqlite: io.backend().spills_statement_journals(),
             txn_changed: false,
@@ -914,6 +925,7 @@ impl Pager {
         if journal {
             self.list_for_journal(pgno);
             self.originals.insert(pgno, image());
+            self.temp_journal_add(pgno)?;
         }
         Ok(())
     }
@@ -933,6 +945,10 @@ impl Pager {
             if self.opens_as_sqlite {
                 self.journal_file(true)?;
             }
+        } else if self.temp_journal.enabled && !self.temp_store_memory {
+            // (A temporary database's journal header draws its nonce
+            // here too, as SQLite's does, `temp_journal.rs`.)
+            self.journal_nonce = journal::new_nonce();
         }
         Ok(())
     }
@@ -1116,8 +1132,14 @@ impl Pager {
         }
         if self.commit_step.touched_database() || self.db_touched {
             // A failed commit or a cache spill already wrote some pages:
-            // put the originals back in the file.
+            // put the originals back in the file (a temporary database's
+            // from its journal file when there).
             crate::ready!(self.restore_file_from_originals()?);
+        } else if self.temp_journal_in_file() {
+            // A temporary database's journal file is read back and
+            // checked as SQLite's playback reads it; the database file
+            // never saw the changes, the cache's are dropped below.
+            self.temp_journal_check()?;
         }
         // (The statement journal closes before the journal goes, as
         // SQLite's.)
@@ -1159,7 +1181,8 @@ impl Pager {
                 RollbackStep::Start => {
                     let mut cs = Vec::with_capacity(self.originals.len());
                     for (pgno, data) in &self.originals {
-                        cs.push(self.file.write((*pgno as u64 - 1) * ps, Buffer::from_vec(data.clone()))?);
+                        let data = if self.temp_journal.holds(*pgno) { self.temp_journal_image(*pgno)? } else { data.clone() };
+                        cs.push(self.file.write((*pgno as u64 - 1) * ps, Buffer::from_vec(data))?);
                     }
                     self.rollback_step = RollbackStep::Restore(cs);
                 }
@@ -1201,6 +1224,7 @@ impl Pager {
             self.journal_handle = None;
         }
         self.originals.clear();
+        self.temp_journal_end();
         self.journaled.clear();
         self.journal_end = 0;
         self.journal_synced_end = 0;

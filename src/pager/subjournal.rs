@@ -84,7 +84,10 @@ impl Pager {
 
     /// Whether savepoint images go through the statement journal.
     pub(super) fn uses_subjournal(&self) -> bool {
-        self.opens_as_sqlite && !self.opts.memory && self.journal_mode != super::JournalMode::Memory && !self.temp_store_memory
+        // (A temporary database's pager journals in memory whatever the
+        // mode shown; its journal file is `temp_journal.rs`'s.)
+        let keeps_file = if self.opts.memory { self.temp_journal.enabled } else { self.journal_mode != super::JournalMode::Memory };
+        self.opens_as_sqlite && keeps_file && !self.temp_store_memory
     }
 
     /// Append `pgno`'s image to the statement journal; its offset.
@@ -151,7 +154,9 @@ impl Pager {
     /// pager closes ([`Pager::drop_subjournal`]).
     pub(super) fn close_subjournal(&mut self) {
         match self.subjournal.file.take() {
-            Some(f) if self.exclusive_mode => self.subjournal = SubJournal { len: 0, mem: Vec::new(), file: Some(f) },
+            // (A temporary database's pager is in exclusive mode in
+            // SQLite: its statement journal stays open too.)
+            Some(f) if self.exclusive_mode || self.opts.memory => self.subjournal = SubJournal { len: 0, mem: Vec::new(), file: Some(f) },
             _ => self.subjournal = SubJournal::default(),
         }
     }

@@ -453,5 +453,6 @@ impl Drop for Pager {
         self.drop_kept_journal();
         let _ = self.close_wal(moved);
         self.drop_subjournal();
+        self.temp_journal_close();
     }
 }

@@ -153,6 +153,7 @@ mod uring_storage;
 mod uring_wal;
 mod value_zeroblob;
 mod values_nan;
+mod vfs_temp_journal;
 mod wal_checkpoint_restart;
 mod wal_concurrency;
 mod wal_interop;

@@ -110,15 +110,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         }
         Opcode::SorterOpen => {
             let ki = key_info(&insn.p4).unwrap_or_else(|| Arc::new(KeyInfo { fields: Vec::new() }));
-            // Rows beyond the page cache's size spill to a temp file, as
-            // SQLite's sorter does (cache_size: pages if positive, KiB if
-            // negative).
-            let bt = &env.dbs[0].btree;
-            let budget = match bt.cache_size() {
-                n if n < 0 => n.unsigned_abs().saturating_mul(1024),
-                n => (n as u64).saturating_mul(bt.page_size() as u64),
-            };
-            vm.cursors[slot] = Some(VmCursor::Sorter(Box::new(Sorter::with_spill(ki, env.io.clone(), budget.min(usize::MAX as u64) as usize))));
+            vm.cursors[slot] = Some(VmCursor::Sorter(Box::new(match sorter_budget(env) {
+                Some(budget) => Sorter::with_spill(ki, env.io.clone(), budget),
+                None => Sorter::new(ki),
+            })));
         }
         Opcode::Close => vm.cursors[slot] = None,
         Opcode::NullRow => match vm.cursors[slot].as_mut() {
@@ -293,4 +288,29 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
     }
     let _ = p3;
     Ok(Flow::Next)
+}
+
+/// SQLite's limit on one in-memory run of a sorter (`SQLITE_MAX_PMASZ`).
+const MAX_RUN_BYTES: u64 = 1 << 29;
+/// SQLite's smallest run, in pages (`SQLITE_SORTER_PMASZ`).
+const MIN_RUN_PAGES: u64 = 250;
+
+/// The bytes of rows a sorter holds in memory before it spills a run to a
+/// temporary file, as SQLite sizes it: the main database's cache size
+/// (pages if positive, KiB if negative; at most `SQLITE_MAX_PMASZ`) but at
+/// least 250 pages. `None` (never spill) when temporary files live in
+/// memory (`PRAGMA temp_store=MEMORY`), as SQLite's sorter never spills
+/// then.
+fn sorter_budget(env: &ConnState) -> Option<usize> {
+    let temp_store = super::schema::KEPT_PRAGMAS.iter().position(|(n, _)| *n == "temp_store");
+    if temp_store.is_some_and(|i| env.kept_pragmas[i] == 2) {
+        return None;
+    }
+    let bt = &env.dbs[0].btree;
+    let page = bt.page_size() as u64;
+    let cache = match bt.cache_size() {
+        n if n < 0 => n.unsigned_abs().saturating_mul(1024),
+        n => (n as u64).saturating_mul(page),
+    };
+    Some(cache.min(MAX_RUN_BYTES).max(MIN_RUN_PAGES * page).min(usize::MAX as u64) as usize)
 }

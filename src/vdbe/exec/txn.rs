@@ -277,6 +277,12 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                 vm.stmt_savepoint = None;
                 stmt_savepoint_closed(env);
             }
+            // The program's sorters close (their spill files with them)
+            // before the transaction ends, as SQLite closes a statement's
+            // cursors before it commits.
+            for c in vm.cursors.iter_mut().filter(|c| matches!(c, Some(crate::vdbe::cursor::VmCursor::Sorter(_)))) {
+                *c = None;
+            }
             if env.autocommit && env.active_statements <= 1 {
                 if !vm.committing && env.writing() {
                     vm.committing = true;
