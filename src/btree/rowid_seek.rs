@@ -59,7 +59,7 @@ pub(super) fn cell_start(data: &[u8], ptrs: usize, ncells: usize, i: usize, usab
 
 /// The rowid of cell `i` of a table page.
 #[inline(always)]
-fn table_key(data: &[u8], ptrs: usize, ncells: usize, i: usize, usable: usize, leaf: bool) -> Result<i64> {
+pub(super) fn table_key(data: &[u8], ptrs: usize, ncells: usize, i: usize, usable: usize, leaf: bool) -> Result<i64> {
     let off = cell_start(data, ptrs, ncells, i, usable)?;
     let cell = &data[off..usable];
     let at = if leaf { varint_len(cell)? } else { 4 };
