@@ -37,10 +37,13 @@ use super::arith::integer_arithmetic;
 use super::reg;
 use crate::btree::{Cursor, SeekOp, SeekResult};
 use crate::value::numeric::must_be_int;
+use crate::value::record::compare_record_prefix;
 use crate::value::Value;
 use crate::vdbe::cursor::VmCursor;
+use crate::vdbe::ephemeral_rows::{RowPos, SortedRows};
 use crate::vdbe::program::{cmp_flags, Insn, Opcode, P4};
 use crate::vdbe::{ConnState, Vm};
+use std::cmp::Ordering;
 use std::task::Poll;
 
 /// Most keys after the current one whose descents are requested (as the
@@ -117,42 +120,89 @@ struct Scratch {
     cursor: Cursor,
 }
 
+/// The outer loop's row in the run ahead: a table's (a scratch cursor
+/// stepping forward) or an ephemeral table's (an IN list, a materialized
+/// subquery).
+enum Outer<'a> {
+    Table(Scratch),
+    List { vm_cursor: i32, rows: &'a SortedRows, at: RowPos },
+}
+
+impl Outer<'_> {
+    fn vm_cursor(&self) -> i32 {
+        match self {
+            Outer::Table(s) => s.vm_cursor,
+            Outer::List { vm_cursor, .. } => *vm_cursor,
+        }
+    }
+}
+
 /// The outer loop's rows after the current one, evaluated up to the seek
 /// at `vm.pc` (see the module doc); requests the descents of their keys.
 fn run_ahead(vm: &Vm, insns: &[Insn], env: &mut ConnState) {
     let pc = vm.pc;
     let seek = &insns[pc];
-    // The innermost loop around the seek: the first `Next` after it that
-    // jumps back to or before it.
-    let Some((next_pc, next)) = insns.iter().enumerate().skip(pc + 1).find(|(_, i)| i.opcode == Opcode::Next && (i.p2 as usize) <= pc) else { return };
+    // The innermost loop around the seek over a table or an ephemeral
+    // table: the first `Next`/`Prev` after it that jumps back to or before
+    // it. (A loop over an index's equal keys, `x IN (...)` on a non-unique
+    // index, is evaluated from the loop outside it, for its first entry.)
+    let loop_over_rows = |i: &Insn| match vm.cursors.get(i.p1 as usize) {
+        Some(Some(VmCursor::Btree(c))) => c.cursor.is_table(),
+        Some(Some(VmCursor::Ephemeral(_))) => true,
+        _ => false,
+    };
+    let Some((next_pc, next)) =
+        insns.iter().enumerate().skip(pc + 1).find(|(_, i)| matches!(i.opcode, Opcode::Next | Opcode::Prev) && (i.p2 as usize) <= pc && loop_over_rows(i))
+    else {
+        return;
+    };
     let head = next.p2 as usize;
     let driver = next.p1;
+    let backwards = next.opcode == Opcode::Prev;
     if driver == seek.p1 {
         return;
     }
-    let (Some(Some(VmCursor::Btree(outer))), Some(Some(VmCursor::Btree(target)))) = (vm.cursors.get(driver as usize), vm.cursors.get(seek.p1 as usize)) else {
-        return;
-    };
-    if outer.null_row || outer.eof || !outer.cursor.is_valid() || !outer.cursor.is_table() || !target.cursor.is_table() {
+    let Some(Some(VmCursor::Btree(target))) = vm.cursors.get(seek.p1 as usize) else { return };
+    if !target.cursor.is_table() {
         return;
     }
     let (target_db, target_root) = (target.db, target.cursor.root());
-    // A scratch cursor on the outer loop's current row.
-    let mut rows = Scratch { vm_cursor: driver, db: outer.db, cursor: Cursor::new(outer.cursor.root(), false, None) };
-    let at = outer.cursor.rowid();
-    match rows.cursor.seek_rowid(&mut env.dbs[outer.db].btree, at) {
-        Ok(Poll::Ready(SeekResult::Found)) => {}
+    let mut outer = match vm.cursors.get(driver as usize) {
+        Some(Some(VmCursor::Btree(o))) => {
+            if backwards || o.null_row || o.eof || !o.cursor.is_valid() || !o.cursor.is_table() {
+                return;
+            }
+            // A scratch cursor on the outer loop's current row.
+            let mut s = Scratch { vm_cursor: driver, db: o.db, cursor: Cursor::new(o.cursor.root(), false, None) };
+            match s.cursor.seek_rowid(&mut env.dbs[o.db].btree, o.cursor.rowid()) {
+                Ok(Poll::Ready(SeekResult::Found)) => Outer::Table(s),
+                _ => return,
+            }
+        }
+        Some(Some(VmCursor::Ephemeral(e))) => match e.pos {
+            Some(at) if !e.null_row => Outer::List { vm_cursor: driver, rows: &e.rows, at },
+            _ => return,
+        },
         _ => return,
-    }
+    };
     let mut keys = [0i64; WINDOW];
     let mut n = 0;
     for _ in 0..WINDOW {
-        match rows.cursor.next(&mut env.dbs[rows.db].btree) {
-            Ok(Poll::Ready(true)) => {}
-            // The end, or a leaf not cached (now requested).
-            _ => break,
+        let moved = match &mut outer {
+            Outer::Table(s) => matches!(s.cursor.next(&mut env.dbs[s.db].btree), Ok(Poll::Ready(true))),
+            Outer::List { rows, at, .. } => match if backwards { rows.prev(*at) } else { rows.next(*at) } {
+                Some(p) => {
+                    *at = p;
+                    true
+                }
+                None => false,
+            },
+        };
+        // (At the end, or at a leaf not cached: now requested.)
+        if !moved {
+            break;
         }
-        match evaluate(vm, insns, env, &mut rows, head, pc, next_pc) {
+        match evaluate(vm, insns, env, &mut outer, head, pc, next_pc) {
             Eval::Key(k) => {
                 keys[n] = k;
                 n += 1;
@@ -165,6 +215,15 @@ fn run_ahead(vm: &Vm, insns: &[Insn], env: &mut ConnState) {
     for &k in &keys[..n] {
         bt.prefetch_rowid(target_root, k);
     }
+}
+
+/// Return the evaluation's outcome when [`continue_at`] gives one.
+macro_rules! continue_or_return {
+    ($e:expr) => {
+        if let Some(e) = $e {
+            return e;
+        }
+    };
 }
 
 /// What the evaluation of one outer row gave.
@@ -189,7 +248,7 @@ fn get(vm: &Vm, regs: &[(i32, Value)], i: i32) -> Value {
 
 /// Evaluate `insns[head..pc]` for the outer row `rows` is on (see the
 /// module doc): the key the seek at `pc` would use.
-fn evaluate(vm: &Vm, insns: &[Insn], env: &mut ConnState, rows: &mut Scratch, head: usize, pc: usize, next_pc: usize) -> Eval {
+fn evaluate(vm: &Vm, insns: &[Insn], env: &mut ConnState, outer: &mut Outer<'_>, head: usize, pc: usize, next_pc: usize) -> Eval {
     let mut regs: Vec<(i32, Value)> = Vec::new();
     let mut inner: Vec<Scratch> = Vec::new();
     let mut ip = head;
@@ -250,14 +309,26 @@ fn evaluate(vm: &Vm, insns: &[Insn], env: &mut ConnState, rows: &mut Scratch, he
             }
             Opcode::Goto => jump = Some(p2 as usize),
             Opcode::Rowid | Opcode::Column => {
-                let c = if p1 == rows.vm_cursor {
-                    &mut *rows
-                } else {
-                    match inner.iter_mut().find(|s| s.vm_cursor == p1) {
+                let dst = if insn.opcode == Opcode::Rowid { p2 } else { p3 };
+                if let Outer::List { vm_cursor, rows, at } = outer {
+                    if *vm_cursor == p1 {
+                        let Some((rowid, fields)) = rows.get(*at) else { return Eval::Stop };
+                        let v = if insn.opcode == Opcode::Rowid { Value::Integer(*rowid) } else { fields.get(p2 as usize).cloned().unwrap_or(Value::Null) };
+                        regs.push((dst, v));
+                        continue_or_return!(continue_at(&mut ip, None, pc, next_pc));
+                        continue;
+                    }
+                }
+                let c = match outer {
+                    Outer::Table(s) if s.vm_cursor == p1 => s,
+                    _ => match inner.iter_mut().find(|s| s.vm_cursor == p1) {
                         Some(s) => s,
                         None => return Eval::Stop,
-                    }
+                    },
                 };
+                if !c.cursor.is_table() {
+                    return Eval::Stop;
+                }
                 let v = if insn.opcode == Opcode::Rowid {
                     Value::Integer(c.cursor.rowid())
                 } else {
@@ -269,11 +340,72 @@ fn evaluate(vm: &Vm, insns: &[Insn], env: &mut ConnState, rows: &mut Scratch, he
                         _ => return Eval::Stop,
                     }
                 };
-                regs.push((if insn.opcode == Opcode::Rowid { p2 } else { p3 }, v));
+                regs.push((dst, v));
+            }
+            Opcode::SeekGE | Opcode::SeekGT | Opcode::SeekLE | Opcode::SeekLT => {
+                // An index seek by `n` registers (an inner index, or the
+                // index an IN list's values are looked up in).
+                let (Some(Some(VmCursor::Btree(t))), P4::Int64(nk)) = (vm.cursors.get(p1 as usize), &insn.p4) else { return Eval::Stop };
+                let Some(ki) = t.cursor.key_info() else { return Eval::Stop };
+                if *nk <= 0 || p1 == outer.vm_cursor() {
+                    return Eval::Stop;
+                }
+                let key: Vec<Value> = (0..*nk as i32).map(|i| get(vm, &regs, p3 + i)).collect();
+                let refs: Vec<_> = key.iter().map(|v| v.as_ref()).collect();
+                let op = match insn.opcode {
+                    Opcode::SeekGE => SeekOp::Ge,
+                    Opcode::SeekGT => SeekOp::Gt,
+                    Opcode::SeekLE => SeekOp::Le,
+                    _ => SeekOp::Lt,
+                };
+                let mut s = Scratch { vm_cursor: p1, db: t.db, cursor: Cursor::new(t.cursor.root(), false, Some(ki.clone())) };
+                match s.cursor.seek_index(&mut env.dbs[t.db].btree, &refs, op) {
+                    Ok(Poll::Ready(true)) => {
+                        inner.retain(|x| x.vm_cursor != p1);
+                        inner.push(s);
+                    }
+                    Ok(Poll::Ready(false)) => jump = Some(p2 as usize),
+                    Ok(Poll::Pending) => return Eval::Skip,
+                    Err(_) => return Eval::Stop,
+                }
+            }
+            Opcode::IdxGE | Opcode::IdxGT | Opcode::IdxLE | Opcode::IdxLT => {
+                let P4::Int64(nk) = insn.p4 else { return Eval::Stop };
+                let Some(c) = inner.iter_mut().find(|s| s.vm_cursor == p1) else { return Eval::Stop };
+                let Some(ki) = c.cursor.key_info().cloned() else { return Eval::Stop };
+                if nk <= 0 {
+                    return Eval::Stop;
+                }
+                let key: Vec<Value> = (0..nk as i32).map(|i| get(vm, &regs, p3 + i)).collect();
+                let refs: Vec<_> = key.iter().map(|v| v.as_ref()).collect();
+                let o = match c.cursor.payload(&mut env.dbs[c.db].btree) {
+                    Ok(Poll::Ready(rec)) => match compare_record_prefix(rec, &refs, &ki) {
+                        Ok(o) => o,
+                        Err(_) => return Eval::Stop,
+                    },
+                    Ok(Poll::Pending) => return Eval::Skip,
+                    Err(_) => return Eval::Stop,
+                };
+                let take = match insn.opcode {
+                    Opcode::IdxGE => o != Ordering::Less,
+                    Opcode::IdxGT => o == Ordering::Greater,
+                    Opcode::IdxLE => o != Ordering::Greater,
+                    _ => o == Ordering::Less,
+                };
+                if take {
+                    jump = Some(p2 as usize);
+                }
+            }
+            Opcode::IdxRowid => {
+                let Some(c) = inner.iter().find(|s| s.vm_cursor == p1) else { return Eval::Stop };
+                match c.cursor.index_key_rowid() {
+                    Some(r) => regs.push((p2, Value::Integer(r))),
+                    None => return Eval::Stop,
+                }
             }
             Opcode::SeekRowid => {
                 let Some(Some(VmCursor::Btree(t))) = vm.cursors.get(p1 as usize) else { return Eval::Stop };
-                if p1 == rows.vm_cursor {
+                if p1 == outer.vm_cursor() {
                     return Eval::Stop;
                 }
                 match must_be_int(&get(vm, &regs, p3)) {
