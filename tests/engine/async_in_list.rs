@@ -40,7 +40,7 @@ fn an_in_list_requests_the_next_keys_descents_together() {
         format!("SELECT a, substr(b, 1, 4) FROM t WHERE a IN ({})", in_list()),
         format!("SELECT sum(length(b)), count(*) FROM t WHERE a IN ({})", in_list()),
         format!("SELECT a FROM t WHERE a IN ({}) ORDER BY a DESC", in_list()),
-        format!("SELECT count(*) FROM t WHERE a IN (SELECT (a * 2371) % 6000 + 1 FROM t WHERE a <= 100)"),
+        "SELECT count(*) FROM t WHERE a IN (SELECT (a * 2371) % 6000 + 1 FROM t WHERE a <= 100)".to_string(),
     ];
     for q in &queries {
         let want = match sql_common::run_ref(&reference, q).pop() {

@@ -124,7 +124,7 @@ struct Scratch {
 /// stepping forward) or an ephemeral table's (an IN list, a materialized
 /// subquery).
 enum Outer<'a> {
-    Table(Scratch),
+    Table(Box<Scratch>),
     List { vm_cursor: i32, rows: &'a SortedRows, at: RowPos },
 }
 
@@ -175,7 +175,7 @@ fn run_ahead(vm: &Vm, insns: &[Insn], env: &mut ConnState) {
             // A scratch cursor on the outer loop's current row.
             let mut s = Scratch { vm_cursor: driver, db: o.db, cursor: Cursor::new(o.cursor.root(), false, None) };
             match s.cursor.seek_rowid(&mut env.dbs[o.db].btree, o.cursor.rowid()) {
-                Ok(Poll::Ready(SeekResult::Found)) => Outer::Table(s),
+                Ok(Poll::Ready(SeekResult::Found)) => Outer::Table(Box::new(s)),
                 _ => return,
             }
         }
@@ -320,7 +320,7 @@ fn evaluate(vm: &Vm, insns: &[Insn], env: &mut ConnState, outer: &mut Outer<'_>,
                     }
                 }
                 let c = match outer {
-                    Outer::Table(s) if s.vm_cursor == p1 => s,
+                    Outer::Table(s) if s.vm_cursor == p1 => &mut **s,
                     _ => match inner.iter_mut().find(|s| s.vm_cursor == p1) {
                         Some(s) => s,
                         None => return Eval::Stop,
