@@ -44,6 +44,7 @@ mod freelist;
 mod index_probe;
 mod insert;
 mod integrity;
+mod key_prefetch;
 mod near;
 mod overflow;
 pub mod page;
@@ -67,6 +68,7 @@ pub use cursor::root_faults;
 use cursor::Probe;
 pub use overflow::ChainRead;
 use page::{Node, PageKind};
+pub use read_ahead::MAX_WINDOW as READ_AHEAD_WINDOW;
 use std::sync::Arc;
 use walk::Walk;
 
@@ -950,6 +952,16 @@ impl Cursor {
     /// The tree's root page.
     pub fn root(&self) -> Pgno {
         self.root
+    }
+
+    /// Whether the cursor is on a table tree (keyed by rowid), not an index.
+    pub fn is_table(&self) -> bool {
+        self.key_info.is_none()
+    }
+
+    /// An index cursor's key order (`None` on a table tree).
+    pub fn key_info(&self) -> Option<&Arc<KeyInfo>> {
+        self.key_info.as_ref()
     }
 
     /// Whether the leaf the path ends on is known to be the tree's last:

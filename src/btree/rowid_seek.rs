@@ -64,7 +64,7 @@ pub(super) fn cell_start(data: &[u8], ptrs: usize, ncells: usize, i: usize, usab
 /// payload-size varint, skipped, on leaves); the pointer array and the
 /// usable area are bounded once, not per probe.
 #[inline(always)]
-fn search_table_page(data: &[u8], ptrs: usize, ncells: usize, usable: usize, leaf: bool, rowid: i64) -> Result<(usize, bool)> {
+pub(super) fn search_table_page(data: &[u8], ptrs: usize, ncells: usize, usable: usize, leaf: bool, rowid: i64) -> Result<(usize, bool)> {
     let min = ptrs + 2 * ncells;
     let (Some(array), Some(area)) = (data.get(ptrs..min), data.get(..usable)) else { return Err(Error::corrupt()) };
     let (mut lo, mut hi) = (0usize, ncells);

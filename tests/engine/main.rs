@@ -28,6 +28,7 @@ mod wal_support;
 
 mod async_durability;
 mod async_errors;
+mod async_in_list;
 mod async_paths;
 mod async_pragma_limits;
 mod async_quantum;

@@ -17,6 +17,7 @@ mod quantum;
 mod record;
 pub(crate) mod schema;
 mod seek;
+mod seek_ahead;
 mod super_commit;
 mod tablefn;
 pub mod trigger_counts;
@@ -359,7 +360,14 @@ fn dispatch<'p>(vm: &mut Vm, top: &'p Program, current: &mut &'p Program, prog: 
         | Opcode::IdxLT
         | Opcode::Found
         | Opcode::NotFound
-        | Opcode::NoConflict => seek::exec(vm, insn, env),
+        | Opcode::NoConflict => {
+            let flow = seek::exec(vm, insn, env);
+            if matches!(insn.opcode, Opcode::SeekRowid | Opcode::SeekGE | Opcode::SeekGT | Opcode::SeekLE | Opcode::SeekLT) && matches!(flow, Ok(Flow::Pending))
+            {
+                seek_ahead::after_wait(vm, &prog.insns, env);
+            }
+            flow
+        }
         Opcode::NewRowid | Opcode::Insert | Opcode::Delete | Opcode::IdxInsert | Opcode::IdxDelete => write::exec(vm, insn, env),
         Opcode::Halt | Opcode::Transaction | Opcode::AutoCommit | Opcode::Savepoint | Opcode::ReadCookie | Opcode::SetCookie => txn::exec(vm, prog, insn, env),
         Opcode::CreateBtree
