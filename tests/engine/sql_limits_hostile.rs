@@ -842,3 +842,69 @@ fn using_terms_count_in_the_where_height_as_sqlite() {
         }
     }
 }
+
+/// The parse itself polls `sqlite3_interrupt`, as SQLite's parser loop
+/// does between tokens: with an interrupt pending (set while a statement
+/// runs, so the prepare does not forget it), a text of a million terms
+/// whose syntax error is its last token fails with SQLITE_INTERRUPT, not
+/// with the syntax error at its end, on both engines. Before the parser
+/// crate had its hook (`vendor/sqlite3-parser`), ours read every token
+/// first and answered the syntax error. Short texts, a syntax error at
+/// the first token, and an empty text are compared too.
+#[test]
+fn a_pending_interrupt_stops_the_parse_before_its_end() {
+    let n = 1_000_000;
+    let list = |f: &dyn Fn(usize) -> String, sep: &str| (0..n).map(f).collect::<Vec<_>>().join(sep);
+    let texts = [
+        "SELECT 1".to_string(),
+        "SELEC 1".to_string(),
+        "SELECT 1 +".to_string(),
+        "SELECT (1".to_string(),
+        String::new(),
+        " -- nothing".to_string(),
+        format!("SELECT a FROM t WHERE a IN ({},)", list(&|i| i.to_string(), ", ")),
+        format!("SELECT {} FROM t WHERE", list(&|i| i.to_string(), ", ")),
+        format!("{} UNION ALL", list(&|i| format!("SELECT {i}"), " UNION ALL ")),
+        format!("INSERT INTO t VALUES {},", list(&|i| format!("({i})"), ", ")),
+        format!("INSERT INTO t SELECT 1 FROM (VALUES {}) WHERE", list(&|i| format!("({i}, 'x')"), ", ")),
+    ];
+    let setup = "CREATE TABLE t(a); INSERT INTO t VALUES(1),(2),(3)";
+    let mut conn = ours_open();
+    run_ours(&mut conn, setup);
+    let reference = RefDb::open();
+    run_ref(&reference, setup);
+    for text in &texts {
+        let (running, _) = conn.prepare(b"SELECT a FROM t").unwrap();
+        let mut running = running.unwrap();
+        assert_eq!(running.step(&mut conn).unwrap(), ringlite::StepResult::Row);
+        conn.interrupt_flag().store(true, std::sync::atomic::Ordering::Relaxed);
+        let ours = match conn.prepare(text.as_bytes()) {
+            Ok(_) => None,
+            Err(e) => Some((e.primary(), e.message.clone())),
+        };
+        running.reset(&mut conn);
+        drop(running);
+        let theirs = unsafe {
+            let mut st = std::ptr::null_mut();
+            ffi::sqlite3_prepare_v2(reference.0, c"SELECT a FROM t".as_ptr(), -1, &mut st, std::ptr::null_mut());
+            assert_eq!(ffi::sqlite3_step(st), ffi::SQLITE_ROW);
+            ffi::sqlite3_interrupt(reference.0);
+            let c = std::ffi::CString::new(text.as_str()).unwrap();
+            let mut other = std::ptr::null_mut();
+            let rc = ffi::sqlite3_prepare_v2(reference.0, c.as_ptr(), -1, &mut other, std::ptr::null_mut());
+            let msg = std::ffi::CStr::from_ptr(ffi::sqlite3_errmsg(reference.0)).to_string_lossy().into_owned();
+            ffi::sqlite3_finalize(other);
+            ffi::sqlite3_finalize(st);
+            if rc == 0 {
+                None
+            } else {
+                Some((rc, msg))
+            }
+        };
+        let shown: String = text.chars().take(40).collect();
+        assert_eq!(ours, theirs, "{shown}");
+        if text.len() > 1000 {
+            assert_eq!(ours, Some((ffi::SQLITE_INTERRUPT, "interrupted".to_string())), "{shown}");
+        }
+    }
+}
