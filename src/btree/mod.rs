@@ -65,6 +65,7 @@ use crate::{IoPoll, Poll};
 use balance::Level;
 pub use cursor::root_faults;
 use cursor::Probe;
+pub use overflow::chain_faults;
 pub use overflow::ChainRead;
 use page::{Node, PageKind};
 use std::sync::Arc;
