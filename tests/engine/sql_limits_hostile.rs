@@ -908,3 +908,42 @@ fn a_pending_interrupt_stops_the_parse_before_its_end() {
         }
     }
 }
+
+/// Heights SQLite's parser does not build: a unary `+` or `-` over a
+/// unary `+` takes that node over, and a null test (`IS NULL`, `IS NOT
+/// NULL`, `ISNULL`, `NOTNULL`, `NOT NULL`) of a literal, under any unary
+/// signs, or of such a test, is folded to the integer 0 or 1. Chains of
+/// them within and past a lowered SQLITE_LIMIT_EXPR_DEPTH, on columns
+/// (not folded) and literals (fuzz deep run, session 29: ours refused
+/// `SELECT ++...+-3` and `SELECT 0 IS NULL IS NULL ...` that SQLite runs).
+#[test]
+fn unary_plus_chains_and_folded_null_tests_have_sqlites_heights() {
+    let setup = "CREATE TABLE t(a INTEGER, b TEXT); INSERT INTO t VALUES(1, 'x'), (NULL, NULL)";
+    let limits = [(LIMIT_EXPR_DEPTH, 45)];
+    for n in [10, 44, 45, 46, 60, 200] {
+        let plus = "+".repeat(n);
+        let signs: String = (0..n).map(|i| if i % 3 == 0 { "- " } else { "+" }).collect();
+        let null_tests: String = (0..n).map(|i| [" IS NULL", " IS NOT NULL", " ISNULL", " NOTNULL", " NOT NULL"][i % 5]).collect();
+        for sql in [
+            format!("SELECT {plus}1"),
+            format!("SELECT {plus}-3"),
+            format!("SELECT -{plus}1"),
+            format!("SELECT {signs}1"),
+            format!("SELECT {plus}a FROM t"),
+            format!("SELECT a FROM t WHERE {plus}x'41'"),
+            format!("SELECT 0{null_tests}"),
+            format!("SELECT 'a'{null_tests}"),
+            format!("SELECT -(+7){null_tests}"),
+            format!("SELECT {signs}2{null_tests}"),
+            format!("SELECT a{null_tests} FROM t"),
+            format!("SELECT (1 IS NULL) + 0{null_tests}"),
+            format!("SELECT 1 FROM t WHERE b IS NULL{null_tests}"),
+        ] {
+            same_with_limits(&limits, setup, &sql);
+        }
+    }
+    // Long folded chains at the default limits (only the text bounds them).
+    let chain = " IS NULL".repeat(20_000);
+    same_with_limits(&[], setup, &format!("SELECT 0{chain}"));
+    same_with_limits(&[], setup, &format!("CREATE INDEX ti ON t(a) WHERE 'a'{chain}"));
+}
