@@ -947,3 +947,28 @@ fn unary_plus_chains_and_folded_null_tests_have_sqlites_heights() {
     same_with_limits(&[], setup, &format!("SELECT 0{chain}"));
     same_with_limits(&[], setup, &format!("CREATE INDEX ti ON t(a) WHERE 'a'{chain}"));
 }
+
+/// SQLITE_LIMIT_WORKER_THREADS (11): its default, its clamp to the
+/// build's maximum, and `PRAGMA threads` reading and setting it, step by
+/// step as SQLite answers.
+#[test]
+fn worker_threads_limit_and_pragma_threads() {
+    const LIMIT_WORKER_THREADS: i32 = 11;
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    let mut limit = |v: i32| (ours_limit(&mut ours, LIMIT_WORKER_THREADS, v), unsafe { ffi::sqlite3_limit(reference.0, LIMIT_WORKER_THREADS, v) });
+    for v in [-1, 100, -1, 2, -1, 0, -1, -5, -1] {
+        let (a, b) = limit(v);
+        assert_eq!(a, b, "sqlite3_limit(WORKER_THREADS, {v})");
+    }
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    for sql in ["PRAGMA threads", "PRAGMA threads=3", "PRAGMA threads", "PRAGMA threads=100", "PRAGMA threads", "PRAGMA threads=-1", "PRAGMA threads"] {
+        assert_eq!(run_ours(&mut ours, sql), run_ref(&reference, sql), "{sql}");
+    }
+    assert_eq!(ours.limit(LIMIT_WORKER_THREADS, -1), unsafe { ffi::sqlite3_limit(reference.0, LIMIT_WORKER_THREADS, -1) });
+}
+
+fn ours_limit(conn: &mut ringlite::Connection, id: i32, v: i32) -> i32 {
+    conn.limit(id, v)
+}
