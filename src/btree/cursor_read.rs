@@ -139,9 +139,13 @@ impl Btree {
             buf.extend_from_slice(rec);
             return Ok((0, true));
         }
-        let (bytes, info) = page::cell(data, &h, top.idx, self.usable())?;
+        // (A table row's cell is taken as it is: a first overflow page
+        // number of 0 fails the read of the bytes past the cell, as in
+        // SQLite, not the move onto the row.)
+        let (bytes, info) =
+            if h.kind.is_table() { page::cell_unchecked(data, &h, top.idx, self.usable())? } else { page::cell(data, &h, top.idx, self.usable())? };
         buf.clear();
-        if h.kind.is_table() && info.overflow != 0 {
+        if h.kind.is_table() && info.local < info.payload_size as usize {
             return Ok((info.rowid, false));
         }
         self.full_payload_into(bytes, &info, buf)?;
@@ -774,7 +778,7 @@ impl Cursor {
                     let top = path.last().ok_or_else(Error::corrupt)?;
                     let data = bt.pager.page(top.pgno)?;
                     let h = page::header(data, top.pgno)?;
-                    let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
+                    let (bytes, info) = page::cell_unchecked(data, &h, top.idx, bt.usable())?;
                     if h.kind != PageKind::TableLeaf {
                         return Err(Error::corrupt());
                     }
@@ -902,7 +906,7 @@ impl Cursor {
                 let top = path.last().ok_or_else(Error::corrupt)?;
                 let data = bt.pager.page(top.pgno)?;
                 let h = page::header(data, top.pgno)?;
-                let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
+                let (bytes, info) = page::cell_unchecked(data, &h, top.idx, bt.usable())?;
                 if h.kind != PageKind::TableLeaf {
                     return Err(Error::corrupt());
                 }
@@ -942,8 +946,8 @@ impl Cursor {
                     if h.kind != PageKind::TableLeaf {
                         return Err(Error::corrupt());
                     }
-                    let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
-                    if info.overflow != 0 {
+                    let (bytes, info) = page::cell_unchecked(data, &h, top.idx, bt.usable())?;
+                    if info.local < info.payload_size as usize {
                         return Ok(false);
                     }
                     let local = bytes.get(info.payload_offset..info.payload_offset + info.local).ok_or_else(Error::corrupt)?;
@@ -989,7 +993,7 @@ impl Cursor {
                 let top = path.last().ok_or_else(Error::corrupt)?;
                 let data = bt.pager.page(top.pgno)?;
                 let h = page::header(data, top.pgno)?;
-                let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
+                let (bytes, info) = page::cell_unchecked(data, &h, top.idx, bt.usable())?;
                 if h.kind != PageKind::TableLeaf {
                     return Err(Error::corrupt());
                 }
@@ -1062,7 +1066,7 @@ impl Cursor {
                 let top = path.last().ok_or_else(Error::corrupt)?;
                 let data = bt.pager.page(top.pgno)?;
                 let h = page::header(data, top.pgno)?;
-                let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
+                let (bytes, info) = page::cell_unchecked(data, &h, top.idx, bt.usable())?;
                 if h.kind != PageKind::TableLeaf {
                     return Err(Error::corrupt());
                 }
@@ -1109,7 +1113,7 @@ impl Cursor {
             let top = path.last().ok_or_else(Error::corrupt)?;
             let data = bt.pager.page(top.pgno)?;
             let h = page::header(data, top.pgno)?;
-            let (bytes, info) = page::cell(data, &h, top.idx, bt.usable())?;
+            let (bytes, info) = page::cell_unchecked(data, &h, top.idx, bt.usable())?;
             if h.kind != PageKind::TableLeaf {
                 return Err(Error::corrupt());
             }

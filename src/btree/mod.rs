@@ -66,6 +66,7 @@ use crate::{IoPoll, Poll};
 use balance::Level;
 pub use cursor::root_faults;
 use cursor::Probe;
+pub use overflow::chain_faults;
 pub use overflow::ChainRead;
 use page::{Node, PageKind};
 pub use read_ahead::MAX_WINDOW as READ_AHEAD_WINDOW;

@@ -15,13 +15,35 @@
 //! a batch of pages in memory, not the value.
 //!
 //! Invariant: a chain is followed for at most as many pages as the payload
-//! size implies; a longer chain, a loop, or a bad page number is
-//! `SQLITE_CORRUPT`.
+//! size implies. Reading a payload, as SQLite's reads, a page number of 0
+//! or past the end of the file before the payload's last byte is
+//! `SQLITE_CORRUPT` (counted, [`chain_faults`]); what the chain holds after
+//! that byte (more pages, a loop back) is left to the integrity check.
 
 use super::cell::{self, get_u32, CellInfo};
 use super::page::PageKind;
 use super::{Btree, Pgno};
 use crate::error::{Error, Result};
+
+thread_local! {
+    /// Chains found broken while a payload was read (see [`chain_faults`]).
+    static CHAIN_FAULTS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many times this thread found an overflow chain broken while
+/// reading a payload. SQLite's integrity check ends with SQLITE_CORRUPT
+/// when a column it reads lies past such a break (its `OP_Column` fails
+/// reading the payload), where a record that cannot be decoded is a
+/// report row: the statement tells the two apart by this count.
+pub fn chain_faults() -> u64 {
+    CHAIN_FAULTS.with(std::cell::Cell::get)
+}
+
+/// The error of a broken chain, counted.
+fn broken_chain() -> Error {
+    CHAIN_FAULTS.with(|n| n.set(n.get() + 1));
+    Error::corrupt()
+}
 use crate::value::varint::{put_varint, varint_len};
 
 /// A payload to write: `bytes`, then `zeros` zero bytes (not stored).
@@ -135,23 +157,31 @@ impl Btree {
     pub(super) fn full_payload_into(&self, cell_bytes: &[u8], info: &CellInfo, out: &mut Vec<u8>) -> Result<()> {
         let start = out.len();
         out.extend_from_slice(&cell_bytes[info.payload_offset..info.payload_offset + info.local]);
-        if info.overflow == 0 {
+        // (A payload that spills is read from its chain even when the
+        // cell's first overflow page number is 0: that is a chain ended
+        // too soon, not a payload that fits in its cell.)
+        if info.local == info.payload_size as usize {
             return Ok(());
         }
         out.reserve(info.payload_size as usize - info.local);
         let per_page = self.usable() as usize - 4;
         let mut next = info.overflow;
         for _ in 0..self.chain_len(info) {
-            if next < 2 || next > self.pager.db_size() {
-                return Err(Error::corrupt());
+            // (Page 1 is read as any other page, as SQLite's payload
+            // read does; 0 and pages past the end are breaks.)
+            if next == 0 || next > self.pager.db_size() {
+                return Err(broken_chain());
             }
             let data = self.pager.page(next)?;
             let want = (info.payload_size as usize - (out.len() - start)).min(per_page);
             out.extend_from_slice(&data[4..4 + want]);
             next = get_u32(data, 0)?;
         }
-        if out.len() - start != info.payload_size as usize || next != 0 {
-            return Err(Error::corrupt());
+        // (What follows the last page the payload needs is not looked at,
+        // as SQLite's payload read does not: a chain that goes on is the
+        // integrity check's report, not a read error.)
+        if out.len() - start != info.payload_size as usize {
+            return Err(broken_chain());
         }
         Ok(())
     }
@@ -177,8 +207,8 @@ impl Btree {
     pub(super) fn continue_chain_read(&mut self, st: &mut ChainRead, out: &mut Vec<u8>, out_start: usize) -> Result<()> {
         let per_page = self.usable() as usize - 4;
         while st.at < st.to {
-            if st.pages_left == 0 || st.next < 2 || st.next > self.pager.db_size() {
-                return Err(Error::corrupt());
+            if st.pages_left == 0 || st.next == 0 || st.next > self.pager.db_size() {
+                return Err(broken_chain());
             }
             let data = self.pager.page(st.next)?;
             let end = (st.at + per_page).min(st.payload_size);
@@ -193,10 +223,7 @@ impl Btree {
             self.pager.unpin_all();
         }
         if out.len() - out_start != st.to - st.from {
-            return Err(Error::corrupt());
-        }
-        if st.to == st.payload_size && (st.next != 0 || st.pages_left != 0) {
-            return Err(Error::corrupt());
+            return Err(broken_chain());
         }
         Ok(())
     }
@@ -207,8 +234,8 @@ impl Btree {
     pub(super) fn seek_chain(&mut self, st: &mut ChainRead, target: usize) -> Result<()> {
         let per_page = self.usable() as usize - 4;
         while st.at + per_page <= target && st.at < st.payload_size {
-            if st.pages_left == 0 || st.next < 2 || st.next > self.pager.db_size() {
-                return Err(Error::corrupt());
+            if st.pages_left == 0 || st.next == 0 || st.next > self.pager.db_size() {
+                return Err(broken_chain());
             }
             st.next = get_u32(self.pager.page(st.next)?, 0)?;
             st.at += per_page;

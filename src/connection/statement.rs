@@ -36,6 +36,9 @@ pub struct Statement {
     /// `btree::root_faults` when the VM last started running: a fault
     /// since then fails an integrity check instead of being its report.
     root_faults_before: u64,
+    /// `btree::chain_faults` when the VM last started running: a broken
+    /// overflow chain met reading a column since then is an error.
+    chain_faults_before: u64,
     /// The figures `sqlite_stmt` lists, published at each step's return.
     stats: Arc<StmtStats>,
     /// `sqlite3_stmt_status` counters of the runs before the VM's current
@@ -97,6 +100,7 @@ impl Statement {
             explain_pos: 0,
             ended_with_report: false,
             root_faults_before: 0,
+            chain_faults_before: 0,
             stats,
             past_status: [0; 4],
             past_steps: 0,
@@ -402,6 +406,7 @@ impl Statement {
                 self.publish();
             }
             self.root_faults_before = crate::btree::root_faults();
+            self.chain_faults_before = crate::btree::chain_faults();
             let r = self.vm.run(&self.program, conn);
             if let Some(out) = self.on_vm_step(conn, r, &mut busy_since, &mut busy_count, &mut schema_retry)? {
                 return Ok(out);
@@ -484,7 +489,9 @@ impl Statement {
                 // already reported that SQLite's read past.)
                 // (A cursor whose root page is of the other kind, or 0,
                 // fails SQLite's check outright.)
-                let root_fault = crate::btree::root_faults() != self.root_faults_before;
+                // (Nor does a column whose bytes lie past a break in its
+                // overflow chain: SQLite's `Column` fails reading them.)
+                let root_fault = crate::btree::root_faults() != self.root_faults_before || crate::btree::chain_faults() != self.chain_faults_before;
                 let in_column =
                     !root_fault && (produced || self.program.insns.get(self.vm.pc).is_some_and(|i| i.opcode == crate::vdbe::program::Opcode::Column));
                 // A failed change is undone, and so are its counts

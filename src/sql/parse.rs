@@ -13,6 +13,7 @@ use sqlite3_parser::dialect::TokenType;
 use sqlite3_parser::lexer::sql::{Error as ParseError, Parser, ParserError, Tokenizer};
 use sqlite3_parser::lexer::Scanner;
 use sqlite3_parser::{Bump, FallibleIterator};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Stack kept free before recursing code grows the stack. Walks that do
 /// not call [`with_stack`] themselves recurse at most once per height or
@@ -54,12 +55,21 @@ fn offset_of(input: &[u8], line: usize, column: usize) -> usize {
 /// Parse the first statement of `sql` and hand it to `f` together with
 /// the offset just past it. `None` when only whitespace/comments remain.
 pub fn with_first_statement<R>(sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>>, usize) -> Result<R>) -> Result<R> {
+    with_first_statement_interruptible(sql, None, f)
+}
+
+/// [`with_first_statement`] whose parse stops with SQLITE_INTERRUPT once
+/// `interrupt` is set: the parser crate polls it every few hundred tokens
+/// (`Parser::set_interrupt`), as SQLite's parser loop checks
+/// `sqlite3_interrupt` between tokens, so a huge statement's prepare stops
+/// within microseconds instead of when its parse ends.
+pub fn with_first_statement_interruptible<R>(sql: &[u8], interrupt: Option<&AtomicBool>, f: impl FnOnce(Option<&Cmd<'_>>, usize) -> Result<R>) -> Result<R> {
     // The parse and its checks are compiled once, with `f` behind `dyn`
     // (they were ~6 KB per caller's `R` and closure). On success `f` has
     // run: every `Ok` of `first_statement_in` is the one of its call.
     let mut f = Some(f);
     let mut out = None;
-    parse_first_statement(sql, &mut |cmd, end| {
+    parse_first_statement(sql, interrupt, &mut |cmd, end| {
         let f = f.take().expect("the statement is handed over once");
         out = Some(f(cmd, end)?);
         Ok(())
@@ -68,11 +78,27 @@ pub fn with_first_statement<R>(sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>>, usiz
 }
 
 /// [`with_first_statement`] for a callback returning nothing.
-fn parse_first_statement(sql: &[u8], f: &mut dyn FnMut(Option<&Cmd<'_>>, usize) -> Result<()>) -> Result<()> {
+fn parse_first_statement(sql: &[u8], interrupt: Option<&AtomicBool>, f: &mut dyn FnMut(Option<&Cmd<'_>>, usize) -> Result<()>) -> Result<()> {
     // The AST lives in an arena kept by the thread between statements (a
     // parse nested in `f` finds none and makes its own).
-    let mut bump = ARENA.with(|a| a.take()).unwrap_or_default();
-    let result = first_statement_in(&bump, sql, f);
+    // (Counted only for a long text: a bulk INSERT's text, whose rows but
+    // the first are blanked, `sql::value_rows`, reserves nothing.)
+    let spelled = if sql.len() >= ARENA_RESERVE_FROM { sql.iter().filter(|b| !b.is_ascii_whitespace()).count() } else { 0 };
+    let mut bump = if spelled >= ARENA_RESERVE_FROM {
+        // A long list grows in the arena by doubling. When the arena's
+        // chunk is full, the list moves to a new chunk twice as large and
+        // its old copy stays behind (a 150,000-item IN list touched
+        // 66 MB of chunks for a 21 MB list). One chunk reserved for the
+        // whole parse lets the list grow where it is (the parser crate no
+        // longer copies token texts into the arena between two items);
+        // the pages the parse never reaches are never touched, so they
+        // cost address space, not memory. If the reservation is refused,
+        // the arena grows chunk by chunk as before.
+        Bump::try_with_capacity(spelled.saturating_mul(ARENA_BYTES_PER_TEXT_BYTE)).unwrap_or_default()
+    } else {
+        ARENA.with(|a| a.take()).unwrap_or_default()
+    };
+    let result = first_statement_in(&bump, sql, interrupt, f);
     if bump.allocated_bytes() <= ARENA_KEPT_BYTES {
         bump.reset();
         ARENA.with(|a| a.set(Some(bump)));
@@ -85,14 +111,30 @@ thread_local! {
     static ARENA: std::cell::Cell<Option<Bump>> = const { std::cell::Cell::new(None) };
 }
 
+/// Texts with at least this many bytes besides white space parse into an
+/// arena reserved for them whole (see `parse_first_statement`).
+const ARENA_RESERVE_FROM: usize = 64 * 1024;
+
+/// The arena reserved per such byte: the densest list (`1,`:
+/// two bytes, one 80-byte expression) needs 40 bytes per byte, twice that
+/// while it doubles.
+const ARENA_BYTES_PER_TEXT_BYTE: usize = 100;
+
 /// An arena grown larger than this by a big statement is freed, not kept.
 const ARENA_KEPT_BYTES: usize = 1 << 20;
 
-fn first_statement_in(bump: &Bump, sql: &[u8], f: &mut dyn FnMut(Option<&Cmd<'_>>, usize) -> Result<()>) -> Result<()> {
-    fn parse<'a>(bump: &'a Bump, text: &'a [u8]) -> std::thread::Result<(std::result::Result<Option<Cmd<'a>>, ParseError>, usize)> {
+fn first_statement_in(bump: &Bump, sql: &[u8], interrupt: Option<&AtomicBool>, f: &mut dyn FnMut(Option<&Cmd<'_>>, usize) -> Result<()>) -> Result<()> {
+    let interrupted = move || interrupt.is_some_and(|flag| flag.load(Ordering::Relaxed));
+    let interrupted: &dyn Fn() -> bool = &interrupted;
+    fn parse<'a>(
+        bump: &'a Bump,
+        text: &'a [u8],
+        interrupted: &'a dyn Fn() -> bool,
+    ) -> std::thread::Result<(std::result::Result<Option<Cmd<'a>>, ParseError>, usize)> {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             with_stack(|| {
                 let mut parser = Parser::new(bump, text);
+                parser.set_interrupt(interrupted);
                 let r = parser.next();
                 let pos = parser.position();
                 (r, offset_of(text, pos.line, pos.column))
@@ -107,7 +149,7 @@ fn first_statement_in(bump: &Bump, sql: &[u8], f: &mut dyn FnMut(Option<&Cmd<'_>
     };
     // (Declared first: a reparse borrows from it.)
     let renamed: Option<super::repeated_set_columns::Rewritten>;
-    let mut parsed = parse(bump, sql);
+    let mut parsed = parse(bump, sql, interrupted);
     // SQLite's tokenizer reads "/*" at the very end as "/" and "*", and
     // any other unterminated comment as running to the end of the input,
     // i.e. as whitespace: the text before it is parsed alone.
@@ -118,7 +160,7 @@ fn first_statement_in(bump: &Bump, sql: &[u8], f: &mut dyn FnMut(Option<&Cmd<'_>
                 return Err(Error::sql("near \"*\": syntax error"));
             }
             text = &sql[..start];
-            parsed = parse(bump, text);
+            parsed = parse(bump, text, interrupted);
         }
     }
     // `SET (a, a) = ...`, which the parser crate refuses: parsed again
@@ -128,7 +170,7 @@ fn first_statement_in(bump: &Bump, sql: &[u8], f: &mut dyn FnMut(Option<&Cmd<'_>
         if msg.ends_with("specified more than once") {
             renamed = super::repeated_set_columns::rename_repeated_set_columns(text);
             if let Some(r) = &renamed {
-                let again = parse(bump, &r.text);
+                let again = parse(bump, &r.text, interrupted);
                 if let Ok((Ok(cmd), end)) = again {
                     let end = if end >= r.text.len() { text.len() } else { r.original_offset(end) };
                     parsed = Ok((Ok(cmd), end));
@@ -169,6 +211,7 @@ fn first_statement_in(bump: &Bump, sql: &[u8], f: &mut dyn FnMut(Option<&Cmd<'_>
             // Only whitespace, comments, or empty statements.
             f(None, end.max(sql.len()))
         }
+        Err(ParseError::Interrupted) => Err(Error::code(crate::error::SQLITE_INTERRUPT)),
         Err(e) => {
             let stop = error_position(&e).map_or(sql.len(), |(line, column)| offset_of(sql, line, column));
             if let Some(t) = register_token(sql, stop) {

@@ -154,6 +154,7 @@ fn check_as(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>, 
         insert_row: false,
         deferred: None,
         saw_expr_subquery: false,
+        no_fold: 0,
         after_expansion: None,
         after_resolve: None,
         stored_leaves,
@@ -240,6 +241,10 @@ struct Walk<'i> {
     insert_row: bool,
     /// Expressions walked, for polling the interrupt flag.
     nodes: u32,
+    /// The address of an expression known not to be a null test that
+    /// SQLite's parser folds ([`Walk::folded_null_test`]): the walk below
+    /// a chain that failed is not done again at each of its levels.
+    no_fold: usize,
     /// A subquery inside an expression was walked: only then can the
     /// running height through subqueries ([`Nesting`]) exceed the limit
     /// when every expression's own height is within it, so without one
@@ -303,6 +308,7 @@ pub fn check_resolved_heights(e: &Expr<'_>, expr_depth: usize) -> Result<()> {
         insert_row: false,
         deferred: None,
         saw_expr_subquery: false,
+        no_fold: 0,
         after_expansion: None,
         after_resolve: None,
         stored_leaves: true,
@@ -409,7 +415,14 @@ impl Walk<'_> {
             return Err(too_deep(max));
         }
         let n = td + 1;
+        let folded = if matches!(e, Expr::IsNull(_) | Expr::NotNull(_) | Expr::Binary(_, ast::Operator::Is | ast::Operator::IsNot, _)) {
+            self.folded_null_test(e, pd)?
+        } else {
+            None
+        };
         let h = match e {
+            // (Built and checked level by level, without recursion.)
+            _ if folded.is_some() => folded.unwrap_or(1),
             Expr::Between { lhs, not, start, end } => {
                 let h = self.expr(lhs, pd, n)?.max(self.expr(start, pd + 2, n)?).max(self.expr(end, pd + 4, n)?);
                 h + 1 + usize::from(*not)
@@ -538,6 +551,9 @@ impl Walk<'_> {
                 None => 1,
             },
             Expr::Unary(UnaryOperator::Not, x) => self.expr(x, pd + 1, n)? + 1,
+            // A unary + or - over a unary + takes that node over (SQLite's
+            // parser changes its operator): no height of its own.
+            Expr::Unary(UnaryOperator::Positive | UnaryOperator::Negative, x) if is_unary_plus(x) => self.expr(x, pd + 1, td)?,
             Expr::Unary(_, x) => self.expr(x, pd + 1, n)? + 1,
             Expr::Id(_) | Expr::Literal(_) | Expr::Name(_) | Expr::Variable(_) => 1,
         };
@@ -545,6 +561,71 @@ impl Walk<'_> {
             return Err(too_deep(max));
         }
         Ok(h)
+    }
+
+    /// The height of a null test (`X IS NULL`, `X IS NOT NULL`, `ISNULL`,
+    /// `NOTNULL`, `NOT NULL`) that SQLite's parser folds to the integer 0
+    /// or 1: one whose operand, under unary `+`/`-` and parentheses, is a
+    /// numeric, string or blob literal or such a test, itself folded. The
+    /// result is a leaf (height 1); the nodes below it were built and
+    /// checked on their way (unary operators as [`is_unary_plus`] says).
+    /// Walked down and back up without recursion: a chain of null tests
+    /// does not deepen the parser's stack, so only the text bounds it.
+    /// `None`: not such a test.
+    fn folded_null_test(&mut self, e: &Expr<'_>, pd: usize) -> Result<Option<usize>> {
+        if self.no_fold == e as *const Expr<'_> as usize {
+            return Ok(None);
+        }
+        let mut chain: Vec<(&Expr<'_>, usize)> = Vec::new();
+        let (mut cur, mut d) = (e, pd);
+        loop {
+            chain.push((cur, d));
+            match cur {
+                Expr::IsNull(x) | Expr::NotNull(x) => cur = x,
+                Expr::Binary(x, ast::Operator::Is | ast::Operator::IsNot, r) if matches!(**r, Expr::Literal(ast::Literal::Null)) => {
+                    self.parser(d + 2)?;
+                    cur = x;
+                }
+                Expr::Unary(UnaryOperator::Positive | UnaryOperator::Negative, x) => {
+                    d += 1;
+                    cur = x;
+                }
+                Expr::Parenthesized(v) if v.len() == 1 => {
+                    d += 1;
+                    cur = &v[0];
+                }
+                Expr::Literal(ast::Literal::Numeric(_) | ast::Literal::String(_) | ast::Literal::Blob(_)) => break,
+                _ => {
+                    // (The next level down fails the same way.)
+                    self.no_fold = match e {
+                        Expr::IsNull(x) | Expr::NotNull(x) | Expr::Binary(x, ..) | Expr::Unary(_, x) => &**x as *const Expr<'_> as usize,
+                        _ => 0,
+                    };
+                    return Ok(None);
+                }
+            }
+        }
+        let max = self.limits.expr_depth;
+        let (mut h, mut uplus) = (0, false);
+        for &(node, d) in chain.iter().rev() {
+            self.parser(d)?;
+            match node {
+                Expr::Literal(_) => (h, uplus) = (1, false),
+                Expr::Unary(op, _) => {
+                    if !uplus {
+                        h += 1;
+                    }
+                    uplus = matches!(op, UnaryOperator::Positive);
+                }
+                Expr::Parenthesized(_) => {}
+                // A null test, folded to a literal.
+                _ => (h, uplus) = (1, false),
+            }
+            if h > max {
+                return Err(too_deep(max));
+            }
+        }
+        Ok(Some(h))
     }
 
     /// The highest of a comma-separated list whose first item has `pd`
@@ -1155,6 +1236,7 @@ pub(crate) fn height(e: &Expr<'_>) -> usize {
         insert_row: false,
         deferred: None,
         saw_expr_subquery: false,
+        no_fold: 0,
         after_expansion: None,
         after_resolve: None,
         stored_leaves: false,
@@ -1225,4 +1307,18 @@ fn subqueries_inner<'a, 'b>(e: &'a Expr<'b>, f: &mut dyn FnMut(&'a Select<'b>)) 
         Expr::Raise(_, Some(x)) => subqueries(x, f),
         _ => {}
     }
+}
+
+/// Whether SQLite's parser makes `x` a unary-plus node (under any
+/// parentheses, which build no node): `+y` always is, whatever `y` (a `+`
+/// over a unary plus keeps that node).
+fn is_unary_plus(x: &Expr<'_>) -> bool {
+    let mut x = x;
+    while let Expr::Parenthesized(v) = x {
+        match &v[..] {
+            [inner] => x = inner,
+            _ => return false,
+        }
+    }
+    matches!(x, Expr::Unary(UnaryOperator::Positive, _))
 }

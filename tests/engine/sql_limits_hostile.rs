@@ -842,3 +842,133 @@ fn using_terms_count_in_the_where_height_as_sqlite() {
         }
     }
 }
+
+/// The parse itself polls `sqlite3_interrupt`, as SQLite's parser loop
+/// does between tokens: with an interrupt pending (set while a statement
+/// runs, so the prepare does not forget it), a text of a million terms
+/// whose syntax error is its last token fails with SQLITE_INTERRUPT, not
+/// with the syntax error at its end, on both engines. Before the parser
+/// crate had its hook (`vendor/sqlite3-parser`), ours read every token
+/// first and answered the syntax error. Short texts, a syntax error at
+/// the first token, and an empty text are compared too.
+#[test]
+fn a_pending_interrupt_stops_the_parse_before_its_end() {
+    let n = 1_000_000;
+    let list = |f: &dyn Fn(usize) -> String, sep: &str| (0..n).map(f).collect::<Vec<_>>().join(sep);
+    let texts = [
+        "SELECT 1".to_string(),
+        "SELEC 1".to_string(),
+        "SELECT 1 +".to_string(),
+        "SELECT (1".to_string(),
+        String::new(),
+        " -- nothing".to_string(),
+        format!("SELECT a FROM t WHERE a IN ({},)", list(&|i| i.to_string(), ", ")),
+        format!("SELECT {} FROM t WHERE", list(&|i| i.to_string(), ", ")),
+        format!("{} UNION ALL", list(&|i| format!("SELECT {i}"), " UNION ALL ")),
+        format!("INSERT INTO t VALUES {},", list(&|i| format!("({i})"), ", ")),
+        format!("INSERT INTO t SELECT 1 FROM (VALUES {}) WHERE", list(&|i| format!("({i}, 'x')"), ", ")),
+    ];
+    let setup = "CREATE TABLE t(a); INSERT INTO t VALUES(1),(2),(3)";
+    let mut conn = ours_open();
+    run_ours(&mut conn, setup);
+    let reference = RefDb::open();
+    run_ref(&reference, setup);
+    for text in &texts {
+        let (running, _) = conn.prepare(b"SELECT a FROM t").unwrap();
+        let mut running = running.unwrap();
+        assert_eq!(running.step(&mut conn).unwrap(), ringlite::StepResult::Row);
+        conn.interrupt_flag().store(true, std::sync::atomic::Ordering::Relaxed);
+        let ours = match conn.prepare(text.as_bytes()) {
+            Ok(_) => None,
+            Err(e) => Some((e.primary(), e.message.clone())),
+        };
+        running.reset(&mut conn);
+        drop(running);
+        let theirs = unsafe {
+            let mut st = std::ptr::null_mut();
+            ffi::sqlite3_prepare_v2(reference.0, c"SELECT a FROM t".as_ptr(), -1, &mut st, std::ptr::null_mut());
+            assert_eq!(ffi::sqlite3_step(st), ffi::SQLITE_ROW);
+            ffi::sqlite3_interrupt(reference.0);
+            let c = std::ffi::CString::new(text.as_str()).unwrap();
+            let mut other = std::ptr::null_mut();
+            let rc = ffi::sqlite3_prepare_v2(reference.0, c.as_ptr(), -1, &mut other, std::ptr::null_mut());
+            let msg = std::ffi::CStr::from_ptr(ffi::sqlite3_errmsg(reference.0)).to_string_lossy().into_owned();
+            ffi::sqlite3_finalize(other);
+            ffi::sqlite3_finalize(st);
+            if rc == 0 {
+                None
+            } else {
+                Some((rc, msg))
+            }
+        };
+        let shown: String = text.chars().take(40).collect();
+        assert_eq!(ours, theirs, "{shown}");
+        if text.len() > 1000 {
+            assert_eq!(ours, Some((ffi::SQLITE_INTERRUPT, "interrupted".to_string())), "{shown}");
+        }
+    }
+}
+
+/// Heights SQLite's parser does not build: a unary `+` or `-` over a
+/// unary `+` takes that node over, and a null test (`IS NULL`, `IS NOT
+/// NULL`, `ISNULL`, `NOTNULL`, `NOT NULL`) of a literal, under any unary
+/// signs, or of such a test, is folded to the integer 0 or 1. Chains of
+/// them within and past a lowered SQLITE_LIMIT_EXPR_DEPTH, on columns
+/// (not folded) and literals (fuzz deep run, session 29: ours refused
+/// `SELECT ++...+-3` and `SELECT 0 IS NULL IS NULL ...` that SQLite runs).
+#[test]
+fn unary_plus_chains_and_folded_null_tests_have_sqlites_heights() {
+    let setup = "CREATE TABLE t(a INTEGER, b TEXT); INSERT INTO t VALUES(1, 'x'), (NULL, NULL)";
+    let limits = [(LIMIT_EXPR_DEPTH, 45)];
+    for n in [10, 44, 45, 46, 60, 200] {
+        let plus = "+".repeat(n);
+        let signs: String = (0..n).map(|i| if i % 3 == 0 { "- " } else { "+" }).collect();
+        let null_tests: String = (0..n).map(|i| [" IS NULL", " IS NOT NULL", " ISNULL", " NOTNULL", " NOT NULL"][i % 5]).collect();
+        for sql in [
+            format!("SELECT {plus}1"),
+            format!("SELECT {plus}-3"),
+            format!("SELECT -{plus}1"),
+            format!("SELECT {signs}1"),
+            format!("SELECT {plus}a FROM t"),
+            format!("SELECT a FROM t WHERE {plus}x'41'"),
+            format!("SELECT 0{null_tests}"),
+            format!("SELECT 'a'{null_tests}"),
+            format!("SELECT -(+7){null_tests}"),
+            format!("SELECT {signs}2{null_tests}"),
+            format!("SELECT a{null_tests} FROM t"),
+            format!("SELECT (1 IS NULL) + 0{null_tests}"),
+            format!("SELECT 1 FROM t WHERE b IS NULL{null_tests}"),
+        ] {
+            same_with_limits(&limits, setup, &sql);
+        }
+    }
+    // Long folded chains at the default limits (only the text bounds them).
+    let chain = " IS NULL".repeat(20_000);
+    same_with_limits(&[], setup, &format!("SELECT 0{chain}"));
+    same_with_limits(&[], setup, &format!("CREATE INDEX ti ON t(a) WHERE 'a'{chain}"));
+}
+
+/// SQLITE_LIMIT_WORKER_THREADS (11): its default, its clamp to the
+/// build's maximum, and `PRAGMA threads` reading and setting it, step by
+/// step as SQLite answers.
+#[test]
+fn worker_threads_limit_and_pragma_threads() {
+    const LIMIT_WORKER_THREADS: i32 = 11;
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    let mut limit = |v: i32| (ours_limit(&mut ours, LIMIT_WORKER_THREADS, v), unsafe { ffi::sqlite3_limit(reference.0, LIMIT_WORKER_THREADS, v) });
+    for v in [-1, 100, -1, 2, -1, 0, -1, -5, -1] {
+        let (a, b) = limit(v);
+        assert_eq!(a, b, "sqlite3_limit(WORKER_THREADS, {v})");
+    }
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    for sql in ["PRAGMA threads", "PRAGMA threads=3", "PRAGMA threads", "PRAGMA threads=100", "PRAGMA threads", "PRAGMA threads=-1", "PRAGMA threads"] {
+        assert_eq!(run_ours(&mut ours, sql), run_ref(&reference, sql), "{sql}");
+    }
+    assert_eq!(ours.limit(LIMIT_WORKER_THREADS, -1), unsafe { ffi::sqlite3_limit(reference.0, LIMIT_WORKER_THREADS, -1) });
+}
+
+fn ours_limit(conn: &mut ringlite::Connection, id: i32, v: i32) -> i32 {
+    conn.limit(id, v)
+}
