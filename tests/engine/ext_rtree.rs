@@ -235,11 +235,35 @@ fn integer_coordinates_held_and_omitted_bounds() {
          CREATE VIRTUAL TABLE t USING rtree(id, x0, x1);",
     );
     for i in 1..40 {
-        setup.push_str(&format!("INSERT INTO t VALUES({i}, {:?}, {:?}); INSERT INTO u VALUES({}, {i}, {});", i as f64 * 0.7 - 5.0, i as f64 * 0.7 + 3.3, i + 100, i * 2));
+        setup.push_str(&format!(
+            "INSERT INTO t VALUES({i}, {:?}, {:?}); INSERT INTO u VALUES({}, {i}, {});",
+            i as f64 * 0.7 - 5.0,
+            i as f64 * 0.7 + 3.3,
+            i + 100,
+            i * 2
+        ));
     }
     setup.push_str("INSERT INTO t VALUES(100, 16777217, 16777219), (101, -1e30, 1e30);");
     let mut stmts = vec!["SELECT * FROM u ORDER BY id".to_string()];
-    for arg in ["3", "3.5", "'3'", "'3.5x'", "'abc'", "x'01'", "NULL", "16777217", "16777218", "4611686018427387904", "-9223372036854775808", "1e300", "-1e300", "' 4 '", "'0x10'", "2147483647", "2147483648"] {
+    for arg in [
+        "3",
+        "3.5",
+        "'3'",
+        "'3.5x'",
+        "'abc'",
+        "x'01'",
+        "NULL",
+        "16777217",
+        "16777218",
+        "4611686018427387904",
+        "-9223372036854775808",
+        "1e300",
+        "-1e300",
+        "' 4 '",
+        "'0x10'",
+        "2147483647",
+        "2147483648",
+    ] {
         for op in ["<=", ">="] {
             for col in ["x0", "x1"] {
                 for tab in ["t", "u"] {
