@@ -28,6 +28,7 @@ use super::locale;
 use super::pending::{size_of, ColTokens, Op, Pending};
 use super::row::value_tokens;
 use super::shadow::{conn, rows};
+use super::tokenizer::positioned;
 use crate::connection::Connection;
 use crate::error::{Error, Result, SQLITE_CONSTRAINT, SQLITE_MISMATCH};
 use crate::value::Value;
@@ -55,18 +56,10 @@ pub fn tokens(cfg: &Config, vals: &[Value]) -> Result<Vec<ColTokens>> {
             if *un {
                 return Ok(Vec::new());
             }
-            // (The tokens' texts are moved, not copied: the positions
-            // are `tokenizer::positioned`'s.)
+            // (Copied, not moved: a token's text from the tokenizer may
+            // hold spare capacity, and a 1.2M-token row kept it per token.)
             let toks = value_tokens(cfg, v)?;
-            let mut out = Vec::with_capacity(toks.len());
-            let mut pos = 0usize;
-            for (k, t) in toks.into_iter().enumerate() {
-                if k > 0 && !t.colocated {
-                    pos += 1;
-                }
-                out.push((pos, t.text));
-            }
-            Ok(out)
+            Ok(positioned(&toks).map(|(p, t)| (p, t.text.clone())).collect())
         })
         .collect()
 }
