@@ -86,7 +86,6 @@ pub mod shadow;
 pub mod shared;
 pub mod snippet;
 pub mod source;
-pub mod stmts;
 pub mod structure;
 pub mod table;
 pub mod tokenizer;

@@ -259,7 +259,6 @@ impl VTab for Fts5Table {
     fn destroy(&self, host: &mut dyn VmHost) -> Result<()> {
         // Nothing is left to flush into.
         lock(&self.pending).clear();
-        self.cfg.stmts.clear();
         shadow::destroy(host, &self.cfg)
     }
 
@@ -279,7 +278,6 @@ impl VTab for Fts5Table {
             index::flush(c, &self.cfg, &mut p)?;
             c.set_last_insert_rowid(last);
         }
-        self.cfg.stmts.clear();
         let master = format!("\"{}\".sqlite_master", self.cfg.db.replace('"', "\"\""));
         for s in shadow::SUFFIXES {
             let name = format!("{}_{s}", self.cfg.name);

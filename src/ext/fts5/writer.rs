@@ -56,8 +56,6 @@ pub fn tokens(cfg: &Config, vals: &[Value]) -> Result<Vec<ColTokens>> {
             if *un {
                 return Ok(Vec::new());
             }
-            // (Copied, not moved: a token's text from the tokenizer may
-            // hold spare capacity, and a 1.2M-token row kept it per token.)
             let toks = value_tokens(cfg, v)?;
             Ok(positioned(&toks).map(|(p, t)| (p, t.text.clone())).collect())
         })
@@ -77,17 +75,12 @@ pub fn external_cols(cfg: &Config) -> String {
 /// table; None when it has no such row (or the table keeps no values).
 pub fn stored(c: &mut Connection, cfg: &Config, id: i64) -> Result<Option<Vec<Value>>> {
     let sql = match (&cfg.content, cfg.external()) {
-        (_, Some((table, rowid))) => format!("SELECT 0{} FROM {table} WHERE {rowid} = ?", external_cols(cfg)),
-        (Content::Own, _) => format!("SELECT 0{} FROM {} WHERE id = ?", cols(cfg), cfg.shadow("content")),
+        (_, Some((table, rowid))) => format!("SELECT 0{} FROM {table} WHERE {rowid} = {id}", external_cols(cfg)),
+        (Content::Own, _) => format!("SELECT 0{} FROM {} WHERE id = {id}", cols(cfg), cfg.shadow("content")),
         _ => return Ok(None),
     };
     let own = cfg.content == Content::Own;
-    Ok(cfg
-        .stmts
-        .rows(c, &sql, &[Value::Integer(id)])?
-        .into_iter()
-        .next()
-        .map(|r| if own { locale::from_content(cfg, r[1..].to_vec()) } else { r[1..].to_vec() }))
+    Ok(rows(c, &sql)?.into_iter().next().map(|r| if own { locale::from_content(cfg, r[1..].to_vec()) } else { r[1..].to_vec() }))
 }
 
 /// The UNINDEXED values a `contentless_unindexed=1` table keeps for
@@ -106,7 +99,7 @@ fn next_rowid(c: &mut Connection, cfg: &Config) -> Result<i64> {
         // No table holds the rowids: SQLite refuses as a type mismatch.
         _ => return Err(Error::new(SQLITE_MISMATCH, "datatype mismatch")),
     };
-    match cfg.stmts.rows(c, &format!("SELECT max(id) FROM {table}"), &[])?.first().map(|r| r[0].clone()) {
+    match rows(c, &format!("SELECT max(id) FROM {table}"))?.first().map(|r| r[0].clone()) {
         Some(Value::Integer(m)) if m == i64::MAX => Err(Error::unsupported("choosing an fts5 rowid after the largest")),
         Some(Value::Integer(m)) => Ok(m + 1),
         _ => Ok(1),
@@ -139,7 +132,7 @@ fn insert(c: &mut Connection, cfg: &Config, p: &mut Pending, id: Option<i64>, va
         params.extend(locale::to_content(cfg, &vals));
         let marks: String = params[1..].iter().map(|_| ", ?").collect();
         let verb = if own { "INSERT" } else { "REPLACE" };
-        cfg.stmts.exec(c, &format!("{verb} INTO {}(id{}) VALUES(?{marks})", cfg.shadow("content"), cols(cfg)), &params)?;
+        exec(c, &format!("{verb} INTO {}(id{}) VALUES(?{marks})", cfg.shadow("content"), cols(cfg)), &params)?;
     }
     begin_write(c, cfg, p, id, false)?;
     if cfg.columnsize {
@@ -157,7 +150,7 @@ fn insert(c: &mut Connection, cfg: &Config, p: &mut Pending, id: Option<i64>, va
                 &[Value::Integer(id), Value::Blob(sz), Value::Integer(origin)],
             )?;
         } else {
-            cfg.stmts.exec(c, &format!("{verb} INTO {}(id, sz) VALUES(?, ?)", cfg.shadow("docsize")), &[Value::Integer(id), Value::Blob(sz)])?;
+            exec(c, &format!("{verb} INTO {}(id, sz) VALUES(?, ?)", cfg.shadow("docsize")), &[Value::Integer(id), Value::Blob(sz)])?;
         }
     }
     account(c, cfg, &toks, 1)?;
