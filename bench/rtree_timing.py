@@ -5,7 +5,11 @@ compare (see bench/RESULTS.md):
 
     LD_LIBRARY_PATH=build/ref python3 bench/rtree_timing.py 1000000 10000
     LD_LIBRARY_PATH=build/lib python3 bench/rtree_timing.py 1000000 10000
+
+With a third argument (a file name) the tree is built there once and later
+runs only query it: `... rtree_timing.py 200000 2000 /tmp/r.db`.
 """
+import os
 import random
 import sqlite3
 import sys
@@ -23,12 +27,18 @@ for _ in range(q):
     x, y = rng.uniform(0, 990), rng.uniform(0, 990)
     windows.append((x + 10, x, y + 10, y))
 
-c = sqlite3.connect(":memory:", isolation_level=None)
-c.execute("CREATE VIRTUAL TABLE t USING rtree(id, x0, x1, y0, y1)")
+# Optional third argument: a database file. If it exists, the inserts are
+# skipped and the queries run on its tree (so both libraries query the
+# same tree; write it once with either); otherwise it is built there.
+path = sys.argv[3] if len(sys.argv) > 3 else ":memory:"
+prebuilt = path != ":memory:" and os.path.exists(path)
+c = sqlite3.connect(path, isolation_level=None)
 t0 = time.perf_counter()
-c.execute("BEGIN")
-c.executemany("INSERT INTO t VALUES(?, ?, ?, ?, ?)", boxes)
-c.execute("COMMIT")
+if not prebuilt:
+    c.execute("CREATE VIRTUAL TABLE t USING rtree(id, x0, x1, y0, y1)")
+    c.execute("BEGIN")
+    c.executemany("INSERT INTO t VALUES(?, ?, ?, ?, ?)", boxes)
+    c.execute("COMMIT")
 t1 = time.perf_counter()
 total = 0
 for w in windows:

@@ -139,8 +139,16 @@ pub fn coord_from_value(kind: CoordKind, v: &Value, upper: bool) -> Coord {
             let d = v.as_ref().to_f64();
             Coord::F(if upper { round_up(d) } else { round_down(d) })
         }
-        // sqlite3_value_int: the 64-bit integer's low 32 bits.
-        CoordKind::Int => Coord::I(v.as_ref().to_i64() as i32),
+        // As SQLite 3.54 stores them (observed): a real truncated toward
+        // zero, anything else read as a 64-bit integer (text by its
+        // integer prefix), then held to the 32-bit range.
+        CoordKind::Int => {
+            let i = match v {
+                Value::Real(r) => *r as i64,
+                _ => v.as_ref().to_i64(),
+            };
+            Coord::I(i.clamp(i64::from(i32::MIN), i64::from(i32::MAX)) as i32)
+        }
     }
 }
 
@@ -349,6 +357,18 @@ impl Node {
                 CoordKind::Float => f32::from_bits(b) as f64,
                 CoordKind::Int => b as i32 as f64,
             };
+        }
+    }
+
+    /// Coordinate `k` of cell `i` as a double (what `cell(i)`'s
+    /// `coords[k].d()` gives), read in place.
+    pub fn coord_at(&self, i: usize, k: usize) -> f64 {
+        debug_assert!(i < self.cell_count() && k < 2 * self.dims);
+        let off = 4 + i * Self::cell_size(self.dims) + 8 + 4 * k;
+        let b = u32::from_be_bytes(self.data[off..off + 4].try_into().unwrap());
+        match self.kind {
+            CoordKind::Float => f32::from_bits(b) as f64,
+            CoordKind::Int => b as i32 as f64,
         }
     }
 

@@ -8,9 +8,10 @@
 //! coordinates; `/` for the id, which only MATCH may name).
 //!
 //! The walk is depth-first in cell order; a subtree is skipped when its
-//! box proves no entry below can satisfy a constraint. Constraints stay
-//! with the VM too (not omitted), so a conversion the module makes can
-//! never change a result; MATCH is omitted (only the module knows it).
+//! box proves no entry below can satisfy a constraint. As SQLite's module
+//! (EXPLAIN shows it), `<=`, `>=` and MATCH are omitted (the module's test
+//! decides: [`rhs`] reads a value as the VM's comparison would); `=`, `<`
+//! and `>` are checked again by the VM.
 //!
 //! With a MATCH on a query function (`geometry.rs`) the walk is the
 //! documented priority-queue search instead: see [`Cursor::advance_queued`].
@@ -72,7 +73,10 @@ pub fn best_index(rt: &Rtree, info: &mut IndexInfo) -> Result<()> {
         s.push(op);
         s.push((b'0' as i32 + c.column - 1) as u8 as char);
         info.usage[i].argv_index = n as i32;
-        info.usage[i].omit = op == 'F';
+        // (As SQLite's module: `<=` and `>=` are decided by the module
+        // alone, their rounding being on the safe side; the others are
+        // checked again by the VM.)
+        info.usage[i].omit = matches!(op, 'B' | 'D' | 'F');
     }
     let rows = (ROW_ESTIMATE >> n).max(1);
     info.idx_num = 2;
@@ -93,7 +97,15 @@ struct Test {
 impl Test {
     /// Whether the entry's coordinate satisfies the test.
     fn leaf(&self, c: &Cell) -> bool {
-        let x = c.coords[self.coord].d();
+        self.leaf_x(c.coords[self.coord].d())
+    }
+
+    /// [`Test::leaf`] for cell `i` of `node`, read in place.
+    fn leaf_at(&self, node: &Node, i: usize) -> bool {
+        self.leaf_x(node.coord_at(i, self.coord))
+    }
+
+    fn leaf_x(&self, x: f64) -> bool {
         match self.op {
             b'A' => x == self.v,
             b'B' => x <= self.v,
@@ -107,7 +119,16 @@ impl Test {
     /// (every coordinate of the dimension lies in its [lower, upper]).
     fn inner(&self, c: &Cell) -> bool {
         let d = self.coord / 2;
-        let (lo, hi) = (c.coords[2 * d].d(), c.coords[2 * d + 1].d());
+        self.inner_box(c.coords[2 * d].d(), c.coords[2 * d + 1].d())
+    }
+
+    /// [`Test::inner`] for cell `i` of `node`, read in place.
+    fn inner_at(&self, node: &Node, i: usize) -> bool {
+        let d = self.coord / 2;
+        self.inner_box(node.coord_at(i, 2 * d), node.coord_at(i, 2 * d + 1))
+    }
+
+    fn inner_box(&self, lo: f64, hi: f64) -> bool {
         match self.op {
             b'A' => lo <= self.v && self.v <= hi,
             b'B' => lo <= self.v,
@@ -341,16 +362,19 @@ impl Cursor {
                 self.stack.pop();
                 continue;
             }
-            let cell = node.cell(*next);
+            // (Tested in the node's bytes: a cell is decoded only when
+            // it is returned.)
+            let i = *next;
             *next += 1;
             let level = *level;
             if level == 0 {
-                if self.tests.iter().all(|t| t.leaf(&cell)) {
-                    self.current = Some(cell);
+                if self.tests.iter().all(|t| t.leaf_at(node, i)) {
+                    self.current = Some(node.cell(i));
                     return Ok(());
                 }
-            } else if self.tests.iter().all(|t| t.inner(&cell)) {
-                let child = self.rt.read_node(host_conn(host)?, cell.rowid)?;
+            } else if self.tests.iter().all(|t| t.inner_at(node, i)) {
+                let child = node.rowid(i);
+                let child = self.rt.read_node(host_conn(host)?, child)?;
                 self.stack.push((child, 0, level - 1));
             }
         }
