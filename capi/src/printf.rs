@@ -73,6 +73,7 @@ impl PrintfArgs for ShimArgs<'_> {
 }
 
 /// Render `fmt` with the shim's `args`, then free the `%z` strings.
+#[inline]
 pub unsafe fn format(fmt: &[u8], args: &[PrintfArg]) -> Result<Vec<u8>, ringlite::Error> {
     let out = printf::format(fmt, &mut ShimArgs { args, next: 0 });
     for a in args {

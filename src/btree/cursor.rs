@@ -61,6 +61,7 @@ impl Btree {
         Ok(())
     }
 
+    #[inline]
     fn header(&self, pgno: Pgno) -> Result<page::PageHeader> {
         page::header(self.pager.page(pgno)?, pgno)
     }

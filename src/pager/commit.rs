@@ -104,6 +104,7 @@ fn all_done(cs: &[Completion]) -> Result<bool> {
 
 impl Pager {
     /// Commit the write transaction (or end the read transaction).
+    #[inline]
     pub fn commit(&mut self) -> IoPoll<()> {
         self.commit_until()
     }

@@ -31,6 +31,7 @@ pub struct Savepoint {
 
 impl Savepoint {
     /// Whether `pgno` still needs an image recorded.
+    #[inline]
     pub fn needs(&self, pgno: Pgno) -> bool {
         pgno <= self.db_size && !self.images.contains_key(&pgno)
     }

@@ -119,6 +119,7 @@ impl Pager {
 
     /// Spill if the cache is over its bound with mostly dirty pages. Call
     /// only between B-tree operations.
+    #[inline]
     pub fn maybe_spill(&mut self) -> IoPoll<()> {
         if matches!(self.spill_step, SpillStep::Idle) && !self.spill_wanted() {
             return Ok(Poll::Ready(()));

@@ -221,7 +221,7 @@ impl Value {
     /// text or blob longer than `max_length` bytes is `SQLITE_TOOBIG`.
     // (Inline: after every `Column` and function result; the error is
     // built out of line.)
-    #[inline]
+    #[inline(always)]
     pub fn check_length(&self, max_length: i64) -> crate::error::Result<()> {
         let len = match self {
             Value::Text(b) | Value::Blob(b) => b.len(),

@@ -360,6 +360,7 @@ impl RecordBuilder {
 
 /// Total header size given the summed size of the serial-type varints: the
 /// size varint counts itself.
+#[inline]
 fn header_size_for(types: usize) -> usize {
     if types <= 126 {
         return types + 1;

@@ -67,6 +67,7 @@ struct Span {
 }
 
 impl Span {
+    #[inline]
     fn new(buf: &[u8], start: usize, len: usize) -> Span {
         let key = buf.get(start..start + len).and_then(first_int_field);
         Span { start, len, key }
