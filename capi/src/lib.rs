@@ -14,6 +14,11 @@
 //! - pointers it hands out (`sqlite3_column_text`, `sqlite3_errmsg`, ...)
 //!   live exactly as long as SQLite documents, owned by the handle they came
 //!   from.
+//! - what it does with the caller's pointers is said where it is done: the
+//!   crate denies `unsafe_op_in_unsafe_fn`, so the body of each `unsafe fn`
+//!   is one `unsafe {}` block under a `// SAFETY:` comment naming what the
+//!   caller guarantees (a live handle or NULL, a NUL-terminated string,
+//!   writable out-pointers, callbacks safe to call with their user data).
 //!
 //! ## Layers
 //! The base every API module stands on imports no API module: the handles
@@ -30,6 +35,7 @@
 //! [`config`].
 
 #![allow(non_camel_case_types, non_snake_case, clippy::missing_safety_doc)]
+#![deny(unsafe_op_in_unsafe_fn)]
 
 // The engine's result codes (`src/error/codes.rs`), read here only so that
 // cbindgen, which parses this crate and not the engine, emits their
