@@ -148,7 +148,7 @@ pub unsafe extern "C" fn sqlite3_backup_finish(p: *mut sqlite3_backup) -> c_int 
 
 /// The body of `sqlite3_backup_finish`, holding the destination's lock
 /// (the handle comes back from the pointer the application held).
-#[allow(clippy::boxed_local)]
+#[allow(clippy::boxed_local, reason = "the box is the handle the application held; finishing drops it")]
 unsafe fn finish(mut h: Box<BackupHandle>) -> c_int {
     // SAFETY: the caller guarantees: `h` is the handle `sqlite3_backup_init` boxed, taken back from the
     // application's pointer; its destination connection is still open (SQLite's contract: finish a backup

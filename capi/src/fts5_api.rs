@@ -43,7 +43,7 @@ struct ApiObject {
     ext: Arc<Extensions>,
     /// User data handed out by xFindTokenizer(_v2), kept until close
     /// (boxed: C holds pointers to them while the vector grows).
-    #[allow(clippy::vec_box)]
+    #[allow(clippy::vec_box, reason = "C holds pointers to the boxed values: they must not move when the vector grows")]
     found: Mutex<Vec<Box<FoundTokenizer>>>,
     /// Registered tokenizers whose methods were handed out, kept so the
     /// methods stay where they were.
@@ -526,7 +526,7 @@ unsafe extern "C" fn found_tokenize(
     unsafe { crate::ffi_guard!(SQLITE_ERROR, { found_run(p, ctx, flags, text, n, None, x_token) }) }
 }
 
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, reason = "the C signature of `fts5_tokenizer_v2::xTokenize`")]
 unsafe extern "C" fn found_tokenize_v2(
     p: *mut Fts5Tokenizer,
     ctx: *mut c_void,

@@ -34,7 +34,12 @@
 //! arguments with `va_arg` and calls the Rust functions of [`printf`] and
 //! [`config`].
 
-#![allow(non_camel_case_types, non_snake_case, clippy::missing_safety_doc)]
+#![allow(
+    non_camel_case_types,
+    non_snake_case,
+    reason = "SQLite's C names: type and parameter names (`sqlite3_stmt`, `zSql`) are the ABI and the documentation's words"
+)]
+#![allow(clippy::missing_safety_doc, reason = "each entry point's safety contract is SQLite's documentation of it")]
 #![deny(unsafe_op_in_unsafe_fn)]
 
 // The engine's result codes (`src/error/codes.rs`), read here only so that
@@ -44,7 +49,7 @@
 // Declared apart from the modules below, which rustfmt keeps sorted: it
 // must come before `consts`.
 #[path = "../../src/error/codes.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, reason = "read by cbindgen only: the crate uses the engine's codes through `consts`")]
 mod result_codes;
 
 #[macro_use]

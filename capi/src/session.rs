@@ -12,8 +12,6 @@
 //! Iterators and apply are in `session_iter.rs`, changegroups, concat
 //! and invert in `session_group.rs`.
 
-#![allow(non_snake_case, clippy::missing_safety_doc)]
-
 use crate::consts::*;
 use crate::handle::{db_ref, sqlite3};
 use crate::slots::SendPtr;

@@ -9,8 +9,6 @@
 //! the group look tables up in a database of a connection (which must
 //! outlive the group, as in SQLite).
 
-#![allow(non_snake_case, clippy::missing_safety_doc)]
-
 use crate::consts::*;
 use crate::session::{clear_out, hand_out, input, read_stream, write_stream, SQLITE_CHANGEGROUP_CONFIG_PATCHSET};
 use crate::types::*;

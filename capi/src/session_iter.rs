@@ -7,8 +7,6 @@
 //! values handed out by `_old`, `_new` and `_conflict` live in the
 //! iterator until it moves or is finalized, as SQLite promises.
 
-#![allow(non_snake_case, clippy::missing_safety_doc)]
-
 use crate::consts::*;
 use crate::handle::{db_ref, lend_to_callback, sqlite3};
 use crate::session::{input, on_conn, read_stream};
@@ -29,7 +27,7 @@ pub struct IterHandle {
     pk: Vec<u8>,
     /// Values handed out for the current change (boxed: the pointers
     /// handed out must not move when the vector grows).
-    #[allow(clippy::vec_box)]
+    #[allow(clippy::vec_box, reason = "C holds pointers to the boxed values: they must not move when the vector grows")]
     handed: Vec<Box<sqlite3_value>>,
     /// The conflicting row (handler iterators of DATA and CONFLICT).
     conflict: Option<Vec<Value>>,
@@ -426,7 +424,7 @@ impl ApplyHandler for CHandler<'_> {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, reason = "the arguments of `sqlite3changeset_apply_v3` and its siblings, passed through")]
 unsafe fn apply(
     db: *mut sqlite3,
     data: Result<Vec<u8>, c_int>,

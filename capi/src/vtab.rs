@@ -22,8 +22,6 @@
 //! into it (the engine connection, which owns the registry, lives inside
 //! that handle).
 
-#![allow(non_snake_case, clippy::missing_safety_doc)]
-
 use crate::abi::{sqlite3_module, sqlite3_vtab, sqlite3_vtab_cursor};
 use crate::consts::*;
 use crate::function::{sqlite3_context, CFunction};

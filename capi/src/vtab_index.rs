@@ -11,8 +11,6 @@
 //! `idxStr` the module allocated is freed here when `needToFreeIdxStr`
 //! says so.
 
-#![allow(non_snake_case, clippy::missing_safety_doc)]
-
 use crate::abi::{sqlite3_index_constraint, sqlite3_index_constraint_usage, sqlite3_index_info, sqlite3_index_orderby, sqlite3_vtab};
 use crate::consts::*;
 use crate::handle::sqlite3;

@@ -50,7 +50,6 @@ impl Btree {
     /// [`Btree::insert_entry`] with the path found in `path` (a cursor's
     /// spare vector: no allocation per insert). `true`: the tree kept its
     /// shape and `path` leads to the new entry.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn insert_entry_into(
         &mut self,
         root: Pgno,
