@@ -47,6 +47,7 @@ mod integrity;
 mod near;
 mod overflow;
 pub mod page;
+mod page_check;
 mod page_coverage;
 mod ptrmap;
 mod read_ahead;
