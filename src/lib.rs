@@ -40,12 +40,13 @@
 
 // Only `io/` backends may opt out, module by module, with `#[allow(unsafe_code)]`.
 #![deny(unsafe_code)]
-// Lints the house does not follow, and why: code generators and the
-// planner pass register numbers and cursors by the handful, and name their
-// tuples where they are used (`too_many_arguments`, `type_complexity`);
-// a match arm's guard falls through to later arms, so folding an inner
-// `if` into it changes which arm runs (`collapsible_match`).
-#![allow(clippy::too_many_arguments, clippy::type_complexity, clippy::collapsible_match)]
+// Lints the house does not follow, crate-wide (items repeat none of them).
+#![allow(
+    clippy::too_many_arguments,
+    clippy::type_complexity,
+    reason = "code generators and the planner pass register numbers and cursors by the handful, and name their tuples where they are used"
+)]
+#![allow(clippy::collapsible_match, reason = "a match arm's guard falls through to later arms, so folding an inner `if` into it changes which arm runs")]
 
 /// `format!` through one out-of-line call: std's `format` checks for a
 /// constant string inline at each of the ~570 call sites (15 KB of the

@@ -13,8 +13,6 @@
 //! One thing C says that Rust cannot: SQLite declares `xShmMap`'s last
 //! parameter `void volatile**`; here it is `void**`, the same in the ABI.
 
-#![allow(non_snake_case)]
-
 use crate::function::sqlite3_context;
 use crate::handle::sqlite3;
 use crate::mutex::sqlite3_mutex;

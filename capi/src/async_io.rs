@@ -30,20 +30,24 @@ use std::ffi::c_int;
 /// blocking connection it returns `SQLITE_OK` without waiting.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_io_poll(db: *mut sqlite3, timeout_ms: c_int) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(db) else {
-            return misuse();
-        };
-        let _g = d.lock.lock();
-        let rc = d.with_conn(|c| match c.io_poll(timeout_ms) {
-            Ok(_) => SQLITE_OK,
-            Err(e) => {
-                crate::error::set_error(d, e.code, Some(&e.message));
-                e.code
-            }
-        });
-        rc.unwrap_or(SQLITE_MISUSE)
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            let Some(d) = db_ref(db) else {
+                return misuse();
+            };
+            let _g = d.lock.lock();
+            let rc = d.with_conn(|c| match c.io_poll(timeout_ms) {
+                Ok(_) => SQLITE_OK,
+                Err(e) => {
+                    crate::error::set_error(d, e.code, Some(&e.message));
+                    e.code
+                }
+            });
+            rc.unwrap_or(SQLITE_MISUSE)
+        })
+    }
 }
 
 /// ringlite extension: a file descriptor (an eventfd registered with the
@@ -111,22 +115,26 @@ pub unsafe extern "C" fn sqlite3_io_fd(db: *mut sqlite3) -> c_int {
 /// blocking I/O) it returns 0.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_io_ready(db: *mut sqlite3, aDb: *mut *mut sqlite3, nDb: c_int) -> c_int {
-    ffi_guard!(-1, {
-        let Some(d) = db_ref(db) else {
-            return -1;
-        };
-        if nDb < 0 || (aDb.is_null() && nDb > 0) {
-            return -1;
-        }
-        let _g = d.lock.lock();
-        let mut tags = Vec::with_capacity((nDb as usize).min(1024));
-        let n = d.with_conn(|c| c.io_ready(&mut tags, nDb as usize)).unwrap_or(0);
-        debug_assert_eq!(n, tags.len());
-        for (i, t) in tags.into_iter().enumerate() {
-            *aDb.add(i) = t as *mut sqlite3;
-        }
-        n as c_int
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `aDb` is NULL or writable.
+    unsafe {
+        ffi_guard!(-1, {
+            let Some(d) = db_ref(db) else {
+                return -1;
+            };
+            if nDb < 0 || (aDb.is_null() && nDb > 0) {
+                return -1;
+            }
+            let _g = d.lock.lock();
+            let mut tags = Vec::with_capacity((nDb as usize).min(1024));
+            let n = d.with_conn(|c| c.io_ready(&mut tags, nDb as usize)).unwrap_or(0);
+            debug_assert_eq!(n, tags.len());
+            for (i, t) in tags.into_iter().enumerate() {
+                *aDb.add(i) = t as *mut sqlite3;
+            }
+            n as c_int
+        })
+    }
 }
 
 /// ringlite extension: `sqlite3_open_v2` flag making `sqlite3_step` return

@@ -74,27 +74,30 @@ pub unsafe extern "C" fn sqlite3_reset_auto_extension() {
 /// Run the automatic extensions on the connection `open` has just made.
 /// Returns the code the open returns (`SQLITE_OK` when all succeeded).
 pub unsafe fn run_on_open(db: *mut sqlite3) -> c_int {
-    let d = &*db;
-    let _g = d.lock.lock();
-    let mut i = 0;
-    loop {
-        let Some(x) = entries().get(i).copied() else { return SQLITE_OK };
-        i += 1;
-        if x == 0 {
-            continue;
-        }
-        // SAFETY: registered as an extension entry point (a non-NULL
-        // function address); SQLite calls it with sqlite3_loadext_entry's
-        // signature.
-        let init = std::mem::transmute::<usize, crate::extension::EntryPoint>(x);
-        let mut msg: *mut c_char = std::ptr::null_mut();
-        let rc = init(db, &mut msg, crate::api_routines::table());
-        let text = (!msg.is_null()).then(|| CStr::from_ptr(msg).to_string_lossy().into_owned());
-        crate::memory::sqlite3_free(msg as *mut c_void);
-        if rc != SQLITE_OK {
-            let message = format!("automatic extension loading failed: {}", text.unwrap_or_default());
-            set_error(d, rc, Some(&message));
-            return visible_code(d, rc);
+    // SAFETY: the caller guarantees: `db` is NULL or a connection this library opened and has not freed.
+    unsafe {
+        let d = &*db;
+        let _g = d.lock.lock();
+        let mut i = 0;
+        loop {
+            let Some(x) = entries().get(i).copied() else { return SQLITE_OK };
+            i += 1;
+            if x == 0 {
+                continue;
+            }
+            // SAFETY: registered as an extension entry point (a non-NULL
+            // function address); SQLite calls it with sqlite3_loadext_entry's
+            // signature.
+            let init = std::mem::transmute::<usize, crate::extension::EntryPoint>(x);
+            let mut msg: *mut c_char = std::ptr::null_mut();
+            let rc = init(db, &mut msg, crate::api_routines::table());
+            let text = (!msg.is_null()).then(|| CStr::from_ptr(msg).to_string_lossy().into_owned());
+            crate::memory::sqlite3_free(msg as *mut c_void);
+            if rc != SQLITE_OK {
+                let message = format!("automatic extension loading failed: {}", text.unwrap_or_default());
+                set_error(d, rc, Some(&message));
+                return visible_code(d, rc);
+            }
         }
     }
 }

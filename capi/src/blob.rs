@@ -23,11 +23,14 @@ pub struct BlobHandle {
 }
 
 unsafe fn text_arg(p: *const c_char) -> Option<String> {
-    (!p.is_null()).then(|| CStr::from_ptr(p).to_string_lossy().into_owned())
+    // SAFETY: the caller guarantees: `p` is NULL or NUL-terminated (or readable for the length given with
+    // it).
+    unsafe { (!p.is_null()).then(|| CStr::from_ptr(p).to_string_lossy().into_owned()) }
 }
 
 unsafe fn handle<'a>(p: *mut sqlite3_blob) -> Option<&'a mut BlobHandle> {
-    (p as *mut BlobHandle).as_mut()
+    // SAFETY: the caller guarantees: `p` is NULL or a blob handle from `sqlite3_blob_open` not yet closed.
+    unsafe { (p as *mut BlobHandle).as_mut() }
 }
 
 /// `sqlite3_blob_open`: a handle on one value, for reading or (`flags`
@@ -42,132 +45,159 @@ pub unsafe extern "C" fn sqlite3_blob_open(
     flags: c_int,
     ppBlob: *mut *mut sqlite3_blob,
 ) -> c_int {
-    crate::ffi_guard!(SQLITE_INTERNAL, {
-        if ppBlob.is_null() {
-            return SQLITE_MISUSE;
-        }
-        *ppBlob = std::ptr::null_mut();
-        let Some(conn) = db_ref(db) else {
-            return SQLITE_MISUSE;
-        };
-        let _g = conn.lock.lock();
-        let (Some(table), Some(column)) = (text_arg(zTable), text_arg(zColumn)) else {
-            return SQLITE_MISUSE;
-        };
-        let schema = text_arg(zDb).unwrap_or_else(|| "main".into());
-        let opened = conn.with_conn(|c| c.blob_open(&schema, &table, &column, iRow, flags != 0)).and_then(|r| r);
-        match opened {
-            Ok(blob) => {
-                clear_error(conn);
-                conn.pins.set(conn.pins.get() + 1);
-                *ppBlob = Box::into_raw(Box::new(BlobHandle { blob, db })) as *mut sqlite3_blob;
-                SQLITE_OK
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zDb`, `zTable`, `zColumn` are NULL or NUL-terminated (or readable
+    // for the length given with them); `ppBlob` is NULL or writable.
+    unsafe {
+        crate::ffi_guard!(SQLITE_INTERNAL, {
+            if ppBlob.is_null() {
+                return SQLITE_MISUSE;
             }
-            Err(e) => report(conn, &e),
-        }
-    })
+            *ppBlob = std::ptr::null_mut();
+            let Some(conn) = db_ref(db) else {
+                return SQLITE_MISUSE;
+            };
+            let _g = conn.lock.lock();
+            let (Some(table), Some(column)) = (text_arg(zTable), text_arg(zColumn)) else {
+                return SQLITE_MISUSE;
+            };
+            let schema = text_arg(zDb).unwrap_or_else(|| "main".into());
+            let opened = conn.with_conn(|c| c.blob_open(&schema, &table, &column, iRow, flags != 0)).and_then(|r| r);
+            match opened {
+                Ok(blob) => {
+                    clear_error(conn);
+                    conn.pins.set(conn.pins.get() + 1);
+                    *ppBlob = Box::into_raw(Box::new(BlobHandle { blob, db })) as *mut sqlite3_blob;
+                    SQLITE_OK
+                }
+                Err(e) => report(conn, &e),
+            }
+        })
+    }
 }
 
 /// `sqlite3_blob_reopen`: move the handle to another row of its table.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_blob_reopen(pBlob: *mut sqlite3_blob, iRow: sqlite3_int64) -> c_int {
-    crate::ffi_guard!(SQLITE_INTERNAL, {
-        let Some(h) = handle(pBlob) else {
-            return SQLITE_MISUSE;
-        };
-        let Some(db) = db_ref(h.db) else {
-            return SQLITE_MISUSE;
-        };
-        let _g = db.lock.lock();
-        match db.with_conn(|c| h.blob.reopen(c, iRow)).and_then(|r| r) {
-            Ok(()) => SQLITE_OK,
-            Err(e) if e.code == SQLITE_ABORT => visible_code(db, SQLITE_ABORT),
-            Err(e) => report(db, &e),
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pBlob` is NULL or a blob handle
+    // from `sqlite3_blob_open` not yet closed.
+    unsafe {
+        crate::ffi_guard!(SQLITE_INTERNAL, {
+            let Some(h) = handle(pBlob) else {
+                return SQLITE_MISUSE;
+            };
+            let Some(db) = db_ref(h.db) else {
+                return SQLITE_MISUSE;
+            };
+            let _g = db.lock.lock();
+            match db.with_conn(|c| h.blob.reopen(c, iRow)).and_then(|r| r) {
+                Ok(()) => SQLITE_OK,
+                Err(e) if e.code == SQLITE_ABORT => visible_code(db, SQLITE_ABORT),
+                Err(e) => report(db, &e),
+            }
+        })
+    }
 }
 
 /// `sqlite3_blob_close`: release the handle; reports the last failed
 /// read or write.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_blob_close(pBlob: *mut sqlite3_blob) -> c_int {
-    crate::ffi_guard!(SQLITE_INTERNAL, {
-        if pBlob.is_null() {
-            return SQLITE_OK;
-        }
-        let mut h = Box::from_raw(pBlob as *mut BlobHandle);
-        let Some(db) = crate::handle::db_ref_any(h.db) else {
-            return SQLITE_MISUSE;
-        };
-        let rc = {
-            let _g = db.lock.lock();
-            // A close that succeeds leaves the connection's error state as
-            // it was (SQLite's: the last failed blob call still shows).
-            match db.with_conn(|c| h.blob.close(c)).and_then(|r| r) {
-                Ok(()) => SQLITE_OK,
-                Err(e) => answer(db, Err(e)),
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pBlob` is NULL or a blob handle
+    // from `sqlite3_blob_open` not yet closed.
+    unsafe {
+        crate::ffi_guard!(SQLITE_INTERNAL, {
+            if pBlob.is_null() {
+                return SQLITE_OK;
             }
-        };
-        crate::close::unpin(h.db);
-        rc
-    })
+            let mut h = Box::from_raw(pBlob as *mut BlobHandle);
+            let Some(db) = crate::handle::db_ref_any(h.db) else {
+                return SQLITE_MISUSE;
+            };
+            let rc = {
+                let _g = db.lock.lock();
+                // A close that succeeds leaves the connection's error state as
+                // it was (SQLite's: the last failed blob call still shows).
+                match db.with_conn(|c| h.blob.close(c)).and_then(|r| r) {
+                    Ok(()) => SQLITE_OK,
+                    Err(e) => answer(db, Err(e)),
+                }
+            };
+            crate::close::unpin(h.db);
+            rc
+        })
+    }
 }
 
 /// `sqlite3_blob_bytes`: size of the value (0 once the handle expired).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_blob_bytes(pBlob: *mut sqlite3_blob) -> c_int {
-    crate::ffi_guard!(0, {
-        match handle(pBlob) {
-            Some(h) => h.blob.bytes() as c_int,
-            None => 0,
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pBlob` is NULL or a blob handle
+    // from `sqlite3_blob_open` not yet closed.
+    unsafe {
+        crate::ffi_guard!(0, {
+            match handle(pBlob) {
+                Some(h) => h.blob.bytes() as c_int,
+                None => 0,
+            }
+        })
+    }
 }
 
 /// `sqlite3_blob_read`: copy `N` bytes from `iOffset` into `Z`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_blob_read(pBlob: *mut sqlite3_blob, Z: *mut c_void, N: c_int, iOffset: c_int) -> c_int {
-    crate::ffi_guard!(SQLITE_INTERNAL, {
-        let Some(h) = handle(pBlob) else {
-            return SQLITE_MISUSE;
-        };
-        let Some(db) = db_ref(h.db) else {
-            return SQLITE_MISUSE;
-        };
-        let _g = db.lock.lock();
-        let mut buf = vec![0u8; N.max(0) as usize];
-        let r = if N < 0 || (Z.is_null() && N > 0) {
-            Err(ringlite::Error::code(SQLITE_ERROR))
-        } else {
-            db.with_conn(|c| h.blob.read(c, iOffset as i64, &mut buf)).and_then(|r| r)
-        };
-        if r.is_ok() && !buf.is_empty() {
-            std::ptr::copy_nonoverlapping(buf.as_ptr(), Z as *mut u8, buf.len());
-        }
-        answer(db, r)
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pBlob` is NULL or a blob handle
+    // from `sqlite3_blob_open` not yet closed; `Z` is NULL or valid for what the API does with it (read for
+    // the length given, or handed back to callbacks untouched).
+    unsafe {
+        crate::ffi_guard!(SQLITE_INTERNAL, {
+            let Some(h) = handle(pBlob) else {
+                return SQLITE_MISUSE;
+            };
+            let Some(db) = db_ref(h.db) else {
+                return SQLITE_MISUSE;
+            };
+            let _g = db.lock.lock();
+            let mut buf = vec![0u8; N.max(0) as usize];
+            let r = if N < 0 || (Z.is_null() && N > 0) {
+                Err(ringlite::Error::code(SQLITE_ERROR))
+            } else {
+                db.with_conn(|c| h.blob.read(c, iOffset as i64, &mut buf)).and_then(|r| r)
+            };
+            if r.is_ok() && !buf.is_empty() {
+                std::ptr::copy_nonoverlapping(buf.as_ptr(), Z as *mut u8, buf.len());
+            }
+            answer(db, r)
+        })
+    }
 }
 
 /// `sqlite3_blob_write`: overwrite `n` bytes at `iOffset` with `z`; the
 /// value's size never changes.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_blob_write(pBlob: *mut sqlite3_blob, z: *const c_void, n: c_int, iOffset: c_int) -> c_int {
-    crate::ffi_guard!(SQLITE_INTERNAL, {
-        let Some(h) = handle(pBlob) else {
-            return SQLITE_MISUSE;
-        };
-        let Some(db) = db_ref(h.db) else {
-            return SQLITE_MISUSE;
-        };
-        let _g = db.lock.lock();
-        let r = if n < 0 || (z.is_null() && n > 0) {
-            Err(ringlite::Error::code(SQLITE_ERROR))
-        } else {
-            let data: &[u8] = if n == 0 { &[] } else { std::slice::from_raw_parts(z as *const u8, n as usize) };
-            db.with_conn(|c| h.blob.write(c, iOffset as i64, data)).and_then(|r| r)
-        };
-        answer(db, r)
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pBlob` is NULL or a blob handle
+    // from `sqlite3_blob_open` not yet closed; `z` is NULL or valid for what the API does with it (read for
+    // the length given, or handed back to callbacks untouched).
+    unsafe {
+        crate::ffi_guard!(SQLITE_INTERNAL, {
+            let Some(h) = handle(pBlob) else {
+                return SQLITE_MISUSE;
+            };
+            let Some(db) = db_ref(h.db) else {
+                return SQLITE_MISUSE;
+            };
+            let _g = db.lock.lock();
+            let r = if n < 0 || (z.is_null() && n > 0) {
+                Err(ringlite::Error::code(SQLITE_ERROR))
+            } else {
+                let data: &[u8] = if n == 0 { &[] } else { std::slice::from_raw_parts(z as *const u8, n as usize) };
+                db.with_conn(|c| h.blob.write(c, iOffset as i64, data)).and_then(|r| r)
+            };
+            answer(db, r)
+        })
+    }
 }
 
 /// The result code of a blob call, with the connection's error state set

@@ -145,39 +145,51 @@ pub fn scan(sql: &[u8]) -> Scan {
 /// outside any string, comment or trigger body), 0 otherwise.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_complete(sql: *const c_char) -> c_int {
-    ffi_guard!(0, {
-        if sql.is_null() {
-            return 0;
-        }
-        complete(CStr::from_ptr(sql).to_bytes()) as c_int
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `sql` is NULL or NUL-terminated (or
+    // readable for the length given with it).
+    unsafe {
+        ffi_guard!(0, {
+            if sql.is_null() {
+                return 0;
+            }
+            complete(CStr::from_ptr(sql).to_bytes()) as c_int
+        })
+    }
 }
 
 /// sqlite3_complete for UTF-16 text.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_complete16(sql: *const c_void) -> c_int {
-    ffi_guard!(0, {
-        if sql.is_null() {
-            return 0;
-        }
-        complete(&crate::convert::utf16_to_utf8(sql, -1)) as c_int
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `sql` is NULL or valid for what the
+    // API does with it (read for the length given, or handed back to callbacks untouched).
+    unsafe {
+        ffi_guard!(0, {
+            if sql.is_null() {
+                return 0;
+            }
+            complete(&crate::convert::utf16_to_utf8(sql, -1)) as c_int
+        })
+    }
 }
 
 /// `SQLITE_OK` when complete, `SQLITE_EMPTY` for only whitespace and
 /// comments, `SQLITE_MISUSE` for NULL, `SQLITE_ERROR` when incomplete.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_incomplete(sql: *const c_char) -> sqlite3_int64 {
-    ffi_guard!(crate::consts::SQLITE_INTERNAL as sqlite3_int64, {
-        if sql.is_null() {
-            return crate::consts::SQLITE_MISUSE as sqlite3_int64;
-        }
-        (match scan(CStr::from_ptr(sql).to_bytes()) {
-            Scan::Complete => crate::consts::SQLITE_OK,
-            Scan::Empty => crate::consts::SQLITE_EMPTY,
-            Scan::Incomplete => crate::consts::SQLITE_ERROR,
-        }) as sqlite3_int64
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `sql` is NULL or NUL-terminated (or
+    // readable for the length given with it).
+    unsafe {
+        ffi_guard!(crate::consts::SQLITE_INTERNAL as sqlite3_int64, {
+            if sql.is_null() {
+                return crate::consts::SQLITE_MISUSE as sqlite3_int64;
+            }
+            (match scan(CStr::from_ptr(sql).to_bytes()) {
+                Scan::Complete => crate::consts::SQLITE_OK,
+                Scan::Empty => crate::consts::SQLITE_EMPTY,
+                Scan::Incomplete => crate::consts::SQLITE_ERROR,
+            }) as sqlite3_int64
+        })
+    }
 }
 
 #[cfg(test)]

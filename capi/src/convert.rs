@@ -26,24 +26,28 @@ pub fn text_numeric(t: &[u8]) -> Option<Value> {
 /// UTF-16 (native order) units up to `n` bytes (or the first NUL unit when
 /// `n < 0`), as UTF-8.
 pub unsafe fn utf16_to_utf8(p: *const std::ffi::c_void, n: i64) -> Vec<u8> {
-    if p.is_null() {
-        return Vec::new();
+    // SAFETY: the caller guarantees: `p` is NULL or valid for what the API does with it (read for the length
+    // given, or handed back to callbacks untouched).
+    unsafe {
+        if p.is_null() {
+            return Vec::new();
+        }
+        let p = p as *const u16;
+        let units: &[u16] = if n < 0 {
+            let mut len = 0;
+            while *p.add(len) != 0 {
+                len += 1;
+            }
+            std::slice::from_raw_parts(p, len)
+        } else {
+            let mut len = n as usize / 2;
+            if let Some(z) = std::slice::from_raw_parts(p, len).iter().position(|&u| u == 0) {
+                len = z;
+            }
+            std::slice::from_raw_parts(p, len)
+        };
+        String::from_utf16_lossy(units).into_bytes()
     }
-    let p = p as *const u16;
-    let units: &[u16] = if n < 0 {
-        let mut len = 0;
-        while *p.add(len) != 0 {
-            len += 1;
-        }
-        std::slice::from_raw_parts(p, len)
-    } else {
-        let mut len = n as usize / 2;
-        if let Some(z) = std::slice::from_raw_parts(p, len).iter().position(|&u| u == 0) {
-            len = z;
-        }
-        std::slice::from_raw_parts(p, len)
-    };
-    String::from_utf16_lossy(units).into_bytes()
 }
 
 /// UTF-16 (native order) as UTF-8 for a value (`bind_text16`,
@@ -51,11 +55,15 @@ pub unsafe fn utf16_to_utf8(p: *const std::ffi::c_void, n: i64) -> Vec<u8> {
 /// included, as SQLite keeps them in a value of given length; with `n < 0`
 /// up to the first NUL unit.
 pub unsafe fn utf16_value_to_utf8(p: *const std::ffi::c_void, n: i64) -> Vec<u8> {
-    if p.is_null() || n < 0 {
-        return utf16_to_utf8(p, n);
+    // SAFETY: the caller guarantees: `p` is NULL or valid for what the API does with it (read for the length
+    // given, or handed back to callbacks untouched).
+    unsafe {
+        if p.is_null() || n < 0 {
+            return utf16_to_utf8(p, n);
+        }
+        let units = std::slice::from_raw_parts(p as *const u16, n as usize / 2);
+        String::from_utf16_lossy(units).into_bytes()
     }
-    let units = std::slice::from_raw_parts(p as *const u16, n as usize / 2);
-    String::from_utf16_lossy(units).into_bytes()
 }
 
 /// UTF-8 bytes (possibly invalid) to NUL-terminated UTF-16.
@@ -67,9 +75,13 @@ pub fn utf8_to_utf16z(t: &[u8]) -> Vec<u16> {
 
 /// Length of a NUL-terminated C string, at most `max` bytes when `max >= 0`.
 pub unsafe fn c_len(p: *const std::ffi::c_char, max: i64) -> usize {
-    let mut n = 0usize;
-    while (max < 0 || (n as i64) < max) && *p.add(n) != 0 {
-        n += 1;
+    // SAFETY: the caller guarantees: `p` is NULL or NUL-terminated (or readable for the length given with
+    // it).
+    unsafe {
+        let mut n = 0usize;
+        while (max < 0 || (n as i64) < max) && *p.add(n) != 0 {
+            n += 1;
+        }
+        n
     }
-    n
 }

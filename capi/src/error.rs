@@ -105,9 +105,12 @@ pub fn finish(db: &sqlite3, r: ringlite::Result<()>) -> c_int {
 
 /// For generated stubs with a connection: record "not supported" on it.
 pub unsafe fn unsupported_on(db: *mut sqlite3, name: &str) {
-    if let Some(db) = db_ref(db) {
-        let _g = db.lock.lock();
-        set_error(db, SQLITE_ERROR, Some(&format!("{name} is not supported by ringlite yet")));
+    // SAFETY: the caller guarantees: `db` is NULL or a connection this library opened and has not freed.
+    unsafe {
+        if let Some(db) = db_ref(db) {
+            let _g = db.lock.lock();
+            set_error(db, SQLITE_ERROR, Some(&format!("{name} is not supported by ringlite yet")));
+        }
     }
 }
 
@@ -127,83 +130,99 @@ pub fn misuse() -> c_int {
 /// (SQLITE_OK when the last call succeeded).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_errcode(db: *mut sqlite3) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        if db.is_null() {
-            return SQLITE_NOMEM;
-        }
-        match db_ref_any(db) {
-            Some(d) => {
-                let _g = d.lock.lock();
-                let code = d.error.borrow().code;
-                visible_code(d, code)
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            if db.is_null() {
+                return SQLITE_NOMEM;
             }
-            None => SQLITE_MISUSE,
-        }
-    })
+            match db_ref_any(db) {
+                Some(d) => {
+                    let _g = d.lock.lock();
+                    let code = d.error.borrow().code;
+                    visible_code(d, code)
+                }
+                None => SQLITE_MISUSE,
+            }
+        })
+    }
 }
 
 /// sqlite3_errcode with the extended code (e.g. SQLITE_CONSTRAINT_UNIQUE).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_extended_errcode(db: *mut sqlite3) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        if db.is_null() {
-            return SQLITE_NOMEM;
-        }
-        match db_ref_any(db) {
-            Some(d) => {
-                let _g = d.lock.lock();
-                let code = d.error.borrow().code;
-                code
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            if db.is_null() {
+                return SQLITE_NOMEM;
             }
-            None => SQLITE_MISUSE,
-        }
-    })
+            match db_ref_any(db) {
+                Some(d) => {
+                    let _g = d.lock.lock();
+                    let code = d.error.borrow().code;
+                    code
+                }
+                None => SQLITE_MISUSE,
+            }
+        })
+    }
 }
 
 /// The English message of the connection's most recent error, UTF-8; valid
 /// until the next call on the connection.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_errmsg(db: *mut sqlite3) -> *const c_char {
-    ffi_guard!(std::ptr::null(), {
-        if db.is_null() {
-            return errstr_c(SQLITE_NOMEM).as_ptr();
-        }
-        match db_ref_any(db) {
-            Some(d) => {
-                let _g = d.lock.lock();
-                let e = d.error.borrow();
-                match &e.message {
-                    Some(m) if e.code != SQLITE_OK => m.as_ptr(),
-                    _ => errstr_c(e.code).as_ptr(),
-                }
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe {
+        ffi_guard!(std::ptr::null(), {
+            if db.is_null() {
+                return errstr_c(SQLITE_NOMEM).as_ptr();
             }
-            None => errstr_c(SQLITE_MISUSE).as_ptr(),
-        }
-    })
+            match db_ref_any(db) {
+                Some(d) => {
+                    let _g = d.lock.lock();
+                    let e = d.error.borrow();
+                    match &e.message {
+                        Some(m) if e.code != SQLITE_OK => m.as_ptr(),
+                        _ => errstr_c(e.code).as_ptr(),
+                    }
+                }
+                None => errstr_c(SQLITE_MISUSE).as_ptr(),
+            }
+        })
+    }
 }
 
 /// sqlite3_errmsg in UTF-16.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_errmsg16(db: *mut sqlite3) -> *const c_void {
-    ffi_guard!(std::ptr::null(), {
-        static NOMEM16: [u16; 14] = utf16_lit(b"out of memory");
-        static MISUSE16: [u16; 34] = utf16_lit(b"bad parameter or other API misuse");
-        if db.is_null() {
-            return NOMEM16.as_ptr() as *const c_void;
-        }
-        match db_ref_any(db) {
-            Some(d) => {
-                let _g = d.lock.lock();
-                let text = CStr::from_ptr(sqlite3_errmsg(db)).to_string_lossy().into_owned();
-                let mut e = d.error.borrow_mut();
-                let mut v: Vec<u16> = text.encode_utf16().collect();
-                v.push(0);
-                e.message16 = Some(v);
-                e.message16.as_ref().map_or(std::ptr::null(), |v| v.as_ptr() as *const c_void)
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe {
+        ffi_guard!(std::ptr::null(), {
+            static NOMEM16: [u16; 14] = utf16_lit(b"out of memory");
+            static MISUSE16: [u16; 34] = utf16_lit(b"bad parameter or other API misuse");
+            if db.is_null() {
+                return NOMEM16.as_ptr() as *const c_void;
             }
-            None => MISUSE16.as_ptr() as *const c_void,
-        }
-    })
+            match db_ref_any(db) {
+                Some(d) => {
+                    let _g = d.lock.lock();
+                    let text = CStr::from_ptr(sqlite3_errmsg(db)).to_string_lossy().into_owned();
+                    let mut e = d.error.borrow_mut();
+                    let mut v: Vec<u16> = text.encode_utf16().collect();
+                    v.push(0);
+                    e.message16 = Some(v);
+                    e.message16.as_ref().map_or(std::ptr::null(), |v| v.as_ptr() as *const c_void)
+                }
+                None => MISUSE16.as_ptr() as *const c_void,
+            }
+        })
+    }
 }
 
 /// ASCII literal to NUL-terminated UTF-16, at compile time.
@@ -227,43 +246,56 @@ pub unsafe extern "C" fn sqlite3_errstr(code: c_int) -> *const c_char {
 /// -1 when it does not point at one.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_error_offset(db: *mut sqlite3) -> c_int {
-    ffi_guard!(-1, {
-        match db_ref_any(db) {
-            Some(d) => {
-                let _g = d.lock.lock();
-                let off = d.error.borrow().offset;
-                off
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe {
+        ffi_guard!(-1, {
+            match db_ref_any(db) {
+                Some(d) => {
+                    let _g = d.lock.lock();
+                    let off = d.error.borrow().offset;
+                    off
+                }
+                None => -1,
             }
-            None => -1,
-        }
-    })
+        })
+    }
 }
 
 /// Set the connection's current error code to `errcode` and its message to
 /// `zErrMsg` (NULL for the code's standard text). Returns SQLITE_OK.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_set_errmsg(db: *mut sqlite3, errcode: c_int, zErrMsg: *const c_char) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref_any(db) else {
-            return misuse();
-        };
-        let _g = d.lock.lock();
-        let msg = if zErrMsg.is_null() { None } else { Some(CStr::from_ptr(zErrMsg).to_string_lossy().into_owned()) };
-        set_error(d, errcode, msg.as_deref());
-        SQLITE_OK
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zErrMsg` is NULL or NUL-terminated (or readable for the length given
+    // with it).
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            let Some(d) = db_ref_any(db) else {
+                return misuse();
+            };
+            let _g = d.lock.lock();
+            let msg = if zErrMsg.is_null() { None } else { Some(CStr::from_ptr(zErrMsg).to_string_lossy().into_owned()) };
+            set_error(d, errcode, msg.as_deref());
+            SQLITE_OK
+        })
+    }
 }
 
 /// Turn extended result codes on (`onoff` nonzero) or off for the values the
 /// connection's functions return. Returns SQLITE_OK.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_extended_result_codes(db: *mut sqlite3, onoff: c_int) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(db) else { return misuse() };
-        let _g = d.lock.lock();
-        d.extended_codes.set(onoff != 0);
-        SQLITE_OK
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            let Some(d) = db_ref(db) else { return misuse() };
+            let _g = d.lock.lock();
+            d.extended_codes.set(onoff != 0);
+            SQLITE_OK
+        })
+    }
 }
 
 /// The operating system's error number behind the last failed I/O; ringlite

@@ -184,43 +184,46 @@ fn entry_point(lib: &Library, name: &[u8]) -> Result<EntryPoint, Option<String>>
 /// Load `file` into `db` (its lock held by the caller). `Err` carries the
 /// message for `*pzErrMsg`.
 unsafe fn load(d: &sqlite3, db: *mut sqlite3, file: &[u8], proc_: Option<&[u8]>) -> Result<(), String> {
-    if !c_api_enabled(d) {
-        return Err("not authorized".into());
-    }
-    let lib = open_library(file)?;
-    let mut entry = entry_point(&lib, proc_.unwrap_or(b"sqlite3_extension_init"));
-    let mut entry_name = proc_.unwrap_or(b"sqlite3_extension_init").to_vec();
-    if entry.is_err() && proc_.is_none() {
-        entry_name = derived_entry_point(file);
-        entry = entry_point(&lib, &entry_name);
-    }
-    let init = match entry {
-        Ok(f) => f,
-        Err(loader_msg) => {
-            let _ = lib.close();
-            // The loader's text replaces SQLite's own when there is one.
-            return Err(loader_msg.unwrap_or_else(|| {
-                format!("no entry point [{}] in shared library [{}]", String::from_utf8_lossy(&entry_name), String::from_utf8_lossy(file))
-            }));
+    // SAFETY: the caller guarantees: `db` is NULL or a connection this library opened and has not freed.
+    unsafe {
+        if !c_api_enabled(d) {
+            return Err("not authorized".into());
         }
-    };
-    let mut init_msg: *mut c_char = std::ptr::null_mut();
-    let rc = init(db, &mut init_msg, crate::api_routines::table());
-    let text = (!init_msg.is_null()).then(|| CStr::from_ptr(init_msg).to_string_lossy().into_owned());
-    crate::memory::sqlite3_free(init_msg as *mut c_void);
-    match rc {
-        SQLITE_OK => {
-            with_loaded(db, |l| l.libraries.push(lib));
-            Ok(())
+        let lib = open_library(file)?;
+        let mut entry = entry_point(&lib, proc_.unwrap_or(b"sqlite3_extension_init"));
+        let mut entry_name = proc_.unwrap_or(b"sqlite3_extension_init").to_vec();
+        if entry.is_err() && proc_.is_none() {
+            entry_name = derived_entry_point(file);
+            entry = entry_point(&lib, &entry_name);
         }
-        SQLITE_OK_LOAD_PERMANENTLY => {
-            // Never closed: the process keeps the library.
-            let _ = lib.into_raw();
-            Ok(())
-        }
-        _ => {
-            let _ = lib.close();
-            Err(format!("error during initialization: {}", text.unwrap_or_default()))
+        let init = match entry {
+            Ok(f) => f,
+            Err(loader_msg) => {
+                let _ = lib.close();
+                // The loader's text replaces SQLite's own when there is one.
+                return Err(loader_msg.unwrap_or_else(|| {
+                    format!("no entry point [{}] in shared library [{}]", String::from_utf8_lossy(&entry_name), String::from_utf8_lossy(file))
+                }));
+            }
+        };
+        let mut init_msg: *mut c_char = std::ptr::null_mut();
+        let rc = init(db, &mut init_msg, crate::api_routines::table());
+        let text = (!init_msg.is_null()).then(|| CStr::from_ptr(init_msg).to_string_lossy().into_owned());
+        crate::memory::sqlite3_free(init_msg as *mut c_void);
+        match rc {
+            SQLITE_OK => {
+                with_loaded(db, |l| l.libraries.push(lib));
+                Ok(())
+            }
+            SQLITE_OK_LOAD_PERMANENTLY => {
+                // Never closed: the process keeps the library.
+                let _ = lib.into_raw();
+                Ok(())
+            }
+            _ => {
+                let _ = lib.close();
+                Err(format!("error during initialization: {}", text.unwrap_or_default()))
+            }
         }
     }
 }
@@ -231,85 +234,98 @@ unsafe fn load(d: &sqlite3, db: *mut sqlite3, file: &[u8], proc_: Option<&[u8]>)
 /// free with sqlite3_free on failure.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_load_extension(db: *mut sqlite3, zFile: *const c_char, zProc: *const c_char, pzErrMsg: *mut *mut c_char) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        if !pzErrMsg.is_null() {
-            *pzErrMsg = std::ptr::null_mut();
-        }
-        let Some(d) = db_ref(db) else { return misuse() };
-        let _g = d.lock.lock();
-        let file = if zFile.is_null() { &[][..] } else { CStr::from_ptr(zFile).to_bytes() };
-        let proc_ = (!zProc.is_null()).then(|| CStr::from_ptr(zProc).to_bytes());
-        match load(d, db, file, proc_) {
-            Ok(()) => SQLITE_OK,
-            Err(msg) => {
-                if !pzErrMsg.is_null() {
-                    *pzErrMsg = crate::memory::malloc_cstr(msg.as_bytes());
-                }
-                SQLITE_ERROR
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zFile`, `zProc` are NULL or NUL-terminated (or readable for the
+    // length given with them); `pzErrMsg` is NULL or writable.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            if !pzErrMsg.is_null() {
+                *pzErrMsg = std::ptr::null_mut();
             }
-        }
-    })
+            let Some(d) = db_ref(db) else { return misuse() };
+            let _g = d.lock.lock();
+            let file = if zFile.is_null() { &[][..] } else { CStr::from_ptr(zFile).to_bytes() };
+            let proc_ = (!zProc.is_null()).then(|| CStr::from_ptr(zProc).to_bytes());
+            match load(d, db, file, proc_) {
+                Ok(()) => SQLITE_OK,
+                Err(msg) => {
+                    if !pzErrMsg.is_null() {
+                        *pzErrMsg = crate::memory::malloc_cstr(msg.as_bytes());
+                    }
+                    SQLITE_ERROR
+                }
+            }
+        })
+    }
 }
 
 /// Allow (`onoff` nonzero) or forbid sqlite3_load_extension and SQL's
 /// load_extension() on `db`. Returns SQLITE_OK.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_enable_load_extension(db: *mut sqlite3, onoff: c_int) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(db) else { return misuse() };
-        let _g = d.lock.lock();
-        let on = onoff != 0;
-        d.db_config.borrow_mut().insert(SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, on as i32);
-        let register = with_loaded(db, |l| {
-            l.sql_enabled = on;
-            on && !std::mem::replace(&mut l.sql_function, true)
-        });
-        if register {
-            for n_arg in [1, 2] {
-                let rc = crate::function::create_function(
-                    db,
-                    crate::function::FunctionSpec {
-                        name: "load_extension".into(),
-                        n_arg,
-                        // Direct-only, as SQLite's: never from a view, a
-                        // trigger or a schema expression.
-                        text_rep: SQLITE_UTF8 | SQLITE_DIRECTONLY,
-                        user_data: std::ptr::null_mut(),
-                        x_func: Some(load_extension_sql),
-                        x_step: None,
-                        x_final: None,
-                        x_value: None,
-                        x_inverse: None,
-                        x_destroy: None,
-                    },
-                );
-                if rc != SQLITE_OK {
-                    with_loaded(db, |l| l.sql_function = false);
-                    return rc;
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            let Some(d) = db_ref(db) else { return misuse() };
+            let _g = d.lock.lock();
+            let on = onoff != 0;
+            d.db_config.borrow_mut().insert(SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, on as i32);
+            let register = with_loaded(db, |l| {
+                l.sql_enabled = on;
+                on && !std::mem::replace(&mut l.sql_function, true)
+            });
+            if register {
+                for n_arg in [1, 2] {
+                    let rc = crate::function::create_function(
+                        db,
+                        crate::function::FunctionSpec {
+                            name: "load_extension".into(),
+                            n_arg,
+                            // Direct-only, as SQLite's: never from a view, a
+                            // trigger or a schema expression.
+                            text_rep: SQLITE_UTF8 | SQLITE_DIRECTONLY,
+                            user_data: std::ptr::null_mut(),
+                            x_func: Some(load_extension_sql),
+                            x_step: None,
+                            x_final: None,
+                            x_value: None,
+                            x_inverse: None,
+                            x_destroy: None,
+                        },
+                    );
+                    if rc != SQLITE_OK {
+                        with_loaded(db, |l| l.sql_function = false);
+                        return rc;
+                    }
                 }
             }
-        }
-        SQLITE_OK
-    })
+            SQLITE_OK
+        })
+    }
 }
 
 /// The SQL function `load_extension(X[,Y])` of a connection whose SQL
 /// switch has been turned on (see the module doc).
 unsafe extern "C" fn load_extension_sql(ctx: *mut sqlite3_context, argc: c_int, argv: *mut *mut sqlite3_value) {
-    let db = crate::function::sqlite3_context_db_handle(ctx);
-    if !with_loaded(db, |l| l.sql_enabled) {
-        crate::result::sqlite3_result_error(ctx, c"not authorized".as_ptr(), -1);
-        return;
-    }
-    let file = crate::value::sqlite3_value_text(*argv) as *const c_char;
-    let proc_ = if argc == 2 { crate::value::sqlite3_value_text(*argv.add(1)) as *const c_char } else { std::ptr::null() };
-    if file.is_null() {
-        return;
-    }
-    let mut msg: *mut c_char = std::ptr::null_mut();
-    if sqlite3_load_extension(db, file, proc_, &mut msg) != SQLITE_OK {
-        crate::result::sqlite3_result_error(ctx, msg, -1);
-        crate::memory::sqlite3_free(msg as *mut c_void);
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `ctx` is the context of the function
+    // call in progress; `argv` is NULL or writable.
+    unsafe {
+        let db = crate::function::sqlite3_context_db_handle(ctx);
+        if !with_loaded(db, |l| l.sql_enabled) {
+            crate::result::sqlite3_result_error(ctx, c"not authorized".as_ptr(), -1);
+            return;
+        }
+        let file = crate::value::sqlite3_value_text(*argv) as *const c_char;
+        let proc_ = if argc == 2 { crate::value::sqlite3_value_text(*argv.add(1)) as *const c_char } else { std::ptr::null() };
+        if file.is_null() {
+            return;
+        }
+        let mut msg: *mut c_char = std::ptr::null_mut();
+        if sqlite3_load_extension(db, file, proc_, &mut msg) != SQLITE_OK {
+            crate::result::sqlite3_result_error(ctx, msg, -1);
+            crate::memory::sqlite3_free(msg as *mut c_void);
+        }
     }
 }
 

@@ -7,7 +7,7 @@
 //! `fts5_aux.rs` fill them.
 
 // (The member types are spelled out as C declares them, not aliased.)
-#![allow(non_camel_case_types, non_snake_case, clippy::type_complexity)]
+#![allow(clippy::type_complexity, reason = "the C callback tables, spelled as SQLite's header has them")]
 
 use crate::function::sqlite3_context;
 use crate::types::sqlite3_int64;

@@ -43,7 +43,7 @@ struct ApiObject {
     ext: Arc<Extensions>,
     /// User data handed out by xFindTokenizer(_v2), kept until close
     /// (boxed: C holds pointers to them while the vector grows).
-    #[allow(clippy::vec_box)]
+    #[allow(clippy::vec_box, reason = "C holds pointers to the boxed values: they must not move when the vector grows")]
     found: Mutex<Vec<Box<FoundTokenizer>>>,
     /// Registered tokenizers whose methods were handed out, kept so the
     /// methods stay where they were.
@@ -70,44 +70,58 @@ impl ScalarFunction for Fts5Func {
 
 /// Give the connection of `db` its `fts5()` function.
 pub unsafe fn register(db: *mut sqlite3) {
-    let Some(d) = crate::handle::db_ref_any(db) else { return };
-    let mut guard = d.conn.borrow_mut();
-    let Some(conn) = guard.as_mut() else { return };
-    let api = Box::new(ApiObject {
-        base: fts5_api {
-            iVersion: 3,
-            xCreateTokenizer: Some(create_tokenizer),
-            xFindTokenizer: Some(find_tokenizer),
-            xCreateFunction: Some(create_function),
-            xCreateTokenizer_v2: Some(create_tokenizer_v2),
-            xFindTokenizer_v2: Some(find_tokenizer_v2),
-        },
-        db,
-        ext: conn.extension_state::<ringlite::ext::fts5::extension::Extensions>(),
-        found: Mutex::new(Vec::new()),
-        keep: Mutex::new(Vec::new()),
-    });
-    let def = FuncDef { name: "fts5".into(), n_args: 1, flags: FuncFlags::default(), kind: FuncKind::Scalar(Arc::new(Fts5Func(api))) };
-    let _ = conn.create_function(def);
+    // SAFETY: the caller guarantees: `db` is NULL or a connection this library opened and has not freed.
+    unsafe {
+        let Some(d) = crate::handle::db_ref_any(db) else { return };
+        let mut guard = d.conn.borrow_mut();
+        let Some(conn) = guard.as_mut() else { return };
+        let api = Box::new(ApiObject {
+            base: fts5_api {
+                iVersion: 3,
+                xCreateTokenizer: Some(create_tokenizer),
+                xFindTokenizer: Some(find_tokenizer),
+                xCreateFunction: Some(create_function),
+                xCreateTokenizer_v2: Some(create_tokenizer_v2),
+                xFindTokenizer_v2: Some(find_tokenizer_v2),
+            },
+            db,
+            ext: conn.extension_state::<ringlite::ext::fts5::extension::Extensions>(),
+            found: Mutex::new(Vec::new()),
+            keep: Mutex::new(Vec::new()),
+        });
+        let def = FuncDef { name: "fts5".into(), n_args: 1, flags: FuncFlags::default(), kind: FuncKind::Scalar(Arc::new(Fts5Func(api))) };
+        let _ = conn.create_function(def);
+    }
 }
 
 unsafe fn api_of<'a>(p: *mut fts5_api) -> Option<&'a ApiObject> {
-    (p as *const ApiObject).as_ref()
+    // SAFETY: the caller guarantees: `p` is NULL or writable.
+    unsafe { (p as *const ApiObject).as_ref() }
 }
 
 unsafe fn name_of(z: *const c_char) -> Option<String> {
-    (!z.is_null()).then(|| String::from_utf8_lossy(CStr::from_ptr(z).to_bytes()).into_owned())
+    // SAFETY: the caller guarantees: `z` is NULL or NUL-terminated (or readable for the length given with
+    // it).
+    unsafe { (!z.is_null()).then(|| String::from_utf8_lossy(CStr::from_ptr(z).to_bytes()).into_owned()) }
 }
 
 unsafe fn put_out<T>(out: *mut T, v: T) {
-    if !out.is_null() {
-        *out = v;
+    // SAFETY: the caller guarantees: `out` is NULL or a live `T` this library or SQLite's API contract
+    // provides.
+    unsafe {
+        if !out.is_null() {
+            *out = v;
+        }
     }
 }
 
 unsafe fn release(d: XDestroy, p: *mut c_void) {
-    if let Some(f) = d {
-        f(p);
+    // SAFETY: the caller guarantees: `p` is NULL or valid for what the API does with it (read for the length
+    // given, or handed back to callbacks untouched).
+    unsafe {
+        if let Some(f) = d {
+            f(p);
+        }
     }
 }
 
@@ -187,18 +201,23 @@ struct EmitState<'a, 'b> {
 }
 
 unsafe extern "C" fn emit_trampoline(ctx: *mut c_void, tflags: c_int, tok: *const c_char, n: c_int, start: c_int, end: c_int) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        let st = &mut *(ctx as *mut EmitState<'_, '_>);
-        let bytes = if tok.is_null() || n <= 0 { &[][..] } else { std::slice::from_raw_parts(tok as *const u8, n as usize) };
-        match (st.emit)(bytes, start.max(0) as usize, end.max(0) as usize, tflags & FTS5_TOKEN_COLOCATED != 0) {
-            Ok(()) => SQLITE_OK,
-            Err(e) => {
-                let rc = if e.code == SQLITE_OK { SQLITE_ERROR } else { e.code };
-                st.err = Some(e);
-                rc
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `tok` is NULL or NUL-terminated (or
+    // readable for the length given with it); `ctx` is NULL or valid for what the API does with it (read for
+    // the length given, or handed back to callbacks untouched).
+    unsafe {
+        crate::ffi_guard!(SQLITE_ERROR, {
+            let st = &mut *(ctx as *mut EmitState<'_, '_>);
+            let bytes = if tok.is_null() || n <= 0 { &[][..] } else { std::slice::from_raw_parts(tok as *const u8, n as usize) };
+            match (st.emit)(bytes, start.max(0) as usize, end.max(0) as usize, tflags & FTS5_TOKEN_COLOCATED != 0) {
+                Ok(()) => SQLITE_OK,
+                Err(e) => {
+                    let rc = if e.code == SQLITE_OK { SQLITE_ERROR } else { e.code };
+                    st.err = Some(e);
+                    rc
+                }
             }
-        }
-    })
+        })
+    }
 }
 
 impl CustomTokenizer for CTokenizerInstance {
@@ -232,21 +251,31 @@ impl CustomTokenizer for CTokenizerInstance {
 }
 
 unsafe fn add_tokenizer(p_api: *mut fts5_api, z_name: *const c_char, user: *mut c_void, methods: CMethods, destroy: XDestroy) -> c_int {
-    let (Some(api), Some(name)) = (api_of(p_api), name_of(z_name)) else {
-        release(destroy, user);
-        return SQLITE_MISUSE;
-    };
-    api.ext.add_tokenizer(&name, Arc::new(CTokenizerFactory { methods, user, destroy }));
-    SQLITE_OK
+    // SAFETY: the caller guarantees: `z_name` is NULL or NUL-terminated (or readable for the length given
+    // with it); `user` is NULL or valid for what the API does with it (read for the length given, or handed
+    // back to callbacks untouched); `p_api` is NULL or writable.
+    unsafe {
+        let (Some(api), Some(name)) = (api_of(p_api), name_of(z_name)) else {
+            release(destroy, user);
+            return SQLITE_MISUSE;
+        };
+        api.ext.add_tokenizer(&name, Arc::new(CTokenizerFactory { methods, user, destroy }));
+        SQLITE_OK
+    }
 }
 
 unsafe extern "C" fn create_tokenizer(p_api: *mut fts5_api, z_name: *const c_char, user: *mut c_void, tok: *mut fts5_tokenizer, destroy: XDestroy) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        let Some(m) = tok.as_ref() else {
-            return SQLITE_MISUSE;
-        };
-        add_tokenizer(p_api, z_name, user, CMethods::V1(*m), destroy)
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `z_name` is NULL or NUL-terminated
+    // (or readable for the length given with it); `user` is NULL or valid for what the API does with it (read
+    // for the length given, or handed back to callbacks untouched); `p_api`, `tok` are NULL or writable.
+    unsafe {
+        crate::ffi_guard!(SQLITE_ERROR, {
+            let Some(m) = tok.as_ref() else {
+                return SQLITE_MISUSE;
+            };
+            add_tokenizer(p_api, z_name, user, CMethods::V1(*m), destroy)
+        })
+    }
 }
 
 unsafe extern "C" fn create_tokenizer_v2(
@@ -256,16 +285,21 @@ unsafe extern "C" fn create_tokenizer_v2(
     tok: *mut fts5_tokenizer_v2,
     destroy: XDestroy,
 ) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        let Some(m) = tok.as_ref() else {
-            return SQLITE_MISUSE;
-        };
-        // Versions after 2 may have members this library does not know.
-        if m.iVersion > 2 {
-            return SQLITE_ERROR;
-        }
-        add_tokenizer(p_api, z_name, user, CMethods::V2(*m), destroy)
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `z_name` is NULL or NUL-terminated
+    // (or readable for the length given with it); `user` is NULL or valid for what the API does with it (read
+    // for the length given, or handed back to callbacks untouched); `p_api`, `tok` are NULL or writable.
+    unsafe {
+        crate::ffi_guard!(SQLITE_ERROR, {
+            let Some(m) = tok.as_ref() else {
+                return SQLITE_MISUSE;
+            };
+            // Versions after 2 may have members this library does not know.
+            if m.iVersion > 2 {
+                return SQLITE_ERROR;
+            }
+            add_tokenizer(p_api, z_name, user, CMethods::V2(*m), destroy)
+        })
+    }
 }
 
 // ---- tokenizers found from C ----
@@ -282,81 +316,97 @@ const BUILTIN_TOKENIZERS: [&str; 4] = ["unicode61", "ascii", "porter", "trigram"
 /// Our user data for tokenizer `z_name` (NULL: the default), or NULL when
 /// there is no such tokenizer.
 unsafe fn find(p_api: *mut fts5_api, z_name: *const c_char) -> *mut c_void {
-    let Some(api) = api_of(p_api) else { return std::ptr::null_mut() };
-    let name = name_of(z_name).unwrap_or_else(|| "unicode61".into());
-    let known = api.ext.tokenizer(&name).is_some() || BUILTIN_TOKENIZERS.iter().any(|b| b.eq_ignore_ascii_case(&name));
-    if !known {
-        return std::ptr::null_mut();
+    // SAFETY: the caller guarantees: `z_name` is NULL or NUL-terminated (or readable for the length given
+    // with it); `p_api` is NULL or writable.
+    unsafe {
+        let Some(api) = api_of(p_api) else { return std::ptr::null_mut() };
+        let name = name_of(z_name).unwrap_or_else(|| "unicode61".into());
+        let known = api.ext.tokenizer(&name).is_some() || BUILTIN_TOKENIZERS.iter().any(|b| b.eq_ignore_ascii_case(&name));
+        if !known {
+            return std::ptr::null_mut();
+        }
+        let f = Box::new(FoundTokenizer { name, ext: api.ext.clone() });
+        let p = &*f as *const FoundTokenizer as *mut c_void;
+        api.found.lock().unwrap_or_else(|e| e.into_inner()).push(f);
+        p
     }
-    let f = Box::new(FoundTokenizer { name, ext: api.ext.clone() });
-    let p = &*f as *const FoundTokenizer as *mut c_void;
-    api.found.lock().unwrap_or_else(|e| e.into_inner()).push(f);
-    p
 }
 
 /// The C tokenizer registered as `z_name`, if that is what the name means.
 unsafe fn registered<'a>(p_api: *mut fts5_api, z_name: *const c_char) -> Option<(&'a ApiObject, Arc<dyn TokenizerFactory>)> {
-    let api = api_of(p_api)?;
-    let f = api.ext.tokenizer(&name_of(z_name)?)?;
-    f.as_any().is::<CTokenizerFactory>().then_some((api, f))
+    // SAFETY: the caller guarantees: `z_name` is NULL or NUL-terminated (or readable for the length given
+    // with it); `p_api` is NULL or writable.
+    unsafe {
+        let api = api_of(p_api)?;
+        let f = api.ext.tokenizer(&name_of(z_name)?)?;
+        f.as_any().is::<CTokenizerFactory>().then_some((api, f))
+    }
 }
 
 unsafe extern "C" fn find_tokenizer(p_api: *mut fts5_api, z_name: *const c_char, pp_user: *mut *mut c_void, out: *mut fts5_tokenizer) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        // A v1 tokenizer from C is handed back as registered, as SQLite does.
-        if let Some((_, f)) = registered(p_api, z_name) {
-            if let Some(cf) = f.as_any().downcast_ref::<CTokenizerFactory>() {
-                if let CMethods::V1(m) = cf.methods {
-                    put_out(pp_user, cf.user);
-                    if let Some(o) = out.as_mut() {
-                        *o = m;
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `z_name` is NULL or NUL-terminated
+    // (or readable for the length given with it); `p_api`, `pp_user`, `out` are NULL or writable.
+    unsafe {
+        crate::ffi_guard!(SQLITE_ERROR, {
+            // A v1 tokenizer from C is handed back as registered, as SQLite does.
+            if let Some((_, f)) = registered(p_api, z_name) {
+                if let Some(cf) = f.as_any().downcast_ref::<CTokenizerFactory>() {
+                    if let CMethods::V1(m) = cf.methods {
+                        put_out(pp_user, cf.user);
+                        if let Some(o) = out.as_mut() {
+                            *o = m;
+                        }
+                        return SQLITE_OK;
                     }
-                    return SQLITE_OK;
                 }
             }
-        }
-        let user = find(p_api, z_name);
-        if !pp_user.is_null() {
-            *pp_user = user;
-        }
-        if let Some(o) = out.as_mut() {
-            *o = if user.is_null() { fts5_tokenizer { xCreate: None, xDelete: None, xTokenize: None } } else { FOUND_V1 };
-        }
-        if user.is_null() {
-            SQLITE_ERROR
-        } else {
-            SQLITE_OK
-        }
-    })
+            let user = find(p_api, z_name);
+            if !pp_user.is_null() {
+                *pp_user = user;
+            }
+            if let Some(o) = out.as_mut() {
+                *o = if user.is_null() { fts5_tokenizer { xCreate: None, xDelete: None, xTokenize: None } } else { FOUND_V1 };
+            }
+            if user.is_null() {
+                SQLITE_ERROR
+            } else {
+                SQLITE_OK
+            }
+        })
+    }
 }
 
 unsafe extern "C" fn find_tokenizer_v2(p_api: *mut fts5_api, z_name: *const c_char, pp_user: *mut *mut c_void, pp_out: *mut *mut fts5_tokenizer_v2) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        // A v2 tokenizer from C is handed back as registered (its methods
-        // stay where the registry keeps them until the connection closes).
-        if let Some((api, f)) = registered(p_api, z_name) {
-            if let Some(cf) = f.as_any().downcast_ref::<CTokenizerFactory>() {
-                if let CMethods::V2(m) = &cf.methods {
-                    put_out(pp_user, cf.user);
-                    put_out(pp_out, m as *const fts5_tokenizer_v2 as *mut fts5_tokenizer_v2);
-                    api.keep.lock().unwrap_or_else(|e| e.into_inner()).push(f.clone());
-                    return SQLITE_OK;
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `z_name` is NULL or NUL-terminated
+    // (or readable for the length given with it); `p_api`, `pp_user`, `pp_out` are NULL or writable.
+    unsafe {
+        crate::ffi_guard!(SQLITE_ERROR, {
+            // A v2 tokenizer from C is handed back as registered (its methods
+            // stay where the registry keeps them until the connection closes).
+            if let Some((api, f)) = registered(p_api, z_name) {
+                if let Some(cf) = f.as_any().downcast_ref::<CTokenizerFactory>() {
+                    if let CMethods::V2(m) = &cf.methods {
+                        put_out(pp_user, cf.user);
+                        put_out(pp_out, m as *const fts5_tokenizer_v2 as *mut fts5_tokenizer_v2);
+                        api.keep.lock().unwrap_or_else(|e| e.into_inner()).push(f.clone());
+                        return SQLITE_OK;
+                    }
                 }
             }
-        }
-        let user = find(p_api, z_name);
-        if !pp_user.is_null() {
-            *pp_user = user;
-        }
-        if !pp_out.is_null() {
-            *pp_out = if user.is_null() { std::ptr::null_mut() } else { &FOUND_V2 as *const fts5_tokenizer_v2 as *mut fts5_tokenizer_v2 };
-        }
-        if user.is_null() {
-            SQLITE_ERROR
-        } else {
-            SQLITE_OK
-        }
-    })
+            let user = find(p_api, z_name);
+            if !pp_user.is_null() {
+                *pp_user = user;
+            }
+            if !pp_out.is_null() {
+                *pp_out = if user.is_null() { std::ptr::null_mut() } else { &FOUND_V2 as *const fts5_tokenizer_v2 as *mut fts5_tokenizer_v2 };
+            }
+            if user.is_null() {
+                SQLITE_ERROR
+            } else {
+                SQLITE_OK
+            }
+        })
+    }
 }
 
 static FOUND_V1: fts5_tokenizer = fts5_tokenizer { xCreate: Some(found_create), xDelete: Some(found_delete), xTokenize: Some(found_tokenize) };
@@ -366,33 +416,42 @@ static FOUND_V2: fts5_tokenizer_v2 =
     fts5_tokenizer_v2 { iVersion: 0, xCreate: Some(found_create), xDelete: Some(found_delete), xTokenize: Some(found_tokenize_v2) };
 
 unsafe extern "C" fn found_create(user: *mut c_void, az_arg: *mut *const c_char, n_arg: c_int, pp_out: *mut *mut Fts5Tokenizer) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        let Some(f) = (user as *const FoundTokenizer).as_ref() else {
-            return SQLITE_MISUSE;
-        };
-        let mut words = vec![f.name.clone()];
-        for i in 0..n_arg.max(0) as usize {
-            let a = *az_arg.add(i);
-            words.push(name_of(a).unwrap_or_default());
-        }
-        match Tokenizer::build(&words, &|name| f.ext.tokenizer(name)) {
-            Ok(t) => {
-                if !pp_out.is_null() {
-                    *pp_out = Box::into_raw(Box::new(t)) as *mut Fts5Tokenizer;
-                }
-                SQLITE_OK
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `user` is NULL or valid for what the
+    // API does with it (read for the length given, or handed back to callbacks untouched); `az_arg`, `pp_out`
+    // are NULL or writable.
+    unsafe {
+        crate::ffi_guard!(SQLITE_ERROR, {
+            let Some(f) = (user as *const FoundTokenizer).as_ref() else {
+                return SQLITE_MISUSE;
+            };
+            let mut words = vec![f.name.clone()];
+            for i in 0..n_arg.max(0) as usize {
+                let a = *az_arg.add(i);
+                words.push(name_of(a).unwrap_or_default());
             }
-            Err(_) => SQLITE_ERROR,
-        }
-    })
+            match Tokenizer::build(&words, &|name| f.ext.tokenizer(name)) {
+                Ok(t) => {
+                    if !pp_out.is_null() {
+                        *pp_out = Box::into_raw(Box::new(t)) as *mut Fts5Tokenizer;
+                    }
+                    SQLITE_OK
+                }
+                Err(_) => SQLITE_ERROR,
+            }
+        })
+    }
 }
 
 unsafe extern "C" fn found_delete(p: *mut Fts5Tokenizer) {
-    crate::ffi_guard!((), {
-        if !p.is_null() {
-            drop(Box::from_raw(p as *mut Tokenizer));
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `p` is NULL or a live
+    // `Fts5Tokenizer` this library or SQLite's API contract provides.
+    unsafe {
+        crate::ffi_guard!((), {
+            if !p.is_null() {
+                drop(Box::from_raw(p as *mut Tokenizer));
+            }
+        })
+    }
 }
 
 unsafe fn found_run(
@@ -404,10 +463,16 @@ unsafe fn found_run(
     locale: Option<&[u8]>,
     x_token: fts5_token_callback,
 ) -> c_int {
-    let Some(t) = (p as *const Tokenizer).as_ref() else {
-        return SQLITE_MISUSE;
-    };
-    tokenize_to_c(t, text, n, flags, locale, ctx, x_token)
+    // SAFETY: the caller guarantees: `p` is NULL or a live `Fts5Tokenizer` this library or SQLite's API
+    // contract provides; `text` is NULL or NUL-terminated (or readable for the length given with it); `ctx`
+    // is NULL or valid for what the API does with it (read for the length given, or handed back to callbacks
+    // untouched).
+    unsafe {
+        let Some(t) = (p as *const Tokenizer).as_ref() else {
+            return SQLITE_MISUSE;
+        };
+        tokenize_to_c(t, text, n, flags, locale, ctx, x_token)
+    }
 }
 
 /// Run `t` over the C text `text` (`n` bytes) and report each token to
@@ -424,20 +489,25 @@ pub(crate) unsafe fn tokenize_to_c(
     ctx: *mut c_void,
     x_token: fts5_token_callback,
 ) -> c_int {
-    let Some(x) = x_token else { return SQLITE_MISUSE };
-    let bytes = if text.is_null() || n <= 0 { &[][..] } else { std::slice::from_raw_parts(text as *const u8, n as usize) };
-    let r = t.tokenize_each(bytes, flags, locale, &mut |tok, start, end, colocated| {
-        let rc = x(ctx, if colocated { FTS5_TOKEN_COLOCATED } else { 0 }, tok.as_ptr() as *const c_char, tok.len() as c_int, start as c_int, end as c_int);
-        if rc == SQLITE_OK {
-            Ok(())
-        } else {
-            Err(Error::code(rc))
+    // SAFETY: the caller guarantees: `text` is NULL or NUL-terminated (or readable for the length given with
+    // it); `ctx` is NULL or valid for what the API does with it (read for the length given, or handed back to
+    // callbacks untouched).
+    unsafe {
+        let Some(x) = x_token else { return SQLITE_MISUSE };
+        let bytes = if text.is_null() || n <= 0 { &[][..] } else { std::slice::from_raw_parts(text as *const u8, n as usize) };
+        let r = t.tokenize_each(bytes, flags, locale, &mut |tok, start, end, colocated| {
+            let rc = x(ctx, if colocated { FTS5_TOKEN_COLOCATED } else { 0 }, tok.as_ptr() as *const c_char, tok.len() as c_int, start as c_int, end as c_int);
+            if rc == SQLITE_OK {
+                Ok(())
+            } else {
+                Err(Error::code(rc))
+            }
+        });
+        match r {
+            Ok(()) => SQLITE_OK,
+            Err(e) if e.code == SQLITE_OK => SQLITE_ERROR,
+            Err(e) => e.code,
         }
-    });
-    match r {
-        Ok(()) => SQLITE_OK,
-        Err(e) if e.code == SQLITE_OK => SQLITE_ERROR,
-        Err(e) => e.code,
     }
 }
 
@@ -449,10 +519,14 @@ unsafe extern "C" fn found_tokenize(
     n: c_int,
     x_token: fts5_token_callback,
 ) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, { found_run(p, ctx, flags, text, n, None, x_token) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `p` is NULL or a live
+    // `Fts5Tokenizer` this library or SQLite's API contract provides; `text` is NULL or NUL-terminated (or
+    // readable for the length given with it); `ctx` is NULL or valid for what the API does with it (read for
+    // the length given, or handed back to callbacks untouched).
+    unsafe { crate::ffi_guard!(SQLITE_ERROR, { found_run(p, ctx, flags, text, n, None, x_token) }) }
 }
 
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments, reason = "the C signature of `fts5_tokenizer_v2::xTokenize`")]
 unsafe extern "C" fn found_tokenize_v2(
     p: *mut Fts5Tokenizer,
     ctx: *mut c_void,
@@ -463,10 +537,16 @@ unsafe extern "C" fn found_tokenize_v2(
     n_locale: c_int,
     x_token: fts5_token_callback,
 ) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        let loc = (!locale.is_null() && n_locale > 0).then(|| std::slice::from_raw_parts(locale as *const u8, n_locale as usize));
-        found_run(p, ctx, flags, text, n, loc, x_token)
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `p` is NULL or a live
+    // `Fts5Tokenizer` this library or SQLite's API contract provides; `text`, `locale` are NULL or
+    // NUL-terminated (or readable for the length given with them); `ctx` is NULL or valid for what the API
+    // does with it (read for the length given, or handed back to callbacks untouched).
+    unsafe {
+        crate::ffi_guard!(SQLITE_ERROR, {
+            let loc = (!locale.is_null() && n_locale > 0).then(|| std::slice::from_raw_parts(locale as *const u8, n_locale as usize));
+            found_run(p, ctx, flags, text, n, loc, x_token)
+        })
+    }
 }
 
 // ---- auxiliary functions ----
@@ -505,19 +585,24 @@ impl AuxFunction for CAuxFunction {
 }
 
 unsafe extern "C" fn create_function(p_api: *mut fts5_api, z_name: *const c_char, user: *mut c_void, x: fts5_extension_function, destroy: XDestroy) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        let (Some(api), Some(name), Some(x)) = (api_of(p_api), name_of(z_name), x) else {
-            release(destroy, user);
-            return SQLITE_MISUSE;
-        };
-        // As SQLite: the name is known to SQL, failing outside an fts5 table.
-        let rc = crate::function::sqlite3_overload_function(api.db, z_name, -1);
-        if rc != SQLITE_OK {
-            release(destroy, user);
-            return rc;
-        }
-        let func = CFunction::for_vtab(api.db, user, None);
-        api.ext.add_function(&name, Arc::new(CAuxFunction { x, user, destroy, func }));
-        SQLITE_OK
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `z_name` is NULL or NUL-terminated
+    // (or readable for the length given with it); `user` is NULL or valid for what the API does with it (read
+    // for the length given, or handed back to callbacks untouched); `p_api` is NULL or writable.
+    unsafe {
+        crate::ffi_guard!(SQLITE_ERROR, {
+            let (Some(api), Some(name), Some(x)) = (api_of(p_api), name_of(z_name), x) else {
+                release(destroy, user);
+                return SQLITE_MISUSE;
+            };
+            // As SQLite: the name is known to SQL, failing outside an fts5 table.
+            let rc = crate::function::sqlite3_overload_function(api.db, z_name, -1);
+            if rc != SQLITE_OK {
+                release(destroy, user);
+                return rc;
+            }
+            let func = CFunction::for_vtab(api.db, user, None);
+            api.ext.add_function(&name, Arc::new(CAuxFunction { x, user, destroy, func }));
+            SQLITE_OK
+        })
+    }
 }

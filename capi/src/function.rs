@@ -89,8 +89,12 @@ struct AuxEntry {
 
 impl AuxEntry {
     unsafe fn release(self) {
-        if let Some(d) = self.destroy {
-            d(self.data);
+        // SAFETY: the caller guarantees: `destroy` is the destructor the application gave
+        // `sqlite3_set_auxdata` for `data`; the entry is consumed, so it runs once.
+        unsafe {
+            if let Some(d) = self.destroy {
+                d(self.data);
+            }
         }
     }
 }
@@ -104,26 +108,29 @@ static AUX_HOLDERS: Mutex<Vec<(usize, std::sync::Weak<CFunction>)>> = Mutex::new
 /// auxdata it set, after the locks are dropped (a destructor may call the
 /// API).
 pub unsafe fn statement_halted(stmt: *mut crate::handle::sqlite3_stmt) {
-    let key = stmt as usize;
-    let holders: Vec<_> = {
-        let mut all = AUX_HOLDERS.lock().unwrap_or_else(|e| e.into_inner());
-        if all.is_empty() {
-            return;
-        }
-        let (mine, rest) = std::mem::take(&mut *all).into_iter().partition(|(s, _)| *s == key);
-        *all = rest;
-        mine
-    };
-    for (_, weak) in holders {
-        let Some(func) = weak.upgrade() else { continue };
-        let released: Vec<AuxEntry> = {
-            let mut aux = func.auxdata.lock().unwrap_or_else(|e| e.into_inner());
-            let (gone, kept) = std::mem::take(&mut *aux).into_iter().partition(|e| e.stmt == key);
-            *aux = kept;
-            gone
+    // SAFETY: the caller guarantees: `stmt` is NULL or a statement from `sqlite3_prepare*` not yet finalized.
+    unsafe {
+        let key = stmt as usize;
+        let holders: Vec<_> = {
+            let mut all = AUX_HOLDERS.lock().unwrap_or_else(|e| e.into_inner());
+            if all.is_empty() {
+                return;
+            }
+            let (mine, rest) = std::mem::take(&mut *all).into_iter().partition(|(s, _)| *s == key);
+            *all = rest;
+            mine
         };
-        for e in released {
-            e.release();
+        for (_, weak) in holders {
+            let Some(func) = weak.upgrade() else { continue };
+            let released: Vec<AuxEntry> = {
+                let mut aux = func.auxdata.lock().unwrap_or_else(|e| e.into_inner());
+                let (gone, kept) = std::mem::take(&mut *aux).into_iter().partition(|e| e.stmt == key);
+                *aux = kept;
+                gone
+            };
+            for e in released {
+                e.release();
+            }
         }
     }
 }
@@ -131,11 +138,15 @@ pub unsafe fn statement_halted(stmt: *mut crate::handle::sqlite3_stmt) {
 /// Remember that `func` (a pointer into an `Arc<CFunction>`, as every
 /// context's is) holds auxdata of statement `stmt`.
 unsafe fn note_aux_holder(stmt: usize, func: *const CFunction) {
-    std::sync::Arc::increment_strong_count(func);
-    let strong = std::sync::Arc::from_raw(func);
-    let mut all = AUX_HOLDERS.lock().unwrap_or_else(|e| e.into_inner());
-    if !all.iter().any(|(s, w)| *s == stmt && std::ptr::eq(w.as_ptr(), func)) {
-        all.push((stmt, Arc::downgrade(&strong)));
+    // SAFETY: the caller guarantees: `func` is NULL or a live `CFunction` this library or SQLite's API
+    // contract provides.
+    unsafe {
+        std::sync::Arc::increment_strong_count(func);
+        let strong = std::sync::Arc::from_raw(func);
+        let mut all = AUX_HOLDERS.lock().unwrap_or_else(|e| e.into_inner());
+        if !all.iter().any(|(s, w)| *s == stmt && std::ptr::eq(w.as_ptr(), func)) {
+            all.push((stmt, Arc::downgrade(&strong)));
+        }
     }
 }
 
@@ -189,8 +200,12 @@ pub(crate) fn call_args(args: &[Value], subtypes: &[u32]) -> Vec<sqlite3_value> 
 }
 
 unsafe fn invoke(f: XFunc, ctx: &mut sqlite3_context, args: &mut [sqlite3_value]) {
-    let mut ptrs: Vec<*mut sqlite3_value> = args.iter_mut().map(|a| a as *mut _).collect();
-    f(ctx, ptrs.len() as c_int, ptrs.as_mut_ptr());
+    // SAFETY: the caller guarantees: `f` is the application's function registered for this call; `ctx` and
+    // `args` live for the whole call.
+    unsafe {
+        let mut ptrs: Vec<*mut sqlite3_value> = args.iter_mut().map(|a| a as *mut _).collect();
+        f(ctx, ptrs.len() as c_int, ptrs.as_mut_ptr());
+    }
 }
 
 /// Run `call` (a C callback of `func`) with the engine connection the VM
@@ -308,60 +323,67 @@ pub struct FunctionSpec {
 
 /// The common body of every `create_function` variant.
 pub unsafe fn create_function(db: *mut sqlite3, spec: FunctionSpec) -> c_int {
-    let Some(d) = db_ref(db) else { return misuse() };
-    let _g = d.lock.lock();
-    let scalar = spec.x_func.is_some();
-    let aggregate = spec.x_step.is_some() || spec.x_final.is_some();
-    let bad = spec.n_arg < -1
-        || spec.n_arg > 1000
-        || (scalar && aggregate)
-        || (spec.x_step.is_some() != spec.x_final.is_some())
-        || (spec.x_value.is_some() != spec.x_inverse.is_some())
-        || spec.name.is_empty()
-        || spec.name.len() > 255;
-    if bad {
-        if let Some(dx) = spec.x_destroy {
-            dx(spec.user_data);
+    // SAFETY: the caller guarantees: `db` is NULL or a connection this library opened and has not freed.
+    unsafe {
+        let Some(d) = db_ref(db) else { return misuse() };
+        let _g = d.lock.lock();
+        let scalar = spec.x_func.is_some();
+        let aggregate = spec.x_step.is_some() || spec.x_final.is_some();
+        let bad = spec.n_arg < -1
+            || spec.n_arg > 1000
+            || (scalar && aggregate)
+            || (spec.x_step.is_some() != spec.x_final.is_some())
+            || (spec.x_value.is_some() != spec.x_inverse.is_some())
+            || spec.name.is_empty()
+            || spec.name.len() > 255;
+        if bad {
+            if let Some(dx) = spec.x_destroy {
+                dx(spec.user_data);
+            }
+            return crate::error::report(d, &Error::code(SQLITE_MISUSE));
         }
-        return crate::error::report(d, &Error::code(SQLITE_MISUSE));
-    }
-    if !scalar && !aggregate {
-        if let Some(dx) = spec.x_destroy {
-            dx(spec.user_data);
+        if !scalar && !aggregate {
+            if let Some(dx) = spec.x_destroy {
+                dx(spec.user_data);
+            }
+            let name = spec.name.clone();
+            let r = d.with_conn(|c| c.delete_function(&name, spec.n_arg)).and_then(|r| r);
+            return finish(d, r);
         }
-        let name = spec.name.clone();
-        let r = d.with_conn(|c| c.delete_function(&name, spec.n_arg)).and_then(|r| r);
-        return finish(d, r);
+        let flags = FuncFlags {
+            deterministic: spec.text_rep & SQLITE_DETERMINISTIC != 0,
+            direct_only: spec.text_rep & SQLITE_DIRECTONLY != 0,
+            innocuous: spec.text_rep & SQLITE_INNOCUOUS != 0,
+            subtype: spec.text_rep & (SQLITE_SUBTYPE | SQLITE_RESULT_SUBTYPE) != 0,
+            builtin: false,
+        };
+        let cf = Arc::new(CFunction {
+            db,
+            user_data: spec.user_data,
+            x_func: spec.x_func,
+            x_step: spec.x_step,
+            x_final: spec.x_final,
+            x_value: spec.x_value,
+            x_inverse: spec.x_inverse,
+            x_destroy: spec.x_destroy,
+            auxdata: Mutex::new(Vec::new()),
+        });
+        let kind = if scalar { FuncKind::Scalar(Arc::new(CScalar(cf))) } else { FuncKind::Aggregate(Arc::new(CAggregate(cf))) };
+        let def = FuncDef { name: spec.name, n_args: spec.n_arg, flags, kind };
+        let r = d.with_conn(|c| c.create_function(def)).and_then(|r| r);
+        finish(d, r)
     }
-    let flags = FuncFlags {
-        deterministic: spec.text_rep & SQLITE_DETERMINISTIC != 0,
-        direct_only: spec.text_rep & SQLITE_DIRECTONLY != 0,
-        innocuous: spec.text_rep & SQLITE_INNOCUOUS != 0,
-        subtype: spec.text_rep & (SQLITE_SUBTYPE | SQLITE_RESULT_SUBTYPE) != 0,
-        builtin: false,
-    };
-    let cf = Arc::new(CFunction {
-        db,
-        user_data: spec.user_data,
-        x_func: spec.x_func,
-        x_step: spec.x_step,
-        x_final: spec.x_final,
-        x_value: spec.x_value,
-        x_inverse: spec.x_inverse,
-        x_destroy: spec.x_destroy,
-        auxdata: Mutex::new(Vec::new()),
-    });
-    let kind = if scalar { FuncKind::Scalar(Arc::new(CScalar(cf))) } else { FuncKind::Aggregate(Arc::new(CAggregate(cf))) };
-    let def = FuncDef { name: spec.name, n_args: spec.n_arg, flags, kind };
-    let r = d.with_conn(|c| c.create_function(def)).and_then(|r| r);
-    finish(d, r)
 }
 
 unsafe fn name_of(p: *const c_char) -> String {
-    if p.is_null() {
-        String::new()
-    } else {
-        CStr::from_ptr(p).to_string_lossy().into_owned()
+    // SAFETY: the caller guarantees: `p` is NULL or NUL-terminated (or readable for the length given with
+    // it).
+    unsafe {
+        if p.is_null() {
+            String::new()
+        } else {
+            CStr::from_ptr(p).to_string_lossy().into_owned()
+        }
     }
 }
 
@@ -380,7 +402,12 @@ pub unsafe extern "C" fn sqlite3_create_function(
     xStep: Option<unsafe extern "C" fn(*mut sqlite3_context, c_int, *mut *mut sqlite3_value)>,
     xFinal: Option<unsafe extern "C" fn(*mut sqlite3_context)>,
 ) -> c_int {
-    sqlite3_create_function_v2(db, zFunctionName, nArg, eTextRep, pApp, xFunc, xStep, xFinal, None)
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zFunctionName` is NULL or NUL-terminated (or readable for the length
+    // given with it); `pApp` is NULL or valid for what the API does with it (read for the length given, or
+    // handed back to callbacks untouched); `xFunc`, `xStep`, `xFinal`, when set, are safe to call with the
+    // arguments the API documents until unregistered.
+    unsafe { sqlite3_create_function_v2(db, zFunctionName, nArg, eTextRep, pApp, xFunc, xStep, xFinal, None) }
 }
 
 /// sqlite3_create_function with a UTF-16 name.
@@ -395,22 +422,28 @@ pub unsafe extern "C" fn sqlite3_create_function16(
     xStep: Option<unsafe extern "C" fn(*mut sqlite3_context, c_int, *mut *mut sqlite3_value)>,
     xFinal: Option<unsafe extern "C" fn(*mut sqlite3_context)>,
 ) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let name = String::from_utf8_lossy(&crate::convert::utf16_to_utf8(zFunctionName, -1)).into_owned();
-        let spec = FunctionSpec {
-            name,
-            n_arg: nArg,
-            text_rep: eTextRep,
-            user_data: pApp,
-            x_func: xFunc,
-            x_step: xStep,
-            x_final: xFinal,
-            x_value: None,
-            x_inverse: None,
-            x_destroy: None,
-        };
-        create_function(db, spec)
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zFunctionName`, `pApp` are NULL or valid for what the API does with
+    // them (read for the length given, or handed back to callbacks untouched); `xFunc`, `xStep`, `xFinal`,
+    // when set, are safe to call with the arguments the API documents until unregistered.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            let name = String::from_utf8_lossy(&crate::convert::utf16_to_utf8(zFunctionName, -1)).into_owned();
+            let spec = FunctionSpec {
+                name,
+                n_arg: nArg,
+                text_rep: eTextRep,
+                user_data: pApp,
+                x_func: xFunc,
+                x_step: xStep,
+                x_final: xFinal,
+                x_value: None,
+                x_inverse: None,
+                x_destroy: None,
+            };
+            create_function(db, spec)
+        })
+    }
 }
 
 /// sqlite3_create_function with `xDestroy`, called on `pApp` when the function
@@ -427,21 +460,28 @@ pub unsafe extern "C" fn sqlite3_create_function_v2(
     xFinal: Option<unsafe extern "C" fn(*mut sqlite3_context)>,
     xDestroy: Option<unsafe extern "C" fn(*mut c_void)>,
 ) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let spec = FunctionSpec {
-            name: name_of(zFunctionName),
-            n_arg: nArg,
-            text_rep: eTextRep,
-            user_data: pApp,
-            x_func: xFunc,
-            x_step: xStep,
-            x_final: xFinal,
-            x_value: None,
-            x_inverse: None,
-            x_destroy: xDestroy,
-        };
-        create_function(db, spec)
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zFunctionName` is NULL or NUL-terminated (or readable for the length
+    // given with it); `pApp` is NULL or valid for what the API does with it (read for the length given, or
+    // handed back to callbacks untouched); `xFunc`, `xStep`, `xFinal`, `xDestroy`, when set, are safe to call
+    // with the arguments the API documents until unregistered.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            let spec = FunctionSpec {
+                name: name_of(zFunctionName),
+                n_arg: nArg,
+                text_rep: eTextRep,
+                user_data: pApp,
+                x_func: xFunc,
+                x_step: xStep,
+                x_final: xFinal,
+                x_value: None,
+                x_inverse: None,
+                x_destroy: xDestroy,
+            };
+            create_function(db, spec)
+        })
+    }
 }
 
 /// Register an aggregate window function: `xStep`, `xFinal`, `xValue` (the
@@ -460,28 +500,38 @@ pub unsafe extern "C" fn sqlite3_create_window_function(
     xInverse: Option<unsafe extern "C" fn(*mut sqlite3_context, c_int, *mut *mut sqlite3_value)>,
     xDestroy: Option<unsafe extern "C" fn(*mut c_void)>,
 ) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let spec = FunctionSpec {
-            name: name_of(zFunctionName),
-            n_arg: nArg,
-            text_rep: eTextRep,
-            user_data: pApp,
-            x_func: None,
-            x_step: xStep,
-            x_final: xFinal,
-            x_value: xValue,
-            x_inverse: xInverse,
-            x_destroy: xDestroy,
-        };
-        create_function(db, spec)
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zFunctionName` is NULL or NUL-terminated (or readable for the length
+    // given with it); `pApp` is NULL or valid for what the API does with it (read for the length given, or
+    // handed back to callbacks untouched); `xStep`, `xFinal`, `xValue`, `xInverse`, `xDestroy`, when set, are
+    // safe to call with the arguments the API documents until unregistered.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            let spec = FunctionSpec {
+                name: name_of(zFunctionName),
+                n_arg: nArg,
+                text_rep: eTextRep,
+                user_data: pApp,
+                x_func: None,
+                x_step: xStep,
+                x_final: xFinal,
+                x_value: xValue,
+                x_inverse: xInverse,
+                x_destroy: xDestroy,
+            };
+            create_function(db, spec)
+        })
+    }
 }
 
 unsafe fn ctx<'a>(p: *mut sqlite3_context) -> Option<&'a mut sqlite3_context> {
-    if p.is_null() {
-        None
-    } else {
-        Some(&mut *p)
+    // SAFETY: the caller guarantees: `p` is the context of the function call in progress.
+    unsafe {
+        if p.is_null() {
+            None
+        } else {
+            Some(&mut *p)
+        }
     }
 }
 
@@ -490,45 +540,57 @@ unsafe fn ctx<'a>(p: *mut sqlite3_context) -> Option<&'a mut sqlite3_context> {
 /// `nBytes` <= 0 before any allocation it returns NULL.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_aggregate_context(pCtx: *mut sqlite3_context, nBytes: c_int) -> *mut c_void {
-    ffi_guard!(std::ptr::null_mut(), {
-        let Some(c) = ctx(pCtx) else {
-            return std::ptr::null_mut();
-        };
-        if c.agg_slot.is_null() {
-            return std::ptr::null_mut();
-        }
-        let slot = &mut *c.agg_slot;
-        if slot.is_null() && nBytes > 0 {
-            let p = crate::memory::sqlite3_malloc(nBytes);
-            if !p.is_null() {
-                std::ptr::write_bytes(p as *mut u8, 0, nBytes as usize);
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pCtx` is the context of the
+    // function call in progress.
+    unsafe {
+        ffi_guard!(std::ptr::null_mut(), {
+            let Some(c) = ctx(pCtx) else {
+                return std::ptr::null_mut();
+            };
+            if c.agg_slot.is_null() {
+                return std::ptr::null_mut();
             }
-            *slot = p;
-        }
-        *slot
-    })
+            let slot = &mut *c.agg_slot;
+            if slot.is_null() && nBytes > 0 {
+                let p = crate::memory::sqlite3_malloc(nBytes);
+                if !p.is_null() {
+                    std::ptr::write_bytes(p as *mut u8, 0, nBytes as usize);
+                }
+                *slot = p;
+            }
+            *slot
+        })
+    }
 }
 
 /// The `pApp` pointer the running function was registered with.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_user_data(pCtx: *mut sqlite3_context) -> *mut c_void {
-    ffi_guard!(std::ptr::null_mut(), {
-        match ctx(pCtx) {
-            Some(c) if !c.func.is_null() => (*c.func).user_data,
-            _ => std::ptr::null_mut(),
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pCtx` is the context of the
+    // function call in progress.
+    unsafe {
+        ffi_guard!(std::ptr::null_mut(), {
+            match ctx(pCtx) {
+                Some(c) if !c.func.is_null() => (*c.func).user_data,
+                _ => std::ptr::null_mut(),
+            }
+        })
+    }
 }
 
 /// The connection the running function was called on.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_context_db_handle(pCtx: *mut sqlite3_context) -> *mut sqlite3 {
-    ffi_guard!(std::ptr::null_mut(), {
-        match ctx(pCtx) {
-            Some(c) if !c.func.is_null() => (*c.func).db,
-            _ => std::ptr::null_mut(),
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pCtx` is the context of the
+    // function call in progress.
+    unsafe {
+        ffi_guard!(std::ptr::null_mut(), {
+            match ctx(pCtx) {
+                Some(c) if !c.func.is_null() => (*c.func).db,
+                _ => std::ptr::null_mut(),
+            }
+        })
+    }
 }
 
 fn same_value(a: &Value, b: &Value) -> bool {
@@ -546,50 +608,60 @@ fn same_value(a: &Value, b: &Value) -> bool {
 /// function, if that argument is still the same constant; NULL otherwise.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_get_auxdata(pCtx: *mut sqlite3_context, N: c_int) -> *mut c_void {
-    ffi_guard!(std::ptr::null_mut(), {
-        let Some(c) = ctx(pCtx) else {
-            return std::ptr::null_mut();
-        };
-        if c.func.is_null() || N < 0 {
-            return std::ptr::null_mut();
-        }
-        let args = &*c.args;
-        let Some(arg) = args.get(N as usize) else {
-            return std::ptr::null_mut();
-        };
-        let aux = (*c.func).auxdata.lock().unwrap_or_else(|e| e.into_inner());
-        aux.iter().find(|e| e.arg == N && same_value(&e.value, arg)).map_or(std::ptr::null_mut(), |e| e.data)
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pCtx` is the context of the
+    // function call in progress.
+    unsafe {
+        ffi_guard!(std::ptr::null_mut(), {
+            let Some(c) = ctx(pCtx) else {
+                return std::ptr::null_mut();
+            };
+            if c.func.is_null() || N < 0 {
+                return std::ptr::null_mut();
+            }
+            let args = &*c.args;
+            let Some(arg) = args.get(N as usize) else {
+                return std::ptr::null_mut();
+            };
+            let aux = (*c.func).auxdata.lock().unwrap_or_else(|e| e.into_inner());
+            aux.iter().find(|e| e.arg == N && same_value(&e.value, arg)).map_or(std::ptr::null_mut(), |e| e.data)
+        })
+    }
 }
 
 /// Attach `pAux` to argument `N` of the running function for later calls with
 /// the same constant argument; `xDelete` is called on it when it is dropped.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_set_auxdata(pCtx: *mut sqlite3_context, N: c_int, pAux: *mut c_void, xDelete: Option<unsafe extern "C" fn(*mut c_void)>) {
-    ffi_guard!((), {
-        let Some(c) = ctx(pCtx) else { return };
-        let args = &*c.args;
-        let arg = if N >= 0 { args.get(N as usize) } else { None };
-        let (Some(arg), false) = (arg, c.func.is_null()) else {
-            if let Some(d) = xDelete {
-                d(pAux);
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pCtx` is the context of the
+    // function call in progress; `pAux` is NULL or valid for what the API does with it (read for the length
+    // given, or handed back to callbacks untouched); `xDelete`, when set, is safe to call with the arguments
+    // the API documents until unregistered.
+    unsafe {
+        ffi_guard!((), {
+            let Some(c) = ctx(pCtx) else { return };
+            let args = &*c.args;
+            let arg = if N >= 0 { args.get(N as usize) } else { None };
+            let (Some(arg), false) = (arg, c.func.is_null()) else {
+                if let Some(d) = xDelete {
+                    d(pAux);
+                }
+                return;
+            };
+            let stmt = crate::handle::db_ref_any((*c.func).db).map_or(0, |d| d.current_stmt.get() as usize);
+            if stmt != 0 {
+                note_aux_holder(stmt, c.func);
             }
-            return;
-        };
-        let stmt = crate::handle::db_ref_any((*c.func).db).map_or(0, |d| d.current_stmt.get() as usize);
-        if stmt != 0 {
-            note_aux_holder(stmt, c.func);
-        }
-        let replaced = {
-            let mut aux = (*c.func).auxdata.lock().unwrap_or_else(|e| e.into_inner());
-            let old = aux.iter().position(|e| e.arg == N).map(|pos| aux.remove(pos));
-            aux.push(AuxEntry { arg: N, value: arg.clone(), data: pAux, destroy: xDelete, stmt });
-            old
-        };
-        if let Some(e) = replaced {
-            e.release();
-        }
-    })
+            let replaced = {
+                let mut aux = (*c.func).auxdata.lock().unwrap_or_else(|e| e.into_inner());
+                let old = aux.iter().position(|e| e.arg == N).map(|pos| aux.remove(pos));
+                aux.push(AuxEntry { arg: N, value: arg.clone(), data: pAux, destroy: xDelete, stmt });
+                old
+            };
+            if let Some(e) = replaced {
+                e.release();
+            }
+        })
+    }
 }
 
 /// Deprecated: the number of rows the current aggregate has stepped over.
@@ -606,39 +678,44 @@ pub unsafe extern "C" fn sqlite3_aggregate_count(pCtx: *mut sqlite3_context) -> 
 /// registered. Returns SQLITE_OK.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_overload_function(db: *mut sqlite3, zFuncName: *const c_char, nArg: c_int) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(db) else { return misuse() };
-        if zFuncName.is_null() || nArg < -2 {
-            return misuse();
-        }
-        let _g = d.lock.lock();
-        // As SQLite: a function that already answers this name and count
-        // stays; otherwise a placeholder that refuses to run, which a
-        // virtual table's xFindFunction may stand in for.
-        // The lookup runs a statement; the error state stays as it was.
-        let saved = std::mem::take(&mut *d.error.borrow_mut());
-        let exists = function_exists(db, zFuncName, nArg);
-        *d.error.borrow_mut() = saved;
-        if exists {
-            return SQLITE_OK;
-        }
-        let name = CStr::from_ptr(zFuncName).to_bytes();
-        create_function(
-            db,
-            FunctionSpec {
-                name: name_of(zFuncName),
-                n_arg: nArg,
-                text_rep: SQLITE_UTF8,
-                user_data: crate::memory::malloc_cstr(name) as *mut c_void,
-                x_func: Some(invalid_function),
-                x_step: None,
-                x_final: None,
-                x_value: None,
-                x_inverse: None,
-                x_destroy: Some(crate::memory::sqlite3_free),
-            },
-        )
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zFuncName` is NULL or NUL-terminated (or readable for the length
+    // given with it).
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            let Some(d) = db_ref(db) else { return misuse() };
+            if zFuncName.is_null() || nArg < -2 {
+                return misuse();
+            }
+            let _g = d.lock.lock();
+            // As SQLite: a function that already answers this name and count
+            // stays; otherwise a placeholder that refuses to run, which a
+            // virtual table's xFindFunction may stand in for.
+            // The lookup runs a statement; the error state stays as it was.
+            let saved = std::mem::take(&mut *d.error.borrow_mut());
+            let exists = function_exists(db, zFuncName, nArg);
+            *d.error.borrow_mut() = saved;
+            if exists {
+                return SQLITE_OK;
+            }
+            let name = CStr::from_ptr(zFuncName).to_bytes();
+            create_function(
+                db,
+                FunctionSpec {
+                    name: name_of(zFuncName),
+                    n_arg: nArg,
+                    text_rep: SQLITE_UTF8,
+                    user_data: crate::memory::malloc_cstr(name) as *mut c_void,
+                    x_func: Some(invalid_function),
+                    x_step: None,
+                    x_final: None,
+                    x_value: None,
+                    x_inverse: None,
+                    x_destroy: Some(crate::memory::sqlite3_free),
+                },
+            )
+        })
+    }
 }
 
 /// Whether a function (application-defined or built in) answers `name`
@@ -646,23 +723,31 @@ pub unsafe extern "C" fn sqlite3_overload_function(db: *mut sqlite3, zFuncName: 
 /// `sqlite3_overload_function` makes. Asked through the connection's
 /// `pragma_function_list`, which lists both kinds.
 unsafe fn function_exists(db: *mut sqlite3, name: *const c_char, n_arg: c_int) -> bool {
-    let sql = c"SELECT 1 FROM pragma_function_list WHERE lower(name) = lower(?1) AND narg IN (?2, -1)";
-    let mut st = std::ptr::null_mut();
-    if crate::prepare::sqlite3_prepare_v2(db, sql.as_ptr(), -1, &mut st, std::ptr::null_mut()) != SQLITE_OK {
-        return false;
+    // SAFETY: the caller guarantees: `db` is NULL or a connection this library opened and has not freed;
+    // `name` is NULL or NUL-terminated (or readable for the length given with it).
+    unsafe {
+        let sql = c"SELECT 1 FROM pragma_function_list WHERE lower(name) = lower(?1) AND narg IN (?2, -1)";
+        let mut st = std::ptr::null_mut();
+        if crate::prepare::sqlite3_prepare_v2(db, sql.as_ptr(), -1, &mut st, std::ptr::null_mut()) != SQLITE_OK {
+            return false;
+        }
+        crate::bind::sqlite3_bind_text(st, 1, name, -1, None);
+        crate::bind::sqlite3_bind_int(st, 2, n_arg);
+        let found = crate::step::sqlite3_step(st) == SQLITE_ROW;
+        crate::step::sqlite3_finalize(st);
+        found
     }
-    crate::bind::sqlite3_bind_text(st, 1, name, -1, None);
-    crate::bind::sqlite3_bind_int(st, 2, n_arg);
-    let found = crate::step::sqlite3_step(st) == SQLITE_ROW;
-    crate::step::sqlite3_finalize(st);
-    found
 }
 
 /// The placeholder `sqlite3_overload_function` registers; its user data is
 /// the function's name.
 unsafe extern "C" fn invalid_function(ctx: *mut sqlite3_context, _argc: c_int, _argv: *mut *mut sqlite3_value) {
-    let name = sqlite3_user_data(ctx) as *const c_char;
-    let name = if name.is_null() { String::new() } else { CStr::from_ptr(name).to_string_lossy().into_owned() };
-    let msg = format!("unable to use function {name} in the requested context");
-    crate::result::sqlite3_result_error(ctx, cstring(msg).as_ptr(), -1);
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `ctx` is the context of the function
+    // call in progress; `_argv` is NULL or writable.
+    unsafe {
+        let name = sqlite3_user_data(ctx) as *const c_char;
+        let name = if name.is_null() { String::new() } else { CStr::from_ptr(name).to_string_lossy().into_owned() };
+        let msg = format!("unable to use function {name} in the requested context");
+        crate::result::sqlite3_result_error(ctx, cstring(msg).as_ptr(), -1);
+    }
 }

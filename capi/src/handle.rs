@@ -279,27 +279,33 @@ impl Stepping {
 
 /// Validate a `sqlite3*` from C: `Some` if it points at an open handle.
 pub unsafe fn db_ref<'a>(db: *mut sqlite3) -> Option<&'a sqlite3> {
-    if db.is_null() {
-        return None;
-    }
-    let r = &*db;
-    if r.is_open() {
-        Some(r)
-    } else {
-        None
+    // SAFETY: the caller guarantees: `db` is NULL or a connection this library opened and has not freed.
+    unsafe {
+        if db.is_null() {
+            return None;
+        }
+        let r = &*db;
+        if r.is_open() {
+            Some(r)
+        } else {
+            None
+        }
     }
 }
 
 /// Like [`db_ref`] but also accepts failed-open and zombie handles (for
 /// errcode/errmsg, which work on them).
 pub unsafe fn db_ref_any<'a>(db: *mut sqlite3) -> Option<&'a sqlite3> {
-    if db.is_null() {
-        return None;
-    }
-    let r = &*db;
-    match r.magic.load(Ordering::Acquire) {
-        DB_OPEN | DB_SICK | DB_ZOMBIE => Some(r),
-        _ => None,
+    // SAFETY: the caller guarantees: `db` is NULL or a connection this library opened and has not freed.
+    unsafe {
+        if db.is_null() {
+            return None;
+        }
+        let r = &*db;
+        match r.magic.load(Ordering::Acquire) {
+            DB_OPEN | DB_SICK | DB_ZOMBIE => Some(r),
+            _ => None,
+        }
     }
 }
 
@@ -361,14 +367,17 @@ pub struct sqlite3_stmt {
 
 /// Validate a `sqlite3_stmt*` from C.
 pub unsafe fn stmt_ref<'a>(p: *mut sqlite3_stmt) -> Option<&'a mut sqlite3_stmt> {
-    if p.is_null() {
-        return None;
-    }
-    let s = &mut *p;
-    if s.magic == STMT_LIVE && !s.db.is_null() {
-        Some(s)
-    } else {
-        None
+    // SAFETY: the caller guarantees: `p` is NULL or a statement from `sqlite3_prepare*` not yet finalized.
+    unsafe {
+        if p.is_null() {
+            return None;
+        }
+        let s = &mut *p;
+        if s.magic == STMT_LIVE && !s.db.is_null() {
+            Some(s)
+        } else {
+            None
+        }
     }
 }
 
@@ -431,10 +440,14 @@ pub(crate) fn conn_value<T>(db: *mut sqlite3, default: T, f: impl FnOnce(&mut Co
 /// The mutex that serializes calls on `db`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_db_mutex(db: *mut sqlite3) -> *mut sqlite3_mutex {
-    ffi_guard!(std::ptr::null_mut(), {
-        match db_ref(db) {
-            Some(d) => &*d.mutex as *const sqlite3_mutex as *mut sqlite3_mutex,
-            None => std::ptr::null_mut(),
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe {
+        ffi_guard!(std::ptr::null_mut(), {
+            match db_ref(db) {
+                Some(d) => &*d.mutex as *const sqlite3_mutex as *mut sqlite3_mutex,
+                None => std::ptr::null_mut(),
+            }
+        })
+    }
 }

@@ -165,29 +165,37 @@ pub unsafe extern "C" fn sqlite3_keyword_count() -> c_int {
 /// of range.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_keyword_name(i: c_int, pzName: *mut *const c_char, pnName: *mut c_int) -> c_int {
-    ffi_guard!(crate::consts::SQLITE_ERROR, {
-        if i < 0 || i as usize >= KEYWORDS.len() {
-            return crate::consts::SQLITE_ERROR;
-        }
-        let k = KEYWORDS[i as usize];
-        if !pzName.is_null() {
-            *pzName = k.as_ptr() as *const c_char;
-        }
-        if !pnName.is_null() {
-            *pnName = k.len() as c_int;
-        }
-        crate::consts::SQLITE_OK
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pzName`, `pnName` are NULL or
+    // writable.
+    unsafe {
+        ffi_guard!(crate::consts::SQLITE_ERROR, {
+            if i < 0 || i as usize >= KEYWORDS.len() {
+                return crate::consts::SQLITE_ERROR;
+            }
+            let k = KEYWORDS[i as usize];
+            if !pzName.is_null() {
+                *pzName = k.as_ptr() as *const c_char;
+            }
+            if !pnName.is_null() {
+                *pnName = k.len() as c_int;
+            }
+            crate::consts::SQLITE_OK
+        })
+    }
 }
 
 /// 1 if the `nName` bytes at `zName` spell an SQL keyword (any case), else 0.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_keyword_check(zName: *const c_char, nName: c_int) -> c_int {
-    ffi_guard!(0, {
-        if zName.is_null() || nName <= 0 {
-            return 0;
-        }
-        let w = std::slice::from_raw_parts(zName as *const u8, nName as usize);
-        KEYWORDS.iter().any(|k| k.as_bytes().eq_ignore_ascii_case(w)) as c_int
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `zName` is NULL or NUL-terminated
+    // (or readable for the length given with it).
+    unsafe {
+        ffi_guard!(0, {
+            if zName.is_null() || nName <= 0 {
+                return 0;
+            }
+            let w = std::slice::from_raw_parts(zName as *const u8, nName as usize);
+            KEYWORDS.iter().any(|k| k.as_bytes().eq_ignore_ascii_case(w)) as c_int
+        })
+    }
 }

@@ -14,6 +14,11 @@
 //! - pointers it hands out (`sqlite3_column_text`, `sqlite3_errmsg`, ...)
 //!   live exactly as long as SQLite documents, owned by the handle they came
 //!   from.
+//! - what it does with the caller's pointers is said where it is done: the
+//!   crate denies `unsafe_op_in_unsafe_fn`, so the body of each `unsafe fn`
+//!   is one `unsafe {}` block under a `// SAFETY:` comment naming what the
+//!   caller guarantees (a live handle or NULL, a NUL-terminated string,
+//!   writable out-pointers, callbacks safe to call with their user data).
 //!
 //! ## Layers
 //! The base every API module stands on imports no API module: the handles
@@ -29,7 +34,13 @@
 //! arguments with `va_arg` and calls the Rust functions of [`printf`] and
 //! [`config`].
 
-#![allow(non_camel_case_types, non_snake_case, clippy::missing_safety_doc)]
+#![allow(
+    non_camel_case_types,
+    non_snake_case,
+    reason = "SQLite's C names: type and parameter names (`sqlite3_stmt`, `zSql`) are the ABI and the documentation's words"
+)]
+#![allow(clippy::missing_safety_doc, reason = "each entry point's safety contract is SQLite's documentation of it")]
+#![deny(unsafe_op_in_unsafe_fn)]
 
 // The engine's result codes (`src/error/codes.rs`), read here only so that
 // cbindgen, which parses this crate and not the engine, emits their
@@ -38,7 +49,7 @@
 // Declared apart from the modules below, which rustfmt keeps sorted: it
 // must come before `consts`.
 #[path = "../../src/error/codes.rs"]
-#[allow(dead_code)]
+#[allow(dead_code, reason = "read by cbindgen only: the crate uses the engine's codes through `consts`")]
 mod result_codes;
 
 #[macro_use]

@@ -21,106 +21,138 @@ fn account(delta: i64) {
 
 /// Allocate `n` bytes (NULL for 0 or on failure).
 pub unsafe fn alloc(n: u64) -> *mut c_void {
-    if n == 0 || n > (i32::MAX as u64) * 4 {
-        return std::ptr::null_mut();
+    // SAFETY: the caller guarantees: no pointer argument: the block from `malloc`, checked for NULL, has room
+    // for the header and `n` bytes.
+    unsafe {
+        if n == 0 || n > (i32::MAX as u64) * 4 {
+            return std::ptr::null_mut();
+        }
+        let p = libc::malloc(n as usize + HEADER) as *mut u8;
+        if p.is_null() {
+            return std::ptr::null_mut();
+        }
+        *(p as *mut u64) = n;
+        account(n as i64);
+        p.add(HEADER) as *mut c_void
     }
-    let p = libc::malloc(n as usize + HEADER) as *mut u8;
-    if p.is_null() {
-        return std::ptr::null_mut();
-    }
-    *(p as *mut u64) = n;
-    account(n as i64);
-    p.add(HEADER) as *mut c_void
 }
 
 unsafe fn size_of_block(p: *mut c_void) -> u64 {
-    *((p as *mut u8).sub(HEADER) as *mut u64)
+    // SAFETY: the caller guarantees: `p` is NULL or valid for what the API does with it (read for the length
+    // given, or handed back to callbacks untouched).
+    unsafe { *((p as *mut u8).sub(HEADER) as *mut u64) }
 }
 
 /// Copy `s` into a new NUL-terminated block.
 pub unsafe fn malloc_cstr(s: &[u8]) -> *mut c_char {
-    let p = alloc(s.len() as u64 + 1) as *mut u8;
-    if !p.is_null() {
-        std::ptr::copy_nonoverlapping(s.as_ptr(), p, s.len());
-        *p.add(s.len()) = 0;
+    // SAFETY: the caller guarantees: `alloc` returns NULL or `s.len() + 1` writable bytes, checked before the
+    // copy.
+    unsafe {
+        let p = alloc(s.len() as u64 + 1) as *mut u8;
+        if !p.is_null() {
+            std::ptr::copy_nonoverlapping(s.as_ptr(), p, s.len());
+            *p.add(s.len()) = 0;
+        }
+        p as *mut c_char
     }
-    p as *mut c_char
 }
 
 /// Allocate `n` bytes from the library's allocator (8-byte aligned); NULL when
 /// `n` <= 0 or memory runs out. Free with sqlite3_free.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_malloc(n: c_int) -> *mut c_void {
-    ffi_guard!(std::ptr::null_mut(), {
-        if n <= 0 {
-            std::ptr::null_mut()
-        } else {
-            alloc(n as u64)
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: no pointer argument; `alloc` returns
+    // NULL or a fresh block.
+    unsafe {
+        ffi_guard!(std::ptr::null_mut(), {
+            if n <= 0 {
+                std::ptr::null_mut()
+            } else {
+                alloc(n as u64)
+            }
+        })
+    }
 }
 
 /// sqlite3_malloc with a 64-bit size.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_malloc64(n: sqlite3_uint64) -> *mut c_void {
-    ffi_guard!(std::ptr::null_mut(), { alloc(n) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: no pointer argument; `alloc` returns
+    // NULL or a fresh block.
+    unsafe { ffi_guard!(std::ptr::null_mut(), { alloc(n) }) }
 }
 
 unsafe fn realloc_impl(p: *mut c_void, n: u64) -> *mut c_void {
-    if p.is_null() {
-        return alloc(n);
+    // SAFETY: the caller guarantees: `p` is NULL or valid for what the API does with it (read for the length
+    // given, or handed back to callbacks untouched).
+    unsafe {
+        if p.is_null() {
+            return alloc(n);
+        }
+        if n == 0 {
+            sqlite3_free(p);
+            return std::ptr::null_mut();
+        }
+        let old = size_of_block(p);
+        let base = (p as *mut u8).sub(HEADER);
+        let q = libc::realloc(base as *mut c_void, n as usize + HEADER) as *mut u8;
+        if q.is_null() {
+            return std::ptr::null_mut();
+        }
+        *(q as *mut u64) = n;
+        account(n as i64 - old as i64);
+        q.add(HEADER) as *mut c_void
     }
-    if n == 0 {
-        sqlite3_free(p);
-        return std::ptr::null_mut();
-    }
-    let old = size_of_block(p);
-    let base = (p as *mut u8).sub(HEADER);
-    let q = libc::realloc(base as *mut c_void, n as usize + HEADER) as *mut u8;
-    if q.is_null() {
-        return std::ptr::null_mut();
-    }
-    *(q as *mut u64) = n;
-    account(n as i64 - old as i64);
-    q.add(HEADER) as *mut c_void
 }
 
 /// Resize the allocation `pOld` to `n` bytes, keeping its contents; NULL `pOld`
 /// allocates, `n` <= 0 frees and returns NULL.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_realloc(pOld: *mut c_void, n: c_int) -> *mut c_void {
-    ffi_guard!(std::ptr::null_mut(), { realloc_impl(pOld, n.max(0) as u64) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pOld` is NULL or valid for what the
+    // API does with it (read for the length given, or handed back to callbacks untouched).
+    unsafe { ffi_guard!(std::ptr::null_mut(), { realloc_impl(pOld, n.max(0) as u64) }) }
 }
 
 /// sqlite3_realloc with a 64-bit size.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_realloc64(pOld: *mut c_void, n: sqlite3_uint64) -> *mut c_void {
-    ffi_guard!(std::ptr::null_mut(), { realloc_impl(pOld, n) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pOld` is NULL or valid for what the
+    // API does with it (read for the length given, or handed back to callbacks untouched).
+    unsafe { ffi_guard!(std::ptr::null_mut(), { realloc_impl(pOld, n) }) }
 }
 
 /// Free memory from sqlite3_malloc, sqlite3_realloc or any function whose
 /// result is documented to be freed this way. NULL is harmless.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_free(p: *mut c_void) {
-    ffi_guard!((), {
-        if p.is_null() {
-            return;
-        }
-        account(-(size_of_block(p) as i64));
-        libc::free((p as *mut u8).sub(HEADER) as *mut c_void);
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `p` is NULL or valid for what the
+    // API does with it (read for the length given, or handed back to callbacks untouched).
+    unsafe {
+        ffi_guard!((), {
+            if p.is_null() {
+                return;
+            }
+            account(-(size_of_block(p) as i64));
+            libc::free((p as *mut u8).sub(HEADER) as *mut c_void);
+        })
+    }
 }
 
 /// The usable size of the allocation `p` (0 for NULL).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_msize(p: *mut c_void) -> sqlite3_uint64 {
-    ffi_guard!(0, {
-        if p.is_null() {
-            0
-        } else {
-            size_of_block(p)
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `p` is NULL or valid for what the
+    // API does with it (read for the length given, or handed back to callbacks untouched).
+    unsafe {
+        ffi_guard!(0, {
+            if p.is_null() {
+                0
+            } else {
+                size_of_block(p)
+            }
+        })
+    }
 }
 
 /// The number of bytes currently allocated through sqlite3_malloc.
@@ -194,7 +226,11 @@ pub unsafe extern "C" fn sqlite3_hard_heap_limit64(N: sqlite3_int64) -> sqlite3_
 /// Deprecated 32-bit form of sqlite3_soft_heap_limit64.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_soft_heap_limit(N: c_int) {
-    sqlite3_soft_heap_limit64(N as i64);
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: no pointer argument; forwards to
+    // `sqlite3_soft_heap_limit64`.
+    unsafe {
+        sqlite3_soft_heap_limit64(N as i64);
+    }
 }
 
 /// Read the library-wide counter `op` (SQLITE_STATUS_*) into `*pCurrent` and
@@ -203,38 +239,52 @@ pub unsafe extern "C" fn sqlite3_soft_heap_limit(N: c_int) {
 /// read 0. SQLITE_MISUSE for an unknown `op`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_status64(op: c_int, pCurrent: *mut sqlite3_int64, pHighwater: *mut sqlite3_int64, resetFlag: c_int) -> c_int {
-    ffi_guard!(crate::consts::SQLITE_INTERNAL, {
-        if pCurrent.is_null() || pHighwater.is_null() || !(0..=9).contains(&op) {
-            return crate::consts::SQLITE_MISUSE;
-        }
-        let (cur, hw) = if op == crate::consts::SQLITE_STATUS_MEMORY_USED { (sqlite3_memory_used(), sqlite3_memory_highwater(resetFlag)) } else { (0, 0) };
-        *pCurrent = cur;
-        *pHighwater = hw;
-        crate::consts::SQLITE_OK
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pCurrent` is NULL or a live
+    // `sqlite3_int64` this library or SQLite's API contract provides; `pHighwater` is NULL or a live
+    // `sqlite3_int64` this library or SQLite's API contract provides.
+    unsafe {
+        ffi_guard!(crate::consts::SQLITE_INTERNAL, {
+            if pCurrent.is_null() || pHighwater.is_null() || !(0..=9).contains(&op) {
+                return crate::consts::SQLITE_MISUSE;
+            }
+            let (cur, hw) = if op == crate::consts::SQLITE_STATUS_MEMORY_USED { (sqlite3_memory_used(), sqlite3_memory_highwater(resetFlag)) } else { (0, 0) };
+            *pCurrent = cur;
+            *pHighwater = hw;
+            crate::consts::SQLITE_OK
+        })
+    }
 }
 
 /// sqlite3_status64 with int counters.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_status(op: c_int, pCurrent: *mut c_int, pHighwater: *mut c_int, resetFlag: c_int) -> c_int {
-    ffi_guard!(crate::consts::SQLITE_INTERNAL, {
-        if pCurrent.is_null() || pHighwater.is_null() {
-            return crate::consts::SQLITE_MISUSE;
-        }
-        let (mut c, mut h) = (0i64, 0i64);
-        let rc = sqlite3_status64(op, &mut c, &mut h, resetFlag);
-        *pCurrent = c as c_int;
-        *pHighwater = h as c_int;
-        rc
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pCurrent`, `pHighwater` are NULL or
+    // writable.
+    unsafe {
+        ffi_guard!(crate::consts::SQLITE_INTERNAL, {
+            if pCurrent.is_null() || pHighwater.is_null() {
+                return crate::consts::SQLITE_MISUSE;
+            }
+            let (mut c, mut h) = (0i64, 0i64);
+            let rc = sqlite3_status64(op, &mut c, &mut h, resetFlag);
+            *pCurrent = c as c_int;
+            *pHighwater = h as c_int;
+            rc
+        })
+    }
 }
 
 /// Call a `bind_*`/`result_*` destructor unless it is STATIC (NULL) or
 /// TRANSIENT (-1).
 pub unsafe fn release(d: crate::types::sqlite3_destructor_type, p: *mut std::ffi::c_void) {
-    if let Some(f) = d {
-        if f as usize != usize::MAX {
-            f(p);
+    // SAFETY: the caller guarantees: `p` is NULL or valid for what the API does with it (read for the length
+    // given, or handed back to callbacks untouched); `d`, when set, is safe to call with the arguments the
+    // API documents until unregistered.
+    unsafe {
+        if let Some(f) = d {
+            if f as usize != usize::MAX {
+                f(p);
+            }
         }
     }
 }

@@ -22,53 +22,60 @@ struct ColumnInfo {
 /// Run `sql` with text parameters and collect the rows as strings. The
 /// connection's error state is left as it was.
 unsafe fn query(db: *mut sqlite3, sql: &str, params: &[&str]) -> Option<Vec<Vec<Option<String>>>> {
-    let d = &*db;
-    let saved = d.error.try_borrow_mut().map(|mut e| std::mem::take(&mut *e)).ok();
-    let rows = run_query(db, sql, params);
-    if let (Some(saved), Ok(mut e)) = (saved, d.error.try_borrow_mut()) {
-        *e = saved;
+    // SAFETY: the caller guarantees: `db` is NULL or a connection this library opened and has not freed.
+    unsafe {
+        let d = &*db;
+        let saved = d.error.try_borrow_mut().map(|mut e| std::mem::take(&mut *e)).ok();
+        let rows = run_query(db, sql, params);
+        if let (Some(saved), Ok(mut e)) = (saved, d.error.try_borrow_mut()) {
+            *e = saved;
+        }
+        rows
     }
-    rows
 }
 
 unsafe fn run_query(db: *mut sqlite3, sql: &str, params: &[&str]) -> Option<Vec<Vec<Option<String>>>> {
-    let mut st: *mut sqlite3_stmt = std::ptr::null_mut();
-    let sqlz = cstring(sql);
-    if crate::prepare::sqlite3_prepare_v2(db, sqlz.as_ptr(), -1, &mut st, std::ptr::null_mut()) != SQLITE_OK || st.is_null() {
-        return None;
-    }
-    for (i, p) in params.iter().enumerate() {
-        let pz = cstring(*p);
-        crate::bind::sqlite3_bind_text(st, i as c_int + 1, pz.as_ptr(), -1, std::mem::transmute::<isize, crate::types::sqlite3_destructor_type>(-1));
-    }
-    let mut rows = Vec::new();
-    loop {
-        match crate::step::sqlite3_step(st) {
-            SQLITE_ROW => {}
-            // An async connection: complete the I/O here.
-            crate::consts::SQLITE_IO => {
-                crate::async_io::sqlite3_io_poll(db, -1);
-                continue;
-            }
-            _ => break,
+    // SAFETY: the caller guarantees: `db` is NULL or a connection this library opened and has not freed.
+    unsafe {
+        let mut st: *mut sqlite3_stmt = std::ptr::null_mut();
+        let sqlz = cstring(sql);
+        if crate::prepare::sqlite3_prepare_v2(db, sqlz.as_ptr(), -1, &mut st, std::ptr::null_mut()) != SQLITE_OK || st.is_null() {
+            return None;
         }
-        let n = crate::column::sqlite3_column_count(st);
-        rows.push(
-            (0..n)
-                .map(|i| {
-                    let t = crate::column::sqlite3_column_text(st, i);
-                    (!t.is_null()).then(|| CStr::from_ptr(t as *const c_char).to_string_lossy().into_owned())
-                })
-                .collect(),
-        );
+        for (i, p) in params.iter().enumerate() {
+            let pz = cstring(*p);
+            crate::bind::sqlite3_bind_text(st, i as c_int + 1, pz.as_ptr(), -1, std::mem::transmute::<isize, crate::types::sqlite3_destructor_type>(-1));
+        }
+        let mut rows = Vec::new();
+        loop {
+            match crate::step::sqlite3_step(st) {
+                SQLITE_ROW => {}
+                // An async connection: complete the I/O here.
+                crate::consts::SQLITE_IO => {
+                    crate::async_io::sqlite3_io_poll(db, -1);
+                    continue;
+                }
+                _ => break,
+            }
+            let n = crate::column::sqlite3_column_count(st);
+            rows.push(
+                (0..n)
+                    .map(|i| {
+                        let t = crate::column::sqlite3_column_text(st, i);
+                        (!t.is_null()).then(|| CStr::from_ptr(t as *const c_char).to_string_lossy().into_owned())
+                    })
+                    .collect(),
+            );
+        }
+        crate::step::sqlite3_finalize(st);
+        Some(rows)
     }
-    crate::step::sqlite3_finalize(st);
-    Some(rows)
 }
 
 /// Schema names in `PRAGMA database_list` order.
 pub unsafe fn database_names(db: *mut sqlite3) -> Vec<String> {
-    query(db, "PRAGMA database_list", &[]).unwrap_or_default().into_iter().filter_map(|r| r.get(1).cloned().flatten()).collect()
+    // SAFETY: the caller guarantees: `db` is NULL or a connection this library opened and has not freed.
+    unsafe { query(db, "PRAGMA database_list", &[]).unwrap_or_default().into_iter().filter_map(|r| r.get(1).cloned().flatten()).collect() }
 }
 
 fn quote(id: &str) -> String {
@@ -188,103 +195,109 @@ pub unsafe extern "C" fn sqlite3_table_column_metadata(
     pPrimaryKey: *mut c_int,
     pAutoinc: *mut c_int,
 ) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(db) else { return misuse() };
-        if zTableName.is_null() {
-            return misuse();
-        }
-        let _g = d.lock.lock();
-        let table = CStr::from_ptr(zTableName).to_string_lossy().into_owned();
-        let column = (!zColumnName.is_null()).then(|| CStr::from_ptr(zColumnName).to_string_lossy().into_owned());
-        let schemas: Vec<String> = if zDbName.is_null() {
-            let mut s = database_names(db);
-            // Like SQLite's lookup: TEMP first, then main and attached.
-            ringlite::util::cold_sort::sort_by_key(&mut s, |n| !n.eq_ignore_ascii_case("temp"));
-            if s.is_empty() {
-                s.push("main".into());
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zDbName`, `zTableName`, `zColumnName` are NULL or NUL-terminated (or
+    // readable for the length given with them); `pzDataType`, `pzCollSeq`, `pNotNull`, `pPrimaryKey`,
+    // `pAutoinc` are NULL or writable.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            let Some(d) = db_ref(db) else { return misuse() };
+            if zTableName.is_null() {
+                return misuse();
             }
-            s
-        } else {
-            vec![CStr::from_ptr(zDbName).to_string_lossy().into_owned()]
-        };
-        let mut found: Option<(String, Vec<ColumnInfo>, String)> = None;
-        for schema in &schemas {
-            let master = if schema.eq_ignore_ascii_case("temp") { "sqlite_temp_master".to_string() } else { format!("{}.sqlite_master", quote(schema)) };
-            let sql = format!("SELECT name, sql FROM {master} WHERE type = 'table' AND name = ?1 COLLATE NOCASE");
-            let Some(rows) = query(db, &sql, &[&table]) else {
-                continue;
-            };
-            let Some(row) = rows.first() else { continue };
-            let name = row[0].clone().unwrap_or_default();
-            let create = row.get(1).cloned().flatten().unwrap_or_default();
-            let info = query(db, &format!("PRAGMA {}.table_xinfo({})", quote(schema), quote(&name)), &[]).unwrap_or_default();
-            let cols = info
-                .into_iter()
-                .map(|r| ColumnInfo {
-                    name: r.get(1).cloned().flatten().unwrap_or_default(),
-                    decl_type: r.get(2).cloned().flatten().unwrap_or_default(),
-                    not_null: r.get(3).cloned().flatten().is_some_and(|v| v != "0"),
-                    pk: r.get(5).cloned().flatten().and_then(|v| v.parse().ok()).unwrap_or(0),
-                })
-                .collect();
-            found = Some((name, cols, create));
-            break;
-        }
-        // Outputs as SQLite computes them (a NULL column name only checks
-        // that the table exists, and reports the rowid's properties).
-        let mut data_type: Option<String> = Some("INTEGER".into());
-        let mut coll: Option<String> = None;
-        let (mut not_null, mut pk, mut autoinc) = (false, true, false);
-        let mut ok = found.is_some();
-        if let (Some((_, cols, create)), Some(col)) = (&found, &column) {
-            match cols.iter().find(|c| c.name.eq_ignore_ascii_case(col)) {
-                Some(c) => {
-                    data_type = (!c.decl_type.is_empty()).then(|| c.decl_type.clone());
-                    let (cl, ai) = collation_and_autoinc(create, &c.name);
-                    coll = cl;
-                    not_null = c.not_null;
-                    pk = c.pk > 0;
-                    let single_int_pk = c.pk == 1 && cols.iter().filter(|x| x.pk > 0).count() == 1 && c.decl_type.eq_ignore_ascii_case("INTEGER");
-                    autoinc = ai && single_int_pk;
+            let _g = d.lock.lock();
+            let table = CStr::from_ptr(zTableName).to_string_lossy().into_owned();
+            let column = (!zColumnName.is_null()).then(|| CStr::from_ptr(zColumnName).to_string_lossy().into_owned());
+            let schemas: Vec<String> = if zDbName.is_null() {
+                let mut s = database_names(db);
+                // Like SQLite's lookup: TEMP first, then main and attached.
+                ringlite::util::cold_sort::sort_by_key(&mut s, |n| !n.eq_ignore_ascii_case("temp"));
+                if s.is_empty() {
+                    s.push("main".into());
                 }
-                None if is_rowid_name(col) && !create.to_ascii_uppercase().contains("WITHOUT ROWID") => {
-                    if let Some(c) =
-                        cols.iter().find(|x| x.pk == 1 && x.decl_type.eq_ignore_ascii_case("INTEGER") && cols.iter().filter(|y| y.pk > 0).count() == 1)
-                    {
-                        data_type = Some(c.decl_type.clone());
+                s
+            } else {
+                vec![CStr::from_ptr(zDbName).to_string_lossy().into_owned()]
+            };
+            let mut found: Option<(String, Vec<ColumnInfo>, String)> = None;
+            for schema in &schemas {
+                let master = if schema.eq_ignore_ascii_case("temp") { "sqlite_temp_master".to_string() } else { format!("{}.sqlite_master", quote(schema)) };
+                let sql = format!("SELECT name, sql FROM {master} WHERE type = 'table' AND name = ?1 COLLATE NOCASE");
+                let Some(rows) = query(db, &sql, &[&table]) else {
+                    continue;
+                };
+                let Some(row) = rows.first() else { continue };
+                let name = row[0].clone().unwrap_or_default();
+                let create = row.get(1).cloned().flatten().unwrap_or_default();
+                let info = query(db, &format!("PRAGMA {}.table_xinfo({})", quote(schema), quote(&name)), &[]).unwrap_or_default();
+                let cols = info
+                    .into_iter()
+                    .map(|r| ColumnInfo {
+                        name: r.get(1).cloned().flatten().unwrap_or_default(),
+                        decl_type: r.get(2).cloned().flatten().unwrap_or_default(),
+                        not_null: r.get(3).cloned().flatten().is_some_and(|v| v != "0"),
+                        pk: r.get(5).cloned().flatten().and_then(|v| v.parse().ok()).unwrap_or(0),
+                    })
+                    .collect();
+                found = Some((name, cols, create));
+                break;
+            }
+            // Outputs as SQLite computes them (a NULL column name only checks
+            // that the table exists, and reports the rowid's properties).
+            let mut data_type: Option<String> = Some("INTEGER".into());
+            let mut coll: Option<String> = None;
+            let (mut not_null, mut pk, mut autoinc) = (false, true, false);
+            let mut ok = found.is_some();
+            if let (Some((_, cols, create)), Some(col)) = (&found, &column) {
+                match cols.iter().find(|c| c.name.eq_ignore_ascii_case(col)) {
+                    Some(c) => {
+                        data_type = (!c.decl_type.is_empty()).then(|| c.decl_type.clone());
                         let (cl, ai) = collation_and_autoinc(create, &c.name);
                         coll = cl;
                         not_null = c.not_null;
-                        autoinc = ai;
+                        pk = c.pk > 0;
+                        let single_int_pk = c.pk == 1 && cols.iter().filter(|x| x.pk > 0).count() == 1 && c.decl_type.eq_ignore_ascii_case("INTEGER");
+                        autoinc = ai && single_int_pk;
                     }
+                    None if is_rowid_name(col) && !create.to_ascii_uppercase().contains("WITHOUT ROWID") => {
+                        if let Some(c) =
+                            cols.iter().find(|x| x.pk == 1 && x.decl_type.eq_ignore_ascii_case("INTEGER") && cols.iter().filter(|y| y.pk > 0).count() == 1)
+                        {
+                            data_type = Some(c.decl_type.clone());
+                            let (cl, ai) = collation_and_autoinc(create, &c.name);
+                            coll = cl;
+                            not_null = c.not_null;
+                            autoinc = ai;
+                        }
+                    }
+                    None => ok = false,
                 }
-                None => ok = false,
             }
-        }
-        if !ok {
-            let msg = format!("no such table column: {}.{}", table, column.as_deref().unwrap_or("(null)"));
-            set_error(d, SQLITE_ERROR, Some(&msg));
-            return SQLITE_ERROR;
-        }
-        let coll = coll.unwrap_or_else(|| "BINARY".into());
-        if !pzDataType.is_null() {
-            *pzDataType = data_type.map_or(std::ptr::null(), |t| d.keep(cstring(t).into_bytes_with_nul()));
-        }
-        if !pzCollSeq.is_null() {
-            *pzCollSeq = d.keep(cstring(coll).into_bytes_with_nul());
-        }
-        if !pNotNull.is_null() {
-            *pNotNull = not_null as c_int;
-        }
-        if !pPrimaryKey.is_null() {
-            *pPrimaryKey = pk as c_int;
-        }
-        if !pAutoinc.is_null() {
-            *pAutoinc = autoinc as c_int;
-        }
-        set_error(d, SQLITE_OK, None);
-        SQLITE_OK
-    })
+            if !ok {
+                let msg = format!("no such table column: {}.{}", table, column.as_deref().unwrap_or("(null)"));
+                set_error(d, SQLITE_ERROR, Some(&msg));
+                return SQLITE_ERROR;
+            }
+            let coll = coll.unwrap_or_else(|| "BINARY".into());
+            if !pzDataType.is_null() {
+                *pzDataType = data_type.map_or(std::ptr::null(), |t| d.keep(cstring(t).into_bytes_with_nul()));
+            }
+            if !pzCollSeq.is_null() {
+                *pzCollSeq = d.keep(cstring(coll).into_bytes_with_nul());
+            }
+            if !pNotNull.is_null() {
+                *pNotNull = not_null as c_int;
+            }
+            if !pPrimaryKey.is_null() {
+                *pPrimaryKey = pk as c_int;
+            }
+            if !pAutoinc.is_null() {
+                *pAutoinc = autoinc as c_int;
+            }
+            set_error(d, SQLITE_OK, None);
+            SQLITE_OK
+        })
+    }
 }
 
 #[cfg(test)]

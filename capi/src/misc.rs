@@ -76,28 +76,39 @@ pub unsafe extern "C" fn sqlite3_get_autocommit(db: *mut sqlite3) -> c_int {
 /// unknown schema.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_txn_state(db: *mut sqlite3, zSchema: *const c_char) -> c_int {
-    ffi_guard!(-1, {
-        let schema = if zSchema.is_null() { None } else { Some(CStr::from_ptr(zSchema).to_string_lossy().into_owned()) };
-        conn_value(db, -1, |c| c.txn_state(schema.as_deref()))
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zSchema` is NULL or NUL-terminated (or readable for the length given
+    // with it).
+    unsafe {
+        ffi_guard!(-1, {
+            let schema = if zSchema.is_null() { None } else { Some(CStr::from_ptr(zSchema).to_string_lossy().into_owned()) };
+            conn_value(db, -1, |c| c.txn_state(schema.as_deref()))
+        })
+    }
 }
 
 /// Make the statements running on `db` stop at the next opportunity with
 /// SQLITE_INTERRUPT. Safe to call from another thread.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_interrupt(db: *mut sqlite3) {
-    ffi_guard!((), {
-        // No lock: the point is to reach a connection busy in another thread.
-        if let Some(d) = crate::handle::db_ref_any(db) {
-            d.interrupt.store(true, Ordering::Relaxed);
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe {
+        ffi_guard!((), {
+            // No lock: the point is to reach a connection busy in another thread.
+            if let Some(d) = crate::handle::db_ref_any(db) {
+                d.interrupt.store(true, Ordering::Relaxed);
+            }
+        })
+    }
 }
 
 /// 1 if an interrupt of `db` is pending, else 0.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_is_interrupted(db: *mut sqlite3) -> c_int {
-    ffi_guard!(0, { crate::handle::db_ref_any(db).map_or(0, |d| d.interrupt.load(Ordering::Relaxed) as c_int) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe { ffi_guard!(0, { crate::handle::db_ref_any(db).map_or(0, |d| d.interrupt.load(Ordering::Relaxed) as c_int) }) }
 }
 
 /// Set the run-time limit `id` (SQLITE_LIMIT_*) of `db` to `newVal`, capped at
@@ -122,17 +133,22 @@ pub unsafe extern "C" fn sqlite3_sleep(ms: c_int) -> c_int {
 /// NULL.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_get_clientdata(db: *mut sqlite3, zName: *const c_char) -> *mut c_void {
-    ffi_guard!(std::ptr::null_mut(), {
-        let Some(d) = db_ref(db) else {
-            return std::ptr::null_mut();
-        };
-        if zName.is_null() {
-            return std::ptr::null_mut();
-        }
-        let _g = d.lock.lock();
-        let key = CStr::from_ptr(zName);
-        d.client_data.borrow().iter().find(|(k, _, _)| k.as_c_str() == key).map_or(std::ptr::null_mut(), |e| e.1)
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zName` is NULL or NUL-terminated (or readable for the length given
+    // with it).
+    unsafe {
+        ffi_guard!(std::ptr::null_mut(), {
+            let Some(d) = db_ref(db) else {
+                return std::ptr::null_mut();
+            };
+            if zName.is_null() {
+                return std::ptr::null_mut();
+            }
+            let _g = d.lock.lock();
+            let key = CStr::from_ptr(zName);
+            d.client_data.borrow().iter().find(|(k, _, _)| k.as_c_str() == key).map_or(std::ptr::null_mut(), |e| e.1)
+        })
+    }
 }
 
 /// Store `pData` on `db` under `zName`, calling `xDestructor` on the pointer it
@@ -144,28 +160,35 @@ pub unsafe extern "C" fn sqlite3_set_clientdata(
     pData: *mut c_void,
     xDestructor: Option<unsafe extern "C" fn(*mut c_void)>,
 ) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(db) else {
-            return misuse();
-        };
-        if zName.is_null() {
-            return misuse();
-        }
-        let _g = d.lock.lock();
-        let key = CStr::from_ptr(zName).to_owned();
-        let old = {
-            let mut cd = d.client_data.borrow_mut();
-            let old = cd.iter().position(|(k, _, _)| *k == key).map(|i| cd.remove(i));
-            if !pData.is_null() {
-                cd.insert(0, (key, pData, xDestructor));
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zName` is NULL or NUL-terminated (or readable for the length given
+    // with it); `pData` is NULL or valid for what the API does with it (read for the length given, or handed
+    // back to callbacks untouched); `xDestructor`, when set, is safe to call with the arguments the API
+    // documents until unregistered.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            let Some(d) = db_ref(db) else {
+                return misuse();
+            };
+            if zName.is_null() {
+                return misuse();
             }
-            old
-        };
-        if let Some((_, p, destroy)) = old {
-            crate::memory::release(destroy, p);
-        }
-        SQLITE_OK
-    })
+            let _g = d.lock.lock();
+            let key = CStr::from_ptr(zName).to_owned();
+            let old = {
+                let mut cd = d.client_data.borrow_mut();
+                let old = cd.iter().position(|(k, _, _)| *k == key).map(|i| cd.remove(i));
+                if !pData.is_null() {
+                    cd.insert(0, (key, pData, xDestructor));
+                }
+                old
+            };
+            if let Some((_, p, destroy)) = old {
+                crate::memory::release(destroy, p);
+            }
+            SQLITE_OK
+        })
+    }
 }
 
 /// Read the per-connection counter `op` (SQLITE_DBSTATUS_*) of `db` into
@@ -174,64 +197,82 @@ pub unsafe extern "C" fn sqlite3_set_clientdata(
 /// counters yet: both read 0.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_db_status(db: *mut sqlite3, op: c_int, pCur: *mut c_int, pHiwtr: *mut c_int, resetFlg: c_int) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let _ = resetFlg;
-        if db_ref(db).is_none() || pCur.is_null() || pHiwtr.is_null() {
-            return misuse();
-        }
-        if !(0..=SQLITE_DBSTATUS_MAX).contains(&op) {
-            // An unknown op is an error, not a misuse (SQLite 3.54.1).
-            return SQLITE_ERROR;
-        }
-        *pCur = 0;
-        *pHiwtr = 0;
-        SQLITE_OK
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `pCur`, `pHiwtr` are NULL or writable.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            let _ = resetFlg;
+            if db_ref(db).is_none() || pCur.is_null() || pHiwtr.is_null() {
+                return misuse();
+            }
+            if !(0..=SQLITE_DBSTATUS_MAX).contains(&op) {
+                // An unknown op is an error, not a misuse (SQLite 3.54.1).
+                return SQLITE_ERROR;
+            }
+            *pCur = 0;
+            *pHiwtr = 0;
+            SQLITE_OK
+        })
+    }
 }
 
 /// sqlite3_db_status with 64-bit counters.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_db_status64(db: *mut sqlite3, op: c_int, pCur: *mut sqlite3_int64, pHiwtr: *mut sqlite3_int64, resetFlg: c_int) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let _ = resetFlg;
-        if db_ref(db).is_none() || pCur.is_null() || pHiwtr.is_null() {
-            return misuse();
-        }
-        if !(0..=SQLITE_DBSTATUS_MAX).contains(&op) {
-            // An unknown op is an error, not a misuse (SQLite 3.54.1).
-            return SQLITE_ERROR;
-        }
-        *pCur = 0;
-        *pHiwtr = 0;
-        SQLITE_OK
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `pCur` is NULL or a live `sqlite3_int64` this library or SQLite's API
+    // contract provides; `pHiwtr` is NULL or a live `sqlite3_int64` this library or SQLite's API contract
+    // provides.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            let _ = resetFlg;
+            if db_ref(db).is_none() || pCur.is_null() || pHiwtr.is_null() {
+                return misuse();
+            }
+            if !(0..=SQLITE_DBSTATUS_MAX).contains(&op) {
+                // An unknown op is an error, not a misuse (SQLite 3.54.1).
+                return SQLITE_ERROR;
+            }
+            *pCur = 0;
+            *pHiwtr = 0;
+            SQLITE_OK
+        })
+    }
 }
 
 /// Write the connection's dirty cached pages to disk without committing;
 /// ringlite keeps none between statements and returns SQLITE_OK.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_db_cacheflush(db: *mut sqlite3) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        if db_ref(db).is_some() {
-            SQLITE_OK
-        } else {
-            misuse()
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            if db_ref(db).is_some() {
+                SQLITE_OK
+            } else {
+                misuse()
+            }
+        })
+    }
 }
 
 /// Frees the connection's clean cached pages (those no running statement
 /// holds; uncommitted changes stay), as SQLite does.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_db_release_memory(db: *mut sqlite3) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(db) else {
-            return misuse();
-        };
-        let _g = d.lock.lock();
-        let _ = d.with_conn(|c| c.release_memory());
-        SQLITE_OK
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            let Some(d) = db_ref(db) else {
+                return misuse();
+            };
+            let _g = d.lock.lock();
+            let _ = d.with_conn(|c| c.release_memory());
+            SQLITE_OK
+        })
+    }
 }
 
 /// `sqlite3_enable_shared_cache`'s process-wide default: connections
@@ -254,24 +295,31 @@ pub unsafe extern "C" fn sqlite3_enable_shared_cache(onoff: c_int) -> c_int {
 /// pages (0 or less turns it off). Returns SQLITE_OK.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_wal_autocheckpoint(db: *mut sqlite3, N: c_int) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(db) else { return misuse() };
-        // The automatic checkpoint replaces any sqlite3_wal_hook callback.
-        if let Ok(mut h) = d.hooks.try_borrow_mut() {
-            h.wal = None;
-        }
-        crate::hooks::install_wal(d, false);
-        match pragma_row(db, &format!("PRAGMA wal_autocheckpoint={}", N.max(0))) {
-            Ok(_) => SQLITE_OK,
-            Err(rc) => rc,
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            let Some(d) = db_ref(db) else { return misuse() };
+            // The automatic checkpoint replaces any sqlite3_wal_hook callback.
+            if let Ok(mut h) = d.hooks.try_borrow_mut() {
+                h.wal = None;
+            }
+            crate::hooks::install_wal(d, false);
+            match pragma_row(db, &format!("PRAGMA wal_autocheckpoint={}", N.max(0))) {
+                Ok(_) => SQLITE_OK,
+                Err(rc) => rc,
+            }
+        })
+    }
 }
 
 /// Run a PASSIVE checkpoint of schema `zDb` (NULL or "" for all) of `db`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_wal_checkpoint(db: *mut sqlite3, zDb: *const c_char) -> c_int {
-    sqlite3_wal_checkpoint_v2(db, zDb, SQLITE_CHECKPOINT_PASSIVE, std::ptr::null_mut(), std::ptr::null_mut())
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zDb` is NULL or NUL-terminated (or readable for the length given
+    // with it).
+    unsafe { sqlite3_wal_checkpoint_v2(db, zDb, SQLITE_CHECKPOINT_PASSIVE, std::ptr::null_mut(), std::ptr::null_mut()) }
 }
 
 /// Checkpoint schema `zDb` of `db` in mode `eMode` (SQLITE_CHECKPOINT_PASSIVE,
@@ -279,52 +327,57 @@ pub unsafe extern "C" fn sqlite3_wal_checkpoint(db: *mut sqlite3, zDb: *const c_
 /// and the frames checkpointed, in pages (-1 on error).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_wal_checkpoint_v2(db: *mut sqlite3, zDb: *const c_char, eMode: c_int, pnLog: *mut c_int, pnCkpt: *mut c_int) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let Some(d) = db_ref(db) else { return misuse() };
-        if !pnLog.is_null() {
-            *pnLog = -1;
-        }
-        if !pnCkpt.is_null() {
-            *pnCkpt = -1;
-        }
-        if !(SQLITE_CHECKPOINT_PASSIVE..=SQLITE_CHECKPOINT_TRUNCATE).contains(&eMode) {
-            return SQLITE_MISUSE;
-        }
-        crate::slots::reset_vfs_busy_count(d);
-        // NULL or "" names every database; ringlite checkpoints main then
-        // (attached WAL databases are checkpointed when named).
-        let mut schema = "main".to_string();
-        if !zDb.is_null() && *zDb != 0 {
-            let name = std::ffi::CStr::from_ptr(zDb).to_string_lossy().into_owned();
-            if name.eq_ignore_ascii_case("temp") {
-                return SQLITE_OK;
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zDb` is NULL or NUL-terminated (or readable for the length given
+    // with it); `pnLog`, `pnCkpt` are NULL or writable.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            let Some(d) = db_ref(db) else { return misuse() };
+            if !pnLog.is_null() {
+                *pnLog = -1;
             }
-            if !crate::metadata::database_names(db).iter().any(|n| n.eq_ignore_ascii_case(&name)) {
-                crate::error::set_error(d, SQLITE_ERROR, Some(&format!("unknown database: {name}")));
-                return SQLITE_ERROR;
+            if !pnCkpt.is_null() {
+                *pnCkpt = -1;
             }
-            schema = name;
-        }
-        let mode = ["PASSIVE", "FULL", "RESTART", "TRUNCATE"][eMode as usize];
-        let quoted = format!("\"{}\"", schema.replace('"', "\"\""));
-        match pragma_row(db, &format!("PRAGMA {quoted}.wal_checkpoint({mode})")) {
-            Ok(row) if row.len() == 3 => {
-                if !pnLog.is_null() {
-                    *pnLog = row[1] as c_int;
-                }
-                if !pnCkpt.is_null() {
-                    *pnCkpt = row[2] as c_int;
-                }
-                if row[0] != 0 {
-                    SQLITE_BUSY
-                } else {
-                    SQLITE_OK
-                }
+            if !(SQLITE_CHECKPOINT_PASSIVE..=SQLITE_CHECKPOINT_TRUNCATE).contains(&eMode) {
+                return SQLITE_MISUSE;
             }
-            Ok(_) => SQLITE_OK,
-            Err(rc) => rc,
-        }
-    })
+            crate::slots::reset_vfs_busy_count(d);
+            // NULL or "" names every database; ringlite checkpoints main then
+            // (attached WAL databases are checkpointed when named).
+            let mut schema = "main".to_string();
+            if !zDb.is_null() && *zDb != 0 {
+                let name = std::ffi::CStr::from_ptr(zDb).to_string_lossy().into_owned();
+                if name.eq_ignore_ascii_case("temp") {
+                    return SQLITE_OK;
+                }
+                if !crate::metadata::database_names(db).iter().any(|n| n.eq_ignore_ascii_case(&name)) {
+                    crate::error::set_error(d, SQLITE_ERROR, Some(&format!("unknown database: {name}")));
+                    return SQLITE_ERROR;
+                }
+                schema = name;
+            }
+            let mode = ["PASSIVE", "FULL", "RESTART", "TRUNCATE"][eMode as usize];
+            let quoted = format!("\"{}\"", schema.replace('"', "\"\""));
+            match pragma_row(db, &format!("PRAGMA {quoted}.wal_checkpoint({mode})")) {
+                Ok(row) if row.len() == 3 => {
+                    if !pnLog.is_null() {
+                        *pnLog = row[1] as c_int;
+                    }
+                    if !pnCkpt.is_null() {
+                        *pnCkpt = row[2] as c_int;
+                    }
+                    if row[0] != 0 {
+                        SQLITE_BUSY
+                    } else {
+                        SQLITE_OK
+                    }
+                }
+                Ok(_) => SQLITE_OK,
+                Err(rc) => rc,
+            }
+        })
+    }
 }
 
 /// `sqlite3_temp_directory`: accepted and ignored (ringlite keeps temporary
@@ -368,5 +421,7 @@ pub unsafe extern "C" fn sqlite3_activate_cerod(zPassPhrase: *const c_char) {
 /// so only NULL can arrive here.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_snapshot_free(pSnapshot: *mut crate::abi::sqlite3_snapshot) {
-    ffi_guard!((), { crate::memory::sqlite3_free(pSnapshot as *mut c_void) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pSnapshot` is NULL or a live
+    // `sqlite3_snapshot` this library or SQLite's API contract provides.
+    unsafe { ffi_guard!((), { crate::memory::sqlite3_free(pSnapshot as *mut c_void) }) }
 }

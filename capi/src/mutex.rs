@@ -68,56 +68,76 @@ pub unsafe extern "C" fn sqlite3_mutex_alloc(id: c_int) -> *mut sqlite3_mutex {
 /// Free a mutex from sqlite3_mutex_alloc (static mutexes are left alone).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_mutex_free(p: *mut sqlite3_mutex) {
-    ffi_guard!((), {
-        if let Some(m) = p.as_ref() {
-            if m.owned.is_some() && !(0..16).any(|id| static_mutex(id) == p) {
-                drop(Box::from_raw(p));
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `p` is NULL or a live
+    // `sqlite3_mutex` this library or SQLite's API contract provides.
+    unsafe {
+        ffi_guard!((), {
+            if let Some(m) = p.as_ref() {
+                if m.owned.is_some() && !(0..16).any(|id| static_mutex(id) == p) {
+                    drop(Box::from_raw(p));
+                }
             }
-        }
-    })
+        })
+    }
 }
 
 /// Lock `p`, waiting as long as needed; a recursive mutex may be entered again
 /// by its holder. NULL is ignored.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_mutex_enter(p: *mut sqlite3_mutex) {
-    ffi_guard!((), {
-        if let Some(m) = p.as_ref() {
-            m.lock().enter();
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `p` is NULL or a live
+    // `sqlite3_mutex` this library or SQLite's API contract provides.
+    unsafe {
+        ffi_guard!((), {
+            if let Some(m) = p.as_ref() {
+                m.lock().enter();
+            }
+        })
+    }
 }
 
 /// Lock `p` if it is free: SQLITE_OK if locked, SQLITE_BUSY otherwise.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_mutex_try(p: *mut sqlite3_mutex) -> c_int {
-    ffi_guard!(SQLITE_BUSY, {
-        match p.as_ref() {
-            Some(m) if m.lock().try_enter() => SQLITE_OK,
-            Some(_) => SQLITE_BUSY,
-            None => SQLITE_OK,
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `p` is NULL or a live
+    // `sqlite3_mutex` this library or SQLite's API contract provides.
+    unsafe {
+        ffi_guard!(SQLITE_BUSY, {
+            match p.as_ref() {
+                Some(m) if m.lock().try_enter() => SQLITE_OK,
+                Some(_) => SQLITE_BUSY,
+                None => SQLITE_OK,
+            }
+        })
+    }
 }
 
 /// Unlock `p`, which the calling thread holds.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_mutex_leave(p: *mut sqlite3_mutex) {
-    ffi_guard!((), {
-        if let Some(m) = p.as_ref() {
-            m.lock().leave();
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `p` is NULL or a live
+    // `sqlite3_mutex` this library or SQLite's API contract provides.
+    unsafe {
+        ffi_guard!((), {
+            if let Some(m) = p.as_ref() {
+                m.lock().leave();
+            }
+        })
+    }
 }
 
 /// Nonzero if the calling thread holds `p` (or `p` is NULL); for assertions.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_mutex_held(p: *mut sqlite3_mutex) -> c_int {
-    ffi_guard!(1, { p.as_ref().is_none_or(|m| m.lock().held()) as c_int })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `p` is NULL or a live
+    // `sqlite3_mutex` this library or SQLite's API contract provides.
+    unsafe { ffi_guard!(1, { p.as_ref().is_none_or(|m| m.lock().held()) as c_int }) }
 }
 
 /// Nonzero if the calling thread does not hold `p` (or `p` is NULL).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_mutex_notheld(p: *mut sqlite3_mutex) -> c_int {
-    ffi_guard!(1, { p.as_ref().is_none_or(|m| !m.lock().held()) as c_int })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `p` is NULL or a live
+    // `sqlite3_mutex` this library or SQLite's API contract provides.
+    unsafe { ffi_guard!(1, { p.as_ref().is_none_or(|m| !m.lock().held()) as c_int }) }
 }

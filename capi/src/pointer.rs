@@ -33,15 +33,25 @@ impl Drop for CPointer {
 /// The pointer value for `ptr` of type `type_name` (NULL type: the empty
 /// name, which SQLite also uses), released with `destroy` at the end.
 pub unsafe fn pointer_value(ptr: *mut c_void, type_name: *const c_char, destroy: sqlite3_destructor_type) -> Value {
-    let type_name = if type_name.is_null() { Vec::new() } else { CStr::from_ptr(type_name).to_bytes().to_vec() };
-    Value::Pointer(PointerValue::new(CPointer { ptr, type_name, destroy }))
+    // SAFETY: the caller guarantees: `type_name` is NULL or NUL-terminated (or readable for the length given
+    // with it); `ptr` is NULL or valid for what the API does with it (read for the length given, or handed
+    // back to callbacks untouched); `destroy`, when set, is safe to call with the arguments the API documents
+    // until unregistered.
+    unsafe {
+        let type_name = if type_name.is_null() { Vec::new() } else { CStr::from_ptr(type_name).to_bytes().to_vec() };
+        Value::Pointer(PointerValue::new(CPointer { ptr, type_name, destroy }))
+    }
 }
 
 /// The pointer `v` carries under the type name `type_name`, or NULL.
 pub unsafe fn pointer_of(v: &Value, type_name: *const c_char) -> *mut c_void {
-    let Value::Pointer(p) = v else { return std::ptr::null_mut() };
-    match p.downcast_ref::<CPointer>() {
-        Some(c) if !type_name.is_null() && CStr::from_ptr(type_name).to_bytes() == c.type_name.as_slice() => c.ptr,
-        _ => std::ptr::null_mut(),
+    // SAFETY: the caller guarantees: `type_name` is NULL or NUL-terminated (or readable for the length given
+    // with it).
+    unsafe {
+        let Value::Pointer(p) = v else { return std::ptr::null_mut() };
+        match p.downcast_ref::<CPointer>() {
+            Some(c) if !type_name.is_null() && CStr::from_ptr(type_name).to_bytes() == c.type_name.as_slice() => c.ptr,
+            _ => std::ptr::null_mut(),
+        }
     }
 }

@@ -12,14 +12,18 @@ use std::ffi::{c_char, c_int, c_void};
 /// seeds it again.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_randomness(N: c_int, P: *mut c_void) {
-    ffi_guard!((), {
-        crate::config::initialize();
-        if N <= 0 || P.is_null() {
-            ringlite::util::prng::reset();
-            return;
-        }
-        ringlite::util::prng::fill(std::slice::from_raw_parts_mut(P as *mut u8, N as usize));
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `P` is NULL or valid for what the
+    // API does with it (read for the length given, or handed back to callbacks untouched).
+    unsafe {
+        ffi_guard!((), {
+            crate::config::initialize();
+            if N <= 0 || P.is_null() {
+                ringlite::util::prng::reset();
+                return;
+            }
+            ringlite::util::prng::fill(std::slice::from_raw_parts_mut(P as *mut u8, N as usize));
+        })
+    }
 }
 
 /// The seed of the process's generator: 44 bytes from the default VFS's

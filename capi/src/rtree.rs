@@ -161,19 +161,23 @@ impl GeometryMatch for CMatch {
 }
 
 unsafe fn register(db: *mut sqlite3, name: *const c_char, reg: CRegistration) -> c_int {
-    let Some(d) = db_ref(db) else {
-        drop(reg);
-        return misuse();
-    };
-    if name.is_null() {
-        drop(reg);
-        return misuse();
+    // SAFETY: the caller guarantees: `db` is NULL or a connection this library opened and has not freed;
+    // `name` is NULL or NUL-terminated (or readable for the length given with it).
+    unsafe {
+        let Some(d) = db_ref(db) else {
+            drop(reg);
+            return misuse();
+        };
+        if name.is_null() {
+            drop(reg);
+            return misuse();
+        }
+        let name = CStr::from_ptr(name).to_string_lossy().into_owned();
+        let _g = d.lock.lock();
+        let reg: Arc<dyn GeometryCallback> = Arc::new(reg);
+        let r = d.with_conn(|c| geometry::register(c, &name, reg)).and_then(|r| r);
+        finish(d, r)
     }
-    let name = CStr::from_ptr(name).to_string_lossy().into_owned();
-    let _g = d.lock.lock();
-    let reg: Arc<dyn GeometryCallback> = Arc::new(reg);
-    let r = d.with_conn(|c| geometry::register(c, &name, reg)).and_then(|r| r);
-    finish(d, r)
 }
 
 /// Register `zGeom` as an SQL function whose result, on the right of
@@ -186,10 +190,15 @@ pub unsafe extern "C" fn sqlite3_rtree_geometry_callback(
     xGeom: Option<unsafe extern "C" fn(*mut sqlite3_rtree_geometry, c_int, *mut sqlite3_rtree_dbl, *mut c_int) -> c_int>,
     pContext: *mut c_void,
 ) -> c_int {
-    crate::ffi_guard!(crate::consts::SQLITE_ERROR, {
-        let Some(x) = xGeom else { return misuse() };
-        register(db, zGeom, CRegistration { callback: Callback::Geometry(x), context: pContext, destructor: None })
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zGeom` is NULL or NUL-terminated (or readable for the length given
+    // with it); `xGeom`, when set, is safe to call with the arguments the API documents until unregistered.
+    unsafe {
+        crate::ffi_guard!(crate::consts::SQLITE_ERROR, {
+            let Some(x) = xGeom else { return misuse() };
+            register(db, zGeom, CRegistration { callback: Callback::Geometry(x), context: pContext, destructor: None })
+        })
+    }
 }
 
 /// Register `zQueryFunc` as an SQL function whose result, on the right of
@@ -205,16 +214,22 @@ pub unsafe extern "C" fn sqlite3_rtree_query_callback(
     pContext: *mut c_void,
     xDestructor: Option<unsafe extern "C" fn(*mut c_void)>,
 ) -> c_int {
-    crate::ffi_guard!(crate::consts::SQLITE_ERROR, {
-        let reg = |callback| CRegistration { callback, context: pContext, destructor: xDestructor };
-        match xQueryFunc {
-            Some(x) => register(db, zQueryFunc, reg(Callback::Query(x))),
-            None => {
-                drop(reg(Callback::Query(noop_query)));
-                misuse()
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zQueryFunc` is NULL or NUL-terminated (or readable for the length
+    // given with it); `xQueryFunc`, when set, is safe to call with the arguments the API documents until
+    // unregistered.
+    unsafe {
+        crate::ffi_guard!(crate::consts::SQLITE_ERROR, {
+            let reg = |callback| CRegistration { callback, context: pContext, destructor: xDestructor };
+            match xQueryFunc {
+                Some(x) => register(db, zQueryFunc, reg(Callback::Query(x))),
+                None => {
+                    drop(reg(Callback::Query(noop_query)));
+                    misuse()
+                }
             }
-        }
-    })
+        })
+    }
 }
 
 unsafe extern "C" fn noop_query(_: *mut sqlite3_rtree_query_info) -> c_int {

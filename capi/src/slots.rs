@@ -118,7 +118,7 @@ pub struct PreUpdateState {
     pub change: Option<Change>,
     /// Values handed out by `_old`/`_new`, freed when the callback returns
     /// (boxed: the application holds pointers to them while the vector grows).
-    #[allow(clippy::vec_box)]
+    #[allow(clippy::vec_box, reason = "C holds pointers to the boxed values: they must not move when the vector grows")]
     pub handed: Vec<Box<sqlite3_value>>,
 }
 

@@ -20,132 +20,144 @@ use std::sync::atomic::Ordering;
 /// wait (sqlite3_io_poll) and step again.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_step(pStmt: *mut sqlite3_stmt) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        let Some(s) = stmt_ref(pStmt) else {
-            return misuse();
-        };
-        let db = s.db();
-        let _g = db.lock.lock();
-        // (Stepped again from one of its own callbacks.)
-        if Stepping::contains(db, pStmt) {
-            return misuse();
-        }
-        // A statement of a zombie connection (closed by close_v2 while
-        // the statement lived) still runs, as in SQLite.
-        if !db.is_open() && db.magic.load(Ordering::Acquire) != DB_ZOMBIE {
-            return misuse();
-        }
-        s.clear_row();
-        if s.finished {
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pStmt` is NULL or a statement from
+    // `sqlite3_prepare*` not yet finalized.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            let Some(s) = stmt_ref(pStmt) else {
+                return misuse();
+            };
+            let db = s.db();
+            let _g = db.lock.lock();
+            // (Stepped again from one of its own callbacks.)
+            if Stepping::contains(db, pStmt) {
+                return misuse();
+            }
+            // A statement of a zombie connection (closed by close_v2 while
+            // the statement lived) still runs, as in SQLite.
+            if !db.is_open() && db.magic.load(Ordering::Acquire) != DB_ZOMBIE {
+                return misuse();
+            }
+            s.clear_row();
+            if s.finished {
+                let stmt = &mut s.stmt;
+                let _ = db.with_conn(|c| stmt.reset(c));
+                s.finished = false;
+            }
+            if !s.stmt.busy() && db.conn.try_borrow().map(|c| c.as_ref().is_some_and(|c| c.autocommit())).unwrap_or(false) {
+                // A new statement in autocommit mode starts without a pending
+                // interrupt, as in SQLite.
+                db.interrupt.store(false, Ordering::Relaxed);
+            }
+            s.ran = true;
+            crate::slots::reset_vfs_busy_count(db);
+            if s.started.is_none() {
+                crate::trace::statement_starts(pStmt);
+            }
+            let outer = db.current_stmt.replace(pStmt);
             let stmt = &mut s.stmt;
-            let _ = db.with_conn(|c| stmt.reset(c));
-            s.finished = false;
-        }
-        if !s.stmt.busy() && db.conn.try_borrow().map(|c| c.as_ref().is_some_and(|c| c.autocommit())).unwrap_or(false) {
-            // A new statement in autocommit mode starts without a pending
-            // interrupt, as in SQLite.
-            db.interrupt.store(false, Ordering::Relaxed);
-        }
-        s.ran = true;
-        crate::slots::reset_vfs_busy_count(db);
-        if s.started.is_none() {
-            crate::trace::statement_starts(pStmt);
-        }
-        let outer = db.current_stmt.replace(pStmt);
-        let stmt = &mut s.stmt;
-        let r = Stepping::during(db, pStmt, || db.with_conn(|c| stmt.step(c))).and_then(|r| r);
-        db.current_stmt.set(outer);
-        match r {
-            Ok(StepResult::Row) => {
-                set_error(db, SQLITE_ROW, None);
-                crate::trace::statement_row(pStmt);
-                SQLITE_ROW
+            let r = Stepping::during(db, pStmt, || db.with_conn(|c| stmt.step(c))).and_then(|r| r);
+            db.current_stmt.set(outer);
+            match r {
+                Ok(StepResult::Row) => {
+                    set_error(db, SQLITE_ROW, None);
+                    crate::trace::statement_row(pStmt);
+                    SQLITE_ROW
+                }
+                Ok(StepResult::Done) => {
+                    s.finished = true;
+                    s.last_rc = SQLITE_OK;
+                    s.last_msg = None;
+                    crate::trace::statement_ends(pStmt);
+                    crate::function::statement_halted(pStmt);
+                    set_error(db, SQLITE_DONE, None);
+                    SQLITE_DONE
+                }
+                Ok(StepResult::Io) => {
+                    set_error(db, SQLITE_IO, None);
+                    SQLITE_IO
+                }
+                Err(e) => {
+                    s.finished = true;
+                    s.last_rc = e.code;
+                    s.last_msg = Some(e.message.clone());
+                    crate::trace::statement_ends(pStmt);
+                    crate::function::statement_halted(pStmt);
+                    report(db, &e)
+                }
             }
-            Ok(StepResult::Done) => {
-                s.finished = true;
-                s.last_rc = SQLITE_OK;
-                s.last_msg = None;
-                crate::trace::statement_ends(pStmt);
-                crate::function::statement_halted(pStmt);
-                set_error(db, SQLITE_DONE, None);
-                SQLITE_DONE
-            }
-            Ok(StepResult::Io) => {
-                set_error(db, SQLITE_IO, None);
-                SQLITE_IO
-            }
-            Err(e) => {
-                s.finished = true;
-                s.last_rc = e.code;
-                s.last_msg = Some(e.message.clone());
-                crate::trace::statement_ends(pStmt);
-                crate::function::statement_halted(pStmt);
-                report(db, &e)
-            }
-        }
-    })
+        })
+    }
 }
 
 /// Rewind `pStmt` to run again from the start, keeping its bindings. Returns
 /// the error of the last step, if any, else SQLITE_OK.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_reset(pStmt: *mut sqlite3_stmt) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        if pStmt.is_null() {
-            return SQLITE_OK;
-        }
-        let Some(s) = stmt_ref(pStmt) else {
-            return misuse();
-        };
-        let db = s.db();
-        let _g = db.lock.lock();
-        if Stepping::contains(db, pStmt) {
-            return misuse();
-        }
-        s.clear_row();
-        crate::trace::statement_ends(pStmt);
-        crate::function::statement_halted(pStmt);
-        let stmt = &mut s.stmt;
-        if let Err(e) = db.with_conn(|c| stmt.reset(c)) {
-            return report(db, &e);
-        }
-        s.finished = false;
-        s.conclude()
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pStmt` is NULL or a statement from
+    // `sqlite3_prepare*` not yet finalized.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            if pStmt.is_null() {
+                return SQLITE_OK;
+            }
+            let Some(s) = stmt_ref(pStmt) else {
+                return misuse();
+            };
+            let db = s.db();
+            let _g = db.lock.lock();
+            if Stepping::contains(db, pStmt) {
+                return misuse();
+            }
+            s.clear_row();
+            crate::trace::statement_ends(pStmt);
+            crate::function::statement_halted(pStmt);
+            let stmt = &mut s.stmt;
+            if let Err(e) = db.with_conn(|c| stmt.reset(c)) {
+                return report(db, &e);
+            }
+            s.finished = false;
+            s.conclude()
+        })
+    }
 }
 
 /// Destroy `pStmt`. Returns the error of its last step, if any; NULL is
 /// harmless.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_finalize(pStmt: *mut sqlite3_stmt) -> c_int {
-    ffi_guard!(SQLITE_INTERNAL, {
-        if pStmt.is_null() {
-            return SQLITE_OK;
-        }
-        let Some(s) = stmt_ref(pStmt) else {
-            return misuse();
-        };
-        let dbp = s.db;
-        let db = s.db();
-        let rc;
-        {
-            let _g = db.lock.lock();
-            if Stepping::contains(db, pStmt) {
-                return misuse();
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pStmt` is NULL or a statement from
+    // `sqlite3_prepare*` not yet finalized.
+    unsafe {
+        ffi_guard!(SQLITE_INTERNAL, {
+            if pStmt.is_null() {
+                return SQLITE_OK;
             }
-            crate::trace::statement_ends(pStmt);
-            crate::function::statement_halted(pStmt);
-            let stmt = &mut s.stmt;
-            let _ = db.with_conn(|c| stmt.reset(c));
-            rc = s.conclude();
-            db.stmts.borrow_mut().retain(|&p| p != pStmt);
-            s.release_bound(None);
-            s.magic = 0;
-            drop(Box::from_raw(pStmt));
-        }
-        if db.magic.load(Ordering::Acquire) == DB_ZOMBIE && !db.in_use() {
-            crate::close::free_db(dbp);
-        }
-        rc
-    })
+            let Some(s) = stmt_ref(pStmt) else {
+                return misuse();
+            };
+            let dbp = s.db;
+            let db = s.db();
+            let rc;
+            {
+                let _g = db.lock.lock();
+                if Stepping::contains(db, pStmt) {
+                    return misuse();
+                }
+                crate::trace::statement_ends(pStmt);
+                crate::function::statement_halted(pStmt);
+                let stmt = &mut s.stmt;
+                let _ = db.with_conn(|c| stmt.reset(c));
+                rc = s.conclude();
+                db.stmts.borrow_mut().retain(|&p| p != pStmt);
+                s.release_bound(None);
+                s.magic = 0;
+                drop(Box::from_raw(pStmt));
+            }
+            if db.magic.load(Ordering::Acquire) == DB_ZOMBIE && !db.in_use() {
+                crate::close::free_db(dbp);
+            }
+            rc
+        })
+    }
 }

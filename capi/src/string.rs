@@ -30,27 +30,35 @@ fn icmp(a: &[u8], b: &[u8], n: Option<usize>) -> c_int {
 /// positive. NULL sorts first.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_stricmp(zLeft: *const c_char, zRight: *const c_char) -> c_int {
-    ffi_guard!(0, {
-        match (zLeft.is_null(), zRight.is_null()) {
-            (true, true) => 0,
-            (true, false) => -1,
-            (false, true) => 1,
-            _ => icmp(CStr::from_ptr(zLeft).to_bytes(), CStr::from_ptr(zRight).to_bytes(), None),
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `zLeft`, `zRight` are NULL or
+    // NUL-terminated (or readable for the length given with them).
+    unsafe {
+        ffi_guard!(0, {
+            match (zLeft.is_null(), zRight.is_null()) {
+                (true, true) => 0,
+                (true, false) => -1,
+                (false, true) => 1,
+                _ => icmp(CStr::from_ptr(zLeft).to_bytes(), CStr::from_ptr(zRight).to_bytes(), None),
+            }
+        })
+    }
 }
 
 /// sqlite3_stricmp over at most `N` bytes.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_strnicmp(zLeft: *const c_char, zRight: *const c_char, N: c_int) -> c_int {
-    ffi_guard!(0, {
-        match (zLeft.is_null(), zRight.is_null()) {
-            (true, true) => 0,
-            (true, false) => -1,
-            (false, true) => 1,
-            _ => icmp(CStr::from_ptr(zLeft).to_bytes(), CStr::from_ptr(zRight).to_bytes(), Some(N.max(0) as usize)),
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `zLeft`, `zRight` are NULL or
+    // NUL-terminated (or readable for the length given with them).
+    unsafe {
+        ffi_guard!(0, {
+            match (zLeft.is_null(), zRight.is_null()) {
+                (true, true) => 0,
+                (true, false) => -1,
+                (false, true) => 1,
+                _ => icmp(CStr::from_ptr(zLeft).to_bytes(), CStr::from_ptr(zRight).to_bytes(), Some(N.max(0) as usize)),
+            }
+        })
+    }
 }
 
 /// Decode one UTF-8 character at the start of `s`: (char, length).
@@ -187,31 +195,39 @@ fn pattern_match(pat: &[u8], s: &[u8], glob: bool, nocase: bool, esc: Option<u32
 /// otherwise.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_strglob(zGlob: *const c_char, zStr: *const c_char) -> c_int {
-    ffi_guard!(1, {
-        if zGlob.is_null() {
-            return if zStr.is_null() { 0 } else { 1 };
-        }
-        if zStr.is_null() {
-            return 1;
-        }
-        (!pattern_match(CStr::from_ptr(zGlob).to_bytes(), CStr::from_ptr(zStr).to_bytes(), true, false, None)) as c_int
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `zGlob`, `zStr` are NULL or
+    // NUL-terminated (or readable for the length given with them).
+    unsafe {
+        ffi_guard!(1, {
+            if zGlob.is_null() {
+                return if zStr.is_null() { 0 } else { 1 };
+            }
+            if zStr.is_null() {
+                return 1;
+            }
+            (!pattern_match(CStr::from_ptr(zGlob).to_bytes(), CStr::from_ptr(zStr).to_bytes(), true, false, None)) as c_int
+        })
+    }
 }
 
 /// 0 if `zStr` matches the LIKE pattern `zGlob` (ASCII case ignored) with
 /// escape character `cEsc` (0 for none), nonzero otherwise.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_strlike(zGlob: *const c_char, zStr: *const c_char, cEsc: c_uint) -> c_int {
-    ffi_guard!(1, {
-        if zGlob.is_null() {
-            return if zStr.is_null() { 0 } else { 1 };
-        }
-        if zStr.is_null() {
-            return 1;
-        }
-        let esc = if cEsc == 0 { None } else { Some(cEsc) };
-        (!pattern_match(CStr::from_ptr(zGlob).to_bytes(), CStr::from_ptr(zStr).to_bytes(), false, true, esc)) as c_int
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `zGlob`, `zStr` are NULL or
+    // NUL-terminated (or readable for the length given with them).
+    unsafe {
+        ffi_guard!(1, {
+            if zGlob.is_null() {
+                return if zStr.is_null() { 0 } else { 1 };
+            }
+            if zStr.is_null() {
+                return 1;
+            }
+            let esc = if cEsc == 0 { None } else { Some(cEsc) };
+            (!pattern_match(CStr::from_ptr(zGlob).to_bytes(), CStr::from_ptr(zStr).to_bytes(), false, true, esc)) as c_int
+        })
+    }
 }
 
 #[cfg(test)]

@@ -9,7 +9,7 @@
 //! on the connection when it has one, and returns SQLITE_ERROR, NULL, 0
 //! or nothing, never aborting.
 
-#![allow(non_snake_case, unused_variables, clippy::missing_safety_doc)]
+#![allow(unused_variables, reason = "the stubs take SQLite's parameters and use none but the connection")]
 
 use crate::abi::sqlite3_snapshot;
 use crate::consts::*;
@@ -20,10 +20,14 @@ use std::ffi::{c_char, c_int, c_uint, c_ulong, c_void};
 /// "sqlite3_setlk_timeout is not supported by ringlite yet" set on `db`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_setlk_timeout(db: *mut sqlite3, ms: c_int, flags: c_int) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_on(db, "sqlite3_setlk_timeout");
-        SQLITE_ERROR
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe {
+        crate::ffi_guard!(SQLITE_ERROR, {
+            crate::error::unsupported_on(db, "sqlite3_setlk_timeout");
+            SQLITE_ERROR
+        })
+    }
 }
 
 /// `sqlite3_win32_set_directory`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
@@ -65,10 +69,15 @@ pub unsafe extern "C" fn sqlite3_autovacuum_pages(
     pArg: *mut c_void,
     xDestructor: Option<unsafe extern "C" fn(*mut c_void)>,
 ) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_on(db, "sqlite3_autovacuum_pages");
-        SQLITE_ERROR
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `xCallback`, when set, is safe to call with the arguments the API
+    // documents until unregistered.
+    unsafe {
+        crate::ffi_guard!(SQLITE_ERROR, {
+            crate::error::unsupported_on(db, "sqlite3_autovacuum_pages");
+            SQLITE_ERROR
+        })
+    }
 }
 
 /// `sqlite3_unlock_notify`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
@@ -79,10 +88,16 @@ pub unsafe extern "C" fn sqlite3_unlock_notify(
     xNotify: Option<unsafe extern "C" fn(*mut *mut c_void, c_int)>,
     pNotifyArg: *mut c_void,
 ) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_on(pBlocked, "sqlite3_unlock_notify");
-        SQLITE_ERROR
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pBlocked` is NULL or a connection
+    // this library opened and has not freed; `pNotifyArg` is NULL or valid for what the API does with it
+    // (read for the length given, or handed back to callbacks untouched); `xNotify`, when set, is safe to
+    // call with the arguments the API documents until unregistered.
+    unsafe {
+        crate::ffi_guard!(SQLITE_ERROR, {
+            crate::error::unsupported_on(pBlocked, "sqlite3_unlock_notify");
+            SQLITE_ERROR
+        })
+    }
 }
 
 /// `sqlite3_stmt_scanstatus`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
@@ -109,20 +124,31 @@ pub unsafe extern "C" fn sqlite3_stmt_scanstatus_v2(pStmt: *mut sqlite3_stmt, id
 /// "sqlite3_snapshot_get is not supported by ringlite yet" set on `db`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_snapshot_get(db: *mut sqlite3, zSchema: *const c_char, ppSnapshot: *mut *mut sqlite3_snapshot) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_on(db, "sqlite3_snapshot_get");
-        SQLITE_ERROR
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zSchema` is NULL or NUL-terminated (or readable for the length given
+    // with it); `ppSnapshot` is NULL or writable.
+    unsafe {
+        crate::ffi_guard!(SQLITE_ERROR, {
+            crate::error::unsupported_on(db, "sqlite3_snapshot_get");
+            SQLITE_ERROR
+        })
+    }
 }
 
 /// `sqlite3_snapshot_open`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
 /// "sqlite3_snapshot_open is not supported by ringlite yet" set on `db`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_snapshot_open(db: *mut sqlite3, zSchema: *const c_char, pSnapshot: *mut sqlite3_snapshot) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_on(db, "sqlite3_snapshot_open");
-        SQLITE_ERROR
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `pSnapshot` is NULL or a live `sqlite3_snapshot` this library or
+    // SQLite's API contract provides; `zSchema` is NULL or NUL-terminated (or readable for the length given
+    // with it).
+    unsafe {
+        crate::ffi_guard!(SQLITE_ERROR, {
+            crate::error::unsupported_on(db, "sqlite3_snapshot_open");
+            SQLITE_ERROR
+        })
+    }
 }
 
 /// `sqlite3_snapshot_cmp`: not supported by ringlite yet: returns SQLITE_ERROR, with the error
@@ -139,10 +165,15 @@ pub unsafe extern "C" fn sqlite3_snapshot_cmp(p1: *mut sqlite3_snapshot, p2: *mu
 /// "sqlite3_snapshot_recover is not supported by ringlite yet" set on `db`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_snapshot_recover(db: *mut sqlite3, zDb: *const c_char) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        crate::error::unsupported_on(db, "sqlite3_snapshot_recover");
-        SQLITE_ERROR
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zDb` is NULL or NUL-terminated (or readable for the length given
+    // with it).
+    unsafe {
+        crate::ffi_guard!(SQLITE_ERROR, {
+            crate::error::unsupported_on(db, "sqlite3_snapshot_recover");
+            SQLITE_ERROR
+        })
+    }
 }
 
 /// `sqlite3_carray_bind_v2`: not supported by ringlite yet: returns SQLITE_ERROR, with the error

@@ -42,34 +42,42 @@ pub fn uri_params(name: &[u8]) -> Vec<(Vec<u8>, Vec<u8>)> {
 
 /// Walk the key/value pairs of a filename in the layout above.
 unsafe fn pairs<'a>(z: *const c_char) -> Vec<(&'a [u8], &'a [u8])> {
-    let mut out = Vec::new();
-    if z.is_null() {
-        return out;
-    }
-    let mut p = z.add(CStr::from_ptr(z).to_bytes().len() + 1);
-    loop {
-        let k = CStr::from_ptr(p).to_bytes();
-        if k.is_empty() {
-            break;
+    // SAFETY: the caller guarantees: `z` is NULL or NUL-terminated (or readable for the length given with
+    // it).
+    unsafe {
+        let mut out = Vec::new();
+        if z.is_null() {
+            return out;
         }
-        p = p.add(k.len() + 1);
-        let v = CStr::from_ptr(p).to_bytes();
-        p = p.add(v.len() + 1);
-        out.push((k, v));
+        let mut p = z.add(CStr::from_ptr(z).to_bytes().len() + 1);
+        loop {
+            let k = CStr::from_ptr(p).to_bytes();
+            if k.is_empty() {
+                break;
+            }
+            p = p.add(k.len() + 1);
+            let v = CStr::from_ptr(p).to_bytes();
+            p = p.add(v.len() + 1);
+            out.push((k, v));
+        }
+        out
     }
-    out
 }
 
 /// Pointer just past the pairs (the journal name).
 unsafe fn after_pairs(z: *const c_char) -> *const c_char {
-    let mut p = z.add(CStr::from_ptr(z).to_bytes().len() + 1);
-    loop {
-        let k = CStr::from_ptr(p).to_bytes().len();
-        if k == 0 {
-            return p.add(1);
+    // SAFETY: the caller guarantees: `z` is NULL or NUL-terminated (or readable for the length given with
+    // it).
+    unsafe {
+        let mut p = z.add(CStr::from_ptr(z).to_bytes().len() + 1);
+        loop {
+            let k = CStr::from_ptr(p).to_bytes().len();
+            if k == 0 {
+                return p.add(1);
+            }
+            p = p.add(k + 1);
+            p = p.add(CStr::from_ptr(p).to_bytes().len() + 1);
         }
-        p = p.add(k + 1);
-        p = p.add(CStr::from_ptr(p).to_bytes().len() + 1);
     }
 }
 
@@ -77,24 +85,28 @@ unsafe fn after_pairs(z: *const c_char) -> *const c_char {
 /// to a VFS's xOpen, or NULL if absent.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_uri_parameter(z: *const c_char, zParam: *const c_char) -> *const c_char {
-    ffi_guard!(std::ptr::null(), {
-        if z.is_null() || zParam.is_null() {
-            return std::ptr::null();
-        }
-        let want = CStr::from_ptr(zParam).to_bytes();
-        let mut p = z.add(CStr::from_ptr(z).to_bytes().len() + 1);
-        loop {
-            let k = CStr::from_ptr(p).to_bytes();
-            if k.is_empty() {
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `z`, `zParam` are NULL or
+    // NUL-terminated (or readable for the length given with them).
+    unsafe {
+        ffi_guard!(std::ptr::null(), {
+            if z.is_null() || zParam.is_null() {
                 return std::ptr::null();
             }
-            let v = p.add(k.len() + 1);
-            if k == want {
-                return v;
+            let want = CStr::from_ptr(zParam).to_bytes();
+            let mut p = z.add(CStr::from_ptr(z).to_bytes().len() + 1);
+            loop {
+                let k = CStr::from_ptr(p).to_bytes();
+                if k.is_empty() {
+                    return std::ptr::null();
+                }
+                let v = p.add(k.len() + 1);
+                if k == want {
+                    return v;
+                }
+                p = v.add(CStr::from_ptr(v).to_bytes().len() + 1);
             }
-            p = v.add(CStr::from_ptr(v).to_bytes().len() + 1);
-        }
-    })
+        })
+    }
 }
 
 /// SQLite's boolean spellings.
@@ -112,38 +124,50 @@ fn parse_bool(v: &[u8], default: bool) -> bool {
 /// off); `bDefault` when absent or not a boolean.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_uri_boolean(z: *const c_char, zParam: *const c_char, bDefault: c_int) -> c_int {
-    ffi_guard!(bDefault, {
-        let v = sqlite3_uri_parameter(z, zParam);
-        if v.is_null() {
-            return (bDefault != 0) as c_int;
-        }
-        parse_bool(CStr::from_ptr(v).to_bytes(), bDefault != 0) as c_int
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `z`, `zParam` are NULL or
+    // NUL-terminated (or readable for the length given with them).
+    unsafe {
+        ffi_guard!(bDefault, {
+            let v = sqlite3_uri_parameter(z, zParam);
+            if v.is_null() {
+                return (bDefault != 0) as c_int;
+            }
+            parse_bool(CStr::from_ptr(v).to_bytes(), bDefault != 0) as c_int
+        })
+    }
 }
 
 /// Query parameter `zParam` of `zFilename` as a 64-bit integer, or `iDefault`
 /// when absent or not an integer.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_uri_int64(zFilename: *const c_char, zParam: *const c_char, iDefault: sqlite3_int64) -> sqlite3_int64 {
-    ffi_guard!(iDefault, {
-        let v = sqlite3_uri_parameter(zFilename, zParam);
-        if v.is_null() {
-            return iDefault;
-        }
-        let s = CStr::from_ptr(v).to_string_lossy();
-        s.trim().parse::<i64>().unwrap_or(iDefault)
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `zFilename`, `zParam` are NULL or
+    // NUL-terminated (or readable for the length given with them).
+    unsafe {
+        ffi_guard!(iDefault, {
+            let v = sqlite3_uri_parameter(zFilename, zParam);
+            if v.is_null() {
+                return iDefault;
+            }
+            let s = CStr::from_ptr(v).to_string_lossy();
+            s.trim().parse::<i64>().unwrap_or(iDefault)
+        })
+    }
 }
 
 /// The name of query parameter `N` (0-based) of `z`, or NULL past the last.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_uri_key(z: *const c_char, N: c_int) -> *const c_char {
-    ffi_guard!(std::ptr::null(), {
-        if z.is_null() || N < 0 {
-            return std::ptr::null();
-        }
-        pairs(z).get(N as usize).map_or(std::ptr::null(), |(k, _)| k.as_ptr() as *const c_char)
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `z` is NULL or NUL-terminated (or
+    // readable for the length given with it).
+    unsafe {
+        ffi_guard!(std::ptr::null(), {
+            if z.is_null() || N < 0 {
+                return std::ptr::null();
+            }
+            pairs(z).get(N as usize).map_or(std::ptr::null(), |(k, _)| k.as_ptr() as *const c_char)
+        })
+    }
 }
 
 /// The database file's name for the file name `zFilename` handed to xOpen (of
@@ -168,25 +192,33 @@ pub unsafe extern "C" fn sqlite3_database_file_object(zName: *const c_char) -> *
 /// The rollback journal's name for `zFilename`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_filename_journal(zFilename: *const c_char) -> *const c_char {
-    ffi_guard!(std::ptr::null(), {
-        if zFilename.is_null() {
-            std::ptr::null()
-        } else {
-            after_pairs(zFilename)
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `zFilename` is NULL or
+    // NUL-terminated (or readable for the length given with it).
+    unsafe {
+        ffi_guard!(std::ptr::null(), {
+            if zFilename.is_null() {
+                std::ptr::null()
+            } else {
+                after_pairs(zFilename)
+            }
+        })
+    }
 }
 
 /// The WAL file's name for `zFilename`.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_filename_wal(zFilename: *const c_char) -> *const c_char {
-    ffi_guard!(std::ptr::null(), {
-        if zFilename.is_null() {
-            return std::ptr::null();
-        }
-        let j = after_pairs(zFilename);
-        j.add(CStr::from_ptr(j).to_bytes().len() + 1)
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `zFilename` is NULL or
+    // NUL-terminated (or readable for the length given with it).
+    unsafe {
+        ffi_guard!(std::ptr::null(), {
+            if zFilename.is_null() {
+                return std::ptr::null();
+            }
+            let j = after_pairs(zFilename);
+            j.add(CStr::from_ptr(j).to_bytes().len() + 1)
+        })
+    }
 }
 
 /// Build a file name in the form xOpen receives: the database, journal and WAL
@@ -200,94 +232,114 @@ pub unsafe extern "C" fn sqlite3_create_filename(
     nParam: c_int,
     azParam: *mut *const c_char,
 ) -> *const c_char {
-    ffi_guard!(std::ptr::null(), {
-        let s = |p: *const c_char| {
-            if p.is_null() {
-                Vec::new()
-            } else {
-                CStr::from_ptr(p).to_bytes().to_vec()
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `zDatabase`, `zJournal`, `zWal` are
+    // NULL or NUL-terminated (or readable for the length given with them); `azParam` is NULL or writable.
+    unsafe {
+        ffi_guard!(std::ptr::null(), {
+            let s = |p: *const c_char| {
+                if p.is_null() {
+                    Vec::new()
+                } else {
+                    CStr::from_ptr(p).to_bytes().to_vec()
+                }
+            };
+            let mut params = Vec::new();
+            for i in 0..nParam.max(0) as usize {
+                params.push((s(*azParam.add(2 * i)), s(*azParam.add(2 * i + 1))));
             }
-        };
-        let mut params = Vec::new();
-        for i in 0..nParam.max(0) as usize {
-            params.push((s(*azParam.add(2 * i)), s(*azParam.add(2 * i + 1))));
-        }
-        let mut v = build(&s(zDatabase), &params, false);
-        v.truncate(v.len() - 2);
-        v.extend_from_slice(&s(zJournal));
-        v.push(0);
-        v.extend_from_slice(&s(zWal));
-        v.push(0);
-        let p = crate::memory::alloc(v.len() as u64) as *mut u8;
-        if p.is_null() {
-            return std::ptr::null();
-        }
-        std::ptr::copy_nonoverlapping(v.as_ptr(), p, v.len());
-        p as *const c_char
-    })
+            let mut v = build(&s(zDatabase), &params, false);
+            v.truncate(v.len() - 2);
+            v.extend_from_slice(&s(zJournal));
+            v.push(0);
+            v.extend_from_slice(&s(zWal));
+            v.push(0);
+            let p = crate::memory::alloc(v.len() as u64) as *mut u8;
+            if p.is_null() {
+                return std::ptr::null();
+            }
+            std::ptr::copy_nonoverlapping(v.as_ptr(), p, v.len());
+            p as *const c_char
+        })
+    }
 }
 
 /// Free a file name from sqlite3_create_filename (NULL is harmless).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_free_filename(zFilename: *const c_char) {
-    crate::memory::sqlite3_free(zFilename as *mut std::ffi::c_void)
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `zFilename` is NULL or
+    // NUL-terminated (or readable for the length given with it).
+    unsafe { crate::memory::sqlite3_free(zFilename as *mut std::ffi::c_void) }
 }
 
 /// The absolute file name of schema `zDbName` of `db`; "" for an in-memory or
 /// temporary database, NULL for an unknown schema.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_db_filename(db: *mut sqlite3, zDbName: *const c_char) -> *const c_char {
-    ffi_guard!(std::ptr::null(), {
-        let Some(d) = db_ref(db) else {
-            return std::ptr::null();
-        };
-        let _g = d.lock.lock();
-        let schema = if zDbName.is_null() { "main".to_string() } else { CStr::from_ptr(zDbName).to_string_lossy().into_owned() };
-        let Ok(Some(path)) = d.with_conn(|c| c.db_filename(&schema)) else {
-            return std::ptr::null();
-        };
-        let params = if schema.eq_ignore_ascii_case("main") { uri_params(d.filename.to_bytes()) } else { Vec::new() };
-        d.keep(build(&ringlite::io::os_path::to_bytes(&path), &params, true))
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zDbName` is NULL or NUL-terminated (or readable for the length given
+    // with it).
+    unsafe {
+        ffi_guard!(std::ptr::null(), {
+            let Some(d) = db_ref(db) else {
+                return std::ptr::null();
+            };
+            let _g = d.lock.lock();
+            let schema = if zDbName.is_null() { "main".to_string() } else { CStr::from_ptr(zDbName).to_string_lossy().into_owned() };
+            let Ok(Some(path)) = d.with_conn(|c| c.db_filename(&schema)) else {
+                return std::ptr::null();
+            };
+            let params = if schema.eq_ignore_ascii_case("main") { uri_params(d.filename.to_bytes()) } else { Vec::new() };
+            d.keep(build(&ringlite::io::os_path::to_bytes(&path), &params, true))
+        })
+    }
 }
 
 /// The name of schema `N` of `db` (0 is "main", 1 "temp", then attached ones),
 /// or NULL when out of range.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_db_name(db: *mut sqlite3, N: c_int) -> *const c_char {
-    ffi_guard!(std::ptr::null(), {
-        let Some(d) = db_ref(db) else {
-            return std::ptr::null();
-        };
-        match N {
-            0 => c"main".as_ptr(),
-            1 => c"temp".as_ptr(),
-            n if n > 1 => {
-                // Attached databases, in the order PRAGMA database_list
-                // gives them after main and temp.
-                let _g = d.lock.lock();
-                let names = crate::metadata::database_names(db);
-                let attached: Vec<String> = names.into_iter().filter(|s| !s.eq_ignore_ascii_case("main") && !s.eq_ignore_ascii_case("temp")).collect();
-                match attached.get(n as usize - 2) {
-                    Some(name) => d.keep(crate::error::cstring(name.as_str()).into_bytes_with_nul()),
-                    None => std::ptr::null(),
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe {
+        ffi_guard!(std::ptr::null(), {
+            let Some(d) = db_ref(db) else {
+                return std::ptr::null();
+            };
+            match N {
+                0 => c"main".as_ptr(),
+                1 => c"temp".as_ptr(),
+                n if n > 1 => {
+                    // Attached databases, in the order PRAGMA database_list
+                    // gives them after main and temp.
+                    let _g = d.lock.lock();
+                    let names = crate::metadata::database_names(db);
+                    let attached: Vec<String> = names.into_iter().filter(|s| !s.eq_ignore_ascii_case("main") && !s.eq_ignore_ascii_case("temp")).collect();
+                    match attached.get(n as usize - 2) {
+                        Some(name) => d.keep(crate::error::cstring(name.as_str()).into_bytes_with_nul()),
+                        None => std::ptr::null(),
+                    }
                 }
+                _ => std::ptr::null(),
             }
-            _ => std::ptr::null(),
-        }
-    })
+        })
+    }
 }
 
 /// 1 if schema `zDbName` of `db` is read-only, 0 if writable, -1 if there is
 /// no such schema.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_db_readonly(db: *mut sqlite3, zDbName: *const c_char) -> c_int {
-    ffi_guard!(-1, {
-        let Some(d) = db_ref(db) else { return -1 };
-        let _g = d.lock.lock();
-        let schema = if zDbName.is_null() { "main".to_string() } else { CStr::from_ptr(zDbName).to_string_lossy().into_owned() };
-        d.with_conn(|c| c.db_readonly(&schema)).unwrap_or(-1)
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zDbName` is NULL or NUL-terminated (or readable for the length given
+    // with it).
+    unsafe {
+        ffi_guard!(-1, {
+            let Some(d) = db_ref(db) else { return -1 };
+            let _g = d.lock.lock();
+            let schema = if zDbName.is_null() { "main".to_string() } else { CStr::from_ptr(zDbName).to_string_lossy().into_owned() };
+            d.with_conn(|c| c.db_readonly(&schema)).unwrap_or(-1)
+        })
+    }
 }
 
 #[cfg(test)]

@@ -182,10 +182,13 @@ impl sqlite3_value {
 }
 
 unsafe fn val<'a>(v: *mut sqlite3_value) -> Option<&'a sqlite3_value> {
-    if v.is_null() {
-        None
-    } else {
-        Some(&*v)
+    // SAFETY: the caller guarantees: `v` is NULL or a value this library handed out, still alive.
+    unsafe {
+        if v.is_null() {
+            None
+        } else {
+            Some(&*v)
+        }
     }
 }
 
@@ -193,170 +196,223 @@ unsafe fn val<'a>(v: *mut sqlite3_value) -> Option<&'a sqlite3_value> {
 /// converted or freed.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_blob(pVal: *mut sqlite3_value) -> *const c_void {
-    ffi_guard!(std::ptr::null(), { val(pVal).map_or(std::ptr::null(), |v| v.blob_ptr()) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive.
+    unsafe { ffi_guard!(std::ptr::null(), { val(pVal).map_or(std::ptr::null(), |v| v.blob_ptr()) }) }
 }
 
 /// `pVal` converted to a double.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_double(pVal: *mut sqlite3_value) -> f64 {
-    ffi_guard!(0.0, { val(pVal).map_or(0.0, |v| v.double()) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive.
+    unsafe { ffi_guard!(0.0, { val(pVal).map_or(0.0, |v| v.double()) }) }
 }
 
 /// `pVal` converted to a 32-bit integer.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_int(pVal: *mut sqlite3_value) -> c_int {
-    ffi_guard!(0, { val(pVal).map_or(0, |v| v.int64() as c_int) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive.
+    unsafe { ffi_guard!(0, { val(pVal).map_or(0, |v| v.int64() as c_int) }) }
 }
 
 /// `pVal` converted to a 64-bit integer.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_int64(pVal: *mut sqlite3_value) -> crate::types::sqlite3_int64 {
-    ffi_guard!(0, { val(pVal).map_or(0, |v| v.int64()) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive.
+    unsafe { ffi_guard!(0, { val(pVal).map_or(0, |v| v.int64()) }) }
 }
 
 /// The pointer `pVal` carries under the type name `zPType`, or NULL when it
 /// carries none of that type (see `pointer.rs`).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_pointer(pVal: *mut sqlite3_value, zPType: *const c_char) -> *mut c_void {
-    ffi_guard!(std::ptr::null_mut(), {
-        let Some(v) = val(pVal) else {
-            return std::ptr::null_mut();
-        };
-        crate::pointer::pointer_of(&v.value, zPType)
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive; `zPType` is NULL or NUL-terminated (or readable for the length given
+    // with it).
+    unsafe {
+        ffi_guard!(std::ptr::null_mut(), {
+            let Some(v) = val(pVal) else {
+                return std::ptr::null_mut();
+            };
+            crate::pointer::pointer_of(&v.value, zPType)
+        })
+    }
 }
 
 /// `pVal` as NUL-terminated UTF-8 text (NULL for an SQL NULL).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_text(pVal: *mut sqlite3_value) -> *const c_uchar {
-    ffi_guard!(std::ptr::null(), { val(pVal).map_or(std::ptr::null(), |v| v.text_ptr()) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive.
+    unsafe { ffi_guard!(std::ptr::null(), { val(pVal).map_or(std::ptr::null(), |v| v.text_ptr()) }) }
 }
 
 /// `pVal` as UTF-16 text in the machine's byte order.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_text16(pVal: *mut sqlite3_value) -> *const c_void {
-    ffi_guard!(std::ptr::null(), { val(pVal).map_or(std::ptr::null(), |v| v.text16_ptr()) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive.
+    unsafe { ffi_guard!(std::ptr::null(), { val(pVal).map_or(std::ptr::null(), |v| v.text16_ptr()) }) }
 }
 
 /// `pVal` as UTF-16 little-endian text.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_text16le(pVal: *mut sqlite3_value) -> *const c_void {
-    sqlite3_value_text16(pVal)
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive.
+    unsafe { sqlite3_value_text16(pVal) }
 }
 
 /// `pVal` as UTF-16 big-endian text.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_text16be(pVal: *mut sqlite3_value) -> *const c_void {
-    ffi_guard!(std::ptr::null(), {
-        let Some(v) = val(pVal) else {
-            return std::ptr::null();
-        };
-        let Some(t) = v.text_bytes() else {
-            return std::ptr::null();
-        };
-        let mut cache = v.text16_swapped.borrow_mut();
-        if cache.is_none() {
-            *cache = Some(utf8_to_utf16z(&t).into_iter().map(u16::swap_bytes).collect());
-        }
-        cache.as_ref().map_or(std::ptr::null(), |b| b.as_ptr() as *const c_void)
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive.
+    unsafe {
+        ffi_guard!(std::ptr::null(), {
+            let Some(v) = val(pVal) else {
+                return std::ptr::null();
+            };
+            let Some(t) = v.text_bytes() else {
+                return std::ptr::null();
+            };
+            let mut cache = v.text16_swapped.borrow_mut();
+            if cache.is_none() {
+                *cache = Some(utf8_to_utf16z(&t).into_iter().map(u16::swap_bytes).collect());
+            }
+            cache.as_ref().map_or(std::ptr::null(), |b| b.as_ptr() as *const c_void)
+        })
+    }
 }
 
 /// The size in bytes of `pVal` as a BLOB or UTF-8 text.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_bytes(pVal: *mut sqlite3_value) -> c_int {
-    ffi_guard!(0, { val(pVal).map_or(0, |v| v.bytes()) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive.
+    unsafe { ffi_guard!(0, { val(pVal).map_or(0, |v| v.bytes()) }) }
 }
 
 /// The size in bytes of `pVal` as UTF-16 text.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_bytes16(pVal: *mut sqlite3_value) -> c_int {
-    ffi_guard!(0, { val(pVal).map_or(0, |v| v.bytes16()) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive.
+    unsafe { ffi_guard!(0, { val(pVal).map_or(0, |v| v.bytes16()) }) }
 }
 
 /// The datatype code of `pVal`: SQLITE_INTEGER, SQLITE_FLOAT, SQLITE_TEXT,
 /// SQLITE_BLOB or SQLITE_NULL.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_type(pVal: *mut sqlite3_value) -> c_int {
-    ffi_guard!(SQLITE_NULL, { val(pVal).map_or(SQLITE_NULL, |v| v.type_code()) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive.
+    unsafe { ffi_guard!(SQLITE_NULL, { val(pVal).map_or(SQLITE_NULL, |v| v.type_code()) }) }
 }
 
 /// The datatype of `pVal` after converting text that looks like a number to
 /// that number.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_numeric_type(pVal: *mut sqlite3_value) -> c_int {
-    ffi_guard!(SQLITE_NULL, {
-        if pVal.is_null() {
-            return SQLITE_NULL;
-        }
-        let v = &mut *pVal;
-        if let Value::Text(t) = &v.value {
-            if let Some(n) = text_numeric(t) {
-                v.value = n;
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive.
+    unsafe {
+        ffi_guard!(SQLITE_NULL, {
+            if pVal.is_null() {
+                return SQLITE_NULL;
             }
-            *v.text.borrow_mut() = None;
-            *v.text16.borrow_mut() = None;
-            *v.text16_swapped.borrow_mut() = None;
-        }
-        v.type_code()
-    })
+            let v = &mut *pVal;
+            if let Value::Text(t) = &v.value {
+                if let Some(n) = text_numeric(t) {
+                    v.value = n;
+                }
+                *v.text.borrow_mut() = None;
+                *v.text16.borrow_mut() = None;
+                *v.text16_swapped.borrow_mut() = None;
+            }
+            v.type_code()
+        })
+    }
 }
 
 /// Inside a virtual table's xUpdate: 1 if the column value `pVal` is unchanged
 /// (from sqlite3_vtab_nochange), else 0.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_nochange(pVal: *mut sqlite3_value) -> c_int {
-    ffi_guard!(0, { val(pVal).map_or(0, |v| v.nochange as c_int) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive.
+    unsafe { ffi_guard!(0, { val(pVal).map_or(0, |v| v.nochange as c_int) }) }
 }
 
 /// 1 if `pVal` came from a bound parameter, else 0.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_frombind(pVal: *mut sqlite3_value) -> c_int {
-    ffi_guard!(0, { val(pVal).map_or(0, |v| v.from_bind as c_int) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive.
+    unsafe { ffi_guard!(0, { val(pVal).map_or(0, |v| v.from_bind as c_int) }) }
 }
 
 /// The text encoding `pVal` is held in (SQLITE_UTF8, SQLITE_UTF16LE or
 /// SQLITE_UTF16BE); for debugging and testing.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_encoding(pVal: *mut sqlite3_value) -> c_int {
-    ffi_guard!(0, {
-        match val(pVal).map(|v| &v.value) {
-            Some(Value::Text(_)) => SQLITE_UTF8,
-            _ => 0,
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive.
+    unsafe {
+        ffi_guard!(0, {
+            match val(pVal).map(|v| &v.value) {
+                Some(Value::Text(_)) => SQLITE_UTF8,
+                _ => 0,
+            }
+        })
+    }
 }
 
 /// The subtype of `pVal` (0 if none).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_subtype(pVal: *mut sqlite3_value) -> c_uint {
-    // A pointer value has subtype 'p', as SQLite marks it.
-    ffi_guard!(0, { val(pVal).map_or(0, |v| if matches!(v.value, Value::Pointer(_)) { u32::from(b'p') } else { v.subtype }) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive.
+    unsafe {
+        // A pointer value has subtype 'p', as SQLite marks it.
+        ffi_guard!(0, { val(pVal).map_or(0, |v| if matches!(v.value, Value::Pointer(_)) { u32::from(b'p') } else { v.subtype }) })
+    }
 }
 
 /// A protected copy of `pVal` that outlives it, to free with
 /// sqlite3_value_free; NULL for a NULL argument or out of memory.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_dup(pVal: *const sqlite3_value) -> *mut sqlite3_value {
-    ffi_guard!(std::ptr::null_mut(), {
-        if pVal.is_null() {
-            return std::ptr::null_mut();
-        }
-        let mut copy = (*pVal).duplicate();
-        // A duplicate is no longer a pointer value (SQLite makes it NULL).
-        if matches!(copy.value, Value::Pointer(_)) {
-            copy.value = Value::Null;
-        }
-        Box::into_raw(Box::new(copy))
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive.
+    unsafe {
+        ffi_guard!(std::ptr::null_mut(), {
+            if pVal.is_null() {
+                return std::ptr::null_mut();
+            }
+            let mut copy = (*pVal).duplicate();
+            // A duplicate is no longer a pointer value (SQLite makes it NULL).
+            if matches!(copy.value, Value::Pointer(_)) {
+                copy.value = Value::Null;
+            }
+            Box::into_raw(Box::new(copy))
+        })
+    }
 }
 
 /// Free a value from sqlite3_value_dup (NULL is harmless).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_value_free(pVal: *mut sqlite3_value) {
-    ffi_guard!((), {
-        if !pVal.is_null() {
-            drop(Box::from_raw(pVal));
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `pVal` is NULL or a value this
+    // library handed out, still alive.
+    unsafe {
+        ffi_guard!((), {
+            if !pVal.is_null() {
+                drop(Box::from_raw(pVal));
+            }
+        })
+    }
 }

@@ -79,12 +79,16 @@ fn options_z() -> &'static [std::ffi::CString] {
 /// part of this build, else 0.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_compileoption_used(zOptName: *const c_char) -> c_int {
-    ffi_guard!(0, {
-        if zOptName.is_null() {
-            return 0;
-        }
-        compile_option_used(&std::ffi::CStr::from_ptr(zOptName).to_string_lossy()) as c_int
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `zOptName` is NULL or NUL-terminated
+    // (or readable for the length given with it).
+    unsafe {
+        ffi_guard!(0, {
+            if zOptName.is_null() {
+                return 0;
+            }
+            compile_option_used(&std::ffi::CStr::from_ptr(zOptName).to_string_lossy()) as c_int
+        })
+    }
 }
 
 /// The `N`-th compile option of this build (without SQLITE_), or NULL past the

@@ -140,14 +140,18 @@ pub fn lock_style(vfs: *mut sqlite3_vfs) -> ringlite::io::lock_style::LockStyle 
 /// "unix"). "memdb" opens a private in-memory database.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_vfs_find(zVfsName: *const c_char) -> *mut sqlite3_vfs {
-    ffi_guard!(std::ptr::null_mut(), {
-        crate::config::initialize();
-        if zVfsName.is_null() {
-            find(None)
-        } else {
-            find(Some(CStr::from_ptr(zVfsName).to_bytes()))
-        }
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `zVfsName` is NULL or NUL-terminated
+    // (or readable for the length given with it).
+    unsafe {
+        ffi_guard!(std::ptr::null_mut(), {
+            crate::config::initialize();
+            if zVfsName.is_null() {
+                find(None)
+            } else {
+                find(Some(CStr::from_ptr(zVfsName).to_bytes()))
+            }
+        })
+    }
 }
 
 /// Register `vfs`, moving it if it is already in the list: to the front

@@ -22,8 +22,6 @@
 //! into it (the engine connection, which owns the registry, lives inside
 //! that handle).
 
-#![allow(non_snake_case, clippy::missing_safety_doc)]
-
 use crate::abi::{sqlite3_module, sqlite3_vtab, sqlite3_vtab_cursor};
 use crate::consts::*;
 use crate::function::{sqlite3_context, CFunction};
@@ -71,65 +69,76 @@ thread_local! {
 /// The engine error for `rc` from a method of `vtab`: its `zErrMsg`
 /// (freed and cleared) or SQLite's text for the code.
 unsafe fn vtab_error(vtab: *mut sqlite3_vtab, rc: c_int) -> Error {
-    let mut message = None;
-    if !vtab.is_null() && !(*vtab).zErrMsg.is_null() {
-        message = Some(CStr::from_ptr((*vtab).zErrMsg).to_string_lossy().into_owned());
-        crate::memory::sqlite3_free((*vtab).zErrMsg as *mut c_void);
-        (*vtab).zErrMsg = std::ptr::null_mut();
-    }
-    match message {
-        Some(m) => Error::new(rc, m),
-        None => Error::code(rc),
+    // SAFETY: the caller guarantees: `vtab` is NULL or a live `sqlite3_vtab` this library or SQLite's API
+    // contract provides.
+    unsafe {
+        let mut message = None;
+        if !vtab.is_null() && !(*vtab).zErrMsg.is_null() {
+            message = Some(CStr::from_ptr((*vtab).zErrMsg).to_string_lossy().into_owned());
+            crate::memory::sqlite3_free((*vtab).zErrMsg as *mut c_void);
+            (*vtab).zErrMsg = std::ptr::null_mut();
+        }
+        match message {
+            Some(m) => Error::new(rc, m),
+            None => Error::code(rc),
+        }
     }
 }
 
 /// Run `call` lent `host` when there is one.
 unsafe fn lent<T>(db: *mut sqlite3, host: Option<&mut dyn VmHost>, call: impl FnOnce() -> T) -> T {
-    match db_ref(db) {
-        Some(d) => lend_to_callback(d, host, call),
-        None => call(),
+    // SAFETY: the caller guarantees: `db` is NULL or a connection this library opened and has not freed.
+    unsafe {
+        match db_ref(db) {
+            Some(d) => lend_to_callback(d, host, call),
+            None => call(),
+        }
     }
 }
 
 impl CModule {
     unsafe fn construct(&self, host: &mut dyn VmHost, args: &[String], create: bool) -> ringlite::Result<Connected> {
-        let m = &*self.module;
-        let x = if create { m.xCreate } else { m.xConnect };
-        let name = args.get(2).cloned().unwrap_or_default();
-        let Some(x) = x else { return Err(Error::sql(format!("no such module: {}", args.first().map_or("", |s| s.as_str())))) };
-        let cargs: Vec<CString> = args.iter().map(|a| crate::error::cstring(a.as_bytes().to_vec())).collect();
-        let ptrs: Vec<*const c_char> = cargs.iter().map(|c| c.as_ptr()).collect();
-        let mut vtab: *mut sqlite3_vtab = std::ptr::null_mut();
-        let mut zerr: *mut c_char = std::ptr::null_mut();
-        DECLARING.with(|d| d.borrow_mut().push((self.db as usize, None, VtabConfig::default())));
-        let rc = lent(self.db, Some(host), || x(self.db, self.aux, ptrs.len() as c_int, ptrs.as_ptr(), &mut vtab, &mut zerr));
-        let (schema, config) = DECLARING.with(|d| d.borrow_mut().pop()).map(|(_, s, c)| (s, c)).unwrap_or((None, VtabConfig::default()));
-        if rc != SQLITE_OK {
-            let msg = if zerr.is_null() {
-                format!("vtable constructor failed: {name}")
-            } else {
-                let m = CStr::from_ptr(zerr).to_string_lossy().into_owned();
+        // SAFETY: the caller guarantees: `self.module` is the `sqlite3_module` the application registered,
+        // alive while the module is; its callbacks get the connection handle and pointers valid for the call.
+        unsafe {
+            let m = &*self.module;
+            let x = if create { m.xCreate } else { m.xConnect };
+            let name = args.get(2).cloned().unwrap_or_default();
+            let Some(x) = x else { return Err(Error::sql(format!("no such module: {}", args.first().map_or("", |s| s.as_str())))) };
+            let cargs: Vec<CString> = args.iter().map(|a| crate::error::cstring(a.as_bytes().to_vec())).collect();
+            let ptrs: Vec<*const c_char> = cargs.iter().map(|c| c.as_ptr()).collect();
+            let mut vtab: *mut sqlite3_vtab = std::ptr::null_mut();
+            let mut zerr: *mut c_char = std::ptr::null_mut();
+            DECLARING.with(|d| d.borrow_mut().push((self.db as usize, None, VtabConfig::default())));
+            let rc = lent(self.db, Some(host), || x(self.db, self.aux, ptrs.len() as c_int, ptrs.as_ptr(), &mut vtab, &mut zerr));
+            let (schema, config) = DECLARING.with(|d| d.borrow_mut().pop()).map(|(_, s, c)| (s, c)).unwrap_or((None, VtabConfig::default()));
+            if rc != SQLITE_OK {
+                let msg = if zerr.is_null() {
+                    format!("vtable constructor failed: {name}")
+                } else {
+                    let m = CStr::from_ptr(zerr).to_string_lossy().into_owned();
+                    crate::memory::sqlite3_free(zerr as *mut c_void);
+                    m
+                };
+                return Err(Error::new(rc, msg));
+            }
+            if !zerr.is_null() {
                 crate::memory::sqlite3_free(zerr as *mut c_void);
-                m
+            }
+            if vtab.is_null() {
+                return Err(Error::sql(format!("vtable constructor failed: {name}")));
+            }
+            (*vtab).pModule = self.module;
+            (*vtab).nRef = 1;
+            (*vtab).zErrMsg = std::ptr::null_mut();
+            let table = Arc::new(CTable { db: self.db, module: self.module, vtab, destroyed: std::sync::atomic::AtomicBool::new(false) });
+            let Some(schema) = schema else {
+                // (Dropping the table disconnects it.)
+                drop(table);
+                return Err(Error::sql(format!("vtable constructor did not declare schema: {name}")));
             };
-            return Err(Error::new(rc, msg));
+            Ok(Connected { table, schema, config })
         }
-        if !zerr.is_null() {
-            crate::memory::sqlite3_free(zerr as *mut c_void);
-        }
-        if vtab.is_null() {
-            return Err(Error::sql(format!("vtable constructor failed: {name}")));
-        }
-        (*vtab).pModule = self.module;
-        (*vtab).nRef = 1;
-        (*vtab).zErrMsg = std::ptr::null_mut();
-        let table = Arc::new(CTable { db: self.db, module: self.module, vtab, destroyed: std::sync::atomic::AtomicBool::new(false) });
-        let Some(schema) = schema else {
-            // (Dropping the table disconnects it.)
-            drop(table);
-            return Err(Error::sql(format!("vtable constructor did not declare schema: {name}")));
-        };
-        Ok(Connected { table, schema, config })
     }
 }
 
@@ -411,30 +420,36 @@ impl VTabCursor for CCursor {
 }
 
 unsafe fn register(db: *mut sqlite3, zName: *const c_char, p: *const sqlite3_module, aux: *mut c_void, destroy: Option<XDestroy>) -> c_int {
-    let Some(d) = db_ref(db) else {
-        if let Some(x) = destroy {
-            x(aux);
+    // SAFETY: the caller guarantees: `db` is NULL or a connection this library opened and has not freed; `p`
+    // is NULL or a live `sqlite3_module` this library or SQLite's API contract provides; `zName` is NULL or
+    // NUL-terminated (or readable for the length given with it); `aux` is NULL or valid for what the API does
+    // with it (read for the length given, or handed back to callbacks untouched).
+    unsafe {
+        let Some(d) = db_ref(db) else {
+            if let Some(x) = destroy {
+                x(aux);
+            }
+            return crate::error::misuse();
+        };
+        let _g = d.lock.lock();
+        if zName.is_null() {
+            if let Some(x) = destroy {
+                x(aux);
+            }
+            return crate::error::misuse();
         }
-        return crate::error::misuse();
-    };
-    let _g = d.lock.lock();
-    if zName.is_null() {
-        if let Some(x) = destroy {
-            x(aux);
-        }
-        return crate::error::misuse();
+        let name = CStr::from_ptr(zName).to_string_lossy().into_owned();
+        let module: Option<Arc<dyn Module>> = if p.is_null() {
+            if let Some(x) = destroy {
+                x(aux);
+            }
+            None
+        } else {
+            Some(Arc::new(CModule { db, module: p, aux, destroy }))
+        };
+        let r = d.with_conn(|c| c.create_module(&name, module)).and_then(|r| r);
+        crate::error::finish(d, r)
     }
-    let name = CStr::from_ptr(zName).to_string_lossy().into_owned();
-    let module: Option<Arc<dyn Module>> = if p.is_null() {
-        if let Some(x) = destroy {
-            x(aux);
-        }
-        None
-    } else {
-        Some(Arc::new(CModule { db, module: p, aux, destroy }))
-    };
-    let r = d.with_conn(|c| c.create_module(&name, module)).and_then(|r| r);
-    crate::error::finish(d, r)
 }
 
 /// `sqlite3_create_module`: register the virtual-table module `zName` on
@@ -442,7 +457,12 @@ unsafe fn register(db: *mut sqlite3, zName: *const c_char, p: *const sqlite3_mod
 /// xConnect. A module of the same name is replaced.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_create_module(db: *mut sqlite3, zName: *const c_char, p: *const sqlite3_module, pClientData: *mut c_void) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, { register(db, zName, p, pClientData, None) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `p` is NULL or a live `sqlite3_module` this library or SQLite's API
+    // contract provides; `zName` is NULL or NUL-terminated (or readable for the length given with it);
+    // `pClientData` is NULL or valid for what the API does with it (read for the length given, or handed back
+    // to callbacks untouched).
+    unsafe { crate::ffi_guard!(SQLITE_ERROR, { register(db, zName, p, pClientData, None) }) }
 }
 
 /// `sqlite3_create_module_v2`: the destructor runs when the module is
@@ -455,27 +475,37 @@ pub unsafe extern "C" fn sqlite3_create_module_v2(
     pClientData: *mut c_void,
     xDestroy: Option<unsafe extern "C" fn(*mut c_void)>,
 ) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, { register(db, zName, p, pClientData, xDestroy) })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `p` is NULL or a live `sqlite3_module` this library or SQLite's API
+    // contract provides; `zName` is NULL or NUL-terminated (or readable for the length given with it);
+    // `pClientData` is NULL or valid for what the API does with it (read for the length given, or handed back
+    // to callbacks untouched); `xDestroy`, when set, is safe to call with the arguments the API documents
+    // until unregistered.
+    unsafe { crate::ffi_guard!(SQLITE_ERROR, { register(db, zName, p, pClientData, xDestroy) }) }
 }
 
 /// `sqlite3_drop_modules`: remove every module not named in `azKeep`
 /// (a NULL-terminated list, or NULL for none).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_drop_modules(db: *mut sqlite3, azKeep: *mut *const c_char) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        let Some(d) = db_ref(db) else { return crate::error::misuse() };
-        let _g = d.lock.lock();
-        let mut keep = Vec::new();
-        if !azKeep.is_null() {
-            let mut i = 0;
-            while !(*azKeep.add(i)).is_null() {
-                keep.push(CStr::from_ptr(*azKeep.add(i)).to_string_lossy().into_owned());
-                i += 1;
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `azKeep` is NULL or writable.
+    unsafe {
+        crate::ffi_guard!(SQLITE_ERROR, {
+            let Some(d) = db_ref(db) else { return crate::error::misuse() };
+            let _g = d.lock.lock();
+            let mut keep = Vec::new();
+            if !azKeep.is_null() {
+                let mut i = 0;
+                while !(*azKeep.add(i)).is_null() {
+                    keep.push(CStr::from_ptr(*azKeep.add(i)).to_string_lossy().into_owned());
+                    i += 1;
+                }
             }
-        }
-        let r = d.with_conn(|c| c.drop_modules(&keep));
-        crate::error::finish(d, r)
-    })
+            let r = d.with_conn(|c| c.drop_modules(&keep));
+            crate::error::finish(d, r)
+        })
+    }
 }
 
 /// `sqlite3_declare_vtab`: from inside xCreate or xConnect, declare the
@@ -483,54 +513,63 @@ pub unsafe extern "C" fn sqlite3_drop_modules(db: *mut sqlite3, azKeep: *mut *co
 /// anywhere else.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_declare_vtab(db: *mut sqlite3, zSQL: *const c_char) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        let Some(d) = db_ref(db) else { return crate::error::misuse() };
-        let _g = d.lock.lock();
-        if zSQL.is_null() {
-            return crate::error::misuse();
-        }
-        let sql = CStr::from_ptr(zSQL).to_string_lossy().into_owned();
-        let open = DECLARING.with(|s| s.borrow().last().is_some_and(|(p, _, _)| *p == db as usize));
-        if !open {
-            return crate::error::report(d, &Error::code(SQLITE_MISUSE));
-        }
-        if let Err(e) = ringlite::sql::vtab_decl::check_declaration(&sql) {
-            return crate::error::report(d, &Error::new(SQLITE_ERROR, e.message));
-        }
-        DECLARING.with(|s| {
-            if let Some(top) = s.borrow_mut().last_mut() {
-                top.1 = Some(sql);
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed; `zSQL` is NULL or NUL-terminated (or readable for the length given
+    // with it).
+    unsafe {
+        crate::ffi_guard!(SQLITE_ERROR, {
+            let Some(d) = db_ref(db) else { return crate::error::misuse() };
+            let _g = d.lock.lock();
+            if zSQL.is_null() {
+                return crate::error::misuse();
             }
-        });
-        crate::error::clear_error(d);
-        SQLITE_OK
-    })
+            let sql = CStr::from_ptr(zSQL).to_string_lossy().into_owned();
+            let open = DECLARING.with(|s| s.borrow().last().is_some_and(|(p, _, _)| *p == db as usize));
+            if !open {
+                return crate::error::report(d, &Error::code(SQLITE_MISUSE));
+            }
+            if let Err(e) = ringlite::sql::vtab_decl::check_declaration(&sql) {
+                return crate::error::report(d, &Error::new(SQLITE_ERROR, e.message));
+            }
+            DECLARING.with(|s| {
+                if let Some(top) = s.borrow_mut().last_mut() {
+                    top.1 = Some(sql);
+                }
+            });
+            crate::error::clear_error(d);
+            SQLITE_OK
+        })
+    }
 }
 
 /// `sqlite3_vtab_config` (the C shim passes the one integer argument
 /// SQLITE_VTAB_CONSTRAINT_SUPPORT takes): only inside xCreate/xConnect.
 #[no_mangle]
 pub unsafe extern "C" fn ringlite_capi_vtab_config(db: *mut sqlite3, op: c_int, arg: c_int) -> c_int {
-    crate::ffi_guard!(SQLITE_ERROR, {
-        let Some(d) = db_ref(db) else { return crate::error::misuse() };
-        let _g = d.lock.lock();
-        let ok = DECLARING.with(|s| {
-            let mut s = s.borrow_mut();
-            let Some(top) = s.last_mut().filter(|(p, _, _)| *p == db as usize) else { return false };
-            match op {
-                SQLITE_VTAB_CONSTRAINT_SUPPORT => top.2.constraint_support = arg != 0,
-                SQLITE_VTAB_INNOCUOUS => top.2.innocuous = true,
-                SQLITE_VTAB_DIRECTONLY => top.2.direct_only = true,
-                SQLITE_VTAB_USES_ALL_SCHEMAS => top.2.uses_all_schemas = true,
-                _ => return false,
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe {
+        crate::ffi_guard!(SQLITE_ERROR, {
+            let Some(d) = db_ref(db) else { return crate::error::misuse() };
+            let _g = d.lock.lock();
+            let ok = DECLARING.with(|s| {
+                let mut s = s.borrow_mut();
+                let Some(top) = s.last_mut().filter(|(p, _, _)| *p == db as usize) else { return false };
+                match op {
+                    SQLITE_VTAB_CONSTRAINT_SUPPORT => top.2.constraint_support = arg != 0,
+                    SQLITE_VTAB_INNOCUOUS => top.2.innocuous = true,
+                    SQLITE_VTAB_DIRECTONLY => top.2.direct_only = true,
+                    SQLITE_VTAB_USES_ALL_SCHEMAS => top.2.uses_all_schemas = true,
+                    _ => return false,
+                }
+                true
+            });
+            if !ok {
+                return crate::error::report(d, &Error::code(SQLITE_MISUSE));
             }
-            true
-        });
-        if !ok {
-            return crate::error::report(d, &Error::code(SQLITE_MISUSE));
-        }
-        SQLITE_OK
-    })
+            SQLITE_OK
+        })
+    }
 }
 
 /// `sqlite3_vtab_on_conflict`: the conflict mode of the running xUpdate
@@ -538,10 +577,14 @@ pub unsafe extern "C" fn ringlite_capi_vtab_config(db: *mut sqlite3, op: c_int, 
 /// SQLITE_REPLACE).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_vtab_on_conflict(db: *mut sqlite3) -> c_int {
-    crate::ffi_guard!(SQLITE_MISUSE, {
-        if db_ref(db).is_none() {
-            return crate::error::misuse();
-        }
-        ON_CONFLICT.with(|c| c.get())
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe {
+        crate::ffi_guard!(SQLITE_MISUSE, {
+            if db_ref(db).is_none() {
+                return crate::error::misuse();
+            }
+            ON_CONFLICT.with(|c| c.get())
+        })
+    }
 }

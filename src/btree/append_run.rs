@@ -140,7 +140,9 @@ impl Cursor {
         let written = dst.run_write_in(Some(root), |bt| {
             // (Nothing fails after the page is taken: it is the
             // operation's last change.)
+            let usable = bt.usable() as usize;
             let d = bt.pager.page_mut_last(to_top.pgno)?;
+            let was = super::page_check::debug_consistent(d, to_top.pgno, usable);
             let mut content = match page::get_u16(d, dh.offset + 5) {
                 0 => 65536,
                 v => v,
@@ -164,6 +166,7 @@ impl Cursor {
             d[dh.offset + 3..dh.offset + 5].copy_from_slice(&((base + n) as u16).to_be_bytes());
             debug_assert!(content >= d_ptrs + 2 * (base + n), "a run overlaps the pointer array");
             d[dh.offset + 5..dh.offset + 7].copy_from_slice(&(content as u16).to_be_bytes());
+            super::page_check::debug_check_kept(d, to_top.pgno, usable, was);
             Ok(())
         });
         let Ok(Poll::Ready(())) = written else {

@@ -52,6 +52,7 @@ impl Btree {
         }
         let data = self.pager.page_mut(pgno)?;
         page::write_node(data, pgno, node, usable);
+        super::page_check::debug_check(data, pgno, usable as usize);
         self.ptrmap_note_page(pgno)
     }
 
@@ -171,11 +172,13 @@ impl Btree {
         }
         let start = content - divider.len();
         let d = self.pager.page_mut(parent_pgno)?;
+        let was = super::page_check::debug_consistent(d, parent_pgno, usable);
         d[start..content].copy_from_slice(divider);
         d[ptr_end..ptr_end + 2].copy_from_slice(&(start as u16).to_be_bytes());
         d[off + 3..off + 5].copy_from_slice(&((h.ncells + 1) as u16).to_be_bytes());
         d[off + 5..off + 7].copy_from_slice(&(start as u16).to_be_bytes());
         d[off + 8..off + 12].copy_from_slice(&right.to_be_bytes());
+        super::page_check::debug_check_kept(d, parent_pgno, usable, was);
         Ok(true)
     }
 
@@ -458,6 +461,7 @@ impl Btree {
         if !kind.is_leaf() {
             data[off + 8..off + 12].copy_from_slice(&right.to_be_bytes());
         }
+        super::page_check::debug_check(data, pgno, usable);
         self.ptrmap_note_page(pgno)
     }
 }

@@ -304,7 +304,6 @@ impl Btree {
     /// of one read operation after the fetch) continues from that page
     /// instead of descending from the root again. `None` on entry: a new
     /// descent.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn seek_path_into(
         &self,
         root: Pgno,

@@ -229,6 +229,36 @@ impl Cursor {
                 self.state = CursorState::Invalid;
             }
         }
+        self.debug_check(bt);
+    }
+
+    /// Debug builds: the cursor's position agrees with itself (SQLite
+    /// asserts `eState` and the page stack on every move and read): a path
+    /// no deeper than [`super::cursor::MAX_DEPTH`]; on an entry of an
+    /// unchanged tree, a path that ends on that entry's page, within its
+    /// cells; an index cursor on an entry holds its key; a table row's
+    /// bytes are at hand only while the cursor is on it.
+    #[inline]
+    fn debug_check(&self, bt: &Btree) {
+        #[cfg(debug_assertions)]
+        {
+            debug_assert!(self.path.len() <= super::cursor::MAX_DEPTH, "cursor path {} deep", self.path.len());
+            debug_assert!(!self.payload_valid || self.state == CursorState::Valid, "row bytes at hand off an entry");
+            if self.state == CursorState::Valid {
+                debug_assert!(self.key_info.is_none() || !self.key.is_empty(), "index cursor on an entry without its key");
+                if self.fresh(bt) {
+                    let top = self.path.last();
+                    debug_assert!(top.is_some(), "cursor on an entry of an unchanged tree without a path");
+                    // (Only a page at hand is looked at: a check must not
+                    // fetch, nor fail on, a page.)
+                    if let Some(Ok(h)) = top.and_then(|t| bt.pager.page_if_cached(t.pgno).map(|d| page::header(d, t.pgno))) {
+                        debug_assert!(top.is_some_and(|t| t.idx < h.ncells), "cursor past its page's cells");
+                    }
+                }
+            }
+        }
+        #[cfg(not(debug_assertions))]
+        let _ = bt;
     }
 
     /// Stay on the entry the (fresh) path is on, now known to have
@@ -240,6 +270,7 @@ impl Cursor {
         self.seq = bt.seq;
         self.rowid = rowid;
         self.state = CursorState::Valid;
+        self.debug_check(bt);
     }
 
     /// Move to the first entry; `false` if the tree is empty.
@@ -343,6 +374,7 @@ impl Cursor {
             return Ok(Poll::Ready(false));
         }
         if self.step_in_leaf(bt, true) {
+            self.debug_check(bt);
             return Ok(Poll::Ready(true));
         }
         self.next_general(bt)
@@ -396,6 +428,7 @@ impl Cursor {
             return Ok(Poll::Ready(false));
         }
         if self.step_in_leaf(bt, false) {
+            self.debug_check(bt);
             return Ok(Poll::Ready(true));
         }
         // (After a delete in the leaf the path is on the entry after the
@@ -753,6 +786,7 @@ impl Cursor {
     /// The current entry's payload as the file stores it (see
     /// [`Cursor::payload`]).
     pub fn stored_payload(&mut self, bt: &mut Btree) -> IoPoll<&[u8]> {
+        self.debug_check(bt);
         if self.state != CursorState::Valid {
             return Err(Error::new(SQLITE_INTERNAL, "cursor is not on an entry"));
         }
@@ -822,6 +856,7 @@ impl Cursor {
     /// Index trees: field `i` of the entry's key record.
     #[inline]
     pub fn column(&mut self, bt: &mut Btree, i: usize) -> IoPoll<Option<ValueRef<'_>>> {
+        self.debug_check(bt);
         crate::ready!(self.entry_at_hand(bt)?);
         let payload = if self.key_info.is_some() { &self.key[..] } else { &self.payload[..] };
         match self.header.column(payload, i)? {
@@ -855,6 +890,7 @@ impl Cursor {
     /// the record has fewer columns (`dst` is then unchanged).
     #[inline]
     pub fn column_into(&mut self, bt: &mut Btree, i: usize, dst: &mut Value, spare: &mut Vec<Vec<u8>>) -> IoPoll<bool> {
+        self.debug_check(bt);
         let at_hand = self.state == CursorState::Valid && (self.key_info.is_some() || (self.payload_valid && self.fresh(bt)));
         if !at_hand {
             if let Some(found) = crate::ready!(self.column_not_at_hand(bt, i, dst)?) {

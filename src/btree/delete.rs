@@ -112,8 +112,10 @@ impl Btree {
         let pred = self.pager.page(leaf_pg)?[poff..poff + plen].to_vec();
         {
             let d = self.pager.page_mut(leaf_pg)?;
+            let was = super::page_check::debug_consistent(d, leaf_pg, usable as usize);
             page::put_u16(d, lh.offset + 3, lh.ncells - 1);
             super::insert::repack(d, &lh, &lcells, usable as usize);
+            super::page_check::debug_check_kept(d, leaf_pg, usable as usize, was);
         }
         self.ptrmap_note_page(leaf_pg)?;
         let info = cell::parse(PageKind::IndexLeaf, &pred, usable)?;
@@ -121,7 +123,9 @@ impl Btree {
         let new = cell::index_leaf_to_interior(&pred, left);
         {
             let d = self.pager.page_mut(top.pgno)?;
+            let was = super::page_check::debug_consistent(d, top.pgno, usable as usize);
             super::insert::repack_replacing(d, &ph, &pcells, usable as usize, Some((top.idx, &new)));
+            super::page_check::debug_check_kept(d, top.pgno, usable as usize, was);
         }
         self.ptrmap_note_page(top.pgno)?;
         // As `fix_page` goes on after writing a node that fits (the page

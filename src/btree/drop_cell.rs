@@ -60,7 +60,9 @@ impl Btree {
         }
         let data = if last { self.pager.page_mut_last(pgno)? } else { self.pager.page_mut(pgno)? };
         let h = page::header(data, pgno)?;
+        let was = super::page_check::debug_consistent(data, pgno, usable);
         remove_cell_bytes(data, &h, idx, off, size)?;
+        super::page_check::debug_check_kept(data, pgno, usable, was);
         // The cell's bytes and its pointer joined the free space (merges
         // and the content area's growth move bytes, never lose them).
         let free_after = free_before + size + 2;

@@ -50,7 +50,6 @@ impl Btree {
     /// [`Btree::insert_entry`] with the path found in `path` (a cursor's
     /// spare vector: no allocation per insert). `true`: the tree kept its
     /// shape and `path` leads to the new entry.
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn insert_entry_into(
         &mut self,
         root: Pgno,
@@ -241,6 +240,7 @@ impl Btree {
             if has_place || repacked.is_some() {
                 self.note_new_cell(top.pgno, leaf_kind, &new)?;
                 let d = self.pager.page_mut_last(top.pgno)?;
+                let was = super::page_check::debug_consistent(d, top.pgno, usable as usize);
                 let h = page::header(d, top.pgno)?;
                 super::drop_cell::remove_cell_bytes(d, &h, top.idx, off, old_len)?;
                 let h = page::PageHeader { ncells: h.ncells - 1, ..h };
@@ -251,6 +251,7 @@ impl Btree {
                 let slot = plan_slot(d, &h, new.len(), usable as usize).ok_or_else(Error::corrupt)?;
                 let start = open_slot(d, &h, top.idx, new.len(), slot);
                 new.write(&mut d[start..start + new.len()]);
+                super::page_check::debug_check_kept(d, top.pgno, usable as usize, was);
                 // The old cell's bytes freed, the new one's taken (the
                 // pointer is the same; a repack moves free bytes, it does
                 // not change their count): the next row's rewrite on this
@@ -294,7 +295,10 @@ impl Btree {
             let Some(cells) = cell_extents(data, &h, usable) else { return Ok(false) };
             (h, cells)
         };
-        repack(self.pager.page_mut(pgno)?, &h, &cells, usable);
+        let d = self.pager.page_mut(pgno)?;
+        let was = super::page_check::debug_consistent(d, pgno, usable);
+        repack(d, &h, &cells, usable);
+        super::page_check::debug_check_kept(d, pgno, usable, was);
         Ok(true)
     }
 
@@ -338,9 +342,12 @@ impl Btree {
     fn insert_in_free_slot(&mut self, pgno: Pgno, idx: usize, cell_bytes: &[u8]) -> Result<bool> {
         let Some((h, slot)) = self.slot_for(pgno, idx, cell_bytes.len())? else { return Ok(false) };
         self.ptrmap_note_cell(pgno, h.kind, cell_bytes)?;
+        let usable = self.usable() as usize;
         let d = self.pager.page_mut_last(pgno)?;
+        let was = super::page_check::debug_consistent(d, pgno, usable);
         let start = open_slot(d, &h, idx, cell_bytes.len(), slot);
         d[start..start + cell_bytes.len()].copy_from_slice(cell_bytes);
+        super::page_check::debug_check_kept(d, pgno, usable, was);
         Ok(true)
     }
 
@@ -359,7 +366,9 @@ impl Btree {
         let len = encoded.max(cell::MIN_CELL);
         let Some((h, slot)) = self.slot_for(pgno, idx, len)? else { return Ok(false) };
         // (No pointer-map entry: the cell has no overflow chain.)
+        let usable = self.usable() as usize;
         let d = self.pager.page_mut_last(pgno)?;
+        let was = super::page_check::debug_consistent(d, pgno, usable);
         let start = open_slot(d, &h, idx, len, slot);
         let cell = &mut d[start..start + len];
         crate::value::varint::put_varint(&mut cell[..size_len], payload.len() as u64);
@@ -368,6 +377,7 @@ impl Btree {
         }
         cell[size_len + rowid_len..encoded].copy_from_slice(payload);
         cell[encoded..].fill(0);
+        super::page_check::debug_check_kept(d, pgno, usable, was);
         Ok(true)
     }
 

@@ -48,6 +48,7 @@ mod key_prefetch;
 mod near;
 mod overflow;
 pub mod page;
+mod page_check;
 mod page_coverage;
 mod ptrmap;
 mod read_ahead;

@@ -85,6 +85,7 @@ impl Btree {
         // Work on a copy: a layout that cannot take the new cells (too
         // fragmented) leaves the page untouched.
         let mut work = self.pager.page(pgno)?.to_vec();
+        let was = super::page_check::debug_consistent(&work, pgno, self.usable() as usize);
         let ptr_base = hoff + kind.header_size();
         for i in (at..at + remove).rev() {
             let p = ptr_base + 2 * i;
@@ -132,6 +133,7 @@ impl Btree {
             work[off..off + 4].copy_from_slice(&child.to_be_bytes());
         }
         self.pager.page_mut(pgno)?.copy_from_slice(&work);
+        super::page_check::debug_check_kept(&work, pgno, self.usable() as usize, was);
         Ok(true)
     }
 }

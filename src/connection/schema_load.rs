@@ -40,7 +40,6 @@ pub(super) fn load(io: &IoContext, bt: &mut Btree, enc: TextEncoding, check: Opt
 /// when it reads a schema (`sql/schema/stored_check.rs`), with `memo`
 /// (what an earlier check learned from rows' text: see
 /// `StoredCheckMemo`) parsing only rows it does not hold.
-#[allow(clippy::too_many_arguments)]
 pub(super) fn reload(
     io: &IoContext,
     bt: &mut Btree,

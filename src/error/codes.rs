@@ -5,8 +5,6 @@
 //! `include/sqlite3.h` with the doc comments below: keep the file free of
 //! anything but documented integer constants.
 
-#![allow(missing_docs)]
-
 /// Result codes of the API. SQLITE_OK is success, SQLITE_ROW and SQLITE_DONE
 /// are sqlite3_step's non-error outcomes, the rest are errors; sqlite3_errstr
 /// gives each one's English text. (ringlite adds SQLITE_IO for async

@@ -29,7 +29,7 @@
 //! level of any of its connections; a descriptor is only closed while the
 //! process holds no lock on the inode.
 
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "POSIX advisory record locks through `libc::fcntl`")]
 
 use super::LockLevel;
 use crate::error::{Error, Result, SQLITE_IOERR_LOCK, SQLITE_IOERR_UNLOCK};

@@ -26,7 +26,7 @@
 //! when the node is dropped, i.e. when no connection of the process uses
 //! it.
 
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "the shared-memory file's regions are mapped with `libc::mmap` and read through raw pointers")]
 
 use super::ShmMemory;
 use super::ShmRegion;

@@ -25,7 +25,7 @@
 //! answers for `path + suffix`: a journal or WAL counts only when it holds
 //! something, and any failure of the lookup means "does not exist".
 
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "`libc::fstat` on the sibling file's descriptor")]
 
 use std::collections::HashMap;
 use std::ffi::CString;
@@ -48,7 +48,7 @@ fn dir_key(fd: &OwnedFd) -> Option<(u64, u64)> {
     if unsafe { libc::fstat(fd.as_raw_fd(), &mut st) } != 0 {
         return None;
     }
-    #[allow(clippy::unnecessary_cast)]
+    #[allow(clippy::unnecessary_cast, reason = "`st_dev` and `st_ino` are different integer types on other targets")]
     Some((st.st_dev as u64, st.st_ino as u64))
 }
 

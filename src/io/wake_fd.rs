@@ -17,7 +17,7 @@
 //! (the contract of the io_uring backend's eventfd too). Before the
 //! descriptor is asked for, nothing is created and arming costs a load.
 
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "the wake-up descriptor is created, read and written through libc")]
 
 use crate::error::{Error, Result};
 use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};

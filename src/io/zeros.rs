@@ -9,7 +9,7 @@
 //!
 //! Invariants: mapped at most once per process and never unmapped (the
 //! slices it hands out are `'static`); never writable.
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "maps the read-only zero page with `libc::mmap` and lends it as a `'static` slice")]
 
 use std::sync::OnceLock;
 

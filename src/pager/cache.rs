@@ -265,6 +265,12 @@ impl PageCache {
         Some(p)
     }
 
+    /// The page `pgno` if cached, without marking it referenced (for
+    /// debug checks, which must not change what is evicted).
+    pub fn peek(&self, pgno: Pgno) -> Option<&CachedPage> {
+        Some(&self.slots[*self.index.get(&pgno)? as usize])
+    }
+
     /// The slot holding `pgno`, if cached (a hint for [`PageCache::get_in_slot`]).
     #[inline]
     pub fn slot_of(&self, pgno: Pgno) -> Option<u32> {

@@ -787,6 +787,13 @@ impl Pager {
         }
     }
 
+    /// A cached page's bytes, `None` when not cached: no miss is recorded
+    /// and the page is not marked referenced (debug checks look with it
+    /// without changing what the pager does next).
+    pub fn page_if_cached(&self, pgno: Pgno) -> Option<&[u8]> {
+        self.cache.peek(pgno).map(|p| p.data.as_slice())
+    }
+
     /// [`Pager::page`] trying the cache slot `hint` first (no index
     /// lookup when the page is still there); `hint` is updated after a
     /// lookup. For readers that come back to one page many times.

@@ -27,7 +27,6 @@ pub const OPFLAG_SUBSTR3ARG: u16 = 0x200;
 
 /// The opcodes this VM implements. Names and operands follow SQLite's
 /// `opcode.txt`; `Debug` prints the name EXPLAIN shows.
-#[allow(missing_docs)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Opcode {
     // control

@@ -255,7 +255,7 @@ impl Sorter {
 
     /// Advance; `Ready(false)` at the end. (Not an `Iterator`: it may
     /// suspend on I/O.)
-    #[allow(clippy::should_implement_trait)]
+    #[allow(clippy::should_implement_trait, reason = "not an `Iterator`: it may suspend on I/O, so it answers `IoPoll<bool>`")]
     pub fn next(&mut self) -> IoPoll<bool> {
         if self.merge.is_some() {
             return self.advance();

@@ -437,7 +437,6 @@ impl Reader {
 /// Feed leaf pages `from..=upto` of segment `seg` to `scan` (`starts`:
 /// the walk starts on `from`). Returns the pages read, or None once a
 /// term past the range began.
-#[allow(clippy::too_many_arguments)]
 fn walk_pages(
     c: &mut Connection,
     st: &mut Statement,

@@ -127,7 +127,7 @@ impl ReadNow {
         if unsafe { libc::fstatfs(file.as_raw_fd(), &mut st) } != 0 {
             return ReadNow::NoWait;
         }
-        #[allow(clippy::unnecessary_cast)]
+        #[allow(clippy::unnecessary_cast, reason = "`statfs::f_type` is a different integer type on other targets")]
         let kind = st.f_type as i64;
         if kind == TMPFS_MAGIC || kind == RAMFS_MAGIC {
             ReadNow::Memory

@@ -53,7 +53,7 @@
 //! Invariants: see `ring.rs` (buffer ownership, per-file ordering of
 //! barriers) and [`mod@file`] (descriptor lifetime).
 
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "submits reads and writes into buffers the kernel fills while the request is in flight")]
 
 pub mod file;
 mod ring;

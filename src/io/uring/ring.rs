@@ -27,7 +27,7 @@
 //!   resubmitting the rest; a read that hits end of file completes with
 //!   the bytes read and the rest of the buffer zero-filled.
 
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "the io_uring rings: raw syscalls and the kernel's shared queue memory")]
 
 use super::file::FileHandle;
 use crate::error::{

@@ -283,6 +283,12 @@ impl Index<'_> {
         }
         r.0.store_u32(base + (idx - 1) * 4, pgno);
         put_u16(&r, HASH_OFFSET + slot * 2, idx as u16);
+        // The frame is where a reader's lookup finds it (SQLite checks the
+        // same after its walIndexAppend).
+        debug_assert!(
+            matches!(self.find(pgno, frame, frame), Ok(Some(f)) if f == frame),
+            "frame {frame} (page {pgno}) not found in the index after its append"
+        );
         Ok(())
     }
 

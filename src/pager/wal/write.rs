@@ -267,8 +267,11 @@ impl Wal {
             ck = format::encode_frame(&mut buf[i * frame_len..(i + 1) * frame_len], h.big_endian, *pgno, size, h.salt, data, ck);
         }
         let pages = &frames[..];
+        #[cfg(debug_assertions)]
+        debug_check_frames(&buf, &h, pages, commit, ck);
         cs.push(self.file.write(format::frame_offset(first_frame, ps), Buffer::from_vec(buf))?);
         h.mx_frame += pages.len() as u32;
+        debug_assert_eq!(h.mx_frame, first_frame - 1 + pages.len() as u32, "frames appended out of sequence");
         h.frame_cksum = ck;
         h.is_init = true;
         if let Some(db_size) = commit {
@@ -290,6 +293,10 @@ impl Wal {
     /// publish the header that makes them visible.
     pub fn publish(&mut self) -> Result<()> {
         let Some(p) = self.pending.take() else { return Ok(()) };
+        // The frames follow the published log's last frame, or start a
+        // restarted log over.
+        debug_assert!(p.first_frame == self.hdr.mx_frame + 1 || p.first_frame == 1, "frames {} on, after frame {}", p.first_frame, self.hdr.mx_frame);
+        debug_assert_eq!(p.hdr.mx_frame, p.first_frame - 1 + p.pgnos.len() as u32, "a pending header counts other frames than it holds");
         let idx = self.index();
         for (i, pgno) in p.pgnos.iter().enumerate() {
             idx.append(p.first_frame + i as u32, *pgno)?;
@@ -301,6 +308,31 @@ impl Wal {
         self.hdr = p.hdr;
         Ok(())
     }
+}
+
+/// Debug builds: the frames about to be appended (`buf`, chained from
+/// `h`'s running checksum) read back as the checkpointer and recovery will
+/// read them: each decodes with its page number, a commit size only on the
+/// transaction's commit frames (the last one has it) and a checksum chained
+/// from the previous frame, and the chain ends at `end`, the header's new
+/// running checksum.
+#[cfg(debug_assertions)]
+fn debug_check_frames(buf: &[u8], h: &IndexHeader, pages: &[(u32, &[u8])], commit: Option<u32>, end: format::Checksum) {
+    let hdr = format::WalHeader { big_endian: h.big_endian, page_size: h.page_size, ckpt_seq: 0, salt: h.salt, cksum: (0, 0) };
+    let frame_len = format::FRAME_HEADER_SIZE + h.page_size as usize;
+    debug_assert_eq!(buf.len(), frame_len * pages.len());
+    let mut ck = h.frame_cksum;
+    for (frame, (pgno, data)) in buf.chunks_exact(frame_len).zip(pages) {
+        debug_assert_eq!(data.len(), h.page_size as usize, "a frame of another page size");
+        let info = format::decode_frame(frame, &hdr, ck);
+        debug_assert!(info.is_some_and(|f| f.pgno == *pgno), "frame for page {pgno} does not read back (checksum chain, salt or page number)");
+        let Some(info) = info else { return };
+        debug_assert!(info.commit_size == 0 || Some(info.commit_size) == commit, "a commit size on a frame of no commit");
+        ck = info.cksum;
+    }
+    debug_assert_eq!(ck, end, "the header's running checksum is not the last frame's");
+    let last_size = buf.len().checked_sub(frame_len).map_or(0, |at| crate::pager::header::get_u32(buf, at + 4));
+    debug_assert_eq!(last_size, commit.unwrap_or(0), "the last frame's commit size");
 }
 
 /// Four bytes of the process's generator for a restarted log's second

@@ -568,7 +568,6 @@ impl Compiler<'_> {
 
     /// Two checks in a row on database `db`; the second is skipped when the
     /// first says IGNORE.
-    #[allow(clippy::too_many_arguments)]
     fn then(&mut self, first: i32, a1: Option<&str>, b1: Option<&str>, db: usize, second: i32, a2: Option<&str>, b2: Option<&str>) -> Result<Verdict> {
         if self.authorize(first, a1, b1, Some(self.db_name(db).as_str()))? == Verdict::Ignore {
             return Ok(Verdict::Ignore);

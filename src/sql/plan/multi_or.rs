@@ -151,7 +151,6 @@ pub trait MultiOr<'b>: PlanFacts {
     /// after them; the index; the equalities), `cands` and `ins` the
     /// lookup terms; with an order some scan gives (`goal`), at most the
     /// whole table.
-    #[allow(clippy::type_complexity)]
     fn single_path_rows(
         &mut self,
         table: &Table,

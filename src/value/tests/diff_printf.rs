@@ -4,7 +4,7 @@ use super::refdb::{iterations, same, show, RefDb, Rng};
 use crate::value::printf::{sql_printf, DEFAULT_MAX_LENGTH};
 use crate::value::Value;
 
-#[allow(clippy::explicit_auto_deref)] // `*` fixes `pick`'s T as `&str`
+#[allow(clippy::explicit_auto_deref, reason = "`*` fixes `pick`'s T as `&str`")]
 fn random_format(rng: &mut Rng) -> String {
     let flags = ["", "-", "+", " ", "0", "#", ",", "!", "-0", "+0", "#0", "!#", "-,", "0,", "+,", " 0"];
     let widths = ["", "", "1", "5", "12", "*", "30"];
@@ -173,7 +173,7 @@ fn float_formats_match_sqlite() {
 
 mod c_mode {
     //! The C varargs flavour (`sqlite3_mprintf`) against [`ListArgs`].
-    #![allow(unsafe_code)]
+    #![allow(unsafe_code, reason = "calls the reference SQLite's `sqlite3_mprintf` through its C API")]
     use crate::value::printf::{format, Arg, ListArgs};
     use libsqlite3_sys as ffi;
     use std::ffi::{CStr, CString};

@@ -1,5 +1,5 @@
 //! A minimal handle on the reference SQLite, for differential tests only.
-#![allow(unsafe_code)]
+#![allow(unsafe_code, reason = "a handle on the reference SQLite through its C API")]
 
 use crate::value::Value;
 use libsqlite3_sys as ffi;

@@ -9,6 +9,14 @@ use crate::vdbe::program::{Insn, Opcode, Program, P4};
 use crate::vdbe::Vm;
 use std::cmp::Ordering;
 
+/// Debug builds: register `r` holds an integer, as `op` assumes (a
+/// counter MustBeInt made one, or an address Gosub, InitCoroutine or Yield
+/// stored); SQLite asserts `MEM_Int` at the same opcodes.
+#[inline(always)]
+fn debug_int(vm: &Vm, r: i32, op: Opcode) {
+    debug_assert!(matches!(reg(vm, r), Value::Integer(_)), "{op:?} expects an integer in register {r}, found {:?}", reg(vm, r));
+}
+
 /// (Inlined into the dispatch loop: jumps, limits and `ResultRow` run on
 /// every row, and a call per instruction showed in short queries.)
 #[inline(always)]
@@ -27,10 +35,17 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
             set_reg(vm, p1, Value::Integer(vm.pc as i64));
             Flow::Jump(p2 as usize)
         }
-        Opcode::Return => match reg(vm, p1) {
-            Value::Integer(a) => Flow::Jump(*a as usize + 1),
-            _ => Flow::Next,
-        },
+        Opcode::Return => {
+            // (P3 = 1: a return only when the register holds an address;
+            // else the register is one Gosub set.)
+            if p3 == 0 {
+                debug_int(vm, p1, insn.opcode);
+            }
+            match reg(vm, p1) {
+                Value::Integer(a) => Flow::Jump(*a as usize + 1),
+                _ => Flow::Next,
+            }
+        }
         Opcode::If | Opcode::IfNot => {
             let want = insn.opcode == Opcode::If;
             match truthiness(reg(vm, p1).as_ref()) {
@@ -69,6 +84,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
             }
         }
         Opcode::IfPos => {
+            debug_int(vm, p1, insn.opcode);
             let v = value_to_i64(reg(vm, p1).as_ref());
             if v > 0 {
                 set_reg(vm, p1, Value::Integer(v - p3 as i64));
@@ -78,6 +94,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
             }
         }
         Opcode::IfNotZero => {
+            debug_int(vm, p1, insn.opcode);
             let v = value_to_i64(reg(vm, p1).as_ref());
             if v != 0 {
                 if v > 0 {
@@ -89,6 +106,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
             }
         }
         Opcode::DecrJumpZero => {
+            debug_int(vm, p1, insn.opcode);
             // (The counter is an integer: decremented where it is.)
             let v = match vm.regs.get_mut(p1 as usize) {
                 Some(crate::vdbe::register::Register { value: Value::Integer(i), subtype }) => {
@@ -109,6 +127,8 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
             }
         }
         Opcode::OffsetLimit => {
+            debug_int(vm, p1, insn.opcode);
+            debug_int(vm, p3, insn.opcode);
             let limit = value_to_i64(reg(vm, p1).as_ref());
             let offset = value_to_i64(reg(vm, p3).as_ref()).max(0);
             let v = if limit <= 0 { -1 } else { limit.saturating_add(offset) };
@@ -142,6 +162,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
             Flow::Jump(target as usize + 1)
         }
         Opcode::EndCoroutine => {
+            debug_int(vm, p1, insn.opcode);
             let yield_addr = value_to_i64(reg(vm, p1).as_ref()) as usize;
             let target = prog.insns.get(yield_addr).map(|i| i.p2).unwrap_or(0);
             set_reg(vm, p1, Value::Integer(vm.pc as i64));

@@ -14,10 +14,8 @@
 use crate::value::Value;
 
 /// Constraint operators, with SQLite's numbers (`SQLITE_INDEX_CONSTRAINT_*`).
-#[allow(missing_docs)]
 pub struct ConstraintOp;
 
-#[allow(missing_docs)]
 impl ConstraintOp {
     pub const EQ: u8 = 2;
     pub const GT: u8 = 4;

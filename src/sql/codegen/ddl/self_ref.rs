@@ -65,7 +65,6 @@ impl Compiler<'_> {
         kept
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn walk_self_reference(&mut self, table: &Table, text: &str, what: &str, pure: i32, row: i32, rowid: i32, target: i32) -> Option<Found> {
         let generated = pure == 3;
         let mut found: Option<Found> = None;

@@ -379,7 +379,6 @@ impl Compiler<'_> {
     /// those may write a conflicting row back: all the checks are run
     /// again afterwards with ABORT, as SQLite does, so that no index
     /// ends up with two entries for one key.
-    #[allow(clippy::too_many_arguments)]
     pub fn check_unique_of(
         &mut self,
         t: &WriteTarget,
@@ -402,7 +401,6 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn check_unique_once(
         &mut self,
         t: &WriteTarget,
@@ -463,7 +461,6 @@ impl Compiler<'_> {
     }
 
     /// Another row with the new key in UNIQUE index `idx` (cursor `c`).
-    #[allow(clippy::too_many_arguments)]
     fn check_index_conflict(
         &mut self,
         t: &WriteTarget,

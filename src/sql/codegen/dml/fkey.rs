@@ -202,7 +202,6 @@ impl Compiler<'_> {
     /// `prow` (one register per parent column); `on_match` is generated
     /// for each. `skip_rowid`: a rowid whose row is not counted (a row
     /// referring to itself).
-    #[allow(clippy::too_many_arguments)]
     fn scan_children(
         &mut self,
         parent: &Table,

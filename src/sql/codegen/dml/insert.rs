@@ -247,7 +247,6 @@ fn compile_insert_body(
 /// writes, per row). Where SQLite computes every row first (the table has
 /// triggers, or the rows may read it through a subquery), they are
 /// materialised first, as INSERT ... SELECT.
-#[allow(clippy::too_many_arguments)]
 fn insert_value_rows(
     c: &mut Compiler<'_>,
     sel: &sqlite3_parser::ast::Select<'_>,

@@ -108,7 +108,6 @@ fn load(c: &mut Compiler<'_>, cur: i32, from: usize, n: usize) -> i32 {
 }
 
 /// Run the INSTEAD OF triggers of the view for each gathered row.
-#[allow(clippy::too_many_arguments)]
 fn fire_each(
     c: &mut Compiler<'_>,
     view: &Table,

@@ -191,7 +191,6 @@ impl Compiler<'_> {
     /// `old`/`new`: row registers (one per column); `old_rowid`/`new_rowid`
     /// the rowids; `changed`: columns an UPDATE assigns; `skip`: where
     /// RAISE(IGNORE) goes.
-    #[allow(clippy::too_many_arguments)]
     pub fn fire_triggers(
         &mut self,
         t: &WriteTarget,
@@ -244,7 +243,6 @@ impl Compiler<'_> {
         Ok(())
     }
 
-    #[allow(clippy::too_many_arguments)]
     pub(in crate::sql::codegen) fn run_trigger(
         &mut self,
         t: &WriteTarget,
@@ -266,7 +264,6 @@ impl Compiler<'_> {
         r
     }
 
-    #[allow(clippy::too_many_arguments)]
     fn run_trigger_body(
         &mut self,
         t: &WriteTarget,

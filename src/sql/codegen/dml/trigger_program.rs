@@ -45,7 +45,6 @@ impl Compiler<'_> {
     /// Fire trigger `name` of `t` by running its trigger program (compiled
     /// now unless this statement has it already): `old`/`new` are the row
     /// registers and rowid, `skip` where RAISE(IGNORE) sends the caller.
-    #[allow(clippy::too_many_arguments)]
     pub(in crate::sql::codegen) fn call_trigger_program(
         &mut self,
         t: &WriteTarget,

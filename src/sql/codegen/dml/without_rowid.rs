@@ -200,7 +200,6 @@ impl Compiler<'_> {
     /// order (newest index first, the PRIMARY KEY where its automatic
     /// index number puts it). A conflicting entry names its row by the
     /// key columns it carries.
-    #[allow(clippy::too_many_arguments)]
     pub(crate) fn check_unique_without_rowid(
         &mut self,
         t: &WriteTarget,
@@ -236,7 +235,6 @@ impl Compiler<'_> {
     }
 
     /// Another row with the new key in UNIQUE index `idx` (cursor `c`).
-    #[allow(clippy::too_many_arguments)]
     fn check_unique_index_without_rowid(
         &mut self,
         t: &WriteTarget,

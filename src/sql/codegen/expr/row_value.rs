@@ -441,7 +441,6 @@ impl Compiler<'_> {
 
     /// `lr op rr` into `target` with the affinity and collation two
     /// values of these traits compare with.
-    #[allow(clippy::too_many_arguments)]
     pub fn compare_registers(&mut self, op: Opcode, null_eq: bool, lt: &FieldTraits, rt: &FieldTraits, lr: i32, rr: i32, target: i32) -> Result<()> {
         let aff = crate::sql::codegen::expr::comparison_affinity(lt.affinity, rt.affinity);
         let coll = match pick_collation(lt.collation.as_ref(), rt.collation.as_ref()) {

@@ -471,7 +471,6 @@ impl Compiler<'_> {
     /// INTEGER, REAL or NUMERIC column a text that the column's affinity
     /// would have made a number ("TEXT value in t.c"); either means the
     /// value was not stored through the column's affinity.
-    #[allow(clippy::too_many_arguments)]
     fn check_affinity(&mut self, table: &Table, i: usize, row: i32, h: &HeaderModel, field: Option<usize>, default_bit: u16, remaining: i32, done: i32) {
         use crate::value::affinity::Affinity;
         let col = &table.columns[i];

@@ -28,7 +28,6 @@ impl<'b> Compiler<'_> {
     /// The loop over item `it` (tables in `before` already placed): the
     /// access path, and whether it yields the rows in the order `req`
     /// asks for.
-    #[allow(clippy::too_many_arguments)]
     pub(in crate::sql::codegen) fn open_access<'a>(
         &mut self,
         it: &FromItem<'a, 'b>,
@@ -417,7 +416,6 @@ impl<'b> Compiler<'_> {
     /// lower and an upper bound (in index order: bounds on a DESC column
     /// swap) on the next one, or on the rowid when every key column is
     /// pinned.
-    #[allow(clippy::type_complexity)]
     pub(in crate::sql::codegen) fn index_bounds<'a>(
         &mut self,
         table: &Table,
@@ -469,7 +467,6 @@ impl<'b> Compiler<'_> {
     /// A loop over a WITHOUT ROWID table in its key order (forwards or
     /// `backward`), searched with `bounds` (see `index_bounds`): the
     /// table's own cursor walks its PRIMARY KEY `pk`.
-    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
     fn pk_loop<'a>(
         &mut self,
         it: &FromItem<'a, 'b>,
@@ -501,7 +498,6 @@ impl<'b> Compiler<'_> {
     /// of an IN list on key column `eqs.len()`: `eqs` pin the columns
     /// before it, `after` (see `index_bounds`) the columns after it. The
     /// values are read in ascending order, each once.
-    #[allow(clippy::too_many_arguments, clippy::type_complexity)]
     fn pk_in_loop<'a>(
         &mut self,
         it: &FromItem<'a, 'b>,
@@ -626,7 +622,6 @@ impl<'b> Compiler<'_> {
     /// its first column (values read in ascending order, or descending
     /// with the entries of each value read backwards, each once); the
     /// columns read from the entries when the index `covers` the query.
-    #[allow(clippy::too_many_arguments)]
     fn in_index_loop(
         &mut self,
         it: &FromItem<'_, 'b>,
@@ -702,7 +697,6 @@ impl<'b> Compiler<'_> {
     /// The terms stay filters too, so a bound that is not a number (which
     /// the seek and the test treat as SQLite's comparison does) only costs
     /// a longer scan, never a wrong row.
-    #[allow(clippy::too_many_arguments)]
     fn rowid_range<'a>(
         &mut self,
         cursor: i32,

@@ -323,7 +323,6 @@ impl<'b> Compiler<'_> {
     /// calls share one "hit" register, which a call its FILTER rejects or
     /// its DISTINCT skips leaves alone; only when every min()/max() has a
     /// FILTER is it cleared before each FILTER is tested.
-    #[allow(clippy::too_many_arguments)]
     pub(in crate::sql::codegen) fn step_row_and_bare_columns(
         &mut self,
         aggs: &[AggCall<'_, '_>],
@@ -379,7 +378,6 @@ impl<'b> Compiler<'_> {
     }
 
     /// Output one group: finalize, HAVING, result row.
-    #[allow(clippy::too_many_arguments)]
     pub(in crate::sql::codegen) fn agg_output<'a>(
         &mut self,
         aggs: &[AggCall<'a, 'b>],
@@ -431,7 +429,6 @@ impl<'b> Compiler<'_> {
     /// Compile an aggregate SELECT's body. GROUP BY ordinals name the
     /// columns of `ordinals` (the SELECT's result columns), `items` when
     /// absent.
-    #[allow(clippy::too_many_arguments)]
     pub fn compile_aggregate<'a>(
         &mut self,
         from: &[FromItem<'a, 'b>],

@@ -462,7 +462,6 @@ impl Compiler<'_> {
 
     /// `arm_order`: the ORDER BY each arm is offered (see `arm_order_text`)
     /// and how many of its terms are the compound's own.
-    #[allow(clippy::too_many_arguments)]
     fn compile_compound_arms(
         &mut self,
         sel: &Select<'_>,

@@ -34,7 +34,6 @@ impl<'b> Compiler<'_> {
     /// Emit the body of `loops` (already open) and close them: start a
     /// group when the key changes (outputting the previous one), step the
     /// aggregates; after the loops, output the last group.
-    #[allow(clippy::too_many_arguments)]
     pub(in crate::sql::codegen) fn stream_groups<'a>(
         &mut self,
         g: StreamedGroups<'_, 'a, 'b>,

@@ -21,7 +21,6 @@ impl<'b> Compiler<'_> {
     /// entries (col, the columns read, rowid) go once into a temporary
     /// index (only the rows its own terms keep), and each outer row seeks
     /// there instead of scanning the table. `None` when no term qualifies.
-    #[allow(clippy::too_many_arguments)]
     pub(in crate::sql::codegen) fn automatic_index_loop<'a>(
         &mut self,
         it: &FromItem<'a, 'b>,

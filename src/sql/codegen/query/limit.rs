@@ -95,7 +95,6 @@ impl Compiler<'_> {
     /// The LIMIT/OFFSET a plain SELECT offers the virtual table that is
     /// its whole FROM clause (see `LimitOffer` for SQLite's conditions;
     /// the WHERE terms are checked when the loop opens).
-    #[allow(clippy::too_many_arguments)]
     pub(super) fn vtab_limit_offer(
         &mut self,
         limit: Option<&ast::Limit<'_>>,

@@ -619,11 +619,6 @@ impl<'b> Compiler<'_> {
     }
 }
 
-#[allow(dead_code)]
-fn is_and(op: Operator) -> bool {
-    op == Operator::And
-}
-
 /// A term's identity for [`Compiler::seek_consumed`]: its address (the
 /// terms are borrowed from the statement's syntax tree for the whole
 /// compilation, so an address names one term).

@@ -25,7 +25,6 @@ use sqlite3_parser::ast::{Expr, SortedColumn};
 impl<'b> Compiler<'_> {
     /// Emit the whole query if it is a simple count; `false` (nothing
     /// emitted) otherwise.
-    #[allow(clippy::too_many_arguments)]
     pub(in crate::sql::codegen) fn simple_count<'a>(
         &mut self,
         from: &[FromItem<'a, 'b>],

@@ -29,7 +29,6 @@ use sqlite3_parser::ast::Expr;
 impl<'b> Compiler<'_> {
     /// Open the loop over the virtual-table item `it`; returns the loop
     /// and whether it yields the order `goal` asks.
-    #[allow(clippy::too_many_arguments)]
     pub(in crate::sql::codegen) fn open_vtab_loop<'a>(
         &mut self,
         it: &FromItem<'a, 'b>,
@@ -331,7 +330,6 @@ impl<'b> Compiler<'_> {
     /// the cheapest such union beats the table's own plan `main` (see
     /// [`union_is_cheaper`]; a branch may be such a union in turn, as in
     /// SQLite); `None` where [`Self::vtab_union_allowed`] says no.
-    #[allow(clippy::too_many_arguments)]
     fn vtab_union_plan<'a>(
         &mut self,
         it: &FromItem<'a, 'b>,

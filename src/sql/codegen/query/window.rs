@@ -208,7 +208,6 @@ impl<'b> Compiler<'_> {
 
     /// Store the query's rows for the windows: plain columns, then each
     /// call's arguments and keys.
-    #[allow(clippy::too_many_arguments)]
     fn fill_window_store<'a>(
         &mut self,
         from: &[FromItem<'a, 'b>],
@@ -284,7 +283,6 @@ impl<'b> Compiler<'_> {
     }
 
     /// Compute the windows over the stored rows and produce the result.
-    #[allow(clippy::too_many_arguments)]
     fn window_output<'a>(
         &mut self,
         calls: &[WinCall<'a, 'b>],
@@ -414,7 +412,6 @@ impl<'b> Compiler<'_> {
     /// this tracks the rows that left (`[first frame start, lo)` of the
     /// partition, each looked at once) and makes `value` NULL once one of
     /// them held an infinity.
-    #[allow(clippy::too_many_arguments)]
     fn sliding_sum_nan(
         &mut self,
         lo: i32,
@@ -1011,7 +1008,6 @@ impl<'b> Compiler<'_> {
     /// start `lo` are removed (xInverse), rows from `m_next` through the
     /// frame end `hi` in the current row's partition are stepped, and
     /// xValue gives the value.
-    #[allow(clippy::too_many_arguments)]
     fn emit_moving_rows(
         &mut self,
         c: &WinCall<'_, '_>,
