@@ -106,6 +106,8 @@ fn write_one(c: &mut Connection, w: &Workload, thread: usize, seq: usize) -> boo
 fn run(path: &str, w: Workload, stop_after: Option<Duration>) -> Outcome {
     {
         let mut c = open(path, false);
+        // (Another thread may be checkpointing or writing already.)
+        c.set_busy_timeout(5_000);
         exec(&mut c, &format!("PRAGMA journal_mode={}", w.journal)).unwrap();
         exec(&mut c, "CREATE TABLE IF NOT EXISTS t(thread INT, seq INT, pad BLOB); CREATE INDEX IF NOT EXISTS t_seq ON t(seq)").unwrap();
     }
