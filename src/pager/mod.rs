@@ -158,6 +158,9 @@ enum ReadStep {
     /// Header read; the WAL read transaction (maybe a WAL recovery) is
     /// under way.
     Header(usize, Buffer),
+    /// WAL read lock held on a snapshot whose log has no frames: the
+    /// header read again, now that no checkpoint can change the file.
+    WalHeader(Completion),
 }
 
 /// What undoing one B-tree operation needs: each page's image (and dirty

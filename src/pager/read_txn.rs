@@ -111,6 +111,32 @@ impl Pager {
                         self.read_step = Some(ReadStep::Header(bytes, buf));
                         return Ok(Poll::Pending);
                     }
+                    // The header was read before the WAL read lock was
+                    // taken: a checkpoint may have copied a newer page 1
+                    // (with another database size) into the file since, and
+                    // a TRUNCATE or restart then left a log without
+                    // frames, so that the database size comes from the
+                    // file's header. Read it again under the lock (which
+                    // keeps checkpoints from writing the file).
+                    // (In exclusive mode nobody else checkpoints.)
+                    if bytes > 0 && self.wal.as_ref().is_some_and(|w| w.in_read() && !w.is_exclusive() && w.db_size().is_none()) {
+                        self.read_step = Some(ReadStep::WalHeader(self.header_read()?));
+                        continue;
+                    }
+                    debug_assert_eq!(self.state, PagerState::Idle, "a read transaction opened twice");
+                    self.state = PagerState::Read;
+                    self.admit_size();
+                    return Ok(Poll::Ready(()));
+                }
+                Some(ReadStep::WalHeader(c)) => {
+                    if !c.is_done() {
+                        self.read_step = Some(ReadStep::WalHeader(c));
+                        return Ok(Poll::Pending);
+                    }
+                    let res = c.take()?;
+                    let file_size = self.file.size()?;
+                    let in_header = if res.bytes == 0 { None } else { header::parse(&res.buffer.unwrap_or_default())?.db_size };
+                    self.db_size = super::checked_db_size(in_header, file_size, self.page_size)?.unwrap_or((file_size / self.page_size as u64) as u32);
                     debug_assert_eq!(self.state, PagerState::Idle, "a read transaction opened twice");
                     self.state = PagerState::Read;
                     self.admit_size();

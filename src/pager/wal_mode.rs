@@ -112,7 +112,17 @@ impl Pager {
                 Some(n) => n,
                 None => {
                     let file_size = self.file.size()?;
-                    super::checked_db_size(info.and_then(|i| i.db_size), file_size, self.page_size)?.unwrap_or((file_size / self.page_size as u64) as u32)
+                    let from_file = (file_size / self.page_size as u64) as u32;
+                    // The header `info` was read before the read lock: a
+                    // checkpoint may have changed the file since. Unless
+                    // the WAL is exclusive, `load_header`'s caller reads it
+                    // again under the lock (`ReadStep::WalHeader`) and
+                    // sets the size then.
+                    if wal.is_exclusive() {
+                        super::checked_db_size(info.and_then(|i| i.db_size), file_size, self.page_size)?.unwrap_or(from_file)
+                    } else {
+                        from_file
+                    }
                 }
             };
         }
