@@ -339,6 +339,10 @@ fn schema_pragmas_in_joins() {
             "SELECT d.n, p.page_size FROM dbs AS d, pragma_page_size(d.n) AS p ORDER BY 1",
             "SELECT d.n, j.journal_mode FROM dbs AS d JOIN pragma_journal_mode(d.n) AS j ORDER BY 1",
             "SELECT * FROM pragma_collation_list JOIN pragma_database_list ON 1 ORDER BY 1, 2, 3, 4 LIMIT 4",
+            // An argument naming a result alias (sqlite-utils' `indexes`).
+            "SELECT m.name AS t, l.name AS index_name, x.cid, x.name FROM sqlite_schema AS m JOIN pragma_index_list(m.name) AS l \
+             JOIN pragma_index_xinfo(index_name) AS x WHERE m.type = 'table' AND x.key = 1 ORDER BY 1, 2, 3",
+            "SELECT upper(l.name) AS u, x.name FROM pragma_index_list('c') AS l, pragma_index_info(lower(u)) AS x ORDER BY 1, 2",
         ],
     );
 }

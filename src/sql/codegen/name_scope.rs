@@ -18,6 +18,9 @@ pub struct NameScope {
     /// While a join order is searched: names resolved so far (see
     /// `plan::name_memo`).
     pub name_memo: Option<crate::sql::plan::name_memo::NameMemo>,
+    /// While `expr_deps_through_aliases` runs: a result alias of the
+    /// innermost SELECT counts as what its expression reads.
+    pub deps_through_aliases: bool,
     /// For an accumulator of `agg_regs`, the one of an enclosing query its
     /// entry replaced (the same call text): what that text means where
     /// the enclosing query's expression is compiled (a result alias named

@@ -84,6 +84,9 @@ impl PlanFacts for Compiler<'_> {
     fn expr_deps(&mut self, e: &Expr<'_>) -> u64 {
         Compiler::expr_deps(self, e)
     }
+    fn expr_deps_through_aliases(&mut self, e: &Expr<'_>) -> u64 {
+        Compiler::expr_deps_through_aliases(self, e)
+    }
     fn expr_affinity(&mut self, e: &Expr<'_>) -> Option<Affinity> {
         Compiler::expr_affinity(self, e)
     }

@@ -68,6 +68,11 @@ pub trait PlanFacts: Sized {
     fn resolve_name(&mut self, qualifier: Option<&str>, name: &str) -> Result<Option<ColumnRef>>;
     /// The FROM items `e` reads (`u64::MAX`: unknown before the loops).
     fn expr_deps(&mut self, e: &Expr<'_>) -> u64;
+    /// [`Self::expr_deps`], a result alias of the SELECT being planned
+    /// counted as the items its expression reads (SQLite substitutes the
+    /// expression for the alias where a table-valued function's argument
+    /// names one).
+    fn expr_deps_through_aliases(&mut self, e: &Expr<'_>) -> u64;
     /// The affinity of `e`, if it has one.
     fn expr_affinity(&mut self, e: &Expr<'_>) -> Option<Affinity>;
     /// The collation of `e` and whether it is explicit.

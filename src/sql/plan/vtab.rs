@@ -547,7 +547,7 @@ pub fn constraints_of<'a, 'b, C: PlanFacts>(c: &mut C, it: &FromItem<'a, 'b>, be
     let copies = if c.in_or_branch() { 2 } else { 1 };
     for _ in 0..copies {
         for (k, arg) in v.args.iter().enumerate() {
-            let deps = c.expr_deps(arg);
+            let deps = c.expr_deps_through_aliases(arg);
             out.push(VConstraint {
                 rhs: Some(arg),
                 ..VConstraint::new(hidden[k] as i32, ConstraintOp::EQ, None, deps, before, collation_of(v, hidden[k] as i32))

@@ -145,7 +145,7 @@ impl Compiler<'_> {
 
     /// Result alias `name` of this SELECT or of an enclosing one (the
     /// innermost first): its nesting level in `aliases` and its SQL text.
-    pub(super) fn find_alias(&self, name: &str) -> Option<(usize, String)> {
+    pub(in crate::sql::codegen) fn find_alias(&self, name: &str) -> Option<(usize, String)> {
         self.names.aliases.iter().enumerate().rev().find_map(|(level, a)| a.list.iter().find(|(n, _)| n.eq_ci(name)).map(|(_, t)| (level, t.clone())))
     }
 

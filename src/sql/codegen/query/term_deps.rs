@@ -8,7 +8,7 @@
 use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::{has_subquery, walk};
 use crate::sql::parse::unquoted;
-use sqlite3_parser::ast::Expr;
+use sqlite3_parser::ast::{self, Expr};
 
 impl Compiler<'_> {
     /// Which FROM items (bits) of the innermost scope `e` reads.
@@ -22,6 +22,44 @@ impl Compiler<'_> {
             m.deps.insert(key, deps);
         }
         deps
+    }
+
+    /// [`Self::expr_deps`], where a bare name that is a result alias of
+    /// the innermost SELECT counts as the items its expression reads
+    /// (re-parsed from its text, without the aliases: an alias's
+    /// expression cannot name one).
+    pub fn expr_deps_through_aliases(&mut self, e: &Expr<'_>) -> u64 {
+        let deps = self.expr_deps(e);
+        if deps != u64::MAX || has_subquery(e) || self.names.deps_through_aliases {
+            return deps;
+        }
+        self.names.deps_through_aliases = true;
+        let deps = self.expr_deps_resolved(e);
+        self.names.deps_through_aliases = false;
+        deps
+    }
+
+    /// What the expression of result alias `name` of the innermost SELECT
+    /// reads (`None`: not such an alias, or not known before the loops).
+    fn alias_deps(&mut self, name: &str) -> Option<u64> {
+        let (level, text) = self.find_alias(name)?;
+        if level + 1 != self.names.aliases.len() {
+            return None;
+        }
+        let saved = self.names.aliases.split_off(level);
+        let sql = format!("SELECT {text}");
+        let found = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| {
+            if let Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) = cmd {
+                if let ast::OneSelect::Select { columns, .. } = &sel.body.select {
+                    if let Some(ast::ResultColumn::Expr(x, _)) = columns.first() {
+                        return Ok(Some(self.expr_deps_resolved(x)));
+                    }
+                }
+            }
+            Ok(None)
+        });
+        self.names.aliases.extend(saved);
+        found.ok().flatten().filter(|&m| m != u64::MAX)
     }
 
     fn expr_deps_resolved(&mut self, e: &Expr<'_>) -> u64 {
@@ -78,7 +116,8 @@ impl Compiler<'_> {
             } else if q.is_none() {
                 // Could be an alias of a result column: evaluate late.
                 if self.alias_visible(&n) {
-                    mask = u64::MAX;
+                    let through = if self.names.deps_through_aliases { self.alias_deps(&n) } else { None };
+                    mask = through.map_or(u64::MAX, |m| mask | m);
                 }
             }
         }
