@@ -262,6 +262,7 @@ impl Connection {
             analysis_limit: 0,
             worker_threads: 0,
             max_trigger_depth: crate::vdbe::exec::frame::MAX_TRIGGER_DEPTH,
+            max_schema_objects: LIMIT_DEFAULTS[LIMIT_SCHEMA as usize] as usize,
             settings_generation: 0,
             fk_deferred: (0, 0),
             savepoint_fk_deferred: Vec::new(),

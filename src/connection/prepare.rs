@@ -106,6 +106,11 @@ impl Connection {
         {
             return Err(crate::error::Error::too_big());
         }
+        // SQLITE_LIMIT_SCHEMA: SQLite counts each object as it reads its
+        // row, the schema table itself the first.
+        if loaded.iter().any(|s| s.rows.len() + 1 > self.state.max_schema_objects) {
+            return Err(Error::new(crate::error::SQLITE_ABORT, "too many schema objects"));
+        }
         // A lowered SQLITE_LIMIT_EXPR_DEPTH applies to the schema's own
         // statements as SQLite parses them when it reads the schema.
         let depth = self.limits[LIMIT_EXPR_DEPTH as usize];
@@ -287,6 +292,8 @@ impl Connection {
             function_args: limit(LIMIT_FUNCTION_ARG),
         };
         let (max_columns, max_variable, max_ops) = (limit(LIMIT_COLUMN), limit(LIMIT_VARIABLE_NUMBER), limit(LIMIT_VDBE_OP));
+        let (max_trigger_steps, max_trigger_depth) = (limit(LIMIT_TRIGGER_STEPS), limit(LIMIT_TRIGGER_DEPTH));
+        let max_length = self.state.max_length;
         // As in SQLite, an interrupt stops a prepare, and one left over
         // from statements that have all finished is forgotten.
         if self.state.active_statements == 0 {
@@ -353,6 +360,9 @@ impl Connection {
             max_columns,
             max_variable,
             max_expr_depth: parse_limits.expr_depth,
+            max_trigger_steps,
+            max_trigger_depth,
+            max_length,
             vtabs: Some(vtabs),
             vtab_connect: Some(vtab_connect),
             auth_replay: Some(auth_replay),
@@ -376,7 +386,7 @@ impl Connection {
                 // Parameters are numbered in source order before compiling
                 // (`sql::params`); the compiler still sees the original text.
                 let numbering = crate::sql::params::number(&parse_text[..tail]);
-                crate::sql::params::check_variable_limit(&parse_text[..tail], &numbering.names, max_variables)?;
+                crate::sql::params::check_variable_limit(&parse_text[..tail], &numbering, max_variables)?;
                 let build_program = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {
                     let mut c = Compiler::new(env, stmt_sql);
                     c.stmt.authorizer = authorizer;
@@ -400,10 +410,12 @@ impl Connection {
                     if let Some(d) = &deferred_depth {
                         return Err(d.error.clone());
                     }
-                    // SQLITE_LIMIT_VDBE_OP: SQLite fails to allocate a longer
-                    // program (its programs and ours differ in length, so the
-                    // boundary is not the same instruction).
-                    if prog.insns.len() > max_ops {
+                    // SQLITE_LIMIT_VDBE_OP: SQLite fails to grow its array of
+                    // instructions past the limit, and grows it from 42 (1 KB)
+                    // by doubling: a program of one instruction fails under
+                    // 42. (Its programs and ours differ in length, so a
+                    // boundary between two sizes may not be the same.)
+                    if vdbe_op_capacity(prog.insns.len()) > max_ops {
                         return Err(Error::code(crate::error::SQLITE_NOMEM));
                     }
                     prog.attach_generation = generation;
@@ -621,7 +633,15 @@ impl Connection {
     /// `SQLITE_LIMIT_SQL_LENGTH` with the code's own message, "string or
     /// blob too big".
     pub fn prepare_terminated(&mut self, sql: &[u8]) -> Result<(Option<Statement>, usize)> {
-        if sql.len() as i64 > i64::from(self.limits[LIMIT_SQL_LENGTH as usize]) {
+        let max_length = self.state.max_length;
+        self.prepare_unlimited_message(sql).map_err(|e| e.within_length(max_length))
+    }
+
+    /// [`Connection::prepare_terminated`], its error's message not yet held
+    /// to `SQLITE_LIMIT_LENGTH`.
+    fn prepare_unlimited_message(&mut self, sql: &[u8]) -> Result<(Option<Statement>, usize)> {
+        let max_sql = self.limits[LIMIT_SQL_LENGTH as usize];
+        if sql.len() as i64 > i64::from(max_sql) && !first_statement_within(sql, max_sql as usize) {
             return Err(Error::code(crate::error::SQLITE_TOOBIG));
         }
         let (prog, tail) = match self.compile(sql) {
@@ -639,6 +659,11 @@ impl Connection {
             r => r?,
         };
         let Some(prog) = prog else { return Ok((None, tail)) };
+        // SQLite stores each result column's name as a string value held
+        // to SQLITE_LIMIT_LENGTH: a longer one fails the prepare.
+        if prog.column_names.iter().any(|n| n.len() as i64 > self.state.max_length) {
+            return Err(Error::too_big());
+        }
         // (Checked as UTF-8 first: much faster than the lossy scan.)
         let text = match std::str::from_utf8(&sql[..tail]) {
             Ok(t) => t.trim().to_string(),
@@ -648,6 +673,43 @@ impl Connection {
         self.register_statement(&stats);
         Ok((Some(Statement::new(text, prog, stats)), tail))
     }
+}
+
+/// The instructions SQLite's array holds once it has grown to take `n`:
+/// 1,024 bytes of 24-byte instructions first, then twice as many each time.
+fn vdbe_op_capacity(n: usize) -> usize {
+    let mut capacity = 0;
+    while capacity < n {
+        capacity = if capacity == 0 { 1024 / 24 } else { capacity * 2 };
+    }
+    capacity
+}
+
+/// Whether the first statement of `sql` ends, its `;` included, within
+/// `limit` bytes: SQLite's parser counts the bytes of the tokens it reads
+/// against `SQLITE_LIMIT_SQL_LENGTH` and stops reading at the `;` ending
+/// the statement (in CREATE TRIGGER, the one after END), so the
+/// statements after it do not count. Only the first `limit` bytes are
+/// read.
+fn first_statement_within(sql: &[u8], limit: usize) -> bool {
+    use sqlite3_parser::dialect::TokenType::*;
+    let head = &sql[..sql.len().min(limit)];
+    let mut toks = crate::sql::parse::tokens(head).peekable();
+    // (EXPLAIN [QUERY PLAN] CREATE [TEMP] TRIGGER: its body's `;` do not
+    // end it.)
+    let mut lead = Vec::new();
+    while let Some(t) = toks.next_if(|t| matches!(t.kind, TK_EXPLAIN | TK_QUERY | TK_PLAN | TK_CREATE | TK_TEMP | TK_TRIGGER)) {
+        lead.push(t.kind);
+    }
+    let trigger = lead.contains(&TK_CREATE) && lead.contains(&TK_TRIGGER);
+    let mut after_end = false;
+    for t in toks {
+        if t.kind == TK_SEMI && (!trigger || after_end) {
+            return t.end <= limit;
+        }
+        after_end = t.kind == TK_END;
+    }
+    false
 }
 
 /// Check one statement of a schema table against the expression height

@@ -4,7 +4,8 @@
 //!
 //! Invariant: every limit stays within `0..=LIMIT_HARD_MAX[id]`; the
 //! copies the VM reads (`ConnState::max_length`, `max_like_pattern`,
-//! `max_trigger_depth`, `worker_threads`) change together with it.
+//! `max_trigger_depth`, `worker_threads`, `max_schema_objects`) change
+//! together with it.
 
 use super::{ConfigFlag, Connection};
 use crate::vdbe::BusyHandler;
@@ -36,6 +37,11 @@ pub(super) const LIMIT_TRIGGER_DEPTH: i32 = 10;
 pub(super) const LIMIT_WORKER_THREADS: i32 = 11;
 /// `SQLITE_LIMIT_PARSER_DEPTH`: the deepest parser stack.
 pub(super) const LIMIT_PARSER_DEPTH: i32 = 12;
+/// `SQLITE_LIMIT_SCHEMA`: the most objects (tables, indexes, views,
+/// triggers, the schema table itself) one database's schema may hold.
+pub(super) const LIMIT_SCHEMA: i32 = 13;
+/// `SQLITE_LIMIT_TRIGGER_STEPS`: the most statements in one trigger.
+pub(super) const LIMIT_TRIGGER_STEPS: i32 = 14;
 /// SQLite 3.54's default for each limit, indexed by its `SQLITE_LIMIT_*`.
 pub(super) const LIMIT_DEFAULTS: [i32; LIMIT_COUNT] =
     [1_000_000_000, 1_000_000_000, 2000, 1000, 500, 250_000_000, 1000, 10, 50_000, 32766, 1000, 0, 2500, 10_000_000, 65000];
@@ -133,6 +139,9 @@ impl Connection {
             }
             if id == LIMIT_WORKER_THREADS {
                 self.state.worker_threads = *slot;
+            }
+            if id == LIMIT_SCHEMA {
+                self.state.max_schema_objects = *slot as usize;
             }
         }
         old

@@ -214,7 +214,7 @@ impl Statement {
         // Text conversions and BINARY order follow this connection's
         // encoding while it runs (see `value::encoding`).
         let previous = crate::value::encoding::install(conn.state.text_encoding);
-        let r = self.step_installed(conn);
+        let r = self.step_installed(conn).map_err(|e| e.within_length(conn.state.max_length));
         crate::value::encoding::install(previous);
         self.publish_progress();
         r

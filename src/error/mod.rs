@@ -63,6 +63,19 @@ impl Error {
         Error::code(SQLITE_TOOBIG)
     }
 
+    /// The error as `sqlite3_errmsg` reports it under `SQLITE_LIMIT_LENGTH`
+    /// `max_length`: SQLite formats a message into a buffer of 70 bytes,
+    /// then of at most the limit (one byte kept for its terminator), and
+    /// stores it as a string value held to the limit; a message that does
+    /// not fit is dropped, leaving the code's generic text.
+    pub fn within_length(mut self, max_length: i64) -> Self {
+        let n = self.message.len() as i64;
+        if n > max_length || (n >= 70 && n >= max_length) {
+            self.message = errstr(self.code).to_string();
+        }
+        self
+    }
+
     /// The primary result code (low byte of the extended code).
     pub fn primary(&self) -> i32 {
         self.code & 0xff

@@ -28,6 +28,9 @@ pub struct Numbering {
     pub text: Option<Vec<u8>>,
     /// Parameter names by number (index 0 unused; `None`: anonymous).
     pub names: Vec<Option<String>>,
+    /// A `?NNN` names no number SQLite accepts (0, past the largest
+    /// limit, or not a number): its parser refuses it where it meets it.
+    pub out_of_range: bool,
 }
 
 /// Number the parameters of one statement's text.
@@ -35,10 +38,10 @@ pub fn number(sql: &[u8]) -> Numbering {
     // Every parameter starts with one of these bytes: without any, there
     // is nothing to number (and no need to tokenize).
     if !sql.iter().any(|b| matches!(b, b'?' | b':' | b'@' | b'$' | b'#')) {
-        return Numbering { text: None, names: vec![None] };
+        return Numbering { text: None, names: vec![None], out_of_range: false };
     }
     if let Some(names) = numbered_only(sql) {
-        return Numbering { text: None, names };
+        return Numbering { text: None, names, out_of_range: false };
     }
     number_by_tokens(sql)
 }
@@ -49,6 +52,7 @@ fn number_by_tokens(sql: &[u8]) -> Numbering {
     let mut out = Vec::new();
     let mut copied = 0;
     let mut any_anonymous = false;
+    let mut out_of_range = false;
     for t in tokens(sql) {
         if t.kind != TokenType::TK_VARIABLE {
             continue;
@@ -61,16 +65,16 @@ fn number_by_tokens(sql: &[u8]) -> Numbering {
             copied = t.end;
             any_anonymous = true;
         } else if let Some(digits) = text.strip_prefix('?') {
-            register_numbered(&mut names, digits);
+            out_of_range |= !register_numbered(&mut names, digits);
         } else if !names.iter().any(|n| n.as_deref() == Some(text.as_str())) {
             names.push(Some(text));
         }
     }
     if !any_anonymous {
-        return Numbering { text: None, names };
+        return Numbering { text: None, names, out_of_range };
     }
     out.extend_from_slice(&sql[copied..]);
-    Numbering { text: Some(out), names }
+    Numbering { text: Some(out), names, out_of_range }
 }
 
 /// SQLite's errors for a statement (`sql`, its parameters `names`,
@@ -79,11 +83,12 @@ fn number_by_tokens(sql: &[u8]) -> Numbering {
 /// number out of range, any other parameter beyond it is one too many.
 /// SQLite meets them in source order and reports the first, so the text
 /// is walked again when one is found. (A `?NNN` past the largest limit is
-/// not in `names`: alone, the compiler refuses it.)
-pub fn check_variable_limit(sql: &[u8], names: &[Option<String>], limit: i32) -> crate::error::Result<()> {
+/// not in `names`, but noted in `out_of_range`.)
+pub fn check_variable_limit(sql: &[u8], numbering: &Numbering, limit: i32) -> crate::error::Result<()> {
     let limit = limit.max(0) as usize;
-    match names.get(limit + 1..) {
+    match numbering.names.get(limit + 1..) {
         Some(beyond) if !beyond.is_empty() => Err(first_variable_error(sql, limit)),
+        _ if numbering.out_of_range => Err(first_variable_error(sql, limit)),
         _ => Ok(()),
     }
 }
@@ -127,7 +132,8 @@ fn first_variable_error(sql: &[u8], limit: usize) -> crate::error::Error {
 
 /// Record `?NNN` (`digits` = NNN) in `names`; out of range numbers are
 /// left for the compiler to refuse.
-fn register_numbered(names: &mut Vec<Option<String>>, digits: &str) {
+/// Returns whether NNN is a number SQLite accepts.
+fn register_numbered(names: &mut Vec<Option<String>>, digits: &str) -> bool {
     if let Ok(n) = digits.parse::<usize>() {
         if (1..=32766).contains(&n) {
             if names.len() <= n {
@@ -139,8 +145,10 @@ fn register_numbered(names: &mut Vec<Option<String>>, digits: &str) {
                 name.push_str(digits);
                 names[n] = Some(name);
             }
+            return true;
         }
     }
+    false
 }
 
 /// The parameter names of a statement whose parameters are all `?NNN`
@@ -173,7 +181,10 @@ fn numbered_only(sql: &[u8]) -> Option<Vec<Option<String>>> {
                 if digits == 0 || sql.get(end).is_some_and(|&b| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80) {
                     return None;
                 }
-                register_numbered(&mut names, std::str::from_utf8(&sql[i + 1..end]).ok()?);
+                // (A number out of range: the tokens decide, see `Numbering`.)
+                if !register_numbered(&mut names, std::str::from_utf8(&sql[i + 1..end]).ok()?) {
+                    return None;
+                }
                 i = end;
             }
             b':' | b'@' | b'$' | b'#' => return None,

@@ -223,6 +223,9 @@ pub struct ConnState {
     /// `SQLITE_LIMIT_TRIGGER_DEPTH`: how many trigger programs may run
     /// nested.
     pub max_trigger_depth: usize,
+    /// `SQLITE_LIMIT_SCHEMA`: the most objects one database's schema may
+    /// hold when a statement has the schema parsed again (`ParseSchema`).
+    pub max_schema_objects: usize,
     /// Bumped when a setting that changes compiled code (the two above)
     /// changes: statements compiled before are recompiled at their next
     /// step, as SQLite expires them.

@@ -87,6 +87,15 @@ pub struct CompileEnv<'s> {
     /// `SQLITE_LIMIT_EXPR_DEPTH`, which also bounds views and CTEs
     /// expanded inside one another.
     pub max_expr_depth: usize,
+    /// `SQLITE_LIMIT_TRIGGER_STEPS`: the most statements one CREATE
+    /// TRIGGER may hold.
+    pub max_trigger_steps: usize,
+    /// `SQLITE_LIMIT_TRIGGER_DEPTH`: how many trigger bodies (foreign key
+    /// actions among them) may be compiled one inside another.
+    pub max_trigger_depth: usize,
+    /// `SQLITE_LIMIT_LENGTH`: also bounds the statements SQLite formats
+    /// for itself while compiling DDL (see `Compiler::nested_write_fits`).
+    pub max_length: i64,
     /// The connection's virtual-table modules and connected tables.
     pub vtabs: Option<&'s crate::vdbe::vtab::Catalog>,
     /// Where the compile asks the connection to connect a virtual table
@@ -132,6 +141,9 @@ impl<'s> CompileEnv<'s> {
             max_columns: 2000,
             max_variable: 32766,
             max_expr_depth: 1000,
+            max_trigger_steps: 65000,
+            max_trigger_depth: 1000,
+            max_length: 1_000_000_000,
             vtabs: None,
             vtab_connect: None,
             auth_replay: None,

@@ -38,6 +38,10 @@ pub struct StatementState<'s> {
     pub schema_unverified: bool,
     /// Database a DDL statement changes (0 main, 1 temp, 2.. attached).
     pub ddl_db: usize,
+    /// Rows the program appends to a schema table (`Compiler::schema_row`
+    /// and CREATE TRIGGER's own): how many objects the database will have
+    /// when `ParseSchema` checks `SQLITE_LIMIT_SCHEMA`.
+    pub schema_rows_added: usize,
     /// The trigger programs compiled so far (`Program::subprograms`).
     pub subprograms: Vec<Program>,
     /// Which trigger program is which: (trigger key, index in

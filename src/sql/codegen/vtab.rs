@@ -243,6 +243,10 @@ impl<'b> Compiler<'_> {
         let sql = crate::sql::parse::schema_sql(self.stmt.sql, "VIRTUAL TABLE");
         self.stmt.writes = true;
         self.stmt.dbs_used |= 1 << self.stmt.ddl_db;
+        let n = format!("'{}'", name.replace('\'', "''"));
+        self.nested_write_fits(Some(&sql), |db, text| {
+            format!("UPDATE {db}.sqlite_master SET type='table', name={n}, tbl_name={n}, rootpage=0, sql={text} WHERE rowid=#1")
+        })?;
         let sc = self.open_schema_table();
         self.schema_row(sc, "table", name, name, None, Some(&sql));
         self.bump_cookie_appended();

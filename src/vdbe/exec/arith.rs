@@ -11,14 +11,21 @@ use crate::value::{Value, ValueRef};
 use crate::vdbe::program::{Insn, Opcode, P4};
 use crate::vdbe::Vm;
 
-/// `String8` and `Blob`: a literal longer than `SQLITE_LIMIT_LENGTH` fails
-/// the statement with `SQLITE_TOOBIG`, as in SQLite (the limit may have
-/// been lowered after the statement was prepared).
+/// `String8` and `Blob`: a text literal longer than `SQLITE_LIMIT_LENGTH`
+/// fails the statement with `SQLITE_TOOBIG`, as in SQLite (the limit may
+/// have been lowered after the statement was prepared); a blob literal
+/// that long is NULL (SQLite's `OP_Blob` ignores the failure of storing
+/// it, which leaves the register NULL).
 pub(super) fn literal(vm: &mut Vm, insn: &Insn, max_length: i64) -> Result<Flow> {
-    let b = insn.p4.as_bytes().unwrap_or_default().to_vec();
+    let b = insn.p4.as_bytes().unwrap_or_default();
     if b.len() as i64 > max_length {
+        if insn.opcode == Opcode::Blob {
+            set_reg(vm, insn.p2, Value::Null);
+            return Ok(Flow::Next);
+        }
         return Err(Error::too_big());
     }
+    let b = b.to_vec();
     let v = if insn.opcode == Opcode::Blob { Value::Blob(b) } else { Value::Text(b) };
     set_reg(vm, insn.p2, v);
     Ok(Flow::Next)

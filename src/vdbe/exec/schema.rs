@@ -52,6 +52,12 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         // table; 2: it only deleted rows. With auto-vacuum a new or freed
         // root page may have moved another tree's root, which rewrites an
         // older row: read everything then.
+        // P3: the objects the database's schema then holds (0: not
+        // counted), past SQLITE_LIMIT_SCHEMA an error as SQLite's parse of
+        // the new rows meets it; the statement's changes are undone.
+        Opcode::ParseSchema if p3 > 0 && p3 as usize > env.max_schema_objects => {
+            return Err(Error::new(crate::error::SQLITE_ABORT, "too many schema objects"));
+        }
         Opcode::ParseSchema if matches!(insn.p5, 1 | 2) && p1 < 64 => {
             let bt = &mut env.dbs[p1 as usize].btree;
             if pend!(bt.auto_vacuum_mode()) == 0 {

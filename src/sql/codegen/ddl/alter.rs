@@ -578,7 +578,8 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
     }
     let cookie = c.env.schema.cookie_of(table.db);
     c.b.add(Opcode::SetCookie, table.db as i32, crate::btree::Meta::SchemaCookie as i32, cookie.wrapping_add(1) as i32);
-    c.b.add(Opcode::ParseSchema, table.db as i32, 0, 0);
+    // SQLite parses the whole schema again, counting its objects.
+    c.b.add(Opcode::ParseSchema, table.db as i32, 0, c.schema_objects_after(table.db));
     prog.changes_schema = true;
     c.end_program(init, Some(true));
     Ok(())

@@ -112,7 +112,7 @@ impl Compiler<'_> {
             self.rewrite_schema_rows(temp);
             self.stmt.ddl_db = saved;
             self.b.add(Opcode::SetCookie, 1, crate::btree::Meta::SchemaCookie as i32, self.env.schema.temp_cookie.wrapping_add(1) as i32);
-            self.b.add(Opcode::ParseSchema, 1, 0, 0);
+            self.b.add(Opcode::ParseSchema, 1, 0, self.schema_objects_after(1));
         }
         Ok(())
     }

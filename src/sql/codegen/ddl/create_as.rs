@@ -159,6 +159,15 @@ impl Compiler<'_> {
         };
         let table = crate::sql::schema::table_from_sql(&sql, 0)?;
         self.ensure_format();
+        // (SQLite builds this text without printf: only the nested
+        // statement writing it is held to the length limit.)
+        let qn = format!("'{}'", name.replace('\'', "''"));
+        self.nested_write_fits(None, |db, _| {
+            format!(
+                "UPDATE {db}.sqlite_master SET type='table', name={qn}, tbl_name={qn}, rootpage=#2, sql={} WHERE rowid=#1",
+                format_args!("'{}'", sql.replace('\'', "''"))
+            )
+        })?;
         let root = self.b.reg();
         self.b.add(Opcode::CreateBtree, self.stmt.ddl_db as i32, root, 1);
         let sc = self.open_schema_table();

@@ -79,6 +79,29 @@ impl Compiler<'_> {
         Ok(())
     }
 
+    /// Whether SQLite's compile of a CREATE gets past formatting the
+    /// statements it writes the schema row with (`sqlite3NestedParse`)
+    /// under `SQLITE_LIMIT_LENGTH`: its printf fails a text of 70 bytes or
+    /// more that does not fit the limit with a terminator, and the prepare
+    /// fails "string or blob too big". `created` is the CREATE text it
+    /// formats first (the stored `sql`; `None` where SQLite builds it
+    /// without printf), `write` the nested statement given the quoted
+    /// database name and the quoted stored text.
+    pub(in crate::sql::codegen) fn nested_write_fits(&self, created: Option<&str>, write: impl FnOnce(&str, &str) -> String) -> Result<()> {
+        let max = self.env.max_length;
+        let fails = |n: usize| n >= 70 && n as i64 >= max;
+        if created.is_some_and(|t| fails(t.len())) {
+            return Err(Error::too_big());
+        }
+        let quoted = |t: &str| format!("'{}'", t.replace('\'', "''"));
+        let db = quoted(&self.db_name(self.stmt.ddl_db));
+        let text = write(&db, &created.map_or_else(|| "NULL".to_string(), quoted));
+        if fails(text.len()) {
+            return Err(Error::too_big());
+        }
+        Ok(())
+    }
+
     /// Append a row to `sqlite_schema` through cursor `sc`.
     pub(in crate::sql::codegen) fn schema_row(&mut self, sc: i32, ty: &str, name: &str, tbl: &str, root_reg: Option<i32>, sql: Option<&str>) {
         let regs = self.b.regs(SCHEMA_COLUMNS as usize);
@@ -93,6 +116,7 @@ impl Compiler<'_> {
             Some(s) => self.b.add4(Opcode::String8, 0, regs + 4, 0, P4::bytes(s.as_bytes().to_vec()), 0),
             None => self.b.add(Opcode::Null, 0, regs + 4, 0),
         };
+        self.stmt.schema_rows_added += 1;
         let rec = self.b.reg();
         let rid = self.b.reg();
         self.b.add4(Opcode::MakeRecord, regs, SCHEMA_COLUMNS, rec, P4::affinity("BBBDB".into()), 0);
@@ -128,7 +152,19 @@ impl Compiler<'_> {
     fn bump_cookie_as(&mut self, change: u16) {
         let (db, cookie) = (self.stmt.ddl_db as i32, self.env.schema.cookie_of(self.stmt.ddl_db));
         self.b.add(Opcode::SetCookie, db, Meta::SchemaCookie as i32, cookie.wrapping_add(1) as i32);
-        self.b.add4(Opcode::ParseSchema, db, 0, 0, P4::None, change);
+        // A DROP forgets objects without parsing any (SQLite's DropTable):
+        // only a CREATE meets SQLITE_LIMIT_SCHEMA.
+        let objects = if change == 1 { self.schema_objects_after(self.stmt.ddl_db) } else { 0 };
+        self.b.add4(Opcode::ParseSchema, db, 0, objects, P4::None, change);
+    }
+
+    /// The objects database `db`'s schema holds once the program's new
+    /// rows are parsed, as SQLite counts them against
+    /// `SQLITE_LIMIT_SCHEMA` (its schema table is one): `ParseSchema`'s P3.
+    pub(in crate::sql::codegen) fn schema_objects_after(&self, db: usize) -> i32 {
+        let s = self.env.schema;
+        let rows = (0..s.rows.len()).filter(|&i| s.row_db(i) == db).count();
+        i32::try_from(rows + 1 + self.stmt.schema_rows_added).unwrap_or(i32::MAX)
     }
 
     pub(in crate::sql::codegen) fn ensure_format(&mut self) {
@@ -405,6 +441,11 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     c.b.add(Opcode::CreateBtree, db, r, 2);
                     idx_roots.push((i + 1, r));
                 }
+                let q = |t: &str| format!("'{}'", t.replace('\'', "''"));
+                let n = q(&table.name);
+                c.nested_write_fits(Some(&sql), |db, text| {
+                    format!("UPDATE {db}.sqlite_master SET type='table', name={n}, tbl_name={n}, rootpage=#2, sql={text} WHERE rowid=#1")
+                })?;
                 let sc = c.open_schema_table();
                 c.schema_row(sc, "table", &table.name, &table.name, Some(root), Some(&sql));
                 for (number, r) in idx_roots {
@@ -478,6 +519,9 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 c.stmt.ddl_db = table.db;
                 let root = c.b.reg();
                 c.b.add(Opcode::CreateBtree, table.db as i32, root, 2);
+                let q = |t: &str| format!("'{}'", t.replace('\'', "''"));
+                let (n, tn) = (q(&idx.name), q(&table.name));
+                c.nested_write_fits(Some(&sql), |db, text| format!("INSERT INTO {db}.sqlite_master VALUES('index',{n},{tn},#1,{text});"))?;
                 let sc = c.open_schema_table();
                 c.schema_row(sc, "index", &idx.name, &table.name, Some(root), Some(&sql));
                 c.populate_index(&table, &idx, root)?;
@@ -501,6 +545,11 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 let _ = table_from_stmt(stmt, &sql, 0)?;
                 c.stmt.writes = true;
                 c.ensure_format();
+                let q = |t: &str| format!("'{}'", t.replace('\'', "''"));
+                let n = q(&name);
+                c.nested_write_fits(Some(&sql), |db, text| {
+                    format!("UPDATE {db}.sqlite_master SET type='view', name={n}, tbl_name={n}, rootpage=#2, sql={text} WHERE rowid=#1")
+                })?;
                 let sc = c.open_schema_table();
                 c.schema_row(sc, "view", &name, &name, None, Some(&sql));
                 c.bump_cookie_appended();
@@ -602,6 +651,12 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                 // registered fails there, in the write transaction, and
                 // leaves the schema unchanged.
                 let args: Vec<String> = args.iter().flat_map(|a| a.iter()).map(|a| a.trim().to_string()).collect();
+                // SQLite's parser keeps the module's name, the database's,
+                // the table's and each argument in a list it refuses to
+                // grow to SQLITE_LIMIT_COLUMN less three entries.
+                if args.len() + 5 >= c.env.max_columns {
+                    return Err(Error::sql(format!("too many columns on {name}")));
+                }
                 c.create_virtual_table(&name, &unquote(module_name.0), args)?;
                 prog.changes_schema = true;
             }

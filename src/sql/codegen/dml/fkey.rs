@@ -33,9 +33,6 @@ use crate::value::Value;
 use crate::vdbe::program::{Opcode, Program, P4};
 use sqlite3_parser::ast::{self, Stmt};
 
-/// How deep FK actions may cascade into each other when generated inline.
-const MAX_ACTION_DEPTH: usize = 8;
-
 /// How the parent row of a foreign key is found.
 enum ParentKey {
     /// The parent key is the parent's rowid.
@@ -403,18 +400,18 @@ impl Compiler<'_> {
             let event = if new.is_some() { "UPDATE" } else { "DELETE" };
             let when = key_changed.map(|w| format!(" WHEN {w}")).unwrap_or_default();
             let name = format!("\u{1}fk {} {}", child.name, fk.parent);
-            let depth = self.dml.firing.iter().filter(|(n, _)| *n == name).count();
-            if depth >= MAX_ACTION_DEPTH || self.dml.firing.len() > 2 * MAX_ACTION_DEPTH {
-                self.b.add4(Opcode::Halt, SQLITE_ERROR, 0, 0, P4::text("too many levels of trigger recursion".into()), 0);
-                continue;
-            }
             let sql = format!("CREATE TRIGGER x AFTER {event} ON {}{when} BEGIN {body}; END", quote(&t.table.name));
             let skip = self.b.label();
             with_first_statement(sql.as_bytes(), |cmd, _| {
                 let Some(ast::Cmd::Stmt(Stmt::CreateTrigger { when_clause, commands, .. })) = cmd else {
                     return Err(Error::new(crate::error::SQLITE_INTERNAL, "foreign key action"));
                 };
-                self.run_trigger(t, &name, when_clause.as_ref(), commands, Some(old), new, skip)
+                // As in SQLite, the action is a trigger program, compiled
+                // once per statement: an action reached again (a table
+                // referencing itself, a cycle of tables) calls it, and
+                // its depth is the run time's to bound
+                // (SQLITE_LIMIT_TRIGGER_DEPTH, "triggers nested too deep").
+                self.call_trigger_program(t, &name, when_clause.as_ref(), commands, Some(old), new, skip)
             })?;
             self.b.bind(skip);
         }

@@ -187,6 +187,15 @@ fn compile_insert_body(
                 if rows.iter().any(|r| r.len() != rows[0].len()) {
                     return Err(Error::sql("all VALUES must have the same number of terms"));
                 }
+                // A single row's names are resolved first (SQLite's
+                // parser makes it the INSERT's expression list).
+                if let [row] = &rows[..] {
+                    c.names.scopes.push(Default::default());
+                    let named: Vec<&sqlite3_parser::ast::Expr<'_>> = row.iter().collect();
+                    let r = c.check_names_in(&named);
+                    c.names.scopes.pop();
+                    r?;
+                }
                 for r in rows.iter() {
                     count_check(r.len())?;
                 }

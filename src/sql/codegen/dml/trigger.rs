@@ -122,6 +122,11 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             if crate::sql::schema::is_internal_name(&table) {
                 return Err(Error::sql("cannot create trigger on system table"));
             }
+            // SQLite counts the steps once the body is parsed, after the
+            // checks of the trigger's name and table, before its variables.
+            if commands.len() > c.env.max_trigger_steps {
+                return Err(Error::sql(format!("trigger \"{}\" contains too many steps", name.replace('"', "\"\""))));
+            }
             // (Checked once the trigger's table is known, as SQLite does.)
             if crate::sql::parse::tokens(c.stmt.sql).any(|t| t.kind == sqlite3_parser::dialect::TokenType::TK_VARIABLE) {
                 return Err(Error::sql("trigger cannot use variables"));
@@ -129,6 +134,10 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             // SQLite stores `CREATE TRIGGER` and the text from the name on
             // (TEMP, IF NOT EXISTS and the schema prefix left out).
             let text = crate::sql::parse::schema_sql(c.stmt.sql, "TRIGGER");
+            // (SQLite writes the row with a statement it formats: see
+            // `nested_write_fits`; the stored text is not printed alone.)
+            let (qn, qt) = (format!("'{}'", name.replace('\'', "''")), format!("'{}'", t.name.replace('\'', "''")));
+            c.nested_write_fits(None, |db, _| format!("INSERT INTO {db}.sqlite_master VALUES('trigger',{qn},{qt},0,'{}')", text.replace('\'', "''")))?;
             c.stmt.writes = true;
             c.stmt.dbs_used |= 1 << db;
             let sc = c.b.cursor();
@@ -141,6 +150,7 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
             c.b.add4(Opcode::String8, 0, regs + 4, 0, P4::bytes(text.into_bytes()), 0);
             let rec = c.b.reg();
             let rid = c.b.reg();
+            c.stmt.schema_rows_added += 1;
             c.b.add4(Opcode::MakeRecord, regs, 5, rec, P4::affinity("BBBDB".into()), 0);
             c.b.add(Opcode::NewRowid, sc, rid, 0);
             c.b.add(Opcode::Insert, sc, rec, rid);
@@ -174,7 +184,8 @@ pub fn compile_trigger_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Pro
     c.b.add(Opcode::SetCookie, db as i32, crate::btree::Meta::SchemaCookie as i32, c.env.schema.cookie_of(db).wrapping_add(1) as i32);
     // P5: rows only appended (CREATE) or only deleted (DROP).
     let p5 = if matches!(stmt, Stmt::DropTrigger { .. }) { 2 } else { 1 };
-    c.b.add4(Opcode::ParseSchema, db as i32, 0, 0, P4::None, p5);
+    let objects = if p5 == 1 { c.schema_objects_after(db) } else { 0 };
+    c.b.add4(Opcode::ParseSchema, db as i32, 0, objects, P4::None, p5);
     prog.changes_schema = true;
     c.end_program(init, Some(true));
     Ok(())
@@ -253,6 +264,13 @@ impl Compiler<'_> {
         new: Option<(i32, i32)>,
         skip: i32,
     ) -> Result<()> {
+        // SQLite's codeRowTrigger refuses to compile a trigger body nested
+        // inside as many others as SQLITE_LIMIT_TRIGGER_DEPTH allows (at
+        // prepare, whether or not it would fire); the frames a recursive
+        // trigger opens at run time are `TriggerEnter`'s to count.
+        if self.dml.firing.len() >= self.env.max_trigger_depth {
+            return Err(Error::sql("triggers nested too deep"));
+        }
         // The body's names mean objects of the trigger's database (a TEMP
         // trigger, also one on a table of another database, searches them
         // all).

@@ -106,7 +106,30 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     }
     let oc = c.conflict_resolution(*or_conflict);
     let mut assignments = Vec::new();
-    for (i, v) in resolve_sets(&table, sets, true)? {
+    let resolved = match resolve_sets(&table, sets, true) {
+        Ok(r) => r,
+        // SQLite resolves each SET item's expression before it looks its
+        // column up: a name error in an earlier (or the same) item's
+        // value comes first. (Only without FROM: with one, the join
+        // resolves the values.)
+        Err(e) if from.is_none() && e.message.starts_with("no such column: ") => {
+            c.names.scopes.push(target_scope(&table, alias.clone(), -1));
+            let mut first = Err(e.clone());
+            for (k, s) in sets.iter().enumerate() {
+                if let Err(value_error) = c.check_names_in(&[&s.expr]) {
+                    first = Err(value_error);
+                    break;
+                }
+                if resolve_sets(&table, &sets[k..=k], true).is_err() {
+                    break;
+                }
+            }
+            c.names.scopes.pop();
+            return first;
+        }
+        Err(e) => return Err(e),
+    };
+    for (i, v) in resolved {
         crate::sql::codegen::dml::generated::refuse_target(&table, i, "UPDATE")?;
         if c.stmt.authorizer.is_some() {
             let col = table.columns.get(i).map_or_else(|| "ROWID".to_string(), |col| col.name.clone());

@@ -57,15 +57,37 @@ impl Compiler<'_> {
         let depth_point = self.names.depth_point;
         let mut last: Option<Error> = None;
         let mut open = 0usize;
+        // For each open call: (it is an aggregate, it has OVER).
+        let mut calls: Vec<(bool, bool)> = Vec::new();
         let mut i = 0;
         while i < events.len() {
             let failure = match &events[i] {
-                NameEvent::FunctionStart => {
+                NameEvent::FunctionStart(call) => {
                     open += 1;
+                    let (failure, kind) = match call {
+                        Some(x) => self.function_failure(x, &calls),
+                        None => (None, (false, false)),
+                    };
+                    calls.push(kind);
+                    // SQLite reports the call's error and walks on into
+                    // its arguments and past it: a later error replaces it.
+                    if failure.is_some() {
+                        last = failure;
+                    }
                     None
                 }
                 NameEvent::FunctionEnd => {
                     open -= 1;
+                    calls.pop();
+                    None
+                }
+                // A window's PARTITION BY or ORDER BY: SQLite walks them
+                // only while the statement has no error yet.
+                NameEvent::WindowList(first) => {
+                    if *first && last.is_some() {
+                        i = skip_to_list_end(events, i + 1, false);
+                        continue;
+                    }
                     None
                 }
                 NameEvent::Name(q, n, quoted, db) => self.name_failure(q.as_deref(), n, *quoted, db.as_deref())?,
@@ -101,18 +123,57 @@ impl Compiler<'_> {
             if open == 0 {
                 break;
             }
-            let mut nested = 0usize;
-            while i < events.len() {
-                match events[i] {
-                    NameEvent::FunctionStart => nested += 1,
-                    NameEvent::FunctionEnd if nested == 0 => break,
-                    NameEvent::FunctionEnd => nested -= 1,
-                    _ => {}
-                }
-                i += 1;
-            }
+            // (Each list of a window function, its arguments, PARTITION
+            // BY, ORDER BY, is walked so, one after the other.)
+            i = skip_to_list_end(events, i, true);
         }
         Ok(last)
+    }
+
+    /// The error SQLite's resolver gives a function call as it meets it,
+    /// before its arguments, in the order it checks them (a window-only
+    /// function without OVER, an aggregate inside an aggregate or a window
+    /// function inside one, an unknown function, a wrong argument count,
+    /// FILTER on a function that is not an aggregate), given the calls
+    /// around it (see `walk_name_events`); and what the call is, for the
+    /// calls inside it. Errors that depend on the clause (an aggregate
+    /// in WHERE) are left to the code generator.
+    fn function_failure(&self, call: &Expr<'_>, around: &[(bool, bool)]) -> (Option<Error>, (bool, bool)) {
+        let (name, n, over, filter) = match call {
+            Expr::FunctionCall { name, args, filter_over, .. } => (
+                unquote(name.0),
+                args.map_or(0, |a| a.len()),
+                filter_over.as_ref().and_then(|f| f.over_clause.as_ref()).is_some(),
+                filter_over.as_ref().and_then(|f| f.filter_clause.as_ref()).is_some(),
+            ),
+            Expr::FunctionCallStar { name, filter_over } => (
+                unquote(name.0),
+                0,
+                filter_over.as_ref().and_then(|f| f.over_clause.as_ref()).is_some(),
+                filter_over.as_ref().and_then(|f| f.filter_clause.as_ref()).is_some(),
+            ),
+            _ => return (None, (false, false)),
+        };
+        let def = match self.lookup_function(&name, n) {
+            Ok(d) => d,
+            Err(e) => return (Some(e), (false, false)),
+        };
+        let window_only = crate::sql::codegen::is_window_only(&name);
+        let is_agg = window_only || matches!(def.kind, crate::vdbe::func::FuncKind::Aggregate(_));
+        let kind = (is_agg, over);
+        // (An aggregate without OVER takes no aggregate or window function
+        // in its arguments; a window function takes no window function.)
+        let no_agg = around.iter().any(|&(agg, over)| agg && !over);
+        let no_win = around.iter().any(|&(agg, _)| agg);
+        let misused = if over { no_win } else { window_only || no_agg };
+        if is_agg && misused {
+            let what = if window_only || over { "window" } else { "aggregate" };
+            return (Some(Error::sql(format!("misuse of {what} function {name}()"))), (false, false));
+        }
+        if !is_agg && filter {
+            return (Some(Error::sql(format!("FILTER may not be used with non-aggregate {name}()"))), kind);
+        }
+        (None, kind)
     }
 
     /// The error of one column name as the resolver meets it (`None`: it
@@ -138,6 +199,24 @@ impl Compiler<'_> {
     }
 }
 
+/// The index of the event ending the list of the innermost function
+/// around `i` (its `FunctionEnd`, or with `at_window_list` the next
+/// `WindowList` of that function).
+fn skip_to_list_end(events: &[NameEvent<'_, '_>], mut i: usize, at_window_list: bool) -> usize {
+    let mut nested = 0usize;
+    while i < events.len() {
+        match events[i] {
+            NameEvent::FunctionStart(_) => nested += 1,
+            NameEvent::FunctionEnd if nested == 0 => break,
+            NameEvent::WindowList(_) if nested == 0 && at_window_list => break,
+            NameEvent::FunctionEnd => nested -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    i
+}
+
 /// What SQLite's resolver meets walking one expression, in its order: a
 /// column name, a subquery (resolved in place, an IN's before its left side),
 /// and the bounds of a function's arguments (LIKE's pattern before its
@@ -150,7 +229,11 @@ enum NameEvent<'a, 'b> {
     /// (qualifier, name, double-quoted, the database of `db.t.c`)
     Name(Option<String>, String, bool, Option<String>),
     Subquery(&'a ast::Select<'b>),
-    FunctionStart,
+    /// A call (`None`: LIKE, GLOB, MATCH, REGEXP), before its arguments.
+    FunctionStart(Option<&'a Expr<'b>>),
+    /// The start of a window function's PARTITION BY (`true`) or ORDER BY
+    /// list.
+    WindowList(bool),
     FunctionEnd,
 }
 
@@ -175,7 +258,8 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
             Expr::DoublyQualified(d, t, c) => NameEvent::Name(Some(unquote(t.0)), unquote(c.0), false, Some(unquote(d.0))),
             Expr::Subquery(s) | Expr::Exists(s) => NameEvent::Subquery(s),
             Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. } | Expr::Like { .. } => {
-                out.borrow_mut().push(NameEvent::FunctionStart);
+                let call = if matches!(x, Expr::Like { .. }) { None } else { Some(x) };
+                out.borrow_mut().push(NameEvent::FunctionStart(call));
                 match x {
                     Expr::Like { lhs, rhs, escape, .. } => {
                         collect_name_events(rhs, out);
@@ -202,9 +286,11 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
                             _ => None,
                         };
                         if let Some(ast::Over::Window(w)) = tail.and_then(|t| t.over_clause) {
+                            out.borrow_mut().push(NameEvent::WindowList(true));
                             for p in w.partition_by.iter().flat_map(|p| p.iter()) {
                                 collect_name_events(p, out);
                             }
+                            out.borrow_mut().push(NameEvent::WindowList(false));
                             for o in w.order_by.iter().flat_map(|o| o.iter()) {
                                 collect_name_events(&o.expr, out);
                             }

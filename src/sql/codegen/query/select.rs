@@ -461,6 +461,14 @@ impl Compiler<'_> {
             let mut m = None;
             if let Some(k) = crate::sql::model::expr_shape::parse_time_integer(e).filter(|k| i32::try_from(*k).is_ok()) {
                 if k < 1 || k as usize > names.len() {
+                    // SQLite's resolver refuses only a number past 65535
+                    // (or below 1) where it meets it; one past the result
+                    // columns after every term's names resolved.
+                    if !compound && (1..=0xffff).contains(&k) {
+                        let named: Vec<&Expr<'_>> =
+                            terms.iter().map(|t| &t.expr).filter(|x| crate::sql::model::expr_shape::parse_time_integer(x).is_none()).collect();
+                        self.check_names_in(&named)?;
+                    }
                     return Err(Error::sql(format!("{} ORDER BY term out of range - should be between 1 and {}", ordinal(ti + 1), names.len())));
                 }
                 m = Some(k as usize - 1);

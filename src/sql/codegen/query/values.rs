@@ -28,6 +28,14 @@ impl Compiler<'_> {
         let compound_limit = self.select.compound_limit.take();
         self.names.scopes.push(Scope::default());
         let result = (|| -> Result<SelectInfo> {
+            // Rows with names make SQLite's VALUES a compound SELECT, whose
+            // last arm it resolves first: its name errors come first.
+            if rows.len() > 1 {
+                for row in rows.iter().rev() {
+                    let named: Vec<&ast::Expr<'_>> = row.iter().collect();
+                    self.check_names_in(&named)?;
+                }
+            }
             let end = self.b.label();
             let lim = match compound_limit {
                 Some((regs, _)) => Some(regs),
