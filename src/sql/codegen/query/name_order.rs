@@ -90,6 +90,7 @@ impl Compiler<'_> {
                     }
                     None
                 }
+                NameEvent::Misuse(e) => Some(e.clone()),
                 NameEvent::Name(q, n, quoted, db) => self.name_failure(q.as_deref(), n, *quoted, db.as_deref())?,
                 NameEvent::Subquery(s) => {
                     if depth_point.is_some_and(|at| crate::sql::parse_limits::select_holds(s, at)) {
@@ -231,6 +232,10 @@ enum NameEvent<'a, 'b> {
     Subquery(&'a ast::Select<'b>),
     /// A call (`None`: LIKE, GLOB, MATCH, REGEXP), before its arguments.
     FunctionStart(Option<&'a Expr<'b>>),
+    /// An error SQLite's resolver reports entering a node, which stops the
+    /// walk as a failing name does (a comparison of row values of
+    /// different sizes).
+    Misuse(Error),
     /// The start of a window function's PARTITION BY (`true`) or ORDER BY
     /// list.
     WindowList(bool),
@@ -251,6 +256,23 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
             out.borrow_mut().push(NameEvent::Subquery(rhs));
             collect_name_events(lhs, out);
             return false;
+        }
+        if let Expr::Binary(l, op, r) = x {
+            use ast::Operator::*;
+            // (A subquery's width is known once it is expanded: left to the
+            // code generator.)
+            let width = |e: &Expr<'_>| match e {
+                Expr::Parenthesized(v) => Some(v.len()),
+                Expr::Subquery(_) => None,
+                _ => Some(1),
+            };
+            if matches!(op, Equals | NotEquals | Less | LessEquals | Greater | GreaterEquals | Is | IsNot) {
+                if let (Some(a), Some(b)) = (width(l), width(r)) {
+                    if a != b {
+                        out.borrow_mut().push(NameEvent::Misuse(Error::sql("row value misused")));
+                    }
+                }
+            }
         }
         let event = match x {
             Expr::Id(id) => NameEvent::Name(None, unquote(id.0), id.0.starts_with('"'), None),
