@@ -103,6 +103,8 @@ fn length_limit_on_literals_records_and_functions() {
         "INSERT INTO t SELECT printf('%.40c', 'x'), printf('%.40c', 'y'), printf('%.40c', 'z')".to_string(),
         "CREATE TABLE u AS SELECT printf('%.40c', 'x') a, printf('%.40c', 'y') b, printf('%.40c', 'z') c".to_string(),
         "UPDATE t SET b = printf('%.40c', 'x'), c = printf('%.40c', 'y'), a = printf('%.40c', 'z')".to_string(),
+        "SELECT printf('%.40c', 'x'), printf('%.40c', 'y'), printf('%.40c', 'z') ORDER BY 1".to_string(),
+        "SELECT printf('%.40c', 'x'), printf('%.40c', 'y'), printf('%.40c', 'z') ORDER BY 1, nosuchcol".to_string(),
         "SELECT printf('%.40c', 'x') || a, printf('%.40c', 'y'), printf('%.40c', 'z') FROM t ORDER BY 1".to_string(),
         "SELECT DISTINCT printf('%.40c', 'x') || a, printf('%.40c', 'y'), printf('%.40c', 'z') FROM t".to_string(),
         "SELECT printf('%.40c', 'x') || a AS k, count(*) FROM t GROUP BY k, printf('%.40c', 'y'), printf('%.40c', 'z')".to_string(),

@@ -926,12 +926,15 @@ impl Compiler<'_> {
             let items_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if crate::sql::model::expr_shape::has_window_call(e)));
             let order_windows = order_by.unwrap_or(&[]).iter().any(|t| crate::sql::model::expr_shape::has_window_call(&t.expr));
             // An ORDER BY resolved but never coded (`unused_order.rs`): an
-            // EXISTS test's, and an aggregate query's without GROUP BY
-            // (one row; a window function makes it the ORDER BY of the
-            // windows' query, which is coded).
+            // EXISTS test's, and an aggregate query's without GROUP BY or a
+            // query without FROM (one row; SQLite's planner finds it in
+            // order, and builds no sorter, whose record a lowered
+            // SQLITE_LIMIT_LENGTH could refuse; a window function makes it
+            // the ORDER BY of the windows' query, which is coded).
             let exists = matches!(dest, Dest::Exists { .. });
+            let one_row = (is_agg && group_by.is_none()) || (from.is_none() && !is_agg);
             let unused_order = match order_by {
-                Some(terms) if exists || (is_agg && group_by.is_none() && !items_windows && !order_windows) => Some(terms),
+                Some(terms) if exists || (one_row && !items_windows && !order_windows) => Some(terms),
                 _ => None,
             };
             if let Some(terms) = unused_order {
