@@ -6,7 +6,11 @@
 //! and ORDER BY with its arguments; within one expression a failing name or subquery stops the
 //! walk except inside a function's arguments, which SQLite walks
 //! without looking at the outcome (the walk goes on after the function
-//! and a later error replaces the message). Subqueries are compiled to
+//! and a later error replaces the message); once an error stands, the
+//! next node that is neither a name nor a call (an operator, a literal,
+//! CASE...) stops the walk too, a subquery there still resolved first
+//! (SQLite's resolveExprStep ends every other node with an abort while
+//! the parse has an error). Subqueries are compiled to
 //! learn their errors only once a name is known to fail.
 
 use crate::error::{Error, Result};
@@ -91,6 +95,7 @@ impl Compiler<'_> {
                     None
                 }
                 NameEvent::Misuse(e) => Some(e.clone()),
+                NameEvent::Node => None,
                 NameEvent::Name(q, n, quoted, db) => self.name_failure(q.as_deref(), n, *quoted, db.as_deref())?,
                 NameEvent::Subquery(s) => {
                     if depth_point.is_some_and(|at| crate::sql::parse_limits::select_holds(s, at)) {
@@ -116,9 +121,17 @@ impl Compiler<'_> {
                     }
                 }
             };
+            // Once an error stands, SQLite's resolver stops at the next
+            // node that is not a name or a call (after resolving a
+            // subquery there), without replacing the error.
+            let stops = failure.is_some() || (last.is_some() && matches!(events[i], NameEvent::Node | NameEvent::Subquery(_)));
             i += 1;
-            let Some(e) = failure else { continue };
-            last = Some(e);
+            if let Some(e) = failure {
+                last = Some(e);
+            }
+            if !stops {
+                continue;
+            }
             // The walk stops, up to the innermost function around: its
             // arguments are walked without looking at the outcome.
             if open == 0 {
@@ -232,6 +245,9 @@ enum NameEvent<'a, 'b> {
     Subquery(&'a ast::Select<'b>),
     /// A call (`None`: LIKE, GLOB, MATCH, REGEXP), before its arguments.
     FunctionStart(Option<&'a Expr<'b>>),
+    /// Any other node (an operator, a literal, CASE, CAST, COLLATE, a
+    /// row value...), met before its operands.
+    Node,
     /// An error SQLite's resolver reports entering a node, which stops the
     /// walk as a failing name does (a comparison of row values of
     /// different sizes).
@@ -266,6 +282,7 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
                 Expr::Subquery(_) => None,
                 _ => Some(1),
             };
+            out.borrow_mut().push(NameEvent::Node);
             if matches!(op, Equals | NotEquals | Less | LessEquals | Greater | GreaterEquals | Is | IsNot) {
                 if let (Some(a), Some(b)) = (width(l), width(r)) {
                     if a != b {
@@ -273,12 +290,16 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
                     }
                 }
             }
+            return true;
         }
         let event = match x {
             Expr::Id(id) => NameEvent::Name(None, unquote(id.0), id.0.starts_with('"'), None),
             Expr::Qualified(t, c) => NameEvent::Name(Some(unquote(t.0)), unquote(c.0), false, None),
             Expr::DoublyQualified(d, t, c) => NameEvent::Name(Some(unquote(t.0)), unquote(c.0), false, Some(unquote(d.0))),
             Expr::Subquery(s) | Expr::Exists(s) => NameEvent::Subquery(s),
+            // (The parser makes no node of parentheses around one
+            // expression.)
+            Expr::Parenthesized(v) if v.len() == 1 => return true,
             Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. } | Expr::Like { .. } => {
                 let call = if matches!(x, Expr::Like { .. }) { None } else { Some(x) };
                 out.borrow_mut().push(NameEvent::FunctionStart(call));
@@ -322,7 +343,10 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
                 out.borrow_mut().push(NameEvent::FunctionEnd);
                 return false;
             }
-            _ => return true,
+            _ => {
+                out.borrow_mut().push(NameEvent::Node);
+                return true;
+            }
         };
         out.borrow_mut().push(event);
         true

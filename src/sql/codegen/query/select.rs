@@ -823,6 +823,7 @@ impl Compiler<'_> {
                 for it in &items {
                     if let ResultItem::Expr(e, _) = it {
                         self.check_names(e)?;
+                        self.resolve_dropped_subqueries(e)?;
                     }
                 }
                 if let (Some(was), Some(s)) = (was_correlated, self.names.scopes.last_mut()) {

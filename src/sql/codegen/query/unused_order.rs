@@ -1,7 +1,9 @@
-//! ORDER BY clauses SQLite resolves but never codes: the ORDER BY of a
+//! Clauses SQLite resolves but never codes: the ORDER BY of a
 //! SELECT whose rows feed an EXISTS test (removed after name resolution,
 //! whatever the SELECT holds), and that of an aggregate query without
-//! GROUP BY (one row at most: its sorter is never built). The resolver's
+//! GROUP BY or a SELECT without FROM (one row at most: its sorter is
+//! never built), and the subqueries in an EXISTS test's result columns
+//! (replaced by a constant once resolved). The resolver's
 //! errors in such terms stand (no such column or function, wrong number
 //! of arguments, misuse of a window function, a subquery's own errors of
 //! those kinds); the errors SQLite finds only while generating code do
@@ -15,7 +17,7 @@
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
-use sqlite3_parser::ast::SortedColumn;
+use sqlite3_parser::ast::{self, SortedColumn};
 
 /// Whether SQLite reports `e` only while generating code (never while
 /// resolving names), so that it cannot arise from a term never coded.
@@ -54,6 +56,23 @@ impl Compiler<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Resolve result column `e` of an EXISTS subquery, which SQLite
+    /// resolves and then drops: its names were checked, but a subquery in
+    /// it is compiled into a scratch program for the errors SQLite's
+    /// resolver meets inside (the code generator's are dropped).
+    pub(in crate::sql::codegen) fn resolve_dropped_subqueries(&mut self, e: &ast::Expr<'_>) -> Result<()> {
+        if !crate::sql::model::expr_shape::has_subquery(e) {
+            return Ok(());
+        }
+        match self.compile_scratch(|c| {
+            let r = c.b.reg();
+            c.expr(e, r)
+        }) {
+            Err(e) if !found_by_codegen_only(&e) => Err(e),
+            _ => Ok(()),
+        }
     }
 
     /// Run `f` against a scratch program: nothing it emits is kept, and
