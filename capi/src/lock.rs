@@ -51,6 +51,7 @@ pub struct DbLock<'a> {
 
 impl ReentrantLock {
     /// Wait for the lock (or take it again if this thread holds it).
+    #[inline]
     pub fn lock(&self) -> DbLock<'_> {
         self.enter();
         DbLock { lock: self }

@@ -58,6 +58,7 @@ pub fn min_local(usable: u32) -> usize {
 }
 
 /// Bytes of a `payload`-byte payload stored on the page.
+#[inline]
 pub fn local_size(payload: u64, table_leaf: bool, usable: u32) -> usize {
     let x = max_local(table_leaf, usable);
     if payload <= x as u64 {

@@ -61,7 +61,9 @@ impl Btree {
         Ok(())
     }
 
-    #[inline]
+    // (Always: at inliner threshold 80 the descents' calls stayed out of
+    // line, 1.2M instructions of speedtest1.)
+    #[inline(always)]
     fn header(&self, pgno: Pgno) -> Result<page::PageHeader> {
         page::header(self.pager.page(pgno)?, pgno)
     }

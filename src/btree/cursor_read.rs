@@ -705,6 +705,7 @@ impl Cursor {
 
     /// Whether the cursor is on an entry of a tree unchanged since it
     /// got there (its saved key and path are those of the entry).
+    #[inline]
     pub fn on_fresh_entry(&self, bt: &Btree) -> bool {
         self.state == CursorState::Valid && self.fresh(bt)
     }

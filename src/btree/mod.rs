@@ -394,6 +394,7 @@ impl Btree {
 
     /// Start a read transaction: shared lock, hot-journal recovery, cache
     /// validation against the file change counter.
+    #[inline]
     pub fn begin_read(&mut self) -> IoPoll<()> {
         let (version, content) = (self.pager.data_version(), self.content_seq);
         let r = self.pager.begin_read()?;

@@ -29,6 +29,7 @@ pub enum PageKind {
 
 impl PageKind {
     /// Decode the type byte.
+    #[inline]
     pub fn from_byte(b: u8) -> Result<PageKind> {
         Ok(match b {
             2 => PageKind::IndexInterior,

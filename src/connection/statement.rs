@@ -123,6 +123,7 @@ impl Statement {
     }
 
     /// Make the figures `sqlite_stmt` reads current.
+    #[inline]
     fn publish(&self) {
         use std::sync::atomic::Ordering::Relaxed;
         let s = &self.stats;

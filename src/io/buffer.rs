@@ -11,6 +11,7 @@ pub struct Buffer {
 
 impl Buffer {
     /// A zero-filled buffer of `len` bytes.
+    #[inline]
     pub fn zeroed(len: usize) -> Self {
         Buffer { bytes: vec![0; len] }
     }

@@ -185,6 +185,7 @@ enum RollbackStep {
 /// The header's database size, if valid, must fit in the file (as in
 /// SQLite, a larger one means the file is corrupt, not that pages exist
 /// beyond its end).
+#[inline]
 pub(crate) fn checked_db_size(in_header: Option<Pgno>, file_size: u64, page_size: u32) -> Result<Option<Pgno>> {
     match in_header {
         Some(n) if n as u64 > file_size.div_ceil(page_size as u64) => Err(Error::corrupt()),

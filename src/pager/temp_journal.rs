@@ -181,7 +181,7 @@ impl Pager {
     /// changes never left the cache). A bad record is corruption.
     pub(super) fn temp_journal_check(&self) -> Result<()> {
         let mut pages: Vec<(u64, Pgno)> = self.temp_journal.at.iter().map(|(p, at)| (*at, *p)).collect();
-        pages.sort_unstable();
+        crate::util::cold_sort::sort(&mut pages);
         for (_, pgno) in pages {
             self.temp_journal_image(pgno)?;
         }

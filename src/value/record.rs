@@ -78,6 +78,7 @@ impl KeyInfo {
 
     /// Compares field `i` of two keys with that field's collation and
     /// direction.
+    #[inline]
     pub fn compare_field(&self, i: usize, a: ValueRef<'_>, b: ValueRef<'_>) -> Ordering {
         match self.fields.get(i) {
             Some(f) => {

@@ -748,7 +748,9 @@ impl VTabCursor for Fts5Cursor {
                     keyed.push((self.text_rank(host)?, self.order[at]));
                 }
                 let descending = idx_num != ORDER_RANK;
-                keyed.sort_by(|a, b| {
+                // (cold_sort: a text rank is rare, its rows cost a function
+                // call each; std's sort would be one more copy for this type.)
+                crate::util::cold_sort::sort_by(&mut keyed, |a, b| {
                     let o = crate::value::compare::compare_values(a.0.as_ref(), b.0.as_ref(), None);
                     if descending {
                         o.reverse()

@@ -386,7 +386,7 @@ impl Compiler<'_> {
                     }
                 }
                 triggers.reverse();
-                triggers.sort_by_key(|(_, d)| *d != 1);
+                crate::util::cold_sort::sort_by_key(&mut triggers, |(_, d)| *d != 1);
                 for (tr, tdb) in triggers {
                     let code = if tdb == 1 { action::DROP_TEMP_TRIGGER } else { action::DROP_TRIGGER };
                     let tdbn = self.db_name(tdb);

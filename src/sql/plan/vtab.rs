@@ -1003,7 +1003,7 @@ impl VtabPlans {
                 }
             }
             let mut masks: Vec<u64> = cands.iter().map(|c| c.deps).filter(|d| *d != 0 && *d != u64::MAX).collect();
-            masks.sort_unstable();
+            crate::util::cold_sort::sort(&mut masks);
             masks.dedup();
             for m in masks {
                 if m == best || m == best_no_in {

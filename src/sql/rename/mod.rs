@@ -56,7 +56,7 @@ pub fn rewrite(sql: &str, home_db: usize, schema: &Schema, db_names: &[String], 
     if edits.is_empty() {
         return Ok(None);
     }
-    edits.sort_unstable();
+    crate::util::cold_sort::sort(&mut edits);
     edits.dedup_by_key(|e| e.0);
     let quoted = format!("\"{}\"", new.name.replace('"', "\"\""));
     let mut out = String::with_capacity(sql.len() + edits.len() * new.name.len());

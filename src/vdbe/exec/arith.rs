@@ -276,6 +276,7 @@ fn shift(a: i64, by: i64) -> i64 {
 /// `a op b` for an arithmetic opcode.
 /// `a op b` for two integers whose result is an integer (no overflow, no
 /// division by zero); `None` leaves the case to [`arithmetic`].
+#[inline]
 pub(super) fn integer_arithmetic(op: Opcode, a: &Value, b: &Value) -> Option<i64> {
     let (Value::Integer(x), Value::Integer(y)) = (a, b) else { return None };
     match op {

@@ -629,7 +629,10 @@ pub fn compile_ddl(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program) ->
                     if t.root > 0 {
                         roots.push(t.root);
                     }
-                    roots.sort_unstable_by(|a, b| b.cmp(a));
+                    // Descending, through the `sort_unstable` of `u32` other callers
+                    // instantiate (one copy of the algorithm less).
+                    roots.sort_unstable();
+                    roots.reverse();
                     for r in roots {
                         let out = c.b.reg();
                         c.b.add(Opcode::Destroy, r as i32, out, t.db as i32);

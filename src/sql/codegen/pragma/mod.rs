@@ -780,7 +780,7 @@ pub fn list_rows(c: &Compiler<'_>, pragma: &str) -> Option<(Vec<&'static str>, V
             // The modules registered on the connection (the built-in
             // extensions' and the application's), in a stable order.
             let mut names = c.env.vtabs.map(|r| r.module_names()).unwrap_or_default();
-            names.sort();
+            crate::util::cold_sort::sort(&mut names);
             Some((vec!["name"], names.into_iter().map(|n| vec![Value::text(n)]).collect()))
         }
         "function_list" => {

@@ -72,9 +72,16 @@ pub(crate) fn scalar<F>(registry: &mut FunctionRegistry, name: &str, arities: &[
 where
     F: Fn(&mut FunctionContext<'_>, &[Value]) -> Result<Value> + Send + Sync + 'static,
 {
-    let f: Arc<dyn ScalarFunction> = Arc::new(ClosureScalar(body));
+    register_each(registry, name, arities, flags, FuncKind::Scalar(Arc::new(ClosureScalar(body))));
+}
+
+/// The part of [`scalar`] and [`aggregate`] that does not depend on the
+/// body: compiled once rather than into each of the ~150 registrations
+/// (bench/RESULTS.md, "Installed size").
+#[inline(never)]
+fn register_each(registry: &mut FunctionRegistry, name: &str, arities: &[i32], flags: FuncFlags, kind: FuncKind) {
     for &n in arities {
-        registry.register(FuncDef { name: name.to_string(), n_args: n, flags, kind: FuncKind::Scalar(f.clone()) });
+        registry.register(FuncDef { name: name.to_string(), n_args: n, flags, kind: kind.clone() });
     }
 }
 
@@ -131,10 +138,7 @@ pub(crate) fn aggregate<F>(registry: &mut FunctionRegistry, name: &str, arities:
 where
     F: Fn() -> Box<dyn AggregateState> + Send + Sync + 'static,
 {
-    let f: Arc<dyn AggregateFunction> = Arc::new(ClosureAggregate { start, inverse: has_inverse });
-    for &n in arities {
-        registry.register(FuncDef { name: name.to_string(), n_args: n, flags, kind: FuncKind::Aggregate(f.clone()) });
-    }
+    register_each(registry, name, arities, flags, FuncKind::Aggregate(Arc::new(ClosureAggregate { start, inverse: has_inverse })));
 }
 
 /// The fewest arguments a variadic built-in accepts (0 for most). SQLite
