@@ -166,29 +166,3 @@ fn vocab_order_by_term_needs_no_sort() {
         assert_eq!(lines(run_ours(&mut c, &eqp)), lines(run_ref(&r, &eqp)), "{eqp}");
     }
 }
-
-/// Writing the fts5 table while a vocabulary cursor on it is open stops
-/// that cursor at its next step ("query aborted"), even when the write
-/// is still pending in the statement reading the vocabulary, and the
-/// statement's writes are undone (SQLite's fts5vocab2.test 5.x).
-#[test]
-fn writing_the_table_aborts_an_open_vocabulary_cursor() {
-    let mut c = crate::sql_common::ours_open();
-    let r = RefDb::open();
-    for s in [
-        "CREATE VIRTUAL TABLE t1 USING fts5(a); CREATE VIRTUAL TABLE v1 USING fts5vocab(t1, instance); \
-         CREATE VIRTUAL TABLE v2 USING fts5vocab(t1, row)",
-        "WITH s(i) AS (VALUES(1) UNION ALL SELECT i+1 FROM s WHERE i<300) INSERT INTO t1 SELECT 'State Emergency Service and Volunteers' FROM s",
-        "INSERT INTO t1 SELECT rowid FROM v1",
-        "DELETE FROM t1 WHERE rowid > 100",
-        "INSERT INTO t1 SELECT randomblob(30) FROM v1",
-        "DELETE FROM t1 WHERE rowid IN (SELECT cnt FROM v2)",
-        "SELECT count(*) FROM t1",
-        "BEGIN; INSERT INTO t1 VALUES('pending only'); INSERT INTO t1 SELECT term FROM v2; COMMIT",
-        "SELECT count(*) FROM t1",
-        "SELECT * FROM v2",
-        "INSERT INTO t1(t1) VALUES('integrity-check')",
-    ] {
-        assert_eq!(run_ours(&mut c, s), run_ref(&r, s), "{s}");
-    }
-}

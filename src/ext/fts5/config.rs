@@ -56,10 +56,9 @@ pub struct Config {
     /// The connection's header of locale values (set when the table is
     /// connected; None while only the shadow tables are made).
     pub locale_header: Option<[u8; LOCALE_HEADER_LEN]>,
-    /// How many writes (xUpdate) and structure records this connection's
-    /// object for the table made (shared by the clones cursors hold): an
-    /// fts5vocab cursor that sees it move under it stops ("query
-    /// aborted").
+    /// How many structure records this connection's object for the
+    /// table stored (shared by the clones cursors hold): an fts5vocab
+    /// cursor that sees it move under it stops ("query aborted").
     pub generation: std::sync::Arc<std::sync::atomic::AtomicU64>,
 }
 

@@ -295,10 +295,6 @@ impl VTab for Fts5Table {
     }
 
     fn update(&self, host: &mut dyn VmHost, args: &[Value], on_conflict: ConflictMode, nochange: &[bool]) -> Result<Option<i64>> {
-        // Any write moves the generation: an fts5vocab cursor open on the
-        // table stops at its next step, as SQLite's (observed: even a
-        // write still pending, in the statement reading the vocabulary).
-        self.cfg.generation.fetch_add(1, Ordering::SeqCst);
         let r = {
             let _writing = Writing::start(&self.writing);
             index::check_format(&self.format_ok, shadow::conn(host)?, &self.cfg)?;

@@ -19,8 +19,8 @@
 //! [`Registry`] the fts5vocab module shares.
 //!
 //! Invariant: a vocabulary cursor holds a snapshot of its rows taken at
-//! xFilter, valid while the fts5 table is not written (a write, flush or
-//! merge since then aborts the cursor); nothing here writes.
+//! xFilter, valid while the fts5 table's index keeps that structure
+//! (a flush or merge since then aborts the cursor); nothing here writes.
 
 use super::codec::{columns, positions, Terms};
 use super::config::Detail;
@@ -305,10 +305,9 @@ struct VocabCursor {
     /// The rowid of the first row.
     first: i64,
     /// The fts5 table's structure generation (`Config::generation`) and
-    /// its value when the rows were read: once it moves (the table was
-    /// written, its index flushed or merged) the cursor stops with
-    /// SQLITE_ABORT, as SQLite's does, instead of going on over terms no
-    /// longer there.
+    /// its value when the rows were read: once it moves (the index was
+    /// flushed or merged) the cursor stops with SQLITE_ABORT, as
+    /// SQLite's does, instead of going on over terms no longer there.
     watch: Option<(Arc<AtomicU64>, u64)>,
 }
 
