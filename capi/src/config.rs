@@ -166,15 +166,27 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
                         }
                     }
                 }
+                // The switch of `fts3_tokenizer()`, kept by the engine's
+                // tokenizer names (on by default, as Debian builds SQLite).
+                SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER => {
+                    let reg = match d.with_conn(|c| c.extension_state::<ringlite::ext::fts3::tokenizer::registry::Registry>()) {
+                        Ok(r) => r,
+                        Err(_) => return SQLITE_MISUSE,
+                    };
+                    if value >= 0 {
+                        reg.set_enabled(value > 0);
+                    }
+                    if !out.is_null() {
+                        *out = reg.enabled() as c_int;
+                    }
+                    SQLITE_OK
+                }
                 // Switches kept here for the feature that reads them (loading
                 // extensions: `extension.rs`) or for features ringlite lacks
-                // (FTS3 tokenizers, scan status) or whose guarantee it keeps
-                // anyway (its plans never change with statistics): the flag is
-                // what it says, and the feature's own API answers for itself.
-                SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION
-                | SQLITE_DBCONFIG_ENABLE_FTS3_TOKENIZER
-                | SQLITE_DBCONFIG_ENABLE_QPSG
-                | SQLITE_DBCONFIG_STMT_SCANSTATUS => {
+                // (scan status) or whose guarantee it keeps anyway (its plans
+                // never change with statistics): the flag is what it says, and
+                // the feature's own API answers for itself.
+                SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION | SQLITE_DBCONFIG_ENABLE_QPSG | SQLITE_DBCONFIG_STMT_SCANSTATUS => {
                     let mut cfg = d.db_config.borrow_mut();
                     let cur = cfg.entry(op).or_insert(0);
                     if value >= 0 {

@@ -71,6 +71,7 @@ pub mod error;
 pub mod exec;
 pub mod extension;
 pub mod file_control;
+pub mod fts3_tokenizer;
 pub mod fts5_abi;
 pub mod fts5_api;
 pub mod fts5_aux;

@@ -64,6 +64,9 @@ pub unsafe fn open_impl(filename: &[u8], pp_db: *mut *mut sqlite3, flags: c_int,
             None => {
                 set_error(d, SQLITE_OK, None);
                 crate::fts5_api::register(raw);
+                if let Ok(Some(c)) = d.conn.try_borrow().as_deref() {
+                    crate::fts3_tokenizer::register(c);
+                }
                 // As in SQLite, a failing automatic extension fails the open
                 // and leaves a handle that only reports the error.
                 let rc = crate::auto_extension::run_on_open(raw);

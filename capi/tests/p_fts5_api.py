@@ -19,6 +19,9 @@ lib.sqlite3_result_text.argtypes = [c_void_p, c_char_p, c_int, c_void_p]
 lib.sqlite3_result_int64.argtypes = [c_void_p, c_int64]
 lib.sqlite3_value_text.argtypes = [c_void_p]
 lib.sqlite3_value_text.restype = c_char_p
+lib.sqlite3_value_int64.argtypes = [c_void_p]
+lib.sqlite3_value_int64.restype = c_int64
+lib.sqlite3_result_error.argtypes = [c_void_p, c_char_p, c_int]
 lib.sqlite3_get_autocommit.argtypes = [c_void_p]
 
 XTOKEN = CFUNCTYPE(c_int, c_void_p, c_int, c_void_p, c_int, c_int, c_int)
@@ -152,6 +155,49 @@ for q in ["hello", "world", "hello AND again", "one", "tsri*", "olleh"]:
     rows = con.execute("SELECT rowid, describe(docs, 'extra') FROM docs WHERE docs MATCH ? ORDER BY rowid", (q,)).fetchall()
     print(q, rows)
 print(con.execute("SELECT rowid, highlight(docs, 1, '[', ']') FROM docs WHERE docs MATCH 'world' ORDER BY rowid").fetchall())
+
+
+# An auxiliary function as the rank function: the table's 'rank' option
+# and the query's rank MATCH, ORDER BY rank both ways.
+@AUXFN
+def myrank(papi, fts, ctx, nval, vals):
+    a = papi.contents
+    ninst = c_int()
+    a.xInstCount(fts, byref(ninst))
+    mult = lib.sqlite3_value_int64(vals[0]) if nval > 0 else 1
+    if mult < 0:
+        lib.sqlite3_result_error(ctx, b"negative multiplier", -1)
+        return
+    lib.sqlite3_result_int64(ctx, ninst.value * 100 + a.xRowid(fts) * mult)
+
+
+print("create rank function:", api.xCreateFunction(ctypes.cast(api_ptr, c_void_p), b"myrank", None, myrank, None))
+con.execute("INSERT INTO docs(docs, rank) VALUES('rank', 'myrank(7)')")
+for sql in [
+    "SELECT rowid, rank FROM docs WHERE docs MATCH 'hello OR world OR nothing' ORDER BY rank",
+    "SELECT rowid, rank FROM docs WHERE docs MATCH 'hello OR world OR nothing' ORDER BY rank DESC",
+    "SELECT rowid, rank FROM docs WHERE docs MATCH 'hello OR world' ORDER BY rowid",
+    "SELECT rowid, rank FROM docs WHERE docs MATCH 'hello OR world OR nothing' AND rank MATCH 'myrank(-1000)' ORDER BY rank",
+    "SELECT rowid, rank FROM docs WHERE docs MATCH 'hello OR world OR nothing' AND rank MATCH 'myrank()' ORDER BY rank",
+    "SELECT rowid, rank, describe(docs) FROM docs('world') ORDER BY rank",
+    "SELECT rowid, rank FROM docs ORDER BY rowid",
+]:
+    try:
+        print(sql, con.execute(sql).fetchall())
+    except sqlite3.Error as e:
+        print(sql, "error:", e)
+con.execute("INSERT INTO docs(docs, rank) VALUES('rank', 'myrank(-1)')")
+try:
+    print(con.execute("SELECT rowid, rank FROM docs WHERE docs MATCH 'hello' ORDER BY rank").fetchall())
+except sqlite3.Error as e:
+    print("rank error:", e)
+for sql in ["SELECT rowid FROM docs WHERE docs MATCH 'hello' ORDER BY rowid",
+            "SELECT rowid, rank FROM docs WHERE docs MATCH 'hello' ORDER BY rowid"]:
+    try:
+        print(sql, con.execute(sql).fetchall())
+    except sqlite3.Error as e:
+        print(sql, "error:", e)
+con.execute("INSERT INTO docs(docs, rank) VALUES('rank', 'bm25()')")
 try:
     con.execute("SELECT describe(1)").fetchall()
 except sqlite3.Error as e:

@@ -13,7 +13,8 @@
 //! The record of the long deep/corrupt fuzz runs is kept by hand in
 //! `compat-tests/fuzz-runs.md` and copied in as the last section; before
 //! it, the extensions' TCL files outside the ratchet and why
-//! (`compat-tests/tcl-ext-files.md`, also by hand).
+//! (`compat-tests/tcl-ext-files.md`, written from two runs by
+//! `compat-tests/tcl_ext_files.py`).
 
 use crate::slt::runner::FileReport;
 use std::collections::BTreeMap;
@@ -207,9 +208,9 @@ fn tcl_section(md: &mut String) {
     }
 }
 
-/// A hand-kept section (`compat-tests/NAME`), copied in whole: the
-/// extensions' TCL files the ratchet does not hold and why
-/// (`tcl-ext-files.md`).
+/// A section kept outside the generator (`compat-tests/NAME`), copied in
+/// whole: the extensions' TCL files the ratchet does not hold and why
+/// (`tcl-ext-files.md`, from `tcl_ext_files.py`).
 fn hand_kept_section(md: &mut String, name: &str) {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(name);
     if let Ok(text) = std::fs::read_to_string(path) {

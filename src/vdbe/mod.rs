@@ -421,6 +421,10 @@ pub struct Vm {
     pub phase: Option<(usize, u8)>,
     /// How a failing `Halt` wants the error handled (`exec::txn::ON_ERROR_*`).
     pub error_action: u8,
+    /// Set when this statement failed without writing and kept what the
+    /// statements that completed while it ran wrote (`exec::txn::abort`):
+    /// the virtual tables in the transaction then commit too.
+    pub abort_kept_others: bool,
     /// Foreign key violations this statement has created and not yet
     /// resolved (immediate constraints, and deferred ones in autocommit
     /// mode); `Halt` fails the statement when it is positive.
@@ -502,6 +506,7 @@ impl Vm {
             last_cmp: std::cmp::Ordering::Equal,
             phase: None,
             error_action: 0,
+            abort_kept_others: false,
             fk_violations: 0,
             fk_deferred_at_start: (0, 0),
             abort_seen: 0,

@@ -85,6 +85,7 @@ mod sql_error_texts;
 mod sql_expiry;
 mod sql_expr;
 mod sql_expr_index;
+mod sql_failed_read_keeps_writes;
 mod sql_file_moved;
 mod sql_fuzz;
 mod sql_generated_errors;

@@ -129,7 +129,7 @@ fn offsets(c: &mut Connection, s: &mut Share) -> Result<Value> {
         if v.is_null() {
             continue;
         }
-        let toks = cfg.tokenizer.tokenize(&text_of(v));
+        let toks = cfg.tokenizer.tokenize_until_error(&text_of(v), s.langid).0;
         for t in &toks {
             for &p in &phrases {
                 let starts = positions(&run.hits[p], s.docid, col);

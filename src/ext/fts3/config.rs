@@ -166,8 +166,14 @@ fn column_name(arg: &str) -> String {
 
 /// Parse xCreate/xConnect's argv.
 /// `content_columns(db, table)`: the column names of an external
-/// content table, for a declaration that names no columns.
-pub fn parse(argv: &[String], fts4: bool, content_columns: &mut dyn FnMut(&str, &str) -> Result<Vec<String>>) -> Result<Config> {
+/// content table, for a declaration that names no columns. `tokenizers`:
+/// the connection's tokenizer names.
+pub fn parse(
+    argv: &[String],
+    fts4: bool,
+    tokenizers: &tokenizer::registry::Registry,
+    content_columns: &mut dyn FnMut(&str, &str) -> Result<Vec<String>>,
+) -> Result<Config> {
     let db = argv.get(1).cloned().unwrap_or_default();
     let name = argv.get(2).cloned().unwrap_or_default();
     let mut columns: Vec<String> = Vec::new();
@@ -271,9 +277,9 @@ pub fn parse(argv: &[String], fts4: bool, content_columns: &mut dyn FnMut(&str, 
         return Err(crate::vdbe::vtab::constructor_failed(&name));
     }
     let tokenizer = match &tok_spec {
-        None => tokenizer::create("simple", &[])?,
-        Some(words) if words.is_empty() => tokenizer::create("simple", &[])?,
-        Some(words) => match tokenizer::create(&words[0], &words[1..]) {
+        None => tokenizer::create_in(tokenizers, "simple", &[])?,
+        Some(words) if words.is_empty() => tokenizer::create_in(tokenizers, "simple", &[])?,
+        Some(words) => match tokenizer::create_in(tokenizers, &words[0], &words[1..]) {
             Err(e) if words[0].eq_ci("unicode61") => return Err(Error::sql("unknown tokenizer")).map_err(|_: Error| e),
             r => r?,
         },

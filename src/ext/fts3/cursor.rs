@@ -18,6 +18,7 @@ use super::eval;
 use super::expr;
 use super::shadow::conn;
 use super::share::{self, Inner, Share, HAVE_GE, HAVE_LANGID, HAVE_LE, IDX_DOCID, IDX_FULLTEXT, IDX_SCAN};
+use super::tokenizer::InLanguage;
 use crate::error::Result;
 use crate::value::Value;
 use crate::vdbe::host::VmHost;
@@ -156,7 +157,7 @@ impl VTabCursor for FtsCursor {
             if let Some(nul) = text.iter().position(|&b| b == 0) {
                 text.truncate(nul);
             }
-            let query = expr::parse(&text, cfg.tokenizer.as_ref(), &cfg.columns, default_col, cfg.fts4)?;
+            let query = expr::parse(&text, &InLanguage(cfg.tokenizer.as_ref(), langid), &cfg.columns, default_col, cfg.fts4)?;
             let r = {
                 let p = self.inner.pending.lock().unwrap_or_else(|e| e.into_inner());
                 let pend = (p.langid == langid || p.is_empty()).then(|| p.terms.first()).flatten();

@@ -8,7 +8,8 @@
 //! with its index.
 //!
 //! The parts: `config` (arguments and options), `tokenizer/` (simple,
-//! porter, unicode61), `expr` (the query language), `doclist`, `node`
+//! porter, unicode61, and the connection's names for them and the
+//! application's: `fts3_tokenizer()`), `expr` (the query language), `doclist`, `node`
 //! and `segments` (the index format, reading, writing, merging),
 //! `pending` (terms not yet written), `eval` (running a query), `table`
 //! (the module and its writes, special commands), `incrmerge` (the
@@ -49,12 +50,13 @@ use std::sync::Arc;
 /// Levels per index and language (`FTS3_SEGDIR_MAXLEVEL`).
 pub const MAX_LEVEL: i64 = 1024;
 
-/// Register `fts3`, `fts4`, `fts4aux`, `fts3tokenize` and the auxiliary
-/// functions.
+/// Register `fts3`, `fts4`, `fts4aux`, `fts3tokenize`, the auxiliary
+/// functions and `fts3_tokenizer()`.
 pub fn register(conn: &mut Connection) -> Result<()> {
     conn.create_module("fts3", Some(Arc::new(table::FtsModule { fts4: false })))?;
     conn.create_module("fts4", Some(Arc::new(table::FtsModule { fts4: true })))?;
     conn.create_module("fts4aux", Some(Arc::new(aux_vtab::AuxModule)))?;
     conn.create_module("fts3tokenize", Some(Arc::new(tokenize_vtab::TokenizeModule)))?;
+    tokenizer::registry::register(conn)?;
     auxfn::register(conn)
 }

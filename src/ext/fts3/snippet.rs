@@ -50,7 +50,7 @@ pub fn snippet(c: &mut Connection, s: &mut Share, args: &[Value]) -> Result<Valu
     let mut cols: Vec<(Vec<u8>, Vec<super::tokenizer::Token>, Vec<u64>, Vec<u64>)> = Vec::new();
     for col in 0..ncol {
         let text = row.get(col).and_then(|v| v.as_ref().to_text().map(|t| t.into_owned())).unwrap_or_default();
-        let toks = cfg.tokenizer.tokenize(&text);
+        let toks = cfg.tokenizer.tokenize_until_error(&text, s.langid).0;
         let mut cover = vec![0u64; toks.len()];
         let mut starts = vec![0u64; toks.len()];
         for (k, &p) in phrases.iter().enumerate().take(64) {

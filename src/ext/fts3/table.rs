@@ -20,6 +20,7 @@ use super::pending::Pending;
 use super::segments;
 use super::shadow::{conn, exec, query, table};
 use super::share::{Inner, HAVE_GE, HAVE_LANGID, HAVE_LE, IDX_DOCID, IDX_FULLTEXT, IDX_SCAN};
+use super::tokenizer::registry::Registry;
 use super::varint;
 use crate::connection::Connection;
 use crate::error::{Error, Result};
@@ -46,7 +47,8 @@ const SHADOWS: [&str; 5] = ["content", "segments", "segdir", "docsize", "stat"];
 impl Module for FtsModule {
     fn create(&self, host: &mut dyn VmHost, args: &[String]) -> Result<Connected> {
         let c = conn(host)?;
-        let cfg = config::parse(args, self.fts4, &mut |db, t| content_columns(c, db, t))?;
+        let reg = c.extension_state::<Registry>();
+        let cfg = config::parse(args, self.fts4, &reg, &mut |db, t| content_columns(c, db, t))?;
         let t = |s: &str| format!("{}.{}", config::ident(&cfg.db), config::quote(&format!("{}_{s}", cfg.name)));
         if cfg.content == Content::Own {
             let mut cols = String::from("docid INTEGER PRIMARY KEY");
@@ -78,7 +80,8 @@ impl Module for FtsModule {
 
     fn connect(&self, host: &mut dyn VmHost, args: &[String]) -> Result<Connected> {
         let c = conn(host)?;
-        Ok(connected(config::parse(args, self.fts4, &mut |db, t| content_columns(c, db, t))?))
+        let reg = c.extension_state::<Registry>();
+        Ok(connected(config::parse(args, self.fts4, &reg, &mut |db, t| content_columns(c, db, t))?))
     }
 
     fn shadow_name(&self, suffix: &str) -> bool {
@@ -145,16 +148,20 @@ impl Inner {
         Ok(Some((r, langid)))
     }
 
-    /// Tokenize a document into the pending terms (or deletion markers).
-    fn index_doc(&self, pending: &mut Pending, docid: i64, values: &[Value], delete: bool) -> Vec<i64> {
+    /// Tokenize a document of language `langid` into the pending terms
+    /// (or deletion markers). Every column is tokenized before any term
+    /// is added, so an application's tokenizer failing adds none.
+    fn index_doc(&self, pending: &mut Pending, docid: i64, langid: i64, values: &[Value], delete: bool) -> Result<Vec<i64>> {
         let cfg = &self.cfg;
         let mut counts = vec![0i64; self.ncol()];
+        let mut columns = Vec::new();
         for (col, v) in values.iter().enumerate().take(self.ncol()) {
             if v.is_null() || cfg.notindexed[col] {
                 continue;
             }
-            let text = Self::text(v);
-            let toks = cfg.tokenizer.tokenize(&text);
+            columns.push((col, cfg.tokenizer.try_tokenize(&Self::text(v), langid)?));
+        }
+        for (col, toks) in columns {
             counts[col] = toks.len() as i64;
             for t in &toks {
                 if delete {
@@ -173,7 +180,7 @@ impl Inner {
                 }
             }
         }
-        counts
+        Ok(counts)
     }
 
     fn read_stat(&self, c: &mut Connection) -> Result<Vec<i64>> {
@@ -246,7 +253,7 @@ impl Inner {
             if p.needs_flush(docid, langid, true) {
                 segments::flush(c, cfg, &mut p)?;
             }
-            let counts = self.index_doc(&mut p, docid, &values, true);
+            let counts = self.index_doc(&mut p, docid, langid, &values, true)?;
             p.mark(docid, langid, true);
             counts
         };
@@ -317,7 +324,7 @@ impl Inner {
             if p.needs_flush(docid, langid, false) {
                 segments::flush(c, cfg, &mut p)?;
             }
-            let counts = self.index_doc(&mut p, docid, values, false);
+            let counts = self.index_doc(&mut p, docid, langid, values, false)?;
             p.mark(docid, langid, false);
             counts
         };
@@ -441,7 +448,7 @@ impl Inner {
                 if p.needs_flush(docid, langid, false) {
                     segments::flush(c, cfg, &mut p)?;
                 }
-                let counts = self.index_doc(&mut p, docid, &values, false);
+                let counts = self.index_doc(&mut p, docid, langid, &values, false)?;
                 p.mark(docid, langid, false);
                 counts
             };
@@ -477,7 +484,7 @@ impl Inner {
         let mut by_lang: std::collections::BTreeMap<i64, Pending> = std::collections::BTreeMap::new();
         for (docid, values, langid) in self.all_rows(c)? {
             let p = by_lang.entry(langid).or_default();
-            self.index_doc(p, docid, &values, false);
+            self.index_doc(p, docid, langid, &values, false)?;
         }
         let _ = &mut expect;
         let mut langs: Vec<i64> = by_lang.keys().copied().collect();

@@ -2,7 +2,8 @@
 //!
 //! `CREATE VIRTUAL TABLE tok USING fts3tokenize(NAME, ARGS...)` makes a
 //! read-only table whose rows, for `WHERE input = 'text'`, are the tokens
-//! the tokenizer NAME (simple by default; porter, unicode61) makes of the
+//! the tokenizer NAME (simple by default; porter, unicode61, or one the
+//! application registered with `fts3_tokenizer()`) makes of the
 //! text: `input`, `token`, `start` and `end` (byte offsets), `position`,
 //! and a rowid counting the tokens from 1.
 //!
@@ -17,6 +18,7 @@
 //! `at` never passes their count.
 
 use super::config::dequote;
+use super::tokenizer::registry::Registry;
 use super::tokenizer::{self, Token, Tokenizer};
 use crate::error::{Error, Result, SQLITE_ERROR};
 use crate::value::Value;
@@ -37,18 +39,19 @@ impl Module for TokenizeModule {
         ModuleKind::Regular
     }
 
-    fn connect(&self, _host: &mut dyn VmHost, args: &[String]) -> Result<Connected> {
+    fn connect(&self, host: &mut dyn VmHost, args: &[String]) -> Result<Connected> {
         let words: Vec<String> = args.iter().skip(3).map(|a| dequote(a.trim())).collect();
         let (name, rest) = match words.split_first() {
             Some((n, r)) => (n.as_str(), r),
             None => ("simple", &[][..]),
         };
-        let known = matches!(name, "simple" | "porter" | "unicode61");
+        let reg = super::shadow::conn(host)?.extension_state::<Registry>();
+        let known = reg.knows(name).unwrap_or(matches!(name, "simple" | "porter" | "unicode61"));
         if !known {
             return Err(Error::sql(format!("unknown tokenizer: {name}")));
         }
         let table_name = args.get(2).map(String::as_str).unwrap_or("");
-        let tok = tokenizer::create(name, rest).map_err(|_| constructor_failed(table_name))?;
+        let tok = tokenizer::create_in(&reg, name, rest).map_err(|_| constructor_failed(table_name))?;
         Ok(Connected { table: Arc::new(TokenizeTable { tok: Arc::from(tok) }), schema: SCHEMA.to_string(), config: VtabConfig::default() })
     }
 }
@@ -74,7 +77,7 @@ impl VTab for TokenizeTable {
     }
 
     fn open(&self, _host: &mut dyn VmHost) -> Result<Box<dyn VTabCursor>> {
-        Ok(Box::new(TokenizeCursor { tok: self.tok.clone(), input: Vec::new(), tokens: Vec::new(), at: 0 }))
+        Ok(Box::new(TokenizeCursor { tok: self.tok.clone(), input: Vec::new(), tokens: Vec::new(), at: 0, error: None }))
     }
 }
 
@@ -83,6 +86,8 @@ struct TokenizeCursor {
     input: Vec<u8>,
     tokens: Vec<Token>,
     at: usize,
+    /// The application's tokenizer's error after the last token.
+    error: Option<Error>,
 }
 
 impl VTabCursor for TokenizeCursor {
@@ -93,9 +98,20 @@ impl VTabCursor for TokenizeCursor {
         if idx_num != IDX_INPUT {
             return Err(Error::code(SQLITE_ERROR));
         }
+        self.error = None;
         if let Some(text) = args.first().and_then(|v| v.as_ref().to_text().map(|t| t.into_owned())) {
-            self.tokens = self.tok.tokenize(&text);
+            let (tokens, error) = self.tok.tokenize_until_error(&text, 0);
+            self.tokens = tokens;
             self.input = text;
+            self.error = error;
+            // A tokenizer failing at its first token fails the scan; later,
+            // the step past the last good token fails (SQLite reads one
+            // token per step).
+            if self.tokens.is_empty() {
+                if let Some(e) = self.error.take() {
+                    return Err(e);
+                }
+            }
         }
         Ok(())
     }
@@ -103,6 +119,11 @@ impl VTabCursor for TokenizeCursor {
     fn next(&mut self, _host: &mut dyn VmHost) -> Result<()> {
         if self.at < self.tokens.len() {
             self.at += 1;
+        }
+        if self.at == self.tokens.len() {
+            if let Some(e) = self.error.take() {
+                return Err(e);
+            }
         }
         Ok(())
     }

@@ -237,6 +237,12 @@ impl ScalarFunction for Custom {
     }
 }
 
+/// Call the application's auxiliary function `f` as `name(args...)`,
+/// `args[0]` the cursor id (the rank column of `rank.rs`).
+pub fn call_custom(ctx: &mut FunctionContext<'_>, name: &str, f: &Arc<dyn AuxFunction>, args: &[Value]) -> Result<Value> {
+    Custom(name.to_string(), f.clone()).call(ctx, args)
+}
+
 /// The definition an fts5 table substitutes for the application's
 /// auxiliary function `name` (xFindFunction).
 pub fn custom_def(name: &str, n_args: i32, f: Arc<dyn AuxFunction>) -> Arc<FuncDef> {

@@ -10,21 +10,25 @@
 //! optional sign, strings, blobs and NULL; anything else, an
 //! expression or a name, is "parse error in rank function: SPEC").
 //!
-//! What ringlite computes: `bm25`, `highlight` or `snippet` with the
-//! spec's arguments, as `fn(t, ...)` would. An application's auxiliary
-//! function as rank function is refused as not supported yet; a name
-//! that is no auxiliary function is "no such function: NAME", as in
-//! SQLite.
+//! What ringlite computes: `bm25`, `highlight`, `snippet` or an
+//! auxiliary function the application registered (`fts5_api`
+//! xCreateFunction, `extension.rs`) with the spec's arguments, as
+//! `fn(t, ...)` would; the application's function of a built-in's name
+//! replaces it. A name that is no auxiliary function is "no such
+//! function: NAME", as in SQLite.
 //!
 //! Invariant: [`parse`] accepts exactly the specs it can give back as
 //! a name and literal values.
 
 use super::config::Config;
-use super::extension::Extensions;
+use super::extension::{AuxFunction, Extensions};
 use crate::connection::Connection;
 use crate::error::{Error, Result};
 use crate::util::ascii::AsciiLower;
 use crate::value::Value;
+use crate::vdbe::func::FunctionContext;
+use crate::vdbe::host::VmHost;
+use std::sync::Arc;
 
 /// A parsed rank function spec.
 #[derive(Debug, Clone)]
@@ -155,7 +159,7 @@ pub fn configured(c: &mut Connection, cfg: &Config) -> Result<Option<String>> {
 }
 
 /// What the `rank` column computes.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub enum RankFn {
     /// `bm25()` with these column weights.
     Bm25(Vec<f64>),
@@ -163,6 +167,9 @@ pub enum RankFn {
     Highlight(Vec<Value>),
     /// `snippet()` with these arguments.
     Snippet(Vec<Value>),
+    /// The application's auxiliary function of this name, with these
+    /// arguments.
+    Custom(String, Arc<dyn AuxFunction>, Vec<Value>),
 }
 
 impl Default for RankFn {
@@ -176,8 +183,8 @@ impl Default for RankFn {
 pub fn resolve(spec: &str, ext: &Extensions) -> Result<RankFn> {
     let s = parse(spec).ok_or_else(|| Error::sql(format!("parse error in rank function: {spec}")))?;
     let lower = s.name.ascii_lower();
-    if ext.function(&lower).is_some() {
-        return Err(Error::unsupported(&format!("the application's rank function {}()", s.name)));
+    if let Some(f) = ext.function(&lower) {
+        return Ok(RankFn::Custom(s.name, f, s.args));
     }
     match lower.as_str() {
         "bm25" => Ok(RankFn::Bm25(s.args.iter().map(|v| v.as_ref().to_f64()).collect())),
@@ -185,6 +192,38 @@ pub fn resolve(spec: &str, ext: &Extensions) -> Result<RankFn> {
         "snippet" => Ok(RankFn::Snippet(s.args)),
         _ => Err(Error::sql(format!("no such function: {}", s.name))),
     }
+}
+
+/// The application's auxiliary function `name` as the rank of cursor
+/// `cursor_id`'s current row: called as `name(t, args...)` in the query
+/// would be (the same row, instances and auxdata), with the connection
+/// lent to it as to any application function.
+pub fn call_custom(host: &mut dyn VmHost, cursor_id: i64, name: &str, f: &Arc<dyn AuxFunction>, args: &[Value]) -> Result<Value> {
+    let st = host.state();
+    let (last_insert_rowid, changes, total_changes) = (st.last_insert_rowid, st.changes, st.total_changes);
+    let (case_sensitive_like, max_like_pattern) = (st.settings.case_sensitive_like, st.max_like_pattern);
+    let clock = st.io.has_clock().then(|| st.io.backend().clone());
+    let mut now = None;
+    let mut prng = crate::util::prng::fill;
+    let mut all = Vec::with_capacity(args.len() + 1);
+    all.push(Value::Integer(cursor_id));
+    all.extend(args.iter().cloned());
+    let mut ctx = FunctionContext {
+        last_insert_rowid,
+        changes,
+        total_changes,
+        case_sensitive_like,
+        now_jd_ms: &mut now,
+        clock,
+        arg_subtypes: &[],
+        result_subtype: 0,
+        prng: &mut prng,
+        pure_context: None,
+        func_name: name,
+        max_like_pattern,
+        host: Some(host),
+    };
+    super::aux::call_custom(&mut ctx, name, f, &all)
 }
 
 #[cfg(test)]

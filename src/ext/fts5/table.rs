@@ -632,12 +632,18 @@ impl Fts5Cursor {
     }
 
     /// The rank of the current row (`self.at`, published) when the rank
-    /// function is `highlight()` or `snippet()`: their text, with their
-    /// argument checks.
-    fn text_rank(&self, host: &mut dyn VmHost) -> Result<Value> {
+    /// function is not bm25: `highlight()` or `snippet()` text with
+    /// their argument checks, or the application's function's value.
+    fn fn_rank(&self, host: &mut dyn VmHost) -> Result<Value> {
         let (name, args, want) = match &self.rank_fn {
             super::rank::RankFn::Highlight(a) => ("highlight", a, 3),
             super::rank::RankFn::Snippet(a) => ("snippet", a, 5),
+            super::rank::RankFn::Custom(name, f, a) => {
+                if lock(&self.shared).query.is_none() {
+                    return Ok(Value::Null);
+                }
+                return super::rank::call_custom(host, self.id, name, f, a);
+            }
             super::rank::RankFn::Bm25(_) => return Ok(Value::Null),
         };
         if args.len() != want {
@@ -739,13 +745,18 @@ impl VTabCursor for Fts5Cursor {
         match idx_num {
             ORDER_ROWID_DESC => self.order.reverse(),
             ORDER_RANK | ORDER_RANK_DESC if !matches!(self.rank_fn, super::rank::RankFn::Bm25(_)) => {
-                // A text rank: each row's value, then a stable sort by
-                // SQL order (BINARY).
+                // A rank by another function: each row's value, then a
+                // stable sort by SQL order (BINARY).
+                // (SQLite ranks these rows with a statement of its own:
+                // an application's function failing there fails the query
+                // with its code and the code's message, observed.)
+                let custom = matches!(self.rank_fn, super::rank::RankFn::Custom(..));
                 let mut keyed: Vec<(Value, u32)> = Vec::with_capacity(self.order.len());
                 for at in 0..self.order.len() {
                     self.at = at;
                     self.publish();
-                    keyed.push((self.text_rank(host)?, self.order[at]));
+                    let v = self.fn_rank(host).map_err(|e| if custom { Error::code(e.code) } else { e })?;
+                    keyed.push((v, self.order[at]));
                 }
                 let descending = idx_num != ORDER_RANK;
                 // (cold_sort: a text rank is rare, its rows cost a function
@@ -814,7 +825,7 @@ impl VTabCursor for Fts5Cursor {
             return Ok(Value::Integer(self.id));
         }
         if !matches!(self.rank_fn, super::rank::RankFn::Bm25(_)) {
-            return self.text_rank(host);
+            return self.fn_rank(host);
         }
         let s = lock(&self.shared);
         match s.query.clone() {

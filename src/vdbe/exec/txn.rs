@@ -462,7 +462,19 @@ pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error, readonly: bool) {
         // A failed DDL statement: what it told the schema is undone too.
         env.schema_changed = true;
     }
-    let rollback_all = whole_txn || (env.autocommit && env.active_statements <= 1 && vm.error_action != ON_ERROR_FAIL);
+    // A statement that never writes, failing last in autocommit mode,
+    // leaves the writes of the statements that completed while it ran:
+    // SQLite committed each when it ended (observed: a row inserted from
+    // inside a read loop stays when the read later fails).
+    // (The commit hook may still turn that commit into a rollback.)
+    let mut keep = readonly && !whole_txn && env.autocommit && env.active_statements <= 1 && env.writing();
+    if keep {
+        if let Some(h) = env.commit_hook.as_mut() {
+            keep = !h();
+        }
+    }
+    vm.abort_kept_others = keep;
+    let rollback_all = whole_txn || (env.autocommit && env.active_statements <= 1 && vm.error_action != ON_ERROR_FAIL && !keep);
     if rollback_all && (env.autocommit || whole_txn) {
         if env.writing() {
             env.fire_rollback_hook();
@@ -482,12 +494,17 @@ pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error, readonly: bool) {
         }
         forget_rolled_back_schema(env, true);
     } else if env.autocommit && env.active_statements <= 1 {
-        // OR FAIL in autocommit mode: keep what was done.
+        // OR FAIL in autocommit mode, or a failed read: keep what was
+        // done.
         for d in env.dbs.iter_mut() {
             if d.btree.txn_state() != TxnState::None {
                 let bt = &mut d.btree;
                 let _ = io.block_on(|| bt.commit());
             }
+        }
+        if keep {
+            env.end_fk_transaction();
+            env.txn_schema_written = false;
         }
     }
 }

@@ -104,9 +104,9 @@ pub(super) fn after_abort(vm: &mut Vm, host: &mut dyn VmHost) {
         }
         return;
     }
-    // (OR FAIL keeps what the statement did: the transaction commits,
-    // both phases.)
-    let commit = vm.error_action == ON_ERROR_FAIL;
+    // (OR FAIL keeps what the statement did, a failed read what the
+    // others did: the transaction commits, both phases.)
+    let commit = vm.error_action == ON_ERROR_FAIL || vm.abort_kept_others;
     if commit {
         let list = host.state().vtabs.in_transaction.clone();
         for t in &list {

@@ -6,13 +6,15 @@
 //! `porter` (the same tokens, stemmed with Porter's algorithm) and
 //! `unicode61` (Unicode letters and numbers, case-folded, diacritics
 //! removed by default; `tokenchars=`, `separators=`,
-//! `remove_diacritics=`).
+//! `remove_diacritics=`); and the application's, C modules registered
+//! with `fts3_tokenizer()` (`registry`).
 //!
 //! Invariants: tokens come in text order with positions 0, 1, 2...;
 //! `start..end` are byte offsets of the token in the input (what
 //! `offsets()` and `snippet()` report); a term is never empty.
 
 mod porter;
+pub mod registry;
 mod simple;
 mod unicode61;
 
@@ -33,13 +35,53 @@ pub struct Token {
 
 /// A configured tokenizer.
 pub trait Tokenizer: Send + Sync {
-    /// Split `text` into tokens.
+    /// Split `text` into tokens (an application's tokenizer that fails
+    /// gives the tokens before its failure).
     fn tokenize(&self, text: &[u8]) -> Vec<Token>;
+
+    /// Split `text` of language `langid` into tokens: those before an
+    /// application's tokenizer failed, with its error (the built-ins
+    /// never fail and ignore the language).
+    fn tokenize_until_error(&self, text: &[u8], langid: i64) -> (Vec<Token>, Option<Error>) {
+        let _ = langid;
+        (self.tokenize(text), None)
+    }
+
+    /// [`Self::tokenize_until_error`]: all the tokens, or the error.
+    fn try_tokenize(&self, text: &[u8], langid: i64) -> Result<Vec<Token>> {
+        match self.tokenize_until_error(text, langid) {
+            (toks, None) => Ok(toks),
+            (_, Some(e)) => Err(e),
+        }
+    }
 }
 
-/// The tokenizer `name` with `args` (as written after the name, unquoted),
-/// or SQLite's error for an unknown one. Names are case-sensitive, as
-/// SQLite's tokenizer hash compares them (`Simple` is unknown).
+/// A tokenizer used for the texts of one language (a query of an FTS4
+/// table with `languageid=`): the language reaches an application's
+/// tokenizer (xLanguageid).
+pub struct InLanguage<'a>(pub &'a dyn Tokenizer, pub i64);
+
+impl Tokenizer for InLanguage<'_> {
+    fn tokenize(&self, text: &[u8]) -> Vec<Token> {
+        self.0.tokenize_until_error(text, self.1).0
+    }
+
+    fn tokenize_until_error(&self, text: &[u8], _langid: i64) -> (Vec<Token>, Option<Error>) {
+        self.0.tokenize_until_error(text, self.1)
+    }
+}
+
+/// The tokenizer registered as `name` on the connection (`registry`),
+/// with `args` (as written after the name, unquoted), or SQLite's error
+/// for an unknown one.
+pub fn create_in(reg: &registry::Registry, name: &str, args: &[String]) -> Result<Box<dyn Tokenizer>> {
+    reg.create(name, args).unwrap_or_else(|| create(name, args))
+}
+
+/// The built-in tokenizer `name` with `args` (as written after the name,
+/// unquoted), or SQLite's error for an unknown one. Names are
+/// case-sensitive, as SQLite's tokenizer hash compares them (`Simple` is
+/// unknown).
 pub fn create(name: &str, args: &[String]) -> Result<Box<dyn Tokenizer>> {
     match name {
         "simple" => Ok(Box::new(simple::Simple::new(args))),

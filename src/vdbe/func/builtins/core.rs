@@ -71,8 +71,7 @@ fn reported() -> &'static (&'static str, String) {
 /// the C functions of the same names all read this list.
 /// The `ENABLE_*` ones name what is built in, as Debian's build lists them,
 /// so programs testing for a feature (`sqlite_compileoption_used(
-/// 'ENABLE_FTS4')`) find it. (`ENABLE_FTS3_TOKENIZER` is not listed:
-/// the `fts3_tokenizer()` function it stands for is not built.)
+/// 'ENABLE_FTS4')`) find it.
 pub const COMPILE_OPTIONS: &[&str] = &[
     "ATOMIC_INTRINSICS=1",
     "DEFAULT_MEMSTATUS=0",
@@ -80,6 +79,7 @@ pub const COMPILE_OPTIONS: &[&str] = &[
     "ENABLE_DBSTAT_VTAB",
     "ENABLE_FTS3",
     "ENABLE_FTS3_PARENTHESIS",
+    "ENABLE_FTS3_TOKENIZER",
     "ENABLE_FTS4",
     "ENABLE_FTS5",
     "ENABLE_LOAD_EXTENSION",
