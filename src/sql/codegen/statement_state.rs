@@ -64,6 +64,17 @@ pub struct StatementState<'s> {
     /// An authorizer failure found where no error could be returned; the
     /// compilation fails with it at the end.
     pub auth_error: Option<Error>,
+    /// Column reads being coded are a join's USING/NATURAL equality,
+    /// which SQLite builds of column references it never resolves by
+    /// name: the authorizer is not asked about them, and its IGNORE
+    /// answer for a name does not make them NULL (`emit_join_columns`).
+    pub unasked_reads: bool,
+    /// The addresses of the column operands of the USING/NATURAL
+    /// equalities the join being opened offers for lookups (read without
+    /// asking too; valid while `open_loops_with` runs).
+    pub using_leaves: Vec<usize>,
+    /// The authorizer calls of subqueries asked ahead (`auth.rs`).
+    pub auth_ahead: auth::AuthAhead,
     /// Names being resolved are those of a CREATE statement's CHECK
     /// constraints, generated columns or index expressions: whether a
     /// double-quoted one may be a string is `SQLITE_DBCONFIG_DQS_DDL`'s

@@ -35,33 +35,55 @@ pub struct AuthAnswers {
     /// Set once the SELECT's names are resolved: a SELECT compiled before
     /// (a view's or CTE's body, in its FROM) is part of its resolution.
     resolved: bool,
-    /// The `SQLITE_SELECT` contexts of views and CTEs inside the body of
-    /// FROM item N, asked after that item's own (SQLite meets them as it
-    /// flattens or compiles the item).
-    nested_selects: Vec<(usize, Vec<String>)>,
+    /// The checks SQLite makes as it flattens or compiles the body of
+    /// FROM item N (a view, CTE or subquery): asked after that item's own
+    /// `SQLITE_SELECT`.
+    nested: Vec<(usize, Vec<Deferred>)>,
     /// The place in FROM of the item being opened.
     opening: usize,
 }
 
+/// A check SQLite makes once a SELECT's names are resolved, as it
+/// flattens or codes the SELECT.
+#[derive(Clone)]
+enum Deferred {
+    /// `SQLITE_SELECT` of a view, CTE (its name the context) or subquery
+    /// (none) in FROM.
+    Select(Option<String>),
+    /// `SQLITE_READ` of `table.""` in database `db` (as written): a FROM
+    /// item no column of which is read.
+    Unread(String, Option<String>),
+}
+
 /// One thing SQLite's resolver asks the authorizer about.
-enum AuthEvent {
+enum AuthEvent<'a, 'b> {
     /// A name (qualifier, name) that may resolve to a column.
     Name(Option<String>, String),
     /// A function call: its name, argument count and expression address.
     Call(String, usize, usize),
+    /// A subquery, resolved where the walk meets it (an IN's before its
+    /// left operand).
+    Subquery(&'a ast::Select<'b>),
 }
 
-fn collect(e: &Expr<'_>, out: &mut Vec<AuthEvent>) {
+/// (a column read of a `*`, an event, whether a result alias may be named
+/// there)
+type Step<'a, 'b> = (Option<crate::sql::resolve::ColumnRef>, Option<AuthEvent<'a, 'b>>, bool);
+
+fn collect<'a, 'b>(e: &'a Expr<'b>, out: &mut Vec<AuthEvent<'a, 'b>>) {
     walk(e, &mut |x| {
-        // (A subquery is asked about where it is compiled.)
-        if let Some((lhs, _, _)) = as_in_select(x) {
+        if let Some((lhs, _, sel)) = as_in_select(x) {
+            out.push(AuthEvent::Subquery(sel));
             collect(lhs, out);
             return false;
         }
         match x {
             Expr::Id(id) => out.push(AuthEvent::Name(None, unquote(id.0))),
             Expr::Qualified(t, c) | Expr::DoublyQualified(_, t, c) => out.push(AuthEvent::Name(Some(unquote(t.0)), unquote(c.0))),
-            Expr::Subquery(_) | Expr::Exists(_) => return false,
+            Expr::Subquery(sel) | Expr::Exists(sel) => {
+                out.push(AuthEvent::Subquery(sel));
+                return false;
+            }
             Expr::FunctionCall { name, args, filter_over, .. } => {
                 out.push(AuthEvent::Call(unquoted(name.0).into_owned(), args.map_or(0, |a| a.len()), x as *const Expr<'_> as usize));
                 // (Its arguments, ORDER BY and FILTER as the shape walk
@@ -108,6 +130,35 @@ fn collect(e: &Expr<'_>, out: &mut Vec<AuthEvent>) {
     });
 }
 
+/// The events of the ORDER BY terms (`true`) and GROUP BY terms: a
+/// column number reads nothing, nor does an ORDER BY term naming a result
+/// alias (SQLite matches it to the result column; a GROUP BY term
+/// resolves as a name).
+fn collect_ordering<'a, 'b>(ordering: &[(&'a Expr<'b>, bool)], aliases: &[(String, &Expr<'_>)], out: &mut Vec<AuthEvent<'a, 'b>>) {
+    for (e, order) in ordering {
+        let by_alias = *order && matches!(e, Expr::Id(id) if aliases.iter().any(|(a, _)| a.eq_ci(&unquote(id.0))));
+        if !by_alias && !matches!(e, Expr::Literal(ast::Literal::Numeric(_))) {
+            collect(e, out);
+        }
+    }
+}
+
+/// The name and database as written of each item of a FROM clause, in
+/// order (`None`: a subquery); `None` where a parenthesized join makes the
+/// items' order another than the one written.
+fn written_names(from: &ast::FromClause<'_>) -> Option<Vec<Option<(String, Option<String>)>>> {
+    let tables = from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter()).map(|j| &j.table));
+    tables
+        .map(|t| match t {
+            ast::SelectTable::Table(qn, ..) | ast::SelectTable::TableCall(qn, ..) => {
+                Some(Some((unquote(qn.name.0), qn.db_name.as_ref().map(|d| unquote(d.0)))))
+            }
+            ast::SelectTable::Select(..) => Some(None),
+            ast::SelectTable::Sub(..) => None,
+        })
+        .collect()
+}
+
 impl Compiler<'_> {
     /// Ask the authorizer about the names and calls of one SELECT in
     /// SQLite's resolver order (see the module comment); the answers go
@@ -121,6 +172,7 @@ impl Compiler<'_> {
         clauses: &[&Expr<'_>],
         ordering: &[(&Expr<'_>, bool)],
         from: &[crate::sql::model::from::FromItem<'_, '_>],
+        written: Option<&ast::FromClause<'_>>,
         windows: bool,
     ) -> Result<()> {
         debug_assert!(self.stmt.authorizer.is_some() && !self.stmt.auth_answers.is_empty());
@@ -142,9 +194,7 @@ impl Compiler<'_> {
                 }
             }
         }
-        // (column read of a `*`, event, whether a result alias may be
-        // named there)
-        let mut all: Vec<(Option<crate::sql::resolve::ColumnRef>, Option<AuthEvent>, bool)> = Vec::new();
+        let mut all: Vec<Step<'_, '_>> = Vec::new();
         let mut star = star_reads.into_iter().peekable();
         for (k, ev) in events.into_iter().enumerate() {
             while star.peek().is_some_and(|(at, _)| *at == k) {
@@ -165,14 +215,57 @@ impl Compiler<'_> {
         for e in clauses {
             collect(e, &mut rest);
         }
-        for (e, order) in ordering {
-            let by_alias = *order && matches!(e, Expr::Id(id) if aliases.iter().any(|(a, _)| a.eq_ci(&unquote(id.0))));
-            if !by_alias && !matches!(e, Expr::Literal(ast::Literal::Numeric(_))) {
-                collect(e, &mut rest);
-            }
-        }
+        collect_ordering(ordering, &aliases, &mut rest);
         all.extend(rest.into_iter().map(|ev| (None, Some(ev), true)));
-        for (col, ev, alias_ok) in all {
+        // (The FROM items a name read a column of, not the rowid: SQLite's
+        // `colUsed`, set whatever the answer.)
+        let mut used = vec![false; self.names.scopes.last().map_or(0, |s| s.items.len())];
+        self.ask_steps(all, &aliases, &mut used, 0)?;
+        // SQLite runs a query with window functions as a subquery of one,
+        // a SELECT of its own; then the views and CTEs of FROM, each a
+        // SELECT of its own with its name as context.
+        if windows {
+            self.authorize(crate::sql::codegen::auth::action::SELECT, None, None, None)?;
+        }
+        let mine = self.stmt.auth_answers.pop().unwrap_or_default();
+        let names = written.and_then(written_names).filter(|n| n.len() == from.len());
+        let mut checks = Vec::new();
+        for (k, it) in from.iter().enumerate() {
+            if let Some(name) = self.names.scopes.last().and_then(|s| s.items.get(it.item)).and_then(|i| i.object_name.clone()) {
+                checks.push(Deferred::Select(Some(name)));
+            } else if names.as_ref().is_some_and(|n| matches!(n.get(k), Some(None))) {
+                checks.push(Deferred::Select(None));
+            }
+            checks.extend(mine.nested.iter().filter(|(at, _)| *at == k).flat_map(|(_, v)| v.iter().map(Deferred::clone)));
+        }
+        if let Some(names) = names {
+            self.unread_tables(from, &names, &used, &mut checks);
+        }
+        // (Inside the FROM of a SELECT still being resolved, they wait
+        // for that SELECT's own, after the item this one is the body of.)
+        let r = match self.stmt.auth_answers.last_mut().filter(|a| !a.resolved) {
+            Some(outer) => {
+                let at = outer.opening;
+                outer.nested.push((at, checks));
+                Ok(())
+            }
+            None => checks.into_iter().try_for_each(|c| match c {
+                Deferred::Select(Some(name)) => self.authorize_from_select(&name).map(|_| ()),
+                Deferred::Select(None) => self.authorize_in_context(None, crate::sql::codegen::auth::action::SELECT, None, None, None).map(|_| ()),
+                Deferred::Unread(name, db) => self.authorize(crate::sql::codegen::auth::action::READ, Some(&name), Some(""), db.as_deref()).map(|_| ()),
+            }),
+        };
+        self.stmt.auth_answers.push(AuthAnswers { resolved: true, nested: Vec::new(), ..mine });
+        r
+    }
+
+    /// Ask the authorizer about `steps` in order: each name as what it
+    /// resolves to, each known function, each subquery's own (asked
+    /// ahead). `ahead`: how many subquery scopes asked ahead are above the
+    /// SELECT whose `used` FROM items these are; the answers are kept for
+    /// the code only when none is (`ahead == 0`).
+    fn ask_steps(&mut self, steps: Vec<Step<'_, '_>>, aliases: &[(String, &Expr<'_>)], used: &mut [bool], ahead: usize) -> Result<()> {
+        for (col, ev, alias_ok) in steps {
             let r = match (col, ev) {
                 (Some(r), _) => r,
                 (None, Some(AuthEvent::Name(q, n))) => match self.resolve_name(q.as_deref(), &n) {
@@ -199,9 +292,13 @@ impl Compiler<'_> {
                         continue;
                     }
                     let allowed = self.authorize_function(&name)?;
-                    if let Some(a) = self.stmt.auth_answers.last_mut() {
+                    if let Some(a) = self.stmt.auth_answers.last_mut().filter(|_| ahead == 0) {
                         a.calls.insert(at, allowed);
                     }
+                    continue;
+                }
+                (None, Some(AuthEvent::Subquery(sel))) => {
+                    self.ask_ahead(sel, used, ahead)?;
                     continue;
                 }
                 (None, None) => continue,
@@ -220,6 +317,14 @@ impl Compiler<'_> {
             } else {
                 continue;
             };
+            if r.depth == ahead && r.column.is_some() {
+                if let Some(u) = used.get_mut(r.item) {
+                    *u = true;
+                }
+            }
+            if ahead > 0 {
+                continue;
+            }
             let key = (r.cursor, r.column.map_or(-1, |c| c as i64));
             if let Some(a) = self.stmt.auth_answers.last_mut() {
                 // (A name read twice is asked twice; a NULL answer holds.)
@@ -227,32 +332,161 @@ impl Compiler<'_> {
                 *slot &= allowed;
             }
         }
-        // SQLite runs a query with window functions as a subquery of one,
-        // a SELECT of its own; then the views and CTEs of FROM, each a
-        // SELECT of its own with its name as context.
-        if windows {
-            self.authorize(crate::sql::codegen::auth::action::SELECT, None, None, None)?;
+        Ok(())
+    }
+
+    /// Ask the authorizer about a subquery's names and calls where
+    /// SQLite's resolver meets it, its arms right to left as SQLite
+    /// resolves a compound; the answers wait for its compile
+    /// (`auth::AuthAhead`). Only a subquery whose FROM items are all
+    /// tables of the schema joined without USING or NATURAL is asked
+    /// about ahead; any other asks when it is compiled.
+    fn ask_ahead(&mut self, sel: &ast::Select<'_>, used: &mut [bool], ahead: usize) -> Result<()> {
+        let key = sel as *const ast::Select<'_> as usize;
+        if sel.with.is_some() || self.stmt.auth_ahead.was_asked(key) {
+            return Ok(());
         }
-        let mine = self.stmt.auth_answers.pop().unwrap_or_default();
-        let mut selects = Vec::new();
-        for (k, it) in from.iter().enumerate() {
-            if let Some(name) = self.names.scopes.last().and_then(|s| s.items.get(it.item)).and_then(|i| i.object_name.clone()) {
-                selects.push(name);
+        let arms: Vec<&ast::OneSelect<'_>> =
+            std::iter::once(&sel.body.select).chain(sel.body.compounds.iter().flat_map(|c| c.iter()).map(|c| &c.select)).collect();
+        let mut scopes = Vec::with_capacity(arms.len());
+        for arm in &arms {
+            match self.ahead_scope(arm) {
+                Some(scope) => scopes.push(scope),
+                None => return Ok(()),
             }
-            selects.extend(mine.nested_selects.iter().filter(|(at, _)| *at == k).flat_map(|(_, v)| v.iter().cloned()));
         }
-        // (Inside the FROM of a SELECT still being resolved, they wait
-        // for that SELECT's own, after the item this one is the body of.)
-        let r = match self.stmt.auth_answers.last_mut().filter(|a| !a.resolved) {
-            Some(outer) => {
-                let at = outer.opening;
-                outer.nested_selects.push((at, selects));
-                Ok(())
+        // (A compound's ORDER BY names its result columns.)
+        let order_by = if arms.len() == 1 { sel.order_by } else { None };
+        let before = self.stmt.auth_ahead.begin_asking(key);
+        let correlated: Vec<bool> = self.names.scopes.iter().map(|s| s.correlated).collect();
+        let mut r = Ok(());
+        for (arm, scope) in arms.iter().zip(scopes).rev() {
+            self.names.scopes.push(scope);
+            r = self.ask_arm(arm, order_by, used, ahead + 1);
+            self.names.scopes.pop();
+            if r.is_err() {
+                break;
             }
-            None => selects.iter().try_for_each(|name| self.authorize_from_select(name).map(|_| ())),
-        };
-        self.stmt.auth_answers.push(AuthAnswers { resolved: true, nested_selects: Vec::new(), ..mine });
+        }
+        for (s, c) in self.names.scopes.iter_mut().zip(correlated) {
+            s.correlated = c;
+        }
+        self.stmt.auth_ahead.end_asking(before);
         r
+    }
+
+    /// [`Self::ask_ahead`] for a compound SELECT compiled without an
+    /// enclosing SELECT's walk having asked (a statement's own, a FROM
+    /// subquery's): its arms' names before any arm is compiled.
+    pub(in crate::sql::codegen) fn ask_compound_ahead(&mut self, sel: &ast::Select<'_>) -> Result<()> {
+        self.ask_ahead(sel, &mut [], 0)
+    }
+
+    /// The scope a subquery's arm will have, for asking about its names
+    /// ahead: `None` unless every FROM item is a table of the schema
+    /// (not a view, virtual table or CTE) joined without USING/NATURAL.
+    fn ahead_scope(&self, arm: &ast::OneSelect<'_>) -> Option<crate::sql::resolve::Scope> {
+        let ast::OneSelect::Select { from: Some(from), .. } = arm else { return Some(Default::default()) };
+        let mut scope = crate::sql::resolve::Scope::default();
+        let joins = from.joins.iter().flat_map(|j| j.iter());
+        for (k, (t, join)) in from.select.into_iter().map(|t| (t, None)).chain(joins.map(|j| (&j.table, Some(j)))).enumerate() {
+            if let Some(j) = join {
+                let natural = matches!(j.operator, ast::JoinOperator::TypedJoin(Some(t)) if t.contains(ast::JoinType::NATURAL));
+                if natural || matches!(j.constraint, Some(ast::JoinConstraint::Using(_))) {
+                    return None;
+                }
+            }
+            let ast::SelectTable::Table(qn, alias, _) = t else { return None };
+            let name = unquote(qn.name.0);
+            if qn.db_name.is_some() || self.cte_at(&name).is_some() {
+                return None;
+            }
+            let table = self.env.schema.table(&name).filter(|t| t.root != 0 && t.virtual_table.is_none() && t.view_select.is_none())?;
+            let alias = alias.as_ref().map(|a| match a {
+                ast::As::As(n) | ast::As::Elided(n) => unquote(n.0),
+            });
+            scope.items.push(crate::sql::resolve::ScopeItem {
+                name: alias.unwrap_or_else(|| table.name.clone()),
+                table: table.name.clone(),
+                db: table.db,
+                // (Never coded: no cursor of the program's.)
+                cursor: -2 - k as i32,
+                columns: table.scope_columns(),
+                rowid_alias: table.rowid_alias,
+                has_rowid: table.without_rowid.is_none(),
+                using: Vec::new(),
+                object_name: None,
+            });
+        }
+        Some(scope)
+    }
+
+    /// [`Self::ask_ahead`] for one arm, its scope the innermost.
+    fn ask_arm(&mut self, arm: &ast::OneSelect<'_>, order_by: Option<&[ast::SortedColumn<'_>]>, used: &mut [bool], ahead: usize) -> Result<()> {
+        let ast::OneSelect::Select { columns, from, where_clause, group_by, having, .. } = arm else { return Ok(()) };
+        let mut events = Vec::new();
+        let mut aliases = Vec::new();
+        let items = self.names.scopes.last().map(|s| s.items.clone()).unwrap_or_default();
+        for rc in columns.iter() {
+            match rc {
+                ast::ResultColumn::Expr(e, alias) => {
+                    collect(e, &mut events);
+                    if let Some(ast::As::As(n) | ast::As::Elided(n)) = alias {
+                        aliases.push((unquote(n.0), e));
+                    }
+                }
+                ast::ResultColumn::Star => {
+                    for it in &items {
+                        events.extend(it.columns.iter().filter(|c| !c.hidden).map(|c| AuthEvent::Name(Some(it.name.clone()), c.name.clone())));
+                    }
+                }
+                ast::ResultColumn::TableStar(t) => {
+                    let t = unquote(t.0);
+                    for it in items.iter().filter(|it| it.name.eq_ci(&t)) {
+                        events.extend(it.columns.iter().filter(|c| !c.hidden).map(|c| AuthEvent::Name(Some(it.name.clone()), c.name.clone())));
+                    }
+                }
+            }
+        }
+        let aliases: Vec<(String, &Expr<'_>)> = aliases.into_iter().collect();
+        let mut steps: Vec<Step<'_, '_>> = events.into_iter().map(|ev| (None, Some(ev), false)).collect();
+        let mut rest = Vec::new();
+        for e in having.iter().chain(where_clause.iter()) {
+            collect(e, &mut rest);
+        }
+        for j in from.iter().flat_map(|f| f.joins.iter().flat_map(|j| j.iter())) {
+            if let Some(ast::JoinConstraint::On(e)) = &j.constraint {
+                collect(e, &mut rest);
+            }
+        }
+        let ordering: Vec<(&Expr<'_>, bool)> =
+            order_by.iter().flat_map(|o| o.iter()).map(|t| (&t.expr, true)).chain(group_by.iter().flat_map(|g| g.iter()).map(|e| (e, false))).collect();
+        collect_ordering(&ordering, &aliases, &mut rest);
+        steps.extend(rest.into_iter().map(|ev| (None, Some(ev), true)));
+        self.ask_steps(steps, &aliases, used, ahead)
+    }
+
+    /// SQLite's `SQLITE_READ` of `name.""` for each table, virtual table
+    /// or table-valued function of FROM that no name read a column of
+    /// (`SELECT count(*) FROM t`, a rowid alone), in FROM order: the
+    /// name as written, the database as written (a view's or trigger's
+    /// body names its own). IGNORE changes nothing; DENY fails.
+    fn unread_tables(
+        &self,
+        from: &[crate::sql::model::from::FromItem<'_, '_>],
+        names: &[Option<(String, Option<String>)>],
+        used: &[bool],
+        out: &mut Vec<Deferred>,
+    ) {
+        for (it, name) in from.iter().zip(names) {
+            let Some((name, db)) = name else { continue };
+            let table = self.names.scopes.last().and_then(|s| s.items.get(it.item)).filter(|i| i.object_name.is_none() && !i.table.is_empty());
+            if (table.is_none() && it.table_fn.is_none()) || used.get(it.item).copied().unwrap_or(true) {
+                continue;
+            }
+            let db = self.names.home_db.map(|d| self.db_name(d)).or(db.clone());
+            out.push(Deferred::Unread(name.clone(), db));
+        }
     }
 
     /// Note the place in FROM of the item about to be opened (a view's

@@ -140,7 +140,13 @@ impl Compiler<'_> {
     /// LIMIT) feeding `dest`.
     pub fn compile_select(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
         self.names.select_depth += 1;
+        // (A subquery whose authorizer calls were asked ahead takes their
+        // answers: `auth.rs`, `AuthAhead`.)
+        let ahead = self.stmt.auth_ahead.begin_compile(sel as *const Select<'_> as usize);
         let r = crate::sql::parse::with_stack(|| self.compile_select_inner(sel, dest));
+        if ahead {
+            self.stmt.auth_ahead.end_compile();
+        }
         self.names.select_depth -= 1;
         r
     }
@@ -157,6 +163,7 @@ impl Compiler<'_> {
         let Some(pushed) = pushed else { return self.compile_select(sel, dest) };
         debug_assert!(sel.body.compounds.as_ref().is_none_or(|c| c.is_empty()), "a term is pushed into one SELECT only");
         self.names.select_depth += 1;
+        let ahead = self.stmt.auth_ahead.begin_compile(sel as *const Select<'_> as usize);
         let r = crate::sql::parse::with_stack(|| {
             let pushed_ctes = self.push_with(sel.with.as_ref())?;
             let r = self.compile_simple_with(&sel.body.select, sel.order_by, sel.limit, dest, Some(pushed));
@@ -165,6 +172,9 @@ impl Compiler<'_> {
             }
             r
         });
+        if ahead {
+            self.stmt.auth_ahead.end_compile();
+        }
         self.names.select_depth -= 1;
         r
     }
@@ -1005,7 +1015,7 @@ impl Compiler<'_> {
                     .chain(group_by.as_deref().into_iter().flat_map(|g| g.iter()).map(|e| (e, false)))
                     .collect();
                 let written = exists_written.as_deref().unwrap_or(&items);
-                self.authorize_in_resolver_order(written, &rest, &ordering, &items_from, items_windows || order_windows)?;
+                self.authorize_in_resolver_order(written, &rest, &ordering, &items_from, from.as_ref(), items_windows || order_windows)?;
             }
             if having.is_some() && !is_agg {
                 return Err(Error::sql("HAVING clause on a non-aggregate query"));
