@@ -144,6 +144,13 @@ impl AuthAhead {
         self.compiling.pop();
     }
 
+    /// [`Self::end_compile`] of `sel` if its compile is the innermost.
+    pub fn end_compile_of(&mut self, sel: usize) {
+        if self.compiling.last() == Some(&sel) {
+            self.compiling.pop();
+        }
+    }
+
     fn take(&mut self, call: &AuthCall) -> Option<i32> {
         let sel = *self.compiling.last()?;
         let at = self.answers.iter().position(|(s, c, _)| *s == sel && c == call)?;
@@ -196,6 +203,7 @@ pub mod action {
     pub const DROP_VTABLE: i32 = 30;
     pub const FUNCTION: i32 = 31;
     pub const SAVEPOINT: i32 = 32;
+    pub const RECURSIVE: i32 = 33;
 }
 
 /// What the authorizer allowed.

@@ -76,6 +76,7 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     }
     let pushed = c.push_with(with.as_ref())?;
     let r = compile_update_body(c, stmt, prog);
+    c.stmt.auth_ahead.end_compile_of(stmt as *const Stmt<'_> as usize);
     if pushed {
         c.frame.ctes.pop();
     }
@@ -106,8 +107,20 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     }
     let oc = c.conflict_resolution(*or_conflict);
     let mut assignments = Vec::new();
+    // (SQLite resolves each value before it checks its column: the
+    // value's names are asked about then, their answers kept for the
+    // code, `auth.rs` `AuthAhead`; not with FROM, whose join resolves
+    // them later.)
+    let key = stmt as *const Stmt<'_> as usize;
+    let ask_values = c.stmt.authorizer.is_some() && from.is_none();
     for (i, v) in resolve_sets(&table, sets, true)? {
         crate::sql::codegen::dml::generated::refuse_target(&table, i, "UPDATE")?;
+        if ask_values {
+            c.names.scopes.push(target_scope(&table, alias.clone(), -1));
+            let asked = c.ask_value_ahead(&v, key);
+            c.names.scopes.pop();
+            asked?;
+        }
         if c.stmt.authorizer.is_some() {
             let col = table.columns.get(i).map_or_else(|| "ROWID".to_string(), |col| col.name.clone());
             let db = c.db_name(table.db);
@@ -117,6 +130,9 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             }
         }
         assignments.push((i, v));
+    }
+    if ask_values {
+        c.stmt.auth_ahead.begin_compile(key);
     }
     let init = c.begin_program();
     let unopened = untouched_indexes_without_collation(c, &table, &assignments, oc);

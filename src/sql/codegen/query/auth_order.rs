@@ -382,6 +382,26 @@ impl Compiler<'_> {
         self.ask_ahead(sel, &mut [], 0)
     }
 
+    /// Ask the authorizer about an UPDATE's assigned value as SQLite
+    /// resolves it, before it checks the column, the target table the
+    /// innermost scope; the answers wait for the code of statement
+    /// `owner` (`auth::AuthAhead`).
+    pub(in crate::sql::codegen) fn ask_value_ahead(&mut self, v: &crate::sql::codegen::dml::assign::SetValue<'_, '_>, owner: usize) -> Result<()> {
+        use crate::sql::codegen::dml::assign::SetValue;
+        let mut events = Vec::new();
+        match v {
+            SetValue::Expr(e) => collect(e, &mut events),
+            // (A row-value subquery is resolved once, for its first column.)
+            SetValue::RowElement(sel, 0, _) => events.push(AuthEvent::Subquery(sel)),
+            SetValue::RowElement(..) | SetValue::Column(..) => {}
+        }
+        let steps = events.into_iter().map(|ev| (None, Some(ev), false)).collect();
+        let before = self.stmt.auth_ahead.begin_asking(owner);
+        let r = self.ask_steps(steps, &[], &mut [], 1);
+        self.stmt.auth_ahead.end_asking(before);
+        r
+    }
+
     /// The scope a subquery's arm will have, for asking about its names
     /// ahead: `None` unless every FROM item is a table of the schema
     /// (not a view, virtual table or CTE) joined without USING/NATURAL.
