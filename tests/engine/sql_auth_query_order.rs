@@ -155,4 +155,8 @@ fn module_list_names_pragma_modules() {
     let reference = RefDb::open();
     let q = "SELECT name FROM pragma_module_list WHERE name LIKE 'pragma\\_%' ESCAPE '\\' OR name LIKE 'json%' ORDER BY name";
     assert_eq!(run_ours(&mut ours, q), run_ref(&reference, q));
+    // (Each PRAGMA table is listed once a statement has named it.)
+    let uses = "CREATE TABLE t(a); SELECT count(*) FROM pragma_table_info('t'); SELECT * FROM pragma_index_list('t'); SELECT count(*) FROM json_each('[1]')";
+    assert_eq!(run_ours(&mut ours, uses), run_ref(&reference, uses));
+    assert_eq!(run_ours(&mut ours, q), run_ref(&reference, q));
 }

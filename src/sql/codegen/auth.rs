@@ -373,6 +373,46 @@ impl Compiler<'_> {
         self.authorize(action::SELECT, None, None, None).map(|_| ())
     }
 
+    /// [`Self::authorize_subquery`] for the subquery of an IN: not asked
+    /// where SQLite reads the values straight from the table's rowid or an
+    /// index instead of coding the SELECT (`SELECT col FROM t`, one table,
+    /// nothing else, col the rowid or the first column of an index).
+    pub fn authorize_in_subquery(&mut self, sel: &sqlite3_parser::ast::Select<'_>) -> Result<()> {
+        use sqlite3_parser::ast::{OneSelect, ResultColumn, SelectTable};
+        if self.stmt.authorizer.is_none() {
+            return Ok(());
+        }
+        let OneSelect::Select {
+            distinctness: None, columns: [ResultColumn::Expr(e, _)], from: Some(f), where_clause: None, group_by: None, having: None, ..
+        } = &sel.body.select
+        else {
+            return self.authorize_subquery(sel, false);
+        };
+        let simple = sel.limit.is_none() && sel.body.compounds.as_ref().is_none_or(|c| c.is_empty()) && f.joins.as_ref().is_none_or(|j| j.is_empty());
+        let table = match f.select {
+            Some(SelectTable::Table(qn, _, None)) if simple && qn.db_name.is_none() && self.cte_at(&unquote(qn.name.0)).is_none() => {
+                self.env.schema.table(&unquote(qn.name.0))
+            }
+            _ => None,
+        };
+        let column = match crate::sql::model::expr_shape::strip_parens(e) {
+            Expr::Id(id) => Some(unquote(id.0)),
+            Expr::Qualified(_, c) => Some(unquote(c.0)),
+            _ => None,
+        };
+        let direct = match (table.filter(|t| t.root != 0 && t.virtual_table.is_none()), column) {
+            (Some(t), Some(col)) => match t.column_index(&col) {
+                Some(i) => t.rowid_alias == Some(i) || self.env.schema.indexes_of(t).iter().any(|x| x.columns.first().is_some_and(|k| k.column == Some(i))),
+                None => t.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ci(&col)),
+            },
+            _ => false,
+        };
+        if direct {
+            return Ok(());
+        }
+        self.authorize_subquery(sel, false)
+    }
+
     /// `authorize_function` for the call `e`, unless the SELECT's
     /// resolution asked already (`query/auth_order.rs`).
     pub fn call_authorized(&mut self, e: &sqlite3_parser::ast::Expr<'_>, name: &str) -> Result<bool> {

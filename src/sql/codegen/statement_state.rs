@@ -73,6 +73,10 @@ pub struct StatementState<'s> {
     /// equalities the join being opened offers for lookups (read without
     /// asking too; valid while `open_loops_with` runs).
     pub using_leaves: Vec<usize>,
+    /// The cursors of the json_each/json_tree tables of FROM, with the
+    /// name of the eponymous table SQLite reads (whose columns its
+    /// authorizer is asked about: `query/auth_order.rs`).
+    pub json_tables: Vec<(i32, &'static str)>,
     /// The authorizer calls of subqueries asked ahead (`auth.rs`).
     pub auth_ahead: auth::AuthAhead,
     /// Names being resolved are those of a CREATE statement's CHECK

@@ -103,7 +103,7 @@ impl Compiler<'_> {
         let once = self.once_placeholder();
         let key = crate::value::record::KeyField { collation: self.collation(collation)?, descending: false };
         self.b.add4(Opcode::OpenEphemeral, cur, 1, 0, P4::KeyInfo(Arc::new(crate::value::record::KeyInfo { fields: vec![key] })), 0);
-        self.authorize_subquery(sel, false)?;
+        self.authorize_in_subquery(sel)?;
         let line = self.stmt.eqp.open_subquery("LIST", sel);
         let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur));
         self.stmt.eqp.close_subquery(line, info.as_ref().is_ok_and(|i| i.correlated));
@@ -132,7 +132,7 @@ impl Compiler<'_> {
         let fields =
             (0..width).map(|_| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }).collect();
         self.b.add4(Opcode::OpenEphemeral, cur, width as i32, 0, P4::KeyInfo(Arc::new(crate::value::record::KeyInfo { fields })), 0);
-        self.authorize_subquery(sel, false)?;
+        self.authorize_in_subquery(sel)?;
         let line = self.stmt.eqp.open_subquery("LIST", sel);
         let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur));
         self.stmt.eqp.close_subquery(line, info.as_ref().is_ok_and(|i| i.correlated));
@@ -162,7 +162,7 @@ impl Compiler<'_> {
         );
         let bloom = self.bloom_start(sel, cur);
         let start = self.b.here();
-        self.authorize_subquery(sel, false)?;
+        self.authorize_in_subquery(sel)?;
         let line = self.stmt.eqp.open_subquery("LIST", sel);
         let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur));
         // Values are matched under the comparison's collation: the left
@@ -225,7 +225,7 @@ impl Compiler<'_> {
         self.b.add4(Opcode::OpenEphemeral, cur, n as i32, 0, P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields })), 0);
         let bloom = self.bloom_start(sel, cur);
         let start = self.b.here();
-        self.authorize_subquery(sel, false)?;
+        self.authorize_in_subquery(sel)?;
         let line = self.stmt.eqp.open_subquery("LIST", sel);
         let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur));
         let correlated = info.as_ref().is_ok_and(|i| i.correlated);

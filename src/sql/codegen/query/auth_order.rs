@@ -309,8 +309,13 @@ impl Compiler<'_> {
             else {
                 continue;
             };
+            let json_table = self.stmt.json_tables.iter().find(|(c, _)| *c == r.cursor).map(|(_, n)| *n);
             let allowed = if !table.is_empty() {
                 self.authorize_read_named(&table, r.column, declared.as_deref())
+            } else if let (Some(json), Some(column)) = (json_table, declared.as_deref()) {
+                // json_each and json_tree are eponymous virtual tables in
+                // SQLite, their columns asked about in main.
+                self.authorize_column_read(json, column, 0)
             } else if let (Some(view), Some(column)) = (object.and_then(|o| self.view_named(&o)), declared) {
                 // A view's column is asked about as the view's.
                 self.authorize_column_read(&view.0, &column, view.1)
