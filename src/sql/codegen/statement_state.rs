@@ -77,6 +77,13 @@ pub struct StatementState<'s> {
     /// name of the eponymous table SQLite reads (whose columns its
     /// authorizer is asked about: `query/auth_order.rs`).
     pub json_tables: Vec<(i32, &'static str)>,
+    /// The recursive CTEs compiled and the number of SELECTs SQLite codes
+    /// for each (the setup query and the recursive arms): their checks
+    /// wait for the CTE's own SELECT (`query/auth_order.rs`).
+    pub auth_recursive: Vec<(String, usize)>,
+    /// The MATERIALIZED CTEs whose SELECT was asked about: SQLite codes
+    /// one once however many times it is read.
+    pub auth_materialized: Vec<String>,
     /// The authorizer calls of subqueries asked ahead (`auth.rs`).
     pub auth_ahead: auth::AuthAhead,
     /// Names being resolved are those of a CREATE statement's CHECK

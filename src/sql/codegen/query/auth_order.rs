@@ -50,6 +50,8 @@ enum Deferred {
     /// `SQLITE_SELECT` of a view, CTE (its name the context) or subquery
     /// (none) in FROM.
     Select(Option<String>),
+    /// `SQLITE_RECURSIVE` of a recursive CTE (its name the context).
+    Recursive(String),
     /// `SQLITE_READ` of `table.""` in database `db` (as written): a FROM
     /// item no column of which is read.
     Unread(String, Option<String>),
@@ -232,7 +234,20 @@ impl Compiler<'_> {
         let mut checks = Vec::new();
         for (k, it) in from.iter().enumerate() {
             if let Some(name) = self.names.scopes.last().and_then(|s| s.items.get(it.item)).and_then(|i| i.object_name.clone()) {
-                checks.push(Deferred::Select(Some(name)));
+                let materialized = self.cte_at(&name).is_some_and(|(_, d)| d.materialized);
+                if !(materialized && self.stmt.auth_materialized.iter().any(|n| n.eq_ci(&name))) {
+                    checks.push(Deferred::Select(Some(name.clone())));
+                }
+                if materialized {
+                    self.stmt.auth_materialized.push(name.clone());
+                }
+                // (A recursive CTE: its recursive query, then its setup
+                // query's SELECT and each recursive arm's.)
+                if let Some(at) = self.stmt.auth_recursive.iter().position(|(n, _)| n.eq_ci(&name)) {
+                    let (_, selects) = self.stmt.auth_recursive.remove(at);
+                    checks.push(Deferred::Recursive(name.clone()));
+                    checks.extend(std::iter::repeat_n(Deferred::Select(Some(name)), selects));
+                }
             } else if names.as_ref().is_some_and(|n| matches!(n.get(k), Some(None))) {
                 checks.push(Deferred::Select(None));
             }
@@ -251,6 +266,7 @@ impl Compiler<'_> {
             }
             None => checks.into_iter().try_for_each(|c| match c {
                 Deferred::Select(Some(name)) => self.authorize_from_select(&name).map(|_| ()),
+                Deferred::Recursive(name) => self.authorize_in_context(Some(&name), crate::sql::codegen::auth::action::RECURSIVE, None, None, None).map(|_| ()),
                 Deferred::Select(None) => self.authorize_in_context(None, crate::sql::codegen::auth::action::SELECT, None, None, None).map(|_| ()),
                 Deferred::Unread(name, db) => self.authorize(crate::sql::codegen::auth::action::READ, Some(&name), Some(""), db.as_deref()).map(|_| ()),
             }),

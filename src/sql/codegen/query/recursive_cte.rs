@@ -206,11 +206,11 @@ impl<'b> Compiler<'_> {
         let setup_ops = compounds[..first_recursive - 1].iter().map(|c| c.operator);
         let arm_by_arm = setup_ops.clone().all(|op| op == CompoundOperator::UnionAll || (dedupe_wanted && op == CompoundOperator::Union));
         let mut arm_infos = Vec::new();
-        // (SQLite's checks: the recursive query, then the setup query's
-        // and each recursive arm's SELECT as it codes them.)
+        // (SQLite's checks as it codes the CTE's FROM item, after its
+        // SELECT: the recursive query, then the SELECT of the setup query
+        // and of each recursive arm; see `auth_order.rs`.)
         if self.stmt.authorizer.is_some() {
-            self.authorize(crate::sql::codegen::auth::action::RECURSIVE, None, None, None)?;
-            self.authorize(crate::sql::codegen::auth::action::SELECT, None, None, None)?;
+            self.stmt.auth_recursive.push((name.to_string(), compounds.len() + 2 - first_recursive));
         }
         if arm_by_arm {
             let info = self.compile_simple(&sel.body.select, None, None, dest)?;
@@ -297,12 +297,6 @@ impl<'b> Compiler<'_> {
         self.frame.recursive.push(crate::sql::codegen::RecursiveBinding { name: name.to_string(), cursor: current, columns: names });
         let mut r = Ok(());
         for cs in &compounds[first_recursive - 1..] {
-            if self.stmt.authorizer.is_some() {
-                if let Err(e) = self.authorize(crate::sql::codegen::auth::action::SELECT, None, None, None) {
-                    r = Err(e);
-                    break;
-                }
-            }
             match self.compile_simple(&cs.select, None, None, dest) {
                 Ok(i) if i.n_columns != n => {
                     r = Err(Error::sql(format!(
