@@ -104,6 +104,11 @@ const STEPS: &[(&str, Option<(i32, &str, i32)>)] = &[
     ("INSERT INTO t3(x, y) VALUES (7, 2)", None),
     ("UPDATE t1 SET c = t2.e FROM t2 WHERE t1.a = t2.a", None),
     ("UPDATE t1 SET b = (SELECT max(d) FROM t2) WHERE a = 1", None),
+    ("UPDATE main.t1 SET b = t3.y FROM t3 WHERE t3.x = t1.a", None),
+    ("UPDATE t1 SET c = c + 1, b = upper(b) WHERE c IN (SELECT e FROM t2)", None),
+    ("DELETE FROM t3 WHERE EXISTS (SELECT 1 FROM t1 WHERE t1.a = t3.y)", None),
+    ("SELECT count(*) FROM main.t1 WHERE EXISTS (SELECT 1 FROM t2 WHERE d > 0)", None),
+    ("SELECT b, (SELECT group_concat(x) FROM t3 WHERE y = t1.a) AS g FROM t1 ORDER BY g", None),
     ("DELETE FROM t2 WHERE a NOT IN (SELECT a FROM t1)", None),
     // SQLITE_IGNORE: the column reads NULL, inside an aggregate too.
     ("SELECT sum(c), max(b), count(c) FROM t1", Some((READ, "c", IGNORE))),

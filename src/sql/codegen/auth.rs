@@ -113,6 +113,17 @@ pub struct AuthAhead {
     compiling: Vec<usize>,
 }
 
+/// The key a subquery's calls are kept under: its text, the same for the
+/// SELECT of the statement and for its copy in the SQL text an UPDATE or
+/// DELETE compiles its WHERE clause from (two subqueries of one text make
+/// the same calls, whichever takes them).
+pub fn ahead_key(sel: &sqlite3_parser::ast::Select<'_>) -> usize {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    crate::sql::parse::ast_text(sel).hash(&mut h);
+    h.finish() as usize
+}
+
 impl AuthAhead {
     /// Whether subquery `sel` was asked about ahead.
     pub fn was_asked(&self, sel: usize) -> bool {
@@ -363,7 +374,9 @@ impl Compiler<'_> {
             return Ok(());
         }
         let body = &sel.body.select;
+        // (Not in an UPDATE's or DELETE's own WHERE, no SELECT's in SQLite.)
         let joined = exists
+            && !self.frame.internal_rowid_read
             && self.select.exists_as_join.contains(&(body as *const sqlite3_parser::ast::OneSelect<'_> as usize))
             && matches!(body, sqlite3_parser::ast::OneSelect::Select { from: Some(f), group_by: None, .. }
                 if f.joins.as_ref().is_none_or(|j| j.is_empty()) && matches!(f.select, Some(sqlite3_parser::ast::SelectTable::Table(..))));
@@ -408,6 +421,7 @@ impl Compiler<'_> {
             _ => false,
         };
         if direct {
+            self.stmt.auth_in_not_coded = true;
             return Ok(());
         }
         self.authorize_subquery(sel, false)

@@ -84,6 +84,16 @@ pub struct StatementState<'s> {
     /// The MATERIALIZED CTEs whose SELECT was asked about: SQLite codes
     /// one once however many times it is read.
     pub auth_materialized: Vec<String>,
+    /// While an UPDATE ... FROM's join compiles, the target table's name
+    /// there: SQLite's check of it as an unread table names the database
+    /// as the statement wrote it (`auth_update_db`).
+    pub auth_update_from: Option<String>,
+    /// The database the UPDATE being compiled names its table in, as
+    /// written (`None`: not written).
+    pub auth_update_db: Option<String>,
+    /// The IN subquery about to be compiled is one SQLite reads from a
+    /// table or index without coding it (`auth.rs`).
+    pub auth_in_not_coded: bool,
     /// The authorizer calls of subqueries asked ahead (`auth.rs`).
     pub auth_ahead: auth::AuthAhead,
     /// Names being resolved are those of a CREATE statement's CHECK

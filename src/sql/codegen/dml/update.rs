@@ -88,6 +88,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         return Err(Error::sql("not an UPDATE"));
     };
     let target_db = c.target_db(tbl_name)?;
+    c.stmt.auth_update_db = tbl_name.db_name.as_ref().map(|d| unquote(d.0));
     if let Some(view) = c.env.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if crate::sql::codegen::dml::instead::has_instead_trigger(c, &view, stmt) {
             return crate::sql::codegen::dml::instead::compile_instead(c, stmt, view, prog);
@@ -132,6 +133,10 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         assignments.push((i, v));
     }
     if ask_values {
+        // (Then the WHERE clause, before any code.)
+        if let Some(w) = where_clause {
+            c.ask_where_ahead(&table, alias.clone(), w, key)?;
+        }
         c.stmt.auth_ahead.begin_compile(key);
     }
     let init = c.begin_program();
@@ -344,10 +349,14 @@ fn collect_from_join(
     c.frame.internal_rowid_read = true;
     c.frame.dml_target = Some(table.name.clone());
     c.frame.row_values_after = rows.into_iter().map(|(_, text, w)| (text, w)).collect();
+    // (SQLite codes the join as a SELECT of its own: its SQLITE_SELECT
+    // check, then its names as any SELECT's.)
+    let from_auth = std::mem::replace(&mut c.stmt.auth_update_from, Some(table.name.clone()));
     let collected = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
-        Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.compile_select(sel, dest).map(|_| ()),
+        Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.authorize_subquery(sel, false).and_then(|()| c.compile_select(sel, dest)).map(|_| ()),
         _ => Err(Error::sql("malformed UPDATE ... FROM")),
     });
+    c.stmt.auth_update_from = from_auth;
     c.frame.internal_rowid_read = false;
     c.frame.dml_target = None;
     c.frame.row_values_after.clear();

@@ -4,17 +4,25 @@
 //! for), HAVING, WHERE, the ON clauses (SQLite moves them into WHERE),
 //! the ORDER BY (a term naming a result alias or a column number reads
 //! nothing), the GROUP BY; within an expression a function before its
-//! arguments, `x LIKE y` as `like(y, x)`. A column of a table, virtual
-//! table included, is asked about each time a name resolves to it.
+//! arguments, `x LIKE y` as `like(y, x)`, a subquery where it is met (an
+//! IN's before its left operand). A column of a table, virtual table
+//! included, is asked about each time a name resolves to it.
 //! The answers are kept per SELECT (`StatementState::auth_answers`), so that
 //! the code reading a column (`emit_column`) or calling a function
-//! (`expr`) does not ask again; a read or call not met here (a subquery
-//! in an expression, compiled later with its own walk, or a read the
-//! statement makes without naming the column) is asked where it is coded.
+//! (`expr`) does not ask again. A subquery of an expression is compiled
+//! later, with its own walk: its calls are asked ahead here, in place
+//! (its arms the last first, as SQLite resolves a compound), against the
+//! scope it will have, and their answers wait for its compile
+//! (`auth::AuthAhead`); one whose FROM is more than tables of the schema
+//! is asked about when compiled. A read the statement makes without
+//! naming the column is asked where it is coded.
 //! A view's columns are asked about as the view's (SQLite's READ of
-//! `view.col`, besides those of the tables inside), and each view or CTE
-//! in FROM then gets the `SQLITE_SELECT` SQLite asks when it flattens or
-//! compiles one, its name the context.
+//! `view.col`, besides those of the tables inside), and each view, CTE or
+//! subquery in FROM then gets the `SQLITE_SELECT` SQLite asks when it
+//! flattens or compiles one (a view's or CTE's name the context), then
+//! the `SQLITE_READ` of `table.""` for each table of FROM no column of
+//! which was read (SQLite's `colUsed` empty), as SQLite asks as it codes
+//! the FROM clause.
 
 use crate::error::Result;
 use crate::sql::codegen::Compiler;
@@ -34,13 +42,24 @@ pub struct AuthAnswers {
     pub calls: crate::util::fast_hash::FastMap<usize, bool>,
     /// Set once the SELECT's names are resolved: a SELECT compiled before
     /// (a view's or CTE's body, in its FROM) is part of its resolution.
-    resolved: bool,
+    pub resolved: bool,
+    /// The SELECT is an IN's that SQLite reads straight from a table or
+    /// index without coding it (`auth.rs`): no check of its FROM.
+    not_coded: bool,
     /// The checks SQLite makes as it flattens or compiles the body of
     /// FROM item N (a view, CTE or subquery): asked after that item's own
     /// `SQLITE_SELECT`.
     nested: Vec<(usize, Vec<Deferred>)>,
     /// The place in FROM of the item being opened.
     opening: usize,
+}
+
+impl AuthAnswers {
+    /// The answers of a SELECT about to be compiled (`not_coded`: an IN's
+    /// SQLite does not code, see the field).
+    pub fn new(not_coded: bool) -> AuthAnswers {
+        AuthAnswers { not_coded, ..Default::default() }
+    }
 }
 
 /// A check SQLite makes once a SELECT's names are resolved, as it
@@ -253,7 +272,7 @@ impl Compiler<'_> {
             }
             checks.extend(mine.nested.iter().filter(|(at, _)| *at == k).flat_map(|(_, v)| v.iter().map(Deferred::clone)));
         }
-        if let Some(names) = names {
+        if let Some(names) = names.filter(|_| !mine.not_coded) {
             self.unread_tables(from, &names, &used, &mut checks);
         }
         // (Inside the FROM of a SELECT still being resolved, they wait
@@ -284,6 +303,9 @@ impl Compiler<'_> {
         for (col, ev, alias_ok) in steps {
             let r = match (col, ev) {
                 (Some(r), _) => r,
+                // (The rowid an UPDATE ... FROM's join carries is read
+                // without a name in SQLite.)
+                (None, Some(AuthEvent::Name(_, n))) if n == crate::sql::resolve::INTERNAL_ROWID => continue,
                 (None, Some(AuthEvent::Name(q, n))) => match self.resolve_name(q.as_deref(), &n) {
                     Ok(Some(r)) => r,
                     // A result alias stands for a copy of its expression,
@@ -363,7 +385,7 @@ impl Compiler<'_> {
     /// tables of the schema joined without USING or NATURAL is asked
     /// about ahead; any other asks when it is compiled.
     fn ask_ahead(&mut self, sel: &ast::Select<'_>, used: &mut [bool], ahead: usize) -> Result<()> {
-        let key = sel as *const ast::Select<'_> as usize;
+        let key = crate::sql::codegen::auth::ahead_key(sel);
         if sel.with.is_some() || self.stmt.auth_ahead.was_asked(key) {
             return Ok(());
         }
@@ -420,6 +442,28 @@ impl Compiler<'_> {
         let before = self.stmt.auth_ahead.begin_asking(owner);
         let r = self.ask_steps(steps, &[], &mut [], 1);
         self.stmt.auth_ahead.end_asking(before);
+        r
+    }
+
+    /// Ask the authorizer about an UPDATE's or DELETE's WHERE clause as
+    /// SQLite resolves it, before any code, the target table `table`
+    /// (named `alias`) the scope; the answers wait for the code of
+    /// statement `owner` (`auth::AuthAhead`).
+    pub(in crate::sql::codegen) fn ask_where_ahead(
+        &mut self,
+        table: &crate::sql::schema::Table,
+        alias: Option<String>,
+        w: &Expr<'_>,
+        owner: usize,
+    ) -> Result<()> {
+        let mut events = Vec::new();
+        collect(w, &mut events);
+        let steps = events.into_iter().map(|ev| (None, Some(ev), false)).collect();
+        self.names.scopes.push(crate::sql::codegen::target::target_scope(table, alias, -1));
+        let before = self.stmt.auth_ahead.begin_asking(owner);
+        let r = self.ask_steps(steps, &[], &mut [], 1);
+        self.stmt.auth_ahead.end_asking(before);
+        self.names.scopes.pop();
         r
     }
 
@@ -525,7 +569,13 @@ impl Compiler<'_> {
             if (table.is_none() && it.table_fn.is_none()) || used.get(it.item).copied().unwrap_or(true) {
                 continue;
             }
-            let db = self.names.home_db.map(|d| self.db_name(d)).or(db.clone());
+            // (An UPDATE ... FROM's target is SQLite's copy of the
+            // statement's: the database as the statement wrote it.)
+            let target = self.stmt.auth_update_from.as_deref().is_some_and(|t| t.eq_ci(name));
+            let db = match target {
+                true => self.stmt.auth_update_db.clone(),
+                false => self.names.home_db.map(|d| self.db_name(d)).or(db.clone()),
+            };
             out.push(Deferred::Unread(name.clone(), db));
         }
     }

@@ -54,10 +54,13 @@ impl Compiler<'_> {
         // The authorizer is asked about the arms' names first, the last
         // arm first, as SQLite resolves a compound before coding any arm
         // (unless the enclosing SELECT asked ahead already).
-        let key = sel as *const Select<'_> as usize;
-        let ahead = self.stmt.authorizer.is_some() && !self.stmt.auth_ahead.was_asked(key) && {
-            self.ask_compound_ahead(sel)?;
-            self.stmt.auth_ahead.begin_compile(key)
+        let key = self.stmt.authorizer.map(|_| crate::sql::codegen::auth::ahead_key(sel));
+        let ahead = match key {
+            Some(key) if !self.stmt.auth_ahead.was_asked(key) => {
+                self.ask_compound_ahead(sel)?;
+                self.stmt.auth_ahead.begin_compile(key)
+            }
+            _ => false,
         };
         let n_arms = sel.body.compounds.as_ref().map_or(0, |c| c.len()) + 1;
         let arms = std::mem::replace(&mut self.select.auth_arms, n_arms);
