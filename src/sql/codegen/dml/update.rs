@@ -351,7 +351,7 @@ fn collect_from_join(
     c.frame.row_values_after = rows.into_iter().map(|(_, text, w)| (text, w)).collect();
     // (SQLite codes the join as a SELECT of its own: its SQLITE_SELECT
     // check, then its names as any SELECT's.)
-    let from_auth = std::mem::replace(&mut c.stmt.auth_update_from, Some(table.name.clone()));
+    let from_auth = c.stmt.auth_update_from.replace(table.name.clone());
     let collected = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
         Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.authorize_subquery(sel, false).and_then(|()| c.compile_select(sel, dest)).map(|_| ()),
         _ => Err(Error::sql("malformed UPDATE ... FROM")),
