@@ -62,6 +62,8 @@ const STEPS: &[(&str, Option<(i32, &str, i32)>)] = &[
     ("SELECT * FROM t1 JOIN t2 USING (a)", None),
     ("SELECT b, d FROM t1 JOIN t2 USING (a) WHERE a > 1", None),
     ("SELECT * FROM t1 NATURAL JOIN t2", None),
+    ("SELECT t1.b FROM t1 JOIN t2 ON t2.d = t1.b JOIN t2 AS t4 USING (a)", None),
+    ("SELECT count(*) FROM t2 JOIN t3 ON t3.x = 1 JOIN t2 AS t5 USING (d)", None),
     ("SELECT t1.b FROM t1 LEFT JOIN t2 ON t1.a = t2.a", None),
     ("SELECT count(*) FROM t1", None),
     ("SELECT count(*) FROM t1, t2", None),

@@ -241,6 +241,18 @@ impl Compiler<'_> {
         // (The FROM items a name read a column of, not the rowid: SQLite's
         // `colUsed`, set whatever the answer.)
         let mut used = vec![false; self.names.scopes.last().map_or(0, |s| s.items.len())];
+        // (A USING/NATURAL join uses its columns on both sides, unless the
+        // column is that side's rowid.)
+        for it in from.iter().filter(|it| !it.using.is_empty()) {
+            for j in &it.on {
+                let crate::sql::model::from::JoinTerm::ColEq(l, r) = j else { continue };
+                for c in l.iter().chain([r]).filter(|c| c.depth == 0 && c.column.is_some()) {
+                    if let Some(u) = used.get_mut(c.item) {
+                        *u = true;
+                    }
+                }
+            }
+        }
         self.ask_steps(all, &aliases, &mut used, 0)?;
         // SQLite runs a query with window functions as a subquery of one,
         // a SELECT of its own; then the views and CTEs of FROM, each a

@@ -205,7 +205,9 @@ impl<'b> Compiler<'_> {
             .collect();
         let using_terms: Vec<Expr<'_>> = using_leaves.iter().map(|[a, b]| Expr::Binary(a, Operator::Equals, b)).collect();
         // (Read without asking the authorizer, as `using_eq_test` reads.)
-        self.stmt.using_leaves.extend(using_leaves.iter().flatten().map(|e| e as *const Expr<'_> as usize));
+        if self.stmt.authorizer.is_some() {
+            self.stmt.using_leaves.extend(using_leaves.iter().flatten().map(|e| e as *const Expr<'_> as usize));
+        }
         let mut using_terms_of: Vec<(u64, &Expr<'_>)> = Vec::new();
         for (k, (li, ri, _)) in using_names.iter().enumerate() {
             // (Each side must name the column it stands for.)
