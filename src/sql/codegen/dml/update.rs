@@ -118,7 +118,11 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         crate::sql::codegen::dml::generated::refuse_target(&table, i, "UPDATE")?;
         if ask_values {
             c.names.scopes.push(target_scope(&table, alias.clone(), -1));
-            let asked = c.ask_value_ahead(&v, key);
+            let asked = match v {
+                SetValue::Expr(e) => c.ask_value_ahead(Some(e), None, key),
+                SetValue::RowElement(sel, 0, _) => c.ask_value_ahead(None, Some(sel), key),
+                SetValue::RowElement(..) | SetValue::Column(..) => Ok(()),
+            };
             c.names.scopes.pop();
             asked?;
         }

@@ -66,17 +66,15 @@ impl Compiler<'_> {
 
     /// Ask the authorizer about an UPDATE's assigned value as SQLite
     /// resolves it, before it checks the column, the target table the
-    /// innermost scope; the answers wait for the code of statement
-    /// `owner` (`auth::AuthAhead`).
-    pub(in crate::sql::codegen) fn ask_value_ahead(&mut self, v: &crate::sql::codegen::dml::assign::SetValue<'_, '_>, owner: usize) -> Result<()> {
-        use crate::sql::codegen::dml::assign::SetValue;
+    /// innermost scope: the expression `e`, or the row-value subquery
+    /// `sel` (resolved once, for its first column); the answers wait for
+    /// the code of statement `owner` (`auth::AuthAhead`).
+    pub(in crate::sql::codegen) fn ask_value_ahead(&mut self, e: Option<&Expr<'_>>, sel: Option<&ast::Select<'_>>, owner: usize) -> Result<()> {
         let mut events = Vec::new();
-        match v {
-            SetValue::Expr(e) => collect(e, &mut events),
-            // (A row-value subquery is resolved once, for its first column.)
-            SetValue::RowElement(sel, 0, _) => events.push(AuthEvent::Subquery(sel)),
-            SetValue::RowElement(..) | SetValue::Column(..) => {}
+        if let Some(e) = e {
+            collect(e, &mut events);
         }
+        events.extend(sel.map(AuthEvent::Subquery));
         let steps = events.into_iter().map(|ev| (None, Some(ev), false)).collect();
         let before = self.stmt.auth_ahead.begin_asking(owner);
         let r = self.ask_steps(steps, &[], &mut [], 1);
