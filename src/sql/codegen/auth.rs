@@ -4,7 +4,11 @@
 //! is asked about each action with SQLite's action codes and arguments:
 //! the statement kind (here, before any code is generated), every column a
 //! real table is read at (`emit_column`), every assigned column of an
-//! UPDATE, every scalar function called. Answers:
+//! UPDATE, every scalar function called, each SELECT SQLite codes (a
+//! subquery, a compound's arms, a trigger body's statements). The order
+//! is SQLite's: its resolver's for names (`query/auth_order.rs`, a
+//! subquery's asked ahead by `query/auth_ahead.rs` and kept here,
+//! [`AuthAhead`]), its code generator's for the rest. Answers:
 //! - `SQLITE_OK`: go on;
 //! - `SQLITE_DENY`: compilation fails with `SQLITE_AUTH` ("not authorized",
 //!   or "access to T.C is prohibited" for a column read);
@@ -19,7 +23,8 @@
 //!
 //! Invariant: a failure found where code generation cannot return an error
 //! (a column read) is parked in `Compiler::auth_error` and reported when
-//! the statement's compilation ends; the first one wins.
+//! the statement's compilation ends; the first one wins, and nothing more
+//! is asked after it (SQLite stops there).
 
 use super::Compiler;
 use crate::error::{Error, Result, SQLITE_AUTH};
