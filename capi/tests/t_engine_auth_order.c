@@ -9,11 +9,8 @@
 ** context, then the view's own columns, then a SELECT with the view's
 ** name as context; a CTE's SELECT likewise); then SQLITE_DENY and
 ** SQLITE_IGNORE on a virtual table's column, a view's column and an
-** aggregate function.
-** Left out because ringlite differs: a SELECT naming no column of a table
-** (SQLite's READ with an empty column name), the SQLITE_SELECT SQLite asks
-** for a subquery in FROM, and the reads of a subquery in an expression
-** (asked where the subquery is compiled, after the enclosing SELECT's). */
+** aggregate function; subqueries in expressions and in FROM, compounds,
+** a table no column of which is read and a USING join. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -136,6 +133,18 @@ int main(void) {
     "WITH Cx AS (SELECT a FROM v) SELECT * FROM Cx",
     "WITH sv AS (SELECT c AS a FROM s) SELECT a FROM sv",
     "WITH c AS (SELECT a FROM sv) SELECT * FROM c, vv WHERE vv.a = c.a",
+    /* subqueries (their reads where the resolver meets them, their
+    ** SELECT when coded), FROM subqueries, compounds (the last arm's
+    ** reads first, a SELECT per arm), a table no column of which is read
+    ** (READ with an empty column), a USING join (its equality reads
+    ** nothing) */
+    "SELECT count(*) FROM s",
+    "SELECT b FROM s WHERE a IN (SELECT x FROM r WHERE x > 1) AND c > ''",
+    "SELECT (SELECT max(x) FROM r WHERE r.x = s.a), b FROM s",
+    "SELECT * FROM (SELECT a, b FROM s WHERE b > 1) AS q WHERE q.a > 0",
+    "SELECT a FROM s UNION SELECT x FROM r ORDER BY 1",
+    "SELECT s.b FROM s JOIN r ON r.x = s.a JOIN s AS s2 USING (a)",
+    "SELECT a FROM v WHERE a IN (SELECT x FROM r)",
     NULL };
   int i;
   sqlite3_open(":memory:", &db);

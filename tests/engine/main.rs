@@ -68,6 +68,7 @@ mod sql_alter_columns;
 mod sql_analyze_order;
 mod sql_async;
 mod sql_attach;
+mod sql_auth_query_order;
 mod sql_auth_schema_rows;
 mod sql_auth_tvf_order;
 mod sql_bulk_values;

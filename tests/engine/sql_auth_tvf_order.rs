@@ -5,8 +5,7 @@
 //! resolver order), the columns of an eponymous table are asked about in
 //! main, the PRAGMA a pragma table runs is asked about when it runs, and
 //! the first use of a virtual table (connected in the middle of the
-//! prepare) asks nothing twice. (Not json_each/json_tree: ringlite's are
-//! not virtual tables and their columns are not asked about.)
+//! prepare) asks nothing twice. (json_each/json_tree: `sql_auth_query_order`.)
 #![allow(unsafe_code)]
 
 use crate::sql_common::{ours_open, run_ours, run_ref, RefDb};

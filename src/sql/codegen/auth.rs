@@ -4,7 +4,11 @@
 //! is asked about each action with SQLite's action codes and arguments:
 //! the statement kind (here, before any code is generated), every column a
 //! real table is read at (`emit_column`), every assigned column of an
-//! UPDATE, every scalar function called. Answers:
+//! UPDATE, every scalar function called, each SELECT SQLite codes (a
+//! subquery, a compound's arms, a trigger body's statements). The order
+//! is SQLite's: its resolver's for names (`query/auth_order.rs`, a
+//! subquery's asked ahead by `query/auth_ahead.rs` and kept here,
+//! [`AuthAhead`]), its code generator's for the rest. Answers:
 //! - `SQLITE_OK`: go on;
 //! - `SQLITE_DENY`: compilation fails with `SQLITE_AUTH` ("not authorized",
 //!   or "access to T.C is prohibited" for a column read);
@@ -19,7 +23,8 @@
 //!
 //! Invariant: a failure found where code generation cannot return an error
 //! (a column read) is parked in `Compiler::auth_error` and reported when
-//! the statement's compilation ends; the first one wins.
+//! the statement's compilation ends; the first one wins, and nothing more
+//! is asked after it (SQLite stops there).
 
 use super::Compiler;
 use crate::error::{Error, Result, SQLITE_AUTH};
@@ -92,6 +97,89 @@ impl AuthReplay {
     }
 }
 
+/// The authorizer calls of subqueries asked ahead: SQLite resolves the
+/// names of a subquery in an expression where the enclosing SELECT's
+/// resolution meets it, while ringlite resolves them when it compiles the
+/// subquery, later. The enclosing SELECT's walk asks them in SQLite's
+/// order (`query/auth_order.rs`) and keeps the answers here by subquery;
+/// the subquery's compile then takes each of its calls' answers from
+/// here rather than asking again. Invariant: an answer is taken only by
+/// the compile of the subquery it was asked for, the first identical
+/// call taking it; a call not asked ahead is asked when it is made.
+#[derive(Debug, Default)]
+pub struct AuthAhead {
+    /// (subquery, call, answer) in the order asked.
+    answers: Vec<(usize, AuthCall, i32)>,
+    /// The subqueries asked about ahead (by the address of their SELECT).
+    asked: Vec<usize>,
+    /// The subquery whose calls are being asked ahead.
+    asking: Option<usize>,
+    /// The subqueries asked about ahead being compiled, innermost last.
+    compiling: Vec<usize>,
+}
+
+/// The key a subquery's calls are kept under: its text, the same for the
+/// SELECT of the statement and for its copy in the SQL text an UPDATE or
+/// DELETE compiles its WHERE clause from (two subqueries of one text make
+/// the same calls, whichever takes them).
+pub fn ahead_key(sel: &sqlite3_parser::ast::Select<'_>) -> usize {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    crate::sql::parse::ast_text(sel).hash(&mut h);
+    h.finish() as usize
+}
+
+impl AuthAhead {
+    /// Whether subquery `sel` was asked about ahead.
+    pub fn was_asked(&self, sel: usize) -> bool {
+        self.asked.contains(&sel)
+    }
+
+    /// Start asking ahead for subquery `sel`; returns the one asked for
+    /// before (to give back to [`Self::end_asking`]).
+    pub fn begin_asking(&mut self, sel: usize) -> Option<usize> {
+        self.asked.push(sel);
+        self.asking.replace(sel)
+    }
+
+    pub fn end_asking(&mut self, before: Option<usize>) {
+        self.asking = before;
+    }
+
+    /// The compile of `sel` starts: it takes the answers asked ahead for
+    /// it (`false`: none were).
+    pub fn begin_compile(&mut self, sel: usize) -> bool {
+        let asked = self.was_asked(sel);
+        if asked {
+            self.compiling.push(sel);
+        }
+        asked
+    }
+
+    pub fn end_compile(&mut self) {
+        self.compiling.pop();
+    }
+
+    /// [`Self::end_compile`] of `sel` if its compile is the innermost.
+    pub fn end_compile_of(&mut self, sel: usize) {
+        if self.compiling.last() == Some(&sel) {
+            self.compiling.pop();
+        }
+    }
+
+    fn take(&mut self, call: &AuthCall) -> Option<i32> {
+        let sel = *self.compiling.last()?;
+        let at = self.answers.iter().position(|(s, c, _)| *s == sel && c == call)?;
+        Some(self.answers.remove(at).2)
+    }
+
+    fn record(&mut self, call: &AuthCall, answer: i32) {
+        if let Some(sel) = self.asking {
+            self.answers.push((sel, call.clone(), answer));
+        }
+    }
+}
+
 /// `SQLITE_DENY`.
 pub const DENY: i32 = 1;
 /// `SQLITE_IGNORE`.
@@ -131,6 +219,7 @@ pub mod action {
     pub const DROP_VTABLE: i32 = 30;
     pub const FUNCTION: i32 = 31;
     pub const SAVEPOINT: i32 = 32;
+    pub const RECURSIVE: i32 = 33;
 }
 
 /// What the authorizer allowed.
@@ -161,31 +250,38 @@ impl Compiler<'_> {
     }
 
     /// The authorizer's answer about one action (`None`: there is none).
-    fn ask_authorizer(&self, code: i32, a: Option<&str>, b: Option<&str>, db: Option<&str>, trigger: Option<&str>) -> Option<i32> {
+    fn ask_authorizer(&mut self, code: i32, a: Option<&str>, b: Option<&str>, db: Option<&str>, trigger: Option<&str>) -> Option<i32> {
         let mut slot = self.stmt.authorizer?.try_borrow_mut().ok()?;
         let auth = slot.as_mut()?;
         let call = AuthCall { code, args: [a, b, db, trigger].map(|x| x.map(str::to_string)) };
-        let mut replay = self.env.auth_replay.and_then(|r| r.try_borrow_mut().ok());
-        if let Some(answer) = replay.as_mut().and_then(|r| r.replayed(&call)) {
+        // (Asked already, in SQLite's order, for the subquery compiled.)
+        if let Some(answer) = self.stmt.auth_ahead.take(&call) {
             return Some(answer);
         }
-        let answer = auth(code, a, b, db, trigger);
-        if let Some(r) = replay.as_mut() {
-            r.record(call, answer);
-        }
+        let mut replay = self.env.auth_replay.and_then(|r| r.try_borrow_mut().ok());
+        let answer = match replay.as_mut().and_then(|r| r.replayed(&call)) {
+            Some(answer) => answer,
+            None => {
+                let answer = auth(code, a, b, db, trigger);
+                if let Some(r) = replay.as_mut() {
+                    r.record(call.clone(), answer);
+                }
+                answer
+            }
+        };
+        self.stmt.auth_ahead.record(&call, answer);
         Some(answer)
     }
 
     /// Ask the authorizer about one action; a denial is an error.
     pub fn authorize(&mut self, code: i32, a: Option<&str>, b: Option<&str>, db: Option<&str>) -> Result<Verdict> {
-        let trigger = self.auth_context();
-        let Some(answer) = self.ask_authorizer(code, a, b, db, trigger.as_deref()) else { return Ok(Verdict::Allow) };
-        match answer {
-            0 => Ok(Verdict::Allow),
-            IGNORE => Ok(Verdict::Ignore),
-            DENY => Err(Error::new(SQLITE_AUTH, "not authorized")),
-            _ => Err(Error::sql("authorizer malfunction")),
+        // (After a denied read SQLite's resolution stops and codes nothing:
+        // nothing more is asked.)
+        if self.stmt.auth_error.is_some() {
+            return Ok(Verdict::Allow);
         }
+        let trigger = self.auth_context();
+        self.authorize_in_context(trigger.as_deref(), code, a, b, db)
     }
 
     /// `SQLITE_READ` of column `col` (`None`: the rowid) of table `table`;
@@ -253,6 +349,18 @@ impl Compiler<'_> {
         }
     }
 
+    /// [`Self::authorize`] with `context` as the authorizer's last
+    /// argument (SQLite's `zAuthContext` set for a FROM item's body).
+    pub fn authorize_in_context(&mut self, context: Option<&str>, code: i32, a: Option<&str>, b: Option<&str>, db: Option<&str>) -> Result<Verdict> {
+        let Some(answer) = self.ask_authorizer(code, a, b, db, context) else { return Ok(Verdict::Allow) };
+        match answer {
+            0 => Ok(Verdict::Allow),
+            IGNORE => Ok(Verdict::Ignore),
+            DENY => Err(Error::new(SQLITE_AUTH, "not authorized")),
+            _ => Err(Error::sql("authorizer malfunction")),
+        }
+    }
+
     /// `SQLITE_SELECT` for a view or CTE in FROM, its name the context
     /// (as SQLite asks when it flattens or compiles one).
     pub fn authorize_from_select(&mut self, name: &str) -> Result<Verdict> {
@@ -260,6 +368,68 @@ impl Compiler<'_> {
         let r = self.authorize(action::SELECT, None, None, None);
         self.expansion.expanding.pop();
         r
+    }
+
+    /// `SQLITE_SELECT` for a subquery of an expression about to be coded,
+    /// as SQLite asks at the start of each `sqlite3Select`; not for an
+    /// `EXISTS` of WHERE that SQLite makes a join of (its EXISTS-to-JOIN:
+    /// one table, no GROUP BY, LIMIT or compound). IGNORE is taken as OK.
+    pub fn authorize_subquery(&mut self, sel: &sqlite3_parser::ast::Select<'_>, exists: bool) -> Result<()> {
+        if self.stmt.authorizer.is_none() {
+            return Ok(());
+        }
+        let body = &sel.body.select;
+        // (Not in an UPDATE's or DELETE's own WHERE, no SELECT's in SQLite.)
+        let joined = exists
+            && !self.frame.internal_rowid_read
+            && self.select.exists_as_join.contains(&(body as *const sqlite3_parser::ast::OneSelect<'_> as usize))
+            && matches!(body, sqlite3_parser::ast::OneSelect::Select { from: Some(f), group_by: None, .. }
+                if f.joins.as_ref().is_none_or(|j| j.is_empty()) && matches!(f.select, Some(sqlite3_parser::ast::SelectTable::Table(..))));
+        if joined {
+            return Ok(());
+        }
+        self.authorize(action::SELECT, None, None, None).map(|_| ())
+    }
+
+    /// [`Self::authorize_subquery`] for the subquery of an IN: not asked
+    /// where SQLite reads the values straight from the table's rowid or an
+    /// index instead of coding the SELECT (`SELECT col FROM t`, one table,
+    /// nothing else, col the rowid or the first column of an index).
+    pub fn authorize_in_subquery(&mut self, sel: &sqlite3_parser::ast::Select<'_>) -> Result<()> {
+        use sqlite3_parser::ast::{OneSelect, ResultColumn, SelectTable};
+        if self.stmt.authorizer.is_none() {
+            return Ok(());
+        }
+        let OneSelect::Select {
+            distinctness: None, columns: [ResultColumn::Expr(e, _)], from: Some(f), where_clause: None, group_by: None, having: None, ..
+        } = &sel.body.select
+        else {
+            return self.authorize_subquery(sel, false);
+        };
+        let simple = sel.limit.is_none() && sel.body.compounds.as_ref().is_none_or(|c| c.is_empty()) && f.joins.as_ref().is_none_or(|j| j.is_empty());
+        let table = match f.select {
+            Some(SelectTable::Table(qn, _, None)) if simple && qn.db_name.is_none() && self.cte_at(&unquote(qn.name.0)).is_none() => {
+                self.env.schema.table(&unquote(qn.name.0))
+            }
+            _ => None,
+        };
+        let column = match crate::sql::model::expr_shape::strip_parens(e) {
+            Expr::Id(id) => Some(unquote(id.0)),
+            Expr::Qualified(_, c) => Some(unquote(c.0)),
+            _ => None,
+        };
+        let direct = match (table.filter(|t| t.root != 0 && t.virtual_table.is_none()), column) {
+            (Some(t), Some(col)) => match t.column_index(&col) {
+                Some(i) => t.rowid_alias == Some(i) || self.env.schema.indexes_of(t).iter().any(|x| x.columns.first().is_some_and(|k| k.column == Some(i))),
+                None => t.without_rowid.is_none() && ["rowid", "oid", "_rowid_"].iter().any(|r| r.eq_ci(&col)),
+            },
+            _ => false,
+        };
+        if direct {
+            self.stmt.auth_in_not_coded = true;
+            return Ok(());
+        }
+        self.authorize_subquery(sel, false)
     }
 
     /// `authorize_function` for the call `e`, unless the SELECT's

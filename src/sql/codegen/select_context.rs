@@ -10,6 +10,9 @@ use std::collections::HashMap;
 /// What one SELECT hands the next one compiled or its FROM clause.
 #[derive(Default)]
 pub struct SelectContext {
+    /// The number of arms of the compound whose arms are compiling (the
+    /// `SQLITE_SELECT` checks SQLite makes for them: `compile_arm`).
+    pub auth_arms: usize,
     /// The next simple SELECT is an arm of a compound given the compound's
     /// ORDER BY only to offer it to a virtual table (the compound sorts
     /// its rows at the end): the arm does not sort them itself.

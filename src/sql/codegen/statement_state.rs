@@ -68,6 +68,38 @@ pub struct StatementState<'s> {
     /// An authorizer failure found where no error could be returned; the
     /// compilation fails with it at the end.
     pub auth_error: Option<Error>,
+    /// Column reads being coded are a join's USING/NATURAL equality,
+    /// which SQLite builds of column references it never resolves by
+    /// name: the authorizer is not asked about them, and its IGNORE
+    /// answer for a name does not make them NULL (`emit_join_columns`).
+    pub unasked_reads: bool,
+    /// The addresses of the column operands of the USING/NATURAL
+    /// equalities the join being opened offers for lookups (read without
+    /// asking too; valid while `open_loops_with` runs).
+    pub using_leaves: Vec<usize>,
+    /// The cursors of the json_each/json_tree tables of FROM, with the
+    /// name of the eponymous table SQLite reads (whose columns its
+    /// authorizer is asked about: `query/auth_order.rs`).
+    pub json_tables: Vec<(i32, &'static str)>,
+    /// The recursive CTEs compiled and the number of SELECTs SQLite codes
+    /// for each (the setup query and the recursive arms): their checks
+    /// wait for the CTE's own SELECT (`query/auth_order.rs`).
+    pub auth_recursive: Vec<(String, usize)>,
+    /// The MATERIALIZED CTEs whose SELECT was asked about: SQLite codes
+    /// one once however many times it is read.
+    pub auth_materialized: Vec<String>,
+    /// While an UPDATE ... FROM's join compiles, the target table's name
+    /// there: SQLite's check of it as an unread table names the database
+    /// as the statement wrote it (`auth_update_db`).
+    pub auth_update_from: Option<String>,
+    /// The database the UPDATE being compiled names its table in, as
+    /// written (`None`: not written).
+    pub auth_update_db: Option<String>,
+    /// The IN subquery about to be compiled is one SQLite reads from a
+    /// table or index without coding it (`auth.rs`).
+    pub auth_in_not_coded: bool,
+    /// The authorizer calls of subqueries asked ahead (`auth.rs`).
+    pub auth_ahead: auth::AuthAhead,
     /// Names being resolved are those of a CREATE statement's CHECK
     /// constraints, generated columns or index expressions: whether a
     /// double-quoted one may be a string is `SQLITE_DBCONFIG_DQS_DDL`'s

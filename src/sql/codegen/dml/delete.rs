@@ -29,6 +29,7 @@ pub fn compile_delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     }
     let pushed = c.push_with(with.as_ref())?;
     let r = compile_delete_body(c, stmt, prog);
+    c.stmt.auth_ahead.end_compile_of(stmt as *const Stmt<'_> as usize);
     if pushed {
         c.frame.ctes.pop();
     }
@@ -50,6 +51,13 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     }
     let alias = tbl_name.alias.as_ref().map(|a| unquote(a.0));
     let table = c.writable_table(target_db, &unquoted(tbl_name.name.0))?;
+    // (SQLite resolves the WHERE clause before any code: its names are
+    // asked about then, their answers kept for the code, `AuthAhead`.)
+    if let (Some(w), true) = (where_clause, c.stmt.authorizer.is_some()) {
+        let key = stmt as *const Stmt<'_> as usize;
+        c.ask_where_ahead(&table, alias.clone(), w, key)?;
+        c.stmt.auth_ahead.begin_compile(key);
+    }
     let init = c.begin_program();
     if let Some(sqlite3_parser::ast::Indexed::IndexedBy(ix)) = indexed {
         c.check_indexed_by(&table, &unquote(ix.0))?;

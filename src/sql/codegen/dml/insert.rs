@@ -215,6 +215,9 @@ fn compile_insert_body(
                 match crate::sql::codegen::dml::insert_xfer::emit_transfer(c, sel, &t, oc, shape_ok)? {
                     crate::sql::codegen::dml::insert_xfer::Transfer::Complete => {}
                     crate::sql::codegen::dml::insert_xfer::Transfer::NotApplicable => {
+                        // (SQLite codes the SELECT as any: its SQLITE_SELECT
+                        // check comes before its names are resolved.)
+                        c.authorize_subquery(sel, false)?;
                         insert_select_rows(c, sel, &t, &targets, oc, upsert.as_ref(), &count_check)?;
                     }
                     crate::sql::codegen::dml::insert_xfer::Transfer::Guarded { row_path, end } => {

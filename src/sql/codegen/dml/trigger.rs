@@ -335,6 +335,16 @@ impl Compiler<'_> {
                     if let Some(c2) = c2 {
                         crate::sql::parse_limits::check_trigger_statement(c2, limit)?;
                     }
+                    // Each statement of the body is checked as SQLite's
+                    // trigger program checks it (the trigger's name the
+                    // context): a SELECT, an INSERT or a DELETE as a whole,
+                    // an UPDATE by its columns (`update.rs`); an IGNORE
+                    // leaves a SELECT or INSERT out.
+                    if let Some(ast::Cmd::Stmt(s @ (Stmt::Select(_) | Stmt::Insert { .. } | Stmt::Delete { .. }))) = c2 {
+                        if self.authorize_statement(s)? == crate::sql::codegen::auth::Verdict::Ignore {
+                            return Ok(());
+                        }
+                    }
                     match c2 {
                         Some(ast::Cmd::Stmt(Stmt::Select(sel))) => self.compile_select(sel, crate::sql::model::query::Dest::Discard).map(|_| ()),
                         Some(ast::Cmd::Stmt(s)) => {

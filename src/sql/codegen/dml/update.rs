@@ -76,6 +76,7 @@ pub fn compile_update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program)
     }
     let pushed = c.push_with(with.as_ref())?;
     let r = compile_update_body(c, stmt, prog);
+    c.stmt.auth_ahead.end_compile_of(stmt as *const Stmt<'_> as usize);
     if pushed {
         c.frame.ctes.pop();
     }
@@ -87,6 +88,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         return Err(Error::sql("not an UPDATE"));
     };
     let target_db = c.target_db(tbl_name)?;
+    c.stmt.auth_update_db = tbl_name.db_name.as_ref().map(|d| unquote(d.0));
     if let Some(view) = c.env.schema.table_in(target_db, &unquoted(tbl_name.name.0)).filter(|t| t.view_select.is_some()).cloned() {
         if crate::sql::codegen::dml::instead::has_instead_trigger(c, &view, stmt) {
             return crate::sql::codegen::dml::instead::compile_instead(c, stmt, view, prog);
@@ -106,6 +108,12 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     }
     let oc = c.conflict_resolution(*or_conflict);
     let mut assignments = Vec::new();
+    // (SQLite resolves each value before it checks its column: the
+    // value's names are asked about then, their answers kept for the
+    // code, `auth.rs` `AuthAhead`; not with FROM, whose join resolves
+    // them later.)
+    let key = stmt as *const Stmt<'_> as usize;
+    let ask_values = c.stmt.authorizer.is_some() && from.is_none();
     let resolved = match resolve_sets(&table, sets, true) {
         Ok(r) => r,
         // SQLite resolves each SET item's expression before it looks its
@@ -131,6 +139,16 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     };
     for (i, v) in resolved {
         crate::sql::codegen::dml::generated::refuse_target(&table, i, "UPDATE")?;
+        if ask_values {
+            c.names.scopes.push(target_scope(&table, alias.clone(), -1));
+            let asked = match v {
+                SetValue::Expr(e) => c.ask_value_ahead(Some(e), None, key),
+                SetValue::RowElement(sel, 0, _) => c.ask_value_ahead(None, Some(sel), key),
+                SetValue::RowElement(..) | SetValue::Column(..) => Ok(()),
+            };
+            c.names.scopes.pop();
+            asked?;
+        }
         if c.stmt.authorizer.is_some() {
             let col = table.columns.get(i).map_or_else(|| "ROWID".to_string(), |col| col.name.clone());
             let db = c.db_name(table.db);
@@ -140,6 +158,13 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             }
         }
         assignments.push((i, v));
+    }
+    if ask_values {
+        // (Then the WHERE clause, before any code.)
+        if let Some(w) = where_clause {
+            c.ask_where_ahead(&table, alias.clone(), w, key)?;
+        }
+        c.stmt.auth_ahead.begin_compile(key);
     }
     let init = c.begin_program();
     let unopened = untouched_indexes_without_collation(c, &table, &assignments, oc);
@@ -351,10 +376,14 @@ fn collect_from_join(
     c.frame.internal_rowid_read = true;
     c.frame.dml_target = Some(table.name.clone());
     c.frame.row_values_after = rows.into_iter().map(|(_, text, w)| (text, w)).collect();
+    // (SQLite codes the join as a SELECT of its own: its SQLITE_SELECT
+    // check, then its names as any SELECT's.)
+    let from_auth = c.stmt.auth_update_from.replace(table.name.clone());
     let collected = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
-        Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.compile_select(sel, dest).map(|_| ()),
+        Some(sqlite3_parser::ast::Cmd::Stmt(Stmt::Select(sel))) => c.authorize_subquery(sel, false).and_then(|()| c.compile_select(sel, dest)).map(|_| ()),
         _ => Err(Error::sql("malformed UPDATE ... FROM")),
     });
+    c.stmt.auth_update_from = from_auth;
     c.frame.internal_rowid_read = false;
     c.frame.dml_target = None;
     c.frame.row_values_after.clear();

@@ -37,7 +37,11 @@ impl Compiler<'_> {
     /// computed from the row's other columns).
     pub fn emit_column(&mut self, r: &ColumnRef, target: i32) -> Result<()> {
         // (A read the SELECT's resolution asked about is not asked again.)
-        let answered = self.stmt.auth_answers.last().and_then(|a| a.reads.get(&(r.cursor, r.column.map_or(-1, |c| c as i64)))).copied();
+        // (Nor one of a join's USING equality: `emit_join_columns`.)
+        let answered = match self.stmt.unasked_reads {
+            true => Some(true),
+            false => self.stmt.auth_answers.last().and_then(|a| a.reads.get(&(r.cursor, r.column.map_or(-1, |c| c as i64)))).copied(),
+        };
         if answered == Some(false) {
             self.b.add(Opcode::Null, 0, target, 0);
             return Ok(());
@@ -135,6 +139,17 @@ impl Compiler<'_> {
         }
         self.b.bind(done);
         Ok(())
+    }
+
+    /// [`Self::emit_coalesce`] for a join's USING/NATURAL equality: SQLite
+    /// makes that term of column references it does not resolve by name,
+    /// so the authorizer is not asked about these reads (nor does an
+    /// IGNORE answer for the named column make them NULL).
+    pub fn emit_join_columns(&mut self, columns: &[ColumnRef], target: i32) -> Result<()> {
+        let was = std::mem::replace(&mut self.stmt.unasked_reads, true);
+        let r = self.emit_coalesce(columns, target);
+        self.stmt.unasked_reads = was;
+        r
     }
 
     /// P4 for `Column`: the constant DEFAULT a short record reads.

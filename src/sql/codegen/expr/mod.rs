@@ -523,6 +523,8 @@ impl Compiler<'_> {
                 let (t, c) = (unquoted(t.0), unquoted(c.0));
                 if !self.vtab_unchanged_read(&t, &c, target)? {
                     match self.resolve_name(Some(&t), &c)? {
+                        // (An operand of a USING equality: `emit_join_columns`.)
+                        Some(r) if self.stmt.using_leaves.contains(&(e as *const Expr<'_> as usize)) => self.emit_join_columns(&[r], target)?,
                         Some(r) => self.emit_column(&r, target)?,
                         None => return Err(no_such_column(Some(&t), &c)),
                     }

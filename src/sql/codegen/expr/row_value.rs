@@ -358,6 +358,7 @@ impl Compiler<'_> {
                 let once = self.b.add(Opcode::Once, 0, 0, 0);
                 self.b.add(Opcode::Null, 0, first, first + n as i32 - 1);
                 let done = self.b.label();
+                self.authorize_subquery(sel, false)?;
                 let info = self.compile_select(sel, crate::sql::model::query::Dest::Scalar { reg: first, done })?;
                 if info.n_columns != n {
                     return Err(misused());

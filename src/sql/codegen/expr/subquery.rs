@@ -103,6 +103,7 @@ impl Compiler<'_> {
         let once = self.once_placeholder();
         let key = crate::value::record::KeyField { collation: self.collation(collation)?, descending: false };
         self.b.add4(Opcode::OpenEphemeral, cur, 1, 0, P4::KeyInfo(Arc::new(crate::value::record::KeyInfo { fields: vec![key] })), 0);
+        self.authorize_in_subquery(sel)?;
         let line = self.stmt.eqp.open_subquery("LIST", sel);
         let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur));
         self.stmt.eqp.close_subquery(line, info.as_ref().is_ok_and(|i| i.correlated));
@@ -131,6 +132,7 @@ impl Compiler<'_> {
         let fields =
             (0..width).map(|_| crate::value::record::KeyField { collation: crate::value::collation::Collation::binary(), descending: false }).collect();
         self.b.add4(Opcode::OpenEphemeral, cur, width as i32, 0, P4::KeyInfo(Arc::new(crate::value::record::KeyInfo { fields })), 0);
+        self.authorize_in_subquery(sel)?;
         let line = self.stmt.eqp.open_subquery("LIST", sel);
         let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur));
         self.stmt.eqp.close_subquery(line, info.as_ref().is_ok_and(|i| i.correlated));
@@ -160,6 +162,7 @@ impl Compiler<'_> {
         );
         let bloom = self.bloom_start(sel, cur);
         let start = self.b.here();
+        self.authorize_in_subquery(sel)?;
         let line = self.stmt.eqp.open_subquery("LIST", sel);
         let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur));
         // Values are matched under the comparison's collation: the left
@@ -222,6 +225,7 @@ impl Compiler<'_> {
         self.b.add4(Opcode::OpenEphemeral, cur, n as i32, 0, P4::KeyInfo(std::sync::Arc::new(crate::value::record::KeyInfo { fields })), 0);
         let bloom = self.bloom_start(sel, cur);
         let start = self.b.here();
+        self.authorize_in_subquery(sel)?;
         let line = self.stmt.eqp.open_subquery("LIST", sel);
         let info = self.compile_select(sel, crate::sql::model::query::Dest::EphemIndex(cur));
         let correlated = info.as_ref().is_ok_and(|i| i.correlated);
@@ -358,6 +362,7 @@ impl Compiler<'_> {
         let once = self.once_placeholder();
         self.b.add(Opcode::Integer, 0, r, 0);
         let done = self.b.label();
+        self.authorize_subquery(sel, true)?;
         let line = self.stmt.eqp.open_subquery("SCALAR", sel);
         let info = self.compile_select(sel, crate::sql::model::query::Dest::Exists { reg: r, done });
         self.stmt.eqp.close_subquery(line, info.as_ref().is_ok_and(|i| i.correlated));
@@ -383,6 +388,7 @@ impl Compiler<'_> {
         let once = self.once_placeholder();
         self.b.add(Opcode::Null, 0, r, 0);
         let done = self.b.label();
+        self.authorize_subquery(sel, false)?;
         let line = self.stmt.eqp.open_subquery("SCALAR", sel);
         let info = self.compile_select(sel, crate::sql::model::query::Dest::Scalar { reg: r, done });
         self.stmt.eqp.close_subquery(line, info.as_ref().is_ok_and(|i| i.correlated));

@@ -755,6 +755,20 @@ pub(crate) fn schema_rows(
 /// The rows of the list pragmas that read no schema (`compile_options`,
 /// `function_list`, `database_list`, `collation_list`): column names and
 /// rows.
+/// Add module `name` to the rows of `module_list` (kept sorted) unless
+/// listed.
+pub fn add_module_name(rows: &mut Vec<Vec<Value>>, name: &str) {
+    let listed = |r: &Vec<Value>, above: bool| match r.first() {
+        Some(Value::Text(t)) if above => t.as_slice() > name.as_bytes(),
+        Some(Value::Text(t)) => t.as_slice() == name.as_bytes(),
+        _ => false,
+    };
+    if !rows.iter().any(|r| listed(r, false)) {
+        let at = rows.iter().position(|r| listed(r, true)).unwrap_or(rows.len());
+        rows.insert(at, vec![Value::text(name)]);
+    }
+}
+
 pub fn list_rows(c: &Compiler<'_>, pragma: &str) -> Option<(Vec<&'static str>, Vec<Vec<Value>>)> {
     match pragma {
         "collation_list" => Some((
@@ -778,8 +792,16 @@ pub fn list_rows(c: &Compiler<'_>, pragma: &str) -> Option<(Vec<&'static str>, V
         "pragma_list" => Some((vec!["name"], crate::sql::codegen::pragma::pragma_names::PRAGMA_NAMES.iter().map(|n| vec![Value::text(*n)]).collect())),
         "module_list" => {
             // The modules registered on the connection (the built-in
-            // extensions' and the application's), in a stable order.
+            // extensions' and the application's) and, as SQLite registers
+            // theirs when first used, the PRAGMA tables used so far, in a
+            // stable order.
             let mut names = c.env.vtabs.map(|r| r.module_names()).unwrap_or_default();
+            let used = c.env.vtabs.map(|r| r.all_tables()).unwrap_or_default();
+            for inst in used {
+                if inst.name.ascii_lower().starts_with("pragma_") && !names.iter().any(|n| n.eq_ci(&inst.name)) {
+                    names.push(inst.name.ascii_lower());
+                }
+            }
             crate::util::cold_sort::sort(&mut names);
             Some((vec!["name"], names.into_iter().map(|n| vec![Value::text(n)]).collect()))
         }

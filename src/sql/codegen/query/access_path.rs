@@ -122,7 +122,7 @@ impl<'b> Compiler<'_> {
         // tested with the join's other terms.
         if let Some(l) = self.using_rowid_value(it, before) {
             let r = self.b.reg();
-            self.emit_column(&l, r)?;
+            self.emit_join_columns(std::slice::from_ref(&l), r)?;
             self.b.add(Opcode::SeekRowid, it.cursor, end, r);
             self.stmt.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
             self.loops.loop_one_row = true;

@@ -51,6 +51,43 @@ impl Compiler<'_> {
 
     /// Compile a compound SELECT feeding `dest`.
     pub fn compile_compound(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
+        // The authorizer is asked about the arms' names first, the last
+        // arm first, as SQLite resolves a compound before coding any arm
+        // (unless the enclosing SELECT asked ahead already).
+        let key = self.stmt.authorizer.map(|_| crate::sql::codegen::auth::ahead_key(sel));
+        let ahead = match key {
+            Some(key) if !self.stmt.auth_ahead.was_asked(key) => {
+                self.ask_compound_ahead(sel)?;
+                self.stmt.auth_ahead.begin_compile(key)
+            }
+            _ => false,
+        };
+        let n_arms = sel.body.compounds.as_ref().map_or(0, |c| c.len()) + 1;
+        let arms = std::mem::replace(&mut self.select.auth_arms, n_arms);
+        let r = self.compile_compound_arms_of(sel, dest);
+        self.select.auth_arms = arms;
+        if ahead {
+            self.stmt.auth_ahead.end_compile();
+        }
+        r
+    }
+
+    /// `SQLITE_SELECT` for the arm `j` about to be compiled, as SQLite
+    /// asks them: it codes a compound of N arms as the compound of the
+    /// first N-1 (its own SELECT) then the last arm (another), so the
+    /// first arm comes after N-1 checks and each other arm after one.
+    fn authorize_arm(&mut self, j: usize) -> Result<()> {
+        if self.stmt.authorizer.is_none() {
+            return Ok(());
+        }
+        let n = if j == 0 { self.select.auth_arms.saturating_sub(1) } else { 1 };
+        for _ in 0..n {
+            self.authorize(crate::sql::codegen::auth::action::SELECT, None, None, None)?;
+        }
+        Ok(())
+    }
+
+    fn compile_compound_arms_of(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
         let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
         self.check_arm_tables_exist(sel)?;
         // Arms whose widths differ, seen before any is compiled: SQLite's
@@ -364,6 +401,7 @@ impl Compiler<'_> {
     /// in one is offered that order): the arm sorts nothing itself, the
     /// compound sorts its rows at the end.
     fn compile_arm(&mut self, j: usize, arm: &OneSelect<'_>, order: Option<&[SortedColumn<'_>]>, dest: Dest) -> Result<SelectInfo> {
+        self.authorize_arm(j)?;
         self.select.arm_order_offered_only = order.is_some();
         self.select.arm_order_probed = self.select.arm_probed_names.get(j).cloned().unwrap_or_default();
         let out = self.compile_simple(arm, order, None, dest);
@@ -376,6 +414,7 @@ impl Compiler<'_> {
     /// LIMIT); `limit` is the compound's, for what its virtual table is
     /// offered.
     fn compile_arm_limited(&mut self, j: usize, arm: &OneSelect<'_>, limit: Option<&sqlite3_parser::ast::Limit<'_>>, dest: Dest) -> Result<SelectInfo> {
+        self.authorize_arm(j)?;
         self.select.arm_order_probed = self.select.arm_probed_names.get(j).cloned().unwrap_or_default();
         let limit = limit.filter(|_| self.select.compound_limit.is_some());
         let out = self.compile_simple(arm, None, limit, dest);

@@ -21,6 +21,7 @@
 
 pub(in crate::sql::codegen) mod access_path;
 pub mod aggregate;
+pub(in crate::sql::codegen) mod auth_ahead;
 pub(in crate::sql::codegen) mod auth_order;
 pub mod column_text;
 pub mod compound;

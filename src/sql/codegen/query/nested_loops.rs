@@ -56,8 +56,8 @@ impl<'b> Compiler<'_> {
     fn using_eq_test(&mut self, l: &[ColumnRef], r: &ColumnRef, next: i32) -> Result<()> {
         let lr = self.b.reg();
         let rr = self.b.reg();
-        self.emit_coalesce(l, lr)?;
-        self.emit_column(r, rr)?;
+        self.emit_join_columns(l, lr)?;
+        self.emit_join_columns(std::slice::from_ref(r), rr)?;
         let t = self.b.reg();
         // As `l = r`: the left column's affinity and collation (BINARY
         // when it declares none) first; a coalesce() of several has
@@ -88,6 +88,14 @@ impl<'b> Compiler<'_> {
     /// later joins run again for those rows). The passes run in FROM
     /// order: an earlier pass may record matches of a later join.
     pub fn open_loops_with<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>], req: &LoopRequest) -> Result<(Vec<Loop>, bool)> {
+        // (The USING equalities' operands live only while the loops open.)
+        let leaves = self.stmt.using_leaves.len();
+        let r = self.open_loops_in(items, terms, req);
+        self.stmt.using_leaves.truncate(leaves);
+        r
+    }
+
+    fn open_loops_in<'a>(&mut self, items: &[FromItem<'a, 'b>], terms: &[&'a Expr<'b>], req: &LoopRequest) -> Result<(Vec<Loop>, bool)> {
         let n = items.len();
         if n > 64 {
             return Err(Error::sql("at most 64 tables in a join"));
@@ -196,6 +204,10 @@ impl<'b> Compiler<'_> {
             })
             .collect();
         let using_terms: Vec<Expr<'_>> = using_leaves.iter().map(|[a, b]| Expr::Binary(a, Operator::Equals, b)).collect();
+        // (Read without asking the authorizer, as `using_eq_test` reads.)
+        if self.stmt.authorizer.is_some() {
+            self.stmt.using_leaves.extend(using_leaves.iter().flatten().map(|e| e as *const Expr<'_> as usize));
+        }
         let mut using_terms_of: Vec<(u64, &Expr<'_>)> = Vec::new();
         for (k, (li, ri, _)) in using_names.iter().enumerate() {
             // (Each side must name the column it stands for.)

@@ -206,6 +206,12 @@ impl<'b> Compiler<'_> {
         let setup_ops = compounds[..first_recursive - 1].iter().map(|c| c.operator);
         let arm_by_arm = setup_ops.clone().all(|op| op == CompoundOperator::UnionAll || (dedupe_wanted && op == CompoundOperator::Union));
         let mut arm_infos = Vec::new();
+        // (SQLite's checks as it codes the CTE's FROM item, after its
+        // SELECT: the recursive query, then the SELECT of the setup query
+        // and of each recursive arm; see `auth_order.rs`.)
+        if self.stmt.authorizer.is_some() {
+            self.stmt.auth_recursive.push((name.to_string(), compounds.len() + 2 - first_recursive));
+        }
         if arm_by_arm {
             let info = self.compile_simple(&sel.body.select, None, None, dest)?;
             if let Some(c) = &cols {

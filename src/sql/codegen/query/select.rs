@@ -140,7 +140,13 @@ impl Compiler<'_> {
     /// LIMIT) feeding `dest`.
     pub fn compile_select(&mut self, sel: &Select<'_>, dest: Dest) -> Result<SelectInfo> {
         self.names.select_depth += 1;
+        // (A subquery whose authorizer calls were asked ahead takes their
+        // answers: `auth.rs`, `AuthAhead`.)
+        let ahead = self.stmt.authorizer.is_some() && self.stmt.auth_ahead.begin_compile(crate::sql::codegen::auth::ahead_key(sel));
         let r = crate::sql::parse::with_stack(|| self.compile_select_inner(sel, dest));
+        if ahead {
+            self.stmt.auth_ahead.end_compile();
+        }
         self.names.select_depth -= 1;
         r
     }
@@ -157,6 +163,7 @@ impl Compiler<'_> {
         let Some(pushed) = pushed else { return self.compile_select(sel, dest) };
         debug_assert!(sel.body.compounds.as_ref().is_none_or(|c| c.is_empty()), "a term is pushed into one SELECT only");
         self.names.select_depth += 1;
+        let ahead = self.stmt.authorizer.is_some() && self.stmt.auth_ahead.begin_compile(crate::sql::codegen::auth::ahead_key(sel));
         let r = crate::sql::parse::with_stack(|| {
             let pushed_ctes = self.push_with(sel.with.as_ref())?;
             let r = self.compile_simple_with(&sel.body.select, sel.order_by, sel.limit, dest, Some(pushed));
@@ -165,6 +172,9 @@ impl Compiler<'_> {
             }
             r
         });
+        if ahead {
+            self.stmt.auth_ahead.end_compile();
+        }
         self.names.select_depth -= 1;
         r
     }
@@ -759,7 +769,8 @@ impl Compiler<'_> {
         // (This SELECT's authorizer answers, see `auth_order.rs`.)
         let auth_depth = self.stmt.auth_answers.len();
         if self.stmt.authorizer.is_some() {
-            self.stmt.auth_answers.push(Default::default());
+            let not_coded = std::mem::take(&mut self.stmt.auth_in_not_coded);
+            self.stmt.auth_answers.push(crate::sql::codegen::query::auth_order::AuthAnswers::new(not_coded));
         }
         let result = (|| -> Result<SelectInfo> {
             // `SELECT ... FROM recursive_cte LIMIT n`: the CTE need not
@@ -997,8 +1008,9 @@ impl Compiler<'_> {
             }
             self.check_names_in(&clauses)?;
             // (Not for the SELECT carrying an UPDATE's or DELETE's WHERE,
-            // whose result list is the statement's own rowid read.)
-            let dml_where = self.names.select_depth == self.names.dml_where_level || self.frame.internal_rowid_read;
+            // whose result list is the statement's own rowid read and whose
+            // WHERE was asked about before any code: `dml/delete.rs`.)
+            let dml_where = self.names.select_depth == self.names.dml_where_level;
             if self.stmt.authorizer.is_some() && !self.stmt.auth_answers.is_empty() && !dml_where {
                 // (The authorizer's reads and calls in the resolver's
                 // order: `auth_order.rs`.)
@@ -1017,7 +1029,10 @@ impl Compiler<'_> {
                     .chain(group_by.as_deref().into_iter().flat_map(|g| g.iter()).map(|e| (e, false)))
                     .collect();
                 let written = exists_written.as_deref().unwrap_or(&items);
-                self.authorize_in_resolver_order(written, &rest, &ordering, &items_from, items_windows || order_windows)?;
+                self.authorize_in_resolver_order(written, &rest, &ordering, &items_from, from.as_ref(), items_windows || order_windows)?;
+            } else if let Some(a) = self.stmt.auth_answers.last_mut() {
+                // (Its subqueries' checks are not held for it.)
+                a.resolved = true;
             }
             if having.is_some() && !is_agg {
                 return Err(Error::sql("HAVING clause on a non-aggregate query"));

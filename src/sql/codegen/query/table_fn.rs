@@ -129,6 +129,7 @@ impl<'b> Compiler<'_> {
             return Err(Error::sql(format!("too many arguments on {}() - max 2", name.ascii_lower())));
         }
         let cur = self.b.cursor();
+        self.stmt.json_tables.push((cur, ["json_each", "json_tree", "jsonb_each", "jsonb_tree"][usize::from(recursive)]));
         self.b.add(Opcode::OpenEphemeral, cur, COLUMNS.len() as i32, 0);
         let item = ScopeItem {
             name: alias.unwrap_or_else(|| name.ascii_lower()),
@@ -427,7 +428,12 @@ impl<'b> Compiler<'_> {
     fn schema_pragma_rows(&mut self, pragma: &str, arg: Option<&str>, db: Option<usize>) -> Result<(Vec<String>, Vec<Vec<crate::value::Value>>)> {
         // (Rows known when compiling: the statement checks the schemas.)
         crate::sql::codegen::pragma::verify_schemas(self, db);
-        if let Some((names, rows)) = crate::sql::codegen::pragma::list_rows(self, pragma) {
+        if let Some((names, mut rows)) = crate::sql::codegen::pragma::list_rows(self, pragma) {
+            // SQLite registers the module of a PRAGMA table when a
+            // statement first names it, this one's before it runs.
+            if pragma == "module_list" {
+                crate::sql::codegen::pragma::add_module_name(&mut rows, "pragma_module_list");
+            }
             return Ok((names.into_iter().map(str::to_string).collect(), rows));
         }
         if pragma == "table_list" {
