@@ -14,7 +14,7 @@
 use super::cell::get_u32;
 use super::{Btree, Pgno};
 use crate::error::{Error, Result};
-use crate::pager::header::{put_u32, FREELIST_COUNT, FREELIST_TRUNK};
+use crate::pager::header::{put_u32, DB_SIZE, FREELIST_COUNT, FREELIST_TRUNK};
 
 impl Btree {
     /// A page for new content: from the freelist, else one past the end.
@@ -60,6 +60,11 @@ impl Btree {
     /// skipped; pointer-map pages met on the way are created (zeroed).
     pub(super) fn grow(&mut self) -> Result<Pgno> {
         let autovacuum = self.autovacuum()?;
+        // Page 1 records the new size, so it changes (and is journaled)
+        // here, before the new page exists, as SQLite's allocateBtreePage
+        // writes it: an application VFS sees page 1's journal record at
+        // this point of the journal, not at the commit's end.
+        self.pager.page_mut(1)?;
         loop {
             let pgno = self.pager.db_size() + 1;
             if pgno == self.pager.pending_byte_page() {
@@ -68,6 +73,8 @@ impl Btree {
                 self.pager.page_new(pgno)?;
             } else {
                 self.pager.page_new(pgno)?;
+                let size = self.pager.db_size();
+                put_u32(self.pager.page_mut(1)?, DB_SIZE, size);
                 return Ok(pgno);
             }
         }

@@ -1015,6 +1015,12 @@ impl Pager {
         if pgno == self.db_size + 1 {
             self.check_growth(pgno)?;
         }
+        if pgno > self.orig_db_size && self.sector > self.page_size && self.wal.is_none() && self.journal_mode.uses_file() && !self.opts.memory {
+            // A new page shares its sector with pages the file had: those
+            // are journaled now, as SQLite's pager journals a large
+            // sector's other pages whenever one of its pages is written.
+            self.list_for_journal(pgno);
+        }
         self.record_undo(pgno);
         if pgno == self.db_size + 1 {
             self.db_size = pgno;
