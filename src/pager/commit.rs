@@ -234,6 +234,7 @@ impl Pager {
                         data.copy_from_slice(self.page(*pgno)?);
                         cs.push(self.file.write((*pgno as u64 - 1) * ps, Buffer::from_vec(data))?);
                     }
+                    self.count_writes(dirty.len());
                     if file_size > self.db_size as u64 * ps {
                         cs.push(self.file.truncate(self.db_size as u64 * ps)?);
                     }

@@ -49,6 +49,7 @@ mod read_txn;
 mod recovery;
 pub mod savepoint;
 mod spill;
+pub mod stats;
 pub mod subjournal;
 pub mod super_journal;
 mod temp_journal;
@@ -382,6 +383,8 @@ pub struct Pager {
     /// `PRAGMA locking_mode=EXCLUSIVE`: keep the file lock between
     /// transactions (`locking_mode.rs`).
     exclusive_mode: bool,
+    /// `sqlite3_db_status`'s cache counters (`stats.rs`).
+    stats: stats::PagerStats,
 }
 
 fn busy() -> Error {
@@ -472,6 +475,7 @@ impl Pager {
             journal_size_limit: -1,
             max_page_count: limits::MAX_PAGE_COUNT,
             exclusive_mode: false,
+            stats: stats::PagerStats::default(),
         };
         pager.learn_device();
         pager.apply_cache_size();
@@ -698,6 +702,7 @@ impl Pager {
     /// and returns `Pending`; calling again collects it.
     pub fn fetch(&mut self, pgno: Pgno) -> IoPoll<()> {
         if self.cache.contains(pgno) {
+            self.count_hit();
             return Ok(Poll::Ready(()));
         }
         if pgno == 1 && self.db_size == 0 {
@@ -733,6 +738,7 @@ impl Pager {
                 self.file.read(offset, buf)?
             }
         };
+        self.count_miss();
         // Synchronous backends finish inside `read`: collect at once
         // (without going through `reads`).
         if c.is_done() {

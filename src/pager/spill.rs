@@ -204,6 +204,7 @@ impl Pager {
                         data.copy_from_slice(self.page(pgno)?);
                         cs.push(self.file.write((pgno as u64 - 1) * ps, Buffer::from_vec(data))?);
                     }
+                    self.count_spill(pgnos.len());
                     self.db_touched = true;
                     self.spill_step = SpillStep::Pages(cs, pgnos);
                 }
