@@ -186,6 +186,22 @@ int main(void) {
   exec("COMMIT");
   printf("  committed %d\n", stat1(SQLITE_DBSTATUS_DEFERRED_FKS, 0));
 
+  printf("sorts spilled to temporary files:\n");
+  exec("PRAGMA cache_size=20; CREATE TABLE big(a, b);"
+       "WITH RECURSIVE c(x) AS (VALUES(1) UNION ALL SELECT x+1 FROM c WHERE x<20000)"
+       " INSERT INTO big SELECT (x * 7919) % 20000, printf('%.60c', 'k') || x FROM c");
+  stat64(SQLITE_DBSTATUS_TEMPBUF_SPILL, 1);
+  exec("SELECT count(*) FROM (SELECT a FROM big WHERE a < 50 ORDER BY b)");
+  printf("  small sort: %lld\n", stat64(SQLITE_DBSTATUS_TEMPBUF_SPILL, 0));
+  exec("PRAGMA temp_store=FILE; SELECT sum(a), max(b) FROM (SELECT a, b FROM big ORDER BY b || 'x')");
+  long long spilled = stat64(SQLITE_DBSTATUS_TEMPBUF_SPILL, 1);
+  /* (Each record holds the key and both columns, about 140 bytes.) */
+  printf("  sort past the cache: spilled in [100, 200] bytes a row %d, after reset %lld\n",
+         spilled >= 20000LL * 100 && spilled <= 20000LL * 200, stat64(SQLITE_DBSTATUS_TEMPBUF_SPILL, 0));
+  exec("PRAGMA temp_store=MEMORY; SELECT sum(a), max(b) FROM (SELECT a, b FROM big ORDER BY b || 'x')");
+  printf("  temp_store=MEMORY: %lld\n", stat64(SQLITE_DBSTATUS_TEMPBUF_SPILL, 0));
+  exec("PRAGMA temp_store=DEFAULT; PRAGMA cache_size=-2000");
+
   printf("lookaside, disabled since open:\n");
   for (int op = SQLITE_DBSTATUS_LOOKASIDE_USED; op <= SQLITE_DBSTATUS_LOOKASIDE_MISS_FULL; op++) {
     if (op == SQLITE_DBSTATUS_CACHE_USED) op = SQLITE_DBSTATUS_LOOKASIDE_HIT;

@@ -17,17 +17,20 @@
 //!   unresolved in the open transaction, else 0.
 //! - `LOOKASIDE_*`: ringlite has no lookaside allocator; SQLite reports 0
 //!   for all four when lookaside is disabled, and so does ringlite.
-//! - `TEMPBUF_SPILL`: the bytes a temporary database wrote to its file,
-//!   which ringlite does not count yet (0), as its sorters keep their
-//!   data in memory.
+//! - `TEMPBUF_SPILL`: the bytes the connection's sorters wrote to their
+//!   temporary files (their runs as ringlite lays them out, not SQLite's
+//!   PMAs); SQLite adds the pages a temporary database wrote to its file,
+//!   which ringlite does not count (see `pager/stats.rs`). Reset like the
+//!   pager counters.
 //!
-//! Invariant: only a reset changes anything, and only the four pager
-//! counters and nothing else.
+//! Invariant: reading changes nothing but what a reset zeroes: the four
+//! pager counters and the spill count.
 
 use super::Connection;
 use crate::pager::stats::CacheStat;
 use crate::sql::schema::{Column, Index, IndexColumn, Schema, SchemaRow, Table};
 use std::mem::size_of;
+use std::sync::atomic::Ordering;
 
 /// `SQLITE_DBSTATUS_*` verbs (sqlite3.h).
 pub mod verb {
@@ -103,7 +106,10 @@ impl Connection {
             verb::CACHE_WRITE => pager_sum(self, CacheStat::Write),
             verb::CACHE_SPILL => pager_sum(self, CacheStat::Spill),
             verb::DEFERRED_FKS => i64::from(self.state.fk_deferred.0 > 0 || self.state.fk_deferred.1 > 0),
-            verb::TEMPBUF_SPILL => 0,
+            verb::TEMPBUF_SPILL => {
+                let n = &self.state.temp_spill_bytes;
+                (if reset { n.swap(0, Ordering::Relaxed) } else { n.load(Ordering::Relaxed) }) as i64
+            }
             _ => return None,
         };
         // (Every verb's high-water mark is 0 here: SQLite's non-zero ones
