@@ -80,10 +80,10 @@ int main(void) {
   writes_of("update one row", "UPDATE t SET b = lower(b) WHERE a = 7");
   writes_of("update every fifth row", "UPDATE t SET b = upper(b) WHERE a % 5 = 0");
   writes_of("a read", "SELECT count(*) FROM t");
-  /* (Rows whose leaves keep others: a delete that frees leaves picks
-   * another free-list trunk than SQLite's and writes the other freed
-   * pages, a known difference of the B-tree's delete.) */
   writes_of("delete three rows", "DELETE FROM t WHERE a IN (31, 35, 39)");
+  /* (Leaves freed: the first becomes the free list's trunk, the others
+   * its leaves, which are not written.) */
+  writes_of("delete the last rows", "DELETE FROM t WHERE a > 27");
   writes_of("an explicit transaction", "BEGIN; INSERT INTO t VALUES(100, 'x'); UPDATE t SET b = 'y' WHERE a = 1; COMMIT");
   writes_of("a rolled-back transaction", "BEGIN; UPDATE t SET b = 'z'; ROLLBACK");
 

@@ -124,7 +124,14 @@ impl Btree {
         Ok(())
     }
 
-    /// Put page `pgno` on the freelist.
+    /// Put page `pgno` on the freelist, in the steps and order of
+    /// SQLite's freePage2 (secure_delete off): page 1's count first, the
+    /// pointer map, then either a leaf entry on the first trunk (the page
+    /// itself is then not written at commit: [`Pager::dont_write`]) or the
+    /// page as the new first trunk (only its first 8 bytes set; the rest
+    /// keeps what it held, as in SQLite's files).
+    ///
+    /// [`Pager::dont_write`]: crate::pager::Pager::dont_write
     pub(super) fn free_page(&mut self, pgno: Pgno) -> Result<()> {
         if pgno < 2 || pgno > self.pager.db_size() {
             return Err(Error::corrupt());
@@ -133,22 +140,26 @@ impl Btree {
         let trunk = get_u32(p1, FREELIST_TRUNK)?;
         let count = get_u32(p1, FREELIST_COUNT)?;
         if trunk != 0 {
-            let t = self.pager.page(trunk)?;
-            let n = get_u32(t, 4)? as usize;
+            // (Read before anything changes: an absent trunk page restarts
+            // the operation with nothing done.)
+            self.pager.page(trunk)?;
+        }
+        put_u32(self.pager.page_mut(1)?, FREELIST_COUNT, count + 1);
+        self.ptrmap_put(pgno, super::ptrmap::FREEPAGE, 0)?;
+        if trunk != 0 {
+            let n = get_u32(self.pager.page(trunk)?, 4)? as usize;
             if n < self.usable() as usize / 4 - 8 {
                 let t = self.pager.page_mut(trunk)?;
                 put_u32(t, 8 + 4 * n, pgno);
                 put_u32(t, 4, n as u32 + 1);
-                put_u32(self.pager.page_mut(1)?, FREELIST_COUNT, count + 1);
-                return self.ptrmap_put(pgno, super::ptrmap::FREEPAGE, 0);
+                self.pager.dont_write(pgno);
+                return Ok(());
             }
         }
         let page = self.pager.page_mut(pgno)?;
-        page.fill(0);
         put_u32(page, 0, trunk);
-        let p1 = self.pager.page_mut(1)?;
-        put_u32(p1, FREELIST_TRUNK, pgno);
-        put_u32(p1, FREELIST_COUNT, count + 1);
-        self.ptrmap_put(pgno, super::ptrmap::FREEPAGE, 0)
+        put_u32(page, 4, 0);
+        put_u32(self.pager.page_mut(1)?, FREELIST_TRUNK, pgno);
+        Ok(())
     }
 }

@@ -171,6 +171,9 @@ enum ReadStep {
 struct OpUndo {
     db_size: Pgno,
     images: cache::PgnoMap<Option<(Vec<u8>, bool)>>,
+    /// Pages the operation marked [`Pager::dont_write`]: live again if it
+    /// is undone.
+    dont_write: Vec<Pgno>,
 }
 
 /// Steps of putting originals back into the database file on rollback.
@@ -385,6 +388,10 @@ pub struct Pager {
     exclusive_mode: bool,
     /// `sqlite3_db_status`'s cache counters (`stats.rs`).
     stats: stats::PagerStats,
+    /// Dirty pages the B-tree put on the free list as leaves: a commit or
+    /// spill in rollback mode does not write them (SQLite's
+    /// `PGHDR_DONT_WRITE`); a later change takes a page off again.
+    dont_write: cache::PgnoSet,
 }
 
 fn busy() -> Error {
@@ -476,6 +483,7 @@ impl Pager {
             max_page_count: limits::MAX_PAGE_COUNT,
             exclusive_mode: false,
             stats: stats::PagerStats::default(),
+            dont_write: cache::PgnoSet::default(),
         };
         pager.learn_device();
         pager.apply_cache_size();
@@ -865,7 +873,7 @@ impl Pager {
     /// stops half way (a page not in cache, an error) every page it touched
     /// can be put back and the operation retried from the start.
     pub fn op_begin(&mut self) {
-        self.op_undo = Some(OpUndo { db_size: self.db_size, images: cache::PgnoMap::default() });
+        self.op_undo = Some(OpUndo { db_size: self.db_size, images: cache::PgnoMap::default(), dont_write: Vec::new() });
     }
 
     /// The operation finished: forget its undo log.
@@ -876,6 +884,9 @@ impl Pager {
     /// Undo the operation in progress.
     pub fn op_abort(&mut self) {
         let Some(undo) = self.op_undo.take() else { return };
+        for pgno in &undo.dont_write {
+            self.dont_write.remove(pgno);
+        }
         for (pgno, image) in undo.images {
             match image {
                 Some((data, dirty)) => self.install(pgno, data, dirty),
@@ -990,6 +1001,9 @@ impl Pager {
         if !self.txn_changed {
             self.first_change()?;
         }
+        if !self.dont_write.is_empty() {
+            self.dont_write.remove(&pgno);
+        }
         let original = match self.cache.get(pgno) {
             None => return Err(self.miss(pgno)),
             Some(p) => {
@@ -1028,6 +1042,9 @@ impl Pager {
             self.list_for_journal(pgno);
         }
         self.record_undo(pgno);
+        if !self.dont_write.is_empty() {
+            self.dont_write.remove(&pgno);
+        }
         if pgno == self.db_size + 1 {
             self.db_size = pgno;
         }
@@ -1043,6 +1060,19 @@ impl Pager {
         self.cache.pin(pgno);
         let data = self.cache.get_mut_dirty(pgno).ok_or_else(Error::corrupt)?;
         Ok(data)
+    }
+
+    /// Page `pgno` became a leaf of the free list: its content no longer
+    /// matters, so a commit or cache spill in rollback mode leaves the
+    /// file's copy as it is (SQLite's `sqlite3PagerDontWrite`: not in a
+    /// temporary or in-memory database, not while a savepoint is open,
+    /// only for a page this transaction changed).
+    pub fn dont_write(&mut self, pgno: Pgno) {
+        if !self.opts.memory && self.savepoints.is_empty() && self.cache.get(pgno).is_some_and(|p| p.is_dirty()) && self.dont_write.insert(pgno) {
+            if let Some(undo) = &mut self.op_undo {
+                undo.dont_write.push(pgno);
+            }
+        }
     }
 
     /// Shrink the database to `n` pages (auto_vacuum). Every page cut off
@@ -1259,6 +1289,7 @@ impl Pager {
         self.journal_order.clear();
         self.journal_listed.clear();
         self.db_touched = false;
+        self.dont_write.clear();
         self.spill_disabled = false;
         self.spill_step = spill::SpillStep::Idle;
         self.rollback_step = RollbackStep::Start;
