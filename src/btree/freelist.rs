@@ -9,7 +9,10 @@
 //! Invariants: the header count equals trunks plus leaves; a trunk holds
 //! at most usable/4 - 8 leaves (the limit SQLite keeps for compatibility
 //! with old readers); a reused free page is journaled like any other page
-//! (it may have been a live page at the start of the transaction).
+//! (it may have been a live page at the start of the transaction); a
+//! page freed as a leaf keeps its bytes and is not written at commit
+//! (`Pager::dont_write`), a new trunk only gets its first 8 bytes set,
+//! as in SQLite's files.
 
 use super::cell::get_u32;
 use super::{Btree, Pgno};

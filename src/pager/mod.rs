@@ -21,6 +21,10 @@
 //!   transaction bigger than the cache spills ([`spill`]) after journaling
 //!   and syncing the originals, takes EXCLUSIVE, and a rollback then copies
 //!   the originals back into the file.
+//! - A dirty page the B-tree freed as a free-list leaf (`dont_write`) is
+//!   not written by a rollback-mode commit or spill unless it lies past
+//!   the file's end; changing it again, or undoing the operation that
+//!   freed it, makes it an ordinary dirty page again.
 //! - The rollback journal is written and synced before the first database
 //!   page is written, and the journal is finalized only after the database
 //!   is synced: a crash at any point leaves either the old or the new
