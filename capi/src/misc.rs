@@ -193,27 +193,41 @@ pub unsafe extern "C" fn sqlite3_set_clientdata(
 
 /// Read the per-connection counter `op` (SQLITE_DBSTATUS_*) of `db` into
 /// `*pCur` and its highest value into `*pHiwtr`, resetting it when `resetFlg`
-/// is set. SQLITE_ERROR for an unknown `op`. ringlite keeps none of these
-/// counters yet: both read 0.
+/// is set (the cache hit, miss, write and spill counters are zeroed after
+/// the read, as SQLite's). SQLITE_ERROR for an unknown `op`. What each
+/// verb counts: `Connection::db_status` (`src/connection/db_status.rs`).
+/// The values are `sqlite3_db_status64`'s, masked to 31 bits as SQLite
+/// masks them.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_db_status(db: *mut sqlite3, op: c_int, pCur: *mut c_int, pHiwtr: *mut c_int, resetFlg: c_int) -> c_int {
     // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
     // library opened and has not freed; `pCur`, `pHiwtr` are NULL or writable.
     unsafe {
         ffi_guard!(SQLITE_INTERNAL, {
-            let _ = resetFlg;
-            if db_ref(db).is_none() || pCur.is_null() || pHiwtr.is_null() {
+            if pCur.is_null() || pHiwtr.is_null() {
                 return misuse();
             }
-            if !(0..=SQLITE_DBSTATUS_MAX).contains(&op) {
-                // An unknown op is an error, not a misuse (SQLite 3.54.1).
-                return SQLITE_ERROR;
-            }
-            *pCur = 0;
-            *pHiwtr = 0;
+            let Some((cur, hi)) = db_status(db, op, resetFlg != 0) else {
+                return if db_ref(db).is_none() { misuse() } else { SQLITE_ERROR };
+            };
+            *pCur = (cur & 0x7fff_ffff) as c_int;
+            *pHiwtr = (hi & 0x7fff_ffff) as c_int;
             SQLITE_OK
         })
     }
+}
+
+/// The counters of `sqlite3_db_status64`: `None` for a null or closed
+/// connection (misuse) or an unknown verb (an error, not a misuse, in
+/// SQLite 3.54.1).
+unsafe fn db_status(db: *mut sqlite3, op: c_int, reset: bool) -> Option<(i64, i64)> {
+    // SAFETY: the caller's contract: `db` is NULL or a connection this library opened and has not freed.
+    let d = unsafe { db_ref(db) }?;
+    if !(0..=SQLITE_DBSTATUS_MAX).contains(&op) {
+        return None;
+    }
+    let _g = d.lock.lock();
+    d.with_conn(|c| c.db_status(op, reset)).ok().flatten()
 }
 
 /// sqlite3_db_status with 64-bit counters.
@@ -225,16 +239,14 @@ pub unsafe extern "C" fn sqlite3_db_status64(db: *mut sqlite3, op: c_int, pCur: 
     // provides.
     unsafe {
         ffi_guard!(SQLITE_INTERNAL, {
-            let _ = resetFlg;
-            if db_ref(db).is_none() || pCur.is_null() || pHiwtr.is_null() {
+            if pCur.is_null() || pHiwtr.is_null() {
                 return misuse();
             }
-            if !(0..=SQLITE_DBSTATUS_MAX).contains(&op) {
-                // An unknown op is an error, not a misuse (SQLite 3.54.1).
-                return SQLITE_ERROR;
-            }
-            *pCur = 0;
-            *pHiwtr = 0;
+            let Some((cur, hi)) = db_status(db, op, resetFlg != 0) else {
+                return if db_ref(db).is_none() { misuse() } else { SQLITE_ERROR };
+            };
+            *pCur = cur;
+            *pHiwtr = hi;
             SQLITE_OK
         })
     }

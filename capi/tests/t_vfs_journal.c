@@ -7,7 +7,7 @@
  * and written as SQLite does for the same answers: header padded to the
  * sector size (512 when the device is POWERSAFE_OVERWRITE), the record
  * count left at -1 under SAFE_APPEND or synchronous=OFF, no journal sync
- * under SEQUENTIAL. */
+ * under SEQUENTIAL, page 1 journaled where the file first grows. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -188,6 +188,14 @@ int main(void) {
     run_case(4096, 0, 1024, "FULL", modes[m], many);
     run_case(4096, SQLITE_IOCAP_SAFE_APPEND, 1024, "NORMAL", modes[m], many);
   }
+  /* A transaction that grows the file: page 1 (the size in its header) is
+   * journaled where the first page is added, before the pages changed
+   * after it, as SQLite's allocateBtreePage journals it. */
+  const char *grow = "BEGIN; UPDATE t SET b = lower(b) WHERE a = 7; INSERT INTO t SELECT a + 100, b FROM t WHERE a <= 3;"
+                     " UPDATE t SET b = lower(b) WHERE a = 20; COMMIT;";
+  run_case(4096, 0, 4096, "FULL", "DELETE", grow);
+  run_case(512, SQLITE_IOCAP_SAFE_APPEND, 1024, "NORMAL", "PERSIST", grow);
+  run_case(4096, 0, 1024, "FULL", "TRUNCATE", "INSERT INTO t SELECT a + 200, b FROM t WHERE a % 9 = 0;");
   /* Sectors larger than pages: every page of a touched sector is journaled. */
   run_case(4096, 0, 1024, "NORMAL", "DELETE", one);
   run_case(65536, 0, 4096, "FULL", "DELETE", many);

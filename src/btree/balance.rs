@@ -79,6 +79,9 @@ impl Btree {
     }
 
     fn split_root(&mut self, root: Pgno, node: Node) -> Result<()> {
+        // (The root is made writable before the file grows, as SQLite's
+        // balance_deeper does: their journal records come in that order.)
+        self.pager.page_mut(root)?;
         let child = self.allocate_page()?;
         let root_node = Node { kind: node.kind.interior(), cells: Vec::new(), right: child };
         self.write_node(root, &root_node)?;
@@ -95,6 +98,8 @@ impl Btree {
         let node = self.read_node(root)?;
         debug_assert!(node.kind == PageKind::TableLeaf && !node.cells.is_empty());
         let n = node.cells.len();
+        // (Writable before the file grows, as in `split_root`.)
+        self.pager.page_mut(root)?;
         let child = self.allocate_page()?;
         self.write_node(child, &node)?;
         self.write_node(root, &Node { kind: node.kind.interior(), cells: Vec::new(), right: child })?;
@@ -133,6 +138,10 @@ impl Btree {
         if ph.kind != PageKind::TableInterior || ph.right != leaf {
             return Err(Error::corrupt());
         }
+        // The parent is made writable before the file grows, as SQLite's
+        // balance does before balance_quick: its journal record comes
+        // before page 1's.
+        self.pager.page_mut(parent_pgno)?;
         let new_leaf = self.allocate_page()?;
         self.write_node(new_leaf, &Node { kind: PageKind::TableLeaf, cells: vec![cell_bytes], right: 0 })?;
         let divider = cell::table_interior(leaf, last_rowid);
@@ -205,6 +214,8 @@ impl Btree {
             return Err(Error::corrupt());
         }
         let last_idx = page::header(self.pager.page(leaf)?, leaf)?.ncells - 1;
+        // (The parent first, as SQLite's balance makes it writable.)
+        self.pager.page_mut(parent_pgno)?;
         if !self.remove_leaf_cell_in_place(leaf, last_idx, true, false, false)? {
             return Ok(false);
         }
@@ -350,6 +361,13 @@ impl Btree {
         // Page numbers: keep the old ones in order, allocate or free the
         // difference.
         let mut new_pgnos: Vec<Pgno> = old_pgnos.iter().copied().take(k).collect();
+        // The parent and the pages kept are made writable before any page
+        // is allocated, in SQLite's order (balance, then balance_nonroot):
+        // their journal records come before page 1's when the file grows.
+        self.pager.page_mut(parent_pgno)?;
+        for &pg in &new_pgnos {
+            self.pager.page_mut(pg)?;
+        }
         while new_pgnos.len() < k {
             new_pgnos.push(self.allocate_page()?);
         }

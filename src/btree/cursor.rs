@@ -57,6 +57,9 @@ impl Btree {
         if path.len() >= MAX_DEPTH || path.iter().any(|l| l.pgno == lv.pgno) {
             return Err(Error::corrupt());
         }
+        // (A descent onto a cached page: where SQLite's B-tree gets the
+        // page from its pager, `SQLITE_DBSTATUS_CACHE_HIT`.)
+        self.pager.count_hit();
         path.push(lv);
         Ok(())
     }

@@ -9,12 +9,15 @@
 //! Invariants: the header count equals trunks plus leaves; a trunk holds
 //! at most usable/4 - 8 leaves (the limit SQLite keeps for compatibility
 //! with old readers); a reused free page is journaled like any other page
-//! (it may have been a live page at the start of the transaction).
+//! (it may have been a live page at the start of the transaction); a
+//! page freed as a leaf keeps its bytes and is not written at commit
+//! (`Pager::dont_write`), a new trunk only gets its first 8 bytes set,
+//! as in SQLite's files.
 
 use super::cell::get_u32;
 use super::{Btree, Pgno};
 use crate::error::{Error, Result};
-use crate::pager::header::{put_u32, FREELIST_COUNT, FREELIST_TRUNK};
+use crate::pager::header::{put_u32, DB_SIZE, FREELIST_COUNT, FREELIST_TRUNK};
 
 impl Btree {
     /// A page for new content: from the freelist, else one past the end.
@@ -60,6 +63,11 @@ impl Btree {
     /// skipped; pointer-map pages met on the way are created (zeroed).
     pub(super) fn grow(&mut self) -> Result<Pgno> {
         let autovacuum = self.autovacuum()?;
+        // Page 1 records the new size, so it changes (and is journaled)
+        // here, before the new page exists, as SQLite's allocateBtreePage
+        // writes it: an application VFS sees page 1's journal record at
+        // this point of the journal, not at the commit's end.
+        self.pager.page_mut(1)?;
         loop {
             let pgno = self.pager.db_size() + 1;
             if pgno == self.pager.pending_byte_page() {
@@ -68,6 +76,8 @@ impl Btree {
                 self.pager.page_new(pgno)?;
             } else {
                 self.pager.page_new(pgno)?;
+                let size = self.pager.db_size();
+                put_u32(self.pager.page_mut(1)?, DB_SIZE, size);
                 return Ok(pgno);
             }
         }
@@ -117,7 +127,14 @@ impl Btree {
         Ok(())
     }
 
-    /// Put page `pgno` on the freelist.
+    /// Put page `pgno` on the freelist, in the steps and order of
+    /// SQLite's freePage2 (secure_delete off): page 1's count first, the
+    /// pointer map, then either a leaf entry on the first trunk (the page
+    /// itself is then not written at commit: [`Pager::dont_write`]) or the
+    /// page as the new first trunk (only its first 8 bytes set; the rest
+    /// keeps what it held, as in SQLite's files).
+    ///
+    /// [`Pager::dont_write`]: crate::pager::Pager::dont_write
     pub(super) fn free_page(&mut self, pgno: Pgno) -> Result<()> {
         if pgno < 2 || pgno > self.pager.db_size() {
             return Err(Error::corrupt());
@@ -126,22 +143,26 @@ impl Btree {
         let trunk = get_u32(p1, FREELIST_TRUNK)?;
         let count = get_u32(p1, FREELIST_COUNT)?;
         if trunk != 0 {
-            let t = self.pager.page(trunk)?;
-            let n = get_u32(t, 4)? as usize;
+            // (Read before anything changes: an absent trunk page restarts
+            // the operation with nothing done.)
+            self.pager.page(trunk)?;
+        }
+        put_u32(self.pager.page_mut(1)?, FREELIST_COUNT, count + 1);
+        self.ptrmap_put(pgno, super::ptrmap::FREEPAGE, 0)?;
+        if trunk != 0 {
+            let n = get_u32(self.pager.page(trunk)?, 4)? as usize;
             if n < self.usable() as usize / 4 - 8 {
                 let t = self.pager.page_mut(trunk)?;
                 put_u32(t, 8 + 4 * n, pgno);
                 put_u32(t, 4, n as u32 + 1);
-                put_u32(self.pager.page_mut(1)?, FREELIST_COUNT, count + 1);
-                return self.ptrmap_put(pgno, super::ptrmap::FREEPAGE, 0);
+                self.pager.dont_write(pgno);
+                return Ok(());
             }
         }
         let page = self.pager.page_mut(pgno)?;
-        page.fill(0);
         put_u32(page, 0, trunk);
-        let p1 = self.pager.page_mut(1)?;
-        put_u32(p1, FREELIST_TRUNK, pgno);
-        put_u32(p1, FREELIST_COUNT, count + 1);
-        self.ptrmap_put(pgno, super::ptrmap::FREEPAGE, 0)
+        put_u32(page, 4, 0);
+        put_u32(self.pager.page_mut(1)?, FREELIST_TRUNK, pgno);
+        Ok(())
     }
 }

@@ -97,7 +97,11 @@ impl Btree {
                     self.deepen_root_and_append(top.pgno, new)?;
                     return Ok(false);
                 }
-                if level > 0 && top.idx == h.ncells && h.ncells > 1 {
+                // (A leaf of one cell too, for a table, when the new cell
+                // does not fit beside it: SQLite's balance_quick asks only
+                // for the overflow cell to be the last.)
+                let quick_table = leaf_kind == PageKind::TableLeaf && h.ncells == 1 && self.overflows_with(top.pgno, new.len())?;
+                if level > 0 && top.idx == h.ncells && (h.ncells > 1 || quick_table) {
                     let parent = path[level - 1];
                     let ph = page::header(self.pager.page(parent.pgno)?, parent.pgno)?;
                     if parent.idx == ph.ncells {
@@ -189,6 +193,12 @@ impl Btree {
             (off, old_len, ptr_end, gap, data[h.offset + 7], noted)
         };
         let new = self.new_leaf_cell(leaf_kind, rowid, payload)?;
+        if new.len() == old_len && new.same_as(&self.pager.page(top.pgno)?[off..off + old_len]) {
+            // The same bytes: the page is left clean, as SQLite's overwrite
+            // compares before it makes the page writable (an UPDATE that
+            // changes nothing writes nothing, not even the change counter).
+            return Ok(Some(true));
+        }
         if new.len() == old_len {
             // The operation's last change (the ptrmap entry comes first).
             self.note_new_cell(top.pgno, leaf_kind, &new)?;
@@ -425,6 +435,25 @@ impl NewCell<'_> {
                 }
                 dst[at..at + payload.len()].copy_from_slice(payload);
                 dst[at + payload.len()..].fill(0);
+            }
+        }
+    }
+
+    /// Whether `old` (a cell's bytes on the page) is this cell, byte for
+    /// byte.
+    fn same_as(&self, old: &[u8]) -> bool {
+        if old.len() != self.len() {
+            return false;
+        }
+        match self {
+            NewCell::Built(v) => v.as_slice() == old,
+            NewCell::Local { table, rowid, payload, .. } => {
+                let mut head = [0u8; 18];
+                let mut at = crate::value::varint::put_varint(&mut head, payload.len() as u64);
+                if *table {
+                    at += crate::value::varint::put_varint(&mut head[at..], *rowid as u64);
+                }
+                old.starts_with(&head[..at]) && old[at..].starts_with(payload) && old[at + payload.len()..].iter().all(|&b| b == 0)
             }
         }
     }

@@ -517,6 +517,7 @@ mod attach;
 pub mod backup;
 pub mod blob;
 mod compiled_cache;
+pub mod db_status;
 mod file_control;
 mod open;
 pub mod pages;

@@ -270,6 +270,7 @@ impl Connection {
             schema_reset: false,
             vdestroy_depth: 0,
             super_journal_file: None,
+            temp_spill_bytes: Default::default(),
         };
         let mut conn = Connection {
             state,

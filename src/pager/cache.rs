@@ -609,6 +609,18 @@ impl PageCache {
     pub fn is_empty(&self) -> bool {
         self.index.is_empty()
     }
+
+    /// Approximate heap bytes held: page data (spare buffers included),
+    /// slots and the page-number index (`SQLITE_DBSTATUS_CACHE_USED`).
+    pub fn mem_used(&self) -> usize {
+        use std::mem::size_of;
+        self.held
+            + self.slots.capacity() * size_of::<CachedPage>()
+            + self.index.capacity() * (size_of::<(Pgno, u32)>() + 1)
+            + self.free.capacity() * size_of::<u32>()
+            + self.spare.capacity() * size_of::<Vec<u8>>()
+            + self.pinned.capacity() * (size_of::<Pgno>() + 1)
+    }
 }
 
 #[cfg(test)]

@@ -214,11 +214,17 @@ impl Pager {
                     }
                     let mut cs = Vec::new();
                     let ps = self.page_size as u64;
-                    let dirty = self.cache.dirty_pages();
+                    let mut dirty = self.cache.dirty_pages();
                     // From here on a failure leaves the file half written:
                     // rollback must restore the originals.
                     self.db_touched = true;
                     let file_size = self.file.size()?;
+                    if !self.dont_write.is_empty() {
+                        // (Pages past the file's end are written all the
+                        // same: the file must reach the database's size.)
+                        let in_file = (file_size / ps) as Pgno;
+                        dirty.retain(|p| *p > in_file || !self.dont_write.contains(p));
+                    }
                     if self.db_size as u64 * ps > file_size {
                         self.file.hint(FileHint::SizeHint(self.db_size as u64 * ps));
                     }
@@ -234,6 +240,7 @@ impl Pager {
                         data.copy_from_slice(self.page(*pgno)?);
                         cs.push(self.file.write((*pgno as u64 - 1) * ps, Buffer::from_vec(data))?);
                     }
+                    self.count_writes(dirty.len());
                     if file_size > self.db_size as u64 * ps {
                         cs.push(self.file.truncate(self.db_size as u64 * ps)?);
                     }

@@ -21,6 +21,10 @@
 //!   transaction bigger than the cache spills ([`spill`]) after journaling
 //!   and syncing the originals, takes EXCLUSIVE, and a rollback then copies
 //!   the originals back into the file.
+//! - A dirty page the B-tree freed as a free-list leaf (`dont_write`) is
+//!   not written by a rollback-mode commit or spill unless it lies past
+//!   the file's end; changing it again, or undoing the operation that
+//!   freed it, makes it an ordinary dirty page again.
 //! - The rollback journal is written and synced before the first database
 //!   page is written, and the journal is finalized only after the database
 //!   is synced: a crash at any point leaves either the old or the new
@@ -49,6 +53,7 @@ mod read_txn;
 mod recovery;
 pub mod savepoint;
 mod spill;
+pub mod stats;
 pub mod subjournal;
 pub mod super_journal;
 mod temp_journal;
@@ -170,6 +175,9 @@ enum ReadStep {
 struct OpUndo {
     db_size: Pgno,
     images: cache::PgnoMap<Option<(Vec<u8>, bool)>>,
+    /// Pages the operation marked [`Pager::dont_write`]: live again if it
+    /// is undone.
+    dont_write: Vec<Pgno>,
 }
 
 /// Steps of putting originals back into the database file on rollback.
@@ -383,6 +391,12 @@ pub struct Pager {
     /// `PRAGMA locking_mode=EXCLUSIVE`: keep the file lock between
     /// transactions (`locking_mode.rs`).
     exclusive_mode: bool,
+    /// `sqlite3_db_status`'s cache counters (`stats.rs`).
+    stats: stats::PagerStats,
+    /// Dirty pages the B-tree put on the free list as leaves: a commit or
+    /// spill in rollback mode does not write them (SQLite's
+    /// `PGHDR_DONT_WRITE`); a later change takes a page off again.
+    dont_write: cache::PgnoSet,
 }
 
 fn busy() -> Error {
@@ -473,6 +487,8 @@ impl Pager {
             journal_size_limit: -1,
             max_page_count: limits::MAX_PAGE_COUNT,
             exclusive_mode: false,
+            stats: stats::PagerStats::default(),
+            dont_write: cache::PgnoSet::default(),
         };
         pager.learn_device();
         pager.apply_cache_size();
@@ -699,6 +715,7 @@ impl Pager {
     /// and returns `Pending`; calling again collects it.
     pub fn fetch(&mut self, pgno: Pgno) -> IoPoll<()> {
         if self.cache.contains(pgno) {
+            self.count_hit();
             return Ok(Poll::Ready(()));
         }
         if pgno == 1 && self.db_size == 0 {
@@ -734,6 +751,7 @@ impl Pager {
                 self.file.read(offset, buf)?
             }
         };
+        self.count_miss();
         // Synchronous backends finish inside `read`: collect at once
         // (without going through `reads`).
         if c.is_done() {
@@ -860,7 +878,7 @@ impl Pager {
     /// stops half way (a page not in cache, an error) every page it touched
     /// can be put back and the operation retried from the start.
     pub fn op_begin(&mut self) {
-        self.op_undo = Some(OpUndo { db_size: self.db_size, images: cache::PgnoMap::default() });
+        self.op_undo = Some(OpUndo { db_size: self.db_size, images: cache::PgnoMap::default(), dont_write: Vec::new() });
     }
 
     /// The operation finished: forget its undo log.
@@ -871,6 +889,9 @@ impl Pager {
     /// Undo the operation in progress.
     pub fn op_abort(&mut self) {
         let Some(undo) = self.op_undo.take() else { return };
+        for pgno in &undo.dont_write {
+            self.dont_write.remove(pgno);
+        }
         for (pgno, image) in undo.images {
             match image {
                 Some((data, dirty)) => self.install(pgno, data, dirty),
@@ -985,6 +1006,9 @@ impl Pager {
         if !self.txn_changed {
             self.first_change()?;
         }
+        if !self.dont_write.is_empty() {
+            self.dont_write.remove(&pgno);
+        }
         let original = match self.cache.get(pgno) {
             None => return Err(self.miss(pgno)),
             Some(p) => {
@@ -1016,7 +1040,16 @@ impl Pager {
         if pgno == self.db_size + 1 {
             self.check_growth(pgno)?;
         }
+        if pgno > self.orig_db_size && self.sector > self.page_size && self.wal.is_none() && self.journal_mode.uses_file() && !self.opts.memory {
+            // A new page shares its sector with pages the file had: those
+            // are journaled now, as SQLite's pager journals a large
+            // sector's other pages whenever one of its pages is written.
+            self.list_for_journal(pgno);
+        }
         self.record_undo(pgno);
+        if !self.dont_write.is_empty() {
+            self.dont_write.remove(&pgno);
+        }
         if pgno == self.db_size + 1 {
             self.db_size = pgno;
         }
@@ -1032,6 +1065,19 @@ impl Pager {
         self.cache.pin(pgno);
         let data = self.cache.get_mut_dirty(pgno).ok_or_else(Error::corrupt)?;
         Ok(data)
+    }
+
+    /// Page `pgno` became a leaf of the free list: its content no longer
+    /// matters, so a commit or cache spill in rollback mode leaves the
+    /// file's copy as it is (SQLite's `sqlite3PagerDontWrite`: not in a
+    /// temporary or in-memory database, not while a savepoint is open,
+    /// only for a page this transaction changed).
+    pub fn dont_write(&mut self, pgno: Pgno) {
+        if !self.opts.memory && self.savepoints.is_empty() && self.cache.get(pgno).is_some_and(|p| p.is_dirty()) && self.dont_write.insert(pgno) {
+            if let Some(undo) = &mut self.op_undo {
+                undo.dont_write.push(pgno);
+            }
+        }
     }
 
     /// Shrink the database to `n` pages (auto_vacuum). Every page cut off
@@ -1248,6 +1294,7 @@ impl Pager {
         self.journal_order.clear();
         self.journal_listed.clear();
         self.db_touched = false;
+        self.dont_write.clear();
         self.spill_disabled = false;
         self.spill_step = spill::SpillStep::Idle;
         self.rollback_step = RollbackStep::Start;

@@ -196,7 +196,10 @@ impl Pager {
                     let ps = self.page_size as u64;
                     let pgnos = self.spill_batch();
                     let mut cs = Vec::with_capacity(pgnos.len());
-                    for &pgno in &pgnos {
+                    // (Free-list leaves are made clean unwritten, as
+                    // SQLite's pager_write_pagelist skips them.)
+                    let in_file = (self.file.size()? / ps) as Pgno;
+                    for &pgno in pgnos.iter().filter(|p| **p > in_file || !self.dont_write.contains(p)) {
                         // (An evicted page's buffer when one is spare:
                         // fresh 4 KiB allocations showed up at 2%.)
                         let len = self.page(pgno)?.len();
@@ -204,6 +207,7 @@ impl Pager {
                         data.copy_from_slice(self.page(pgno)?);
                         cs.push(self.file.write((pgno as u64 - 1) * ps, Buffer::from_vec(data))?);
                     }
+                    self.count_spill(cs.len());
                     self.db_touched = true;
                     self.spill_step = SpillStep::Pages(cs, pgnos);
                 }

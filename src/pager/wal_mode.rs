@@ -157,6 +157,7 @@ impl Pager {
         let refs: Vec<(u32, &[u8])> = images.iter().map(|(p, d)| (*p, d.as_slice())).collect();
         let db_size = self.db_size;
         let synced = self.wal_sync_on_commit();
+        self.count_writes(refs.len());
         let wal = self.wal.as_mut().ok_or_else(|| Error::new(crate::error::SQLITE_INTERNAL, "no WAL"))?;
         wal.write_commit(&refs, db_size, synced)
     }
@@ -168,6 +169,7 @@ impl Pager {
             images.push((*pgno, self.page(*pgno)?.to_vec()));
         }
         let refs: Vec<(u32, &[u8])> = images.iter().map(|(p, d)| (*p, d.as_slice())).collect();
+        self.count_spill(refs.len());
         let wal = self.wal.as_mut().ok_or_else(|| Error::new(crate::error::SQLITE_INTERNAL, "no WAL"))?;
         wal.write_frames(&refs, None)
     }

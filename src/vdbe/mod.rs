@@ -250,6 +250,9 @@ pub struct ConnState {
     /// from its creation until every database is written, as SQLite keeps
     /// it (`exec/super_commit.rs`).
     pub super_journal_file: Option<std::sync::Arc<dyn crate::io::File>>,
+    /// Bytes this connection's sorters spilled to temporary files
+    /// (`SQLITE_DBSTATUS_TEMPBUF_SPILL`; shared with the sorters).
+    pub temp_spill_bytes: Arc<std::sync::atomic::AtomicU64>,
 }
 
 impl ConnState {

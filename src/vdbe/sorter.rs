@@ -46,6 +46,7 @@ use crate::value::Value;
 use crate::IoPoll;
 use spill::{Merge, SpillFile};
 use std::cmp::Ordering;
+use std::sync::atomic::AtomicU64;
 use std::sync::Arc;
 use std::task::Poll;
 
@@ -135,6 +136,9 @@ pub struct Sorter {
     threshold: Option<(Vec<u8>, Span)>,
     /// The buffer a cut copies the kept rows into.
     cut_spare: Vec<u8>,
+    /// The connection's count of bytes spilled to temporary files
+    /// (`SQLITE_DBSTATUS_TEMPBUF_SPILL`), when it keeps one.
+    spill_count: Option<Arc<AtomicU64>>,
 }
 
 /// Rows a bounded sorter collects before cutting back to `keep`: twice
@@ -159,6 +163,7 @@ impl Sorter {
             merge: None,
             threshold: None,
             cut_spare: Vec::new(),
+            spill_count: None,
         }
     }
 
@@ -168,6 +173,12 @@ impl Sorter {
         let mut s = Sorter::new(key_info);
         s.spill_to = Some((io, budget.max(MIN_BUDGET)));
         s
+    }
+
+    /// Count the bytes of the runs this sorter spills in `counter`.
+    pub fn counting_spills_in(mut self, counter: Arc<AtomicU64>) -> Sorter {
+        self.spill_count = Some(counter);
+        self
     }
 
     /// Sorted runs written to the temporary file so far.
@@ -187,7 +198,7 @@ impl Sorter {
         sort_spans(&self.key_info, &self.arena, &mut self.rows);
         let file = match &mut self.file {
             Some(f) => f,
-            None => self.file.insert(SpillFile::new(io.clone())),
+            None => self.file.insert(SpillFile::new(io.clone(), self.spill_count.clone())),
         };
         file.write_run(&self.arena, &self.rows);
         self.arena.clear();

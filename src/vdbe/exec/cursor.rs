@@ -111,7 +111,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         Opcode::SorterOpen => {
             let ki = key_info(&insn.p4).unwrap_or_else(|| Arc::new(KeyInfo { fields: Vec::new() }));
             vm.cursors[slot] = Some(VmCursor::Sorter(Box::new(match sorter_budget(env) {
-                Some(budget) => Sorter::with_spill(ki, env.io.clone(), budget),
+                Some(budget) => Sorter::with_spill(ki, env.io.clone(), budget).counting_spills_in(env.temp_spill_bytes.clone()),
                 None => Sorter::new(ki),
             })));
         }

@@ -38,6 +38,9 @@ pub struct SpillFile {
     writes: Vec<Completion>,
     /// A failure to open or submit, reported by `flushed`.
     error: Option<Error>,
+    /// The connection's count of bytes spilled to temporary files, if
+    /// kept (`SQLITE_DBSTATUS_TEMPBUF_SPILL`).
+    spill_count: Option<Arc<AtomicU64>>,
 }
 
 fn temp_path() -> String {
@@ -47,8 +50,8 @@ fn temp_path() -> String {
 }
 
 impl SpillFile {
-    pub fn new(io: IoContext) -> SpillFile {
-        SpillFile { io, path: temp_path(), file: None, end: 0, runs: Vec::new(), writes: Vec::new(), error: None }
+    pub fn new(io: IoContext, spill_count: Option<Arc<AtomicU64>>) -> SpillFile {
+        SpillFile { io, path: temp_path(), file: None, end: 0, runs: Vec::new(), writes: Vec::new(), error: None, spill_count }
     }
 
     pub fn runs(&self) -> usize {
@@ -72,6 +75,9 @@ impl SpillFile {
                 self.writes.push(c);
                 self.runs.push((self.end, len));
                 self.end += len;
+                if let Some(n) = &self.spill_count {
+                    n.fetch_add(len, AtomicOrdering::Relaxed);
+                }
             }
             Err(e) => self.error = Some(e),
         }
