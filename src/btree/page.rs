@@ -116,7 +116,9 @@ pub struct PageHeader {
 }
 
 /// Read a page header.
-#[inline]
+// (Always inline: read for every page a seek, walk or write meets; out
+// of line its call and result cost as much as the reading.)
+#[inline(always)]
 pub fn header(data: &[u8], pgno: Pgno) -> Result<PageHeader> {
     let off = header_offset(pgno);
     let h = data.get(off..off + 12).ok_or_else(Error::corrupt)?;

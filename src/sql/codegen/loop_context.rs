@@ -22,4 +22,11 @@ pub struct LoopContext {
     /// (`query/multi_or.rs`): no OR of its own, and a covering index is
     /// shown as SQLite shows it but the table row is still read.
     pub in_or_branch: bool,
+    /// The columns the WHERE loop of an UPDATE or DELETE reads (set just
+    /// before its loops open, taken by its one `open_access`): an index
+    /// search holding them all is read without looking up the table row,
+    /// which the statement's own seek by rowid then positions, as
+    /// SQLite's `DeferredSeek` defers it. The plan, and its EXPLAIN QUERY
+    /// PLAN text, are SQLite's for a DML loop (no covering index).
+    pub dml_where_uses: Option<crate::sql::plan::goal::ColumnUses>,
 }

@@ -9,7 +9,11 @@
 //! cursor there and changes the row. The loop's read cursors stay valid
 //! across the writes: a B-tree cursor whose tree changed re-seeks by its
 //! saved key, and one whose entry was deleted lands on the entry after it
-//! (see `btree`'s contract). An UPDATE of every row (no WHERE, no
+//! (see `btree`'s contract). An index search that holds every column the
+//! WHERE reads yields the rowid from the index entry without looking the
+//! row up (`LoopContext::dml_where_uses`): the statement's seek is then
+//! the row's only lookup, as SQLite's `DeferredSeek` makes it.
+//! An UPDATE of every row (no WHERE, no
 //! authorizer) needs no coroutine: its write cursor walks the table, as
 //! an update in place leaves the cursor on the row (`update.rs`).
 //!
@@ -121,7 +125,8 @@ impl Compiler<'_> {
     /// statement's write cursors for the same trees (`t`), and the write
     /// cursors opened before the loop for them are dropped. The row the
     /// loop yields is then the one its table cursor is on (the write
-    /// side's `NotExists` has nothing to seek), the index entry it found
+    /// side's `NotExists` has nothing to seek; a loop reading the index
+    /// alone leaves the table cursor for that seek), the index entry it found
     /// the row by is the one its index cursor is on (`IdxDelete` deletes
     /// it there), and a deleted entry leaves the loop's cursor on the
     /// entry after it, where its `Next` goes on (`Cursor::delete`).

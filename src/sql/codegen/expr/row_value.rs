@@ -144,7 +144,12 @@ impl Compiler<'_> {
     /// of UPDATE and DELETE (its SELECTs expand every `*` before).
     pub fn compile_dml_where(&mut self, sel: &ast::Select<'_>, dest: crate::sql::model::query::Dest) -> Result<crate::sql::model::query::SelectInfo> {
         let saved = std::mem::replace(&mut self.names.dml_where_level, self.names.select_depth + 1);
+        // (A loop reading an index alone maps the table's columns to it:
+        // the statement's own reads of the table, after the loop, are of
+        // the row its seek positions. See `LoopContext::dml_where_uses`.)
+        let col_map = self.frame.col_map.clone();
         let r = self.compile_select(sel, dest);
+        self.frame.col_map = col_map;
         self.names.dml_where_level = saved;
         r
     }

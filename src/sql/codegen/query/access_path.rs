@@ -40,6 +40,8 @@ impl<'b> Compiler<'_> {
         uses: Option<&crate::sql::plan::goal::ColumnUses>,
     ) -> Result<(LoopKind, bool)> {
         self.loops.loop_one_row = false;
+        // (Taken: a subquery this loop compiles has its own.)
+        let dml_where_uses = self.loops.dml_where_uses.take();
         if it.vtab.is_some() {
             return self.open_vtab_loop(it, before, terms, next, end, goal, uses);
         }
@@ -190,11 +192,12 @@ impl<'b> Compiler<'_> {
             }
         }
         let covers = |idx: &Index| uses.is_some_and(|u| Self::index_covers(&table, idx, it.item, u));
+        let dml_covers = |idx: &Index| dml_where_uses.as_ref().is_some_and(|u| Self::index_covers(&table, idx, it.item, u));
         let or_branch = self.loops.in_or_branch;
         let search = |best: (usize, Index, Vec<&'a Expr<'b>>, Option<(LookupOp, &'a Expr<'b>)>, Option<(LookupOp, &'a Expr<'b>)>), backward: bool| {
             let (_, idx, eqs, lower, upper) = best;
             let covering_shown = covers(&idx);
-            let covering = covering_shown && !or_branch;
+            let covering = (covering_shown || dml_covers(&idx)) && !or_branch;
             IndexLoop {
                 table_cursor: it.cursor,
                 item_name: item_name.clone(),

@@ -40,7 +40,9 @@ pub(crate) struct IndexLoop<'a, 'b> {
     /// Read the columns from the index entries.
     pub covering: bool,
     /// Shown as a covering index (a MULTI-INDEX OR branch reads the
-    /// table row all the same: see `multi_or.rs`).
+    /// table row all the same: see `multi_or.rs`; the WHERE loop of an
+    /// UPDATE or DELETE reads the index alone, shown as SQLite shows it,
+    /// not covering: see `LoopContext::dml_where_uses`).
     pub covering_shown: bool,
     /// A min()/max() query: a full scan is shown as SEARCH.
     pub min_max: bool,
@@ -196,7 +198,7 @@ impl<'b> Compiler<'_> {
         } else {
             self.seek_table_from_index(table, idx, icur, l.table_cursor, next);
         }
-        let how = if l.covering || l.covering_shown { "COVERING INDEX" } else { "INDEX" };
+        let how = if l.covering_shown { "COVERING INDEX" } else { "INDEX" };
         if desc.is_empty() {
             let verb = if l.min_max { "SEARCH" } else { "SCAN" };
             self.stmt.eqp.push(format_args!("{verb} {} USING {how} {}", l.item_name, idx.name));

@@ -1105,16 +1105,27 @@ impl Compiler<'_> {
                 }
                 let sort_goal = if ctx.sorter.is_some() && distinct_open.is_some() { req.goal.clone() } else { None };
                 // The WHERE loop of an UPDATE or DELETE (`onepass_rowids`)
-                // needs the whole row, as in SQLite: no index covers it.
+                // is planned as SQLite plans it, for the whole row: no
+                // index covers it. What it reads is still worked out, so
+                // that an index search holding it all defers the row's
+                // lookup to the statement's seek (`dml_where_uses`).
                 let dml_where = self.names.select_depth == self.names.dml_where_level && self.frame.internal_rowid_read;
-                if row_values.is_empty() && !dml_where {
+                // (Not for a virtual table: what it is told it reads,
+                // `colUsed`, stays SQLite's for a DML loop.)
+                let dml_plain = matches!(&items_from[..], [only] if only.vtab.is_none() && only.table.is_some());
+                if row_values.is_empty() && (!dml_where || dml_plain) {
                     let mut exprs: Vec<&Expr<'_>> = terms.clone();
                     // (A term naming a result column reads what it reads.)
                     exprs.extend(
                         order_by.unwrap_or(&[]).iter().enumerate().filter(|(i, _)| ctx.order_map.get(*i).copied().flatten().is_none()).map(|(_, t)| &t.expr),
                     );
-                    req.uses = self.select_uses(&items_from, exists_written.as_deref().unwrap_or(&items), &exprs);
-                    self.count_probed_columns(&items_from, &order_probed);
+                    let uses = self.select_uses(&items_from, exists_written.as_deref().unwrap_or(&items), &exprs);
+                    if dml_where {
+                        self.loops.dml_where_uses = uses;
+                    } else {
+                        req.uses = uses;
+                        self.count_probed_columns(&items_from, &order_probed);
+                    }
                 }
                 // (A subquery compiled inside the loops makes its own
                 // offer: this one is restored around it.)
@@ -1127,6 +1138,7 @@ impl Compiler<'_> {
                 let outer_offer = std::mem::replace(&mut self.vtab.limit_offer, offer);
                 let outer_omitted = std::mem::take(&mut self.vtab.offset_omitted);
                 let opened = self.open_loops_with(&items_from, &terms, &req);
+                self.loops.dml_where_uses = None;
                 self.vtab.limit_offer = outer_offer;
                 let offset_omitted = std::mem::replace(&mut self.vtab.offset_omitted, outer_omitted);
                 let (loops, served) = opened?;
