@@ -312,7 +312,9 @@ mod tests {
             ("SELECT ?2, ?1, ?2 FROM t WHERE x BETWEEN ?3 AND ?10", true),
             ("SELECT '?5', \"?6\", `?7`, [?8], ?1 -- ?9\n, ?2 /* ?11 */ + ?3", true),
             ("SELECT 'it''s ?4', ?1", true),
-            ("SELECT x'3f', ?0, ?32767, ?99999999999999999999999, ?32766", true),
+            ("SELECT x'3f', ?32766, ?1", true),
+            // (Numbers SQLite refuses: the tokens decide, for `out_of_range`.)
+            ("SELECT x'3f', ?0, ?32767, ?99999999999999999999999, ?32766", false),
             ("SELECT a-?1, a/?2, 1-2 FROM t", true),
             ("SELECT ?", false),
             ("SELECT ?1, ?", false),
