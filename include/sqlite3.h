@@ -3172,8 +3172,11 @@ int sqlite3_set_clientdata(sqlite3 *db, const char *zName, void *pData, void (*x
 /*
  Read the per-connection counter `op` (SQLITE_DBSTATUS_*) of `db` into
  `*pCur` and its highest value into `*pHiwtr`, resetting it when `resetFlg`
- is set. SQLITE_ERROR for an unknown `op`. ringlite keeps none of these
- counters yet: both read 0.
+ is set (the cache hit, miss, write and spill counters are zeroed after
+ the read, as SQLite's). SQLITE_ERROR for an unknown `op`. What each
+ verb counts: `Connection::db_status` (`src/connection/db_status.rs`).
+ The values are `sqlite3_db_status64`'s, masked to 31 bits as SQLite
+ masks them.
  */
 int sqlite3_db_status(sqlite3 *db, int op, int *pCur, int *pHiwtr, int resetFlg);
 

@@ -944,9 +944,11 @@ impl Compiler<'_> {
             // SQLITE_LIMIT_LENGTH could refuse; a window function makes it
             // the ORDER BY of the windows' query, which is coded).
             let exists = matches!(dest, Dest::Exists { .. });
-            let one_row = (is_agg && group_by.is_none()) || (from.is_none() && !is_agg);
+            // (Not `one_row`, the destination's, which the virtual-table
+            // LIMIT offer below reads.)
+            let single_row_query = (is_agg && group_by.is_none()) || (from.is_none() && !is_agg);
             let unused_order = match order_by {
-                Some(terms) if exists || (one_row && !items_windows && !order_windows) => Some(terms),
+                Some(terms) if exists || (single_row_query && !items_windows && !order_windows) => Some(terms),
                 _ => None,
             };
             if let Some(terms) = unused_order {
