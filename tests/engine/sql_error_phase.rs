@@ -13,11 +13,10 @@
 #![allow(unsafe_code)]
 
 use crate::sql_common::{ours_open, run_ours, run_ref, RefDb};
+use crate::sql_common::{LIMIT_COLUMN, LIMIT_EXPR_DEPTH};
 use libsqlite3_sys as ffi;
 use ringlite::{Connection, StepResult};
 use std::ffi::{CStr, CString};
-
-const LIMIT_EXPR_DEPTH: i32 = 3;
 
 /// Where a statement ended: ("prepare" | "step" | "done", primary code,
 /// message).
@@ -230,8 +229,6 @@ fn two_name_errors_in_update_and_grouped_queries_as_sqlite() {
         assert_eq!(run_ours(&mut ours, sql), run_ref(&reference, sql), "{sql}");
     }
 }
-
-const LIMIT_COLUMN: i32 = 2;
 
 /// SQLite resolves a compound's LIMIT, then its arms from the last to the
 /// first, then its ORDER BY: of several arms with unknown names, the last

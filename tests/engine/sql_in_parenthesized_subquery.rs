@@ -12,10 +12,9 @@
 //! clause for the subqueries inside them, and a row value weighs 1.
 #![allow(unsafe_code)]
 
+use crate::sql_common::LIMIT_EXPR_DEPTH;
 use crate::sql_common::{check_each, ours_open, run_ours, run_ref, Outcome, RefDb};
 use libsqlite3_sys as ffi;
-
-const LIMIT_EXPR_DEPTH: i32 = 3;
 
 const SETUP: &str = "CREATE TABLE t(a INTEGER PRIMARY KEY, b);
     CREATE TABLE u(x, y);

@@ -8,12 +8,9 @@
 #![allow(unsafe_code)]
 
 use crate::sql_common::{ours_open, run_ours, run_ref, Outcome, RefDb};
+use crate::sql_common::{LIMIT_EXPR_DEPTH, LIMIT_LENGTH, LIMIT_PARSER_DEPTH};
 use libsqlite3_sys as ffi;
 use ringlite::{Connection, OpenFlags};
-
-const LIMIT_LENGTH: i32 = 0;
-const LIMIT_EXPR_DEPTH: i32 = 3;
-const LIMIT_PARSER_DEPTH: i32 = 12;
 
 fn set_limits(ours: &mut Connection, reference: &RefDb, limits: &[(i32, i32)]) {
     for &(id, v) in limits {

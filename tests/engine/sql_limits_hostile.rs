@@ -7,20 +7,11 @@
 #![allow(unsafe_code)]
 
 use crate::sql_common::{ours_open, run_ours, run_ref, Outcome, RefDb};
+use crate::sql_common::{
+    LIMIT_ATTACHED, LIMIT_COLUMN, LIMIT_COMPOUND_SELECT, LIMIT_EXPR_DEPTH, LIMIT_FUNCTION_ARG, LIMIT_LENGTH, LIMIT_LIKE_PATTERN_LENGTH, LIMIT_PARSER_DEPTH,
+    LIMIT_SQL_LENGTH, LIMIT_TRIGGER_DEPTH, LIMIT_VARIABLE_NUMBER, LIMIT_VDBE_OP,
+};
 use libsqlite3_sys as ffi;
-
-const LIMIT_LENGTH: i32 = 0;
-const LIMIT_SQL_LENGTH: i32 = 1;
-const LIMIT_COLUMN: i32 = 2;
-const LIMIT_EXPR_DEPTH: i32 = 3;
-const LIMIT_COMPOUND_SELECT: i32 = 4;
-const LIMIT_VDBE_OP: i32 = 5;
-const LIMIT_FUNCTION_ARG: i32 = 6;
-const LIMIT_ATTACHED: i32 = 7;
-const LIMIT_LIKE_PATTERN_LENGTH: i32 = 8;
-const LIMIT_VARIABLE_NUMBER: i32 = 9;
-const LIMIT_TRIGGER_DEPTH: i32 = 10;
-const LIMIT_PARSER_DEPTH: i32 = 12;
 
 /// Run `setup` then `sql` on both engines with `limits` set, and assert
 /// the same outcome of `sql`; returns it.

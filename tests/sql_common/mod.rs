@@ -8,6 +8,24 @@ use ringlite::value::Value;
 use ringlite::{Connection, OpenFlags, StepResult};
 use std::ffi::{CStr, CString};
 
+/// `SQLITE_LIMIT_*` categories of `sqlite3_limit` (sqlite3.h; the
+/// reference crate's bindings predate the last three).
+pub const LIMIT_LENGTH: i32 = 0;
+pub const LIMIT_SQL_LENGTH: i32 = 1;
+pub const LIMIT_COLUMN: i32 = 2;
+pub const LIMIT_EXPR_DEPTH: i32 = 3;
+pub const LIMIT_COMPOUND_SELECT: i32 = 4;
+pub const LIMIT_VDBE_OP: i32 = 5;
+pub const LIMIT_FUNCTION_ARG: i32 = 6;
+pub const LIMIT_ATTACHED: i32 = 7;
+pub const LIMIT_LIKE_PATTERN_LENGTH: i32 = 8;
+pub const LIMIT_VARIABLE_NUMBER: i32 = 9;
+pub const LIMIT_TRIGGER_DEPTH: i32 = 10;
+pub const LIMIT_WORKER_THREADS: i32 = 11;
+pub const LIMIT_PARSER_DEPTH: i32 = 12;
+pub const LIMIT_SCHEMA: i32 = 13;
+pub const LIMIT_TRIGGER_STEPS: i32 = 14;
+
 /// A typed value as both engines report it.
 #[derive(Debug, Clone, PartialEq)]
 pub enum V {
