@@ -650,6 +650,26 @@ fn an_and_with_a_false_literal_is_folded_before_names_resolve() {
 }
 
 #[test]
+fn and_chains_over_a_false_literal_fold_in_linear_time() {
+    // Deep fuzz seeds 715486 and 716578: `0 AND 0 AND ...` and `0 AND -3
+    // AND ...` asked, at each AND, whether each operand was false and then
+    // whether it held a call, each question walking the operand again:
+    // twice the work per term, so 40 terms never finished preparing.
+    let chain = |first: &str, term: &str, n: usize| format!("SELECT {first}{}", format!(" AND {term}").repeat(n));
+    for (first, term) in [("0", "-3"), ("0", "0"), ("1", "0"), ("0", "a"), ("a", "0"), ("0", "(0 IS NULL)"), ("0", "abs(1)")] {
+        for n in [40, 200, 600] {
+            same_with_limits(&[], "CREATE TABLE t(a)", &format!("{} FROM t", chain(first, term, n)));
+        }
+    }
+    // Null tests and ANDs nested in turn: each level's operand asked again.
+    let mut alternating = String::from("0");
+    for _ in 0..40 {
+        alternating = format!("(({alternating} AND 0) IS NULL)");
+    }
+    same(&format!("SELECT {alternating}, {alternating} AND 1"));
+}
+
+#[test]
 fn wide_compounds_and_column_lists_prepare_in_linear_time() {
     // Fuzz run G's slow class: naming each arm's (or a CTE's) unaliased
     // columns searched the whole text again per column.

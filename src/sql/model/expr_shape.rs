@@ -10,33 +10,36 @@
 
 use sqlite3_parser::ast::{self, Expr, Operator, Over};
 
-/// How deep [`folds_to_false`] looks into an AND's operands: a chain of
-/// 300,000 ANDs must neither overflow the stack nor cost its square (an
-/// operand deeper than this is taken as not folding).
+/// How deep the parse-time facts below look into an expression: a chain
+/// of 300,000 ANDs must neither overflow the stack nor cost its square (an
+/// operand deeper than this is taken as not folding and as holding a call).
 const FOLD_BUDGET: usize = 64;
+
+/// What SQLite's parser knows of an expression once it has built it: the
+/// integer it folded it to, whether it is marked false (`EP_IsFalse`) and
+/// whether it holds a function call (`EP_HasFunc`).
+///
+/// Computed bottom-up in one visit per node, as the parser sets these flags
+/// on each node when it builds it. Asking each question of each operand
+/// separately re-visits every operand twice per level: a chain of 30 ANDs
+/// over a `0` took minutes to prepare (fuzz seeds 715486, 716578).
+#[derive(Clone, Copy)]
+struct ParseFacts {
+    value: Option<i64>,
+    is_false: bool,
+    has_call: bool,
+}
+
+/// Past the budget: no value, not false, and (so that no fold drops it)
+/// holding a call.
+const UNKNOWN: ParseFacts = ParseFacts { value: None, is_false: false, has_call: true };
 
 /// Whether `e` is the integer literal 0 as SQLite's parser marks it false
 /// (`EP_IsFalse`): a decimal or hexadecimal integer token of value 0,
-/// parentheses aside; or an AND the parser folded to that literal.
+/// parentheses aside; a null test folded to 0; or an AND the parser folded
+/// to that literal.
 pub fn is_false_literal(e: &Expr<'_>) -> bool {
-    is_false_within(e, FOLD_BUDGET)
-}
-
-fn is_false_within(e: &Expr<'_>, budget: usize) -> bool {
-    if null_test_fold(e, budget) == Some(0) {
-        return true;
-    }
-    match strip_parens(e) {
-        Expr::Literal(ast::Literal::Numeric(t)) => {
-            let hex = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X"));
-            match hex {
-                Some(h) => !h.is_empty() && h.bytes().all(|c| c == b'0'),
-                None => t.bytes().all(|c| c == b'0'),
-            }
-        }
-        x @ Expr::Binary(_, Operator::And, _) if budget > 0 => folds_within(x, budget - 1),
-        _ => false,
-    }
+    parse_facts(e, FOLD_BUDGET).is_false
 }
 
 /// Whether SQLite's parser replaces the AND `e` by the literal 0 as it
@@ -44,41 +47,7 @@ fn is_false_within(e: &Expr<'_>, budget: usize) -> bool {
 /// holds a function call (`EP_HasFunc`, which subqueries do not pass up).
 /// The other side is then dropped unresolved: `SELECT nosuch AND 0` is 0.
 pub fn folds_to_false(e: &Expr<'_>) -> bool {
-    folds_within(e, FOLD_BUDGET)
-}
-
-fn folds_within(e: &Expr<'_>, budget: usize) -> bool {
-    let Expr::Binary(l, Operator::And, r) = e else { return false };
-    (is_false_within(l, budget) || is_false_within(r, budget)) && !has_call_within(l, budget) && !has_call_within(r, budget)
-}
-
-/// Whether `e` holds a function call outside subqueries and folded ANDs
-/// (past `budget` levels: taken as holding one).
-fn has_call_within(e: &Expr<'_>, budget: usize) -> bool {
-    let Some(b) = budget.checked_sub(1) else { return true };
-    let any = |xs: &mut dyn Iterator<Item = &Expr<'_>>| {
-        for x in xs {
-            if has_call_within(x, b) {
-                return true;
-            }
-        }
-        false
-    };
-    match e {
-        // (LIKE, GLOB, REGEXP and MATCH are calls of functions.)
-        Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. } | Expr::Like { .. } => true,
-        Expr::Binary(..) if folds_within(e, b) => false,
-        Expr::Binary(l, _, r) => any(&mut [*l, *r].into_iter()),
-        Expr::Between { lhs, start, end, .. } => any(&mut [*lhs, *start, *end].into_iter()),
-        Expr::Case { base, when_then_pairs, else_expr } => {
-            any(&mut base.iter().copied().chain(when_then_pairs.iter().flat_map(|(w, t)| [w, t])).chain(else_expr.iter().copied()))
-        }
-        Expr::Cast { expr: x, .. } | Expr::Collate(x, _) | Expr::IsNull(x) | Expr::NotNull(x) | Expr::Unary(_, x) => has_call_within(x, b),
-        Expr::InList { lhs, rhs, .. } => any(&mut std::iter::once(*lhs).chain(rhs.iter().flat_map(|r| r.iter()))),
-        Expr::InSelect { lhs, .. } | Expr::InTable { lhs, .. } => has_call_within(lhs, b),
-        Expr::Parenthesized(v) => any(&mut v.iter()),
-        _ => false,
-    }
+    matches!(e, Expr::Binary(_, Operator::And, _)) && parse_facts(e, FOLD_BUDGET).is_false
 }
 
 /// The integer SQLite's parser makes of `e`, as an ORDER BY or GROUP BY
@@ -89,45 +58,88 @@ fn has_call_within(e: &Expr<'_>, budget: usize) -> bool {
 /// literal that cannot be NULL. So `ORDER BY (1 IS NULL)` is column 0,
 /// out of range, as on SQLite.
 pub fn parse_time_integer(e: &Expr<'_>) -> Option<i64> {
-    integer_within(e, FOLD_BUDGET)
+    parse_facts(e, FOLD_BUDGET).value
 }
 
-fn integer_within(e: &Expr<'_>, budget: usize) -> Option<i64> {
-    let b = budget.checked_sub(1)?;
-    match strip_parens(e) {
-        Expr::Literal(ast::Literal::Numeric(t)) => match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-            // (A hexadecimal literal is the 64-bit pattern it spells.)
-            Some(h) if !h.is_empty() && h.len() <= 16 => u64::from_str_radix(h, 16).ok().map(|v| v as i64),
-            Some(_) => None,
-            None => t.parse::<i64>().ok(),
-        },
-        Expr::Unary(ast::UnaryOperator::Positive, x) => integer_within(x, b),
-        Expr::Unary(ast::UnaryOperator::Negative, x) => integer_within(x, b).map(i64::saturating_neg),
-        x @ Expr::Binary(_, Operator::And, _) if folds_within(x, b) => Some(0),
-        x => null_test_fold(x, b),
+fn parse_facts(e: &Expr<'_>, budget: usize) -> ParseFacts {
+    let Some(b) = budget.checked_sub(1) else { return UNKNOWN };
+    let facts = |x: &Expr<'_>| parse_facts(x, b);
+    let any_call = |xs: &mut dyn Iterator<Item = &Expr<'_>>| {
+        for x in xs {
+            if facts(x).has_call {
+                return true;
+            }
+        }
+        false
+    };
+    let e = strip_parens(e);
+    let plain = |has_call| ParseFacts { value: None, is_false: false, has_call };
+    match e {
+        Expr::Literal(ast::Literal::Numeric(t)) => {
+            let (value, is_false) = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+                // (A hexadecimal literal is the 64-bit pattern it spells.)
+                Some(h) if !h.is_empty() && h.len() <= 16 => (u64::from_str_radix(h, 16).ok().map(|v| v as i64), h.bytes().all(|c| c == b'0')),
+                Some(h) => (None, !h.is_empty() && h.bytes().all(|c| c == b'0')),
+                None => (t.parse::<i64>().ok(), t.bytes().all(|c| c == b'0')),
+            };
+            ParseFacts { value, is_false, has_call: false }
+        }
+        Expr::Unary(op, x) => {
+            let inner = facts(x);
+            let value = match op {
+                ast::UnaryOperator::Positive => inner.value,
+                ast::UnaryOperator::Negative => inner.value.map(i64::saturating_neg),
+                _ => None,
+            };
+            ParseFacts { value, is_false: false, has_call: inner.has_call }
+        }
+        Expr::Binary(l, Operator::And, r) => {
+            let (l, r) = (facts(l), facts(r));
+            if (l.is_false || r.is_false) && !l.has_call && !r.has_call {
+                ParseFacts { value: Some(0), is_false: true, has_call: false }
+            } else {
+                plain(l.has_call || r.has_call)
+            }
+        }
+        Expr::IsNull(x) => null_test(x, 0, b),
+        Expr::NotNull(x) => null_test(x, 1, b),
+        Expr::Binary(x, Operator::Is, n) if is_null_literal(n) => null_test(x, 0, b),
+        Expr::Binary(x, Operator::IsNot, n) if is_null_literal(n) => null_test(x, 1, b),
+        // (LIKE, GLOB, REGEXP and MATCH are calls of functions.)
+        Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. } | Expr::Like { .. } => plain(true),
+        Expr::Binary(l, _, r) => plain(any_call(&mut [*l, *r].into_iter())),
+        Expr::Between { lhs, start, end, .. } => plain(any_call(&mut [*lhs, *start, *end].into_iter())),
+        Expr::Case { base, when_then_pairs, else_expr } => {
+            plain(any_call(&mut base.iter().copied().chain(when_then_pairs.iter().flat_map(|(w, t)| [w, t])).chain(else_expr.iter().copied())))
+        }
+        Expr::Cast { expr: x, .. } | Expr::Collate(x, _) => plain(facts(x).has_call),
+        Expr::InList { lhs, rhs, .. } => plain(any_call(&mut std::iter::once(*lhs).chain(rhs.iter().flat_map(|r| r.iter())))),
+        Expr::InSelect { lhs, .. } | Expr::InTable { lhs, .. } => plain(facts(lhs).has_call),
+        Expr::Parenthesized(v) => plain(any_call(&mut v.iter())),
+        _ => plain(false),
     }
+}
+
+fn is_null_literal(e: &Expr<'_>) -> bool {
+    matches!(strip_parens(e), Expr::Literal(ast::Literal::Null))
 }
 
 /// `X IS NULL` (0) or `X IS NOT NULL` (1), in any of their spellings, of
 /// an `X` SQLite's parser knows is never NULL: a numeric, string or blob
 /// literal (unary `+`/`-` and parentheses aside) or a term it folded to
 /// an integer itself. SQLite's parser replaces such a test by the integer.
-fn null_test_fold(e: &Expr<'_>, budget: usize) -> Option<i64> {
-    let b = budget.checked_sub(1)?;
-    let is_null = |x: &Expr<'_>| matches!(strip_parens(x), Expr::Literal(ast::Literal::Null));
-    let (operand, value) = match strip_parens(e) {
-        Expr::IsNull(x) => (*x, 0),
-        Expr::NotNull(x) => (*x, 1),
-        Expr::Binary(x, Operator::Is, n) if is_null(n) => (*x, 0),
-        Expr::Binary(x, Operator::IsNot, n) if is_null(n) => (*x, 1),
-        _ => return None,
-    };
+fn null_test(operand: &Expr<'_>, value: i64, budget: usize) -> ParseFacts {
+    let inner = parse_facts(operand, budget);
     let mut x = strip_parens(operand);
-    while let Expr::Unary(ast::UnaryOperator::Positive | ast::UnaryOperator::Negative, inner) = x {
-        x = strip_parens(inner);
+    while let Expr::Unary(ast::UnaryOperator::Positive | ast::UnaryOperator::Negative, y) = x {
+        x = strip_parens(y);
     }
-    let never_null = matches!(x, Expr::Literal(ast::Literal::Numeric(_) | ast::Literal::String(_) | ast::Literal::Blob(_))) || integer_within(x, b).is_some();
-    never_null.then_some(value)
+    let never_null = inner.value.is_some() || matches!(x, Expr::Literal(ast::Literal::Numeric(_) | ast::Literal::String(_) | ast::Literal::Blob(_)));
+    if never_null {
+        ParseFacts { value: Some(value), is_false: value == 0, has_call: inner.has_call }
+    } else {
+        ParseFacts { value: None, is_false: false, has_call: inner.has_call }
+    }
 }
 
 /// Split `e` at top-level ANDs.
