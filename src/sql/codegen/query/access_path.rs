@@ -73,7 +73,7 @@ impl<'b> Compiler<'_> {
             // `IN` on the next key column: the search is repeated for
             // each of its values (as SQLite's IN operator on an index).
             if eqs.len() < pk_usable && lower.is_none() && upper.is_none() {
-                let col = pk.columns[eqs.len()].column;
+                let col = self.index_lookup_key(&table, &pk.columns[eqs.len()]);
                 let ins = self.in_candidates(it, before, terms);
                 if let Some((_, list)) = ins.iter().find(|(c, _)| c.is_some() && *c == col).filter(|_| !eqs.is_empty() || pk.columns.len() > 1) {
                     let k = eqs.len();
@@ -254,9 +254,12 @@ impl<'b> Compiler<'_> {
         }
         // `column IN (...)` on an index's first column, when no index has
         // an equality prefix.
-        let in_pick: Option<(Index, usize, &[&'a Expr<'b>])> = indexes.iter().find_map(|idx| {
+        // (The list compares under the column's own collation: an index
+        // sorting the column by another has another lookup key.)
+        let first_keys: Vec<Option<usize>> = indexes.iter().map(|idx| idx.columns.first().and_then(|ic| self.index_lookup_key(&table, ic))).collect();
+        let in_pick: Option<(Index, usize, &[&'a Expr<'b>])> = indexes.iter().zip(&first_keys).find_map(|(idx, key)| {
             let first_col = idx.columns.first()?.column?;
-            let (_, list) = ins.iter().find(|(c, _)| *c == Some(first_col))?;
+            let (_, list) = ins.iter().find(|(c, _)| c.is_some() && c == key)?;
             Some((idx.clone(), first_col, &list[..]))
         });
         if let Some(g) = goal {
