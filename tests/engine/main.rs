@@ -94,6 +94,7 @@ mod sql_generated_stored;
 mod sql_hooks;
 mod sql_in_bloom;
 mod sql_in_parenthesized_subquery;
+mod sql_index_terms_consumed;
 mod sql_insert_select_rows;
 mod sql_integrity;
 mod sql_integrity_chains;
