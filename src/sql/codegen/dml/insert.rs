@@ -1,5 +1,7 @@
-//! INSERT: VALUES rows, INSERT ... SELECT (materialised first, so a table
-//! can be copied into itself; `INSERT INTO t SELECT * FROM u` between
+//! INSERT: VALUES rows, INSERT ... SELECT (a co-routine whose rows are
+//! inserted as they come, all taken first where the table has triggers or
+//! the SELECT reads it, so that a table can be copied into itself;
+//! `INSERT INTO t SELECT * FROM u` between
 //! tables of the same shape copies records, see `insert_xfer.rs`),
 //! DEFAULT VALUES, and the OR conflict clauses.
 
@@ -257,8 +259,8 @@ fn compile_insert_body(
 /// one copy of the insert code, so the program grows by the rows'
 /// expressions only (it was the whole insert, constraint checks and index
 /// writes, per row). Where SQLite computes every row first (the table has
-/// triggers, or the rows may read it through a subquery), they are
-/// materialised first, as INSERT ... SELECT.
+/// triggers, or the rows may read it through a subquery), they go
+/// through INSERT ... SELECT's path, which takes them all first there.
 fn insert_value_rows(
     c: &mut Compiler<'_>,
     sel: &sqlite3_parser::ast::Select<'_>,
