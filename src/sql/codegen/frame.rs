@@ -104,10 +104,11 @@ pub struct FrameState {
     /// The compound SELECT being compiled: where its duplicate-removing
     /// temporaries are opened (their key collations are set at the end).
     pub compound_key_opens: Vec<usize>,
-    /// The address of the WHERE or ON term (`rowid = expr`) the last
-    /// loop opened by `open_access` decides by its `SeekRowid`, so that
-    /// it is not tested again inside the loop (as SQLite omits it).
-    pub seek_consumed: Option<usize>,
+    /// The addresses of the WHERE or ON terms the last loop opened by
+    /// `open_access` decides exactly by its seek (`rowid = expr` of a
+    /// `SeekRowid`, an index search's `=` terms and bounds), so that they
+    /// are not tested again inside the loop (as SQLite's `disableTerm`).
+    pub seek_consumed: Vec<usize>,
     /// Row-value subqueries (SQL text, width) the next simple SELECT
     /// computes after its own result columns, in its join loop (the values
     /// of UPDATE ... FROM).

@@ -99,6 +99,9 @@ impl PlanFacts for Compiler<'_> {
     fn expr_lookup_keys(&mut self, item: usize, item_name: &str, table: &Table, col_side: &Expr<'_>, other: &Expr<'_>) -> Vec<usize> {
         Compiler::expr_lookup_keys(self, item, item_name, table, col_side, other)
     }
+    fn column_lookup_keys(&mut self, table: &Table, c: usize, collation: &str) -> Vec<usize> {
+        Compiler::column_lookup_keys(self, table, c, collation)
+    }
     fn index_lookup_key(&mut self, table: &Table, ic: &IndexColumn) -> Option<usize> {
         Compiler::index_lookup_key(self, table, ic)
     }

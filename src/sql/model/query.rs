@@ -54,13 +54,16 @@ pub enum Dest {
     EphemTable(i32),
     /// Compute the rows and throw them away (SELECT in a trigger).
     Discard,
-    /// The first column of each row into `reg`, then `Yield co` (the
-    /// WHERE loop of a one-pass UPDATE or DELETE, `onepass.rs`).
+    /// The first `width` columns of each row into registers from `reg`,
+    /// then `Yield co` (the WHERE loop of a one-pass UPDATE or DELETE,
+    /// `onepass.rs`, one column; the rows of INSERT ... SELECT, all).
     Yield {
         /// The coroutine's register.
         co: i32,
         /// Register receiving the row's first column.
         reg: i32,
+        /// Columns copied (at least 1).
+        width: usize,
     },
     /// A recursive CTE's rows: into the result table and the queue,
     /// skipping rows already seen when `dedupe` is set, stopping at the

@@ -11,7 +11,10 @@
 //!
 //! Invariant: a term is only usable for a lookup when its other side
 //! depends on tables placed earlier and its affinity and collation let
-//! the index order decide the comparison.
+//! the index order decide the comparison: a column's key stands for the
+//! column under the collation it declares, and a comparison under another
+//! collation is keyed to the index columns sorting the column by that one
+//! (`column_lookup_keys`), or to none.
 
 use crate::sql::model::expr_shape::strip_parens;
 use crate::sql::model::expr_shape::{has_subquery, walk};
@@ -86,10 +89,14 @@ pub trait Access<'b>: PlanFacts {
                 _ => continue,
             }
             for &(col_side, other, opx, col_right) in &sides {
+                // (A COLLATE on the column names the column all the same,
+                // as SQLite's `sqlite3ExprSkipCollate`; the comparison's
+                // collation below still sees it.)
+                let col_named = strip_collate(col_side);
                 // `t.col` names a column of this item only when `t` is its
                 // name (or, inside a parenthesized join, a table it holds):
                 // other names are left without resolving them.
-                if let Expr::Qualified(q, _) = col_side {
+                if let Expr::Qualified(q, _) = col_named {
                     let named = self
                         .scopes()
                         .last()
@@ -99,7 +106,7 @@ pub trait Access<'b>: PlanFacts {
                         continue;
                     }
                 }
-                let cref = match col_side {
+                let cref = match col_named {
                     Expr::Id(id) => self.resolve_name(None, &unquoted(id.0)).ok().flatten(),
                     Expr::Qualified(q, c) => self.resolve_name(Some(&unquoted(q.0)), &unquoted(c.0)).ok().flatten(),
                     _ => None,
@@ -108,7 +115,7 @@ pub trait Access<'b>: PlanFacts {
                 // before the costlier dependency walk of the other side.)
                 match &cref {
                     Some(c) if c.depth != 0 || c.item != it.item => continue,
-                    None if matches!(col_side, Expr::Id(_) | Expr::Qualified(..) | Expr::Literal(_)) || has_subquery(col_side) => continue,
+                    None if matches!(col_named, Expr::Id(_) | Expr::Qualified(..) | Expr::Literal(_)) || has_subquery(col_side) => continue,
                     _ => {}
                 }
                 if has_subquery(other) {
@@ -144,19 +151,24 @@ pub trait Access<'b>: PlanFacts {
                 if !ok_aff {
                     continue;
                 }
-                // (The comparison's collation: the left operand's first.)
-                let coll = if col_right { self.comparison_collation(other, col_side) } else { self.comparison_collation(col_side, other) }.ok();
-                let col_coll = cref.column.and_then(|c| table.columns[c].collation.clone());
-                let coll_ok = match (&coll, &col_coll) {
-                    (Some(P4::Coll(c)), Some(cc)) => c.name.eq_ci(cc),
-                    (Some(P4::Coll(_)), None) => false,
-                    (_, Some(cc)) => cc.eq_ci("BINARY"),
-                    _ => true,
-                };
-                if !coll_ok {
+                // The rowid is compared as a number: any collation.
+                let Some(c) = cref.column else {
+                    out.push((None, opx, other, deps));
                     continue;
+                };
+                // The comparison's collation (the left operand's first)
+                // must be the index column's: the column's own key when
+                // it declares it, else the keys of the index columns
+                // sorting it by that collation (as SQLite's
+                // `whereScanNext` compares the term's with `azColl[j]`).
+                let coll = match if col_right { self.comparison_collation(other, col_side) } else { self.comparison_collation(col_side, other) } {
+                    Ok(P4::Coll(c)) => c.name.ascii_upper(),
+                    Ok(_) => "BINARY".to_string(),
+                    Err(_) => continue,
+                };
+                for k in self.column_lookup_keys(table, c, &coll) {
+                    out.push((Some(k), opx, other, deps));
                 }
-                out.push((cref.column, opx, other, deps));
             }
         }
         out
@@ -192,7 +204,14 @@ pub trait Access<'b>: PlanFacts {
             if list.is_empty() || crate::sql::model::expr_shape::in_list_subquery(list).is_some() {
                 continue;
             }
-            let cref = match &**lhs {
+            // (The list compares under the left side's collation: a
+            // COLLATE there keys the term to the index columns sorting the
+            // column by that one.)
+            let (lhs_named, written) = match &**lhs {
+                Expr::Collate(inner, name) => (strip_collate(inner), Some(unquote(name).ascii_upper())),
+                e => (e, None),
+            };
+            let cref = match lhs_named {
                 Expr::Id(id) => self.resolve_name(None, &unquoted(id.0)).ok().flatten(),
                 Expr::Qualified(q, c) => self.resolve_name(Some(&unquoted(q.0)), &unquoted(c.0)).ok().flatten(),
                 _ => None,
@@ -201,6 +220,13 @@ pub trait Access<'b>: PlanFacts {
             if cref.depth != 0 || cref.item != it.item || cref.collation.is_some() {
                 continue;
             }
+            let key = match (cref.column, written, it.table.as_ref()) {
+                (Some(c), Some(coll), Some(table)) => match self.column_lookup_keys(table, c, &coll).first() {
+                    Some(&k) => Some(k),
+                    None => continue,
+                },
+                (column, _, _) => column,
+            };
             let mut ok = true;
             let mut deps = 0u64;
             for e in list.iter() {
@@ -216,7 +242,7 @@ pub trait Access<'b>: PlanFacts {
                 deps |= d;
             }
             if ok {
-                out.push((cref.column, list.iter().collect(), deps));
+                out.push((key, list.iter().collect(), deps));
             }
         }
         out
@@ -305,6 +331,17 @@ pub trait Access<'b>: PlanFacts {
 }
 
 impl<'b, T: PlanFacts> Access<'b> for T {}
+
+/// `e` under any COLLATE (and the single parentheses around it).
+fn strip_collate<'a, 'b>(mut e: &'a Expr<'b>) -> &'a Expr<'b> {
+    loop {
+        match e {
+            Expr::Collate(inner, _) => e = inner,
+            Expr::Parenthesized(v) if v.len() == 1 => e = &v[0],
+            _ => return e,
+        }
+    }
+}
 
 /// The pairs of fields of two rows written out with the same width, each
 /// field a single value; None for anything else.

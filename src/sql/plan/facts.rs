@@ -81,6 +81,9 @@ pub trait PlanFacts: Sized {
     fn comparison_collation(&mut self, l: &Expr<'_>, r: &Expr<'_>) -> Result<P4>;
     /// The indexed expressions of `table` a lookup by `other` may use.
     fn expr_lookup_keys(&mut self, item: usize, item_name: &str, table: &Table, col_side: &Expr<'_>, other: &Expr<'_>) -> Vec<usize>;
+    /// The lookup keys of a comparison of column `c` under `collation`
+    /// (upper case).
+    fn column_lookup_keys(&mut self, table: &Table, c: usize, collation: &str) -> Vec<usize>;
     /// The key an index column is looked up by.
     fn index_lookup_key(&mut self, table: &Table, ic: &IndexColumn) -> Option<usize>;
     /// The indexes a loop over `it` may use.

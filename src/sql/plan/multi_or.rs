@@ -219,7 +219,7 @@ pub trait MultiOr<'b>: PlanFacts {
                     INDEX_EQ_ROWS
                 };
                 consider((base / 4f64.powi(range)).max(1.0));
-            } else if let Some((_, list)) = idx.columns.first().and_then(|f| f.column).and_then(|c| ins.iter().find(|(x, _)| *x == Some(c))) {
+            } else if let Some((_, list)) = keys.first().copied().flatten().and_then(|c| ins.iter().find(|(x, _)| *x == Some(c))) {
                 consider(list.len() as f64 * INDEX_EQ_ROWS);
             }
         }

@@ -217,18 +217,7 @@ impl Compiler<'_> {
             self.fk_check_parent(&t.table, row, rid, 1, None)?;
             fk_old = Some((row, rid));
         }
-        if !t.indexes.is_empty() {
-            let row = self.read_index_columns(t)?;
-            let rid = self.rowid_of_current(t);
-            for (idx, c) in t.indexes.clone() {
-                let guard = self.partial_guard(t, &idx, row, rid)?;
-                let k = self.index_key_of(&t.table, &idx, row, rid)?;
-                self.b.add(Opcode::IdxDelete, c, k, t.table.index_entry_width(&idx) as i32);
-                if let Some(g) = guard {
-                    self.b.bind(g);
-                }
-            }
-        }
+        self.delete_index_entries(t)?;
         // (SQLite reports no change of a WITHOUT ROWID table to the update
         // hook, only to the pre-update hook.)
         let p4 = self.written(&t.table);
@@ -237,6 +226,38 @@ impl Compiler<'_> {
             self.fk_actions(t, old, None, None)?;
         }
         Ok(())
+    }
+
+    /// Delete the index entries of the row under `t.cursor` (SQLite's
+    /// `sqlite3GenerateRowIndexDelete`).
+    fn delete_index_entries(&mut self, t: &WriteTarget) -> Result<()> {
+        if t.indexes.is_empty() {
+            return Ok(());
+        }
+        let row = self.read_index_columns(t)?;
+        let rid = self.rowid_of_current(t);
+        for (idx, c) in t.indexes.clone() {
+            let guard = self.partial_guard(t, &idx, row, rid)?;
+            let k = self.index_key_of(&t.table, &idx, row, rid)?;
+            self.b.add(Opcode::IdxDelete, c, k, t.table.index_entry_width(&idx) as i32);
+            if let Some(g) = guard {
+                self.b.bind(g);
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether a REPLACE conflict on a rowid table's rowid is resolved
+    /// by removing the old row's index entries only, the insert then
+    /// overwriting its table entry in place (SQLite's rowid REPLACE with
+    /// no foreign key and no DELETE trigger to run: one b-tree write
+    /// instead of a delete and an insert). Not for an UPDATE moving its
+    /// row onto another's rowid, which keeps the full deletion.
+    fn rowid_replace_overwrites(&self, t: &WriteTarget, updating: bool) -> bool {
+        !updating
+            && t.table.without_rowid.is_none()
+            && !self.fk_involved(&t.table)
+            && (!self.env.settings.recursive_triggers || self.env.schema.triggers_of(&t.table).is_empty())
     }
 
     /// Whether a REPLACE conflict on the table's own key (rowid, or a
@@ -450,8 +471,9 @@ impl Compiler<'_> {
             OnConflict::Ignore => {
                 self.b.add(Opcode::Goto, 0, skip, 0);
             }
-            OnConflict::Replace if self.insert_overwrites_replaced_row(t, old_rowid.is_some()) => {
+            OnConflict::Replace if self.rowid_replace_overwrites(t, old_rowid.is_some()) => {
                 self.tell_replaced_row(t);
+                self.delete_index_entries(t)?;
             }
             OnConflict::Replace => self.delete_replaced_row(t, old_rowid.is_some())?,
             _ => self.constraint_halt(SQLITE_CONSTRAINT_PRIMARYKEY, format!("UNIQUE constraint failed: {}.{pk}", t.table.name), oc),

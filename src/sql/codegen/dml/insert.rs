@@ -1,5 +1,7 @@
-//! INSERT: VALUES rows, INSERT ... SELECT (materialised first, so a table
-//! can be copied into itself; `INSERT INTO t SELECT * FROM u` between
+//! INSERT: VALUES rows, INSERT ... SELECT (a co-routine whose rows are
+//! inserted as they come, all taken first where the table has triggers or
+//! the SELECT reads it, so that a table can be copied into itself;
+//! `INSERT INTO t SELECT * FROM u` between
 //! tables of the same shape copies records, see `insert_xfer.rs`),
 //! DEFAULT VALUES, and the OR conflict clauses.
 
@@ -257,8 +259,8 @@ fn compile_insert_body(
 /// one copy of the insert code, so the program grows by the rows'
 /// expressions only (it was the whole insert, constraint checks and index
 /// writes, per row). Where SQLite computes every row first (the table has
-/// triggers, or the rows may read it through a subquery), they are
-/// materialised first, as INSERT ... SELECT.
+/// triggers, or the rows may read it through a subquery), they go
+/// through INSERT ... SELECT's path, which takes them all first there.
 fn insert_value_rows(
     c: &mut Compiler<'_>,
     sel: &sqlite3_parser::ast::Select<'_>,
@@ -329,8 +331,11 @@ fn insert_value_rows(
     Ok(())
 }
 
-/// INSERT ... SELECT row by row: the SELECT's rows are materialised
-/// first (so a table can be copied into itself), then each is inserted.
+/// INSERT ... SELECT row by row, as SQLite codes it: the SELECT is a
+/// co-routine yielding each row into the same registers, inserted as it
+/// comes, unless the table has triggers or the SELECT reads the table
+/// (`reads_table`: the rows are then all taken into a temporary table
+/// first, so a table can be copied into itself).
 fn insert_select_rows(
     c: &mut Compiler<'_>,
     sel: &sqlite3_parser::ast::Select<'_>,
@@ -340,22 +345,61 @@ fn insert_select_rows(
     upsert: Option<&crate::sql::codegen::dml::upsert::Upserts<'_, '_>>,
     count_check: &dyn Fn(usize) -> Result<()>,
 ) -> Result<()> {
-    let tmp = c.b.cursor();
-    c.b.add(Opcode::OpenEphemeral, tmp, 0, 0);
-    let open = c.b.insns.len() - 1;
-    let info = c.compile_select(sel, Dest::EphemTable(tmp))?;
-    c.b.insns[open].p2 = info.n_columns as i32;
+    let width = targets.len().max(1);
+    let co = c.b.reg();
+    let values = c.b.regs(width);
+    let after = c.b.label();
+    let at = c.b.here() as i32;
+    c.b.add(Opcode::InitCoroutine, co, after, at + 1);
+    let info = c.compile_select(sel, Dest::Yield { co, reg: values, width })?;
     count_check(info.n_columns)?;
+    c.b.add(Opcode::EndCoroutine, co, 0, 0);
+    c.b.bind(after);
     let end = c.b.label();
-    c.b.add(Opcode::Rewind, tmp, end, 0);
-    let top = c.b.here();
-    insert_targets(c, t, targets, oc, upsert, |c, k, dest| {
-        c.b.add(Opcode::Column, tmp, k as i32, dest);
-        Ok(())
-    })?;
-    c.b.add(Opcode::Next, tmp, top as i32, 0);
+    if !c.env.schema.triggers_of(&t.table).is_empty() || reads_table(c, &t.table) {
+        let tmp = c.b.cursor();
+        c.b.add(Opcode::OpenEphemeral, tmp, width as i32, 0);
+        let (rec, rid) = (c.b.reg(), c.b.reg());
+        let filled = c.b.label();
+        let fill = c.b.here() as i32;
+        c.b.add(Opcode::Yield, co, filled, 0);
+        c.b.add(Opcode::MakeRecord, values, width as i32, rec);
+        c.b.add(Opcode::NewRowid, tmp, rid, 0);
+        c.b.add(Opcode::Insert, tmp, rec, rid);
+        c.b.add(Opcode::Goto, 0, fill, 0);
+        c.b.bind(filled);
+        c.b.add(Opcode::Rewind, tmp, end, 0);
+        let top = c.b.here();
+        insert_targets(c, t, targets, oc, upsert, |c, k, dest| {
+            c.b.add(Opcode::Column, tmp, k as i32, dest);
+            Ok(())
+        })?;
+        c.b.add(Opcode::Next, tmp, top as i32, 0);
+    } else {
+        let top = c.b.here() as i32;
+        c.b.add(Opcode::Yield, co, end, 0);
+        insert_targets(c, t, targets, oc, upsert, |c, k, dest| {
+            c.b.add(Opcode::Copy, values + k as i32, dest, 0);
+            Ok(())
+        })?;
+        c.b.add(Opcode::Goto, 0, top, 0);
+    }
     c.b.bind(end);
     Ok(())
+}
+
+/// Whether the program so far reads `table` (SQLite's `readsTable`): an
+/// `OpenRead` of its b-tree or of one of its indexes, one whose root is
+/// in a register (a table made by this statement), or any virtual-table
+/// open when `table` is virtual.
+fn reads_table(c: &Compiler<'_>, table: &crate::sql::schema::Table) -> bool {
+    let roots: Vec<u32> = std::iter::once(table.root).chain(c.env.schema.indexes_of(table).iter().map(|i| i.root)).collect();
+    let virtual_table = table.virtual_table.is_some();
+    c.b.insns.iter().any(|i| match i.opcode {
+        Opcode::OpenRead => i.p3 as usize == table.db && (i.p5 & 0x02 != 0 || roots.contains(&(i.p2 as u32))),
+        Opcode::VOpen => virtual_table,
+        _ => false,
+    })
 }
 
 /// Insert one row whose `k`th supplied value `load(c, k, register)`

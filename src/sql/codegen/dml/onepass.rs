@@ -214,7 +214,7 @@ impl Compiler<'_> {
             None => format!("SELECT {} FROM {} NOT INDEXED", crate::sql::resolve::INTERNAL_ROWID, self.table_sql_name(table)),
         };
         let compiled = crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| match cmd {
-            Some(ast::Cmd::Stmt(Stmt::Select(sel))) => self.compile_dml_where(sel, Dest::Yield { co, reg: rid }).map(|_| ()),
+            Some(ast::Cmd::Stmt(Stmt::Select(sel))) => self.compile_dml_where(sel, Dest::Yield { co, reg: rid, width: 1 }).map(|_| ()),
             _ => Err(Error::sql("malformed WHERE")),
         });
         self.frame.internal_rowid_read = false;

@@ -228,11 +228,18 @@ impl Compiler<'_> {
 }
 
 /// An indexed expression a WHERE term can be matched with: its normal
-/// form, the index column's collation (upper case) and affinity.
+/// form, the index column's collation (upper case) and affinity. A table
+/// column an index sorts by another collation than the column declares
+/// (`CREATE INDEX i ON t(n COLLATE NOCASE)` on a BINARY `n`) is one too:
+/// a term on `n` can use that index column only when it compares with
+/// that collation (SQLite's `whereScanNext` check), while the column's
+/// own lookup key stands for the column under its declared collation.
 #[derive(Debug, Clone)]
 pub struct IndexedExpr {
-    /// `normal_form` of the expression.
+    /// `normal_form` of the expression (empty for a collated column).
     pub normal: String,
+    /// The table column, for a column indexed under another collation.
+    pub column: Option<usize>,
     /// Collation of the index column.
     pub collation: String,
     /// Affinity of the index column's values.
@@ -241,12 +248,13 @@ pub struct IndexedExpr {
 
 impl Compiler<'_> {
     /// The distinct expressions (with their collation) the table's full
-    /// (not partial) indexes hold. A lookup term on the `k`th is keyed
-    /// `table.columns.len() + k`, past the table's own columns.
+    /// (not partial) indexes hold, then the columns any index sorts by
+    /// another collation than their own. A lookup term on the `k`th is
+    /// keyed `table.columns.len() + k`, past the table's own columns.
     pub fn indexed_exprs(&mut self, table: &Table) -> Vec<IndexedExpr> {
         let mut out: Vec<IndexedExpr> = Vec::new();
-        let indexes: Vec<Index> = self.env.schema.indexes_of(table).into_iter().filter(|i| i.where_sql.is_none()).cloned().collect();
-        for idx in &indexes {
+        let indexes: Vec<Index> = self.env.schema.indexes_of(table).into_iter().cloned().collect();
+        for idx in indexes.iter().filter(|i| i.where_sql.is_none()) {
             for ic in &idx.columns {
                 let Some(e) = &ic.expr else { continue };
                 let normal = normal_form(e, None);
@@ -255,22 +263,49 @@ impl Compiler<'_> {
                     continue;
                 }
                 let affinity = self.index_column_affinity(table, ic);
-                out.push(IndexedExpr { normal, collation, affinity });
+                out.push(IndexedExpr { normal, column: None, collation, affinity });
             }
+        }
+        for ic in indexes.iter().flat_map(|i| &i.columns) {
+            let Some(c) = ic.column.filter(|&c| c < table.columns.len()) else { continue };
+            let collation = crate::sql::plan::order::index_collation(table, ic);
+            if collation == declared_collation(table, c) || out.iter().any(|x| x.column == Some(c) && x.collation == collation) {
+                continue;
+            }
+            out.push(IndexedExpr { normal: String::new(), column: Some(c), collation, affinity: table.columns[c].affinity });
         }
         out
     }
 
-    /// The lookup key of an index column: the table column, or the
-    /// indexed expression's key (see `indexed_exprs`).
+    /// The lookup key of an index column: the table column when the index
+    /// sorts it by its own collation, else the key of the column under
+    /// the index's collation or of the indexed expression (see
+    /// `indexed_exprs`).
     pub fn index_lookup_key(&mut self, table: &Table, ic: &IndexColumn) -> Option<usize> {
         if let Some(c) = ic.column {
-            return Some(c);
+            let collation = crate::sql::plan::order::index_collation(table, ic);
+            if c >= table.columns.len() || collation == declared_collation(table, c) {
+                return Some(c);
+            }
+            let pos = self.indexed_exprs(table).iter().position(|x| x.column == Some(c) && x.collation == collation)?;
+            return Some(table.columns.len() + pos);
         }
         let normal = normal_form(ic.expr.as_deref()?, None);
         let collation = ic.collation.clone().unwrap_or_else(|| "BINARY".into()).ascii_upper();
-        let pos = self.indexed_exprs(table).iter().position(|x| x.normal == normal && x.collation == collation)?;
+        let pos = self.indexed_exprs(table).iter().position(|x| x.column.is_none() && x.normal == normal && x.collation == collation)?;
         Some(table.columns.len() + pos)
+    }
+
+    /// The lookup keys of a comparison of table column `c` whose
+    /// collation is `collation` (upper case): the column's own key when
+    /// it declares that collation, else those of the index columns
+    /// sorting it by that collation (see `indexed_exprs`).
+    pub fn column_lookup_keys(&mut self, table: &Table, c: usize, collation: &str) -> Vec<usize> {
+        if collation == declared_collation(table, c) {
+            return vec![c];
+        }
+        let exprs = self.indexed_exprs(table);
+        exprs.iter().position(|x| x.column == Some(c) && x.collation == collation).map(|k| table.columns.len() + k).into_iter().collect()
     }
 
     /// The lookup keys an expression `col_side op other` can use when
@@ -304,11 +339,17 @@ impl Compiler<'_> {
         exprs
             .iter()
             .enumerate()
-            .filter(|(_, x)| x.normal == normal && x.collation == coll)
+            .filter(|(_, x)| x.column.is_none() && x.normal == normal && x.collation == coll)
             .filter(|(_, x)| side_aff.is_none_or(|a| a == x.affinity) && other_aff.is_none_or(|a| x.affinity.is_numeric() || a == x.affinity))
             .map(|(k, _)| table.columns.len() + k)
             .collect()
     }
+}
+
+/// The collation table column `c` declares (upper case, BINARY when
+/// none).
+fn declared_collation(table: &Table, c: usize) -> String {
+    table.columns[c].collation.as_deref().unwrap_or("BINARY").ascii_upper()
 }
 
 #[cfg(test)]

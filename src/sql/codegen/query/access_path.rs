@@ -73,7 +73,7 @@ impl<'b> Compiler<'_> {
             // `IN` on the next key column: the search is repeated for
             // each of its values (as SQLite's IN operator on an index).
             if eqs.len() < pk_usable && lower.is_none() && upper.is_none() {
-                let col = pk.columns[eqs.len()].column;
+                let col = self.index_lookup_key(&table, &pk.columns[eqs.len()]);
                 let ins = self.in_candidates(it, before, terms);
                 if let Some((_, list)) = ins.iter().find(|(c, _)| c.is_some() && *c == col).filter(|_| !eqs.is_empty() || pk.columns.len() > 1) {
                     let k = eqs.len();
@@ -109,10 +109,12 @@ impl<'b> Compiler<'_> {
             self.stmt.eqp.push(format_args!("SEARCH {item_name} USING INTEGER PRIMARY KEY (rowid=?)"));
             // The seek finds a row exactly when `rowid = e` holds: it
             // converts `e` as the comparison's numeric affinity would.
-            self.frame.seek_consumed = terms
-                .iter()
-                .find(|t| matches!(t, Expr::Binary(l, Operator::Equals, r) if std::ptr::eq(&**l, *e) || std::ptr::eq(&**r, *e)))
-                .map(|t| term_address(t));
+            self.frame.seek_consumed.extend(
+                terms
+                    .iter()
+                    .find(|t| matches!(t, Expr::Binary(l, Operator::Equals, r) if std::ptr::eq(&**l, *e) || std::ptr::eq(&**r, *e)))
+                    .map(|t| term_address(t)),
+            );
             let _ = next;
             self.loops.loop_one_row = true;
             return Ok((LoopKind::Once, goal.is_some()));
@@ -249,14 +251,18 @@ impl<'b> Compiler<'_> {
             self.loops.loop_one_row = one_row;
             let served = goal.map_or(Served::No, |g| if one_row { Served::Forward } else { index_serves(g, &table, &b.1, b.2.len()) });
             let l = search(b, served == Served::Backward);
+            self.note_index_consumed(it, &l, terms);
             let kind = self.emit_index_loop(&table, l, next, end)?;
             return Ok((kind, served.yes()));
         }
         // `column IN (...)` on an index's first column, when no index has
         // an equality prefix.
-        let in_pick: Option<(Index, usize, &[&'a Expr<'b>])> = indexes.iter().find_map(|idx| {
+        // (The list compares under the column's own collation: an index
+        // sorting the column by another has another lookup key.)
+        let first_keys: Vec<Option<usize>> = indexes.iter().map(|idx| idx.columns.first().and_then(|ic| self.index_lookup_key(&table, ic))).collect();
+        let in_pick: Option<(Index, usize, &[&'a Expr<'b>])> = indexes.iter().zip(&first_keys).find_map(|(idx, key)| {
             let first_col = idx.columns.first()?.column?;
-            let (_, list) = ins.iter().find(|(c, _)| *c == Some(first_col))?;
+            let (_, list) = ins.iter().find(|(c, _)| c.is_some() && c == key)?;
             Some((idx.clone(), first_col, &list[..]))
         });
         if let Some(g) = goal {
@@ -290,6 +296,7 @@ impl<'b> Compiler<'_> {
             if let Some(b) = best.take_if(|b| index_serves(g, &table, &b.1, b.2.len()).yes()) {
                 let served = index_serves(g, &table, &b.1, b.2.len());
                 let l = search(b, served == Served::Backward);
+                self.note_index_consumed(it, &l, terms);
                 let kind = self.emit_index_loop(&table, l, next, end)?;
                 return Ok((kind, true));
             }
@@ -378,6 +385,7 @@ impl<'b> Compiler<'_> {
         }
         if let Some(b) = best {
             let l = search(b, false);
+            self.note_index_consumed(it, &l, terms);
             let kind = self.emit_index_loop(&table, l, next, end)?;
             return Ok((kind, false));
         }
@@ -412,6 +420,66 @@ impl<'b> Compiler<'_> {
         self.stmt.eqp.push(format_args!("SCAN {item_name}"));
         let halt = self.loops.empty_scan_halt.take().unwrap_or(end);
         Ok((self.table_scan(it.cursor, false, halt), false))
+    }
+
+    /// Note the terms an index search `l` over item `it` decides exactly
+    /// (see `FrameState::seek_consumed`): each `column = value` whose value
+    /// is a key of the search prefix, and the bounds of a range on the
+    /// next column when a lower bound keeps its NULL entries out (an
+    /// ascending column; a BETWEEN when both its ends are the bounds).
+    /// The search converts each value as the comparison would (the
+    /// planner takes only terms whose affinity and collation the index
+    /// honours), and a NULL value ends the loop (`emit_index_loop`).
+    fn note_index_consumed<'a>(&mut self, it: &FromItem<'a, 'b>, l: &IndexLoop<'a, 'b>, terms: &[&'a Expr<'b>]) {
+        if l.primary_key || self.loops.in_or_branch {
+            return;
+        }
+        let mut found = Vec::new();
+        for (e, ic) in l.eqs.iter().zip(&l.idx.columns) {
+            let Some(c) = ic.column else { continue };
+            if let Some(t) = terms.iter().find(|t| match t {
+                Expr::Binary(a, Operator::Equals, b) => {
+                    (std::ptr::eq(&**b, *e) && self.is_item_column(it, a, c)) || (std::ptr::eq(&**a, *e) && self.is_item_column(it, b, c))
+                }
+                _ => false,
+            }) {
+                found.push(term_address(t));
+            }
+        }
+        let range_col = l.idx.columns.get(l.eqs.len()).filter(|ic| !ic.descending).and_then(|ic| ic.column);
+        if let (Some(c), Some((_, lo))) = (range_col, l.lower) {
+            let hi = l.upper.map(|(_, e)| e);
+            for t in terms {
+                let exact = match t {
+                    Expr::Binary(a, op, b) if LookupOp::from_op(*op).is_some_and(|o| o != LookupOp::Eq) => {
+                        let value = |v: &Expr<'_>| std::ptr::eq(v, lo) || hi.is_some_and(|h| std::ptr::eq(v, h));
+                        (value(b) && self.is_item_column(it, a, c)) || (value(a) && self.is_item_column(it, b, c))
+                    }
+                    Expr::Between { lhs, not: false, start, end } => {
+                        std::ptr::eq(&**start, lo) && hi.is_some_and(|h| std::ptr::eq(&**end, h)) && self.is_item_column(it, lhs, c)
+                    }
+                    _ => false,
+                };
+                if exact {
+                    found.push(term_address(t));
+                }
+            }
+        }
+        self.frame.seek_consumed.extend(found);
+    }
+
+    /// Whether `e` names column `c` of item `it` (a COLLATE on it aside).
+    fn is_item_column(&mut self, it: &FromItem<'_, 'b>, e: &Expr<'_>, c: usize) -> bool {
+        let mut e = e;
+        while let Expr::Collate(inner, _) = e {
+            e = inner;
+        }
+        let cref = match e {
+            Expr::Id(id) => self.resolve_name(None, &crate::sql::parse::unquoted(id.0)).ok().flatten(),
+            Expr::Qualified(q, n) => self.resolve_name(Some(&crate::sql::parse::unquoted(q.0)), &crate::sql::parse::unquoted(n.0)).ok().flatten(),
+            _ => None,
+        };
+        cref.is_some_and(|r| r.depth == 0 && r.item == it.item && r.column == Some(c))
     }
 
     /// The lookup `idx` allows with the terms `cands`: values for `=` on

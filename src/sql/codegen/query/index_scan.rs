@@ -77,6 +77,12 @@ impl<'b> Compiler<'_> {
         let keys = self.b.regs(ne + 1);
         for (i, e) in l.eqs.iter().enumerate() {
             self.expr(e, keys + i as i32)?;
+            // (`column = NULL` holds for no row: the loop ends, so that
+            // the term need not be tested again; see
+            // `note_index_consumed`.)
+            if !matches!(e, Expr::Literal(sqlite3_parser::ast::Literal::Numeric(_) | sqlite3_parser::ast::Literal::String(_))) {
+                self.b.add(Opcode::IsNull, keys + i as i32, end, 0);
+            }
         }
         let endkeys = self.b.regs(ne + 1);
         for i in 0..ne {

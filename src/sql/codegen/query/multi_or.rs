@@ -66,7 +66,7 @@ impl<'b> Compiler<'_> {
             self.vtab.consumed.truncate(consumed);
             self.loops.in_or_branch = was_in_branch;
             self.stmt.eqp.restore_parent(outer_parent);
-            self.frame.seek_consumed = None;
+            self.frame.seek_consumed.clear();
             let (kind, _) = opened?;
             // The row's first branch returns it.
             self.where_term_if_false(branch, bnext)?;

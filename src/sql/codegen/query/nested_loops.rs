@@ -343,7 +343,7 @@ impl<'b> Compiler<'_> {
             // row is the first of the outermost loop.)
             let level_goal = req.goal.as_ref().filter(|g| last_right.is_none() && (lvl == 0 || outer_one_row && !g.min_max && !order_served));
             let shown_at = self.stmt.eqp.len();
-            self.frame.seek_consumed = None;
+            self.frame.seek_consumed.clear();
             // An empty table scanned in full ends every loop around it up
             // to the nearest outer join (as SQLite's `addrHalt`): no row of
             // theirs can be joined with it.
@@ -358,11 +358,14 @@ impl<'b> Compiler<'_> {
             self.loops.empty_scan_halt = None;
             let (kind, served) = opened?;
             // A term the seek decided is not tested again, where the loop
-            // has no NULL row to produce (that row must still fail it) and
-            // is not read again by an unmatched pass.
+            // has no NULL row to produce (that row must still fail it), is
+            // not read again by an unmatched pass nor NULL-filled by one.
             // (With an authorizer it is compiled all the same: SQLite asks
             // about every column a statement names.)
-            let consumed = self.frame.seek_consumed.take().filter(|_| left_flag.is_none() && it.matched.is_none() && self.stmt.authorizer.is_none());
+            let mut consumed = std::mem::take(&mut self.frame.seek_consumed);
+            if left_flag.is_some() || it.matched.is_some() || null_filled_later || self.stmt.authorizer.is_some() {
+                consumed.clear();
+            }
             // (Terms a virtual table's module omits are not tested again
             // either, except where a NULL row or a second pass reads the
             // table.)
@@ -386,7 +389,7 @@ impl<'b> Compiler<'_> {
                 }
                 vconsumed.retain(|a| own.iter().any(|c| term_address(c) == *a));
             }
-            let is_consumed = |addr: usize| Some(addr) == consumed || vconsumed.contains(&addr);
+            let is_consumed = |addr: usize| consumed.contains(&addr) || vconsumed.contains(&addr);
             // A USING/NATURAL equality the module omits, seen from either
             // side (this table is its right one, or its left one when the
             // join order put the other first).
@@ -416,7 +419,7 @@ impl<'b> Compiler<'_> {
             for j in &it.on {
                 match j {
                     JoinTerm::Expr(_) if on_moved[ii] => {}
-                    JoinTerm::Expr(e) if consumed.is_some() || !vconsumed.is_empty() => {
+                    JoinTerm::Expr(e) if !consumed.is_empty() || !vconsumed.is_empty() => {
                         let mut cs = Vec::new();
                         crate::sql::model::expr_shape::conjuncts(e, &mut cs);
                         for c in cs.into_iter().filter(|c| !is_consumed(term_address(c))) {

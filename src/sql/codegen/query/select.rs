@@ -297,8 +297,10 @@ impl Compiler<'_> {
                 self.b.add(Opcode::Insert, cur, rec, rid);
             }
             Dest::Discard => {}
-            Dest::Yield { co, reg } => {
-                self.b.add(Opcode::Copy, regs, reg, 0);
+            Dest::Yield { co, reg, width } => {
+                // (A row narrower than `width` is an error the caller
+                // reports once the SELECT is compiled.)
+                self.b.add(Opcode::Copy, regs, reg, width.min(n).max(1) as i32 - 1);
                 self.b.add(Opcode::Yield, co, 0, 0);
             }
             Dest::Recursive { result, queue, dedupe, limit: cte_limit, order } => {
