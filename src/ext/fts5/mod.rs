@@ -86,6 +86,7 @@ pub mod shadow;
 pub mod shared;
 pub mod snippet;
 pub mod source;
+pub mod stmts;
 pub mod structure;
 pub mod table;
 pub mod tokenizer;
