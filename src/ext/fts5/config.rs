@@ -60,6 +60,9 @@ pub struct Config {
     /// table stored (shared by the clones cursors hold): an fts5vocab
     /// cursor that sees it move under it stops ("query aborted").
     pub generation: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    /// The statements its rows' writes run, prepared once (shared by the
+    /// clones, as `generation`).
+    pub stmts: super::stmts::Stmts,
 }
 
 /// Where an fts5 table's column values live.
@@ -241,6 +244,7 @@ impl Config {
             tokendata: false,
             locale_header: None,
             generation: Default::default(),
+            stmts: Default::default(),
         };
         let mut tokenize_seen = false;
         let mut content: Option<String> = None;

@@ -581,7 +581,7 @@ pub fn clear(c: &mut Connection, cfg: &Config) -> Result<()> {
 
 /// The averages record: rows, then tokens per column.
 pub fn averages(c: &mut Connection, cfg: &Config) -> Result<(i64, Vec<i64>)> {
-    let r = rows(c, &format!("SELECT block FROM {} WHERE id = 1", cfg.shadow("data")))?;
+    let r = cfg.stmts.rows(c, &format!("SELECT block FROM {} WHERE id = 1", cfg.shadow("data")), &[])?;
     let mut cols = vec![0i64; cfg.columns.len()];
     let b = match r.first().map(|r| &r[0]) {
         Some(Value::Blob(b)) => b.clone(),
@@ -609,7 +609,7 @@ pub fn set_averages(c: &mut Connection, cfg: &Config, n: i64, cols: &[i64]) -> R
     for v in cols {
         put(&mut b, *v as u64);
     }
-    exec(c, &format!("REPLACE INTO {}(id, block) VALUES(1, ?)", cfg.shadow("data")), &[Value::Blob(b)])
+    cfg.stmts.exec(c, &format!("REPLACE INTO {}(id, block) VALUES(1, ?)", cfg.shadow("data")), &[Value::Blob(b)])
 }
 
 /// Bump the configuration cookie (after a `%_config` change).

@@ -21,6 +21,8 @@
 //!   the open cursors by id,
 //! - `table.rs`: xBestIndex/xFilter/xColumn, reading `%_content`,
 //! - `writer.rs`: INSERT/UPDATE/DELETE of content, sizes, averages,
+//! - `stmts.rs`: the per-row statements on the shadow tables, prepared
+//!   once per table and kept,
 //! - `pending.rs`: the transaction's changes and SQLite's hash of them,
 //! - `codec.rs`, `structure.rs`: varints, doclists, the structure record,
 //! - `segwrite.rs`, `segread.rs`: one segment's pages written / read,
@@ -86,6 +88,7 @@ pub mod shadow;
 pub mod shared;
 pub mod snippet;
 pub mod source;
+pub mod stmts;
 pub mod structure;
 pub mod table;
 pub mod tokenizer;

@@ -246,11 +246,18 @@ impl Pending {
     /// The hash's content as a segment's (one run: rows in rowid order),
     /// the hash emptied.
     pub fn take_terms(&mut self) -> Terms {
-        let mut keys: Vec<(Vec<u8>, HashTerm)> = self.hash.drain().collect();
+        // (The keys are sorted with the index of their entry, not with
+        // the entry: a sort moving whole entries was most of a flush.)
+        let mut keys: Vec<(Vec<u8>, usize)> = Vec::with_capacity(self.hash.len());
+        let mut entries: Vec<Option<HashTerm>> = Vec::with_capacity(self.hash.len());
+        for (k, t) in self.hash.drain() {
+            keys.push((k, entries.len()));
+            entries.push(Some(t));
+        }
         keys.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         self.bytes = 0;
         // (Built by insertion: `collect` would add a sort of its own.)
-        map_from(keys.into_iter().map(|(k, t)| (k, map_from(t.rows))))
+        map_from(keys.into_iter().filter_map(|(k, i)| entries[i].take().map(|t| (k, map_from(t.rows)))))
     }
 
     /// Recompute the estimate from the unflushed log (after a rollback).

@@ -259,6 +259,7 @@ impl VTab for Fts5Table {
     fn destroy(&self, host: &mut dyn VmHost) -> Result<()> {
         // Nothing is left to flush into.
         lock(&self.pending).clear();
+        self.cfg.stmts.clear();
         shadow::destroy(host, &self.cfg)
     }
 
@@ -278,6 +279,7 @@ impl VTab for Fts5Table {
             index::flush(c, &self.cfg, &mut p)?;
             c.set_last_insert_rowid(last);
         }
+        self.cfg.stmts.clear();
         let master = format!("\"{}\".sqlite_master", self.cfg.db.replace('"', "\"\""));
         for s in shadow::SUFFIXES {
             let name = format!("{}_{s}", self.cfg.name);

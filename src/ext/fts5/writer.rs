@@ -28,7 +28,6 @@ use super::locale;
 use super::pending::{size_of, ColTokens, Op, Pending};
 use super::row::value_tokens;
 use super::shadow::{conn, rows};
-use super::tokenizer::positioned;
 use crate::connection::Connection;
 use crate::error::{Error, Result, SQLITE_CONSTRAINT, SQLITE_MISMATCH};
 use crate::value::Value;
@@ -56,8 +55,18 @@ pub fn tokens(cfg: &Config, vals: &[Value]) -> Result<Vec<ColTokens>> {
             if *un {
                 return Ok(Vec::new());
             }
+            // (The tokens' texts are moved, not copied: the positions
+            // are `tokenizer::positioned`'s.)
             let toks = value_tokens(cfg, v)?;
-            Ok(positioned(&toks).map(|(p, t)| (p, t.text.clone())).collect())
+            let mut out = Vec::with_capacity(toks.len());
+            let mut pos = 0usize;
+            for (k, t) in toks.into_iter().enumerate() {
+                if k > 0 && !t.colocated {
+                    pos += 1;
+                }
+                out.push((pos, t.text));
+            }
+            Ok(out)
         })
         .collect()
 }
@@ -75,12 +84,17 @@ pub fn external_cols(cfg: &Config) -> String {
 /// table; None when it has no such row (or the table keeps no values).
 pub fn stored(c: &mut Connection, cfg: &Config, id: i64) -> Result<Option<Vec<Value>>> {
     let sql = match (&cfg.content, cfg.external()) {
-        (_, Some((table, rowid))) => format!("SELECT 0{} FROM {table} WHERE {rowid} = {id}", external_cols(cfg)),
-        (Content::Own, _) => format!("SELECT 0{} FROM {} WHERE id = {id}", cols(cfg), cfg.shadow("content")),
+        (_, Some((table, rowid))) => format!("SELECT 0{} FROM {table} WHERE {rowid} = ?", external_cols(cfg)),
+        (Content::Own, _) => format!("SELECT 0{} FROM {} WHERE id = ?", cols(cfg), cfg.shadow("content")),
         _ => return Ok(None),
     };
     let own = cfg.content == Content::Own;
-    Ok(rows(c, &sql)?.into_iter().next().map(|r| if own { locale::from_content(cfg, r[1..].to_vec()) } else { r[1..].to_vec() }))
+    Ok(cfg
+        .stmts
+        .rows(c, &sql, &[Value::Integer(id)])?
+        .into_iter()
+        .next()
+        .map(|r| if own { locale::from_content(cfg, r[1..].to_vec()) } else { r[1..].to_vec() }))
 }
 
 /// The UNINDEXED values a `contentless_unindexed=1` table keeps for
@@ -99,7 +113,7 @@ fn next_rowid(c: &mut Connection, cfg: &Config) -> Result<i64> {
         // No table holds the rowids: SQLite refuses as a type mismatch.
         _ => return Err(Error::new(SQLITE_MISMATCH, "datatype mismatch")),
     };
-    match rows(c, &format!("SELECT max(id) FROM {table}"))?.first().map(|r| r[0].clone()) {
+    match cfg.stmts.rows(c, &format!("SELECT max(id) FROM {table}"), &[])?.first().map(|r| r[0].clone()) {
         Some(Value::Integer(m)) if m == i64::MAX => Err(Error::unsupported("choosing an fts5 rowid after the largest")),
         Some(Value::Integer(m)) => Ok(m + 1),
         _ => Ok(1),
@@ -122,9 +136,6 @@ fn insert(c: &mut Connection, cfg: &Config, p: &mut Pending, id: Option<i64>, va
         Some(i) => i,
         None => next_rowid(c, cfg)?,
     };
-    if own && stored(c, cfg, id)?.is_some() {
-        return Err(Error::new(SQLITE_CONSTRAINT, "constraint failed"));
-    }
     let toks = tokens(cfg, &vals)?;
     let kept = cfg.stored_columns();
     if !kept.is_empty() {
@@ -132,7 +143,13 @@ fn insert(c: &mut Connection, cfg: &Config, p: &mut Pending, id: Option<i64>, va
         params.extend(locale::to_content(cfg, &vals));
         let marks: String = params[1..].iter().map(|_| ", ?").collect();
         let verb = if own { "INSERT" } else { "REPLACE" };
-        exec(c, &format!("{verb} INTO {}(id{}) VALUES(?{marks})", cfg.shadow("content"), cols(cfg)), &params)?;
+        // (An existing row is found by the `%_content` insert itself, as
+        // in SQLite's module, not by a lookup first: its conflict is the
+        // module's plain "constraint failed"; nothing was written yet.)
+        match cfg.stmts.exec(c, &format!("{verb} INTO {}(id{}) VALUES(?{marks})", cfg.shadow("content"), cols(cfg)), &params) {
+            Err(e) if own && e.code & 0xff == SQLITE_CONSTRAINT => return Err(Error::new(SQLITE_CONSTRAINT, "constraint failed")),
+            r => r?,
+        }
     }
     begin_write(c, cfg, p, id, false)?;
     if cfg.columnsize {
@@ -150,7 +167,7 @@ fn insert(c: &mut Connection, cfg: &Config, p: &mut Pending, id: Option<i64>, va
                 &[Value::Integer(id), Value::Blob(sz), Value::Integer(origin)],
             )?;
         } else {
-            exec(c, &format!("{verb} INTO {}(id, sz) VALUES(?, ?)", cfg.shadow("docsize")), &[Value::Integer(id), Value::Blob(sz)])?;
+            cfg.stmts.exec(c, &format!("{verb} INTO {}(id, sz) VALUES(?, ?)", cfg.shadow("docsize")), &[Value::Integer(id), Value::Blob(sz)])?;
         }
     }
     account(c, cfg, &toks, 1)?;

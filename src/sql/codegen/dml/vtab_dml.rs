@@ -203,6 +203,42 @@ pub fn insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
         InsertBody::DefaultValues => true,
     };
     let init = c.vtab_dml_start(&inst, !single_row);
+    // One row of VALUES without a subquery (nothing in it can scan the
+    // table while it is written) and without RETURNING: its values go to
+    // xUpdate straight from registers, as SQLite codes it, and, as there,
+    // without a statement journal (a single write: SQLite's
+    // `sqlite3BeginWriteOperation` is told no statement for it).
+    let direct = match body {
+        InsertBody::Select(sel, None) if single_row && returning.is_none() => match &sel.body.select {
+            ast::OneSelect::Values(rows) if !rows[0].iter().any(crate::sql::model::expr_shape::has_subquery) => Some(&rows[0]),
+            _ => None,
+        },
+        _ => None,
+    };
+    prog.no_statement_savepoint = single_row;
+    if let Some(row) = direct {
+        let vals = c.b.regs(row.len().max(1));
+        c.names.scopes.push(Default::default());
+        let coded = row.iter().enumerate().try_for_each(|(k, e)| c.expr(e, vals + k as i32));
+        c.names.scopes.pop();
+        coded?;
+        if row.len() != targets.len() {
+            return Err(match columns {
+                Some(_) => Error::sql(format!("{} values for {} columns", row.len(), targets.len())),
+                None => Error::sql(format!("table {} has {} columns but {} values were supplied", inst.name, targets.len(), row.len())),
+            });
+        }
+        let base = c.b.regs(n + 2);
+        c.b.add(Opcode::Null, 0, base, base + 1 + n as i32);
+        for (k, &t) in targets.iter().enumerate() {
+            let to = if t == usize::MAX { base + 1 } else { base + 2 + t as i32 };
+            c.b.add(Opcode::SCopy, vals + k as i32, to, 0);
+        }
+        c.b.add4(Opcode::VUpdate, 1, (n + 2) as i32, base, P4::VTab(inst.clone()), Compiler::vtab_conflict(oc));
+        prog.counts_changes = true;
+        c.end_program(init, Some(true));
+        return Ok(());
+    }
     // RETURNING reads each written row from a one-row table holding the
     // values xUpdate was given.
     let returned = match returning {
