@@ -6,12 +6,12 @@
 //! free page before growing the file; freeing appends to the first trunk,
 //! or makes the freed page the new first trunk when that one is full.
 //!
-//! Invariants: the header count equals trunks plus leaves; a trunk holds
-//! at most usable/4 - 8 leaves (the limit SQLite keeps for compatibility
-//! with old readers); a reused free page is journaled like any other page
-//! (it may have been a live page at the start of the transaction); a
-//! page freed as a leaf keeps its bytes and is not written at commit
-//! (`Pager::dont_write`), a new trunk only gets its first 8 bytes set,
+//! Invariants: the header count equals trunks plus leaves; a trunk holds at
+//! most usable/4 - 8 leaves (the limit SQLite keeps for compatibility with old
+//! readers) (checked: freelist_trunk_limit); a reused free page is journaled
+//! like any other page (it may have been a live page at the start of the
+//! transaction); a page freed as a leaf keeps its bytes and is not written at
+//! commit (`Pager::dont_write`), a new trunk only gets its first 8 bytes set,
 //! as in SQLite's files.
 
 use super::cell::get_u32;
@@ -145,7 +145,13 @@ impl Btree {
         if trunk != 0 {
             // (Read before anything changes: an absent trunk page restarts
             // the operation with nothing done.)
-            self.pager.page(trunk)?;
+            let n = get_u32(self.pager.page(trunk)?, 4)? as usize;
+            // A trunk fuller than any writer makes it is damage, as
+            // SQLite's freePage2 reports it.
+            // invariant: freelist_trunk_limit
+            if n > self.usable() as usize / 4 - 2 {
+                return Err(Error::corrupt());
+            }
         }
         put_u32(self.pager.page_mut(1)?, FREELIST_COUNT, count + 1);
         self.ptrmap_put(pgno, super::ptrmap::FREEPAGE, 0)?;
