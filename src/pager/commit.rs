@@ -511,14 +511,6 @@ impl Pager {
         Ok(())
     }
 
-    /// Bring the journal file up to date with every original kept so far,
-    /// laid out as SQLite's pager lays it out: a segment is a header
-    /// sector (its magic and record count zero until the records are on
-    /// disk, see [`Pager::seal_journal`]; the count -1 when it is never
-    /// written) then records in the order the pages were first changed.
-    /// The first time in a transaction the header and records are one
-    /// write; later (after a cache spill) the new records are appended
-    /// to the segment [`Pager::seal_journal`] opened.
     /// Debug builds: before page `pgno` of the database file is written
     /// in rollback mode, its original (when it has one) is in the journal
     /// file and EXCLUSIVE is held (SQLite's `pager_write_pagelist`
@@ -535,6 +527,14 @@ impl Pager {
         debug_assert!(!self.locks_file() || self.file.lock_level() == LockLevel::Exclusive, "database page {pgno} written without EXCLUSIVE");
     }
 
+    /// Bring the journal file up to date with every original kept so far,
+    /// laid out as SQLite's pager lays it out: a segment is a header
+    /// sector (its magic and record count zero until the records are on
+    /// disk, see [`Pager::seal_journal`]; the count -1 when it is never
+    /// written) then records in the order the pages were first changed.
+    /// The first time in a transaction the header and records are one
+    /// write; later (after a cache spill) the new records are appended
+    /// to the segment [`Pager::seal_journal`] opened.
     pub(super) fn append_journal(&mut self) -> Result<Vec<Completion>> {
         self.read_listed_originals()?;
         let pgnos: Vec<Pgno> = self.journal_order.iter().copied().filter(|p| !self.journaled.contains(p)).collect();

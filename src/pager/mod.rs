@@ -35,7 +35,7 @@
 //!   page is written (checked: pager_journal_before_db), and the journal is
 //!   finalized only after the database is synced: a crash at any point
 //!   leaves either the old or the new database, or a hot journal that
-//!   restores the old one.
+//!   restores the old one (checked: crash_leaves_old_or_new).
 //! - Commit is a state machine ([`commit::CommitStep`]); re-entering after
 //!   `Pending` or `SQLITE_BUSY` continues where it stopped, never redoing a
 //!   finished step.
