@@ -4,7 +4,8 @@
 Usage: .ci/invariants.py [--list] [--update] [SRC_DIR ...]   (default: src)
 
 An invariant statement is a paragraph of a `//!` doc that starts (or has a
-sentence starting) with "Invariant:" / "Invariants:" / "Invariant (...)",
+sentence starting) with "Invariant:" / "Invariants:" / "Invariant (...):"
+/ "Invariants of the set:",
 or a paragraph under a `# ... Invariants` heading; a bulleted list after
 "Invariants:" is one statement per bullet.
 
@@ -33,7 +34,7 @@ import sys
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 RATCHET = os.path.join(ROOT, ".ci", "invariants-prose.txt")
 
-STARTS = re.compile(r"(?:^|[.:;)]\s+)(Invariants?\b(?: \([^)]*\))?:)")
+STARTS = re.compile(r"(?:^|[.:;)]\s+)(Invariants?\b(?: of [^:.]{1,40})?(?: \([^)]*\))?:)")
 HEADING = re.compile(r"^#+ .*\binvariants?\b", re.I)
 BULLET = re.compile(r"^[-*] ")
 DOC_TAG = re.compile(r"\(checked: ([a-z0-9_]+(?:, [a-z0-9_]+)*)\)")
