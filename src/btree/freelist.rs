@@ -142,28 +142,23 @@ impl Btree {
         let p1 = self.pager.page(1)?;
         let trunk = get_u32(p1, FREELIST_TRUNK)?;
         let count = get_u32(p1, FREELIST_COUNT)?;
-        if trunk != 0 {
-            // (Read before anything changes: an absent trunk page restarts
-            // the operation with nothing done.)
-            let n = get_u32(self.pager.page(trunk)?, 4)? as usize;
-            // A trunk fuller than any writer makes it is damage, as
-            // SQLite's freePage2 reports it.
-            // invariant: freelist_trunk_limit
-            if n > self.usable() as usize / 4 - 2 {
-                return Err(Error::corrupt());
-            }
+        // The first trunk's leaf count (read before anything changes: an
+        // absent trunk page restarts the operation with nothing done).
+        let n = if trunk != 0 { get_u32(self.pager.page(trunk)?, 4)? as usize } else { 0 };
+        // A trunk fuller than any writer makes it is damage, as SQLite's
+        // freePage2 reports it.
+        // invariant: freelist_trunk_limit
+        if n > self.usable() as usize / 4 - 2 {
+            return Err(Error::corrupt());
         }
         put_u32(self.pager.page_mut(1)?, FREELIST_COUNT, count + 1);
         self.ptrmap_put(pgno, super::ptrmap::FREEPAGE, 0)?;
-        if trunk != 0 {
-            let n = get_u32(self.pager.page(trunk)?, 4)? as usize;
-            if n < self.usable() as usize / 4 - 8 {
-                let t = self.pager.page_mut(trunk)?;
-                put_u32(t, 8 + 4 * n, pgno);
-                put_u32(t, 4, n as u32 + 1);
-                self.pager.dont_write(pgno);
-                return Ok(());
-            }
+        if trunk != 0 && n < self.usable() as usize / 4 - 8 {
+            let t = self.pager.page_mut(trunk)?;
+            put_u32(t, 8 + 4 * n, pgno);
+            put_u32(t, 4, n as u32 + 1);
+            self.pager.dont_write(pgno);
+            return Ok(());
         }
         let page = self.pager.page_mut(pgno)?;
         put_u32(page, 0, trunk);
