@@ -4,17 +4,18 @@
 Usage: .ci/invariants.py [--list] [--update] [SRC_DIR ...]   (default: src)
 
 An invariant statement is a paragraph of a `//!` doc that starts (or has a
-sentence starting) with "Invariant:" / "Invariants:" / "Invariant (...):"
-/ "Invariants of the set:",
-or a paragraph under a `# ... Invariants` heading; a bulleted list after
-"Invariants:" is one statement per bullet.
+sentence starting) with "Invariant:", "Invariants:", "Invariant (...):" or
+"Invariants of the set:", or a paragraph under a `# ... Invariants`
+heading; a bulleted list after "Invariants:" is one statement per bullet
+(unless the lead-in names a check: then the bullets spell that one out).
 
 A statement names the checks that enforce it with `(checked: NAME)` (or
 `(checked: A, B)`), and each NAME is tagged at its check with a comment
 `// invariant: NAME` right above (or on) a `debug_assert!`/`assert!`, or
 a runtime check that refuses the broken state (`SQLITE_CORRUPT`, an
-error, a `return` of "no" or a `break` out of the work, a `const _: () =` block the compiler checks). Checks may be anywhere under SRC_DIR or tests/ (a test asserting
-it counts).
+error, a `return` of "no" or a `break` out of the work, a `const _: () =`
+block the compiler checks). Checks may be anywhere under SRC_DIR or
+tests/ (a test asserting it counts).
 
 Exit status 1, with a message, when:
 - a NAME in a doc has no tagged check, or a tag names no documented

@@ -121,10 +121,14 @@ impl Wal {
         if self.read_lock.is_none() || self.hdr.mx_frame == 0 || (self.read_lock == Some(0) && !self.uncommitted) {
             return Ok(None);
         }
-        let found = self.index().find(pgno, 1, self.hdr.mx_frame)?;
+        let found = self.index().find(pgno, 1, self.hdr.mx_frame);
         // invariant: wal_snapshot_reads
-        debug_assert!(found.is_none_or(|f| f >= 1 && f <= self.hdr.mx_frame), "frame {found:?} past the snapshot's {}", self.hdr.mx_frame);
-        Ok(found)
+        debug_assert!(
+            found.as_ref().map_or(true, |f| f.is_none_or(|f| f >= 1 && f <= self.hdr.mx_frame)),
+            "frame {found:?} past the snapshot's {}",
+            self.hdr.mx_frame
+        );
+        found
     }
 
     /// Byte offset of frame `frame`'s page in the WAL file.
