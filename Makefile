@@ -202,8 +202,14 @@ test-dqlite: lib
 # The house rules, checked first (a few minutes): the whole tree is formatted
 # with rustfmt.toml's settings, and every crate and target of the workspace,
 # tests and benchmarks included, is clippy-clean (the lints the house does
-# not follow are allowed in src/lib.rs, with why).
+# not follow are allowed in src/lib.rs, with why); no import cycle of the
+# engine or of capi/ spans more than 12 modules; every invariant a `//!`
+# doc names with `(checked: NAME)` has its tagged check, and no module
+# adds an unchecked one (.ci/invariants.py, its ratchet
+# .ci/invariants-prose.txt).
 test-lint:
+	python3 .ci/module_cycles.py --max 12 src capi/src
+	python3 .ci/invariants.py src
 	@command -v rustfmt >/dev/null && $(CARGO) fmt --version >/dev/null 2>&1 || rustup component add rustfmt
 	@$(CARGO) clippy --version >/dev/null 2>&1 || rustup component add clippy
 	$(CARGO) fmt --all --check

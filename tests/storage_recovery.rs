@@ -357,6 +357,7 @@ fn crash_recovery_under_simulation() {
     }
     assert!(pendings >= 6, "recovery steps must each have waited ({pendings})");
     assert!(!sim.fs().exists("sim.db-journal"));
+    // invariant: crash_leaves_old_or_new
     assert_eq!(rows(&io, &mut bt, root), before);
     assert!(io.block_on(|| bt.integrity_check(&[1, root], 10)).unwrap().is_empty());
     io.block_on(|| bt.commit()).unwrap();

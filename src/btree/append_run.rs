@@ -16,9 +16,10 @@
 //! balances.
 //!
 //! Invariant: a run is only written onto the tree's last leaf, when the
-//! destination cursor is on its last entry and the leaf has no freeblock
-//! (an insert there would then take the gap as well), and every entry of
-//! the run is greater than the one before it (the cursor's entry first).
+//! destination cursor is on its last entry and the leaf has no freeblock (an
+//! insert there would then take the gap as well), and every entry of the run is
+//! greater than the one before it (the cursor's entry first) (checked:
+//! append_run_order).
 
 use super::page::{self, PageKind};
 use super::rowid_seek::{cell_start, varint};
@@ -116,6 +117,7 @@ impl Cursor {
             }
             let payload = &cell[pos..pos + size];
             // (In key order, or the general insert places it.)
+            // invariant: append_run_order
             match ki {
                 None if rowid <= last_rowid => break,
                 Some(ki) if !matches!(crate::value::record::compare_records_in(payload, prev, ki, dst.text_encoding), Ok(Ordering::Greater)) => break,

@@ -20,10 +20,14 @@
 //! parent in place when it fits, and the parent's dividers between the
 //! siblings are replaced in place (`splice.rs`) unless they do not fit.
 //!
-//! Invariants: every page written holds a node that fits; siblings keep
-//! their page numbers where possible (surplus pages go to the freelist,
-//! extra pages come from the allocator); key order is preserved: a
-//! divider is greater than or equal to every key on its left.
+//! Invariant: every page written holds a node that fits (checked:
+//! btree_node_fits).
+//!
+//! Invariant: key order is preserved: a divider is greater than or equal
+//! to every key on its left.
+//!
+//! Siblings keep their page numbers where possible (surplus pages go to
+//! the freelist, extra pages come from the allocator).
 
 use super::cell::{self, set_left_child};
 use super::page::{self, Node, PageKind};
@@ -47,6 +51,7 @@ impl Btree {
 
     pub(super) fn write_node(&mut self, pgno: Pgno, node: &Node) -> Result<()> {
         let usable = self.usable();
+        // invariant: btree_node_fits
         if !page::fits(node, pgno, usable) {
             return Err(Error::new(crate::error::SQLITE_INTERNAL, "node does not fit its page"));
         }
@@ -458,6 +463,7 @@ impl Btree {
         let ptr_base = off + kind.header_size();
         let gap_start = ptr_base + 2 * cells.len();
         let size: usize = cells.iter().map(|c| c.len()).sum();
+        // invariant: btree_node_fits
         if gap_start + size > usable {
             return Err(Error::new(crate::error::SQLITE_INTERNAL, "node does not fit its page"));
         }

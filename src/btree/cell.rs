@@ -12,7 +12,8 @@
 //! else K bytes if K <= X, else M bytes.
 //!
 //! Invariant: every parse is bounds-checked against the bytes it is given;
-//! a cell that runs past them is `SQLITE_CORRUPT`.
+//! a cell that runs past them is `SQLITE_CORRUPT` (checked:
+//! btree_cell_bounds).
 
 use super::page::PageKind;
 use super::Pgno;
@@ -200,6 +201,7 @@ pub fn parse_unchecked(kind: PageKind, b: &[u8], usable: u32) -> Result<CellInfo
         info.overflow = get_u32(b, pos + info.local)?;
         info.size += 4;
     }
+    // invariant: btree_cell_bounds
     if info.size > b.len() {
         return Err(Error::corrupt());
     }

@@ -9,9 +9,12 @@
 //! only when finished: if a page is missing half way, nothing has changed
 //! and the same call is repeated after the page is fetched.
 //!
-//! Invariant: a cursor's saved key (rowid, or the whole index record) is
-//! the key of the entry it is on; any change to the tree by any cursor
-//! makes the path stale, and the key is used to find the place again.
+//! Invariants: a cursor's saved key (rowid, or the whole index record) is
+//! the key of the entry it is on (checked: cursor_saved_key); any change to
+//! the tree by any cursor makes the path stale, and the key is used to find
+//! the place again. A cursor on an entry of an unchanged tree has a path
+//! that ends within that entry's page's cells, no deeper than
+//! [`MAX_DEPTH`] (checked: cursor_valid).
 
 use super::balance::Level;
 use super::index_probe::{search_index_page, FirstInt, FirstText};

@@ -19,7 +19,7 @@
 //! Invariants: `spare` never holds the current position (it is scratch
 //! between moves); `leaf`, when its `seq` equals the tree's, describes the
 //! page `leaf.pgno` as it is in the cache (every change to any tree bumps
-//! the sequence).
+//! the sequence) (checked: cursor_leaf_header).
 
 use super::balance::Level;
 use super::cursor::Probe;
@@ -242,17 +242,23 @@ impl Cursor {
     fn debug_check(&self, bt: &Btree) {
         #[cfg(debug_assertions)]
         {
+            // invariant: cursor_valid
             debug_assert!(self.path.len() <= super::cursor::MAX_DEPTH, "cursor path {} deep", self.path.len());
             debug_assert!(!self.payload_valid || self.state == CursorState::Valid, "row bytes at hand off an entry");
-            if self.state == CursorState::Valid {
-                debug_assert!(self.key_info.is_none() || !self.key.is_empty(), "index cursor on an entry without its key");
-                if self.fresh(bt) {
-                    let top = self.path.last();
-                    debug_assert!(top.is_some(), "cursor on an entry of an unchanged tree without a path");
-                    // (Only a page at hand is looked at: a check must not
-                    // fetch, nor fail on, a page.)
-                    if let Some(Ok(h)) = top.and_then(|t| bt.pager.page_if_cached(t.pgno).map(|d| page::header(d, t.pgno))) {
-                        debug_assert!(top.is_some_and(|t| t.idx < h.ncells), "cursor past its page's cells");
+            if self.state == CursorState::Valid && self.fresh(bt) {
+                let top = self.path.last();
+                debug_assert!(top.is_some(), "cursor on an entry of an unchanged tree without a path");
+                // (Only a page at hand is looked at: a check must not
+                // fetch, nor fail on, a page.)
+                if let Some((t, d)) = top.and_then(|t| bt.pager.page_if_cached(t.pgno).map(|d| (t, d))) {
+                    if let Ok(h) = page::header(d, t.pgno) {
+                        debug_assert!(t.idx < h.ncells, "cursor past its page's cells");
+                        // invariant: cursor_saved_key
+                        debug_assert!(
+                            self.key_info.is_some() || h.kind != PageKind::TableLeaf || bt.leaf_rowid(d, &h, t.idx).is_ok_and(|r| r == self.rowid),
+                            "a table cursor's rowid {} is not its entry's",
+                            self.rowid
+                        );
                     }
                 }
             }
@@ -329,6 +335,12 @@ impl Cursor {
                 LeafHeader { seq: bt.seq, pgno: top.pgno, kind: Some(h.kind), ncells: h.ncells, ptrs: h.offset + h.kind.header_size(), slot: self.leaf.slot };
         }
         let leaf = self.leaf;
+        // invariant: cursor_leaf_header
+        debug_assert!(
+            page::header(data, leaf.pgno).is_ok_and(|h| h.ncells == leaf.ncells && Some(h.kind) == leaf.kind),
+            "a kept leaf header no longer describes page {}",
+            leaf.pgno
+        );
         let idx = if forward { top.idx + 1 } else { top.idx.wrapping_sub(1) };
         let table = match leaf.kind {
             Some(PageKind::TableLeaf) => true,

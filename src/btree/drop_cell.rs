@@ -10,6 +10,11 @@
 //! no balancing is due) and its free-space bookkeeping reads sane; in every
 //! other case it changes nothing and answers `false`, and the caller takes
 //! the general path (which repacks the page and balances it).
+//!
+//! Invariant: a free-byte count noted for a page's bytes
+//! ([`crate::pager::Pager::note_free_bytes`]) is what a walk of its free
+//! space finds, before and after a cell is dropped (checked:
+//! noted_free_bytes).
 
 use super::page::{self, PageKind};
 use super::page::{get_u16, put_u16};
@@ -68,6 +73,7 @@ impl Btree {
         let free_after = free_before + size + 2;
         // (A damaged page can pass the checks above and still hold a list
         // `free_bytes` refuses: then only the next full walk may tell.)
+        // invariant: noted_free_bytes
         debug_assert!(free_bytes(data, h.offset, h.kind, h.ncells - 1, usable).is_none_or(|f| f == free_after));
         self.pager.note_free_bytes(pgno, free_after);
         Ok(true)
@@ -133,6 +139,7 @@ pub(super) fn free_bytes(data: &[u8], hoff: usize, kind: PageKind, ncells: usize
 /// in-place delete is of a list that was checked then and kept well
 /// formed since (the page's bytes have not changed after it was noted).
 pub(super) fn free_bytes_noted(noted: Option<usize>, data: &[u8], h: &page::PageHeader, usable: usize) -> Option<usize> {
+    // invariant: noted_free_bytes
     debug_assert!(noted.is_none() || free_bytes(data, h.offset, h.kind, h.ncells, usable).is_none_or(|f| Some(f) == noted));
     noted.or_else(|| free_bytes(data, h.offset, h.kind, h.ncells, usable))
 }

@@ -6,12 +6,12 @@
 //! free page before growing the file; freeing appends to the first trunk,
 //! or makes the freed page the new first trunk when that one is full.
 //!
-//! Invariants: the header count equals trunks plus leaves; a trunk holds
-//! at most usable/4 - 8 leaves (the limit SQLite keeps for compatibility
-//! with old readers); a reused free page is journaled like any other page
-//! (it may have been a live page at the start of the transaction); a
-//! page freed as a leaf keeps its bytes and is not written at commit
-//! (`Pager::dont_write`), a new trunk only gets its first 8 bytes set,
+//! Invariants: the header count equals trunks plus leaves; a trunk holds at
+//! most usable/4 - 8 leaves (the limit SQLite keeps for compatibility with old
+//! readers) (checked: freelist_trunk_limit); a reused free page is journaled
+//! like any other page (it may have been a live page at the start of the
+//! transaction); a page freed as a leaf keeps its bytes and is not written at
+//! commit (`Pager::dont_write`), a new trunk only gets its first 8 bytes set,
 //! as in SQLite's files.
 
 use super::cell::get_u32;
@@ -142,22 +142,23 @@ impl Btree {
         let p1 = self.pager.page(1)?;
         let trunk = get_u32(p1, FREELIST_TRUNK)?;
         let count = get_u32(p1, FREELIST_COUNT)?;
-        if trunk != 0 {
-            // (Read before anything changes: an absent trunk page restarts
-            // the operation with nothing done.)
-            self.pager.page(trunk)?;
+        // The first trunk's leaf count (read before anything changes: an
+        // absent trunk page restarts the operation with nothing done).
+        let n = if trunk != 0 { get_u32(self.pager.page(trunk)?, 4)? as usize } else { 0 };
+        // A trunk fuller than any writer makes it is damage, as SQLite's
+        // freePage2 reports it.
+        // invariant: freelist_trunk_limit
+        if n > self.usable() as usize / 4 - 2 {
+            return Err(Error::corrupt());
         }
         put_u32(self.pager.page_mut(1)?, FREELIST_COUNT, count + 1);
         self.ptrmap_put(pgno, super::ptrmap::FREEPAGE, 0)?;
-        if trunk != 0 {
-            let n = get_u32(self.pager.page(trunk)?, 4)? as usize;
-            if n < self.usable() as usize / 4 - 8 {
-                let t = self.pager.page_mut(trunk)?;
-                put_u32(t, 8 + 4 * n, pgno);
-                put_u32(t, 4, n as u32 + 1);
-                self.pager.dont_write(pgno);
-                return Ok(());
-            }
+        if trunk != 0 && n < self.usable() as usize / 4 - 8 {
+            let t = self.pager.page_mut(trunk)?;
+            put_u32(t, 8 + 4 * n, pgno);
+            put_u32(t, 4, n as u32 + 1);
+            self.pager.dont_write(pgno);
+            return Ok(());
         }
         let page = self.pager.page_mut(pgno)?;
         put_u32(page, 0, trunk);

@@ -7,11 +7,11 @@
 //! ordered by reading one integer from its bytes, without walking either
 //! record (the idea of SQLite's `vdbeRecordCompareInt`).
 //!
-//! Invariant: the result is exactly the generic search's (`seek_path`'s
-//! compare of whole records): whenever a cell cannot be settled this way
-//! (equal leading integers with more probe fields, a leading field that is
-//! not an integer, a long header, an overflowing payload, a cell pointer
-//! out of bounds) the page is left to the generic search, which also
+//! Invariant: the result is exactly the generic search's (`seek_path`'s compare
+//! of whole records) (checked: index_probe_agrees): whenever a cell cannot be
+//! settled this way (equal leading integers with more probe fields, a leading
+//! field that is not an integer, a long header, an overflowing payload, a cell
+//! pointer out of bounds) the page is left to the generic search, which also
 //! reports damage as `SQLITE_CORRUPT`.
 
 use super::cursor::Probe;
@@ -279,6 +279,7 @@ mod tests {
                 let key1 = [ValueRef::Integer(k)];
                 let first = FirstInt::of(&Probe::Key(&key1), &ki).unwrap();
                 let full = compare_record_with_key(&rec, &key1, &ki).unwrap();
+                // invariant: index_probe_agrees
                 assert_eq!(first.order_of(&rec), Some(full), "{a} vs {k}");
                 let key2 = [ValueRef::Integer(k), ValueRef::Integer(7)];
                 let first = FirstInt::of(&Probe::Key(&key2), &ki).unwrap();
@@ -317,6 +318,7 @@ mod tests {
                     let key1 = [ValueRef::Text(k)];
                     let first = FirstText::of(&Probe::Key(&key1), &ki).unwrap();
                     let full = compare_record_with_key(&rec, &key1, &ki).unwrap();
+                    // invariant: index_probe_agrees
                     assert_eq!(first.order_of(&rec), Some(full), "{a:?} vs {k:?}");
                     let key2 = [ValueRef::Text(k), ValueRef::Integer(8)];
                     let first = FirstText::of(&Probe::Key(&key2), &ki).unwrap();

@@ -30,8 +30,11 @@
 //! (and free pages), so it makes stale only the paths of cursors on that
 //! tree; every other change (creating, dropping or clearing a tree,
 //! vacuum, meta words, transaction boundaries, rollback) makes every path
-//! stale. A stale cursor re-seeks by its saved key. Pages are only
-//! modified through the pager (journaled first).
+//! stale; a change that failed to would leave a cursor whose path looks
+//! fresh on an entry that moved, which the cursor's own checks catch
+//! (checked: cursor_valid, cursor_saved_key). A stale cursor re-seeks by
+//! its saved key. Pages are only modified through the pager, journaled
+//! first (checked: pager_journal_before_change).
 
 mod append_run;
 pub mod balance;

@@ -14,11 +14,12 @@
 //! so the cache can spill between batches: writing a gigabyte value holds
 //! a batch of pages in memory, not the value.
 //!
-//! Invariant: a chain is followed for at most as many pages as the payload
-//! size implies. Reading a payload, as SQLite's reads, a page number of 0
-//! or past the end of the file before the payload's last byte is
-//! `SQLITE_CORRUPT` (counted, [`chain_faults`]); what the chain holds after
-//! that byte (more pages, a loop back) is left to the integrity check.
+//! Invariant: a chain is followed for at most as many pages as the payload size
+//! implies (checked: overflow_chain_length). Reading a payload, as SQLite's
+//! reads, a page number of 0 or past the end of the file before the payload's
+//! last byte is `SQLITE_CORRUPT` (counted, [`chain_faults`]); what the chain
+//! holds after that byte (more pages, a loop back) is left to the integrity
+//! check.
 
 use super::cell::{self, get_u32, CellInfo};
 use super::page::PageKind;
@@ -252,6 +253,7 @@ impl Btree {
             return Ok(pages);
         }
         let mut next = info.overflow;
+        // invariant: overflow_chain_length
         for _ in 0..self.chain_len(info) {
             if next < 2 || next > self.pager.db_size() || pages.contains(&next) {
                 return Err(Error::corrupt());

@@ -7,8 +7,9 @@
 //! back as a freshly packed page (no freeblocks, no fragments).
 //!
 //! Invariants: every offset read from a page is checked against the page
-//! before use (`SQLITE_CORRUPT` otherwise); a node is only written to a
-//! page it fits ([`fits`]); bytes past the usable size are never touched.
+//! before use (`SQLITE_CORRUPT` otherwise) (checked: btree_cell_bounds); a
+//! node is only written to a page it fits ([`fits`]), so bytes past the
+//! usable size are never touched (checked: btree_node_fits).
 
 use super::cell;
 use super::Pgno;
@@ -152,6 +153,7 @@ pub fn cell_offset(data: &[u8], h: &PageHeader, i: usize, usable: u32) -> Result
     let p = h.offset + h.kind.header_size() + 2 * i;
     let off = u16::from_be_bytes([data[p], data[p + 1]]) as usize;
     let min = h.offset + h.kind.header_size() + 2 * h.ncells;
+    // invariant: btree_cell_bounds
     if off < min || off >= usable as usize {
         return Err(Error::corrupt());
     }
@@ -214,6 +216,8 @@ pub fn underfull(node: &Node, pgno: Pgno, usable: u32) -> bool {
 /// Write `node` packed into `data` (page `pgno`). The caller checked
 /// [`fits`].
 pub fn write_node(data: &mut [u8], pgno: Pgno, node: &Node, usable: u32) {
+    // invariant: btree_node_fits
+    debug_assert!(fits(node, pgno, usable) && usable as usize <= data.len(), "a node written to page {pgno} it does not fit");
     let off = header_offset(pgno);
     let hs = node.kind.header_size();
     let usable = usable as usize;

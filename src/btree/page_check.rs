@@ -7,7 +7,8 @@
 //! a page panics at the change instead of surfacing later as
 //! `SQLITE_CORRUPT` (or as a file SQLite refuses).
 //!
-//! What holds after every change ([`page_consistency`]):
+//! Invariant: a page is consistent after every change (checked:
+//! btree_page_consistent), that is ([`page_consistency`]):
 //! - the content area starts after the cell pointer array and inside the
 //!   usable size;
 //! - the freeblock list is ascending, inside the content area, each block
@@ -18,17 +19,24 @@
 //! - every cell pointer lies inside the content area, with room for a
 //!   cell's 4 bytes minimum before the usable end.
 //!
-//! A page rebuilt whole (a node written packed) must pass every time
-//! ([`debug_check`]). A page changed in place is checked only if it passed
-//! before the change ([`debug_consistent`], then [`debug_check_kept`]): a
-//! damaged page read from a file may stay damaged where the change did not
+//! Invariant: an in-place change keeps a table page's keys in order (a
+//! leaf's rowids ascend strictly, an interior page's dividers never
+//! descend) when they were before (checked: btree_key_order). (A page
+//! rebuilt whole is not checked for order: its cells may come from a
+//! damaged page whose keys were already out of order.)
+//!
+//! A page rebuilt whole (a node written packed) must pass the first invariant
+//! every time ([`debug_check`]). A page changed in place is checked only if it
+//! passed before the change ([`debug_consistent`], then [`debug_check_kept`]):
+//! a damaged page read from a file may stay damaged where the change did not
 //! look (SQLite's asserts allow the same, `CORRUPT_DB`), but a change must
 //! never break a page that was sound.
 //!
-//! Invariant: it only reads the page, and in release builds the checks
-//! compile to nothing.
+//! The check only reads the page, and in release builds it compiles to
+//! nothing.
 
-use super::page::{self, get_u16};
+use super::cell;
+use super::page::{self, get_u16, PageKind};
 use super::Pgno;
 
 /// Fragment bytes a page may hold (SQLite defragments past it).
@@ -75,11 +83,33 @@ pub(super) fn page_consistency(data: &[u8], pgno: Pgno, usable: usize) -> Result
     Ok(())
 }
 
+/// The first pair of a table page's keys out of order, if any: a leaf's
+/// rowids ascend strictly, an interior page's dividers never descend.
+fn key_order(data: &[u8], pgno: Pgno, usable: usize) -> Result<(), String> {
+    let h = page::header(data, pgno).map_err(|_| "unreadable page header".to_string())?;
+    let base = h.offset + h.kind.header_size();
+    if matches!(h.kind, PageKind::TableLeaf | PageKind::TableInterior) {
+        let mut last: Option<i64> = None;
+        for i in 0..h.ncells {
+            let at = get_u16(data, base + 2 * i);
+            // (A cell that does not parse is the reader's to report as
+            // SQLITE_CORRUPT; only the order of readable keys is checked.)
+            let Ok(info) = cell::parse_unchecked(h.kind, &data[at..usable], usable as u32) else { continue };
+            let leaf = h.kind == PageKind::TableLeaf;
+            if last.is_some_and(|l| info.rowid < l || (leaf && info.rowid == l)) {
+                return Err(format!("cell {i}'s rowid {} out of order after {last:?}", info.rowid));
+            }
+            last = Some(info.rowid);
+        }
+    }
+    Ok(())
+}
+
 /// Debug builds: whether page `pgno` passes [`page_consistency`] now,
 /// before an in-place change (release builds: `false`, nothing read).
 #[inline]
 pub(super) fn debug_consistent(data: &[u8], pgno: Pgno, usable: usize) -> bool {
-    cfg!(debug_assertions) && page_consistency(data, pgno, usable).is_ok()
+    cfg!(debug_assertions) && page_consistency(data, pgno, usable).is_ok() && key_order(data, pgno, usable).is_ok()
 }
 
 /// [`debug_check`] after an in-place change of a page that was consistent
@@ -89,6 +119,11 @@ pub(super) fn debug_consistent(data: &[u8], pgno: Pgno, usable: usize) -> bool {
 pub(super) fn debug_check_kept(data: &[u8], pgno: Pgno, usable: usize, was: bool) {
     if was {
         debug_check(data, pgno, usable);
+        #[cfg(debug_assertions)]
+        // invariant: btree_key_order
+        if let Err(e) = key_order(data, pgno, usable) {
+            panic!("B-tree page {pgno} out of key order after an in-place change: {e}");
+        }
     }
 }
 
@@ -98,6 +133,7 @@ pub(super) fn debug_check_kept(data: &[u8], pgno: Pgno, usable: usize, was: bool
 #[track_caller]
 pub(super) fn debug_check(data: &[u8], pgno: Pgno, usable: usize) {
     #[cfg(debug_assertions)]
+    // invariant: btree_page_consistent
     if let Err(e) = page_consistency(data, pgno, usable) {
         panic!("B-tree page {pgno} inconsistent after a change: {e}");
     }

@@ -7,9 +7,9 @@
 //! rowids are unique in a table tree.
 //!
 //! Invariant: the same bounds checks as [`super::page::cell_offset`] (a cell
-//! pointer into the pointer array or past the usable size is
-//! `SQLITE_CORRUPT`); the path produced is the one `seek_path` would give
-//! for `Probe::Rowid` (first entry with rowid >= the probe, settled onto a
+//! pointer into the pointer array or past the usable size is `SQLITE_CORRUPT`)
+//! (checked: btree_cell_bounds); the path produced is the one `seek_path` would
+//! give for `Probe::Rowid` (first entry with rowid >= the probe, settled onto a
 //! leaf entry).
 
 use super::balance::Level;
@@ -51,6 +51,7 @@ pub(super) fn cell_start(data: &[u8], ptrs: usize, ncells: usize, i: usize, usab
     let p = ptrs + 2 * i;
     let b = data.get(p..p + 2).ok_or_else(Error::corrupt)?;
     let off = u16::from_be_bytes([b[0], b[1]]) as usize;
+    // invariant: btree_cell_bounds
     if off < ptrs + 2 * ncells || off >= usable {
         return Err(Error::corrupt());
     }

@@ -7,7 +7,7 @@
 //! to load everything an integrity check reads.
 //!
 //! Invariant: a page is visited once; meeting it again is a loop or a
-//! double reference, reported as `SQLITE_CORRUPT`.
+//! double reference, reported as `SQLITE_CORRUPT` (checked: walk_once).
 
 use super::cell::get_u32;
 use super::page;
@@ -101,6 +101,7 @@ impl Walk {
             }
             bt.pager.pin(pgno);
             self.queue.pop();
+            // invariant: walk_once
             if !self.visited.insert(pgno) {
                 return Err(Error::corrupt());
             }

@@ -33,7 +33,7 @@
 //!
 //! Invariant: a hit yields a program equal to what compiling the same
 //! text would give now; the cache holds at most [`CAPACITY`] entries,
-//! the least recently used going first.
+//! the least recently used going first (checked: compiled_cache_capacity).
 
 use crate::util::fast_hash::FastHasher;
 use crate::vdbe::program::{Opcode, Program};
@@ -135,6 +135,7 @@ impl CompiledCache {
         } else if let Some(oldest) = self.entries.iter_mut().min_by_key(|e| e.last_used) {
             *oldest = entry;
         }
+        // invariant: compiled_cache_capacity
         debug_assert!(self.entries.len() <= CAPACITY);
     }
 

@@ -22,8 +22,9 @@
 //! results); this file holds the connection's state, its registries
 //! (functions, collations, hooks) and what it reports.
 //!
-//! Invariant: `Connection` and `Statement` are `Send`; the C ABI serializes
-//! access per connection with a mutex.
+//! Invariant: `Connection` and `Statement` are `Send`, which the compiler
+//! checks (checked: connection_send); the C ABI serializes access per
+//! connection with a mutex.
 
 use crate::btree::{Btree, TxnState};
 use crate::error::{Error, Result, SQLITE_BUSY, SQLITE_MISUSE};
@@ -501,6 +502,15 @@ impl Connection {
         self.is_async
     }
 }
+
+// (Checked where it compiles: a field that is not `Send` fails the build
+// here rather than in the C API that moves connections between threads.)
+// invariant: connection_send
+const _: () = {
+    const fn assert_send<T: Send>() {}
+    assert_send::<Connection>();
+    assert_send::<Statement>();
+};
 
 impl Drop for Connection {
     fn drop(&mut self) {

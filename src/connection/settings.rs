@@ -5,7 +5,7 @@
 //! Invariant: every limit stays within `0..=LIMIT_HARD_MAX[id]`; the
 //! copies the VM reads (`ConnState::max_length`, `max_like_pattern`,
 //! `max_trigger_depth`, `worker_threads`, `max_schema_objects`) change
-//! together with it.
+//! together with it (checked: limits_in_range).
 
 use super::{ConfigFlag, Connection};
 use crate::vdbe::BusyHandler;
@@ -144,6 +144,16 @@ impl Connection {
                 self.state.max_schema_objects = *slot as usize;
             }
         }
+        // invariant: limits_in_range
+        debug_assert!(
+            self.limits.iter().zip(LIMIT_HARD_MAX).all(|(v, hard)| (0..=hard).contains(v))
+                && self.state.max_length == i64::from(self.limits[LIMIT_LENGTH as usize])
+                && self.state.max_like_pattern == self.limits[LIMIT_LIKE_PATTERN_LENGTH as usize] as usize
+                && self.state.max_trigger_depth == self.limits[LIMIT_TRIGGER_DEPTH as usize] as usize
+                && self.state.max_schema_objects == self.limits[LIMIT_SCHEMA as usize] as usize,
+            "limits {:?} out of range or out of step with the VM's copies",
+            self.limits
+        );
         old
     }
 

@@ -6,7 +6,8 @@
 //! the end, or (async connections) that it waits for I/O.
 //!
 //! Invariant: a statement counted in `ConnState::writing_statements` is
-//! `active`; `finish` (reset, end, error) takes it out of that count.
+//! `active`; `finish` (reset, end, error) takes it out of that count
+//! (checked: writing_statements_active).
 
 use super::stmt_registry::StmtStats;
 use super::{Connection, StepResult};
@@ -162,7 +163,8 @@ impl Statement {
             self.active = false;
             conn.state.active_statements = conn.state.active_statements.saturating_sub(1);
             if std::mem::take(&mut self.writer) {
-                debug_assert!(conn.state.writing_statements > 0);
+                // invariant: writing_statements_active
+                debug_assert!(conn.state.writing_statements > 0 && conn.state.writing_statements <= conn.state.active_statements + 1);
                 conn.state.writing_statements = conn.state.writing_statements.saturating_sub(1);
             }
             if conn.state.autocommit && conn.state.active_statements == 0 {
@@ -391,6 +393,8 @@ impl Statement {
                 self.writer = !self.program.readonly;
                 conn.state.writing_statements += usize::from(self.writer);
                 self.active = true;
+                // invariant: writing_statements_active
+                debug_assert!(conn.state.writing_statements <= conn.state.active_statements, "more writing statements than active ones");
                 // The clock is read only for a profile callback registered
                 // when the statement starts (as SQLite does): one clock call
                 // per statement showed up in short queries.

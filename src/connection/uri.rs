@@ -6,7 +6,7 @@
 //! VFS read) both take them from here, so the two cannot disagree.
 //!
 //! Invariant: a `%` not followed by two hex digits stays as written, as
-//! SQLite leaves it.
+//! SQLite leaves it (checked: uri_stray_percent).
 
 fn unhex(c: u8) -> Option<u8> {
     (c as char).to_digit(16).map(|d| d as u8)
@@ -59,6 +59,7 @@ mod tests {
         let p = query_params(b"file:data.db?mode=r%6F&cache=shared&x=a%20b#frag");
         assert_eq!(p, vec![(b"mode".to_vec(), b"ro".to_vec()), (b"cache".to_vec(), b"shared".to_vec()), (b"x".to_vec(), b"a b".to_vec())]);
         assert!(query_params(b"plain.db?mode=ro").is_empty());
+        // invariant: uri_stray_percent
         assert_eq!(percent_decode(b"a%2"), b"a%2");
         assert_eq!(percent_decode(b"%zz%41"), b"%zzA");
     }

@@ -37,12 +37,11 @@
 //! Without a depth the device serves everything at once, as before.
 //!
 //! Invariants: every delayed request sits in the shared state, first in
-//! `waiting` (only while `depth` requests are in service) then in
-//! `in_service`, until it is finished, exactly once, by
-//! [`DelayBackend::poll`]; `in_service` never holds more than `depth`
-//! (when set); the inner completion's result (buffer included) moves to
-//! the outer one unchanged, so the pager cannot tell this backend from the
-//! inner one except by time.
+//! `waiting` (only while `depth` requests are in service) then in `in_service`,
+//! until it is finished, exactly once, by [`DelayBackend::poll`]; `in_service`
+//! never holds more than `depth` (when set) (checked: delay_depth); the inner
+//! completion's result (buffer included) moves to the outer one unchanged, so
+//! the pager cannot tell this backend from the inner one except by time.
 
 use super::fair_queue::{FairQueue, QueuePolicy};
 use super::{Buffer, Completion, File, IoBackend, LockLevel, OpenOptions, ShmRegion};
@@ -176,6 +175,7 @@ impl Shared {
             earliest = Some(earliest.map_or(deadline, |e| e.min(deadline)));
             in_service.push(Pending { deadline, key: w.key, inner: w.inner, outer: w.outer });
         }
+        // invariant: delay_depth
         debug_assert!(st.in_service.len() <= self.depth);
         (earliest, due)
     }

@@ -18,7 +18,7 @@
 //!
 //! Invariants: `len` is the number of queued items; `turns` holds each key
 //! whose queue is non-empty exactly once, and no other key; `queues` holds
-//! no empty queue.
+//! no empty queue (checked: fair_queue_counts).
 
 use std::collections::{HashMap, VecDeque};
 
@@ -114,6 +114,7 @@ impl<T> FairQueue<T> {
     }
 
     fn check(&self) {
+        // invariant: fair_queue_counts
         debug_assert_eq!(self.turns.len(), self.queues.len());
         debug_assert_eq!(self.len, self.queues.values().map(VecDeque::len).sum::<usize>());
         debug_assert!(self.queues.values().all(|q| !q.is_empty()));

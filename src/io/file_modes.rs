@@ -11,7 +11,7 @@
 //!
 //! Invariants: a chunk size of 0 or less means "no chunks" (sizes are
 //! exact); a file size rounded by [`FileModes::chunked`] is never smaller
-//! than the size asked for.
+//! than the size asked for (checked: file_modes_chunked).
 
 use std::sync::atomic::{AtomicBool, AtomicI32, Ordering};
 
@@ -83,6 +83,7 @@ mod tests {
         assert_eq!(m.chunked(0), 0);
         assert_eq!(m.chunked(1), 4096);
         assert_eq!(m.chunked(4096), 4096);
+        // invariant: file_modes_chunked
         assert_eq!(m.chunked(4097), 8192);
         m.set_chunk_size(-1);
         assert_eq!(m.chunked(4097), 4097);

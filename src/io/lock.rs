@@ -28,6 +28,11 @@
 //! Invariants: the fcntl locks the process holds always equal the strongest
 //! level of any of its connections; a descriptor is only closed while the
 //! process holds no lock on the inode.
+//!
+//! Invariant: a connection's level moves as SQLite's `unixLock` and
+//! `unixUnlock` allow: SHARED first, RESERVED only from SHARED, PENDING
+//! never asked for (EXCLUSIVE passes by it), and down only to SHARED or
+//! NONE (checked: lock_transitions).
 
 #![allow(unsafe_code, reason = "POSIX advisory record locks through `libc::fcntl`")]
 
@@ -170,6 +175,7 @@ pub fn lock(fd: RawFd, inode: &InodeLock, held: &mut LockLevel, want: LockLevel)
     }
     // SQLite's unixLock preconditions: SHARED comes first, RESERVED only
     // from SHARED, and PENDING is never asked for (EXCLUSIVE passes by it).
+    // invariant: lock_transitions
     debug_assert!(*held != LockLevel::None || want == LockLevel::Shared, "{want:?} asked with no lock held");
     debug_assert!(want != LockLevel::Pending, "PENDING asked for");
     debug_assert!(want != LockLevel::Reserved || *held == LockLevel::Shared, "RESERVED asked from {held:?}");
@@ -243,6 +249,7 @@ pub fn unlock(fd: RawFd, inode: &InodeLock, held: &mut LockLevel, want: LockLeve
         return Ok(());
     }
     // (As SQLite's unixUnlock: down to SHARED or to nothing.)
+    // invariant: lock_transitions
     debug_assert!(want <= LockLevel::Shared, "unlock to {want:?}");
     let mut st = guard(inode);
     // The process's last lock on the file goes: one unlock of the whole

@@ -18,7 +18,7 @@
 //! so WAL works there only in exclusive locking mode.
 //!
 //! Invariant: a file holds the lock directory exactly while its level is
-//! above NONE.
+//! above NONE (checked: dotfile_lock_directory).
 
 use super::LockLevel;
 use crate::error::{Error, Result, SQLITE_IOERR_LOCK, SQLITE_IOERR_UNLOCK};
@@ -97,6 +97,7 @@ mod tests {
         let db = dir.join("x.db").to_string_lossy().into_owned();
         let (mut a, mut b) = (LockLevel::None, LockLevel::None);
         assert!(lock(LockStyle::Dotfile, &db, &mut a, LockLevel::Shared).unwrap());
+        // invariant: dotfile_lock_directory
         assert!(std::path::Path::new(&dotfile_path(&db)).is_dir());
         assert!(!lock(LockStyle::Dotfile, &db, &mut b, LockLevel::Shared).unwrap(), "a reader keeps others out");
         assert!(check_reserved(LockStyle::Dotfile, &db, b).unwrap());
@@ -104,6 +105,7 @@ mod tests {
         unlock(LockStyle::Dotfile, &db, &mut a, LockLevel::Shared).unwrap();
         assert!(std::path::Path::new(&dotfile_path(&db)).is_dir());
         unlock(LockStyle::Dotfile, &db, &mut a, LockLevel::None).unwrap();
+        // invariant: dotfile_lock_directory
         assert!(!std::path::Path::new(&dotfile_path(&db)).exists());
         assert!(lock(LockStyle::None, &db, &mut b, LockLevel::Exclusive).unwrap());
         assert!(!check_reserved(LockStyle::None, &db, b).unwrap());

@@ -12,12 +12,12 @@
 //! `SQLITE_IO` at once while the count has not moved and something is
 //! still in flight.
 //!
-//! Invariants: `in_flight` counts the attached completions neither
-//! finished nor dropped (a completion dropped unfinished counts as
-//! finished, so nobody waits for it); `completed` only grows, and grows
-//! whenever `in_flight` shrinks. A waiting statement is therefore never
-//! skipped forever: either one of the connection's requests finishes
-//! (the count moves) or none is in flight (the guard lets it run).
+//! Invariants: `in_flight` counts the attached completions neither finished nor
+//! dropped (a completion dropped unfinished counts as finished, so nobody waits
+//! for it); `completed` only grows, and grows whenever `in_flight` shrinks
+//! (checked: notify_counts). A waiting statement is therefore never skipped
+//! forever: either one of the connection's requests finishes (the count moves)
+//! or none is in flight (the guard lets it run).
 //!
 //! ## Readiness: which connections to step after a poll
 //! Skipping a waiting statement cheaply still costs a call per suspended
@@ -30,15 +30,15 @@
 //! [`ReadySet::take`]) and steps only their statements. A poll and a take
 //! cost what the finished requests cost, nothing per idle connection.
 //!
-//! Invariants of the set: a connection is in the queue at most once
-//! (`queued` is set exactly while it is, or is about to be, queued); a
-//! completion finishing after a connection was taken off queues it again,
-//! so a wakeup is never lost (one may be spurious: the statement then
-//! answers `SQLITE_IO` again at once, from the counters above). The queue
-//! holds weak references: a connection closed while queued is skipped
-//! (its tag is cleared at close), and entries of dropped connections are
-//! compacted away as the queue grows, so it stays bounded by the number of
-//! live connections even when nobody takes from it.
+//! Invariants of the set: a connection is in the queue at most once (checked:
+//! ready_set_once) (`queued` is set exactly while it is, or is about to be,
+//! queued); a completion finishing after a connection was taken off queues it
+//! again, so a wakeup is never lost (one may be spurious: the statement then
+//! answers `SQLITE_IO` again at once, from the counters above). The queue holds
+//! weak references: a connection closed while queued is skipped (its tag is
+//! cleared at close), and entries of dropped connections are compacted away as
+//! the queue grows, so it stays bounded by the number of live connections even
+//! when nobody takes from it.
 //!
 //! ## Yielded statements
 //! A statement whose step ran out of its time quantum (`PRAGMA
@@ -295,6 +295,7 @@ mod tests {
         assert_eq!((n.in_flight(), n.completed()), (1, 1));
         // Dropped unfinished: nobody may wait for it.
         drop(d);
+        // invariant: notify_counts
         assert_eq!((n.in_flight(), n.completed()), (0, 2));
         // Already finished when created: never in flight.
         let _g = n.enter();
@@ -322,6 +323,7 @@ mod tests {
         let mut out = Vec::new();
         assert_eq!(set.take(&mut out, 1), 1);
         assert_eq!(set.take(&mut out, 10), 1);
+        // invariant: ready_set_once
         assert_eq!(out, vec![1, 2], "a once although two of its requests finished; idle never");
         assert_eq!(set.take(&mut out, 10), 0);
         // Taken off, then a new completion: queued again.
@@ -329,6 +331,7 @@ mod tests {
         a3.complete(done());
         out.clear();
         assert_eq!(set.take(&mut out, 10), 1);
+        // invariant: ready_set_once
         assert_eq!(out, vec![1]);
         // A yield mark counts while it lives.
         assert_eq!(set.yielded(), 0);

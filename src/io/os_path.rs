@@ -10,9 +10,9 @@
 //! the operating system ([`os_path`]) and at the C API
 //! (`sqlite3_db_filename`).
 //!
-//! Invariant: `to_bytes(&from_bytes(b)) == b` for every `b`, and
-//! `from_bytes` of valid UTF-8 without characters of the escape range is
-//! the same text.
+//! Invariant: `to_bytes(&from_bytes(b)) == b` for every `b` (checked:
+//! os_path_round_trip), and `from_bytes` of valid UTF-8 without characters of
+//! the escape range is the same text.
 
 use std::borrow::Cow;
 use std::ffi::OsStr;
@@ -92,6 +92,7 @@ mod tests {
     fn round_trips() {
         let cases: [&[u8]; 6] = [b"plain.db", b"\xff\xfe.db", "caf\u{e9}.db".as_bytes(), "\u{10FF41}x".as_bytes(), b"a\xc3", b""];
         for b in cases {
+            // invariant: os_path_round_trip
             assert_eq!(to_bytes(&from_bytes(b)).as_ref(), b);
         }
         assert_eq!(from_bytes(b"plain.db"), "plain.db");

@@ -32,7 +32,8 @@
 //! stays read-only here; SQLite's shared cache gives it the read-write
 //! database the first connection opened.
 //!
-//! Invariant: for a given name, at most one live backend exists at a time.
+//! Invariant: for a given name, at most one live backend exists at a time
+//! (checked: one_shared_backend).
 
 use super::memory::MemoryBackend;
 use std::collections::HashMap;
@@ -53,6 +54,7 @@ pub fn backend(name: &str) -> Arc<MemoryBackend> {
     }
     let b = Arc::new(MemoryBackend::new());
     map.insert(name.to_string(), Arc::downgrade(&b));
+    // invariant: one_shared_backend
     debug_assert!(map.get(name).is_some_and(|w| w.strong_count() == 1));
     b
 }

@@ -17,7 +17,8 @@
 //! file is performed before it.
 //!
 //! Invariant: a request's effect on the file happens at the moment its
-//! completion is marked done, never earlier.
+//! completion is marked done, never earlier (checked:
+//! sim_effect_at_completion).
 
 use super::memory::{MemData, MemFs, MemLockHandle};
 use super::{Buffer, Completion, CompletionResult, File, IoBackend, LockLevel, OpenOptions};
@@ -398,6 +399,7 @@ mod tests {
         let f = sim.open("x", OpenOptions { create: true, ..Default::default() }).unwrap();
         let w = f.write(0, Buffer::from_vec(vec![1, 2, 3])).unwrap();
         assert!(!w.is_done());
+        // invariant: sim_effect_at_completion
         assert_eq!(f.size().unwrap(), 0, "nothing happens before the completion");
         while !w.is_done() {
             sim.poll(None).unwrap();

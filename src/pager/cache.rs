@@ -8,16 +8,26 @@
 //! - A dirty page is never evicted: it is the only copy of the change.
 //!   A big transaction gets room by spilling (the pager writes dirty pages
 //!   to the file after journaling them, and they become clean), never by
-//!   dropping dirty pages.
-//! - A pinned page is never evicted: the B-tree pins every page an
-//!   operation will touch before it modifies anything, so the modifying
-//!   phase never needs I/O.
-//! - The bound is soft: when every page is dirty or pinned the cache grows
-//!   past it rather than fail.
+//!   dropping dirty pages. A pinned page is never evicted either: the
+//!   B-tree pins every page an operation will touch before it modifies
+//!   anything, so the modifying phase never needs I/O (checked:
+//!   cache_keeps_dirty_pinned).
 //! - `dirty_count` is the number of cached pages whose `dirty` flag is
 //!   set: pages become dirty or clean only through the cache's methods
 //!   (the flag is private), each of which keeps the count, so the spill
-//!   check on every write is O(1).
+//!   check on every write is O(1) (checked: cache_dirty_count).
+//! - Pages live in numbered slots; `index` maps each cached page number to
+//!   its slot and a free slot has page number 0 (checked:
+//!   cache_index_slots). A slot number is a hint a reader may keep
+//!   ([`PageCache::get_in_slot`]): it is checked against the page number
+//!   on every use, so a stale hint only costs the lookup.
+//! - Every cache's page bytes are counted in one process-wide total
+//!   ([`held_bytes`], `held` per cache: added on insert, taken off when a
+//!   page leaves or the cache is dropped) (checked: cache_held_bytes).
+//!
+//! How it manages its bound:
+//! - The bound is soft: when every page is dirty or pinned the cache grows
+//!   past it rather than fail.
 //! - Buffers of evicted pages are kept (at most one eviction batch of
 //!   them) and handed out by [`PageCache::take_buffer`] for the next
 //!   reads, so a cache that cycles pages does not allocate per miss. A
@@ -26,22 +36,15 @@
 //! - Eviction is a clock over the slots (second chance): a page used
 //!   since the hand last passed is skipped once, so recently used pages
 //!   stay, as with least-recently-used, at O(1) per eviction.
-//! - Every cache's page bytes are counted in one process-wide total
-//!   ([`held_bytes`], `held` per cache: added on insert, taken off when a
-//!   page leaves or the cache is dropped). With a budget set
-//!   ([`set_budget`], `sqlite3_soft_heap_limit64`) a cache that would take
-//!   the total past it recycles one of its own clean, unpinned pages
-//!   instead of growing, as SQLite's page cache does under memory
-//!   pressure, down to [`BUDGET_FLOOR`] pages (so a cursor's path stays
-//!   cached), and keeps no spare buffers. Soft too: with nothing to
-//!   recycle the cache grows. A cache whose transaction ends while the
-//!   total is past the budget gives back the excess and what it holds
-//!   beyond its share ([`PageCache::trim_idle`]): idle connections'
-//!   caches then hold the budget, not their floors.
-//! - Pages live in numbered slots; `index` maps each cached page number to
-//!   its slot and a free slot has page number 0. A slot number is a hint a
-//!   reader may keep ([`PageCache::get_in_slot`]): it is checked against
-//!   the page number on every use, so a stale hint only costs the lookup.
+//! - With a budget set ([`set_budget`], `sqlite3_soft_heap_limit64`) a
+//!   cache that would take the process-wide total past it recycles one of
+//!   its own clean, unpinned pages instead of growing, as SQLite's page
+//!   cache does under memory pressure, down to [`BUDGET_FLOOR`] pages (so a
+//!   cursor's path stays cached), and keeps no spare buffers. Soft too:
+//!   with nothing to recycle the cache grows. A cache whose transaction
+//!   ends while the total is past the budget gives back the excess and
+//!   what it holds beyond its share ([`PageCache::trim_idle`]): idle
+//!   connections' caches then hold the budget, not their floors.
 
 use crate::pager::Pgno;
 use std::cell::Cell;
@@ -353,6 +356,7 @@ impl PageCache {
     /// Count `added` bytes of page data in and `removed` out.
     #[inline]
     fn charge(&mut self, added: usize, removed: usize) {
+        // invariant: cache_held_bytes
         debug_assert!(self.held + added >= removed, "a cache gave back bytes it did not hold");
         let was = self.held;
         self.held = self.held + added - removed;
@@ -419,6 +423,7 @@ impl PageCache {
             self.hand = 0;
         }
         self.next_scan_at = 0;
+        // invariant: cache_index_slots
         debug_assert_eq!(self.index.len(), self.slots.iter().filter(|p| p.pgno != 0).count());
         freed
     }
@@ -474,6 +479,8 @@ impl PageCache {
             if p.referenced.replace(false) {
                 continue;
             }
+            // invariant: cache_keeps_dirty_pinned
+            debug_assert!(!p.dirty && !self.pinned.contains(&p.pgno), "evicting page {}, dirty or pinned", p.pgno);
             let old = self.free_slot(slot as u32);
             self.keep_spare(old);
             evicted += 1;
@@ -587,6 +594,7 @@ impl PageCache {
 
     /// Number of dirty pages.
     pub fn dirty_count(&self) -> usize {
+        // invariant: cache_dirty_count
         debug_assert_eq!(self.dirty_count, self.slots.iter().filter(|p| p.pgno != 0 && p.dirty).count());
         self.dirty_count
     }

@@ -13,8 +13,9 @@
 //! once, at `Start`.
 //!
 //! Invariant: no database page is written before the journal is complete
-//! on disk (synced unless `synchronous=OFF`); the journal is finalized only
-//! after the database is synced.
+//! on disk (synced unless `synchronous=OFF`) (checked:
+//! pager_journal_before_db); the journal is finalized only after the
+//! database is synced.
 
 use super::header::{self, put_u32};
 use super::journal;
@@ -234,6 +235,7 @@ impl Pager {
                             self.commit_step = CommitStep::WritePages(cs);
                             return Err(Error::new(SQLITE_IOERR_WRITE, "disk I/O error (simulated crash)"));
                         }
+                        self.debug_journal_before_write(*pgno);
                         // (An evicted page's buffer when one is spare.)
                         let len = self.page(*pgno)?.len();
                         let mut data = self.cache.take_buffer(len);
@@ -507,6 +509,22 @@ impl Pager {
             self.originals.insert(pgno, data);
         }
         Ok(())
+    }
+
+    /// Debug builds: before page `pgno` of the database file is written
+    /// in rollback mode, its original (when it has one) is in the journal
+    /// file and EXCLUSIVE is held (SQLite's `pager_write_pagelist`
+    /// asserts the same).
+    #[inline]
+    pub(super) fn debug_journal_before_write(&self, pgno: Pgno) {
+        let journal_file = self.journal_mode.uses_file() && !self.opts.memory && self.wal.is_none() && !self.temp_journal.enabled;
+        // invariant: pager_journal_before_db
+        debug_assert!(
+            !journal_file || !self.originals.contains_key(&pgno) || self.journaled.contains(&pgno),
+            "page {pgno} written to the database before its journal record"
+        );
+        // invariant: pager_state_lock
+        debug_assert!(!self.locks_file() || self.file.lock_level() == LockLevel::Exclusive, "database page {pgno} written without EXCLUSIVE");
     }
 
     /// Bring the journal file up to date with every original kept so far,

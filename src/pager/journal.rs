@@ -8,7 +8,7 @@
 //!
 //! Invariant: a record is only played back when its checksum matches, so
 //! a torn journal never writes garbage into the database; playback stops
-//! at the first bad record.
+//! at the first bad record (checked: journal_checksum_playback).
 
 use super::header::{get_u32, put_u32, valid_page_size};
 use crate::pager::Pgno;
@@ -184,6 +184,7 @@ mod tests {
         let second = 4096 + 520 + 4 + 312;
         j[second] ^= 0xff;
         let pb = parse(&j, 512).unwrap();
+        // invariant: journal_checksum_playback
         assert_eq!(pb.pages.len(), 1);
         assert!(parse(&[0u8; 64], 512).is_none(), "a zeroed header is not hot");
     }

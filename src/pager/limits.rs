@@ -8,7 +8,8 @@
 //! Invariants: `data_version` never changes for this connection's own
 //! commits; `max_page_count` is never below the database's size as a
 //! transaction sees it (setting it clamps, and a read transaction raises
-//! it to a file another connection grew).
+//! it to a file another connection grew) (checked:
+//! max_page_count_covers_size).
 
 use super::{JournalMode, Pager};
 use crate::error::{Error, Result, SQLITE_FULL};
@@ -71,6 +72,8 @@ impl Pager {
 
     /// Refuse to grow the database to `pgno` pages past `max_page_count`.
     pub(super) fn check_growth(&self, pgno: Pgno) -> Result<()> {
+        // invariant: max_page_count_covers_size
+        debug_assert!(self.max_page_count >= self.db_size, "max_page_count {} below the size {}", self.max_page_count, self.db_size);
         if pgno > self.max_page_count {
             return Err(Error::code(SQLITE_FULL));
         }

@@ -12,23 +12,30 @@
 //! read transaction is `read_txn.rs`'s.
 //!
 //! Invariants:
+//! - The file's lock agrees with the state: a read transaction holds
+//!   SHARED or more, a write transaction RESERVED or more outside WAL
+//!   mode, and the database file is written only under EXCLUSIVE (where
+//!   the file is locked at all) (checked: pager_state_lock).
 //! - A page is journaled (its original kept for the rollback journal and
 //!   for every open savepoint) before its first modification in a
-//!   transaction. Pages past the original end of file and free-list leaves
-//!   handed out by the allocator need no original.
-//! - Dirty pages are never evicted. Until the cache overflows the database
-//!   file is not written before commit, so a rollback only drops them; a
-//!   transaction bigger than the cache spills ([`spill`]) after journaling
-//!   and syncing the originals, takes EXCLUSIVE, and a rollback then copies
-//!   the originals back into the file.
+//!   transaction (checked: pager_journal_before_change). Pages past the
+//!   original end of file and free-list leaves handed out by the allocator
+//!   need no original.
+//! - Dirty pages are never evicted (checked: cache_keeps_dirty_pinned).
+//!   Until the cache overflows the database file is not written before
+//!   commit, so a rollback only drops them; a transaction bigger than the
+//!   cache spills ([`spill`]) after journaling and syncing the originals,
+//!   takes EXCLUSIVE, and a rollback then copies the originals back into
+//!   the file.
 //! - A dirty page the B-tree freed as a free-list leaf (`dont_write`) is
 //!   not written by a rollback-mode commit or spill unless it lies past
 //!   the file's end; changing it again, or undoing the operation that
 //!   freed it, makes it an ordinary dirty page again.
 //! - The rollback journal is written and synced before the first database
-//!   page is written, and the journal is finalized only after the database
-//!   is synced: a crash at any point leaves either the old or the new
-//!   database, or a hot journal that restores the old one.
+//!   page is written (checked: pager_journal_before_db), and the journal is
+//!   finalized only after the database is synced: a crash at any point
+//!   leaves either the old or the new database, or a hot journal that
+//!   restores the old one (checked: crash_leaves_old_or_new).
 //! - Commit is a state machine ([`commit::CommitStep`]); re-entering after
 //!   `Pending` or `SQLITE_BUSY` continues where it stopped, never redoing a
 //!   finished step.
@@ -742,6 +749,7 @@ impl Pager {
         // The read overwrites the whole buffer (zero-filling past end of
         // file), so an evicted page's stale buffer serves; the read in
         // flight owns it until its completion is reaped.
+        self.debug_check_lock();
         let frame = self.wal_frame_of(pgno)?;
         let buf = Buffer::from_vec(self.cache.take_buffer(self.page_size as usize));
         let c = match frame {
@@ -909,6 +917,23 @@ impl Pager {
         }
     }
 
+    /// Debug builds: the file's lock agrees with the pager's state, as
+    /// SQLite's `assert_pager_state` checks (see the module doc).
+    #[inline]
+    fn debug_check_lock(&self) {
+        #[cfg(debug_assertions)]
+        if self.locks_file() {
+            let level = self.file.lock_level();
+            let ok = match self.state {
+                PagerState::Idle => true,
+                PagerState::Read => level >= LockLevel::Shared,
+                PagerState::Write => self.wal.is_some() || level >= LockLevel::Reserved,
+            };
+            // invariant: pager_state_lock
+            debug_assert!(ok, "pager in {:?} with the file locked {level:?}", self.state);
+        }
+    }
+
     fn require_write(&self) -> Result<()> {
         if self.state != PagerState::Write {
             return Err(Error::new(SQLITE_INTERNAL, "page modified outside a write transaction"));
@@ -1003,6 +1028,7 @@ impl Pager {
 
     fn page_mut_logged(&mut self, pgno: Pgno, log_for_op: bool) -> Result<&mut [u8]> {
         self.require_write()?;
+        self.debug_check_lock();
         if !self.txn_changed {
             self.first_change()?;
         }
@@ -1019,6 +1045,10 @@ impl Pager {
         if let Some(orig) = original {
             self.keep_original(pgno, orig)?;
         }
+        // invariant: pager_journal_before_change
+        debug_assert!(pgno > self.orig_db_size || self.originals.contains_key(&pgno), "page {pgno} changed before its original was kept");
+        // invariant: savepoint_images
+        debug_assert!(self.savepoints.iter().all(|s| !s.needs(pgno)), "page {pgno} changed before an open savepoint kept its image");
         if log_for_op {
             self.record_undo(pgno);
         }

@@ -10,7 +10,8 @@
 //! go there ([`super::subjournal`]).
 //!
 //! Invariant: an image is recorded before the page's first modification
-//! after the savepoint opened, for every open savepoint.
+//! after the savepoint opened, for every open savepoint (checked:
+//! savepoint_images).
 
 use super::subjournal::Kept;
 use super::{Pager, PagerState};

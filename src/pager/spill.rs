@@ -22,10 +22,11 @@
 //! database's spills journal nothing).
 //!
 //! Invariants: a spilled page's original is in the journal and synced
-//! before the page is written to the database; a page being written is
-//! kept dirty (unevictable) until its write completes; once anything is
-//! spilled the transaction holds EXCLUSIVE, and rollback must copy the
-//! originals back into the file.
+//! before the page is written to the database, and once anything is
+//! spilled the transaction holds EXCLUSIVE (checked:
+//! pager_journal_before_db, pager_state_lock); a page being written is
+//! kept dirty (unevictable) until its write completes; rollback must copy
+//! the originals back into the file.
 
 use super::{Pager, PagerState};
 use crate::error::Result;
@@ -200,6 +201,7 @@ impl Pager {
                     // SQLite's pager_write_pagelist skips them.)
                     let in_file = (self.file.size()? / ps) as Pgno;
                     for &pgno in pgnos.iter().filter(|p| **p > in_file || !self.dont_write.contains(p)) {
+                        self.debug_journal_before_write(pgno);
                         // (An evicted page's buffer when one is spare:
                         // fresh 4 KiB allocations showed up at 2%.)
                         let len = self.page(pgno)?.len();

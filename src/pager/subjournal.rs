@@ -19,7 +19,8 @@
 //!
 //! Invariants: `len` is the end of the live records (each `4 + page
 //! size` bytes); records below it are in `mem` while `file` is `None`,
-//! else in `file`; a savepoint's [`Kept::Sub`] offset is below `len`.
+//! else in `file`; a savepoint's [`Kept::Sub`] offset is below `len`
+//! (checked: subjournal_len).
 
 use super::Pager;
 use crate::error::{Error, Result, SQLITE_INTERNAL};
@@ -64,6 +65,7 @@ impl SubJournal {
 
     /// Forget the records from `at` on (no savepoint needs them).
     pub fn cut(&mut self, at: u64) {
+        // invariant: subjournal_len
         debug_assert!(at <= self.len);
         self.len = at;
         if self.file.is_none() {

@@ -18,7 +18,8 @@
 //! a rollback reads them back.
 //!
 //! Invariants: `len` is where the next record goes (0: no header yet);
-//! every page of `at` has its record in `file` below `len`; `file` is
+//! every page of `at` has its record in `file` below `len` (checked:
+//! temp_journal_len); `file` is
 //! `None` until the journal first passed [`SPILL_BYTES`], then kept until
 //! the pager closes.
 
@@ -126,6 +127,7 @@ impl Pager {
             bytes.extend_from_slice(image);
             bytes.extend_from_slice(&journal::checksum(self.journal_nonce, image).to_be_bytes());
         }
+        // invariant: temp_journal_len
         debug_assert!(bytes.len() as u64 == self.temp_journal.len);
         wait_all(self, vec![f.write(0, Buffer::from_vec(bytes))?])?;
         for (pgno, off) in at {

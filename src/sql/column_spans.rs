@@ -14,9 +14,9 @@
 //! shown in upper case whatever their case in the source. A DEFAULT is
 //! the text inside its parentheses, or the signed term after it, trimmed.
 //!
-//! Invariant: [`column_spans`] returns one entry per column definition,
-//! or `None` when the text is not a column-list CREATE TABLE it can read
-//! (callers then keep the AST's text).
+//! Invariant: [`column_spans`] returns one entry per column definition, or
+//! `None` when the text is not a column-list CREATE TABLE it can read
+//! (callers then keep the AST's text) (checked: column_spans_per_column).
 
 use crate::sql::parse::{tokens, Tok};
 use crate::util::ascii::AsciiLower;
@@ -199,7 +199,9 @@ mod tests {
     #[test]
     fn constraints_before_the_default_and_quoted_names() {
         let got = spans("CREATE TABLE \"x(y\"(\"a,b\" unsigned big int CONSTRAINT c NOT NULL DEFAULT (x'00') CHECK(a > (1)), [c] integer primary key)");
+        // invariant: column_spans_per_column
         assert_eq!(got, vec![(s("unsigned big int"), s("x'00'")), (s("INTEGER"), None)]);
+        // invariant: column_spans_per_column
         assert_eq!(column_spans(b"CREATE TABLE t AS SELECT 1"), None);
     }
 }

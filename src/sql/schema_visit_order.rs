@@ -31,9 +31,9 @@
 //! [`TableVisitOrder`] lives in each database's `Schema` and follows the
 //! same changes.
 //!
-//! Invariants: every name is in the list once; a bucket's count is the
-//! number of listed names hashing to it, and its first name is the one
-//! nearest the front of the list among them.
+//! Invariants: every name is in the list once (checked: visit_order_counts); a
+//! bucket's count is the number of listed names hashing to it, and its first
+//! name is the one nearest the front of the list among them.
 
 use crate::util::ascii::AsciiLower;
 /// Most buckets SQLite gives a schema hash table (its 1,024-byte soft
@@ -213,6 +213,7 @@ impl TableVisitOrder {
             }
             at = n.next;
         }
+        // invariant: visit_order_counts
         debug_assert_eq!(names.len() + usize::from(self.schema_table.is_some()), self.len);
         names
     }

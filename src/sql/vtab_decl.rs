@@ -9,7 +9,8 @@
 //! as in SQLite: a column declared `x HIDDEN` alone is NUMERIC (fts4aux's
 //! `languageid = '1'` matches language 1), not BLOB.
 //!
-//! Invariant: `hidden` has one entry per column of `table`.
+//! Invariant: `hidden` has one entry per column of `table` (checked:
+//! vtab_hidden_columns).
 
 use crate::error::{Error, Result};
 use crate::sql::schema::Table;
@@ -44,6 +45,8 @@ pub fn declared_table(declared: &str, name: &str, db: usize, sql: &str) -> Resul
     t.db = db;
     t.root = 0;
     t.sql = sql.to_string();
+    // invariant: vtab_hidden_columns
+    debug_assert_eq!(hidden.len(), t.columns.len());
     Ok(DeclaredTable { table: Arc::new(t), hidden })
 }
 

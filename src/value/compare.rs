@@ -4,8 +4,9 @@
 //! and the comparison operators once affinity has been applied.
 //!
 //! Invariant: INTEGER against REAL is compared exactly (no rounding of the
-//! integer to a double), so 2^53+1 > 2^53 as REAL. A NaN REAL (which SQLite
-//! never stores; it becomes NULL) orders below every number.
+//! integer to a double), so 2^53+1 > 2^53 as REAL (checked: int_real_exact). A
+//! NaN REAL (which SQLite never stores; it becomes NULL) orders below every
+//! number.
 
 use super::collation::Collation;
 use super::ValueRef;
@@ -62,6 +63,7 @@ mod tests {
     #[test]
     fn int_vs_real_is_exact() {
         let big = 1i64 << 53;
+        // invariant: int_real_exact
         assert_eq!(compare_values(ValueRef::Integer(big + 1), ValueRef::Real(big as f64), None), Ordering::Greater);
         assert_eq!(compare_values(ValueRef::Real(1.5), ValueRef::Integer(1), None), Ordering::Greater);
         assert_eq!(compare_values(ValueRef::Integer(i64::MAX), ValueRef::Real(9223372036854775808.0), None), Ordering::Less);

@@ -16,11 +16,12 @@
 //! record damaged after the columns a statement reads reads like in
 //! SQLite, without an error.
 //!
-//! Invariants: `types` and `offsets` have the same length, the number of
-//! entries parsed; `offsets[k] + len(types[k]) <= record.len()` for every
-//! parsed `k`; `pos` is the header offset of the next entry and `body` the
-//! record offset of its value; `header_size == 0` means nothing is parsed
-//! for the current record (a real header is at least one byte).
+//! Invariants: `cols` has one entry (serial type, record offset of its
+//! value) per header entry parsed, and every parsed value ends within the
+//! record (checked: row_header_bounds); `pos` is the header offset of the
+//! next entry and `body` the record offset of its value; `header_size == 0`
+//! means nothing is parsed for the current record (a real header is at
+//! least one byte).
 
 use super::record::{serial_type_len, ONE_BYTE_SERIAL_LEN};
 use super::varint::read_varint;
@@ -179,6 +180,7 @@ impl RowHeader {
                 }
             };
             let end = body + len;
+            // invariant: row_header_bounds
             if end > record.len() as u64 {
                 return self.damaged();
             }

@@ -7,7 +7,8 @@
 //! so (rowids).
 //!
 //! Invariant: `write_varint` always produces the shortest encoding, which is
-//! the one SQLite writes, so `varint_len(v)` is the number of bytes written.
+//! the one SQLite writes, so `varint_len(v)` is the number of bytes written
+//! (checked: varint_round_trip).
 
 /// Decodes a varint at the start of `buf`: the value and the number of
 /// bytes it occupies, or `None` if `buf` ends before the varint does.
@@ -40,6 +41,8 @@ pub fn varint_len(v: u64) -> usize {
 pub fn write_varint(out: &mut Vec<u8>, v: u64) -> usize {
     let mut tmp = [0u8; 9];
     let n = put_varint(&mut tmp, v);
+    // invariant: varint_round_trip
+    debug_assert!(n == varint_len(v) && read_varint(&tmp[..n]) == Some((v, n)), "varint of {v} does not read back in {n} bytes");
     out.extend_from_slice(&tmp[..n]);
     n
 }

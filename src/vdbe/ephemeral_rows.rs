@@ -10,12 +10,12 @@
 //! chunk's tail, a lookup is a binary search over the chunks' last rows
 //! and then within one chunk.
 //!
-//! Invariants: no chunk is empty; every row of a chunk sorts before every
-//! row of the next one. A [`RowPos`] names a row by chunk and index; an
-//! insert or removal may move the rows at or after it in the same chunk
-//! (and split or drop that chunk), so positions are re-derived after
-//! modifications, except that the position of a row *before* a removed one
-//! stays valid (the VM's Delete relies on it).
+//! Invariants: no chunk is empty (checked: ephemeral_chunks); every row of a
+//! chunk sorts before every row of the next one. A [`RowPos`] names a row by
+//! chunk and index; an insert or removal may move the rows at or after it in
+//! the same chunk (and split or drop that chunk), so positions are re-derived
+//! after modifications, except that the position of a row *before* a removed
+//! one stays valid (the VM's Delete relies on it).
 
 use crate::value::Value;
 use std::cmp::Ordering;
@@ -172,6 +172,8 @@ impl SortedRows {
             self.chunks.remove(p.chunk);
         }
         self.len -= 1;
+        // invariant: ephemeral_chunks
+        debug_assert!(self.chunks.iter().all(|c| !c.is_empty()) && self.len == self.chunks.iter().map(Vec::len).sum::<usize>());
         Some(row)
     }
 

@@ -20,11 +20,11 @@
 //! nested write (the B-tree's stale-path rule, `btree::cursor`).
 //!
 //! Invariants: a host is lent only for the duration of one callback, never
-//! stored; [`ConnState::lent_depth`] counts the callbacks holding it, and
-//! while it is positive statements of the connection complete their I/O
-//! blocking even on an asynchronous connection (the callback cannot
-//! return `SQLITE_IO` to its caller's caller). Callbacks that SQLite says
-//! must not modify the connection (commit, rollback, update, WAL and busy
+//! stored; [`ConnState::lent_depth`] counts the callbacks holding it (checked:
+//! host_lent_depth), and while it is positive statements of the connection
+//! complete their I/O blocking even on an asynchronous connection (the callback
+//! cannot return `SQLITE_IO` to its caller's caller). Callbacks that SQLite
+//! says must not modify the connection (commit, rollback, update, WAL and busy
 //! hooks, the authorizer, collations) are not lent it.
 
 use super::ConnState;
@@ -41,6 +41,7 @@ pub fn lend<T>(host: &mut dyn VmHost, f: impl FnOnce(&mut dyn VmHost) -> T) -> T
     host.state().lent_depth += 1;
     let out = f(host);
     let st = host.state();
+    // invariant: host_lent_depth
     debug_assert!(st.lent_depth > 0);
     st.lent_depth -= 1;
     out

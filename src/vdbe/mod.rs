@@ -29,6 +29,13 @@
 //! ([`VmStep::Yield`], `exec/quantum.rs`): the jump has completed, so
 //! the next call starts at its target like any other resumption.
 //!
+//! ## Invariants
+//! Registers hold the types the opcodes reading them assume: a counter
+//! that `MustBeInt` made, or an address `Gosub`, `InitCoroutine` or
+//! `Yield` stored, is an integer where SQLite asserts `MEM_Int` (checked:
+//! vm_register_types). Jump targets are resolved addresses
+//! (checked: program_jumps_resolved).
+//!
 //! ## Transactions
 //! `Transaction` opens read or write transactions on demand; `Halt`
 //! commits when the connection is in autocommit mode and no other

@@ -3,7 +3,8 @@
 //! its program (result columns, parameters, cursors, registers).
 //!
 //! Invariant: jump targets (`p2` of jumping opcodes) are resolved addresses
-//! once a `Program` is built; labels live only in the code generator.
+//! once a `Program` is built; labels live only in the code generator
+//! (checked: program_jumps_resolved).
 
 use crate::util::ascii::AsciiLower;
 use crate::value::collation::Collation;

@@ -26,16 +26,16 @@
 //! it after them). A sorted, cut batch is followed by newer rows only, so
 //! the stable order is kept across compactions and spills.
 //!
-//! Invariants: rows are only pushed before `sort` and only read after it;
-//! a push happens exactly once per `SorterInsert` execution and never
-//! suspends (a spill only *submits* its write; a submission error is kept
-//! and reported by `sort`). The order is stable: equal keys come out in
-//! insertion order (runs hold older rows than later runs and than memory,
-//! and ties go to the older source). `sort` and `next` may be called again
-//! after `Pending` and then continue; they never take a row twice. Every
-//! record pushed was built by `MakeRecord`, so it is well formed; should
-//! one not be, it compares equal to everything rather than failing the
-//! sort (reading its columns then reports the corruption).
+//! Invariants: rows are only pushed before `sort` and only read after it
+//! (checked: sorter_push_before_sort); a push happens exactly once per
+//! `SorterInsert` execution and never suspends (a spill only *submits* its
+//! write; a submission error is kept and reported by `sort`). The order is
+//! stable: equal keys come out in insertion order (runs hold older rows than
+//! later runs and than memory, and ties go to the older source). `sort` and
+//! `next` may be called again after `Pending` and then continue; they never
+//! take a row twice. Every record pushed was built by `MakeRecord`, so it is
+//! well formed; should one not be, it compares equal to everything rather than
+//! failing the sort (reading its columns then reports the corruption).
 
 mod spill;
 
@@ -188,6 +188,8 @@ impl Sorter {
 
     /// Add one row (a record). May submit a spill (never waits).
     pub fn push(&mut self, record: &[u8]) {
+        // invariant: sorter_push_before_sort
+        debug_assert!(!self.sorted, "a row pushed into a sorted sorter");
         let start = self.arena.len();
         self.arena.extend_from_slice(record);
         self.rows.push(Span::new(&self.arena, start, record.len()));
@@ -212,6 +214,7 @@ impl Sorter {
     /// doc). The rows read back begin with the same `keep` rows, in the
     /// same order, as if every row had been pushed.
     pub fn push_bounded(&mut self, record: &[u8], keep: usize) {
+        // invariant: sorter_push_before_sort
         debug_assert!(keep > 0 && !self.sorted);
         let ki = &*self.key_info;
         if let Some((bytes, span)) = &self.threshold {

@@ -128,3 +128,33 @@ fn integrity_messages_match_sqlite() {
     let ours = io.block_on(|| bt.integrity_check(&[1, 2], 100)).unwrap();
     assert_eq!(ours, theirs);
 }
+
+/// A free-list trunk that claims more leaves than its page can hold is
+/// damage once a page is freed onto it: `SQLITE_CORRUPT`, as SQLite's
+/// `freePage2` reports it (ours started a new trunk in front of it).
+#[test]
+fn freeing_onto_an_overfull_trunk_is_corrupt_as_in_sqlite() {
+    use crate::sql_common::{run_ours, run_ref, Outcome, RefDb};
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("f.db").to_str().unwrap().to_string();
+    {
+        let r = RefDb::open_path(&base);
+        let setup = "PRAGMA page_size=1024; CREATE TABLE t(a); \
+            WITH RECURSIVE c(n) AS (SELECT 1 UNION ALL SELECT n+1 FROM c WHERE n<100) INSERT INTO t SELECT randomblob(3000) FROM c; \
+            DELETE FROM t WHERE rowid % 2 = 0;";
+        assert!(run_ref(&r, setup).iter().all(|o| !matches!(o, Outcome::Error { .. })));
+    }
+    let mut img = std::fs::read(&base).unwrap();
+    let trunk = u32::from_be_bytes(img[32..36].try_into().unwrap()) as usize;
+    assert!(trunk > 0, "the deletes left a free-list trunk");
+    // 1024-byte pages hold at most 1024/4 - 2 = 254 leaf numbers.
+    img[(trunk - 1) * 1024 + 4..(trunk - 1) * 1024 + 8].copy_from_slice(&255u32.to_be_bytes());
+    let (theirs, ours) = (dir.path().join("ref.db"), dir.path().join("ours.db"));
+    std::fs::write(&theirs, &img).unwrap();
+    std::fs::write(&ours, &img).unwrap();
+    let sql = "DELETE FROM t WHERE rowid = 1";
+    let want = run_ref(&RefDb::open_path(theirs.to_str().unwrap()), sql);
+    assert!(matches!(&want[0], Outcome::Error { code: 11, .. }), "{want:?}");
+    let mut c = ringlite::Connection::open(ours.to_str().unwrap(), ringlite::OpenFlags(ringlite::OpenFlags::READWRITE)).unwrap();
+    assert_eq!(run_ours(&mut c, sql), want);
+}

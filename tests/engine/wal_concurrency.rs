@@ -116,13 +116,16 @@ fn checkpoint_modes_respect_readers() {
     let mut b = open_btree(&io, path);
     io.block_on(|| b.begin_read()).unwrap();
     let pinned = model.clone();
+    // invariant: wal_snapshot_reads
     assert_eq!(our_rows_in_txn(&io, &mut b, root), pinned);
     let (_, m2, _) = io.block_on(|| a.checkpoint(CheckpointMode::Passive)).unwrap();
     random_txn(&io, &mut a, root, &mut model, &mut rng, 50);
     let (busy, m3, c3) = io.block_on(|| a.checkpoint(CheckpointMode::Passive)).unwrap();
+    // invariant: checkpoint_spares_readers
     assert!(!busy && m3 > m2 && c3 == m2, "passive stops at the reader's mark: {m2} {m3} {c3}");
     let (busy, m, c) = io.block_on(|| a.checkpoint(CheckpointMode::Full)).unwrap();
     assert!(busy && m == m3 && c == m2, "full is busy while the reader needs older pages");
+    // invariant: checkpoint_spares_readers
     assert_eq!(our_rows_in_txn(&io, &mut b, root), pinned, "the reader is unaffected");
     io.block_on(|| b.commit()).unwrap();
     let (busy, m, c) = io.block_on(|| a.checkpoint(CheckpointMode::Restart)).unwrap();

@@ -9,9 +9,9 @@
 //! FTS4's `order=DESC` stores the documents in descending docid order,
 //! the deltas being previous minus current.
 //!
-//! Invariants: [`Entry::cols`] is sorted by column with no empty list
-//! and positions ascending; [`Doclist::entries`] is sorted by docid in the
-//! list's order with no docid twice.
+//! Invariants: [`Entry::cols`] is sorted by column with no empty list and
+//! positions ascending (checked: fts3_doclist_order); [`Doclist::entries`] is
+//! sorted by docid in the list's order with no docid twice.
 
 use super::varint;
 
@@ -37,6 +37,7 @@ impl Entry {
         match self.cols.last_mut() {
             Some((c, p)) if *c == col => {
                 if p.last() != Some(&pos) {
+                    // invariant: fts3_doclist_order
                     debug_assert!(p.last().is_none_or(|l| *l < pos));
                     p.push(pos)
                 }

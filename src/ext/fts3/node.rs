@@ -15,8 +15,9 @@
 //! Separators are the shortest prefix of a leaf's first term that sorts
 //! after the previous leaf's last term.
 //!
-//! Invariants: terms are strictly increasing within a node and a
-//! segment; nodes of one level get consecutive blockids, leaves first.
+//! Invariants: terms are strictly increasing within a node and a segment
+//! (checked: fts3_node_terms); nodes of one level get consecutive blockids,
+//! leaves first.
 
 use super::varint;
 
@@ -132,6 +133,7 @@ impl SegmentWriter {
 
     /// Add `term` with its encoded doclist.
     pub fn add(&mut self, term: &[u8], doclist: &[u8]) {
+        // invariant: fts3_node_terms
         debug_assert!(self.is_empty() || term > &self.prev[..]);
         let p = if self.cur_terms == 0 { 0 } else { common_prefix(&self.prev, term) };
         let suffix = term.len() - p;

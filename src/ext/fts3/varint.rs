@@ -4,9 +4,9 @@
 //! significant group first, the high bit set on every byte but the last.
 //! A 64-bit value takes one to ten bytes; negative values always ten.
 //!
-//! Invariant: [`get`] never reads past the slice and reports a truncated
-//! varint as `None` (a corrupt node), so callers turn it into
-//! `SQLITE_CORRUPT_VTAB` instead of panicking; an oversized one (a tenth
+//! Invariant: [`get`] never reads past the slice and reports a truncated varint
+//! as `None` (a corrupt node) (checked: fts3_varint_bounds), so callers turn it
+//! into `SQLITE_CORRUPT_VTAB` instead of panicking; an oversized one (a tenth
 //! byte with its high bit set) ends there, as SQLite reads it.
 
 /// Append `v` to `out`.
@@ -76,6 +76,7 @@ mod tests {
         let mut p = 0;
         assert_eq!(super::get(&buf, &mut p), Some(-1));
         assert_eq!(p, 10);
+        // invariant: fts3_varint_bounds
         assert_eq!(super::get(&buf[..5], &mut 0), None);
     }
 }

@@ -16,8 +16,9 @@
 //! carries [`PRESENT`] as its position list, so that "the row holds the
 //! term" is `!poslist.is_empty()` in every mode.
 //!
-//! Invariant: [`Entry::poslist`] is always a well-formed position list
-//! of the table's detail mode (empty only for a pure delete).
+//! Invariant: [`Entry::poslist`] is always a well-formed position list of the
+//! table's detail mode (empty only for a pure delete) (checked:
+//! fts5_poslist_order).
 
 use crate::error::{Error, Result};
 use crate::value::varint::{read_varint, write_varint};
@@ -87,6 +88,7 @@ pub fn poslist(cols: &BTreeMap<usize, Vec<usize>>) -> Vec<u8> {
         }
         let mut last = 0;
         for p in positions {
+            // invariant: fts5_poslist_order
             debug_assert!(*p >= last);
             put(&mut pl, (p - last + 2) as u64);
             last = *p;
@@ -100,6 +102,7 @@ pub fn column_list(cols: impl IntoIterator<Item = usize>) -> Vec<u8> {
     let mut pl = Vec::new();
     let mut last = 0;
     for c in cols {
+        // invariant: fts5_poslist_order
         debug_assert!(pl.is_empty() || c > last);
         put(&mut pl, (c - last + 2) as u64);
         last = c;

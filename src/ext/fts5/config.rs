@@ -10,8 +10,9 @@
 //! `locale=` and `tokendata=`.
 //! Every other option is SQLite's "unrecognized option" error.
 //!
-//! Invariant: a [`Config`] has at least one column, no column is named
-//! `rank` or `rowid`, and `unindexed` has one entry per column.
+//! Invariant: a [`Config`] has at least one column, no column is named `rank`
+//! or `rowid`, and `unindexed` has one entry per column (checked:
+//! fts5_config_columns).
 
 pub use super::codec::Detail;
 use super::tokenizer::{FindTokenizer, Tokenizer};
@@ -369,6 +370,7 @@ impl Config {
             return Err(Error::sql("contentless_unindexed=1 requires a contentless table"));
         }
         cfg.contentless_delete = contentless_delete;
+        // invariant: fts5_config_columns
         debug_assert_eq!(cfg.columns.len(), cfg.unindexed.len());
         Ok(cfg)
     }

@@ -18,7 +18,7 @@
 //! function: NAME", as in SQLite.
 //!
 //! Invariant: [`parse`] accepts exactly the specs it can give back as
-//! a name and literal values.
+//! a name and literal values (checked: rank_spec_parse).
 
 use super::config::Config;
 use super::extension::{AuxFunction, Extensions};
@@ -238,6 +238,7 @@ mod tests {
         let f = parse("f('a''b', NULL, x'00ff')").unwrap();
         assert_eq!(format!("{:?}", f.args), format!("{:?}", [Value::Text(b"a'b".to_vec()), Value::Null, Value::Blob(vec![0, 255])]));
         for bad in ["bm25", "bm25(", "bm25(x)", "bm25(1+1)", "bm25(1) x", "(1)", "bm25(1,)"] {
+            // invariant: rank_spec_parse
             assert!(parse(bad).is_none(), "{bad}");
         }
     }

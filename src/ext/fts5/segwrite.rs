@@ -20,7 +20,7 @@
 //!   parent pages, and the flag bit of its page's `%_idx` row.
 //!
 //! Invariant: terms are given in increasing byte order, and each
-//! doclist in increasing rowid order.
+//! doclist in increasing rowid order (checked: fts5_segment_order).
 
 use super::codec::{put, Doclist};
 use super::config::Detail;
@@ -116,6 +116,7 @@ impl Writer {
 
     /// Append a term and its doclist.
     pub fn term(&mut self, term: &[u8], dl: &Doclist) {
+        // invariant: fts5_segment_order
         debug_assert!(self.prev.as_deref().is_none_or(|p| p < term));
         let crowded = (!self.foot.is_empty() || self.buf.len() > 4) && self.buf.len() + self.foot_len + term.len() + 2 >= self.pgsz;
         if self.full() || crowded {

@@ -15,8 +15,8 @@
 //! tombstone hash pages, the tombstones that count against its rows and
 //! the rows it holds. The next origin is one past the largest stored.
 //!
-//! Invariant: `nseg()` equals the sum of the levels' segment counts; an
-//! encoded record decodes to the same value.
+//! Invariant: `nseg()` equals the sum of the levels' segment counts (checked:
+//! fts5_structure_nseg); an encoded record decodes to the same value.
 
 use super::codec::{get, put};
 use crate::error::{Error, Result};
@@ -118,6 +118,7 @@ impl Structure {
             levels.push(Level { merging, segs });
         }
         let s = Structure { cookie, v2, counter, levels };
+        // invariant: fts5_structure_nseg
         if s.nseg() as u64 != nseg {
             return Err(Error::corrupt());
         }

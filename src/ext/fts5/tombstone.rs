@@ -17,8 +17,9 @@
 //! slots (at least 32), again doubled plus one while a page overflows.
 //! Keys are 8 bytes once any rowid needs more than 32 bits.
 //!
-//! Invariant: every key of a table is on the page `key % n` (or in the
-//! rowid-0 flag), and the page's count is its number of nonzero slots.
+//! Invariant: every key of a table is on the page `key % n` (or in the rowid-0
+//! flag), and the page's count is its number of nonzero slots (checked:
+//! tombstone_page_count).
 
 use super::shadow::rows;
 use super::structure::{tombstone_id, Seg};
@@ -206,6 +207,7 @@ mod tests {
         assert!(add_to_page(&mut p, false, 1, 2).is_ok());
         assert!(add_to_page(&mut p, false, 1, 0).is_ok());
         assert_eq!(slot(&p, 2), 2);
+        // invariant: tombstone_page_count
         assert_eq!((p[1], count(&p)), (1, 1));
         assert_eq!(keys(&[p]), vec![0, 2]);
     }

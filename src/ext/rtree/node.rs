@@ -14,7 +14,7 @@
 //!
 //! Invariants: a [`Node`]'s `data` keeps its length as read; `cell_count`
 //! always matches the count stored at bytes 2..4; a cell's `coords` has
-//! `2 * dims` entries.
+//! `2 * dims` entries (checked: rtree_node_cells).
 
 use crate::error::Result;
 use crate::value::Value;
@@ -333,6 +333,7 @@ impl Node {
     }
 
     fn set_count(&mut self, n: usize) {
+        // invariant: rtree_node_cells
         debug_assert!(n <= self.capacity());
         self.data[2..4].copy_from_slice(&(n as u16).to_be_bytes());
     }
@@ -385,6 +386,7 @@ impl Node {
 
     /// Write `c` as cell `i` (which exists, or is the next one).
     pub fn put_cell(&mut self, i: usize, c: &Cell) {
+        // invariant: rtree_node_cells
         debug_assert_eq!(c.coords.len(), 2 * self.dims);
         let off = 4 + i * Self::cell_size(self.dims);
         self.data[off..off + 8].copy_from_slice(&c.rowid.to_be_bytes());

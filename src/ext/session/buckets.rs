@@ -7,9 +7,9 @@
 //! many entries as buckets; growing moves each chain, newest first, to the
 //! front of its new chain.
 //!
-//! Invariant: `len` is the number of entries; every entry sits in the
-//! chain `hash % buckets.len()`. A chain is stored oldest first (the
-//! output walks it backwards).
+//! Invariant: `len` is the number of entries; every entry sits in the chain
+//! `hash % buckets.len()` (checked: session_bucket_chains). A chain is stored
+//! oldest first (the output walks it backwards).
 
 /// Entries keyed by a 32-bit hash (see `value::key_hash`).
 pub struct Buckets<T> {
@@ -58,6 +58,13 @@ impl<T> Buckets<T> {
             }
         }
         self.chains = chains;
+        // (Checked where every entry is moved anyway.)
+        // invariant: session_bucket_chains
+        debug_assert!(
+            self.len == self.chains.iter().map(Vec::len).sum::<usize>()
+                && self.chains.iter().enumerate().all(|(i, c)| c.iter().all(|(h, _)| *h as usize % new_n == i)),
+            "bucket chains out of step with their count or hashes"
+        );
     }
 
     /// Add an entry at the head of its chain (call [`Self::grow_if_due`]

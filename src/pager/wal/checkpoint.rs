@@ -19,8 +19,9 @@
 //! until they complete; the locks stay held across `Pending` and are
 //! released when the checkpoint finishes or fails.
 //!
-//! Invariant: no database page is overwritten while a reader whose
-//! snapshot predates the frame might still read that page from the file.
+//! Invariant: no database page is overwritten while a reader whose snapshot
+//! predates the frame might still read that page from the file (checked:
+//! checkpoint_spares_readers).
 
 use super::format::{frame_offset, FRAME_HEADER_SIZE};
 use super::index::{read_lock, IndexHeader, CKPT_LOCK, NBACKFILL, NREADER, READMARK_NOT_USED, WRITE_LOCK};

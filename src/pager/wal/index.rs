@@ -12,9 +12,11 @@
 //!
 //! Invariants: writers publish a header by writing the second copy, a
 //! barrier, then the first; readers read the first, a barrier, the second,
-//! and trust the header only if both agree and the checksum holds. Hash
-//! entries for frames past `mxFrame` may exist (an abandoned write); they
-//! are ignored by lookups and removed before the slot is reused.
+//! and trust the header only if both agree and the checksum holds
+//! (checked: wal_index_header_copies). Hash entries for frames past
+//! `mxFrame` may exist (an abandoned write); they are ignored by lookups
+//! and removed before the slot is reused, so an appended frame is the one
+//! a lookup of its page finds (checked: wal_index_append).
 
 use super::format::{checksum, Checksum};
 use crate::error::{Error, Result};
@@ -198,6 +200,7 @@ impl Index<'_> {
         r.0.read(0, &mut a);
         r.0.barrier();
         r.0.read(48, &mut b);
+        // invariant: wal_index_header_copies
         if a != b {
             return Ok(None);
         }
@@ -285,6 +288,7 @@ impl Index<'_> {
         put_u16(&r, HASH_OFFSET + slot * 2, idx as u16);
         // The frame is where a reader's lookup finds it (SQLite checks the
         // same after its walIndexAppend).
+        // invariant: wal_index_append
         debug_assert!(
             matches!(self.find(pgno, frame, frame), Ok(Some(f)) if f == frame),
             "frame {frame} (page {pgno}) not found in the index after its append"

@@ -26,9 +26,11 @@
 //!
 //! Invariants: a connection reads frames only up to the `mxFrame` of its
 //! snapshot and only while holding the read lock whose mark promised them
-//! to it; frames are appended only while holding the WRITE lock, and a new
-//! transaction becomes visible only when the index header naming it is
-//! published, after its frames are written (and synced when asked).
+//! to it (checked: wal_snapshot_reads); frames are appended only while
+//! holding the WRITE lock (checked: wal_write_lock), and a new transaction
+//! becomes visible only when the index header naming it is published,
+//! after its frames are written (and synced when asked) (checked:
+//! wal_frames_before_header).
 //!
 //! I/O: page reads, commit writes/syncs and checkpoints are resumable
 //! (requests submitted once, `Pending` until they complete), and so is the

@@ -117,10 +117,18 @@ impl Wal {
     pub fn find_frame(&self, pgno: u32) -> Result<Option<u32>> {
         // A READ0 reader ignores the log, except for the frames its own
         // write transaction spilled.
+        // invariant: wal_snapshot_reads
         if self.read_lock.is_none() || self.hdr.mx_frame == 0 || (self.read_lock == Some(0) && !self.uncommitted) {
             return Ok(None);
         }
-        self.index().find(pgno, 1, self.hdr.mx_frame)
+        let found = self.index().find(pgno, 1, self.hdr.mx_frame);
+        // invariant: wal_snapshot_reads
+        debug_assert!(
+            found.as_ref().map_or(true, |f| f.is_none_or(|f| f >= 1 && f <= self.hdr.mx_frame)),
+            "frame {found:?} past the snapshot's {}",
+            self.hdr.mx_frame
+        );
+        found
     }
 
     /// Byte offset of frame `frame`'s page in the WAL file.

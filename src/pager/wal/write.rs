@@ -17,8 +17,12 @@
 //! already checkpointed frames in front of them and copy stale pages over
 //! the database.
 //!
-//! Invariant: the index header names a frame only after that frame is on
-//! the file (synced when `synchronous=FULL`).
+//! Invariants: the index header names a frame only after that frame is on
+//! the file (synced when `synchronous=FULL`) (checked:
+//! wal_frames_before_header); frames are appended in sequence after the
+//! published log's last one (or start a restarted log over), each reading
+//! back as checkpoint and recovery will read it (checked:
+//! wal_frame_sequence).
 
 use super::format::{self, WalHeader};
 use super::index::{read_lock, IndexHeader, NBACKFILL, NBACKFILL_ATTEMPTED, NREADER, READMARK_NOT_USED, WRITE_LOCK};
@@ -220,6 +224,7 @@ impl Wal {
     /// [`Wal::write_frames`], the last frame repeated until the log's end
     /// is a multiple of `pad_to` bytes when given.
     fn write_frames_padded(&mut self, pages: &[(u32, &[u8])], commit: Option<u32>, pad_to: Option<u64>) -> Result<Vec<Completion>> {
+        // invariant: wal_write_lock
         if !self.write_lock || pages.is_empty() {
             return Err(Error::new(crate::error::SQLITE_INTERNAL, "WAL commit without the write lock"));
         }
@@ -295,8 +300,15 @@ impl Wal {
         let Some(p) = self.pending.take() else { return Ok(()) };
         // The frames follow the published log's last frame, or start a
         // restarted log over.
+        // invariant: wal_frame_sequence
         debug_assert!(p.first_frame == self.hdr.mx_frame + 1 || p.first_frame == 1, "frames {} on, after frame {}", p.first_frame, self.hdr.mx_frame);
         debug_assert_eq!(p.hdr.mx_frame, p.first_frame - 1 + p.pgnos.len() as u32, "a pending header counts other frames than it holds");
+        // invariant: wal_frames_before_header
+        debug_assert!(
+            self.file.size().map_or(true, |n| n >= format::frame_offset(p.hdr.mx_frame + 1, self.page_size)),
+            "frames up to {} published before they are on the file",
+            p.hdr.mx_frame
+        );
         let idx = self.index();
         for (i, pgno) in p.pgnos.iter().enumerate() {
             idx.append(p.first_frame + i as u32, *pgno)?;
@@ -325,6 +337,7 @@ fn debug_check_frames(buf: &[u8], h: &IndexHeader, pages: &[(u32, &[u8])], commi
     for (frame, (pgno, data)) in buf.chunks_exact(frame_len).zip(pages) {
         debug_assert_eq!(data.len(), h.page_size as usize, "a frame of another page size");
         let info = format::decode_frame(frame, &hdr, ck);
+        // invariant: wal_frame_sequence
         debug_assert!(info.is_some_and(|f| f.pgno == *pgno), "frame for page {pgno} does not read back (checksum chain, salt or page number)");
         let Some(info) = info else { return };
         debug_assert!(info.commit_size == 0 || Some(info.commit_size) == commit, "a commit size on a frame of no commit");

@@ -4,9 +4,11 @@
 //!
 //! Invariants: a label is a negative number `-1 - n` until `finish`
 //! replaces every use (P2 of jumping opcodes; P1/P2/P3 of `Jump`) by the
-//! address it was bound to. A hoisted constant's register is written only
-//! by its load in the prologue (`Compiler::end_program` places the loads
-//! there); `finish` refuses a builder still holding loads it never placed.
+//! address it was bound to (checked: program_jumps_resolved). A hoisted
+//! constant's register is written only by its load in the prologue
+//! (`Compiler::end_program` places the loads there); `finish` refuses a
+//! builder still holding loads it never placed (checked:
+//! builder_constants_placed).
 
 use crate::error::{Error, Result};
 use crate::vdbe::program::{Insn, Opcode, Program, P4};
@@ -155,6 +157,7 @@ impl Builder {
     /// Resolve labels and produce the program.
     pub fn finish(mut self, mut prog: Program) -> Result<Program> {
         prog.compile_checkpoints = (self.labels.len() / 100) as u32;
+        // invariant: builder_constants_placed
         if !self.constants.is_empty() {
             return Err(Error::new(crate::error::SQLITE_INTERNAL, "hoisted constants without a prologue"));
         }
@@ -211,6 +214,7 @@ impl Builder {
             )
         };
         let mut insns = std::mem::take(&mut self.insns);
+        let insns_len = insns.len();
         for i in insns.iter_mut() {
             if i.opcode == Opcode::Jump {
                 i.p1 = self.resolve(i.p1)?;
@@ -221,6 +225,8 @@ impl Builder {
                     && i.p5 & crate::vdbe::program::cmp_flags::STOREP2 != 0)
             {
                 i.p2 = self.resolve(i.p2)?;
+                // invariant: program_jumps_resolved
+                debug_assert!(i.p2 >= 0 && i.p2 as usize <= insns_len, "{:?} jumps to {}", i.opcode, i.p2);
             }
         }
         prog.insns = insns;

@@ -10,8 +10,8 @@
 //! only the names carry the tag. Tokens whose text the parser inspects
 //! (`WITHOUT ROWID`, `STRICT`) are left as they are.
 //!
-//! Invariant: [`split`] of a tagged name gives back the original token's
-//! text (quotes included) and its index in [`Tagged::toks`].
+//! Invariant: [`split`] of a tagged name gives back the original token's text
+//! (quotes included) and its index in [`Tagged::toks`] (checked: tagged_split).
 
 use crate::sql::parse::{tokens, Tok};
 use crate::util::ascii::AsciiLower;
@@ -94,6 +94,7 @@ mod tests {
         let t = tag("SELECT \"a b\", c FROM [t1] WHERE x='s'");
         let words: Vec<&str> = tokens(t.text.as_bytes()).map(|k| &t.text[k.start..k.end]).filter(|w| w.contains(MARK)).collect();
         assert_eq!(words.len(), 5);
+        // invariant: tagged_split
         assert_eq!(split(words[0]).0, "\"a b\"");
         assert_eq!(plain(words[0]), "a b");
         assert_eq!(plain(words[2]), "t1");

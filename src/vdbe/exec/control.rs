@@ -14,6 +14,7 @@ use std::cmp::Ordering;
 /// stored); SQLite asserts `MEM_Int` at the same opcodes.
 #[inline(always)]
 fn debug_int(vm: &Vm, r: i32, op: Opcode) {
+    // invariant: vm_register_types
     debug_assert!(matches!(reg(vm, r), Value::Integer(_)), "{op:?} expects an integer in register {r}, found {:?}", reg(vm, r));
 }
 

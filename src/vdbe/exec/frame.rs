@@ -6,11 +6,11 @@
 //! RAISE(IGNORE)).
 //!
 //! Invariants: entering and leaving do no I/O, so neither suspends; an
-//! instruction of a trigger program that suspends leaves the frame stack
-//! as it is, and re-running the VM continues inside the same frame (the
-//! program running is the innermost frame's). At most
-//! `SQLITE_LIMIT_TRIGGER_DEPTH` frames are open ([`MAX_TRIGGER_DEPTH`]
-//! unless lowered); one more fails the statement.
+//! instruction of a trigger program that suspends leaves the frame stack as it
+//! is, and re-running the VM continues inside the same frame (the program
+//! running is the innermost frame's). At most `SQLITE_LIMIT_TRIGGER_DEPTH`
+//! frames are open ([`MAX_TRIGGER_DEPTH`] unless lowered); one more fails the
+//! statement (checked: trigger_frame_depth).
 
 use super::{internal, Flow};
 use crate::error::{Error, Result};
@@ -46,6 +46,7 @@ pub fn enter(vm: &mut Vm, top: &Program, insn: &Insn, max_depth: usize) -> Resul
     let Some(p) = top.subprograms.get(sub) else {
         return Err(internal("Program names no trigger program"));
     };
+    // invariant: trigger_frame_depth
     if vm.frames.len() >= max_depth {
         return Err(Error::sql("triggers nested too deep"));
     }

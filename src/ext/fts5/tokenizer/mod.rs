@@ -16,7 +16,7 @@
 //!
 //! Invariant: every [`Token`]'s `start..end` is a byte range of the input
 //! on character boundaries, tokens are in text order (by `start`), and
-//! `text` is never empty.
+//! `text` is never empty (checked: fts5_tokens).
 
 pub mod ascii;
 pub mod porter;
@@ -218,6 +218,7 @@ impl Tokenizer {
             }
             Tokenizer::Custom(c) => custom_tokens(&*c.0, text, reason, locale)?,
         };
+        // invariant: fts5_tokens
         debug_assert!(out.iter().all(|t| !t.text.is_empty() && t.start <= t.end));
         debug_assert!(out.first().is_none_or(|t| !t.colocated));
         Ok(out)
