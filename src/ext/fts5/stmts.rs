@@ -11,7 +11,8 @@
 //! again when it next steps, as `sqlite3_prepare_v2` statements are).
 //!
 //! Invariant: a statement in the map is reset and its parameters are
-//! cleared (bound again each run), so it holds no row's values.
+//! cleared (bound again each run), so it holds no row's values (checked:
+//! fts5_kept_statement_idle).
 
 use crate::connection::{Connection, Statement, StepResult};
 use crate::error::{Error, Result};
@@ -50,6 +51,8 @@ impl Stmts {
         // (Unbound again: a kept statement must not hold a row's values,
         // which may be large, until the table's next write.)
         st.clear_bindings();
+        // invariant: fts5_kept_statement_idle
+        debug_assert!(!st.busy(), "a kept fts5 statement must be reset");
         let mut map = self.0.lock().unwrap_or_else(|e| e.into_inner());
         if map.len() < MAX_KEPT {
             map.insert(key, st);
