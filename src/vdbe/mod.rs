@@ -572,7 +572,7 @@ impl Vm {
                 }
                 _ => r.value = Value::Null,
             }
-            r.subtype = 0;
+            r.clear_marks();
         }
         if self.regs.len() < n_regs {
             self.regs.resize(n_regs, Register::default());
