@@ -54,12 +54,13 @@ pub enum Dest {
     EphemTable(i32),
     /// Compute the rows and throw them away (SELECT in a trigger).
     Discard,
-    /// The first column of each row into `reg`, then `Yield co` (the
-    /// WHERE loop of a one-pass UPDATE or DELETE, `onepass.rs`).
+    /// Each row into registers from `reg` (one per column), then `Yield
+    /// co` (the WHERE loop of a one-pass UPDATE or DELETE, `onepass.rs`;
+    /// the rows of an INSERT into a virtual table).
     Yield {
         /// The coroutine's register.
         co: i32,
-        /// Register receiving the row's first column.
+        /// First register receiving the row.
         reg: i32,
     },
     /// A recursive CTE's rows: into the result table and the queue,

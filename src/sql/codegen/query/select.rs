@@ -298,7 +298,7 @@ impl Compiler<'_> {
             }
             Dest::Discard => {}
             Dest::Yield { co, reg } => {
-                self.b.add(Opcode::Copy, regs, reg, 0);
+                self.b.add(Opcode::Copy, regs, reg, n as i32 - 1);
                 self.b.add(Opcode::Yield, co, 0, 0);
             }
             Dest::Recursive { result, queue, dedupe, limit: cte_limit, order } => {
