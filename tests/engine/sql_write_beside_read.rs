@@ -240,3 +240,25 @@ fn a_wal_write_beside_a_read_of_a_checkpointed_log_reads_its_own_pages_back() {
         ],
     );
 }
+
+#[test]
+fn an_fts5vocab_cursor_stops_once_a_write_beside_it_reaches_the_index() {
+    use Act::*;
+    // (SQLite's fts5vocab2.test 5.x.) The INSERT commits as it ends: its
+    // terms are flushed and the vocabulary cursor open over the old index
+    // stops with SQLITE_ABORT; the row stays.
+    same(
+        "CREATE VIRTUAL TABLE t1 USING fts5(a); CREATE VIRTUAL TABLE v1 USING fts5vocab(t1, instance);
+         INSERT INTO t1 VALUES('one'), ('two'), ('three'), ('four')",
+        &[OpenRead("SELECT * FROM v1"), A("INSERT INTO t1 VALUES('five')"), StepRead, EndRead, A("SELECT * FROM t1")],
+    );
+    // INSERT ... SELECT from the vocabulary table hands each row to the
+    // fts5 table as it is read: once the pending terms are flushed (over
+    // a megabyte) the read stops.
+    same(
+        "CREATE VIRTUAL TABLE t1 USING fts5(a); CREATE VIRTUAL TABLE v1 USING fts5vocab(t1, instance);
+         WITH s(i) AS (VALUES(1) UNION ALL SELECT i+1 FROM s WHERE i<100)
+         INSERT INTO t1 SELECT 'State Emergency Service (SES), Rural Fire Service (RFS) and Volunteers' FROM s",
+        &[A("INSERT INTO t1 SELECT randomblob(3000) FROM v1"), A("SELECT count(*) FROM t1"), A("INSERT INTO t1(t1) VALUES('integrity-check')")],
+    );
+}
