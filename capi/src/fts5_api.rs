@@ -572,7 +572,7 @@ impl Drop for CAuxFunction {
 impl AuxFunction for CAuxFunction {
     fn call(&self, fctx: &mut FunctionContext<'_>, row: AuxRow<'_>, args: &[Value]) -> Result<Value> {
         let mut ctx = sqlite3_context::new(&self.func, std::ptr::null_mut(), args);
-        let mut argv = crate::function::call_args(args, &[]);
+        let mut argv = crate::function::call_args(args, &[], &[]);
         let mut ptrs: Vec<*mut sqlite3_value> = argv.iter_mut().map(|a| a as *mut _).collect();
         let mut fts = Fts5Context::new(row, self.user);
         let x = self.x;

@@ -188,12 +188,16 @@ impl Drop for CFunction {
     }
 }
 
-pub(crate) fn call_args(args: &[Value], subtypes: &[u32]) -> Vec<sqlite3_value> {
+/// The `sqlite3_value`s of a call's arguments, with their subtypes and
+/// bound-parameter marks (`FunctionContext::arg_subtypes`,
+/// `arg_from_bind`; shorter slices: none for the rest).
+pub(crate) fn call_args(args: &[Value], subtypes: &[u32], from_bind: &[bool]) -> Vec<sqlite3_value> {
     args.iter()
         .enumerate()
         .map(|(i, v)| {
             let mut sv = sqlite3_value::new(v.clone());
             sv.subtype = subtypes.get(i).copied().unwrap_or(0);
+            sv.from_bind = from_bind.get(i).copied().unwrap_or(false);
             sv
         })
         .collect()
@@ -232,7 +236,7 @@ impl ScalarFunction for CScalar {
             return Err(Error::sql("function has no implementation"));
         };
         let mut ctx = sqlite3_context::new(f, std::ptr::null_mut(), args);
-        let mut argv = call_args(args, fctx.arg_subtypes);
+        let mut argv = call_args(args, fctx.arg_subtypes, fctx.arg_from_bind);
         with_counters(f, fctx, || unsafe { invoke(x, &mut ctx, &mut argv) });
         ctx.outcome(fctx)
     }
@@ -269,7 +273,7 @@ impl CAggState {
             return Err(Error::sql("function has no implementation"));
         };
         let mut ctx = sqlite3_context::new(&func, &mut self.mem, args);
-        let mut argv = call_args(args, fctx.arg_subtypes);
+        let mut argv = call_args(args, fctx.arg_subtypes, fctx.arg_from_bind);
         with_counters(&func, fctx, || unsafe { invoke(x, &mut ctx, &mut argv) });
         ctx.outcome(fctx).map(|_| ())
     }

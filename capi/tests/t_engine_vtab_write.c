@@ -6,7 +6,9 @@
 ** reads it back; xFindFunction overloading a function for a column of the
 ** table; xRename; conflict modes and sqlite3_vtab_on_conflict; UPDATE ...
 ** FROM (one xUpdate per joined row), INSERT ... RETURNING, and SQLite's
-** refusals of UPDATE/DELETE RETURNING and UPSERT on virtual tables. */
+** refusals of UPDATE/DELETE RETURNING and UPSERT on virtual tables;
+** INSERT ... SELECT handing each row to xUpdate as the SELECT makes it,
+** unless the SELECT reads the table written (then it runs first). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,6 +171,13 @@ static int memSavepoint(sqlite3_vtab *v, int n) { MemTab *t = (MemTab *)v; print
 static int memRelease(sqlite3_vtab *v, int n) { printf("  [%s xRelease %d]\n", ((MemTab *)v)->name, n); return SQLITE_OK; }
 static int memRollbackTo(sqlite3_vtab *v, int n) { MemTab *t = (MemTab *)v; printf("  [%s xRollbackTo %d]\n", t->name, n); if (n < 8) memcpy(t->rows, t->sp[n], sizeof t->rows); return SQLITE_OK; }
 static int memRename(sqlite3_vtab *v, const char *zNew) { MemTab *t = (MemTab *)v; printf("  [%s xRename %s]\n", t->name, zNew); snprintf(t->name, sizeof t->name, "%s", zNew); return SQLITE_OK; }
+/* note(x): prints and returns x, to show when the SELECT makes a row. */
+static void note(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
+  (void)argc;
+  printf("  [note %s]\n", sqlite3_value_text(argv[0]) ? (const char *)sqlite3_value_text(argv[0]) : "NULL");
+  sqlite3_result_value(ctx, argv[0]);
+}
+
 static void twice(sqlite3_context *ctx, int argc, sqlite3_value **argv) {
   (void)argc;
   sqlite3_result_int64(ctx, 2 * sqlite3_value_int64(argv[0]) + *(int *)sqlite3_user_data(ctx));
@@ -415,6 +424,22 @@ int main(void) {
   q("CREATE TRIGGER tu AFTER INSERT ON f BEGIN UPDATE u SET b = new.y FROM f AS f2 WHERE f2.x = u.a; END");
   q("INSERT INTO f VALUES (2, 'zwei')");
   q("SELECT rowid, a, b FROM u ORDER BY rowid");
+
+  /* INSERT ... SELECT: rows reach xUpdate as they are made, unless the
+  ** SELECT reads the table written (directly, in a subquery or a
+  ** compound's arm): then all are made first. */
+  sqlite3_create_function(db, "note", 1, SQLITE_UTF8, 0, note, 0, 0);
+  q("CREATE VIRTUAL TABLE w USING mem");
+  q("INSERT INTO w SELECT note(x), y FROM f WHERE x < 3");
+  q("INSERT INTO w SELECT note(a) + 100, b FROM w");
+  q("INSERT INTO w VALUES (note(7), 'a'), (note(8), 'b')");
+  q("INSERT INTO w SELECT note(x), y FROM f WHERE x < 3 UNION ALL SELECT note(a), b FROM w WHERE a > 100");
+  q("INSERT INTO w SELECT x, y FROM f ORDER BY x DESC LIMIT 2");
+  q("INSERT INTO w SELECT note(x), y FROM f WHERE x IN (SELECT a FROM w)");
+  q("INSERT INTO w SELECT note(x), CASE WHEN x = 5 THEN abs(-9223372036854775808) ELSE y END FROM f");
+  q("INSERT INTO w SELECT note(x - 3), y FROM f");
+  q("BEGIN; INSERT INTO w SELECT note(x), y FROM f WHERE x = 9; INSERT INTO w SELECT note(x - 3), y FROM f; COMMIT");
+  q("SELECT rowid, a, b FROM w ORDER BY rowid");
   sqlite3_close(db);
   return 0;
 }

@@ -439,6 +439,13 @@ impl Btree {
     /// Commit the write transaction (or end the read transaction). With
     /// `auto_vacuum=FULL` the free pages are first vacuumed out of the file.
     pub fn commit(&mut self) -> IoPoll<()> {
+        self.commit_ending(false)
+    }
+
+    /// [`Btree::commit`], or with `to_read` end in a read transaction
+    /// (other statements of the connection still read: SQLite's B-tree
+    /// then downgrades its transaction to a read one).
+    pub fn commit_ending(&mut self, to_read: bool) -> IoPoll<()> {
         self.walk = None;
         // (Not again once the pager's commit has started: its journal may
         // already hold the pages as they were.)
@@ -448,7 +455,11 @@ impl Btree {
                 crate::ready!(self.vacuum(None)?);
             }
         }
-        self.pager.commit()
+        if to_read {
+            self.pager.commit_to_read()
+        } else {
+            self.pager.commit()
+        }
     }
 
     /// `PRAGMA incremental_vacuum(N)` inside a write transaction: take up
@@ -533,9 +544,19 @@ impl Btree {
     }
     /// Roll back the write transaction (or end the read transaction).
     pub fn rollback(&mut self) -> IoPoll<()> {
+        self.rollback_ending(false)
+    }
+
+    /// [`Btree::rollback`], or with `to_read` end in a read transaction
+    /// (as [`Btree::commit_ending`]).
+    pub fn rollback_ending(&mut self, to_read: bool) -> IoPoll<()> {
         self.walk = None;
         self.bump_global();
-        self.pager.rollback()
+        if to_read {
+            self.pager.rollback_to_read()
+        } else {
+            self.pager.rollback()
+        }
     }
     /// The transaction state.
     pub fn txn_state(&self) -> TxnState {

@@ -5,11 +5,12 @@
 //! its size (`c3ref/blob_open.txt`).
 //!
 //! Like SQLite's, a handle counts as a running statement of its
-//! connection: opening it starts a read (or, for a writable handle, a
-//! write) transaction if none is open, and in autocommit mode that
-//! transaction ends when the last statement or handle finishes, so writes
-//! through a handle are committed by [`Blob::close`] (or a later
-//! statement's end).
+//! connection (a writable one as a statement that writes): opening it
+//! starts a read (or, for a writable handle, a write) transaction if none
+//! is open, and in autocommit mode the write transaction ends when the
+//! last statement or handle that writes finishes (the read transaction
+//! with the last of all), so writes through a handle are committed by
+//! [`Blob::close`] (or the end of a statement that also wrote).
 //!
 //! The handle keeps what identifies the row as it last saw it (the
 //! payload size, the bytes in the cell and the first overflow page: the
@@ -117,6 +118,7 @@ impl Connection {
             bt.block_on(|b| b.begin_read())?;
         }
         self.state.active_statements += 1;
+        self.state.writing_statements += usize::from(writable);
         let mut blob = Blob {
             db: db_index,
             root,
@@ -275,20 +277,27 @@ impl Blob {
     }
 
     /// Close the handle; in autocommit mode the last running statement or
-    /// handle to finish ends the transaction (committing blob writes).
+    /// handle that writes ends the write transaction (committing blob
+    /// writes), into a read one while other statements run
+    /// (`ConnState::ends_txn`, `others_reading`).
     pub fn close(&mut self, conn: &mut Connection) -> Result<()> {
         if !self.open {
             return Ok(());
         }
         self.open = false;
+        let ends = conn.state.ends_txn(self.writable);
+        let to_read = conn.state.others_reading();
         conn.state.active_statements = conn.state.active_statements.saturating_sub(1);
-        if conn.state.autocommit && conn.state.active_statements == 0 {
+        if self.writable {
+            conn.state.writing_statements = conn.state.writing_statements.saturating_sub(1);
+        }
+        if ends {
             let mut result = Ok(());
             for d in conn.state.dbs.iter_mut() {
                 if d.btree.txn_state() != TxnState::None {
-                    let r = d.btree.block_on(|b| b.commit());
+                    let r = d.btree.block_on(|b| b.commit_ending(to_read));
                     if r.is_err() {
-                        let _ = d.btree.block_on(|b| b.rollback());
+                        let _ = d.btree.block_on(|b| b.rollback_ending(to_read));
                         result = result.and(r);
                     }
                 }

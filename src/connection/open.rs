@@ -253,6 +253,7 @@ impl Connection {
             lent_depth: 0,
             stmt_savepoints: 0,
             writing_statements: 0,
+            vtab_syncing: false,
             max_length: i64::from(LIMIT_DEFAULTS[LIMIT_LENGTH as usize]),
             max_like_pattern: LIMIT_DEFAULTS[LIMIT_LIKE_PATTERN_LENGTH as usize] as usize,
             next_auto_vacuum: None,

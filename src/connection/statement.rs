@@ -555,11 +555,12 @@ impl Statement {
                 conn.state.changes = self.vm.n_change;
                 conn.state.total_changes += self.vm.n_change + self.vm.n_trigger_change;
             }
-            if conn.state.autocommit && conn.state.active_statements <= 1 {
+            if conn.state.ends_txn(self.writer) {
+                let to_read = conn.state.others_reading();
                 for d in conn.state.dbs.iter_mut() {
                     if d.btree.txn_state() != TxnState::None {
                         let bt = &mut d.btree;
-                        let _ = io.block_on(|| bt.commit());
+                        let _ = io.block_on(|| bt.commit_ending(to_read));
                     }
                 }
             }

@@ -110,6 +110,19 @@ impl Pager {
         self.commit_until()
     }
 
+    /// [`Pager::commit`], ending in a read transaction of the state just
+    /// committed (a read transaction is left as it is), as SQLite's
+    /// B-tree ends a transaction while other statements of its connection
+    /// still read: the others' cursors go on over the cache, and a WAL
+    /// database is not checkpointed (SQLite's automatic checkpoint finds
+    /// the connection in a transaction and skips).
+    pub fn commit_to_read(&mut self) -> IoPoll<()> {
+        self.keep_read = true;
+        let r = self.commit_until();
+        self.keep_read = false;
+        r
+    }
+
     /// Whether a commit has started (and stopped: pending I/O or busy).
     pub fn commit_in_progress(&self) -> bool {
         !matches!(self.commit_step, CommitStep::Start)
@@ -150,7 +163,9 @@ impl Pager {
             PagerState::Idle if self.wal_autocheckpoint_running() => return self.wal_autocheckpoint(),
             PagerState::Idle => return Ok(Poll::Ready(())),
             PagerState::Read => {
-                self.end_read()?;
+                if !self.keep_read {
+                    self.end_read()?;
+                }
                 return Ok(Poll::Ready(()));
             }
             PagerState::Write => {}
@@ -319,6 +334,9 @@ impl Pager {
                         return Ok(Poll::Ready(()));
                     }
                     self.finish_wal_commit()?;
+                    if self.keep_read {
+                        return Ok(Poll::Ready(()));
+                    }
                     return self.wal_autocheckpoint();
                 }
                 CommitStep::FinalizeJournal(c) => {

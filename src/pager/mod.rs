@@ -319,6 +319,10 @@ pub struct Pager {
     /// A multi-database commit holds this one once written
     /// ([`Pager::set_commit_held`]).
     commit_held: bool,
+    /// Set for the length of a [`Pager::commit_to_read`] or
+    /// [`Pager::rollback_to_read`] call: the write transaction ends in a
+    /// read transaction.
+    keep_read: bool,
     /// The super-journal named by the hot journal being played back.
     recovering_super: Option<String>,
     /// Records were written whose segment header does not count them yet
@@ -460,6 +464,7 @@ impl Pager {
             super_written: false,
             recovering_super: None,
             commit_held: false,
+            keep_read: false,
             subjournal: subjournal::SubJournal::default(),
             counts_changes: !opts.memory || opts.shared,
             temp_journal: temp_journal::TempJournal::new(opts.memory && io.backend().spills_temp_journal()),
@@ -1201,12 +1206,25 @@ impl Pager {
         Ok(Poll::Ready(()))
     }
 
+    /// [`Pager::rollback`], ending in a read transaction of the state
+    /// rolled back to (a read transaction is left as it is): as SQLite's
+    /// B-tree ends a transaction while other statements of its connection
+    /// still read (rollback journal: SHARED kept; WAL: the snapshot).
+    pub fn rollback_to_read(&mut self) -> IoPoll<()> {
+        self.keep_read = true;
+        let r = self.rollback();
+        self.keep_read = false;
+        r
+    }
+
     /// Roll back the write transaction (or end the read transaction).
     pub fn rollback(&mut self) -> IoPoll<()> {
         match self.state {
             PagerState::Idle => return Ok(Poll::Ready(())),
             PagerState::Read => {
-                self.end_read()?;
+                if !self.keep_read {
+                    self.end_read()?;
+                }
                 return Ok(Poll::Ready(()));
             }
             PagerState::Write => {}
@@ -1334,10 +1352,30 @@ impl Pager {
         self.nonce_drawn = false;
         self.commit_step = CommitStep::Start;
         self.cache.unpin_all();
+        if self.keep_read {
+            return self.write_txn_to_read();
+        }
         self.state = PagerState::Idle;
         if let Some(w) = self.wal.as_mut() {
             w.end_write()?;
         }
         self.end_txn_locks()
+    }
+
+    /// The write transaction ended (committed or rolled back) into a read
+    /// transaction: WAL mode keeps its snapshot, now the state just
+    /// committed, and gives back the WRITE lock; otherwise the lock goes
+    /// back to SHARED (exclusive locking mode keeps it). The cache stays:
+    /// it holds that state.
+    fn write_txn_to_read(&mut self) -> Result<()> {
+        self.state = PagerState::Read;
+        if let Some(w) = self.wal.as_mut() {
+            w.read_own_commit()?;
+            return w.end_write();
+        }
+        if self.releases_lock() {
+            self.file.unlock(LockLevel::Shared)?;
+        }
+        Ok(())
     }
 }

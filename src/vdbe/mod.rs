@@ -203,6 +203,10 @@ pub struct ConnState {
     /// Active statements that write (SQLite's `nVdbeWrite`): COMMIT and
     /// RELEASE of the outermost savepoint wait for them.
     pub writing_statements: usize,
+    /// The virtual tables of the transaction are being synced before its
+    /// commit (`exec::vtab_txn`): statements they run meanwhile end no
+    /// transaction (SQLite's `sqlite3VtabInSync`).
+    pub vtab_syncing: bool,
     /// `SQLITE_LIMIT_LENGTH`: a string or blob made longer than this
     /// (function result, concatenation, record) fails with `SQLITE_TOOBIG`.
     pub max_length: i64,
@@ -323,6 +327,23 @@ impl ConnState {
     /// Whether any database has a write transaction.
     pub fn writing(&self) -> bool {
         self.dbs.iter().any(|d| d.btree.txn_state() == crate::btree::TxnState::Write)
+    }
+
+    /// Whether a statement ending now (still counted as active; `writer`:
+    /// counted in `writing_statements`) ends the transaction: autocommit
+    /// mode and no other statement writing, as SQLite's
+    /// `db->nVdbeWrite == (p->readOnly==0)`. Statements that only read
+    /// do not hold a write back: they keep reading (`others_reading`).
+    pub fn ends_txn(&self, writer: bool) -> bool {
+        self.autocommit && self.writing_statements <= usize::from(writer) && !self.vtab_syncing
+    }
+
+    /// Whether statements other than the one ending are running: a
+    /// transaction ending now ends in a read transaction of each database
+    /// (SQLite: `db->nVdbeRead > 1` in `btreeEndTransaction`), which the
+    /// last of them ends (`Statement::finish`).
+    pub fn others_reading(&self) -> bool {
+        self.active_statements > 1
     }
 
     /// Call the rollback hook (a write transaction is being rolled back).
@@ -558,7 +579,7 @@ impl Vm {
                 }
                 _ => r.value = Value::Null,
             }
-            r.subtype = 0;
+            r.clear_marks();
         }
         if self.regs.len() < n_regs {
             self.regs.resize(n_regs, Register::default());

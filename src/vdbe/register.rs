@@ -1,7 +1,11 @@
-//! VM registers: a value plus its subtype (`sqlite3_value_subtype`).
+//! VM registers: a value plus its subtype (`sqlite3_value_subtype`) and
+//! whether it is a bound parameter (`sqlite3_value_frombind`).
 //!
-//! Invariant: a subtype is only meaningful while the value is unchanged;
-//! every plain store clears it.
+//! Invariant: a subtype and the bound-parameter mark are only meaningful
+//! while the value is unchanged; every plain store clears them. (Copies
+//! of the whole register keep them, as SQLite's copies keep a `Mem`'s
+//! flags, and so does an in-place type change: `CAST(?1 AS TEXT)` is
+//! still from a binding to SQLite.)
 
 use crate::value::{Value, ValueRef};
 
@@ -12,6 +16,9 @@ pub struct Register {
     pub value: Value,
     /// Subtype attached by a function (0 for none).
     pub subtype: u32,
+    /// Loaded from a bound parameter (`Variable`), SQLite's
+    /// `MEM_FromBind`.
+    pub from_bind: bool,
 }
 
 impl Register {
@@ -19,7 +26,15 @@ impl Register {
     #[inline]
     pub fn set(&mut self, v: Value) {
         self.value = v;
+        self.clear_marks();
+    }
+
+    /// Forget the subtype and the bound-parameter mark (the value was
+    /// replaced in place).
+    #[inline]
+    pub fn clear_marks(&mut self) {
         self.subtype = 0;
+        self.from_bind = false;
     }
 
     /// Store an integer, clearing the subtype. A register that holds an
@@ -31,7 +46,7 @@ impl Register {
             Value::Integer(v) => *v = i,
             other => *other = Value::Integer(i),
         }
-        self.subtype = 0;
+        self.clear_marks();
     }
 
     /// Store a copy of a borrowed value, clearing the subtype. Text and
@@ -40,7 +55,7 @@ impl Register {
     #[inline]
     pub fn set_ref(&mut self, v: ValueRef<'_>) {
         assign_ref(&mut self.value, v);
-        self.subtype = 0;
+        self.clear_marks();
     }
 }
 

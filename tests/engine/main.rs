@@ -142,6 +142,7 @@ mod sql_vtab_schema;
 mod sql_window_index_order;
 mod sql_window_range_edges;
 mod sql_without_rowid;
+mod sql_write_beside_read;
 mod storage_alternating_writers;
 mod storage_autovacuum;
 mod storage_corrupt;

@@ -1,6 +1,7 @@
 //! A read statement that fails after other statements wrote and ended
 //! while it ran (autocommit mode): SQLite committed each of those when it
-//! ended, so the failure undoes none of them (`exec::txn::abort`). Also
+//! ended, and so does ringlite (`sql_write_beside_read`), so the failure
+//! undoes none of them (`exec::txn::abort`). Also
 //! for an fts5 table, whose pending terms reach the index (its content
 //! and index stay consistent).
 
@@ -77,7 +78,7 @@ fn a_failed_read_keeps_what_others_wrote_meanwhile() {
 fn a_failed_read_keeps_an_fts5_write_and_its_index() {
     let setup = "CREATE TABLE t(x); INSERT INTO t VALUES(1),(2),(3); CREATE VIRTUAL TABLE f USING fts5(a)";
     let reader = "SELECT x, CASE WHEN x = 3 THEN abs(-9223372036854775808) ELSE 0 END FROM t";
-    // (The segments differ: SQLite flushes each INSERT's terms when it
-    // commits, ringlite commits both when the read ends, in one segment.)
+    // (Each INSERT commits when it ends, its terms flushed to a segment
+    // of their own, on both: `sql_write_beside_read`.)
     interleaved(setup, reader, "INSERT INTO f VALUES('five six')", "SELECT rowid FROM f('five'); INSERT INTO f(f) VALUES('integrity-check')");
 }

@@ -138,6 +138,7 @@ fn with_ctx<T>(c: Ctx, subtypes: &[u32], f: impl FnOnce(&mut FunctionContext<'_>
         now_jd_ms: &mut now,
         clock: None,
         arg_subtypes: subtypes,
+        arg_from_bind: &[],
         result_subtype: 0,
         prng: &mut prng,
         pure_context: None,

@@ -216,6 +216,7 @@ pub fn call_custom(host: &mut dyn VmHost, cursor_id: i64, name: &str, f: &Arc<dy
         now_jd_ms: &mut now,
         clock,
         arg_subtypes: &[],
+        arg_from_bind: &[],
         result_subtype: 0,
         prng: &mut prng,
         pure_context: None,

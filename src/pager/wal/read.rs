@@ -96,6 +96,24 @@ impl Wal {
         Err(crate::error::Error::code(crate::error::SQLITE_PROTOCOL))
     }
 
+    /// A commit of this connection's, which goes on reading (other
+    /// statements still read): a READ0 snapshot ignores the log, so it
+    /// moves to a read mark at the commit's frames, taken while WRITE is
+    /// still held so that the snapshot is this commit (SQLite's writer
+    /// leaves READ0 as it starts to write, `walRestartLog`).
+    pub fn read_own_commit(&mut self) -> Result<()> {
+        debug_assert!(self.in_write(), "a commit read back without the WRITE lock");
+        if self.read_lock != Some(0) || self.hdr.mx_frame == 0 {
+            return Ok(());
+        }
+        match self.begin_read()? {
+            Poll::Ready(_) => Ok(()),
+            // (Only a recovery suspends, and the header this connection
+            // just wrote under WRITE needs none.)
+            Poll::Pending => Err(crate::error::Error::code(crate::error::SQLITE_PROTOCOL)),
+        }
+    }
+
     /// End the read transaction (drops the read lock).
     pub fn end_read(&mut self) {
         if let Some(i) = self.read_lock.take() {

@@ -56,11 +56,12 @@ pub enum Dest {
     Discard,
     /// The first `width` columns of each row into registers from `reg`,
     /// then `Yield co` (the WHERE loop of a one-pass UPDATE or DELETE,
-    /// `onepass.rs`, one column; the rows of INSERT ... SELECT, all).
+    /// `onepass.rs`, one column; the rows of INSERT ... SELECT, into a
+    /// table or a virtual table, all).
     Yield {
         /// The coroutine's register.
         co: i32,
-        /// Register receiving the row's first column.
+        /// First register receiving the row.
         reg: i32,
         /// Columns copied (at least 1).
         width: usize,

@@ -127,19 +127,23 @@ fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut 
     args.extend((0..n).map(|i| vm.regs.get_mut((first + i) as usize).map_or(Value::Null, |r| std::mem::take(&mut r.value))));
     // (On the stack for the usual few arguments.)
     let subtype_of = |i: i32| vm.regs.get((first + i) as usize).map_or(0, |r| r.subtype);
+    let bound = |i: i32| vm.regs.get((first + i) as usize).is_some_and(|r| r.from_bind);
     let mut few_subtypes = [0u32; 8];
-    let many_subtypes: Vec<u32>;
-    let subtypes: &[u32] = if n as usize <= few_subtypes.len() {
+    let mut few_bound = [false; 8];
+    let (many_subtypes, many_bound): (Vec<u32>, Vec<bool>);
+    let (subtypes, from_bind): (&[u32], &[bool]) = if n as usize <= few_subtypes.len() {
         for i in 0..n {
             few_subtypes[i as usize] = subtype_of(i);
+            few_bound[i as usize] = bound(i);
         }
-        &few_subtypes[..n.max(0) as usize]
+        (&few_subtypes[..n.max(0) as usize], &few_bound[..n.max(0) as usize])
     } else {
         many_subtypes = (0..n).map(subtype_of).collect();
-        &many_subtypes
+        many_bound = (0..n).map(bound).collect();
+        (&many_subtypes, &many_bound)
     };
     let mut now = vm.now_jd_ms;
-    let mut ctx = function_context(env, insn, &def.name, &mut now, subtypes, &mut prng);
+    let mut ctx = function_context(env, insn, &def.name, &mut now, (subtypes, from_bind), &mut prng);
     if let Caller::Lent(h) = &mut caller {
         ctx.host = Some(&mut **h);
     }
@@ -153,6 +157,7 @@ fn call_general(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut 
             let r = &mut vm.regs[insn.p3 as usize];
             r.value = v;
             r.subtype = st;
+            r.from_bind = false;
             Ok(Flow::Next)
         }
         (Opcode::AggStep, FuncKind::Aggregate(f)) => {
@@ -243,6 +248,7 @@ fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut call
     let n = insn.p5 as usize;
     let arg_reg = (n == 1).then_some(insn.p2 as usize).filter(|&r| r < vm.regs.len());
     let subtype = [arg_reg.map_or(0, |r| vm.regs[r].subtype)];
+    let from_bind = [arg_reg.is_some_and(|r| vm.regs[r].from_bind)];
     let missing = [Value::Null];
     // The argument is read where it is (the register file and the
     // aggregate states are separate fields of the VM).
@@ -252,7 +258,7 @@ fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut call
     };
     let mut prng = crate::util::prng::fill;
     let mut now = vm.now_jd_ms;
-    let mut ctx = function_context(env, insn, &def.name, &mut now, &subtype[..n], &mut prng);
+    let mut ctx = function_context(env, insn, &def.name, &mut now, (&subtype[..n], &from_bind[..n]), &mut prng);
     if let Caller::Lent(h) = &mut caller {
         ctx.host = Some(&mut **h);
     }
@@ -272,6 +278,7 @@ fn call_few(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut call
                 }
             }
             r.subtype = subtype;
+            r.from_bind = false;
         }
         (Opcode::AggStep, FuncKind::Aggregate(f)) => {
             let state = vm.aggs.get_or_start(insn.p3 as usize, || f.start());
@@ -304,15 +311,17 @@ fn call_small(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut ca
     debug_assert!((2..=SMALL_ARGS).contains(&n), "call_small with {n} arguments");
     let mut args: [Value; SMALL_ARGS] = Default::default();
     let mut subtypes = [0u32; SMALL_ARGS];
+    let mut from_bind = [false; SMALL_ARGS];
     for i in 0..n {
         if let Some(r) = vm.regs.get_mut(first + i) {
             args[i] = std::mem::take(&mut r.value);
             subtypes[i] = r.subtype;
+            from_bind[i] = r.from_bind;
         }
     }
     let mut prng = crate::util::prng::fill;
     let mut now = vm.now_jd_ms;
-    let mut ctx = function_context(env, insn, &def.name, &mut now, &subtypes[..n], &mut prng);
+    let mut ctx = function_context(env, insn, &def.name, &mut now, (&subtypes[..n], &from_bind[..n]), &mut prng);
     if let Caller::Lent(h) = &mut caller {
         ctx.host = Some(&mut **h);
     }
@@ -349,6 +358,7 @@ fn call_small(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut ca
                 }
             }
             r.subtype = subtype;
+            r.from_bind = false;
         }
         (_, Some(Value::Integer(chosen))) if insn.p1 > 0 => vm.regs[insn.p1 as usize].set_int(chosen),
         _ => {}
@@ -356,13 +366,14 @@ fn call_small(vm: &mut Vm, insn: &Insn, def: &crate::vdbe::func::FuncDef, mut ca
     Ok(Flow::Next)
 }
 
-/// The context a function called by `insn` sees.
+/// The context a function called by `insn` sees; `(arg_subtypes,
+/// arg_from_bind)` describe its arguments.
 fn function_context<'a>(
     env: &ConnState,
     insn: &Insn,
     name: &'a str,
     now_jd_ms: &'a mut Option<i64>,
-    arg_subtypes: &'a [u32],
+    (arg_subtypes, arg_from_bind): (&'a [u32], &'a [bool]),
     prng: &'a mut dyn FnMut(&mut [u8]),
 ) -> FunctionContext<'a> {
     FunctionContext {
@@ -373,6 +384,7 @@ fn function_context<'a>(
         now_jd_ms,
         clock: env.io.has_clock().then(|| env.io.backend().clone()),
         arg_subtypes,
+        arg_from_bind,
         result_subtype: 0,
         prng,
         host: None,

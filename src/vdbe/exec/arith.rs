@@ -58,6 +58,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
             // A pointer value keeps its payload (bindptr.txt): shared, not copied.
             if let Some(Value::Pointer(p)) = vm.params.get(p1 as usize) {
                 vm.regs[dst].set(Value::Pointer(p.clone()));
+                vm.regs[dst].from_bind = true;
                 return Ok(Flow::Next);
             }
             let v = vm.params.get(p1 as usize).map_or(ValueRef::Null, |v| v.as_ref());
@@ -70,6 +71,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
                 }
             }
             r.set_ref(v);
+            r.from_bind = true;
         }
         Opcode::Move => {
             for i in 0..p3.max(1) {
@@ -173,7 +175,11 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
         }
         Opcode::Cast => {
             let v = reg(vm, p1).clone();
+            // (A cast changes the value in place in SQLite: a bound
+            // parameter stays one.)
+            let from_bind = vm.regs.get(p1 as usize).is_some_and(|r| r.from_bind);
             set_reg(vm, p1, cast(v, crate::value::affinity::Affinity::from_letter(p2 as u8 as char).unwrap_or(crate::value::affinity::Affinity::Blob)));
+            vm.regs[p1 as usize].from_bind = from_bind;
         }
         Opcode::Add | Opcode::Subtract | Opcode::Multiply | Opcode::Divide | Opcode::Remainder => {
             if let Some(v) = integer_arithmetic(insn.opcode, reg(vm, p2), reg(vm, p1)) {

@@ -110,9 +110,10 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn) -> Result<Flow> {
             debug_int(vm, p1, insn.opcode);
             // (The counter is an integer: decremented where it is.)
             let v = match vm.regs.get_mut(p1 as usize) {
-                Some(crate::vdbe::register::Register { value: Value::Integer(i), subtype }) => {
+                Some(crate::vdbe::register::Register { value: Value::Integer(i), subtype, from_bind }) => {
                     *i = i.saturating_sub(1);
                     *subtype = 0;
+                    *from_bind = false;
                     *i
                 }
                 _ => {

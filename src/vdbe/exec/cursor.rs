@@ -135,7 +135,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 _ => false,
             };
             if null_row {
-                vm.regs[p3 as usize].value = crate::value::Value::Null;
+                vm.regs[p3 as usize].set(crate::value::Value::Null);
                 return Ok(Flow::Jump(p2 as usize));
             }
         }
@@ -275,7 +275,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             // register's previous blob when it has one (no allocation per
             // row).
             let r = &mut vm.regs[p2 as usize];
-            r.subtype = 0;
+            r.clear_marks();
             match &mut r.value {
                 Value::Blob(b) => {
                     b.clear();

@@ -203,7 +203,7 @@ pub(super) fn column_op(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result
             let r = &mut vm.regs[dst];
             match c.cursor.column_into(bt, p2 as usize, &mut r.value, &mut vm.spare_bufs)? {
                 Poll::Pending => return Ok(Flow::Pending),
-                Poll::Ready(true) => r.subtype = 0,
+                Poll::Ready(true) => r.clear_marks(),
                 Poll::Ready(false) => r.set(column_default(&insn.p4)),
             }
             // A text or blob stored longer than SQLITE_LIMIT_LENGTH allows

@@ -283,7 +283,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
             for c in vm.cursors.iter_mut().filter(|c| matches!(c, Some(crate::vdbe::cursor::VmCursor::Sorter(_)))) {
                 *c = None;
             }
-            if env.autocommit && env.active_statements <= 1 {
+            if env.ends_txn(!prog.readonly) {
                 if !vm.committing && env.writing() {
                     vm.committing = true;
                     if let Some(h) = env.commit_hook.as_mut() {
@@ -376,12 +376,15 @@ fn lock_all_for_commit(env: &mut ConnState) -> Result<()> {
 /// Commit every database in a transaction; the WAL databases written,
 /// with their frame counts, for the WAL hook. A database committed
 /// before another's commit suspends or fails is not committed again.
+/// While other statements run, each database ends in a read transaction
+/// (`ConnState::others_reading`).
 fn commit_all(env: &mut ConnState) -> crate::IoPoll<Vec<(String, u32)>> {
     let mut wal_commits = Vec::new();
+    let to_read = env.others_reading();
     for d in env.dbs.iter_mut() {
-        if d.btree.txn_state() != TxnState::None {
+        if d.btree.txn_state() == TxnState::Write || (d.btree.txn_state() == TxnState::Read && !to_read) {
             let wrote = d.btree.txn_state() == TxnState::Write;
-            crate::ready!(d.btree.commit()?);
+            crate::ready!(d.btree.commit_ending(to_read)?);
             if let Some(frames) = d.btree.wal_frame_count().filter(|_| wrote) {
                 wal_commits.push((d.name.clone(), frames));
             }
@@ -467,14 +470,20 @@ pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error, readonly: bool) {
     // SQLite committed each when it ended (observed: a row inserted from
     // inside a read loop stays when the read later fails).
     // (The commit hook may still turn that commit into a rollback.)
-    let mut keep = readonly && !whole_txn && env.autocommit && env.active_statements <= 1 && env.writing();
+    // (Ending the transaction as `Halt` would: see `ConnState::ends_txn`.)
+    let ends = env.ends_txn(!readonly);
+    let mut keep = readonly && !whole_txn && ends && env.writing();
     if keep {
         if let Some(h) = env.commit_hook.as_mut() {
             keep = !h();
         }
     }
     vm.abort_kept_others = keep;
-    let rollback_all = whole_txn || (env.autocommit && env.active_statements <= 1 && vm.error_action != ON_ERROR_FAIL && !keep);
+    let rollback_all = whole_txn || (ends && vm.error_action != ON_ERROR_FAIL && !keep);
+    // (Other statements still reading keep their read transactions, as
+    // SQLite's rollback with `SQLITE_OK` leaves their cursors; a whole
+    // transaction's rollback ends them.)
+    let to_read = !whole_txn && env.others_reading();
     if rollback_all && (env.autocommit || whole_txn) {
         if env.writing() {
             env.fire_rollback_hook();
@@ -482,7 +491,7 @@ pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error, readonly: bool) {
         for d in env.dbs.iter_mut() {
             if d.btree.txn_state() != TxnState::None {
                 let bt = &mut d.btree;
-                let _ = io.block_on(|| bt.rollback());
+                let _ = io.block_on(|| bt.rollback_ending(to_read));
             }
         }
         env.autocommit = true;
@@ -493,13 +502,13 @@ pub fn abort(vm: &mut Vm, env: &mut ConnState, err: &Error, readonly: bool) {
             env.schema_reset = true;
         }
         forget_rolled_back_schema(env, true);
-    } else if env.autocommit && env.active_statements <= 1 {
+    } else if ends {
         // OR FAIL in autocommit mode, or a failed read: keep what was
         // done.
         for d in env.dbs.iter_mut() {
             if d.btree.txn_state() != TxnState::None {
                 let bt = &mut d.btree;
-                let _ = io.block_on(|| bt.commit());
+                let _ = io.block_on(|| bt.commit_ending(to_read));
             }
         }
         if keep {

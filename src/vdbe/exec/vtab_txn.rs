@@ -27,12 +27,9 @@ pub(super) fn halt(vm: &mut Vm, prog: &Program, insn: &Insn, host: &mut dyn VmHo
         }
     }
     let st = host.state();
-    let ending = st.autocommit && st.active_statements <= 1;
+    let ending = st.ends_txn(!prog.readonly);
     if ending && !vm.vtab_synced {
-        let list = st.vtabs.in_transaction.clone();
-        for t in &list {
-            lend(host, |h| t.table.sync(h))?;
-        }
+        sync_all(host)?;
         vm.vtab_synced = true;
     }
     let flow = txn::exec(vm, prog, insn, host.state())?;
@@ -108,12 +105,20 @@ pub(super) fn after_abort(vm: &mut Vm, host: &mut dyn VmHost) {
     // others did: the transaction commits, both phases.)
     let commit = vm.error_action == ON_ERROR_FAIL || vm.abort_kept_others;
     if commit {
-        let list = host.state().vtabs.in_transaction.clone();
-        for t in &list {
-            let _ = lend(host, |h| t.table.sync(h));
-        }
+        let _ = sync_all(host);
     }
     end(host, commit);
+}
+
+/// xSync on every table in the transaction, in order, up to the first
+/// error; the statements they run meanwhile (writing their shadow
+/// tables) end no transaction (`ConnState::vtab_syncing`).
+fn sync_all(host: &mut dyn VmHost) -> Result<()> {
+    let list = host.state().vtabs.in_transaction.clone();
+    host.state().vtab_syncing = true;
+    let r = list.iter().try_for_each(|t| lend(host, |h| t.table.sync(h)));
+    host.state().vtab_syncing = false;
+    r
 }
 
 /// The transaction ended: xCommit or xRollback on every table in it (their

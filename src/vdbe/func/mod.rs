@@ -52,6 +52,9 @@ pub struct FunctionContext<'a> {
     pub clock: Option<std::sync::Arc<dyn crate::io::IoBackend>>,
     /// Subtypes of the arguments (0 when none), parallel to `args`.
     pub arg_subtypes: &'a [u32],
+    /// Which arguments are bound parameters passed as they are
+    /// (`sqlite3_value_frombind`), parallel to `args` (empty: none).
+    pub arg_from_bind: &'a [bool],
     /// Subtype to attach to the result (`sqlite3_result_subtype`).
     pub result_subtype: u32,
     /// The connection's pseudo-random generator, for random()/randomblob().

@@ -2,12 +2,16 @@
 //! module's xUpdate (`VUpdate`), after `VBegin` has started the table's
 //! transaction.
 //!
-//! The rows are collected first into a temporary table (INSERT: the rows of
-//! the VALUES or SELECT; UPDATE: old rowid, new rowid and every column's new
-//! value, then the subtypes of the columns it leaves; DELETE: the rowids,
-//! sorted and each once, as SQLite's RowSet), then handed to xUpdate one by one, so a
-//! module never sees a write while one of its own scans of the statement is
-//! open (SQLite does the same where it cannot update in one pass).
+//! An INSERT's VALUES or SELECT runs as a coroutine whose rows go to
+//! xUpdate as they are made, as SQLite's do, unless it reads the table
+//! written (SQLite's `readsTable`: a `VOpen` of it in the program). Then,
+//! and for UPDATE and DELETE, the rows are collected first into a
+//! temporary table (INSERT: the rows; UPDATE: old rowid, new rowid and
+//! every column's new value, then the subtypes of the columns it leaves;
+//! DELETE: the rowids, sorted and each once, as SQLite's RowSet), then
+//! handed to xUpdate one by one, so a module never sees a write while one
+//! of its own scans of the statement is open (SQLite does the same where
+//! it cannot update in one pass).
 //! Arguments are SQLite's: argv[0] the old rowid (NULL for INSERT), argv[1]
 //! the new rowid (NULL when the module chooses), then the columns in
 //! declaration order, hidden ones included; a DELETE passes the old rowid
@@ -97,19 +101,39 @@ impl Compiler<'_> {
         n_args: usize,
         oc: OnConflict,
         insert: bool,
-        mut args: impl FnMut(&mut Self, i32) -> Result<()>,
-        mut after: impl FnMut(&mut Self, i32) -> Result<()>,
+        args: impl FnMut(&mut Self, i32) -> Result<()>,
+        after: impl FnMut(&mut Self, i32) -> Result<()>,
     ) -> Result<()> {
         let end = self.b.label();
         self.b.add(Opcode::Rewind, cur, end, 0);
         let top = self.b.here();
-        let base = self.b.regs(n_args);
-        args(self, base)?;
-        self.b.add4(Opcode::VUpdate, insert as i32, n_args as i32, base, P4::VTab(inst.clone()), Self::vtab_conflict(oc));
-        after(self, base)?;
+        self.vtab_update_row(inst, n_args, oc, insert, args, after)?;
         self.b.add(Opcode::Next, cur, top as i32, 0);
         self.b.bind(end);
         Ok(())
+    }
+
+    /// One `VUpdate` with `n_args` arguments `args(first register)`
+    /// fills; `after` runs once it is done (RETURNING).
+    fn vtab_update_row(
+        &mut self,
+        inst: &Arc<VtabInstance>,
+        n_args: usize,
+        oc: OnConflict,
+        insert: bool,
+        mut args: impl FnMut(&mut Self, i32) -> Result<()>,
+        mut after: impl FnMut(&mut Self, i32) -> Result<()>,
+    ) -> Result<()> {
+        let base = self.b.regs(n_args);
+        args(self, base)?;
+        self.b.add4(Opcode::VUpdate, insert as i32, n_args as i32, base, P4::VTab(inst.clone()), Self::vtab_conflict(oc));
+        after(self, base)
+    }
+
+    /// Whether the program so far opens `inst` (SQLite's `readsTable` for
+    /// a virtual table: a `VOpen` of the same table).
+    fn program_reads_vtab(&self, inst: &Arc<VtabInstance>) -> bool {
+        self.b.insns.iter().any(|i| i.opcode == Opcode::VOpen && matches!(&i.p4, P4::VTab(t) if Arc::ptr_eq(t, inst)))
     }
 
     /// The program's start and `VBegin`; `multi`: the statement may write
@@ -250,61 +274,133 @@ pub fn insert(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
         }
         None => None,
     };
-    let cur = c.b.cursor();
-    c.b.add(Opcode::OpenEphemeral, cur, targets.len() as i32, 0);
-    let width = match body {
-        InsertBody::Select(sel, None) => c.vtab_collect(cur, Some(sel), "", false)?,
-        InsertBody::Select(_, Some(_)) => unreachable!("refused above"),
-        InsertBody::DefaultValues => {
-            let sql = format!("SELECT {}", vec!["NULL"; targets.len().max(1)].join(", "));
-            c.vtab_collect(cur, None, &sql, false)?
+    let width_error = |width: usize| match columns {
+        Some(_) => Error::sql(format!("{width} values for {} columns", targets.len())),
+        None => Error::sql(format!("table {} has {} columns but {width} values were supplied", inst.name, targets.len())),
+    };
+    // The arguments of xUpdate for an INSERT: NULL old rowid, the new
+    // rowid and every column NULL unless given, the `k`th value given
+    // loaded by `load(c, k, register)`.
+    let insert_args = |c: &mut Compiler<'_>, base: i32, load: &dyn Fn(&mut Compiler<'_>, usize, i32)| {
+        c.b.add(Opcode::Null, 0, base, base + 1);
+        for i in 0..n {
+            c.b.add(Opcode::Null, 0, base + 2 + i as i32, 0);
+        }
+        for (k, &t) in targets.iter().enumerate() {
+            let to = if t == usize::MAX { base + 1 } else { base + 2 + t as i32 };
+            load(c, k, to);
         }
     };
-    if width != targets.len() {
-        return Err(match columns {
-            Some(_) => Error::sql(format!("{width} values for {} columns", targets.len())),
-            None => Error::sql(format!("table {} has {} columns but {width} values were supplied", inst.name, targets.len())),
-        });
+    // The values or SELECT run as a coroutine, each row handed to
+    // xUpdate as it comes, as SQLite's INSERT does; unless it reads the
+    // table written: then its rows are collected first (SQLite's
+    // `readsTable`), so that the module's scan never sees its own writes.
+    let source = match body {
+        InsertBody::Select(sel, None) => {
+            let co = c.b.reg();
+            let values = c.b.regs(targets.len().max(1));
+            let after = c.b.label();
+            let at = c.b.here() as i32;
+            c.b.add(Opcode::InitCoroutine, co, after, at + 1);
+            let width = c.compile_select(sel, Dest::Yield { co, reg: values, width: targets.len().max(1) })?.n_columns;
+            if width != targets.len() {
+                return Err(width_error(width));
+            }
+            c.b.add(Opcode::EndCoroutine, co, 0, 0);
+            c.b.bind(after);
+            if c.program_reads_vtab(&inst) {
+                let cur = c.b.cursor();
+                c.b.add(Opcode::OpenEphemeral, cur, width as i32, 0);
+                let (done, top) = (c.b.label(), c.b.here() as i32);
+                c.b.add(Opcode::Yield, co, done, 0);
+                let (rec, rid) = (c.b.reg(), c.b.reg());
+                c.b.add(Opcode::MakeRecord, values, width as i32, rec);
+                c.b.add(Opcode::NewRowid, cur, rid, 0);
+                c.b.add(Opcode::Insert, cur, rec, rid);
+                c.b.add(Opcode::Goto, 0, top, 0);
+                c.b.bind(done);
+                RowSource::Table(cur)
+            } else {
+                RowSource::Coroutine(co, values)
+            }
+        }
+        InsertBody::Select(_, Some(_)) => unreachable!("refused above"),
+        InsertBody::DefaultValues => {
+            let cur = c.b.cursor();
+            c.b.add(Opcode::OpenEphemeral, cur, targets.len() as i32, 0);
+            let sql = format!("SELECT {}", vec!["NULL"; targets.len().max(1)].join(", "));
+            let width = c.vtab_collect(cur, None, &sql, false)?;
+            if width != targets.len() {
+                return Err(width_error(width));
+            }
+            RowSource::Table(cur)
+        }
+    };
+    let returning_row = |c: &mut Compiler<'_>, base: i32| -> Result<()> {
+        let Some(rc) = returned else { return Ok(()) };
+        let rid = c.b.reg();
+        let known = c.b.label();
+        c.b.add(Opcode::SCopy, base + 1, rid, 0);
+        c.b.add(Opcode::NotNull, rid, known, 0);
+        c.b.add(Opcode::Integer, -1, rid, 0);
+        c.b.bind(known);
+        c.b.add(Opcode::MustBeInt, rid, 0, 0);
+        let rec = c.b.reg();
+        c.b.add(Opcode::MakeRecord, base + 2, n as i32, rec);
+        c.b.add(Opcode::Insert, rc, rec, rid);
+        let found = c.b.label();
+        c.b.add(Opcode::SeekRowid, rc, found, rid);
+        c.b.bind(found);
+        c.emit_returning(&crate::sql::codegen::target::WriteTarget { table: (**table).clone(), cursor: rc, indexes: Vec::new() })
+    };
+    match source {
+        RowSource::Table(cur) => c.vtab_update_loop(
+            &inst,
+            cur,
+            n + 2,
+            oc,
+            true,
+            |c, base| {
+                insert_args(c, base, &|c, k, to| {
+                    c.b.add(Opcode::Column, cur, k as i32, to);
+                });
+                Ok(())
+            },
+            returning_row,
+        )?,
+        RowSource::Coroutine(co, values) => {
+            let (done, top) = (c.b.label(), c.b.here() as i32);
+            c.b.add(Opcode::Yield, co, done, 0);
+            c.vtab_update_row(
+                &inst,
+                n + 2,
+                oc,
+                true,
+                |c, base| {
+                    insert_args(c, base, &|c, k, to| {
+                        c.b.add(Opcode::Copy, values + k as i32, to, 0);
+                    });
+                    Ok(())
+                },
+                returning_row,
+            )?;
+            c.b.add(Opcode::Goto, 0, top, 0);
+            c.b.bind(done);
+        }
     }
-    c.vtab_update_loop(
-        &inst,
-        cur,
-        n + 2,
-        oc,
-        true,
-        |c, base| {
-            c.b.add(Opcode::Null, 0, base, base + 1);
-            for i in 0..n {
-                c.b.add(Opcode::Null, 0, base + 2 + i as i32, 0);
-            }
-            for (k, &t) in targets.iter().enumerate() {
-                let to = if t == usize::MAX { base + 1 } else { base + 2 + t as i32 };
-                c.b.add(Opcode::Column, cur, k as i32, to);
-            }
-            Ok(())
-        },
-        |c, base| {
-            let Some(rc) = returned else { return Ok(()) };
-            let rid = c.b.reg();
-            let known = c.b.label();
-            c.b.add(Opcode::SCopy, base + 1, rid, 0);
-            c.b.add(Opcode::NotNull, rid, known, 0);
-            c.b.add(Opcode::Integer, -1, rid, 0);
-            c.b.bind(known);
-            c.b.add(Opcode::MustBeInt, rid, 0, 0);
-            let rec = c.b.reg();
-            c.b.add(Opcode::MakeRecord, base + 2, n as i32, rec);
-            c.b.add(Opcode::Insert, rc, rec, rid);
-            let found = c.b.label();
-            c.b.add(Opcode::SeekRowid, rc, found, rid);
-            c.b.bind(found);
-            c.emit_returning(&crate::sql::codegen::target::WriteTarget { table: (**table).clone(), cursor: rc, indexes: Vec::new() })
-        },
-    )?;
     c.finish_returning();
     prog.counts_changes = true;
     c.end_program(init, Some(true));
     Ok(())
+}
+
+/// Where the rows an INSERT hands to xUpdate come from.
+enum RowSource {
+    /// A temporary table holding them (cursor).
+    Table(i32),
+    /// A coroutine yielding each into registers (its register, the
+    /// first of the row's).
+    Coroutine(i32, i32),
 }
 
 /// UPDATE of a virtual table.

@@ -186,6 +186,7 @@ mod tests {
             now_jd_ms: &mut now,
             clock: None,
             arg_subtypes: &[],
+            arg_from_bind: &[],
             result_subtype: 0,
             prng: &mut prng,
             pure_context: None,
