@@ -239,7 +239,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     pend!(c.cursor.insert(bt, key, &[]));
                     c.eof = false;
                 }
-                Some(VmCursor::Ephemeral(e)) => e.insert_key(decode_record(rec)?),
+                Some(VmCursor::Ephemeral(e)) => {
+                    e.insert_key(decode_record(rec)?);
+                    e.rows.check()?;
+                }
                 Some(VmCursor::Sorter(s)) => s.push(rec),
                 _ => return Err(super::internal("index insert on a non-index cursor")),
             }
