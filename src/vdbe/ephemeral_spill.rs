@@ -28,7 +28,7 @@
 
 use crate::error::{Error, Result};
 use crate::io::{Buffer, File, FileKind, IoContext, OpenOptions};
-use crate::value::record::{decode_record, encode_record};
+use crate::value::record::{decode_record, RecordBuilder};
 use crate::value::Value;
 use std::sync::atomic::{AtomicU64, Ordering as AtomicOrdering};
 use std::sync::Arc;
@@ -120,8 +120,10 @@ impl SpillStore {
             return Err(e.clone());
         }
         let mut bytes = Vec::new();
+        // (One buffer for every row's record.)
+        let mut rec = Vec::new();
         for (rowid, fields) in rows {
-            let rec = encode_record(fields);
+            RecordBuilder::default().build(fields.iter().map(Value::as_ref), &mut rec);
             bytes.extend_from_slice(&rowid.to_le_bytes());
             bytes.extend_from_slice(&(rec.len() as u32).to_le_bytes());
             bytes.extend_from_slice(&rec);
