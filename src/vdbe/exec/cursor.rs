@@ -306,12 +306,6 @@ const MAX_RUN_BYTES: u64 = 1 << 29;
 /// SQLite's smallest run, in pages (`SQLITE_SORTER_PMASZ`).
 const MIN_RUN_PAGES: u64 = 250;
 
-/// The bytes of rows a sorter holds in memory before it spills a run to a
-/// temporary file, as SQLite sizes it: the main database's cache size
-/// (pages if positive, KiB if negative; at most `SQLITE_MAX_PMASZ`) but at
-/// least 250 pages. `None` (never spill) when temporary files live in
-/// memory (`PRAGMA temp_store=MEMORY`), as SQLite's sorter never spills
-/// then.
 /// `PRAGMA temp_store=MEMORY`: sorters and transient tables never spill.
 fn temp_store_memory(env: &ConnState) -> bool {
     let temp_store = super::schema::KEPT_PRAGMAS.iter().position(|(n, _)| *n == "temp_store");
@@ -328,6 +322,12 @@ fn temp_store_memory(env: &ConnState) -> bool {
 /// [`row_cost`]: crate::vdbe::ephemeral_spill::row_cost
 const EPHEMERAL_BUDGET: usize = 480 * 4096 * 4 / 5;
 
+/// The bytes of rows a sorter holds in memory before it spills a run to a
+/// temporary file, as SQLite sizes it: the main database's cache size
+/// (pages if positive, KiB if negative; at most `SQLITE_MAX_PMASZ`) but at
+/// least 250 pages. `None` (never spill) when temporary files live in
+/// memory (`PRAGMA temp_store=MEMORY`), as SQLite's sorter never spills
+/// then.
 fn sorter_budget(env: &ConnState) -> Option<usize> {
     if temp_store_memory(env) {
         return None;

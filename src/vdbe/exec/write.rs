@@ -160,6 +160,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                         decode_record(data)?
                     };
                     e.insert_row(rowid, row);
+                    e.rows.check()?;
                 }
                 _ => return Err(super::internal("insert on a non-table cursor")),
             }
