@@ -42,8 +42,11 @@ static int s_read(sqlite3_file *f, void *b, int n, sqlite3_int64 o) {
   SF(f)->reads++;
   return REAL(f)->pMethods->xRead(REAL(f), b, n, o);
 }
+/* Writes to transient files fail while set. */
+static int fail_transient_writes;
 static int s_write(sqlite3_file *f, const void *b, int n, sqlite3_int64 o) {
   SF(f)->writes++;
+  if (fail_transient_writes && strcmp(SF(f)->kind, "transient-db") == 0) return SQLITE_IOERR_WRITE;
   return REAL(f)->pMethods->xWrite(REAL(f), b, n, o);
 }
 static int s_truncate(sqlite3_file *f, sqlite3_int64 sz) { return REAL(f)->pMethods->xTruncate(REAL(f), sz); }
@@ -200,6 +203,29 @@ int main(void) {
   scenario("temp_store = DEFAULT, a database file", "tt.db", "PRAGMA temp_store = DEFAULT");
   scenario("temp_store = FILE, an in-memory database", ":memory:", "PRAGMA temp_store = FILE");
   scenario("temp_store = MEMORY", "tt.db", "PRAGMA temp_store = MEMORY");
+
+  /* A transient file that cannot be written: the statement fails with
+   * SQLite's error, the database is intact. */
+  sqlite3 *db;
+  remove("tt.db");
+  printf("a transient file's writes fail:\n  open\n");
+  sqlite3_open("tt.db", &db);
+  run(db, "CREATE TABLE n(x INTEGER PRIMARY KEY)");
+  run(db, FILL(1000) "INSERT INTO n SELECT x - 1 FROM c");
+  run(db, "CREATE TABLE big(a, b)");
+  for (int p = 0; p < 120; p++) {
+    char sql[200];
+    snprintf(sql, sizeof sql, "INSERT INTO big SELECT %d * 1000 + x, printf('%%.20c', 'k') || (%d * 1000 + x) FROM n", p, p);
+    sqlite3_exec(db, sql, 0, 0, 0);
+  }
+  fail_transient_writes = 1;
+  run(db, "SELECT count(DISTINCT b || 'x') FROM big");
+  fail_transient_writes = 0;
+  run(db, "SELECT count(DISTINCT b || 'x') FROM big");
+  run(db, "PRAGMA integrity_check");
+  printf("  close\n");
+  sqlite3_close(db);
+  remove("tt.db");
   sqlite3_vfs_unregister(&shim);
   return 0;
 }
