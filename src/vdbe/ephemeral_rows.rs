@@ -12,7 +12,10 @@
 //!
 //! A table given a spill file ([`SortedRows::spill_to`]) holds at most its
 //! budget of rows in memory, as SQLite's transient B-tree holds its
-//! cache's pages: past it, chunks not used lately are written to the file
+//! cache's pages: the first chunk is written when the rows' cells (the
+//! bytes SQLite's pages would give them) pass the budget, so the file
+//! opens where SQLite's does; from then on their decoded size is kept
+//! within it too. Chunks not used lately are written to the file
 //! ([`super::ephemeral_spill`]) and only their last row is kept (the
 //! search over chunks compares it); a chunk is read back when a lookup,
 //! an insert or a scan reaches it. The chunks to write are picked by a
@@ -35,7 +38,7 @@
 //!
 //! [`get`]: SortedRows::get
 
-use super::ephemeral_spill::{row_cost, Extent, SpillStore};
+use super::ephemeral_spill::{row_weight, Extent, SpillStore, Weight};
 use crate::error::Result;
 use crate::value::Value;
 use std::cmp::Ordering;
@@ -67,8 +70,8 @@ struct Chunk {
     count: usize,
     /// While spilled: the last row.
     spilled_last: Option<Row>,
-    /// The rows' [`row_cost`] (kept only for a table that may spill).
-    cost: usize,
+    /// The rows' [`row_weight`] (kept only for a table that may spill).
+    cost: Weight,
     /// Where the rows were last written.
     extent: Option<Extent>,
     /// Changed since last written (or never written).
@@ -93,8 +96,8 @@ pub struct SortedRows {
     len: usize,
     /// Where chunks go past the budget; `None`: all stay in memory.
     spill: Option<Box<SpillStore>>,
-    /// The [`row_cost`] of the resident chunks' rows.
-    resident_cost: usize,
+    /// The [`row_weight`] of the resident chunks' rows.
+    resident_cost: Weight,
     next_id: u32,
     /// The chunks touched last, newest first (never written out).
     recent: [u32; 2],
@@ -131,7 +134,7 @@ impl SortedRows {
     pub fn clear(&mut self) {
         self.chunks.clear();
         self.len = 0;
-        self.resident_cost = 0;
+        self.resident_cost = Weight::default();
         self.hand = 0;
         if let Some(s) = &mut self.spill {
             s.reset();
@@ -210,7 +213,7 @@ impl SortedRows {
         let c = &mut self.chunks[p.chunk];
         let Some(slot) = c.rows.get_mut(p.idx) else { return };
         if spilling {
-            let (old, new) = (row_cost(slot), row_cost(&row));
+            let (old, new) = (row_weight(slot), row_weight(&row));
             c.cost = c.cost + new - old;
             self.resident_cost = self.resident_cost + new - old;
         }
@@ -252,7 +255,7 @@ impl SortedRows {
 
     /// Insert `row` before the row at `p` (`None`: at the end).
     pub fn insert_at(&mut self, p: Option<RowPos>, row: Row) {
-        let cost = if self.spill.is_some() { row_cost(&row) } else { 0 };
+        let cost = if self.spill.is_some() { row_weight(&row) } else { Weight::default() };
         let p = match p {
             Some(p) => p,
             None => {
@@ -293,7 +296,7 @@ impl SortedRows {
         if c.count > MAX_CHUNK {
             let tail = c.rows.split_off(c.count / 2);
             c.count = c.rows.len();
-            let tail_cost = if self.spill.is_some() { tail.iter().map(row_cost).sum() } else { 0 };
+            let tail_cost = if self.spill.is_some() { tail.iter().map(row_weight).sum() } else { Weight::default() };
             c.cost -= tail_cost;
             self.resident_cost -= tail_cost;
             self.push_chunk(p.chunk + 1, tail, tail_cost);
@@ -302,7 +305,7 @@ impl SortedRows {
     }
 
     /// A new resident chunk of `rows` (counted in `len` already) at `at`.
-    fn push_chunk(&mut self, at: usize, rows: Vec<Row>, cost: usize) {
+    fn push_chunk(&mut self, at: usize, rows: Vec<Row>, cost: Weight) {
         self.next_id = self.next_id.wrapping_add(1).max(1);
         let count = rows.len();
         self.resident_cost += cost;
@@ -328,7 +331,7 @@ impl SortedRows {
         c.count -= 1;
         c.dirty = true;
         if spilling {
-            let cost = row_cost(&row);
+            let cost = row_weight(&row);
             c.cost -= cost;
             self.resident_cost -= cost;
         }
@@ -397,7 +400,9 @@ impl SortedRows {
         let budget = store.budget();
         let n = self.chunks.len();
         let mut steps = 0;
-        while self.resident_cost > budget && steps < 2 * n {
+        // (Until the first chunk is written, the cells decide, as SQLite's
+        // pages decide when its file opens; from then on the memory too.)
+        while (self.resident_cost.cells > budget || store.is_open() && self.resident_cost.memory > budget) && steps < 2 * n {
             steps += 1;
             if self.hand >= n {
                 self.hand = 0;
@@ -520,7 +525,7 @@ mod tests {
         }
         rows.check().unwrap();
         assert!(rows.chunks.iter().any(|c| c.spilled_last.is_some()), "nothing spilled");
-        assert!(rows.resident_cost <= 4000 + 2 * MAX_CHUNK * 64, "{} bytes resident", rows.resident_cost);
+        assert!(rows.resident_cost.memory <= 4000 + 2 * MAX_CHUNK * 200, "{:?} resident", rows.resident_cost);
         let mut all = Vec::new();
         rows.each(|r| {
             assert_eq!(format!("{:?}", r.1), format!("{:?}", payload(r.0)));

@@ -80,9 +80,14 @@ impl SpillStore {
         SpillStore { io, path: String::new(), file: None, end: 0, free: Vec::new(), budget, error: None }
     }
 
-    /// Bytes of rows (as [`row_cost`] counts them) memory may hold.
+    /// Bytes of rows (as [`row_weight`] counts them) memory may hold.
     pub fn budget(&self) -> usize {
         self.budget
+    }
+
+    /// Whether a chunk was written (the file is open).
+    pub fn is_open(&self) -> bool {
+        self.file.is_some()
     }
 
     /// The first failure, if any (then the table's contents are unknown).
@@ -210,11 +215,58 @@ impl Drop for SpillStore {
     }
 }
 
-/// What a row costs against the budget: the bytes of the cell SQLite's
-/// B-tree would give it (its record, the record's length, the rowid of a
-/// table, a 2-byte cell pointer), so that ours spills where SQLite's pages
-/// outgrow its cache.
-pub fn row_cost(row: &Row) -> usize {
+/// What rows weigh against the budget.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Weight {
+    /// The bytes of the cells SQLite's B-tree would give them (each row's
+    /// record, the record's length, the rowid of a table, a 2-byte cell
+    /// pointer): ours starts spilling where SQLite's pages outgrow its
+    /// cache.
+    pub cells: usize,
+    /// The bytes they take decoded in memory (about: the row, its fields,
+    /// their texts and blobs, an allocation header each): once spilling,
+    /// ours keeps this within the budget.
+    pub memory: usize,
+}
+
+impl std::ops::Add for Weight {
+    type Output = Weight;
+    fn add(self, o: Weight) -> Weight {
+        Weight { cells: self.cells + o.cells, memory: self.memory + o.memory }
+    }
+}
+
+impl std::ops::Sub for Weight {
+    type Output = Weight;
+    fn sub(self, o: Weight) -> Weight {
+        Weight { cells: self.cells - o.cells, memory: self.memory - o.memory }
+    }
+}
+
+impl std::ops::AddAssign for Weight {
+    fn add_assign(&mut self, o: Weight) {
+        *self = *self + o;
+    }
+}
+
+impl std::ops::SubAssign for Weight {
+    fn sub_assign(&mut self, o: Weight) {
+        *self = *self - o;
+    }
+}
+
+impl std::iter::Sum for Weight {
+    fn sum<I: Iterator<Item = Weight>>(it: I) -> Weight {
+        it.fold(Weight::default(), |a, b| a + b)
+    }
+}
+
+/// Bytes of an allocation's header, as the decoded size counts them.
+const ALLOC: usize = 16;
+
+/// A row's [`Weight`].
+pub fn row_weight(row: &Row) -> Weight {
+    let mut heap = 0usize;
     let mut types = 0usize;
     let mut body = 0usize;
     for v in &row.1 {
@@ -230,7 +282,10 @@ pub fn row_cost(row: &Row) -> usize {
                 _ => 8,
             },
             Value::Real(_) => 8,
-            Value::Text(t) | Value::Blob(t) => t.len(),
+            Value::Text(t) | Value::Blob(t) => {
+                heap += t.len() + ALLOC;
+                t.len()
+            }
             Value::ZeroBlob(n) => *n,
         };
         types += varint_len(2 * n as u64 + 13);
@@ -239,7 +294,8 @@ pub fn row_cost(row: &Row) -> usize {
     let header = types + varint_len(types as u64 + 1);
     let record = header + body;
     let rowid = if row.0 == 0 { 0 } else { varint_len(row.0 as u64) };
-    record + varint_len(record as u64) + rowid + 2
+    let fields = if row.1.is_empty() { 0 } else { ALLOC + row.1.len() * std::mem::size_of::<Value>() };
+    Weight { cells: record + varint_len(record as u64) + rowid + 2, memory: std::mem::size_of::<Row>() + fields + heap }
 }
 
 /// Bytes of a SQLite varint holding `v`.

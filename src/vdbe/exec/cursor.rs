@@ -313,13 +313,14 @@ fn temp_store_memory(env: &ConnState) -> bool {
 }
 
 /// The rows a transient table keeps in memory, in the cell bytes
-/// [`row_cost`] counts: SQLite gives its transient B-trees the default
+/// [`row_weight`] counts (and, once it spills, in decoded bytes too):
+/// SQLite gives its transient B-trees the default
 /// cache, `SQLITE_DEFAULT_CACHE_SIZE` (-2000: 2000 KiB, about 480 pages of
 /// 4096 bytes with their headers), whatever the connection's
 /// `cache_size`, and spills pages once they fill it; its pages are about
 /// four fifths full, so the budget is that much of the cache's pages.
 ///
-/// [`row_cost`]: crate::vdbe::ephemeral_spill::row_cost
+/// [`row_weight`]: crate::vdbe::ephemeral_spill::row_weight
 const EPHEMERAL_BUDGET: usize = 480 * 4096 * 4 / 5;
 
 /// The bytes of rows a sorter holds in memory before it spills a run to a
