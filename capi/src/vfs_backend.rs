@@ -352,6 +352,7 @@ fn open_flags(opts: &OpenOptions) -> c_int {
         FileKind::Temp | FileKind::TempJournal => SQLITE_OPEN_TEMP_JOURNAL,
         FileKind::TempDb => SQLITE_OPEN_TEMP_DB,
         FileKind::SubJournal => SQLITE_OPEN_SUBJOURNAL,
+        FileKind::Transient => SQLITE_OPEN_TRANSIENT_DB,
         FileKind::SuperJournal => SQLITE_OPEN_SUPER_JOURNAL,
     };
     let extra = if opts.delete_on_close { SQLITE_OPEN_DELETEONCLOSE } else { 0 } | if opts.exclusive { SQLITE_OPEN_EXCLUSIVE } else { 0 };
@@ -368,7 +369,7 @@ impl IoBackend for VfsBackend {
         let Some(x_open) = v.xOpen else {
             return Err(Error::code(SQLITE_CANTOPEN));
         };
-        let temp = matches!(opts.kind, FileKind::Temp | FileKind::TempDb | FileKind::SubJournal | FileKind::TempJournal);
+        let temp = matches!(opts.kind, FileKind::Temp | FileKind::TempDb | FileKind::SubJournal | FileKind::TempJournal | FileKind::Transient);
         let (block, off) = if temp { (Arc::new(NameBlock::plain("")), 0) } else { self.name_for(path, opts.kind)? };
         let size = (v.szOsFile.max(0) as usize).max(std::mem::size_of::<sqlite3_file>());
         // SAFETY: calloc of a positive size; checked for null.

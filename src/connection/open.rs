@@ -160,7 +160,14 @@ impl Connection {
             // pread/pwrite.
             crate::io::select::backend_for(flags.has(OpenFlags::ASYNC))
         };
-        Self::open_target(t, flags, IoContext::new(backend).with_lock_style(style), None)
+        let memory = t.memory;
+        let mut conn = Self::open_target(t, flags, IoContext::new(backend).with_lock_style(style), None)?;
+        if memory {
+            // SQLite opens an in-memory database's temporary files (sorter
+            // runs, transient tables) through the default VFS: on disk.
+            conn.state.temp_io = IoContext::new(crate::io::select::backend_for(flags.has(OpenFlags::ASYNC)));
+        }
+        Ok(conn)
     }
 
     /// Open with `backend` doing the file I/O of a file-backed database
@@ -174,6 +181,7 @@ impl Connection {
         if t.memory && !t.temp {
             let mut conn = Self::open(path, flags)?;
             conn.temp_spill = Some(backend.clone());
+            conn.state.temp_io = IoContext::new(backend.clone());
             conn.state.dbs[1].btree = Self::temp_btree(Some(&backend))?;
             return Ok(conn);
         }
@@ -214,6 +222,10 @@ impl Connection {
         let full_path = if t.memory { String::new() } else { io.backend().full_path(&t.path).unwrap_or(t.path.clone()) };
         let temp = Self::temp_btree(temp_spill.as_ref())?;
         let state = ConnState {
+            temp_io: match &temp_spill {
+                Some(b) => IoContext::new(b.clone()),
+                None => io.clone(),
+            },
             io,
             dbs: vec![
                 // (A VFS may open the file read-only though asked read-write.)

@@ -202,6 +202,10 @@ pub enum FileKind {
     /// A temporary database's rollback journal spilled to a temporary
     /// file (no name, deleted on close; `pager/temp_journal.rs`).
     TempJournal,
+    /// An ephemeral table's rows past its budget (SQLite's transient
+    /// B-trees' files, `SQLITE_OPEN_TRANSIENT_DB`: no name, deleted on
+    /// close; `vdbe/ephemeral_spill.rs`).
+    Transient,
     /// A super-journal: the names of the journals of a transaction that
     /// writes several databases (its deletion commits them all).
     SuperJournal,

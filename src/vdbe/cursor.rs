@@ -2,8 +2,9 @@
 //!
 //! - `Btree`: a B-tree cursor on a table or index of an attached database;
 //!   the decoded current row is cached and dropped whenever the cursor moves.
-//! - `Ephemeral`: a temporary table or index held in memory (DISTINCT,
-//!   IN lists, materialised subqueries, compound SELECTs).
+//! - `Ephemeral`: a temporary table or index (DISTINCT, IN lists,
+//!   materialised subqueries, compound SELECTs), in memory up to a budget
+//!   and in a transient file past it (`ephemeral_rows`).
 //! - `Sorter`: see [`crate::vdbe::sorter`].
 //! - `Pseudo`: a single row held in a register (sorter output).
 //!
@@ -37,7 +38,7 @@ pub struct BtreeCursor {
     pub eof: bool,
 }
 
-/// An in-memory temporary table (rowid-keyed) or index (key-ordered).
+/// A temporary table (rowid-keyed) or index (key-ordered).
 pub struct EphemeralCursor {
     /// Key order for index-style tables; `None` for rowid tables.
     pub key_info: Option<Arc<KeyInfo>>,
@@ -91,11 +92,7 @@ impl EphemeralCursor {
             }
         }
         match self.rows.search(|(_, r)| compare_full(ki, r, &key)) {
-            Ok(p) => {
-                if let Some(row) = self.rows.get_mut(p) {
-                    row.1 = key;
-                }
-            }
+            Ok(p) => self.rows.replace(p, (0, key)),
             Err(p) => self.rows.insert_at(p, (0, key)),
         }
     }
@@ -106,11 +103,7 @@ impl EphemeralCursor {
             self.next_rowid = rowid.saturating_add(1);
         }
         match self.rows.search(|(r, _)| r.cmp(&rowid)) {
-            Ok(p) => {
-                if let Some(r) = self.rows.get_mut(p) {
-                    r.1 = row;
-                }
-            }
+            Ok(p) => self.rows.replace(p, (rowid, row)),
             Err(p) => self.rows.insert_at(p, (rowid, row)),
         }
     }
@@ -209,7 +202,8 @@ mod tests {
                 c.insert_key(key);
                 model.insert(k);
             }
-            let got: Vec<i64> = c.rows.iter().map(|(_, r)| if let Value::Integer(i) = r[0] { i } else { -1 }).collect();
+            let mut got: Vec<i64> = Vec::new();
+            c.rows.each(|(_, r)| got.push(if let Value::Integer(i) = r[0] { i } else { -1 }));
             let want: Vec<i64> = if descending { model.iter().rev().copied().collect() } else { model.iter().copied().collect() };
             assert_eq!(got, want);
         }

@@ -49,6 +49,7 @@
 pub mod agg_slots;
 pub mod cursor;
 pub mod ephemeral_rows;
+pub mod ephemeral_spill;
 pub mod exec;
 pub mod explain;
 pub mod func;
@@ -103,6 +104,10 @@ pub type BusyHandler = Box<dyn FnMut(i32) -> bool + Send>;
 pub struct ConnState {
     /// I/O context (for blocking waits on error paths).
     pub io: IoContext,
+    /// Where sorters and transient tables open their temporary files: the
+    /// connection's VFS, also for an in-memory database (whose `io` is an
+    /// in-memory backend), as SQLite opens them through `db->pVfs`.
+    pub temp_io: IoContext,
     /// Databases: index 0 is "main".
     pub dbs: Vec<Database>,
     /// Autocommit mode.

@@ -10,6 +10,7 @@ use crate::value::record::decode_record;
 use crate::value::record::KeyInfo;
 use crate::value::Value;
 use crate::vdbe::cursor::{BtreeCursor, EphemeralCursor, VmCursor};
+use crate::vdbe::ephemeral_spill::SpillStore;
 use crate::vdbe::program::{Insn, Opcode, P4};
 use crate::vdbe::sorter::Sorter;
 use crate::vdbe::{ConnState, Vm};
@@ -103,7 +104,12 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             vm.cursors[slot] = Some(VmCursor::Btree(c));
         }
         Opcode::OpenEphemeral => {
-            vm.cursors[slot] = Some(VmCursor::Ephemeral(Box::new(EphemeralCursor::new(key_info(&insn.p4)))));
+            let mut e = EphemeralCursor::new(key_info(&insn.p4));
+            if !temp_store_memory(env) {
+                // (SQLite counts only its sorters in SQLITE_DBSTATUS_TEMPBUF_SPILL.)
+                e.rows.spill_to(SpillStore::new(env.temp_io.clone(), EPHEMERAL_BUDGET));
+            }
+            vm.cursors[slot] = Some(VmCursor::Ephemeral(Box::new(e)));
         }
         Opcode::OpenPseudo => {
             vm.cursors[slot] = Some(VmCursor::Pseudo(p2 as usize));
@@ -111,7 +117,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
         Opcode::SorterOpen => {
             let ki = key_info(&insn.p4).unwrap_or_else(|| Arc::new(KeyInfo { fields: Vec::new() }));
             vm.cursors[slot] = Some(VmCursor::Sorter(Box::new(match sorter_budget(env) {
-                Some(budget) => Sorter::with_spill(ki, env.io.clone(), budget).counting_spills_in(env.temp_spill_bytes.clone()),
+                Some(budget) => Sorter::with_spill(ki, env.temp_io.clone(), budget).counting_spills_in(env.temp_spill_bytes.clone()),
                 None => Sorter::new(ki),
             })));
         }
@@ -153,6 +159,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 Some(VmCursor::Ephemeral(e)) => {
                     e.null_row = false;
                     e.pos = if first { e.rows.first() } else { e.rows.last() };
+                    e.rows.check()?;
                     e.pos.is_some()
                 }
                 _ => return Err(super::internal("rewind of a non-table cursor")),
@@ -180,6 +187,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 Some(VmCursor::Ephemeral(e)) => {
                     e.pos = e.pos.and_then(|p| if fwd { e.rows.next(p) } else { e.rows.prev(p) });
+                    e.rows.check()?;
                     e.pos.is_some()
                 }
                 _ => return Err(super::internal("next of a non-table cursor")),
@@ -229,7 +237,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     Some(keep) => s.push_bounded(rec, keep),
                     None => s.push(rec),
                 },
-                Some(VmCursor::Ephemeral(e)) => e.insert_key(decode_record(rec)?),
+                Some(VmCursor::Ephemeral(e)) => {
+                    e.insert_key(decode_record(rec)?);
+                    e.rows.check()?;
+                }
                 _ => return Err(super::internal("sorter insert on a non-sorter")),
             }
         }
@@ -295,6 +306,23 @@ const MAX_RUN_BYTES: u64 = 1 << 29;
 /// SQLite's smallest run, in pages (`SQLITE_SORTER_PMASZ`).
 const MIN_RUN_PAGES: u64 = 250;
 
+/// `PRAGMA temp_store=MEMORY`: sorters and transient tables never spill.
+fn temp_store_memory(env: &ConnState) -> bool {
+    let temp_store = super::schema::KEPT_PRAGMAS.iter().position(|(n, _)| *n == "temp_store");
+    temp_store.is_some_and(|i| env.kept_pragmas[i] == 2)
+}
+
+/// The rows a transient table keeps in memory, in the cell bytes
+/// [`row_weight`] counts (and, once it spills, in decoded bytes too):
+/// SQLite gives its transient B-trees the default
+/// cache, `SQLITE_DEFAULT_CACHE_SIZE` (-2000: 2000 KiB, about 480 pages of
+/// 4096 bytes with their headers), whatever the connection's
+/// `cache_size`, and spills pages once they fill it; its pages are about
+/// four fifths full, so the budget is that much of the cache's pages.
+///
+/// [`row_weight`]: crate::vdbe::ephemeral_spill::row_weight
+const EPHEMERAL_BUDGET: usize = 480 * 4096 * 4 / 5;
+
 /// The bytes of rows a sorter holds in memory before it spills a run to a
 /// temporary file, as SQLite sizes it: the main database's cache size
 /// (pages if positive, KiB if negative; at most `SQLITE_MAX_PMASZ`) but at
@@ -302,8 +330,7 @@ const MIN_RUN_PAGES: u64 = 250;
 /// memory (`PRAGMA temp_store=MEMORY`), as SQLite's sorter never spills
 /// then.
 fn sorter_budget(env: &ConnState) -> Option<usize> {
-    let temp_store = super::schema::KEPT_PRAGMAS.iter().position(|(n, _)| *n == "temp_store");
-    if temp_store.is_some_and(|i| env.kept_pragmas[i] == 2) {
+    if temp_store_memory(env) {
         return None;
     }
     let bt = &env.dbs[0].btree;

@@ -189,6 +189,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 _ => return Err(super::internal("rowid seek on a non-table cursor")),
             };
+            spill_ok(vm, p1)?;
             Ok(if found { Flow::Next } else { jump })
         }
         Opcode::SeekGE | Opcode::SeekGT if is_rowid_table(vm, p1) => {
@@ -212,6 +213,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 _ => return Err(super::internal("rowid seek on a non-table cursor")),
             };
+            spill_ok(vm, p1)?;
             Ok(if found { Flow::Next } else { jump })
         }
         Opcode::SeekLE | Opcode::SeekLT if is_rowid_table(vm, p1) => {
@@ -240,6 +242,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 _ => return Err(super::internal("rowid seek on a non-table cursor")),
             };
+            spill_ok(vm, p1)?;
             Ok(if found { Flow::Next } else { jump })
         }
         Opcode::SeekGE | Opcode::SeekGT | Opcode::SeekLE | Opcode::SeekLT => {
@@ -285,6 +288,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 _ => return Err(super::internal("seek on a non-index cursor")),
             };
+            spill_ok(vm, p1)?;
             Ok(if found { Flow::Next } else { jump })
         }
         Opcode::IdxGE | Opcode::IdxGT | Opcode::IdxLE | Opcode::IdxLT => {
@@ -348,6 +352,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 Some(VmCursor::Ephemeral(e)) => e.seek_forward(&key, |o| o != Ordering::Less),
                 _ => return Err(super::internal("found on a non-index cursor")),
             };
+            spill_ok(vm, p1)?;
             let equal = if found {
                 match current_vs(vm, env, p1, &key)? {
                     Poll::Ready(o) => o == Ordering::Equal,
@@ -440,4 +445,14 @@ fn btree_vs(c: &mut BtreeCursor, env: &mut ConnState, key: &[ValueRef<'_>]) -> R
     };
     let ki = c.key_info.as_deref().unwrap_or(&crate::value::record::NO_KEY_INFO);
     Ok(Poll::Ready(crate::value::record::compare_record_prefix(record, key, ki)?))
+}
+
+/// A transient table's spill file failed under the seek just made (it
+/// then found nothing): the error, as SQLite's pager reports its I/O
+/// errors.
+fn spill_ok(vm: &Vm, cur: i32) -> Result<()> {
+    match vm.cursors.get(cur as usize) {
+        Some(Some(VmCursor::Ephemeral(e))) => e.rows.check(),
+        _ => Ok(()),
+    }
 }

@@ -90,7 +90,7 @@ fn in_list(vm: &Vm, insns: &[Insn], env: &mut ConnState, pc: usize, load: &Insn,
         return;
     }
     for _ in 0..WINDOW {
-        let Some(next) = (if backwards { e.rows.prev(at) } else { e.rows.next(at) }) else { break };
+        let Some(next) = (if backwards { e.rows.peek_prev(at) } else { e.rows.peek_next(at) }) else { break };
         at = next;
         let Some(v) = e.rows.get(at).and_then(|(_, r)| r.get(col)) else { continue };
         match index {
@@ -190,7 +190,7 @@ fn run_ahead(vm: &Vm, insns: &[Insn], env: &mut ConnState) {
     for _ in 0..WINDOW {
         let moved = match &mut outer {
             Outer::Table(s) => matches!(s.cursor.next(&mut env.dbs[s.db].btree), Ok(Poll::Ready(true))),
-            Outer::List { rows, at, .. } => match if backwards { rows.prev(*at) } else { rows.next(*at) } {
+            Outer::List { rows, at, .. } => match if backwards { rows.peek_prev(*at) } else { rows.peek_next(*at) } {
                 Some(p) => {
                     *at = p;
                     true

@@ -203,8 +203,13 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Fl
             // index holding them, an `IN (SELECT ...)`); P2: the xFilter
             // argument that carries them all (see `vtab::in_list`).
             let vals: Vec<Value> = if insn.p5 & 1 != 0 {
-                match vm.cursors.get(insn.p1 as usize).and_then(|c| c.as_ref()) {
-                    Some(VmCursor::Ephemeral(e)) => e.rows.iter().filter_map(|(_, r)| r.first().cloned()).collect(),
+                match vm.cursors.get_mut(insn.p1 as usize).and_then(|c| c.as_mut()) {
+                    Some(VmCursor::Ephemeral(e)) => {
+                        let mut firsts = Vec::with_capacity(e.rows.len());
+                        e.rows.each(|(_, r)| firsts.extend(r.first().cloned()));
+                        e.rows.check()?;
+                        firsts
+                    }
                     _ => return Err(internal("VInitIn without an ephemeral index")),
                 }
             } else {

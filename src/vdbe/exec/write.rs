@@ -160,6 +160,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                         decode_record(data)?
                     };
                     e.insert_row(rowid, row);
+                    e.rows.check()?;
                 }
                 _ => return Err(super::internal("insert on a non-table cursor")),
             }
@@ -239,7 +240,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     pend!(c.cursor.insert(bt, key, &[]));
                     c.eof = false;
                 }
-                Some(VmCursor::Ephemeral(e)) => e.insert_key(decode_record(rec)?),
+                Some(VmCursor::Ephemeral(e)) => {
+                    e.insert_key(decode_record(rec)?);
+                    e.rows.check()?;
+                }
                 Some(VmCursor::Sorter(s)) => s.push(rec),
                 _ => return Err(super::internal("index insert on a non-index cursor")),
             }
