@@ -477,6 +477,15 @@ mod tests {
             p = rows.next(q);
         }
         assert_eq!(fwd, model);
+        assert_eq!(keys_walked_back(&mut rows), model);
+        let probe = model[model.len() / 2];
+        let last = rows.last_where(|r| key(r) <= probe).unwrap();
+        assert_eq!(key(rows.get(last).unwrap()), probe);
+        assert_eq!(rows.next(last).map(|p| key(rows.get(p).unwrap())), model.iter().copied().find(|v| *v > probe));
+    }
+
+    /// The keys from the last row back to the first, returned in order.
+    fn keys_walked_back(rows: &mut SortedRows) -> Vec<i64> {
         let mut back = Vec::new();
         let mut p = rows.last();
         while let Some(q) = p {
@@ -484,11 +493,7 @@ mod tests {
             p = rows.prev(q);
         }
         back.reverse();
-        assert_eq!(back, model);
-        let probe = model[model.len() / 2];
-        let last = rows.last_where(|r| key(r) <= probe).unwrap();
-        assert_eq!(key(rows.get(last).unwrap()), probe);
-        assert_eq!(rows.next(last).map(|p| key(rows.get(p).unwrap())), model.iter().copied().find(|v| *v > probe));
+        back
     }
 
     /// The same random inserts and removals with a budget of a few
@@ -535,14 +540,7 @@ mod tests {
             all.push(key(r));
         });
         assert_eq!(all, model);
-        let mut back = Vec::new();
-        let mut p = rows.last();
-        while let Some(q) = p {
-            back.push(key(rows.get(q).unwrap()));
-            p = rows.prev(q);
-        }
-        back.reverse();
-        assert_eq!(back, model);
+        assert_eq!(keys_walked_back(&mut rows), model);
         rows.clear();
         assert!(rows.is_empty() && rows.first().is_none());
         rows.push((1, payload(1)));
