@@ -8,7 +8,8 @@
 //! ended after it).
 //!
 //! Invariants: nothing here writes; a read transaction opened here is
-//! closed before returning, whatever the reader returned.
+//! closed before returning, whatever the reader returned (checked:
+//! read_pages_closes).
 
 use super::Connection;
 use crate::btree::TxnState;
@@ -53,6 +54,8 @@ impl Connection {
         if started {
             let _ = io.block_on(|| bt.commit());
         }
+        // invariant: read_pages_closes
+        debug_assert!(!started || bt.txn_state() == TxnState::None, "a page reader left its read transaction open");
         out.map(Some)
     }
 }

@@ -11,7 +11,7 @@
 //!
 //! Invariants: every [`DocMap`] value is non-empty, its columns sorted
 //! and positions ascending; a phrase's map in [`Run::hits`] is a subset
-//! of its map in [`Run::all`].
+//! of its map in [`Run::all`] (checked: fts3_docmaps).
 
 use super::config::Config;
 use super::doclist::{self, Entry};
@@ -35,6 +35,12 @@ pub struct Run {
     pub hits: Vec<DocMap>,
     /// Matching docids, ascending.
     pub docids: Vec<i64>,
+}
+
+/// Whether every document of `m` has columns, in order, each with
+/// ascending positions.
+fn well_formed(m: &DocMap) -> bool {
+    m.values().all(|cols| !cols.is_empty() && cols.windows(2).all(|w| w[0].0 < w[1].0) && cols.iter().all(|(_, ps)| ps.windows(2).all(|w| w[0] < w[1])))
 }
 
 fn entries_to_map(entries: Vec<Entry>) -> DocMap {
@@ -267,5 +273,7 @@ pub fn run(c: &mut Connection, cfg: &Config, pending: Option<&BTreeMap<Vec<u8>, 
         apply_near(ps, ds, &lens, &mut hits);
     }
     let docids: Vec<i64> = docs(root, &hits).into_iter().collect();
+    // invariant: fts3_docmaps
+    debug_assert!(all.iter().chain(&hits).all(well_formed) && hits.iter().zip(&all).all(|(h, a)| h.keys().all(|d| a.contains_key(d))));
     Ok(Run { query, all, hits, docids })
 }

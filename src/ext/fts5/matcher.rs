@@ -8,7 +8,8 @@
 //! group keeps only the instances that take part in a qualifying clump,
 //! so what is left is what the auxiliary functions report (`xInst`).
 //!
-//! Invariant: instances of each phrase are sorted by (column, position).
+//! Invariant: instances of each phrase are sorted by (column, position)
+//! (checked: fts5_instances_sorted).
 
 use super::query::{Node, Phrase, Query};
 use super::tokenizer::{any_colocated, by_position, positioned, Token};
@@ -107,7 +108,14 @@ pub fn evaluate_hits(q: &Query, hits: &[bool], inst: &mut [Vec<Inst>]) -> bool {
 /// [`evaluate`] on instances already found (from the index): on
 /// return `inst[i]` holds those that count for this row.
 pub fn evaluate_instances(q: &Query, inst: &mut [Vec<Inst>]) -> bool {
+    // invariant: fts5_instances_sorted
+    debug_assert!(inst.iter().all(|i| sorted(i)), "phrase instances out of order");
     eval(&q.root, &q.phrases, None, inst) == Some(true)
+}
+
+/// Whether instances are in (column, position) order.
+fn sorted(inst: &[Inst]) -> bool {
+    inst.windows(2).all(|w| (w[0].col, w[0].pos) <= (w[1].col, w[1].pos))
 }
 
 /// Whether `n` is made only of empty phrases (SQLite's empty
@@ -199,6 +207,8 @@ fn eval(n: &Node, phrases: &[Phrase], hits: Option<&[bool]>, inst: &mut [Vec<Ins
 /// its first end. Anchoring each clump at the instance that ends first
 /// finds every clump; the instances kept are those of some clump.
 fn near(list: &[usize], dist: usize, inst: &mut [Vec<Inst>]) -> bool {
+    // invariant: fts5_instances_sorted
+    debug_assert!(list.iter().all(|&p| sorted(&inst[p])), "phrase instances out of order");
     let mut keep: Vec<Vec<bool>> = list.iter().map(|&p| vec![false; inst[p].len()]).collect();
     let mut any = false;
     for &anchor_p in list {

@@ -5,7 +5,9 @@
 //! depth SQLite counts for views and subqueries.
 //!
 //! Invariant: the scopes replaced while a body compiles are restored
-//! (`enter_cte_scopes`/`leave_cte_scopes`), their correlation marks kept.
+//! (`enter_cte_scopes`/`leave_cte_scopes`), their correlation marks kept;
+//! the body leaves the scopes it was given as it found them (checked:
+//! cte_scopes_restored).
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::query::pushdown::Offer;
@@ -167,6 +169,8 @@ impl<'b> Compiler<'_> {
 
     pub(in crate::sql::codegen) fn leave_cte_scopes(&mut self, mut saved: Vec<crate::sql::resolve::Scope>) {
         let passed = std::mem::take(&mut self.names.scopes);
+        // invariant: cte_scopes_restored
+        debug_assert!(passed.is_empty() || passed.len() == saved.len(), "a body left {} scopes of {}", passed.len(), saved.len());
         // Lookups that reached an outer query passed through the query
         // using the CTE too: it is correlated as well, and so are the
         // outer scopes the lookups passed.
