@@ -135,7 +135,12 @@ impl Btree {
             work[off..off + 4].copy_from_slice(&child.to_be_bytes());
         }
         self.pager.page_mut(pgno)?.copy_from_slice(&work);
-        super::page_check::debug_check_kept(&work, pgno, self.usable() as usize, was);
+        // (Consistency only, not key order: the new dividers come from the
+        // children, and a damaged child gives dividers out of order with
+        // the parent's own, which a later read reports.)
+        if was {
+            super::page_check::debug_check(&work, pgno, self.usable() as usize);
+        }
         Ok(true)
     }
 }
