@@ -52,10 +52,10 @@ impl Connection {
             f(&file, &mut read)
         };
         if started {
-            let _ = io.block_on(|| bt.commit());
+            let ended = io.block_on(|| bt.commit());
+            // invariant: read_pages_closes
+            debug_assert!(ended.is_err() || bt.txn_state() == TxnState::None, "a page reader left its read transaction open");
         }
-        // invariant: read_pages_closes
-        debug_assert!(!started || bt.txn_state() == TxnState::None, "a page reader left its read transaction open");
         out.map(Some)
     }
 }

@@ -56,10 +56,10 @@ impl Connection {
         })();
         if started {
             let bt = &mut self.state.dbs[i].btree;
-            let _ = bt.block_on(|b| b.commit());
+            let ended = bt.block_on(|b| b.commit());
+            // invariant: serialize_txn
+            debug_assert!(ended.is_err() || bt.txn_state() == TxnState::None, "serialize left its read transaction open");
         }
-        // invariant: serialize_txn
-        debug_assert!(!started || self.state.dbs[i].btree.txn_state() == TxnState::None, "serialize left its read transaction open");
         result.map(Some)
     }
 

@@ -97,7 +97,7 @@ impl TempFile {
             c.take()?;
         }
         // invariant: temp_file_copied
-        debug_assert!(f.size().is_ok_and(|n| n >= bytes.len() as u64), "a temporary file opened without the memory stage's bytes");
+        debug_assert!(!f.size().is_ok_and(|n| n < bytes.len() as u64), "a temporary file opened without the memory stage's bytes");
         Ok(f)
     }
 }

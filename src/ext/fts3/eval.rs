@@ -9,9 +9,10 @@
 //! within N tokens of the next one in the same column. The boolean tree
 //! is evaluated on the docid sets.
 //!
-//! Invariants: every [`DocMap`] value is non-empty, its columns sorted
-//! and positions ascending; a phrase's map in [`Run::hits`] is a subset
-//! of its map in [`Run::all`] (checked: fts3_docmaps).
+//! Invariants: every [`DocMap`] value is non-empty, its columns sorted;
+//! a phrase's map in [`Run::hits`] is a subset of its map in [`Run::all`]
+//! (checked: fts3_docmaps). Positions ascend as the segments give them
+//! (a damaged segment's may not: that costs matches, not safety).
 
 use super::config::Config;
 use super::doclist::{self, Entry};
@@ -37,10 +38,9 @@ pub struct Run {
     pub docids: Vec<i64>,
 }
 
-/// Whether every document of `m` has columns, in order, each with
-/// ascending positions.
+/// Whether every document of `m` has columns, in order.
 fn well_formed(m: &DocMap) -> bool {
-    m.values().all(|cols| !cols.is_empty() && cols.windows(2).all(|w| w[0].0 < w[1].0) && cols.iter().all(|(_, ps)| ps.windows(2).all(|w| w[0] < w[1])))
+    m.values().all(|cols| !cols.is_empty() && cols.windows(2).all(|w| w[0].0 < w[1].0))
 }
 
 fn entries_to_map(entries: Vec<Entry>) -> DocMap {

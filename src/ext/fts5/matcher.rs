@@ -8,8 +8,11 @@
 //! group keeps only the instances that take part in a qualifying clump,
 //! so what is left is what the auxiliary functions report (`xInst`).
 //!
-//! Invariant: instances of each phrase are sorted by (column, position)
-//! (checked: fts5_instances_sorted).
+//! Invariant: instances of each phrase found in a row (its content, or
+//! its tokens rebuilt from the index) are sorted by (column, position)
+//! (checked: fts5_instances_sorted). Those read from the index's position
+//! lists are too, unless the index is damaged (a column number that goes
+//! back), which costs matches, not safety.
 
 use super::query::{Node, Phrase, Query};
 use super::tokenizer::{any_colocated, by_position, positioned, Token};
@@ -63,6 +66,8 @@ pub fn content_instances(p: &Phrase, doc: &[Vec<Token>]) -> Vec<Inst> {
 /// [`evaluate`] on a row's tokenized columns.
 pub fn evaluate_tokens(q: &Query, doc: &[Vec<Token>], inst: &mut Vec<Vec<Inst>>) -> bool {
     *inst = q.phrases.iter().map(|p| token_instances(p, doc)).collect();
+    // invariant: fts5_instances_sorted
+    debug_assert!(inst.iter().all(|i| sorted(i)), "phrase instances out of order");
     eval(&q.root, &q.phrases, None, inst) == Some(true)
 }
 
@@ -93,6 +98,8 @@ fn instances_by(p: &Phrase, ncol: usize, len: impl Fn(usize) -> usize, holds: im
 /// instances of phrase `i` that count for this row.
 pub fn evaluate(q: &Query, doc: &[Vec<String>], inst: &mut Vec<Vec<Inst>>) -> bool {
     *inst = q.phrases.iter().map(|p| phrase_instances(p, doc)).collect();
+    // invariant: fts5_instances_sorted
+    debug_assert!(inst.iter().all(|i| sorted(i)), "phrase instances out of order");
     eval(&q.root, &q.phrases, None, inst) == Some(true)
 }
 
@@ -108,8 +115,6 @@ pub fn evaluate_hits(q: &Query, hits: &[bool], inst: &mut [Vec<Inst>]) -> bool {
 /// [`evaluate`] on instances already found (from the index): on
 /// return `inst[i]` holds those that count for this row.
 pub fn evaluate_instances(q: &Query, inst: &mut [Vec<Inst>]) -> bool {
-    // invariant: fts5_instances_sorted
-    debug_assert!(inst.iter().all(|i| sorted(i)), "phrase instances out of order");
     eval(&q.root, &q.phrases, None, inst) == Some(true)
 }
 
@@ -207,8 +212,6 @@ fn eval(n: &Node, phrases: &[Phrase], hits: Option<&[bool]>, inst: &mut [Vec<Ins
 /// its first end. Anchoring each clump at the instance that ends first
 /// finds every clump; the instances kept are those of some clump.
 fn near(list: &[usize], dist: usize, inst: &mut [Vec<Inst>]) -> bool {
-    // invariant: fts5_instances_sorted
-    debug_assert!(list.iter().all(|&p| sorted(&inst[p])), "phrase instances out of order");
     let mut keep: Vec<Vec<bool>> = list.iter().map(|&p| vec![false; inst[p].len()]).collect();
     let mut any = false;
     for &anchor_p in list {
@@ -247,5 +250,7 @@ pub fn phrase_instances_multi(p: &Phrase, doc: &[Vec<Vec<String>>]) -> Vec<Inst>
 /// [`evaluate`] for a row read back from the index.
 pub fn evaluate_multi(q: &Query, doc: &[Vec<Vec<String>>], inst: &mut Vec<Vec<Inst>>) -> bool {
     *inst = q.phrases.iter().map(|p| phrase_instances_multi(p, doc)).collect();
+    // invariant: fts5_instances_sorted
+    debug_assert!(inst.iter().all(|i| sorted(i)), "phrase instances out of order");
     eval(&q.root, &q.phrases, None, inst) == Some(true)
 }

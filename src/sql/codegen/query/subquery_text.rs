@@ -6,8 +6,8 @@
 //!
 //! Invariant: the scopes replaced while a body compiles are restored
 //! (`enter_cte_scopes`/`leave_cte_scopes`), their correlation marks kept;
-//! the body leaves the scopes it was given as it found them (checked:
-//! cte_scopes_restored).
+//! a body compiled without error leaves the scopes it was given as it
+//! found them (checked: cte_scopes_restored).
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::query::pushdown::Offer;
@@ -114,6 +114,8 @@ impl<'b> Compiler<'_> {
             _ => Err(Error::sql("malformed view or CTE")),
         });
         self.expansion.counted_froms = saved_counted;
+        // invariant: cte_scopes_restored
+        debug_assert!(info.is_err() || self.names.scopes.is_empty() || self.names.scopes.len() == saved_scopes.len(), "a body left its scopes changed");
         self.leave_cte_scopes(saved_scopes);
         self.names.aliases = saved_aliases;
         let info = match info? {
@@ -169,8 +171,6 @@ impl<'b> Compiler<'_> {
 
     pub(in crate::sql::codegen) fn leave_cte_scopes(&mut self, mut saved: Vec<crate::sql::resolve::Scope>) {
         let passed = std::mem::take(&mut self.names.scopes);
-        // invariant: cte_scopes_restored
-        debug_assert!(passed.is_empty() || passed.len() == saved.len(), "a body left {} scopes of {}", passed.len(), saved.len());
         // Lookups that reached an outer query passed through the query
         // using the CTE too: it is correlated as well, and so are the
         // outer scopes the lookups passed.
