@@ -494,30 +494,27 @@ pub fn parse_in(
     if only.is_some() && detail == Detail::None {
         return Err(not_supported("column"));
     }
-    let query = Query { phrases: p.phrases, root };
     // invariant: fts5_query_phrases
-    debug_assert!(query.well_formed(columns.len()), "malformed fts5 query tree {query:?}");
-    Ok(query)
+    debug_assert!(well_formed(&p.phrases, &root, columns.len()), "malformed fts5 query tree {root:?}");
+    Ok(Query { phrases: p.phrases, root })
 }
 
-impl Query {
-    /// Whether the tree names valid phrases in text order and each
-    /// phrase has a column mask of `ncols` entries.
-    fn well_formed(&self, ncols: usize) -> bool {
-        fn walk(n: &Node, last: &mut Option<usize>, count: usize) -> bool {
-            let mut next = |i: usize| {
-                let ok = i < count && last.is_none_or(|l| l < i);
-                *last = Some(i);
-                ok
-            };
-            match n {
-                Node::Phrase(i) => next(*i),
-                Node::Near(v, _) => v.iter().all(|&i| next(i)),
-                Node::And(a, b) | Node::Or(a, b) | Node::Not(a, b) => walk(a, last, count) && walk(b, last, count),
-            }
+/// Whether `root` names phrases of `phrases` in text order and each
+/// phrase has a column mask of `ncols` entries.
+fn well_formed(phrases: &[Phrase], root: &Node, ncols: usize) -> bool {
+    fn walk(n: &Node, last: &mut Option<usize>, count: usize) -> bool {
+        let mut next = |i: usize| {
+            let ok = i < count && last.is_none_or(|l| l < i);
+            *last = Some(i);
+            ok
+        };
+        match n {
+            Node::Phrase(i) => next(*i),
+            Node::Near(v, _) => v.iter().all(|&i| next(i)),
+            Node::And(a, b) | Node::Or(a, b) | Node::Not(a, b) => walk(a, last, count) && walk(b, last, count),
         }
-        self.phrases.iter().all(|p| p.cols.len() == ncols) && walk(&self.root, &mut None, self.phrases.len())
     }
+    phrases.iter().all(|p| p.cols.len() == ncols) && walk(root, &mut None, phrases.len())
 }
 
 /// Whether `n` is a phrase or NEAR group that matches no row: its
