@@ -9,7 +9,8 @@
 //! Invariant: it only acts when the page stays at least a third full (so
 //! no balancing is due) and its free-space bookkeeping reads sane; in every
 //! other case it changes nothing and answers `false`, and the caller takes
-//! the general path (which repacks the page and balances it).
+//! the general path (which repacks the page and balances it) (checked:
+//! drop_in_place_third_full).
 //!
 //! Invariant: a free-byte count noted for a page's bytes
 //! ([`crate::pager::Pager::note_free_bytes`]) is what a walk of its free
@@ -57,6 +58,7 @@ impl Btree {
         // Bytes in use after the delete, counted as `page::underfull` does.
         let hdr = page::header_offset(pgno);
         let Some(used) = usable.checked_sub(hdr + free_before + size + 2) else { return Ok(false) };
+        // invariant: drop_in_place_third_full
         if !root && used * 3 < usable {
             return Ok(false);
         }

@@ -9,7 +9,8 @@
 //!
 //! Invariant: an answer is only given when the leaf alone proves it (the
 //! neighbours' rowids, or the path's interior levels all on their first
-//! or last child); otherwise `None`, and the caller seeks from the root.
+//! or last child); otherwise `None`, and the caller seeks from the root
+//! (checked: near_proven).
 
 use super::balance::Level;
 use super::page::{self, PageKind};
@@ -89,6 +90,7 @@ impl Btree {
         if rowid > here {
             if top.idx + 1 < n {
                 let next = self.leaf_rowid(data, &h, top.idx + 1)?;
+                // invariant: near_proven
                 return if rowid <= next { spot(top.idx + 1, rowid == next) } else { Ok(None) };
             }
             if last_leaf || self.on_edge(path, true)? {

@@ -22,8 +22,9 @@
 //! Invariant: an in-place change keeps a table page's keys in order (a
 //! leaf's rowids ascend strictly, an interior page's dividers never
 //! descend) when they were before (checked: btree_key_order). (A page
-//! rebuilt whole is not checked for order: its cells may come from a
-//! damaged page whose keys were already out of order.)
+//! rebuilt whole, or a parent whose dividers were spliced in from its
+//! children, is not checked for order: its cells may come from a damaged
+//! page whose keys were already out of order.)
 //!
 //! A page rebuilt whole (a node written packed) must pass the first invariant
 //! every time ([`debug_check`]). A page changed in place is checked only if it

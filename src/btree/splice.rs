@@ -13,7 +13,8 @@
 //! `false` when the new dividers do not fit in the page's free space as it
 //! is laid out, when the free-space bookkeeping does not read sane, or
 //! with auto_vacuum, whose pointer map needs every moved child noted);
-//! the caller then takes the general path.
+//! the caller then takes the general path. The layout is tried on a copy
+//! of the page, written back only whole (checked: splice_all_or_nothing).
 
 use super::drop_cell::{add_free_block, free_bytes};
 use super::page;
@@ -105,6 +106,7 @@ impl Btree {
                 0 => 65536,
                 v => v,
             };
+            // invariant: splice_all_or_nothing
             if content < ptr_end {
                 return Ok(false);
             }
@@ -133,7 +135,12 @@ impl Btree {
             work[off..off + 4].copy_from_slice(&child.to_be_bytes());
         }
         self.pager.page_mut(pgno)?.copy_from_slice(&work);
-        super::page_check::debug_check_kept(&work, pgno, self.usable() as usize, was);
+        // (Consistency only, not key order: the new dividers come from the
+        // children, and a damaged child gives dividers out of order with
+        // the parent's own, which a later read reports.)
+        if was {
+            super::page_check::debug_check(&work, pgno, self.usable() as usize);
+        }
         Ok(true)
     }
 }

@@ -8,7 +8,8 @@
 //! ended after it).
 //!
 //! Invariants: nothing here writes; a read transaction opened here is
-//! closed before returning, whatever the reader returned.
+//! closed before returning, whatever the reader returned (checked:
+//! read_pages_closes).
 
 use super::Connection;
 use crate::btree::TxnState;
@@ -51,7 +52,9 @@ impl Connection {
             f(&file, &mut read)
         };
         if started {
-            let _ = io.block_on(|| bt.commit());
+            let ended = io.block_on(|| bt.commit());
+            // invariant: read_pages_closes
+            debug_assert!(ended.is_err() || bt.txn_state() == TxnState::None, "a page reader left its read transaction open");
         }
         out.map(Some)
     }

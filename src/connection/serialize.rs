@@ -14,8 +14,10 @@
 //! caller's buffer, and `SQLITE_SERIALIZE_NOCOPY` is answered with NULL
 //! (allowed: the image is not one contiguous buffer the caller could use).
 //!
-//! Invariant: neither runs inside a transaction on that database
-//! (deserialize: `SQLITE_BUSY`, as SQLite); serialize joins an open one.
+//! Invariant: deserialize never runs inside a transaction on that
+//! database (`SQLITE_BUSY`, as SQLite); serialize joins an open one, or
+//! opens a read transaction of its own and closes it before returning
+//! (checked: serialize_txn).
 
 use super::Connection;
 use crate::btree::{Btree, BtreeOptions, TxnState};
@@ -54,7 +56,9 @@ impl Connection {
         })();
         if started {
             let bt = &mut self.state.dbs[i].btree;
-            let _ = bt.block_on(|b| b.commit());
+            let ended = bt.block_on(|b| b.commit());
+            // invariant: serialize_txn
+            debug_assert!(ended.is_err() || bt.txn_state() == TxnState::None, "serialize left its read transaction open");
         }
         result.map(Some)
     }
@@ -69,6 +73,7 @@ impl Connection {
             // TEMP cannot be replaced (SQLite's rule).
             return Err(Error::code(SQLITE_ERROR));
         }
+        // invariant: serialize_txn
         if self.state.dbs[i].btree.txn_state() != TxnState::None || self.state.active_statements > 0 {
             return Err(Error::code(SQLITE_BUSY));
         }

@@ -27,7 +27,9 @@
 //!
 //! Invariants: the fcntl locks the process holds always equal the strongest
 //! level of any of its connections; a descriptor is only closed while the
-//! process holds no lock on the inode.
+//! process holds no lock on the inode. Every holder counts as a SHARED
+//! holder, and the process level is none exactly when no connection holds
+//! a lock (checked: lock_process_counts).
 //!
 //! Invariant: a connection's level moves as SQLite's `unixLock` and
 //! `unixUnlock` allow: SHARED first, RESERVED only from SHARED, PENDING
@@ -97,6 +99,8 @@ pub fn release_inode(dev: u64, ino: u64, inode: &InodeLock, file: std::fs::File)
     if st.n_lock > 0 {
         st.deferred.push(file);
     } else {
+        // invariant: lock_process_counts
+        debug_assert!(st.level.is_none() && st.n_shared == 0, "a descriptor closed while the process holds {:?}", st.level);
         drop(file);
         st.deferred.clear();
     }
@@ -276,6 +280,14 @@ pub fn unlock(fd: RawFd, inode: &InodeLock, held: &mut LockLevel, want: LockLeve
             st.deferred.clear();
         }
     }
+    // invariant: lock_process_counts
+    debug_assert!(
+        st.n_shared == st.n_lock && (st.n_lock == 0) == st.level.is_none(),
+        "{} holders, {} SHARED, process at {:?}",
+        st.n_lock,
+        st.n_shared,
+        st.level
+    );
     *held = want;
     Ok(())
 }

@@ -6,8 +6,9 @@
 //! record, the `-shm` mapping, the siblings' directory handle) is shared
 //! too, through `lock`, `shm` and `sibling`.
 //!
-//! Invariant: the file returned is not a directory, and its metadata is
-//! the one read right after the open (device and inode for the lock table).
+//! Invariant: the file returned is not a directory (checked:
+//! posix_open_not_dir), and its metadata is the one read right after the
+//! open (device and inode for the lock table).
 
 use super::OpenOptions;
 use crate::error::{Error, Result, SQLITE_CANTOPEN};
@@ -31,6 +32,7 @@ pub fn open(path: &str, opts: &OpenOptions) -> Result<(std::fs::File, std::fs::M
         err
     })?;
     let meta = file.metadata().map_err(|_| Error::code(SQLITE_CANTOPEN))?;
+    // invariant: posix_open_not_dir
     if meta.is_dir() {
         return Err(Error::code(crate::error::SQLITE_CANTOPEN_ISDIR));
     }

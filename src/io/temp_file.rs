@@ -18,7 +18,8 @@
 //! before the file exists are dropped, as SQLite's reach no file then.
 //!
 //! Invariant: once [`Stage::File`], never back to memory; the bytes the
-//! memory stage held are all in the file before the write that opened it.
+//! memory stage held are all in the file before the write that opened it
+//! (checked: temp_file_copied).
 
 use super::{Buffer, Completion, CompletionResult, File, FileHint, FileKind, IoBackend, LockLevel, OpenOptions};
 use crate::error::Result;
@@ -95,6 +96,8 @@ impl TempFile {
             }
             c.take()?;
         }
+        // invariant: temp_file_copied
+        debug_assert!(!f.size().is_ok_and(|n| n < bytes.len() as u64), "a temporary file opened without the memory stage's bytes");
         Ok(f)
     }
 }

@@ -10,8 +10,9 @@
 //!
 //! Invariants: while the descriptor has been handed out, the timer is
 //! armed at or before the earliest deadline not yet finished (`armed`
-//! records it; arming only ever moves it earlier between polls, and each
-//! poll sets it again from what is left); a poll that finished requests
+//! records it; arming only ever moves it earlier between polls (checked:
+//! wake_armed_earliest), and each poll sets it again from what is left);
+//! a poll that finished requests
 //! arms it to fire at once, so an event loop that polls just before it
 //! sleeps is not put to sleep on completions its statements have not seen
 //! (the contract of the io_uring backend's eventfd too). Before the
@@ -78,6 +79,7 @@ impl WakeFd {
     pub fn arm_before(&self, deadline: Instant) {
         let Some(Some(fds)) = self.fds.get() else { return };
         let mut armed = self.armed.lock().unwrap_or_else(|p| p.into_inner());
+        // invariant: wake_armed_earliest
         if armed.is_some_and(|a| a <= deadline) {
             return;
         }

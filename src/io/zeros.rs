@@ -7,8 +7,9 @@
 //! page read from it with its shared zero page, so reading a gigabyte of
 //! it adds nothing to the resident set or the commit charge.
 //!
-//! Invariants: mapped at most once per process and never unmapped (the
-//! slices it hands out are `'static`); never writable.
+//! The region is mapped at most once per process (a `OnceLock`) and never
+//! unmapped (the slices it hands out are `'static`); it is mapped
+//! `PROT_READ`, so never writable.
 #![allow(unsafe_code, reason = "maps the read-only zero page with `libc::mmap` and lends it as a `'static` slice")]
 
 use std::sync::OnceLock;

@@ -38,7 +38,7 @@
 //!   restores the old one (checked: crash_leaves_old_or_new).
 //! - Commit is a state machine ([`commit::CommitStep`]); re-entering after
 //!   `Pending` or `SQLITE_BUSY` continues where it stopped, never redoing a
-//!   finished step.
+//!   finished step (checked: commit_steps_forward).
 //!
 //! WAL mode ([`wal`], glue in `wal_mode.rs`): when the header says file
 //! format 2/2 or a `-wal` file exists, the journal is replaced by the

@@ -11,8 +11,9 @@
 //! ([`RecoveryStep`]): each step submits its requests once and returns
 //! `Pending` until they complete.
 //!
-//! Invariants: the journal is re-checked after EXCLUSIVE is held (another
-//! process may have recovered it meanwhile); it is finalized only after the
+//! Invariants: the journal is re-checked, played back and finalized only
+//! while EXCLUSIVE is held (another process may have recovered it
+//! meanwhile) (checked: recovery_exclusive); it is finalized only after the
 //! restored database is synced, so a crash during recovery leaves it hot.
 
 use super::{header, journal, JournalMode, Pager};
@@ -111,6 +112,8 @@ impl Pager {
                 if !self.file.lock(LockLevel::Exclusive)? {
                     return Err(Error::code(SQLITE_BUSY));
                 }
+                // invariant: recovery_exclusive
+                debug_assert!(self.holds_exclusive(), "hot journal re-checked without EXCLUSIVE");
                 if !self.io.backend().exists(&self.journal_path)? {
                     // Someone else recovered it between our checks.
                     self.file.unlock(LockLevel::Shared)?;
@@ -156,6 +159,8 @@ impl Pager {
                     }
                 }
                 let ps = pb.page_size as u64;
+                // invariant: recovery_exclusive
+                debug_assert!(self.holds_exclusive(), "hot journal played back without EXCLUSIVE");
                 let mut cs = Vec::with_capacity(pb.pages.len());
                 for (pgno, data) in pb.pages {
                     if pb.initial_pages != 0 && pgno > pb.initial_pages {
@@ -206,9 +211,17 @@ impl Pager {
         Ok(Poll::Ready(Some(next)))
     }
 
+    /// Debug builds: whether the file holds EXCLUSIVE (or is not locked
+    /// at all), as recovery requires.
+    fn holds_exclusive(&self) -> bool {
+        !self.locks_file() || self.file.lock_level() == LockLevel::Exclusive
+    }
+
     /// Finalize a hot journal per the journal mode (its database restored,
     /// or its transaction committed under a super-journal now gone).
     fn finalize_recovered(&mut self, jf: Arc<dyn File>) -> Result<RecoveryStep> {
+        // invariant: recovery_exclusive
+        debug_assert!(self.holds_exclusive(), "hot journal finalized without EXCLUSIVE");
         let c = match self.journal_mode {
             JournalMode::Truncate => Some(jf.truncate(0)?),
             JournalMode::Persist => Some(jf.write(0, Buffer::zeroed(28))?),

@@ -23,8 +23,8 @@
 //! - a **spill** is a dirty page written before its commit because the
 //!   cache overflowed (it is counted as a write too, as in SQLite).
 //!
-//! Invariant: counters only grow, except through [`Pager::cache_stat`]'s
-//! reset; they live in `Cell`s because hits are counted where the B-tree
+//! Invariant: counters only grow (never wrap), except through
+//! [`Pager::cache_stat`]'s reset (checked: pager_stats_grow); they live in `Cell`s because hits are counted where the B-tree
 //! only borrows the pager (its page reads take `&self`).
 
 use super::Pager;
@@ -53,6 +53,8 @@ pub enum CacheStat {
 }
 
 fn bump(c: &Cell<u64>, n: u64) {
+    // invariant: pager_stats_grow
+    debug_assert!(c.get().checked_add(n).is_some(), "a pager counter wrapped");
     c.set(c.get().wrapping_add(n));
 }
 

@@ -18,7 +18,8 @@
 //! file, deleting it) are in `vdbe/exec/super_commit.rs`.
 //!
 //! Invariant: a journal's super-journal record is written once per
-//! transaction, after its page records and before its sync.
+//! transaction, after its page records (no page record follows it) and
+//! before its sync (checked: super_record_last).
 
 use super::{journal, JournalMode, Pager, Synchronous};
 use crate::error::Result;

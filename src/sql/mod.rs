@@ -15,7 +15,8 @@
 //!
 //! Invariant: compiling never touches the database; everything a program
 //! needs from the schema is baked into it together with the schema cookie
-//! it was compiled against (checked again by `Transaction`).
+//! it was compiled against, checked again by `Transaction` before the
+//! program reads anything (checked: schema_cookie_current).
 
 pub mod bom;
 pub mod codegen;

@@ -11,8 +11,10 @@
 //! installs as the source, as SQLite asks the default VFS) gives SQLite's
 //! numbers.
 //!
-//! Invariants: seeded on the first draw and on the first draw after
-//! [`reset`]; the state is only touched under its mutex.
+//! Invariant: seeded on the first draw and on the first draw after
+//! [`reset`], so no block comes from an unseeded state (checked:
+//! prng_seeded). The state is only touched under its mutex (a `static`
+//! `Mutex`, the only way to it).
 
 use std::sync::Mutex;
 
@@ -126,6 +128,8 @@ pub fn fill(buf: &mut [u8]) {
         buf[pos..pos + n].copy_from_slice(&p.out[..n]);
         pos += n;
         p.state[12] = p.state[12].wrapping_add(1);
+        // invariant: prng_seeded
+        debug_assert!(p.state[..4] == CONSTANTS, "a block drawn from an unseeded generator");
         p.out = block(&p.state);
         p.left = 64;
     }

@@ -8,8 +8,8 @@
 //! register is copied, and drops it where SQLite turns the value into a
 //! plain NULL (a record, a sorter, a table).
 //!
-//! Invariant: the payload's own `Drop` runs exactly once, when the last
-//! copy of the value is dropped.
+//! The payload lives in an `Arc`, so its own `Drop` runs exactly once,
+//! when the last copy of the value is dropped.
 
 use std::any::Any;
 use std::sync::Arc;

@@ -9,7 +9,8 @@
 //! TEXT of (N-13)/2 bytes.
 //!
 //! Invariants: the encoder picks the smallest integer serial type, exactly
-//! as SQLite does, so records are byte-identical to SQLite's; the decoder
+//! as SQLite does, so records are byte-identical to SQLite's (checked:
+//! record_smallest_int); the decoder
 //! never panics and never reads outside the record: every inconsistency
 //! (header larger than the record, a header varint running off its end,
 //! a body shorter than the header promises) is
@@ -105,7 +106,7 @@ pub fn serial_type_of(v: &ValueRef<'_>, file_format: u32) -> u64 {
         ValueRef::Null => 0,
         ValueRef::Integer(i) => {
             let u = if i < 0 { !(i as u64) } else { i as u64 };
-            if u <= 127 {
+            let st = if u <= 127 {
                 if (i == 0 || i == 1) && file_format >= FORMAT_WITH_INT_CONSTANTS {
                     8 + i as u64
                 } else {
@@ -121,11 +122,27 @@ pub fn serial_type_of(v: &ValueRef<'_>, file_format: u32) -> u64 {
                 5
             } else {
                 6
-            }
+            };
+            // invariant: record_smallest_int
+            debug_assert!(smallest_int_type(i, st), "integer {i} given serial type {st}");
+            st
         }
         ValueRef::Real(_) => 7,
         ValueRef::Text(t) => t.len() as u64 * 2 + 13,
         ValueRef::Blob(b) => b.len() as u64 * 2 + 12,
+    }
+}
+
+/// Whether `st` is the smallest serial type that holds integer `i`
+/// (the constants 8 and 9 for 0 and 1 where the format has them).
+fn smallest_int_type(i: i64, st: u64) -> bool {
+    // Whether `i` survives truncation to `n` bytes (sign-extended).
+    let fits = |n: u64| n >= 8 || (i << (64 - 8 * n)) >> (64 - 8 * n) == i;
+    let len = |st: u64| serial_type_len(st).unwrap_or(8);
+    match st {
+        8 | 9 => i == st as i64 - 8,
+        1..=6 => fits(len(st)) && (st == 1 || !fits(len(st - 1))),
+        _ => false,
     }
 }
 

@@ -9,7 +9,8 @@
 //!
 //! Invariants: `columns` is never empty (a table declared without
 //! columns has one named `content`); `prefixes` hold distinct lengths in
-//! the order given, each a separate index after the main one.
+//! the order given, each a separate index after the main one (checked:
+//! fts3_config_shape).
 
 use super::tokenizer::{self, Tokenizer};
 use crate::error::{Error, Result};
@@ -284,5 +285,7 @@ pub fn parse(
             r => r?,
         },
     };
+    // invariant: fts3_config_shape
+    debug_assert!(!columns.is_empty() && prefixes.iter().enumerate().all(|(i, n)| *n > 0 && !prefixes[..i].contains(n)));
     Ok(Config { fts4, db, name, columns, tokenizer, prefixes, content, languageid, matchinfo_fts3, notindexed: ni, desc, compress })
 }

@@ -9,9 +9,10 @@
 //! within N tokens of the next one in the same column. The boolean tree
 //! is evaluated on the docid sets.
 //!
-//! Invariants: every [`DocMap`] value is non-empty, its columns sorted
-//! and positions ascending; a phrase's map in [`Run::hits`] is a subset
-//! of its map in [`Run::all`].
+//! Invariants: every [`DocMap`] value is non-empty, its columns sorted;
+//! a phrase's map in [`Run::hits`] is a subset of its map in [`Run::all`]
+//! (checked: fts3_docmaps). Positions ascend as the segments give them
+//! (a damaged segment's may not: that costs matches, not safety).
 
 use super::config::Config;
 use super::doclist::{self, Entry};
@@ -35,6 +36,11 @@ pub struct Run {
     pub hits: Vec<DocMap>,
     /// Matching docids, ascending.
     pub docids: Vec<i64>,
+}
+
+/// Whether every document of `m` has columns, in order.
+fn well_formed(m: &DocMap) -> bool {
+    m.values().all(|cols| !cols.is_empty() && cols.windows(2).all(|w| w[0].0 < w[1].0))
 }
 
 fn entries_to_map(entries: Vec<Entry>) -> DocMap {
@@ -267,5 +273,7 @@ pub fn run(c: &mut Connection, cfg: &Config, pending: Option<&BTreeMap<Vec<u8>, 
         apply_near(ps, ds, &lens, &mut hits);
     }
     let docids: Vec<i64> = docs(root, &hits).into_iter().collect();
+    // invariant: fts3_docmaps
+    debug_assert!(all.iter().chain(&hits).all(well_formed) && hits.iter().zip(&all).all(|(h, a)| h.keys().all(|d| a.contains_key(d))));
     Ok(Run { query, all, hits, docids })
 }

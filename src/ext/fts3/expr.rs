@@ -11,7 +11,8 @@
 //! table's tokenizer into one phrase per token.
 //!
 //! Invariants: phrases are numbered left to right as written (the order
-//! `matchinfo()` reports them in); a NEAR group holds only phrases; an
+//! `matchinfo()` reports them in) (checked: fts3_phrase_order); a NEAR
+//! group holds only phrases, each but the last with its distance; an
 //! empty query or one with an empty phrase parses to `None` (matches no
 //! row), a malformed one to SQLite's "malformed MATCH expression" error.
 
@@ -90,7 +91,24 @@ pub fn parse(q: &[u8], tok: &dyn Tokenizer, columns: &[String], default_col: Opt
     if p.empty {
         return Ok(Query { root: None, phrases: p.phrases });
     }
+    // invariant: fts3_phrase_order
+    debug_assert!(in_text_order(&root, &mut None, p.phrases.len()), "fts3 query tree out of order: {root:?}");
     Ok(Query { root: Some(root), phrases: p.phrases })
+}
+
+/// Whether `e` names phrases below `count` in ascending order (after
+/// `last`), each NEAR group with one distance fewer than phrases.
+fn in_text_order(e: &Expr, last: &mut Option<usize>, count: usize) -> bool {
+    let mut next = |i: usize| {
+        let ok = i < count && last.is_none_or(|l| l < i);
+        *last = Some(i);
+        ok
+    };
+    match e {
+        Expr::Phrase(i) => next(*i),
+        Expr::Near(v, d) => d.len() + 1 == v.len() && v.iter().all(|&i| next(i)),
+        Expr::And(a, b) | Expr::Or(a, b) | Expr::Not(a, b) => in_text_order(a, last, count) && in_text_order(b, last, count),
+    }
 }
 
 fn is_space(b: u8) -> bool {

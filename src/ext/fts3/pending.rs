@@ -10,8 +10,10 @@
 //! document in older segments); an update deletes then inserts the same
 //! docid, the insert filling the marker's positions.
 //!
-//! Invariants: within a term, entries are in ascending docid order with
-//! no docid twice; all pending entries share one language id.
+//! Invariant: within a term, entries are in ascending docid order with
+//! no docid twice (checked: fts3_pending_order). All pending entries
+//! share one language id ([`Pending::needs_flush`] asks for a flush
+//! before another language's document).
 
 use super::doclist::Entry;
 use super::varint;
@@ -125,6 +127,8 @@ impl Pending {
         let list = map.get_mut(term).expect("the term's doclist was just made");
         added += new_doc_bytes(list, docid);
         if list.last().is_none_or(|e| e.docid != docid) {
+            // invariant: fts3_pending_order
+            debug_assert!(list.last().is_none_or(|e| e.docid < docid), "pending docid {docid} out of order");
             list.push(Entry { docid, cols: Vec::new() });
         }
         (list.last_mut().expect("the docid's entry was just made"), added)

@@ -6,7 +6,7 @@
 //!
 //! Invariant: every statement prepared here is stepped to completion (or
 //! dropped) before the helper returns, so no statement outlives the
-//! method that lent the connection.
+//! method that lent the connection (checked: fts3_shadow_stmt_done).
 
 use crate::connection::{Connection, StepResult};
 use crate::error::{Error, Result};
@@ -31,7 +31,11 @@ pub fn query(c: &mut Connection, sql: &str, params: &[Value]) -> Result<Vec<Vec<
     loop {
         match stmt.step(c)? {
             StepResult::Row => rows.push((0..stmt.column_count()).map(|i| stmt.column(i).clone()).collect()),
-            StepResult::Done => return Ok(rows),
+            StepResult::Done => {
+                // invariant: fts3_shadow_stmt_done
+                debug_assert!(!stmt.busy(), "a shadow-table statement still busy after its last row");
+                return Ok(rows);
+            }
             StepResult::Io => continue,
         }
     }

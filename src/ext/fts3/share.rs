@@ -4,7 +4,8 @@
 //! ([`Share`]: the table, the query being run, the current row), found by
 //! the token the hidden column carries in a process-wide registry.
 //!
-//! Invariant: tokens are never reused while their cursor lives.
+//! Invariant: tokens are never reused while their cursor lives: a token
+//! still registered is skipped (checked: fts3_token_unique).
 
 use super::config::Config;
 use super::eval::Run;
@@ -69,6 +70,7 @@ pub fn register_cursor(share: &Arc<Mutex<Share>>) -> u32 {
     let mut r = registry().lock().unwrap_or_else(|e| e.into_inner());
     loop {
         let t = TAG | (NEXT.fetch_add(1, Ordering::Relaxed) & 0xffff);
+        // invariant: fts3_token_unique
         if t != TAG && !r.contains_key(&t) {
             r.insert(t, Arc::downgrade(share));
             return t;

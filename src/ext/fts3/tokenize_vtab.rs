@@ -15,7 +15,7 @@
 //! and a NULL input gives no rows.
 //!
 //! Invariant: a cursor's tokens are those of one input, in text order, and
-//! `at` never passes their count.
+//! `at` never passes their count (checked: fts3_tokenize_cursor_at).
 
 use super::config::dequote;
 use super::tokenizer::registry::Registry;
@@ -133,6 +133,7 @@ impl VTabCursor for TokenizeCursor {
     }
 
     fn column(&mut self, _host: &mut dyn VmHost, ctx: &mut ColumnContext) -> Result<Value> {
+        // invariant: fts3_tokenize_cursor_at
         debug_assert!(self.at <= self.tokens.len());
         let Some(t) = self.tokens.get(self.at) else { return Ok(Value::Null) };
         Ok(match ctx.column {

@@ -8,7 +8,11 @@
 //! group keeps only the instances that take part in a qualifying clump,
 //! so what is left is what the auxiliary functions report (`xInst`).
 //!
-//! Invariant: instances of each phrase are sorted by (column, position).
+//! Invariant: instances of each phrase found in a row (its content, or
+//! its tokens rebuilt from the index) are sorted by (column, position)
+//! (checked: fts5_instances_sorted). Those read from the index's position
+//! lists are too, unless the index is damaged (a column number that goes
+//! back), which costs matches, not safety.
 
 use super::query::{Node, Phrase, Query};
 use super::tokenizer::{any_colocated, by_position, positioned, Token};
@@ -62,6 +66,8 @@ pub fn content_instances(p: &Phrase, doc: &[Vec<Token>]) -> Vec<Inst> {
 /// [`evaluate`] on a row's tokenized columns.
 pub fn evaluate_tokens(q: &Query, doc: &[Vec<Token>], inst: &mut Vec<Vec<Inst>>) -> bool {
     *inst = q.phrases.iter().map(|p| token_instances(p, doc)).collect();
+    // invariant: fts5_instances_sorted
+    debug_assert!(inst.iter().all(|i| sorted(i)), "phrase instances out of order");
     eval(&q.root, &q.phrases, None, inst) == Some(true)
 }
 
@@ -92,6 +98,8 @@ fn instances_by(p: &Phrase, ncol: usize, len: impl Fn(usize) -> usize, holds: im
 /// instances of phrase `i` that count for this row.
 pub fn evaluate(q: &Query, doc: &[Vec<String>], inst: &mut Vec<Vec<Inst>>) -> bool {
     *inst = q.phrases.iter().map(|p| phrase_instances(p, doc)).collect();
+    // invariant: fts5_instances_sorted
+    debug_assert!(inst.iter().all(|i| sorted(i)), "phrase instances out of order");
     eval(&q.root, &q.phrases, None, inst) == Some(true)
 }
 
@@ -108,6 +116,11 @@ pub fn evaluate_hits(q: &Query, hits: &[bool], inst: &mut [Vec<Inst>]) -> bool {
 /// return `inst[i]` holds those that count for this row.
 pub fn evaluate_instances(q: &Query, inst: &mut [Vec<Inst>]) -> bool {
     eval(&q.root, &q.phrases, None, inst) == Some(true)
+}
+
+/// Whether instances are in (column, position) order.
+fn sorted(inst: &[Inst]) -> bool {
+    inst.windows(2).all(|w| (w[0].col, w[0].pos) <= (w[1].col, w[1].pos))
 }
 
 /// Whether `n` is made only of empty phrases (SQLite's empty
@@ -237,5 +250,7 @@ pub fn phrase_instances_multi(p: &Phrase, doc: &[Vec<Vec<String>>]) -> Vec<Inst>
 /// [`evaluate`] for a row read back from the index.
 pub fn evaluate_multi(q: &Query, doc: &[Vec<Vec<String>>], inst: &mut Vec<Vec<Inst>>) -> bool {
     *inst = q.phrases.iter().map(|p| phrase_instances_multi(p, doc)).collect();
+    // invariant: fts5_instances_sorted
+    debug_assert!(inst.iter().all(|i| sorted(i)), "phrase instances out of order");
     eval(&q.root, &q.phrases, None, inst) == Some(true)
 }

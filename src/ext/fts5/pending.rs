@@ -23,8 +23,9 @@
 //! term), so that the writer flushes when it passes `hashsize` at the
 //! same rows SQLite does, and segments get the same boundaries.
 //!
-//! Invariant: `flushed <= ops.len()`, every mark's lengths are at most
-//! the current ones, and `bytes` is the estimate of `ops[flushed..]`.
+//! Invariant: `flushed <= ops.len()`, and every mark's lengths are at
+//! most the current ones (checked: fts5_pending_marks). `bytes` is the
+//! estimate of `ops[flushed..]`.
 
 use super::codec::{encode, Doclist, Entry, Terms, PRESENT};
 use super::config::{Config, Detail};
@@ -113,6 +114,13 @@ impl Pending {
     pub fn push(&mut self, cfg: &Config, op: Op) {
         self.account(cfg, &op);
         self.ops.push(op);
+        // invariant: fts5_pending_marks
+        debug_assert!(self.marks_consistent());
+    }
+
+    /// Whether the flushed count and the savepoint marks fit the log.
+    fn marks_consistent(&self) -> bool {
+        self.flushed <= self.ops.len() && self.marks.iter().all(|&(_, ops, flushed)| flushed <= ops && ops <= self.ops.len() && flushed <= self.flushed)
     }
 
     /// Everything logged is in the index now: the estimate restarts, and
@@ -137,6 +145,8 @@ impl Pending {
             m.1 -= keep_from;
             m.2 -= keep_from;
         }
+        // invariant: fts5_pending_marks
+        debug_assert!(self.marks_consistent());
     }
 
     /// Add `op`'s writes to the hash: per token, the main index's key
@@ -275,6 +285,8 @@ impl Pending {
     pub fn savepoint(&mut self, n: i32) {
         self.marks.retain(|m| m.0 < n);
         self.marks.push((n, self.ops.len(), self.flushed));
+        // invariant: fts5_pending_marks
+        debug_assert!(self.marks_consistent());
     }
 
     /// xRelease.
@@ -292,6 +304,8 @@ impl Pending {
             self.reaccount(cfg);
         }
         self.marks.retain(|m| m.0 <= n);
+        // invariant: fts5_pending_marks
+        debug_assert!(self.marks_consistent());
     }
 
     /// The unflushed changes, split into runs that each make a segment.

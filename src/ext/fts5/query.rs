@@ -11,7 +11,7 @@
 //! Invariants: every [`Node::Phrase`]/[`Node::Near`] index is a valid
 //! index into [`Query::phrases`], phrases are numbered in the order they
 //! appear in the text (the order of `xPhraseCount`), and each phrase's
-//! column mask has one entry per table column.
+//! column mask has one entry per table column (checked: fts5_query_phrases).
 
 use super::config::Detail;
 use super::tokenizer::Tokenizer;
@@ -494,7 +494,27 @@ pub fn parse_in(
     if only.is_some() && detail == Detail::None {
         return Err(not_supported("column"));
     }
+    // invariant: fts5_query_phrases
+    debug_assert!(well_formed(&p.phrases, &root, columns.len()), "malformed fts5 query tree {root:?}");
     Ok(Query { phrases: p.phrases, root })
+}
+
+/// Whether `root` names phrases of `phrases` in text order and each
+/// phrase has a column mask of `ncols` entries.
+fn well_formed(phrases: &[Phrase], root: &Node, ncols: usize) -> bool {
+    fn walk(n: &Node, last: &mut Option<usize>, count: usize) -> bool {
+        let mut next = |i: usize| {
+            let ok = i < count && last.is_none_or(|l| l < i);
+            *last = Some(i);
+            ok
+        };
+        match n {
+            Node::Phrase(i) => next(*i),
+            Node::Near(v, _) => v.iter().all(|&i| next(i)),
+            Node::And(a, b) | Node::Or(a, b) | Node::Not(a, b) => walk(a, last, count) && walk(b, last, count),
+        }
+    }
+    phrases.iter().all(|p| p.cols.len() == ncols) && walk(root, &mut None, phrases.len())
 }
 
 /// Whether `n` is a phrase or NEAR group that matches no row: its

@@ -20,7 +20,8 @@
 //! already ranked reads no `%_docsize` row again (every write, rollback
 //! or other connection's commit starts the cache afresh).
 //!
-//! Invariant: a light row has empty `values` and `tokens`; [`load`]
+//! Invariant: a light row has empty `values` and `tokens`, and only a
+//! light row is loaded (checked: fts5_light_rows); [`load`]
 //! gives the row a full read would have built; a cached size is the
 //! `%_docsize` blob decoded as of the cache's sequence.
 
@@ -288,6 +289,8 @@ pub fn with_instances(c: &mut Connection, cfg: &Config, q: &Query, row: Arc<Row>
 
 /// `row` with its values and tokens read from the content.
 pub fn load(c: &mut Connection, cfg: &Config, row: &Row) -> Result<Row> {
+    // invariant: fts5_light_rows
+    debug_assert!(row.values.is_empty() && row.tokens.is_empty(), "fts5 row {} loaded twice", row.rowid);
     let n = cfg.columns.len();
     let mut full =
         Row { rowid: row.rowid, values: vec![Value::Null; n], tokens: vec![Vec::new(); n], inst: row.inst.clone(), size: row.size.clone(), missing: false };

@@ -17,7 +17,8 @@
 //! UNINDEXED columns, with only those, still named `c<column number>`); `%_docsize`
 //! is left out with `columnsize=0`.
 //!
-//! Invariant: [`SUFFIXES`] lists exactly the tables [`create`] makes.
+//! Invariant: [`SUFFIXES`] lists exactly the tables [`create`] makes
+//! (checked: fts5_shadow_suffixes).
 
 use super::config::{Config, Content};
 use crate::connection::{Connection, StepResult};
@@ -78,6 +79,8 @@ pub fn create(host: &mut dyn VmHost, cfg: &Config) -> Result<()> {
         tables.push(("docsize", "(id INTEGER PRIMARY KEY, sz BLOB)".into()));
     }
     tables.push(("config", "(k PRIMARY KEY, v) WITHOUT ROWID".into()));
+    // invariant: fts5_shadow_suffixes
+    debug_assert!(tables.iter().all(|(s, _)| SUFFIXES.contains(s)));
     for (suffix, body) in tables {
         rows(c, &format!("CREATE TABLE {}{body}", cfg.shadow(suffix)))
             .map_err(|e| Error::new(e.code, format!("fts5: error creating shadow table {}_{suffix}: {}", cfg.name, e.message)))?;

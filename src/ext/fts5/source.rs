@@ -18,8 +18,10 @@
 //! counts of the content when `columnsize=0`; -1 per column for a
 //! contentless table without sizes, as SQLite's xColumnSize says).
 //!
-//! Invariant: rows are returned in ascending rowid order, and every
-//! row's `tokens` and `size` have one entry per column.
+//! Invariant: rows are returned in ascending rowid order (an external
+//! content table's scan in the order its rowid column sorts, which the
+//! application's data decides), and every row's `tokens` and `size` have
+//! one entry per column (checked: fts5_scan_rows).
 
 use super::codec::{columns, get, positions, Terms};
 use super::config::{Config, Content, Detail};
@@ -172,6 +174,8 @@ pub fn scan(c: &mut Connection, cfg: &Config, q: Option<&Query>, p: &Pending) ->
             }
         }
         let (nrow, totals) = index::averages(c, cfg)?;
+        // invariant: fts5_scan_rows
+        debug_assert!(rows_in_order(&out, n, cfg.external().is_none()));
         return Ok((out, Stats { nrow, ntoken: totals.iter().sum(), nhit: Vec::new(), col_tokens: totals }));
     };
     let docs = index_docs(c, cfg, p)?;
@@ -210,7 +214,15 @@ pub fn scan(c: &mut Connection, cfg: &Config, q: Option<&Query>, p: &Pending) ->
         let size = sizes_of(cfg, &sizes, *rowid, &tokens);
         out.push(Arc::new(Row { rowid: *rowid, values: vals, tokens, inst, size, missing }));
     }
+    // invariant: fts5_scan_rows
+    debug_assert!(rows_in_order(&out, n, true));
     Ok((out, stats))
+}
+
+/// Whether `rows` have `n` columns of tokens and sizes, and ascend by
+/// rowid if `ordered`.
+fn rows_in_order(rows: &[Arc<Row>], n: usize, ordered: bool) -> bool {
+    (!ordered || rows.windows(2).all(|w| w[0].rowid < w[1].rowid)) && rows.iter().all(|r| r.tokens.len() == n && r.size.len() == n)
 }
 
 /// SQLite's error for reading a row the external content table lacks.

@@ -12,7 +12,8 @@
 //! `rtreedepth(blob)` a root's depth field (SQLite's testing functions).
 //!
 //! Invariant: the walk visits a node at most once and stops at the depth
-//! the root gives (a cycle in damaged tables cannot make it loop).
+//! the root gives (a cycle in damaged tables cannot make it loop)
+//! (checked: rtree_check_node_once).
 
 use super::node::{CoordKind, Node};
 use super::shadow::{exec_once, ident};
@@ -74,6 +75,7 @@ impl Checker<'_> {
     /// Check node `n` at `depth` (0: a leaf), inside `bounds` (the parent
     /// cell's box, none for the root).
     fn node(&mut self, n: i64, depth: usize, bounds: Option<&[f64]>) {
+        // invariant: rtree_check_node_once
         if !self.seen.insert(n) {
             return;
         }

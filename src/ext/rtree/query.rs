@@ -18,7 +18,8 @@
 //!
 //! Invariants: the cursor's `stack` holds the nodes on the path to the
 //! current entry (or its `queue` the nodes and entries still to visit); while it is not empty the table counts the cursor in
-//! `scanning` (writes are refused, rtree.txt §3.5), and exactly once.
+//! `scanning` (writes are refused, rtree.txt §3.5), and exactly once
+//! (checked: rtree_scanning_once).
 
 use super::geometry::{self, GeometryMatch, Probe, NOT_WITHIN, PARTLY_WITHIN};
 use super::node::{Cell, Node};
@@ -345,7 +346,9 @@ impl Cursor {
             if on {
                 self.rt.scanning.fetch_add(1, Ordering::Relaxed);
             } else {
-                self.rt.scanning.fetch_sub(1, Ordering::Relaxed);
+                let before = self.rt.scanning.fetch_sub(1, Ordering::Relaxed);
+                // invariant: rtree_scanning_once
+                debug_assert!(before > 0, "an r-tree cursor uncounted twice");
             }
             self.counted = on;
         }

@@ -8,7 +8,8 @@
 //! type.
 //!
 //! Invariants of a parsed [`Columns`]: `1 <= dims <= 5`; `names` holds the
-//! id, the `2 * dims` coordinates and then the auxiliary columns.
+//! id, the `2 * dims` coordinates and then the auxiliary columns
+//! (checked: rtree_columns_shape).
 
 use super::node::CoordKind;
 use super::shadow::{exec_once, ident, Names};
@@ -100,8 +101,11 @@ impl Columns {
         if decl.len() % 2 == 0 {
             return Err(Error::sql("Wrong number of columns for an rtree table"));
         }
-        let names = decl.iter().chain(aux.iter()).map(|t| unquote(t)).collect();
-        Ok(Columns { dims: (decl.len() - 1) / 2, decl, names, aux })
+        let names: Vec<String> = decl.iter().chain(aux.iter()).map(|t| unquote(t)).collect();
+        let dims = (decl.len() - 1) / 2;
+        // invariant: rtree_columns_shape
+        debug_assert!((1..=5).contains(&dims) && decl.len() == 1 + 2 * dims && names.len() == decl.len() + aux.len());
+        Ok(Columns { dims, decl, names, aux })
     }
 
     /// The `CREATE TABLE` handed to `sqlite3_declare_vtab`.

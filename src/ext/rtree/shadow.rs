@@ -15,8 +15,8 @@
 //! parameter already holds.
 //!
 //! Invariant: a statement taken from its slot is put back reset, also
-//! when stepping it failed; while it is out (a nested call of the same
-//! statement) the nested call prepares its own.
+//! when stepping it failed (checked: rtree_slot_reset); while it is out
+//! (a nested call of the same statement) the nested call prepares its own.
 
 use crate::connection::{Connection, Statement, StepResult};
 use crate::error::{Error, Result};
@@ -171,6 +171,8 @@ impl StmtCache {
         };
         let out = step_all(conn, &mut stmt, args, &mut row).map_err(|e| if e.primary() == crate::error::SQLITE_ERROR { super::corrupt() } else { e });
         stmt.reset(conn);
+        // invariant: rtree_slot_reset
+        debug_assert!(!stmt.busy(), "an r-tree statement put back unreset");
         self.slots.lock().unwrap().stmts[which as usize] = Some(stmt);
         out
     }

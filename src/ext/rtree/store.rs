@@ -21,7 +21,8 @@
 //! another share the nodes they visit while nothing is written).
 //!
 //! Invariants: a node in `nodes` is the newest version of that node;
-//! `dirty` names only nodes present in `nodes`; `parents` agrees with
+//! `dirty` names only nodes present in `nodes` (checked:
+//! rtree_dirty_cached); `parents` agrees with
 //! `%_parent` plus the changes made through this store; a cache is put
 //! back only by an operation that succeeded and that no other operation
 //! on the same table ran inside (a trigger on a shadow table), and holds
@@ -220,6 +221,8 @@ impl<'a> Store<'a> {
 
     /// Write every changed node.
     pub fn flush(&mut self) -> Result<()> {
+        // invariant: rtree_dirty_cached
+        debug_assert!(self.dirty.iter().all(|n| self.cache.nodes.contains_key(n)), "a dirty r-tree node not in the store");
         for n in std::mem::take(&mut self.dirty) {
             let data = &self.cache.nodes[&n].data;
             self.rt.stmts.exec(self.conn, Sql::WriteNode, &[Arg::Int(n), Arg::Bytes(data)])?;

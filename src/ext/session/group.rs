@@ -8,7 +8,7 @@
 //!
 //! Invariants: every change of a table has that table's width; a group
 //! holds changesets or patchsets, never both (`patchset` is fixed by the
-//! first input with a change).
+//! first input with a change) (checked: changegroup_shape).
 
 use super::buckets::Buckets;
 use super::format::{read_all, write_change, write_table, Change, Item, Table, OP_DELETE, OP_INSERT, OP_UPDATE};
@@ -51,6 +51,7 @@ impl ChangeGroup {
 
     /// Add one change (`sqlite3changegroup_add_change`).
     pub fn add_item(&mut self, mut it: Item) -> Result<()> {
+        // invariant: changegroup_shape
         match self.patchset {
             Some(p) if p != it.patchset => return Err(Error::code(SQLITE_ERROR)),
             _ => self.patchset = Some(it.patchset),
@@ -60,6 +61,7 @@ impl ChangeGroup {
         }
         let ti = match self.tables.iter().position(|t| t.table.name.eq_ci(&it.table.name)) {
             Some(i) => {
+                // invariant: changegroup_shape
                 if self.tables[i].table.pk != it.table.pk {
                     return Err(Error::code(SQLITE_SCHEMA));
                 }

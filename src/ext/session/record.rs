@@ -19,8 +19,9 @@
 //! session's flag is set or a trigger made it; a record stays direct once
 //! one of its changes was direct.
 //!
-//! Invariant: a record's `old` has the table's width; records live in the
-//! bucket chain of their key's hash.
+//! Invariant: a record's `old` has the table's width (checked:
+//! session_record_width); records live in the bucket chain of their key's
+//! hash.
 
 use super::buckets::Buckets;
 use super::sql;
@@ -288,5 +289,7 @@ fn note(t: &mut SessionTable, pk: &[u8], row: Option<&[Value]>, inserted: bool, 
         r.indirect &= indirect;
         return;
     }
+    // invariant: session_record_width
+    debug_assert_eq!(row.len(), pk.len(), "a session record of another width than its table");
     t.records.push(h, Record { inserted, indirect, old: row.to_vec() });
 }

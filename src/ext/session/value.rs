@@ -12,8 +12,10 @@
 //! code and then its data (an integer or a real's bits as two 32-bit
 //! halves, low first; text and blob byte by byte) with `h = h*9 ^ x`.
 //!
-//! Invariant: [`encode`] and [`decode`] are inverse on every `Field`;
-//! decode never reads past the buffer it is given.
+//! Invariant: [`encode`] and [`decode`] are inverse on every `Field`
+//! (checked: session_value_round_trip), a zeroblob reading back as the
+//! blob it stands for and a pointer as NULL; decode never reads past the
+//! buffer it is given.
 
 use crate::error::{Error, Result};
 use crate::value::varint::{read_varint, write_varint};
@@ -24,6 +26,8 @@ pub type Field = Option<Value>;
 
 /// Append `f` in the changeset encoding.
 pub fn encode(out: &mut Vec<u8>, f: &Field) {
+    #[cfg(debug_assertions)]
+    let start = out.len();
     match f {
         None => out.push(0),
         Some(Value::Null | Value::Pointer(_)) => out.push(5),
@@ -51,6 +55,26 @@ pub fn encode(out: &mut Vec<u8>, f: &Field) {
             out.resize(out.len() + *n, 0);
         }
     }
+    // invariant: session_value_round_trip
+    #[cfg(debug_assertions)]
+    debug_assert!(reads_back(&out[start..], f), "a session field does not read back: {f:?}");
+}
+
+/// Whether `bytes`, one encoded field, decodes whole to `f` (a zeroblob
+/// as its zeros, a pointer as NULL, a REAL to the same bits).
+#[cfg(debug_assertions)]
+fn reads_back(bytes: &[u8], f: &Field) -> bool {
+    let mut at = 0;
+    let Ok(g) = decode(bytes, &mut at) else { return false };
+    let same = match (f, &g) {
+        (None, None) | (Some(Value::Null | Value::Pointer(_)), Some(Value::Null)) => true,
+        (Some(Value::Integer(a)), Some(Value::Integer(b))) => a == b,
+        (Some(Value::Real(a)), Some(Value::Real(b))) => a.to_bits() == b.to_bits(),
+        (Some(Value::Text(a)), Some(Value::Text(b))) | (Some(Value::Blob(a)), Some(Value::Blob(b))) => a == b,
+        (Some(Value::ZeroBlob(n)), Some(Value::Blob(b))) => b.len() == *n && b.iter().all(|&x| x == 0),
+        _ => false,
+    };
+    same && at == bytes.len()
 }
 
 /// Read one field at `buf[*at..]`, advancing `at`.

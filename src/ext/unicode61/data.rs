@@ -8,7 +8,42 @@
 //! folds are the ones SQLite applies (lower case, then diacritics).
 //!
 //! Invariant: every table is sorted by its first field, for binary
-//! search; category ranges do not overlap.
+//! search; category ranges do not overlap, checked at compile time
+//! (checked: unicode_tables_sorted).
+
+/// Whether `t`'s first fields strictly ascend.
+const fn pairs_sorted(t: &[(u32, u32)]) -> bool {
+    let mut i = 1;
+    while i < t.len() {
+        if t[i - 1].0 >= t[i].0 {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether the ranges of `t` are well formed, ascending and disjoint.
+const fn ranges_sorted(t: &[(u32, u32, u8)]) -> bool {
+    let mut i = 0;
+    while i < t.len() {
+        if t[i].0 > t[i].1 || (i > 0 && t[i - 1].1 >= t[i].0) || t[i].2 as usize >= NAMES.len() {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+// invariant: unicode_tables_sorted
+const _: () = {
+    assert!(ranges_sorted(CATEGORY) && pairs_sorted(FOLD) && pairs_sorted(STRIP1) && pairs_sorted(STRIP2));
+    let mut i = 1;
+    while i < DIACRITICS.len() {
+        assert!(DIACRITICS[i - 1] < DIACRITICS[i]);
+        i += 1;
+    }
+};
 
 /// General category names; a category is its index here.
 pub const NAMES: [&str; 30] = [

@@ -24,7 +24,7 @@
 //! Invariant: a failure found where code generation cannot return an error
 //! (a column read) is parked in `Compiler::auth_error` and reported when
 //! the statement's compilation ends; the first one wins, and nothing more
-//! is asked after it (SQLite stops there).
+//! is asked after it (SQLite stops there) (checked: auth_error_first).
 
 use super::Compiler;
 use crate::error::{Error, Result, SQLITE_AUTH};
@@ -277,6 +277,7 @@ impl Compiler<'_> {
     pub fn authorize(&mut self, code: i32, a: Option<&str>, b: Option<&str>, db: Option<&str>) -> Result<Verdict> {
         // (After a denied read SQLite's resolution stops and codes nothing:
         // nothing more is asked.)
+        // invariant: auth_error_first
         if self.stmt.auth_error.is_some() {
             return Ok(Verdict::Allow);
         }
@@ -328,6 +329,7 @@ impl Compiler<'_> {
     /// Ask `SQLITE_READ` of `table.column` in database `db`; `false` when
     /// the read must yield NULL. A denial is parked in `auth_error`.
     pub fn authorize_column_read(&mut self, tname: &str, column: &str, db: usize) -> bool {
+        // invariant: auth_error_first
         if self.stmt.authorizer.is_none() || self.stmt.auth_error.is_some() {
             return true;
         }

@@ -4,7 +4,8 @@
 //! checks (a parent table gone, a CHECK read from the schema).
 //!
 //! Invariant: `firing` is empty for the top-level statement and grows by
-//! one per trigger body being compiled inside it.
+//! one per trigger body being compiled inside it (checked:
+//! trigger_firing_depth).
 
 use super::target;
 

@@ -31,7 +31,8 @@
 //! through `Compiler` methods.
 //!
 //! Invariant: code is generated in one pass; jumps to code not yet emitted
-//! go through labels.
+//! go through labels, each resolved to an address of the program when it
+//! is finished (checked: program_jumps_resolved).
 
 pub mod auth;
 pub mod builder;

@@ -34,10 +34,12 @@
 //! items placed outside allow (none allowed: the path is not taken, so a
 //! table-valued function comes after the tables its arguments read).
 //!
-//! Invariants: candidate paths are visited in FROM order and a path only
-//! replaces another of the same tables when strictly cheaper, so ties
-//! keep the FROM order (as SQLite's do); the order returned holds every
-//! item once.
+//! Candidate paths are visited in FROM order and a path only replaces
+//! another of the same tables when strictly cheaper, so ties keep the
+//! FROM order (as SQLite's do).
+//!
+//! Invariant: the order returned holds every item once (checked:
+//! join_order_permutation).
 
 use crate::sql::model::from::FromItem;
 use crate::sql::plan::facts::PlanFacts;
@@ -155,7 +157,8 @@ pub trait JoinOrder<'b>: PlanFacts {
             Some(g) => solve(&facts, Some(sorting_cost(first.nrow + 1, g.vtab_distinct == 2)), &mut memo).unwrap_or(first),
             None => first,
         };
-        debug_assert_eq!(best.order.len(), n);
+        // invariant: join_order_permutation
+        debug_assert!(best.order.len() == n && (0..n).all(|i| best.order.contains(&i)), "join order {:?} of {n} items", best.order);
         best.order
     }
 }

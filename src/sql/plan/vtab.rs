@@ -64,10 +64,13 @@ impl Asked<'_> {
         if self.unasked {
             return Ok(());
         }
-        match self.lend {
+        let r = match self.lend {
             Some(lend) => lend(self.table, info),
             None => self.table.best_index(None, info),
-        }
+        };
+        // invariant: index_info_parallel
+        debug_assert!(info.parallel(), "xBestIndex changed the shape of its constraint arrays");
+        r
     }
 }
 

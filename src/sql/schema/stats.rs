@@ -12,7 +12,8 @@
 //!
 //! Invariants: estimates are LogEst (10 x log2, see
 //! [`crate::sql::plan::order::log_est`]); an index's `rows` holds at most
-//! one value per key column plus one (the entry count first); values the
+//! one value per key column plus one (the entry count first) (checked:
+//! stat_rows_per_column); values the
 //! text does not give stay the planner's defaults (a word where a
 //! number was expected makes it and the rest 0, as SQLite reads them).
 
@@ -77,6 +78,8 @@ impl IndexStat {
                 s.no_skip_scan = true;
             }
         }
+        // invariant: stat_rows_per_column
+        debug_assert!(s.rows.len() <= values);
         s
     }
 }

@@ -5,8 +5,8 @@
 //! Invariant: values the index would find equal hash alike. The index
 //! compares numbers by value (an integer equals a REAL of the same
 //! value) and text and blobs under collations, so numbers hash by value
-//! and every text (every blob) hashes alike; a false "maybe" only costs
-//! the probe.
+//! and every text (every blob) hashes alike (checked: bloom_equal_hash);
+//! a false "maybe" only costs the probe.
 
 use super::{reg, Flow, Vm};
 use crate::value::Value;
@@ -67,12 +67,22 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Flow {
 fn value_hash(v: &Value) -> u64 {
     match v {
         Value::Null => 1,
-        Value::Integer(i) => *i as u64,
+        Value::Integer(i) => {
+            // invariant: bloom_equal_hash
+            debug_assert!(real_twin(*i).is_none_or(|r| value_hash(&Value::Real(r)) == *i as u64), "{i} and its REAL hash apart");
+            *i as u64
+        }
         Value::Real(r) if r.fract() == 0.0 && *r >= -9.223_372_036_854_776e18 && *r < 9.223_372_036_854_776e18 => *r as i64 as u64,
         Value::Real(r) => r.to_bits(),
         Value::Text(_) => 2,
         _ => 3,
     }
+}
+
+/// The REAL equal in value to `i`, if one is.
+fn real_twin(i: i64) -> Option<f64> {
+    let r = i as f64;
+    ((-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&r) && r as i64 == i).then_some(r)
 }
 
 /// Spread a hash over the bits (splitmix64's finalizer).

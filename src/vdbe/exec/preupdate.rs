@@ -20,7 +20,7 @@
 //! per instruction execution: reading the old row may wait for I/O, which
 //! happens before the call, and the instruction records in `Vm::phase`
 //! that the call was made, so its re-execution after a suspension of the
-//! write itself does not call it again.
+//! write itself does not call it again (checked: preupdate_once).
 
 use super::reg;
 use crate::error::Result;
@@ -90,6 +90,7 @@ pub fn row_of_record(t: &WrittenTable, fields: Vec<Value>, rowid: i64) -> Vec<Va
 pub(super) fn fire(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Poll<()>> {
     let P4::Table(t) = &insn.p4 else { return Ok(Poll::Ready(())) };
     let pc = vm.pc;
+    // invariant: preupdate_once
     if !t.preupdate || vm.phase == Some((pc, PHASE_HEARD)) {
         return Ok(Poll::Ready(()));
     }

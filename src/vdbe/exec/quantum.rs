@@ -13,7 +13,9 @@
 //!
 //! Invariant: [`Quantum::due`] is always ahead of the instruction count
 //! at which the clock was last read, so one call reads the clock once per
-//! [`CHECK_EVERY`] instructions at most, plus once when it starts.
+//! [`CHECK_EVERY`] instructions at most, plus once when it starts: the
+//! clock is read only once `due` is reached (checked: quantum_due_ahead),
+//! and `due` then moves [`CHECK_EVERY`] past that count.
 
 use std::time::{Duration, Instant};
 
@@ -38,7 +40,8 @@ impl Quantum {
     /// At a jump with `steps >= self.due`: whether the quantum is spent
     /// (the call should yield); otherwise the next check is scheduled.
     pub(super) fn spent(&mut self, steps: i64) -> bool {
-        debug_assert!(steps >= self.due);
+        // invariant: quantum_due_ahead
+        debug_assert!(steps >= self.due, "the clock read at {steps}, before {}", self.due);
         if Instant::now() >= self.deadline {
             return true;
         }

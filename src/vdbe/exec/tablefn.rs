@@ -3,7 +3,8 @@
 //!
 //! Invariant: the table holds exactly the rows of the last call, ten
 //! columns each (the eight visible ones, then the hidden `json` and `root`
-//! arguments), with rowids counting from 0 as SQLite's json_each reports.
+//! arguments), with rowids counting from 0 as SQLite's json_each reports
+//! (checked: json_rows_shape).
 //! The loop over it is an ordinary scan, so arguments taken from an outer
 //! table are re-evaluated and the table refilled for each outer row.
 
@@ -32,6 +33,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn) -> Result<Flow> {
     for (i, mut row) in rows.into_iter().enumerate() {
         row.push(json.clone());
         row.push(root.clone());
+        // invariant: json_rows_shape
+        debug_assert_eq!(row.len(), 10, "a json_each row of {} columns", row.len());
         table.rows.push((i as i64, row));
     }
     table.next_rowid = table.rows.len() as i64;

@@ -12,7 +12,8 @@
 //! none is re-entered. Rows written by trigger bodies count in
 //! `Vm::n_trigger_change` (never in the statement's own `n_change`, so
 //! `sqlite3_changes()` of the firing statement leaves them out); each
-//! open trigger body has one entry in `Vm::trigger_saves`, and a
+//! open trigger body has one entry in `Vm::trigger_saves` (checked:
+//! trigger_saves_open), and a
 //! statement that ends inside trigger bodies (an error, a reset) goes
 //! back to the values of the outermost one ([`unwind`]).
 //!
@@ -55,6 +56,8 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             }
         }
         Opcode::TriggerLeave => {
+            // invariant: trigger_saves_open
+            debug_assert!(!vm.trigger_saves.is_empty(), "TriggerLeave with no trigger body open");
             if let Some(s) = vm.trigger_saves.pop() {
                 restore(vm, env, s);
             }

@@ -109,6 +109,7 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
             }
             if insn.p5 != 0 {
                 let cookie = pend!(bt.meta(Meta::SchemaCookie));
+                // invariant: schema_cookie_current
                 if cookie != p3 as u32 {
                     return Err(Error::code(SQLITE_SCHEMA));
                 }

@@ -4,7 +4,7 @@
 //! None of them does I/O of the VM's own: they never answer `Pending`
 //! (SQL a module runs completes blocking, `lent_depth` being positive).
 //! Invariant: a virtual cursor's `null_row` makes every column and the
-//! rowid read NULL until the next `VFilter`.
+//! rowid read NULL until the next `VFilter` (checked: vtab_null_row).
 
 use super::{internal, reg, set_reg, Flow};
 use crate::error::{Error, Result};
@@ -60,6 +60,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Fl
         }
         Opcode::VColumn => {
             let c = virtual_cursor(vm, insn.p1)?;
+            // invariant: vtab_null_row
             if c.null_row {
                 set_reg(vm, insn.p3, Value::Null);
                 return Ok(Flow::Next);
@@ -76,6 +77,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Fl
         }
         Opcode::VRowid => {
             let c = virtual_cursor(vm, insn.p1)?;
+            // invariant: vtab_null_row
             if c.null_row {
                 set_reg(vm, insn.p2, Value::Null);
                 return Ok(Flow::Next);

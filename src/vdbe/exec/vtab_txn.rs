@@ -5,8 +5,9 @@
 //! with them, and told of user savepoints (xSavepoint, xRelease,
 //! xRollbackTo).
 //!
-//! Invariant: a table is in the list exactly while its transaction is open;
-//! the list is emptied by the commit or rollback that ends it. xSync runs
+//! Invariant: a table is in the list exactly while its transaction is open
+//! (its instance flagged `in_transaction`); the list is emptied by the
+//! commit or rollback that ends it (checked: vtab_txn_list). xSync runs
 //! at most once per commit even when the commit waits for I/O and the
 //! `Halt` runs again (`Vm::vtab_synced`).
 
@@ -125,6 +126,8 @@ fn sync_all(host: &mut dyn VmHost) -> Result<()> {
 /// errors are not the statement's, as in SQLite).
 fn end(host: &mut dyn VmHost, commit: bool) {
     let list = std::mem::take(&mut host.state().vtabs.in_transaction);
+    // invariant: vtab_txn_list
+    debug_assert!(list.iter().all(|t| t.in_transaction()), "a virtual table listed in the transaction without its flag");
     for t in &list {
         t.set_in_transaction(false);
         let _ = lend(host, |h| if commit { t.table.commit(h) } else { t.table.rollback(h) });

@@ -7,7 +7,7 @@
 //! [`CHUNK`] bytes, one request in flight per run at most.
 //!
 //! Invariants: the merge starts only after every write has completed
-//! ([`SpillFile::flushed`]); a reader's `head` is the next row of its run
+//! ([`SpillFile::flushed`]) (checked: spill_merge_after_writes); a reader's `head` is the next row of its run
 //! not yet returned (a span of its buffer, which only moves when the head
 //! is empty), and it is taken exactly once, when that row becomes the
 //! current one. The current row is a span of its source's buffer, valid
@@ -214,6 +214,8 @@ impl Merge {
     /// Merge `file`'s runs (all written) with `memory_rows`, spans of
     /// `memory` (sorted, newest).
     pub(super) fn new(file: &SpillFile, memory: Vec<u8>, memory_rows: Vec<Span>) -> Merge {
+        // invariant: spill_merge_after_writes
+        debug_assert!(file.writes.is_empty() && file.error.is_none(), "a merge started with run writes outstanding");
         let readers: Vec<RunReader> =
             file.runs.iter().map(|&(off, len)| RunReader { next: off, end: off + len, buf: Vec::new(), consumed: 0, in_flight: None, head: None }).collect();
         let width = (readers.len() + 1).next_power_of_two().max(2);

@@ -6,7 +6,8 @@
 //! To SQL the argument is NULL.
 //!
 //! Invariant: `values` holds the right-hand side once each (NULL too),
-//! in BINARY order, as SQLite's ephemeral index of the list gives them.
+//! in BINARY order, as SQLite's ephemeral index of the list gives them
+//! (checked: in_list_ordered).
 
 use crate::value::compare::compare_values;
 use crate::value::Value;
@@ -24,6 +25,8 @@ impl InList {
         let mut values: Vec<Value> = values.into_iter().collect();
         crate::util::cold_sort::sort_by(&mut values, |a, b| compare_values(a.as_ref(), b.as_ref(), None));
         values.dedup_by(|a, b| compare_values(a.as_ref(), b.as_ref(), None).is_eq());
+        // invariant: in_list_ordered
+        debug_assert!(values.windows(2).all(|w| compare_values(w[0].as_ref(), w[1].as_ref(), None).is_lt()));
         InList { values }
     }
 }

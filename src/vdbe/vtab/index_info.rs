@@ -9,7 +9,8 @@
 //! order, and flags (`SQLITE_INDEX_SCAN_UNIQUE`).
 //!
 //! Invariant: `constraints`, `usage`, `collations`, `rhs` and `is_in`
-//! have one entry per constraint, in the same order.
+//! have one entry per constraint, in the same order (checked:
+//! index_info_parallel).
 
 use crate::value::Value;
 
@@ -136,5 +137,11 @@ impl IndexInfo {
             in_handled: vec![false; n],
             distinct: 0,
         }
+    }
+
+    /// Whether the per-constraint arrays have one entry per constraint.
+    pub fn parallel(&self) -> bool {
+        let n = self.constraints.len();
+        self.usage.len() == n && self.collations.len() == n && self.rhs.len() == n && self.is_in.len() == n && self.in_handled.len() == n
     }
 }

@@ -9,9 +9,11 @@
 //! `remove_diacritics=`); and the application's, C modules registered
 //! with `fts3_tokenizer()` (`registry`).
 //!
-//! Invariants: tokens come in text order with positions 0, 1, 2...;
-//! `start..end` are byte offsets of the token in the input (what
-//! `offsets()` and `snippet()` report); a term is never empty.
+//! Invariants of the built-in tokenizers: tokens come in text order with
+//! positions 0, 1, 2...; `start..end` are byte offsets of the token in
+//! the input (what `offsets()` and `snippet()` report); a term is never
+//! empty (checked: fts3_builtin_tokens). An application's tokenizer is
+//! taken at its word, as SQLite takes it.
 
 mod porter;
 pub mod registry;
@@ -112,5 +114,14 @@ pub(crate) fn split_bytes(text: &[u8], is_token: impl Fn(u8) -> bool, mut fold: 
             }
         }
     }
+    // invariant: fts3_builtin_tokens
+    debug_assert!(well_formed(&out, text.len()));
     out
+}
+
+/// Whether `toks` are non-empty terms at positions 0, 1, 2... over
+/// ascending, disjoint byte ranges of a text of `len` bytes.
+pub(crate) fn well_formed(toks: &[Token], len: usize) -> bool {
+    toks.iter().enumerate().all(|(i, t)| t.pos == i as i64 && !t.term.is_empty() && t.start < t.end && t.end <= len)
+        && toks.windows(2).all(|w| w[0].end <= w[1].start)
 }

@@ -110,6 +110,8 @@ impl Tokenizer for Unicode61 {
             let pos = out.len() as i64;
             out.push(Token { term: t.into_bytes(), start: st, end: off.max(st), pos });
         }
+        // invariant: fts3_builtin_tokens
+        debug_assert!(super::well_formed(&out, text.len()));
         out
     }
 }

@@ -4,7 +4,8 @@
 //! every non-ASCII character (a non-ASCII separator is ignored, as
 //! fts5.txt says). Only ASCII letters are folded to lower case.
 //!
-//! Invariant: `separators` and `tokenchars` hold ASCII characters only.
+//! Invariant: `separators` and `tokenchars` hold ASCII characters only
+//! (checked: fts5_ascii_sets).
 
 use super::{constructor_error, Token};
 use crate::error::Result;
@@ -40,6 +41,8 @@ impl Ascii {
                 _ => return Err(constructor_error()),
             }
         }
+        // invariant: fts5_ascii_sets
+        debug_assert!(a.tokenchars.iter().chain(&a.separators).all(char::is_ascii));
         Ok(a)
     }
 

@@ -7,7 +7,7 @@
 //! SQLite's "parse error in tokenize directive".
 //!
 //! Invariant: a returned word is never empty unless it was written as
-//! `''`.
+//! `''` (checked: fts5_spec_words).
 
 fn is_bare(c: char) -> bool {
     !c.is_ascii() || c.is_ascii_alphanumeric() || c == '_' || c == '\u{1a}'
@@ -49,6 +49,8 @@ pub fn words(value: &str) -> Option<Vec<String>> {
             while i < cs.len() && is_bare(cs[i]) {
                 i += 1;
             }
+            // invariant: fts5_spec_words
+            debug_assert!(i > st, "an empty bareword");
             out.push(cs[st..i].iter().collect());
         } else {
             return None;

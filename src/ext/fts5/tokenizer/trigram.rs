@@ -7,7 +7,8 @@
 //! as there (SQLite refuses it together with `case_sensitive 1`).
 //!
 //! Invariant: a token holds exactly three characters of the text after
-//! folding; its byte range covers the three source characters.
+//! folding; its byte range covers the three source characters (checked:
+//! fts5_trigram_tokens).
 
 use super::unicode61::fold;
 use super::{constructor_error, Token};
@@ -73,6 +74,9 @@ impl Trigram {
     /// The tokens of `s`.
     pub fn tokenize(&self, s: &str) -> Vec<Token> {
         let cs = self.chars(s);
-        cs.windows(3).map(|w| Token::new(w.iter().map(|x| x.2).collect(), w[0].0, w[2].1)).collect()
+        let out: Vec<Token> = cs.windows(3).map(|w| Token::new(w.iter().map(|x| x.2).collect(), w[0].0, w[2].1)).collect();
+        // invariant: fts5_trigram_tokens
+        debug_assert!(out.iter().all(|t| t.text.chars().count() == 3 && t.start < t.end && s.get(t.start..t.end).is_some_and(|b| b.chars().count() >= 3)));
+        out
     }
 }

@@ -25,7 +25,7 @@
 //! the rowid nor any column an index key (or partial index condition,
 //! or generated column) depends on, so no entry of the table or of an
 //! index the loop may scan moves. The statement is not compiled inside a
-//! trigger program.
+//! trigger program (checked: onepass_refused).
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::dml::assign::{Assignment, SetValue};
@@ -84,9 +84,11 @@ impl Compiler<'_> {
         oc: OnConflict,
         assignments: Option<&[Assignment<'_, '_>]>,
     ) -> bool {
+        // invariant: onepass_refused
         if with || returning || oc == OnConflict::Replace || !self.dml.firing.is_empty() {
             return false;
         }
+        // invariant: onepass_refused
         if table.without_rowid.is_some() || !self.env.schema.triggers_of(table).is_empty() || self.fk_involved(table) {
             return false;
         }

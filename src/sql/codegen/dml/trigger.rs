@@ -314,6 +314,7 @@ impl Compiler<'_> {
         let saved_returning = self.dml.returning.take();
         self.names.scopes.push(scope);
         self.dml.firing.push((name.to_string(), skip));
+        let depth = self.dml.firing.len();
         let done = self.b.label();
         // changes() and last_insert_rowid() inside the body are its own;
         // the caller's come back when it ends (also by RAISE(IGNORE)).
@@ -369,6 +370,8 @@ impl Compiler<'_> {
         let leave = self.b.add(Opcode::TriggerLeave, 0, 0, 0);
         self.b.insns[enter].p1 = enter as i32 + 1;
         self.b.insns[enter].p2 = leave as i32;
+        // invariant: trigger_firing_depth
+        debug_assert_eq!(self.dml.firing.len(), depth, "a trigger body left the firing list changed");
         self.dml.firing.pop();
         self.names.scopes = saved_scopes;
         self.names.aliases = saved_aliases;

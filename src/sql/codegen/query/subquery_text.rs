@@ -5,7 +5,9 @@
 //! depth SQLite counts for views and subqueries.
 //!
 //! Invariant: the scopes replaced while a body compiles are restored
-//! (`enter_cte_scopes`/`leave_cte_scopes`), their correlation marks kept.
+//! (`enter_cte_scopes`/`leave_cte_scopes`), their correlation marks kept;
+//! a body compiled without error leaves the scopes it was given as it
+//! found them (checked: cte_scopes_restored).
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::query::pushdown::Offer;
@@ -112,6 +114,8 @@ impl<'b> Compiler<'_> {
             _ => Err(Error::sql("malformed view or CTE")),
         });
         self.expansion.counted_froms = saved_counted;
+        // invariant: cte_scopes_restored
+        debug_assert!(info.is_err() || self.names.scopes.is_empty() || self.names.scopes.len() == saved_scopes.len(), "a body left its scopes changed");
         self.leave_cte_scopes(saved_scopes);
         self.names.aliases = saved_aliases;
         let info = match info? {
