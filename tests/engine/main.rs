@@ -104,6 +104,7 @@ mod sql_introspection;
 mod sql_limits_edges;
 mod sql_limits_hostile;
 mod sql_limits_lowered;
+mod sql_parser_depth;
 mod sql_name_levels;
 mod sql_null_test_fold;
 mod sql_onepass;
