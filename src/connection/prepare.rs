@@ -381,7 +381,7 @@ impl Connection {
                 cacheable.set(crate::connection::compiled_cache::cacheable_statement(cmd));
                 // The limits SQLite checks while parsing, before anything
                 // walks the tree (see `sql::parse_limits`).
-                let deferred_depth = crate::sql::parse_limits::check_prepared(cmd, crate::sql::parse_limits::ParseLimits { parser_depth: usize::MAX, ..parse_limits }, Some(interrupt))?;
+                let deferred_depth = crate::sql::parse_limits::check_prepared(cmd, parse_limits, Some(interrupt))?;
                 let stmt_sql = &sql[..tail];
                 // Parameters are numbered in source order before compiling
                 // (`sql::params`); the compiler still sees the original text.
@@ -480,13 +480,6 @@ impl Connection {
         // SQLite's parser meets it before the end of the input.
         let compiled = match compiled {
             Err(e) if e.message == "incomplete input" => Err(crate::sql::parse_limits::limit_error_in_unterminated(parse_text, parse_limits).unwrap_or(e)),
-            // SQLite checks each expression's height as its parser builds
-            // it: one built too high before the stack overflowed is the
-            // error (the text read until then, completed, tells).
-            Err(e) if e.message == "Recursion limit" => {
-                let read = crate::sql::parse::stack_overflow_at(parse_text, parse_limits.parser_depth).map_or(parse_text, |at| &parse_text[..at]);
-                Err(crate::sql::parse_limits::limit_error_in_unterminated(read, parse_limits).unwrap_or(e))
-            }
             other => other,
         }?;
         if let (Some(prog), tail) = &compiled {

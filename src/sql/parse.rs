@@ -102,7 +102,12 @@ pub fn with_first_statement_interruptible<R>(
 }
 
 /// [`with_first_statement`] for a callback returning nothing.
-fn parse_first_statement(sql: &[u8], interrupt: Option<&AtomicBool>, parser_depth: usize, f: &mut dyn FnMut(Option<&Cmd<'_>>, usize) -> Result<()>) -> Result<()> {
+fn parse_first_statement(
+    sql: &[u8],
+    interrupt: Option<&AtomicBool>,
+    parser_depth: usize,
+    f: &mut dyn FnMut(Option<&Cmd<'_>>, usize) -> Result<()>,
+) -> Result<()> {
     // The AST lives in an arena kept by the thread between statements (a
     // parse nested in `f` finds none and makes its own).
     // (Counted only for a long text: a bulk INSERT's text, whose rows but
@@ -147,7 +152,13 @@ const ARENA_BYTES_PER_TEXT_BYTE: usize = 100;
 /// An arena grown larger than this by a big statement is freed, not kept.
 const ARENA_KEPT_BYTES: usize = 1 << 20;
 
-fn first_statement_in(bump: &Bump, sql: &[u8], interrupt: Option<&AtomicBool>, max_depth: usize, f: &mut dyn FnMut(Option<&Cmd<'_>>, usize) -> Result<()>) -> Result<()> {
+fn first_statement_in(
+    bump: &Bump,
+    sql: &[u8],
+    interrupt: Option<&AtomicBool>,
+    max_depth: usize,
+    f: &mut dyn FnMut(Option<&Cmd<'_>>, usize) -> Result<()>,
+) -> Result<()> {
     let interrupted = move || interrupt.is_some_and(|flag| flag.load(Ordering::Relaxed));
     let interrupted: &dyn Fn() -> bool = &interrupted;
     fn parse<'a>(
@@ -400,10 +411,10 @@ pub fn syntax_error_offset(sql: &[u8]) -> Option<usize> {
     }
 }
 
-/// Where the parse of `sql`'s first statement overflows the parser's
-/// stack under `SQLITE_LIMIT_PARSER_DEPTH` = `parser_depth`: the offset
-/// of the token it could not shift ("Recursion limit"), or `None`.
-pub fn stack_overflow_at(sql: &[u8], parser_depth: usize) -> Option<usize> {
+/// Whether the parse of `sql`'s first statement (complete or not)
+/// overflows the parser's stack under `SQLITE_LIMIT_PARSER_DEPTH` =
+/// `parser_depth` ("Recursion limit") before it ends.
+pub fn overflows_stack(sql: &[u8], parser_depth: usize) -> bool {
     let bump = Bump::new();
     let err = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         with_stack(|| {
@@ -411,12 +422,8 @@ pub fn stack_overflow_at(sql: &[u8], parser_depth: usize) -> Option<usize> {
             parser.set_max_depth(parser_stack_limit(parser_depth));
             parser.next().err()
         })
-    }))
-    .ok()??;
-    match err {
-        ParseError::ParserError(ParserError::StackOverflow, Some(p)) => Some(offset_of(sql, p.line, p.column)),
-        _ => None,
-    }
+    }));
+    matches!(err, Ok(Some(ParseError::ParserError(ParserError::StackOverflow, _))))
 }
 
 /// SQLite's message for a join operator of unknown words: all of its

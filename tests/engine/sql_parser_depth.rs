@@ -54,11 +54,7 @@ fn shapes() -> Vec<Shape> {
         Shape { name: "UPDATE SET (((x)))", setup: T, sql: |n| format!("UPDATE t SET a = {}", nest("(", "1", ")", n)) },
         Shape { name: "INSERT VALUES (((x)))", setup: T, sql: |n| format!("INSERT INTO t VALUES(1, 2, {})", nest("(", "1", ")", n)) },
         Shape { name: "DELETE WHERE (((x)))", setup: T, sql: |n| format!("DELETE FROM t WHERE {}", nest("(", "1", ")", n)) },
-        Shape {
-            name: "trigger body",
-            setup: T,
-            sql: |n| format!("CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT {}; END", nest("(", "1", ")", n)),
-        },
+        Shape { name: "trigger body", setup: T, sql: |n| format!("CREATE TRIGGER tr AFTER INSERT ON t BEGIN SELECT {}; END", nest("(", "1", ")", n)) },
         Shape { name: "CHECK (((x)))", setup: "", sql: |n| format!("CREATE TABLE u(a CHECK({}))", nest("(", "a", ")", n)) },
         Shape { name: "DEFAULT (((x)))", setup: "", sql: |n| format!("CREATE TABLE u(a DEFAULT ({}))", nest("(", "1", ")", n)) },
         Shape { name: "EXPLAIN (((x)))", setup: "", sql: |n| format!("EXPLAIN SELECT {}", nest("(", "1", ")", n)) },
@@ -88,13 +84,17 @@ fn recursion(o: &[Outcome]) -> bool {
     matches!(o.last(), Some(Outcome::Error { message, .. }) if message == "Recursion limit")
 }
 
-/// The smallest `n` at most `cap` at which `said` holds (it holds for
-/// every larger one), if it holds at `cap`.
-fn first(cap: usize, said: impl Fn(usize) -> bool) -> Option<usize> {
-    if !said(cap) {
-        return None;
+/// The smallest `n` at which `said` holds (it holds for every larger
+/// one), searched by doubling up to `CAP` and then halving.
+fn first(said: impl Fn(usize) -> bool) -> Option<usize> {
+    let mut hi = 1;
+    while !said(hi) {
+        if hi >= CAP {
+            return None;
+        }
+        hi *= 2;
     }
-    let (mut lo, mut hi) = (1, cap);
+    let mut lo = hi / 2 + 1;
     while lo < hi {
         let mid = (lo + hi) / 2;
         if said(mid) {
@@ -106,26 +106,66 @@ fn first(cap: usize, said: impl Fn(usize) -> bool) -> Option<usize> {
     Some(lo)
 }
 
-const CAP: usize = 6000;
+const CAP: usize = 8192;
+
+/// The limits compared: the default (2,500), one above the 50 entries
+/// the parser's stack always allows, and one below them.
+const LIMITS: [Option<i32>; 3] = [None, Some(100), Some(20)];
+
+/// Each shape at the reference's boundary, one below it and far past it
+/// (or, where the reference never says "Recursion limit", at a few
+/// sizes), at each limit: both engines answer the same.
+#[test]
+fn parser_depth_boundaries_match_sqlite() {
+    let mut differ = Vec::new();
+    for limit in LIMITS {
+        for s in shapes() {
+            let reference = first(|n| recursion(&outcomes(&s, limit, n).1));
+            let counts = match reference {
+                Some(b) => vec![b - 1, b, 2 * b + 10],
+                None => vec![10, 3000],
+            };
+            for n in counts.into_iter().filter(|&n| n > 0) {
+                let (ours, theirs) = outcomes(&s, limit, n);
+                if ours != theirs {
+                    let last = |o: &[Outcome]| format!("{:?}", o.last()).chars().take(120).collect::<String>();
+                    differ.push(format!("{} at limit {limit:?}, n = {n}: ours {}, ref {}", s.name, last(&ours), last(&theirs)));
+                }
+            }
+        }
+    }
+    assert!(differ.is_empty(), "{}", differ.join("\n"));
+}
+
+/// "Recursion limit" is SQLITE_ERROR with no error offset, as in SQLite.
+#[test]
+fn recursion_limit_code_and_offset() {
+    let sql = format!("SELECT {}", nest("(", "1", ")", 3000));
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    let c = std::ffi::CString::new(sql.clone()).expect("no NUL");
+    let mut stmt = std::ptr::null_mut();
+    // SAFETY: `reference.0` is an open connection, `c` a C string.
+    let (rc, extended, offset) = unsafe {
+        let rc = ffi::sqlite3_prepare_v2(reference.0, c.as_ptr(), -1, &mut stmt, std::ptr::null_mut());
+        (rc, ffi::sqlite3_extended_errcode(reference.0), ffi::sqlite3_error_offset(reference.0))
+    };
+    assert_eq!((rc, extended, offset), (1, 1, -1));
+    let e = ours.prepare(sql.as_bytes()).err().expect("too deep");
+    assert_eq!((e.primary(), e.code, e.message.as_str()), (1, 1, "Recursion limit"));
+    assert_eq!(ringlite::sql::error_offset::locate(sql.as_bytes(), &e), None);
+}
 
 /// The boundaries of each shape on both engines, printed as a table
 /// (`cargo test -p ringlite --test engine -- parser_depth_table --ignored --nocapture`).
 #[test]
 #[ignore]
 fn parser_depth_table() {
-    for limit in [None, Some(300), Some(100), Some(20)] {
+    for limit in LIMITS {
         for s in shapes() {
-            let r = first(CAP, |n| recursion(&outcomes(&s, limit, n).1));
-            let o = first(CAP, |n| recursion(&outcomes(&s, limit, n).0));
-            let below = r.map(|n| {
-                let (a, b) = outcomes(&s, limit, n - 1);
-                if a == b {
-                    "same".to_string()
-                } else {
-                    format!("ours {:?} ref {:?}", a.last(), b.last())
-                }
-            });
-            println!("{:?}\t{}\tref {:?}\tours {:?}\tbelow: {:?}", limit, s.name, r, o, below);
+            let r = first(|n| recursion(&outcomes(&s, limit, n).1));
+            let o = first(|n| recursion(&outcomes(&s, limit, n).0));
+            println!("{limit:?}\t{}\tref {r:?}\tours {o:?}", s.name);
         }
     }
 }
