@@ -39,7 +39,7 @@ pub fn with_stack<R>(f: impl FnOnce() -> R) -> R {
 /// The entries SQLite's parser stack holds before it first grows: it is
 /// refused growth only past `SQLITE_LIMIT_PARSER_DEPTH`, so a lower limit
 /// still allows this many.
-pub const PARSER_INITIAL_STACK: usize = 50;
+const PARSER_INITIAL_STACK: usize = 50;
 
 /// The parser crate's stack limit (`Parser::set_max_depth`) for
 /// `SQLITE_LIMIT_PARSER_DEPTH` = `limit`: SQLite's parser fails when its
