@@ -372,7 +372,7 @@ impl Connection {
         let env = &env;
         let interrupt_flag = &interrupt;
         let compile_text = |parse_text: &[u8], value_rows: Option<&crate::sql::value_rows::ValueRows<'_>>| {
-            crate::sql::parse::with_first_statement_interruptible(parse_text, Some(&**interrupt_flag), |cmd, tail| {
+            crate::sql::parse::with_first_statement_interruptible(parse_text, Some(&**interrupt_flag), parse_limits.parser_depth, |cmd, tail| {
                 let interrupt = interrupt_flag;
                 if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
                     return Err(Error::code(crate::error::SQLITE_INTERRUPT));

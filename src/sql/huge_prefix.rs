@@ -1,16 +1,15 @@
-//! A huge statement's parse-time limit errors, found from its beginning.
+//! A huge statement's parse-time height errors, found from its beginning.
 //!
 //! SQLite's parser builds the tree as it reads and stops at the first
-//! token that breaks SQLITE_LIMIT_PARSER_DEPTH ("Recursion limit") or
-//! SQLITE_LIMIT_EXPR_DEPTH ("Expression tree is too large"): a chain of a
-//! million `AND`s or a million nested parentheses fails after reading a
-//! few thousand tokens, in microseconds. The parser crate here reads the
-//! whole statement first (seconds for such texts, a parser stack of a
-//! million entries for the parentheses, and no way to poll
-//! `sqlite3_interrupt` meanwhile). So a statement of at least
+//! token that breaks SQLITE_LIMIT_EXPR_DEPTH ("Expression tree is too
+//! large"): a chain of a million `AND`s fails after reading a few
+//! thousand tokens, in microseconds. The parser crate here stops at the
+//! parser depth limit as SQLite's does ("Recursion limit": a million
+//! nested parentheses), but builds the tree whole before its heights are
+//! checked (seconds for such a chain). So a statement of at least
 //! [`HUGE_STATEMENT`] bytes has its first [`PREFIX`] bytes checked alone,
 //! as the unterminated statement they are
-//! (`parse_limits::limit_error_in_unterminated`): a limit broken there is
+//! (`parse_limits::limit_error_in_unterminated`): a height broken there is
 //! broken by text SQLite has read, and is its error. Otherwise (and for
 //! any other outcome of the prefix, a syntax error included) the whole
 //! text is parsed as before: the check only ever answers earlier, never

@@ -36,6 +36,23 @@ pub fn with_stack<R>(f: impl FnOnce() -> R) -> R {
     stacker::maybe_grow(STACK_RED_ZONE, STACK_GROWTH, f)
 }
 
+/// The entries SQLite's parser stack holds before it first grows: it is
+/// refused growth only past `SQLITE_LIMIT_PARSER_DEPTH`, so a lower limit
+/// still allows this many.
+const PARSER_INITIAL_STACK: usize = 50;
+
+/// The parser crate's stack limit (`Parser::set_max_depth`) for
+/// `SQLITE_LIMIT_PARSER_DEPTH` = `limit`: SQLite's parser fails when its
+/// stack would hold more than `max(limit, 50)` entries, and the crate's
+/// grammar (the same rules as SQLite's) stacks the same symbols, so a
+/// statement fails on the same token in both (measured per nesting
+/// shape in `tests/engine/sql_parser_depth.rs`).
+pub fn parser_stack_limit(limit: usize) -> usize {
+    // (Its stack's first entry is the initial state: the deepest index
+    // allowed is one less than the entries allowed.)
+    limit.max(PARSER_INITIAL_STACK) - 1
+}
+
 /// Byte offset of a (1-based line, 1-based byte column) position.
 fn offset_of(input: &[u8], line: usize, column: usize) -> usize {
     let mut cur_line = 1;
@@ -55,21 +72,28 @@ fn offset_of(input: &[u8], line: usize, column: usize) -> usize {
 /// Parse the first statement of `sql` and hand it to `f` together with
 /// the offset just past it. `None` when only whitespace/comments remain.
 pub fn with_first_statement<R>(sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>>, usize) -> Result<R>) -> Result<R> {
-    with_first_statement_interruptible(sql, None, f)
+    with_first_statement_interruptible(sql, None, usize::MAX, f)
 }
 
 /// [`with_first_statement`] whose parse stops with SQLITE_INTERRUPT once
 /// `interrupt` is set: the parser crate polls it every few hundred tokens
 /// (`Parser::set_interrupt`), as SQLite's parser loop checks
 /// `sqlite3_interrupt` between tokens, so a huge statement's prepare stops
-/// within microseconds instead of when its parse ends.
-pub fn with_first_statement_interruptible<R>(sql: &[u8], interrupt: Option<&AtomicBool>, f: impl FnOnce(Option<&Cmd<'_>>, usize) -> Result<R>) -> Result<R> {
+/// within microseconds instead of when its parse ends. `parser_depth` is
+/// `SQLITE_LIMIT_PARSER_DEPTH`: the parse stops with "Recursion limit" as
+/// soon as its stack would grow past it (see [`parser_stack_limit`]).
+pub fn with_first_statement_interruptible<R>(
+    sql: &[u8],
+    interrupt: Option<&AtomicBool>,
+    parser_depth: usize,
+    f: impl FnOnce(Option<&Cmd<'_>>, usize) -> Result<R>,
+) -> Result<R> {
     // The parse and its checks are compiled once, with `f` behind `dyn`
     // (they were ~6 KB per caller's `R` and closure). On success `f` has
     // run: every `Ok` of `first_statement_in` is the one of its call.
     let mut f = Some(f);
     let mut out = None;
-    parse_first_statement(sql, interrupt, &mut |cmd, end| {
+    parse_first_statement(sql, interrupt, parser_depth, &mut |cmd, end| {
         let f = f.take().expect("the statement is handed over once");
         out = Some(f(cmd, end)?);
         Ok(())
@@ -78,7 +102,12 @@ pub fn with_first_statement_interruptible<R>(sql: &[u8], interrupt: Option<&Atom
 }
 
 /// [`with_first_statement`] for a callback returning nothing.
-fn parse_first_statement(sql: &[u8], interrupt: Option<&AtomicBool>, f: &mut dyn FnMut(Option<&Cmd<'_>>, usize) -> Result<()>) -> Result<()> {
+fn parse_first_statement(
+    sql: &[u8],
+    interrupt: Option<&AtomicBool>,
+    parser_depth: usize,
+    f: &mut dyn FnMut(Option<&Cmd<'_>>, usize) -> Result<()>,
+) -> Result<()> {
     // The AST lives in an arena kept by the thread between statements (a
     // parse nested in `f` finds none and makes its own).
     // (Counted only for a long text: a bulk INSERT's text, whose rows but
@@ -98,7 +127,7 @@ fn parse_first_statement(sql: &[u8], interrupt: Option<&AtomicBool>, f: &mut dyn
     } else {
         ARENA.with(|a| a.take()).unwrap_or_default()
     };
-    let result = first_statement_in(&bump, sql, interrupt, f);
+    let result = first_statement_in(&bump, sql, interrupt, parser_stack_limit(parser_depth), f);
     if bump.allocated_bytes() <= ARENA_KEPT_BYTES {
         bump.reset();
         ARENA.with(|a| a.set(Some(bump)));
@@ -123,18 +152,26 @@ const ARENA_BYTES_PER_TEXT_BYTE: usize = 100;
 /// An arena grown larger than this by a big statement is freed, not kept.
 const ARENA_KEPT_BYTES: usize = 1 << 20;
 
-fn first_statement_in(bump: &Bump, sql: &[u8], interrupt: Option<&AtomicBool>, f: &mut dyn FnMut(Option<&Cmd<'_>>, usize) -> Result<()>) -> Result<()> {
+fn first_statement_in(
+    bump: &Bump,
+    sql: &[u8],
+    interrupt: Option<&AtomicBool>,
+    max_depth: usize,
+    f: &mut dyn FnMut(Option<&Cmd<'_>>, usize) -> Result<()>,
+) -> Result<()> {
     let interrupted = move || interrupt.is_some_and(|flag| flag.load(Ordering::Relaxed));
     let interrupted: &dyn Fn() -> bool = &interrupted;
     fn parse<'a>(
         bump: &'a Bump,
         text: &'a [u8],
         interrupted: &'a dyn Fn() -> bool,
+        max_depth: usize,
     ) -> std::thread::Result<(std::result::Result<Option<Cmd<'a>>, ParseError>, usize)> {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             with_stack(|| {
                 let mut parser = Parser::new(bump, text);
                 parser.set_interrupt(interrupted);
+                parser.set_max_depth(max_depth);
                 let r = parser.next();
                 let pos = parser.position();
                 (r, offset_of(text, pos.line, pos.column))
@@ -149,7 +186,7 @@ fn first_statement_in(bump: &Bump, sql: &[u8], interrupt: Option<&AtomicBool>, f
     };
     // (Declared first: a reparse borrows from it.)
     let renamed: Option<super::repeated_set_columns::Rewritten>;
-    let mut parsed = parse(bump, sql, interrupted);
+    let mut parsed = parse(bump, sql, interrupted, max_depth);
     // SQLite's tokenizer reads "/*" at the very end as "/" and "*", and
     // any other unterminated comment as running to the end of the input,
     // i.e. as whitespace: the text before it is parsed alone.
@@ -160,7 +197,7 @@ fn first_statement_in(bump: &Bump, sql: &[u8], interrupt: Option<&AtomicBool>, f
                 return Err(Error::sql("near \"*\": syntax error"));
             }
             text = &sql[..start];
-            parsed = parse(bump, text, interrupted);
+            parsed = parse(bump, text, interrupted, max_depth);
         }
     }
     // `SET (a, a) = ...`, which the parser crate refuses: parsed again
@@ -170,7 +207,7 @@ fn first_statement_in(bump: &Bump, sql: &[u8], interrupt: Option<&AtomicBool>, f
         if msg.ends_with("specified more than once") {
             renamed = super::repeated_set_columns::rename_repeated_set_columns(text);
             if let Some(r) = &renamed {
-                let again = parse(bump, &r.text, interrupted);
+                let again = parse(bump, &r.text, interrupted, max_depth);
                 if let Ok((Ok(cmd), end)) = again {
                     let end = if end >= r.text.len() { text.len() } else { r.original_offset(end) };
                     parsed = Ok((Ok(cmd), end));
@@ -374,6 +411,21 @@ pub fn syntax_error_offset(sql: &[u8]) -> Option<usize> {
     }
 }
 
+/// Whether the parse of `sql`'s first statement (complete or not)
+/// overflows the parser's stack under `SQLITE_LIMIT_PARSER_DEPTH` =
+/// `parser_depth` ("Recursion limit") before it ends.
+pub fn overflows_stack(sql: &[u8], parser_depth: usize) -> bool {
+    let bump = Bump::new();
+    let err = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        with_stack(|| {
+            let mut parser = Parser::new(&bump, sql);
+            parser.set_max_depth(parser_stack_limit(parser_depth));
+            parser.next().err()
+        })
+    }));
+    matches!(err, Ok(Some(ParseError::ParserError(ParserError::StackOverflow, _))))
+}
+
 /// SQLite's message for a join operator of unknown words: all of its
 /// words (the parser names only the first it did not know).
 fn unknown_join_type(sql: &[u8], msg: &str) -> String {
@@ -422,6 +474,7 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
             }
         }
         ParseError::ParserError(ParserError::UnexpectedEof, _) => Error::sql("incomplete input"),
+        ParseError::ParserError(ParserError::StackOverflow, _) => Error::sql("Recursion limit"),
         ParseError::ParserError(ParserError::Custom(msg), pos) if msg == "a JOIN clause is required before ON" => {
             // The parser says ON for USING too: the clause is the last ON
             // or USING before where it stopped.

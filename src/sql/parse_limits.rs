@@ -1,8 +1,7 @@
 //! The limits SQLite enforces while it parses a statement, checked on the
 //! parsed tree before anything else looks at it: the expression height
 //! (`SQLITE_LIMIT_EXPR_DEPTH`, "Expression tree is too large (maximum depth
-//! N)"), the parser's stack depth (`SQLITE_LIMIT_PARSER_DEPTH`, "Recursion
-//! limit"), function arguments (`SQLITE_LIMIT_FUNCTION_ARG`), compound
+//! N)"), function arguments (`SQLITE_LIMIT_FUNCTION_ARG`), compound
 //! SELECT terms (`SQLITE_LIMIT_COMPOUND_SELECT`) and, of
 //! `SQLITE_LIMIT_COLUMN`, the columns of CREATE TABLE (those of CREATE
 //! INDEX once its table and name are checked, by the compiler), UPDATE's
@@ -14,7 +13,10 @@
 //! Why here: the compiler's walks over expressions recurse, and so does its
 //! cost per level; a statement past these limits would exhaust the stack
 //! or take minutes. Once it passes this check every tree the compiler sees
-//! is at most `EXPR_DEPTH` heights and `PARSER_DEPTH` nestings deep.
+//! is at most `EXPR_DEPTH` heights and `PARSER_DEPTH` nestings deep (the
+//! parser's stack depth, `SQLITE_LIMIT_PARSER_DEPTH`, "Recursion limit",
+//! is enforced by the parser itself as its stack grows:
+//! `sql::parse::parser_stack_limit`).
 //!
 //! Stack: the compiler's recursive walks run on stacks grown by `stacker`
 //! (`sql::parse::with_stack`: when less than 1 MiB is left, an 8 MiB
@@ -36,17 +38,6 @@
 //! expressions enclosing a scalar subquery to its own, so nested scalar
 //! subqueries reach the limit after about 44 levels, as in SQLite.
 //!
-//! The parser's stack is estimated from the tree: SQLite's LALR(1) parser
-//! holds one entry per symbol shifted and not yet reduced, and the entries
-//! each construct leaves below its operands (e.g. `id LP distinct` below a
-//! function's first argument) are counted as in SQLite's grammar. The
-//! estimate is exact for nested parentheses, function calls, CASE, binary
-//! operators' right operands and FROM subqueries (checked against SQLite
-//! 3.54 in `tests/engine/sql_limits_hostile.rs`); elsewhere (the other
-//! statements' clauses, window definitions, joins) the entries below an
-//! operand are read from the grammar but not checked, and may be off by a
-//! few: only statements within a few entries of the limit can differ.
-//!
 //! The running height of nested subqueries is SQLite's resolver's check,
 //! not its parser's: it fails when the resolver enters the expression, so
 //! a name that does not resolve before it wins. It is handed back as a
@@ -56,8 +47,8 @@
 //! `model::expr_shape::folds_to_false`) is a leaf of height 1, and what
 //! it dropped holds no subquery for the running height.
 //!
-//! Invariant: the walk itself recurses at most once per height or parser
-//! entry counted, stops at the first limit exceeded, and runs on a grown
+//! Invariant: the walk itself recurses at most once per height or
+//! parenthesis, stops at the first limit exceeded, and runs on a grown
 //! stack (`with_stack`) at each subquery, so it cannot overflow the stack.
 
 use crate::error::{Error, Result, SQLITE_INTERRUPT};
@@ -74,7 +65,8 @@ use std::sync::atomic::{AtomicBool, Ordering};
 pub struct ParseLimits {
     /// `SQLITE_LIMIT_EXPR_DEPTH`.
     pub expr_depth: usize,
-    /// `SQLITE_LIMIT_PARSER_DEPTH`.
+    /// `SQLITE_LIMIT_PARSER_DEPTH`: not checked here, the parser enforces
+    /// it as its stack grows (`sql::parse::parser_stack_limit`).
     pub parser_depth: usize,
     /// `SQLITE_LIMIT_COLUMN`.
     pub columns: usize,
@@ -89,15 +81,11 @@ impl ParseLimits {
     const NONE: ParseLimits = ParseLimits { expr_depth: usize::MAX, parser_depth: usize::MAX, columns: usize::MAX, compound: 0, function_args: usize::MAX };
 }
 
-/// Parser stack entries below a result column of a top-level SELECT
-/// (calibrated: SQLite accepts 2,493 nested parentheses there, not 2,494).
-const SELECT_COLUMN_BASE: usize = 7;
-/// The entries SQLite's parser stack holds before it first grows.
-const PARSER_INITIAL_STACK: usize = 50;
+/// How deep [`is_constant`] looks (the tree is not checked yet): deeper
+/// than any tree within the limits of heights and parser entries.
+const CONSTANT_BUDGET: usize = 4096;
 /// The interrupt flag is polled once per this many expressions walked.
 const POLL_NODES: u32 = 4096;
-/// Entries below a SELECT keyword of a top-level statement.
-const STMT_BASE: usize = SELECT_COLUMN_BASE - 4;
 
 /// Name resolution's height check failing at one expression: SQLite
 /// makes it when its resolver enters that expression, after resolving the
@@ -146,7 +134,6 @@ fn check_as(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>, 
         Cmd::Stmt(s) => s,
         Cmd::Explain(s) | Cmd::ExplainQueryPlan(s) => s,
     };
-    let base = STMT_BASE + usize::from(!matches!(cmd, Cmd::Stmt(_)));
     let mut w = Walk {
         limits,
         interrupt,
@@ -164,7 +151,7 @@ fn check_as(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>, 
     // (An interrupt that came during the parse, which polls nothing,
     // stops the prepare before any limit error is reported.)
     w.poll()?;
-    crate::sql::parse::with_stack(|| w.stmt(stmt, base))?;
+    crate::sql::parse::with_stack(|| w.stmt(stmt))?;
     // (A trigger's body and a view's SELECT are not resolved when they
     // are created: only their parser's heights count there.)
     let resolved = !matches!(stmt, Stmt::CreateTrigger { .. } | Stmt::CreateView { .. });
@@ -177,17 +164,29 @@ fn check_as(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>, 
     }
 }
 
-/// The limit SQLite's parser meets in an unterminated statement before
-/// it runs out of input: it builds the tree as it reads, so a statement
-/// too deep ("Recursion limit", "Expression tree is too large") fails
-/// there, not with "incomplete input". The parser crate here stops
-/// without a tree, so the statement is completed (its open parentheses
-/// closed, after an operand or a table name where one is missing) and
-/// the completed tree checked: closing only reduces what was read, so a
-/// limit it breaks was broken by the text read. `None`: no completion
-/// parses, or it breaks no limit (the error is "incomplete input").
-/// Checked against SQLite 3.54.1 in `tests/engine/sql_limits_hostile.rs`.
+/// The limit SQLite's parser meets in an unterminated statement (or a
+/// huge statement's prefix, `sql::huge_prefix`) before it runs out of
+/// input: "Recursion limit" where the parser's stack overflows, else an
+/// expression built too high ("Expression tree is too large"), not
+/// "incomplete input". For the heights the parser crate gives no tree,
+/// so the statement is completed (its open parentheses closed, after an
+/// operand or a table name where one is missing) and the completed tree
+/// checked: closing only reduces what was read, so a limit it breaks was
+/// broken by the text read. `None`: no completion parses, or it breaks
+/// no limit (the error is "incomplete input"). Checked against SQLite
+/// 3.54.1 in `tests/engine/sql_limits_hostile.rs`.
 pub fn limit_error_in_unterminated(sql: &[u8], limits: ParseLimits) -> Option<Error> {
+    // Where the parser's stack overflows SQLite stops reading with
+    // "Recursion limit". (A completion of the text read before it would
+    // build the nodes still open on the stack, which SQLite never built:
+    // their heights are not its error.)
+    if crate::sql::parse::overflows_stack(sql, limits.parser_depth) {
+        return Some(Error::sql("Recursion limit"));
+    }
+    height_error_in_unterminated(sql, limits)
+}
+
+fn height_error_in_unterminated(sql: &[u8], limits: ParseLimits) -> Option<Error> {
     use sqlite3_parser::dialect::TokenType;
     let mut open = 0usize;
     for t in crate::sql::parse::tokens(sql) {
@@ -200,15 +199,8 @@ pub fn limit_error_in_unterminated(sql: &[u8], limits: ParseLimits) -> Option<Er
     let closing = ")".repeat(open);
     let expr_limit = limits.expr_depth;
     for operand in ["", " 1", " t"] {
-        // What the completion adds above the deepest point read: a
-        // closing parenthesis is one parser entry above the operand
-        // before it, an added operand one entry (and one height) more.
-        let added = usize::from(open > 0) + usize::from(!operand.is_empty());
-        let limits = ParseLimits {
-            parser_depth: limits.parser_depth.saturating_add(added),
-            expr_depth: limits.expr_depth.saturating_add(usize::from(!operand.is_empty())),
-            ..limits
-        };
+        // (An added operand is one height more.)
+        let limits = ParseLimits { expr_depth: limits.expr_depth.saturating_add(usize::from(!operand.is_empty())), ..limits };
         let mut text = sql.to_vec();
         text.extend_from_slice(operand.as_bytes());
         text.extend_from_slice(closing.as_bytes());
@@ -220,7 +212,6 @@ pub fn limit_error_in_unterminated(sql: &[u8], limits: ParseLimits) -> Option<Er
         });
         match verdict {
             Ok(()) => return None,
-            Err(e) if e.message.starts_with("Recursion limit") => return Some(e),
             // (Named with the limit as set, not as raised above.)
             Err(e) if e.message.starts_with("Expression tree is too large") => return Some(too_deep(expr_limit)),
             Err(_) => continue,
@@ -315,7 +306,7 @@ pub fn check_resolved_heights(e: &Expr<'_>, expr_depth: usize) -> Result<()> {
         nodes: 0,
         eidlist: false,
     };
-    crate::sql::parse::with_stack(|| w.expr(e, 0, 0))?;
+    crate::sql::parse::with_stack(|| w.expr(e, 0))?;
     if let Some(error) = w.after_expansion.or(w.after_resolve) {
         return Err(error);
     }
@@ -374,35 +365,24 @@ impl Walk<'_> {
         Ok(())
     }
 
-    fn parser(&self, pd: usize) -> Result<()> {
-        // The parser's stack starts with room for 50 entries and is only
-        // refused growth past the limit.
-        if pd > self.limits.parser_depth.max(PARSER_INITIAL_STACK) {
-            return Err(Error::sql("Recursion limit"));
-        }
-        Ok(())
-    }
-
-    /// The height of `e`, which starts with `pd` parser entries below it
-    /// and `td` height-counting nodes above it in its statement's tree.
+    /// The height of `e`, which has `td` height-counting nodes above it in its statement's tree.
     /// Every node's height is checked, as SQLite checks each one it builds.
-    fn expr(&mut self, e: &Expr<'_>, pd: usize, td: usize) -> Result<usize> {
+    fn expr(&mut self, e: &Expr<'_>, td: usize) -> Result<usize> {
         // (A leaf does not recurse: no stack check, which long lists of
         // literals would pay per item.)
         if matches!(e, Expr::Id(_) | Expr::Literal(_) | Expr::Name(_) | Expr::Variable(_)) {
-            return self.expr_inner(e, pd, td);
+            return self.expr_inner(e, td);
         }
-        crate::sql::parse::with_stack(|| self.expr_inner(e, pd, td))
+        crate::sql::parse::with_stack(|| self.expr_inner(e, td))
     }
 
-    fn expr_inner(&mut self, e: &Expr<'_>, pd: usize, td: usize) -> Result<usize> {
+    fn expr_inner(&mut self, e: &Expr<'_>, td: usize) -> Result<usize> {
         // `sqlite3_interrupt` polled every POLL_NODES expressions: a
         // million-term list stops within a bounded time.
         self.nodes = self.nodes.wrapping_add(1);
         if self.nodes.is_multiple_of(POLL_NODES) {
             self.poll()?;
         }
-        self.parser(pd)?;
         let max = self.limits.expr_depth;
         if td >= max {
             // A leaf standing alone is checked only by the resolver.
@@ -416,7 +396,7 @@ impl Walk<'_> {
         }
         let n = td + 1;
         let folded = if matches!(e, Expr::IsNull(_) | Expr::NotNull(_) | Expr::Binary(_, ast::Operator::Is | ast::Operator::IsNot, _)) {
-            self.folded_null_test(e, pd)?
+            self.folded_null_test(e)?
         } else {
             None
         };
@@ -424,62 +404,61 @@ impl Walk<'_> {
             // (Built and checked level by level, without recursion.)
             _ if folded.is_some() => folded.unwrap_or(1),
             Expr::Between { lhs, not, start, end } => {
-                let h = self.expr(lhs, pd, n)?.max(self.expr(start, pd + 2, n)?).max(self.expr(end, pd + 4, n)?);
+                let h = self.expr(lhs, n)?.max(self.expr(start, n)?).max(self.expr(end, n)?);
                 h + 1 + usize::from(*not)
             }
             // Both sides of an AND the parser folds to the literal 0 were
             // built (and checked) on their own; the literal is a leaf, so
             // the nodes above do not count for them.
             Expr::Binary(l, _, r) if folds_to_false(e) => {
-                self.expr(l, pd, 0)?;
-                self.expr(r, pd + 2, 0)?;
+                self.expr(l, 0)?;
+                self.expr(r, 0)?;
                 1
             }
-            Expr::Binary(l, _, r) => self.expr(l, pd, n)?.max(self.expr(r, pd + 2, n)?) + 1,
+            Expr::Binary(l, _, r) => self.expr(l, n)?.max(self.expr(r, n)?) + 1,
             Expr::Case { base, when_then_pairs, else_expr } => {
                 let mut h = match base {
-                    Some(b) => self.expr(b, pd + 1, n)?,
+                    Some(b) => self.expr(b, n)?,
                     None => 0,
                 };
-                for (i, (w, t)) in when_then_pairs.iter().enumerate() {
+                for (w, t) in when_then_pairs.iter() {
                     // `CASE case_operand WHEN` first, then
                     // `CASE case_operand case_exprlist WHEN`.
-                    let below = pd + 3 + usize::from(i > 0);
-                    h = h.max(self.expr(w, below, n)?).max(self.expr(t, below + 2, n)?);
+                    h = h.max(self.expr(w, n)?).max(self.expr(t, n)?);
                 }
                 if let Some(x) = else_expr {
-                    h = h.max(self.expr(x, pd + 4, n)?);
+                    h = h.max(self.expr(x, n)?);
                 }
                 h + 1
             }
-            Expr::Cast { expr, .. } => self.expr(expr, pd + 2, n)? + 1,
-            Expr::Collate(x, _) => self.expr(x, pd, n)? + 1,
+            Expr::Cast { expr, .. } => self.expr(expr, n)? + 1,
+            Expr::Collate(x, _) => self.expr(x, n)? + 1,
             Expr::DoublyQualified(..) => 3,
             Expr::Qualified(..) => 2,
             Expr::Exists(s) => {
                 self.saw_expr_subquery = true;
-                self.subquery(s, pd + 2, n)? + 1
+                self.subquery(s, n)? + 1
             }
             Expr::Subquery(s) => {
                 self.saw_expr_subquery = true;
-                self.subquery(s, pd + 1, n)? + 1
+                self.subquery(s, n)? + 1
             }
             Expr::FunctionCall { name, args, order_by, filter_over, .. } => {
                 if args.is_some_and(|a| a.len() > self.limits.function_args) {
                     return Err(Error::sql(format!("too many arguments on function {}", name.0)));
                 }
-                let h = self.list(args.unwrap_or(&[]), pd + 3, n)?;
+                let h = self.list(args.unwrap_or(&[]), n)?;
                 if let Some(ast::FunctionCallOrder::SortList(terms)) = order_by {
-                    self.sorted(terms, pd + 5, 0)?;
+                    self.sorted(terms, 0)?;
                 }
                 if let Some(tail) = filter_over {
-                    self.function_tail(tail, pd + 5)?;
+                    self.function_tail(tail)?;
                 }
                 h + 1
             }
             Expr::FunctionCallStar { filter_over, .. } => {
                 if let Some(tail) = filter_over {
-                    self.function_tail(tail, pd + 5)?;
+                    self.function_tail(tail)?;
                 }
                 1
             }
@@ -490,16 +469,8 @@ impl Walk<'_> {
                 // SELECT, as `x IN (SELECT ...)`: the IN stands one level
                 // lower than over a list item.
                 self.saw_expr_subquery = true;
-                let l = self.expr(lhs, pd, n)?;
-                let mut at = pd + 3;
-                let mut item = &items[0];
-                while let Expr::Parenthesized(v) = item {
-                    self.parser(at)?;
-                    at += 1;
-                    item = &v[0];
-                }
-                self.parser(at)?;
-                let s = self.subquery(sel, at + 1, n)?;
+                let l = self.expr(lhs, n)?;
+                let s = self.subquery(sel, n)?;
                 if s + 1 > max {
                     return Err(too_deep(max));
                 }
@@ -507,54 +478,53 @@ impl Walk<'_> {
             }
             Expr::InList { lhs, not, rhs } => {
                 let items = rhs.unwrap_or(&[]);
-                let l = self.expr(lhs, pd, n)?;
+                let l = self.expr(lhs, n)?;
                 let vector = matches!(lhs, Expr::Parenthesized(v) if v.len() > 1);
                 // (Each level of a tree within the limits adds a height
                 // or a parser entry.)
-                let budget = (max - n).saturating_add(self.limits.parser_depth.saturating_sub(pd));
-                if items.len() == 1 && !vector && is_constant(&items[0], budget.min(4096)) {
+                if items.len() == 1 && !vector && is_constant(&items[0], CONSTANT_BUDGET) {
                     // `x IN (e)` is `x == +e` (`x != +e` for NOT IN).
-                    l.max(self.expr(&items[0], pd + 3, n + 1)? + 1) + 1
+                    l.max(self.expr(&items[0], n + 1)? + 1) + 1
                 } else {
-                    l.max(self.list(items, pd + 3, n)?) + 1 + usize::from(*not && !items.is_empty())
+                    l.max(self.list(items, n)?) + 1 + usize::from(*not && !items.is_empty())
                 }
             }
             Expr::InSelect { lhs, not, rhs } => {
                 self.saw_expr_subquery = true;
-                let l = self.expr(lhs, pd, n)?;
-                l.max(self.subquery(rhs, pd + 3, n)?) + 1 + usize::from(*not)
+                let l = self.expr(lhs, n)?;
+                l.max(self.subquery(rhs, n)?) + 1 + usize::from(*not)
             }
             Expr::InTable { lhs, not, args, .. } => {
-                let l = self.expr(lhs, pd, n)?;
-                l.max(self.list(args.unwrap_or(&[]), pd + 4, n)?) + 1 + usize::from(*not)
+                let l = self.expr(lhs, n)?;
+                l.max(self.list(args.unwrap_or(&[]), n)?) + 1 + usize::from(*not)
             }
-            Expr::IsNull(x) | Expr::NotNull(x) => self.expr(x, pd, n)? + 1,
+            Expr::IsNull(x) | Expr::NotNull(x) => self.expr(x, n)? + 1,
             Expr::Like { lhs, not, rhs, escape, .. } => {
-                let mut h = self.expr(lhs, pd, n)?.max(self.expr(rhs, pd + 2, n)?);
+                let mut h = self.expr(lhs, n)?.max(self.expr(rhs, n)?);
                 if let Some(x) = escape {
-                    h = h.max(self.expr(x, pd + 4, n)?);
+                    h = h.max(self.expr(x, n)?);
                 }
                 h + 1 + usize::from(*not)
             }
             // A parenthesized expression is its inside; a row value is a
             // node of its own.
-            Expr::Parenthesized(v) if v.len() == 1 => return self.expr(&v[0], pd + 1, td),
+            Expr::Parenthesized(v) if v.len() == 1 => return self.expr(&v[0], td),
             // (SQLite's parser builds a row value with no height of its
             // own: 1, whatever its fields hold; each field was checked as
             // it was built.)
             Expr::Parenthesized(v) => {
-                self.list(v, pd + 1, 0)?;
+                self.list(v, 0)?;
                 1
             }
             Expr::Raise(_, msg) => match msg {
-                Some(m) => self.expr(m, pd + 4, n)? + 1,
+                Some(m) => self.expr(m, n)? + 1,
                 None => 1,
             },
-            Expr::Unary(UnaryOperator::Not, x) => self.expr(x, pd + 1, n)? + 1,
+            Expr::Unary(UnaryOperator::Not, x) => self.expr(x, n)? + 1,
             // A unary + or - over a unary + takes that node over (SQLite's
             // parser changes its operator): no height of its own.
-            Expr::Unary(UnaryOperator::Positive | UnaryOperator::Negative, x) if is_unary_plus(x) => self.expr(x, pd + 1, td)?,
-            Expr::Unary(_, x) => self.expr(x, pd + 1, n)? + 1,
+            Expr::Unary(UnaryOperator::Positive | UnaryOperator::Negative, x) if is_unary_plus(x) => self.expr(x, td)?,
+            Expr::Unary(_, x) => self.expr(x, n)? + 1,
             Expr::Id(_) | Expr::Literal(_) | Expr::Name(_) | Expr::Variable(_) => 1,
         };
         if h > max {
@@ -572,28 +542,19 @@ impl Walk<'_> {
     /// Walked down and back up without recursion: a chain of null tests
     /// does not deepen the parser's stack, so only the text bounds it.
     /// `None`: not such a test.
-    fn folded_null_test(&mut self, e: &Expr<'_>, pd: usize) -> Result<Option<usize>> {
+    fn folded_null_test(&mut self, e: &Expr<'_>) -> Result<Option<usize>> {
         if self.no_fold == e as *const Expr<'_> as usize {
             return Ok(None);
         }
-        let mut chain: Vec<(&Expr<'_>, usize)> = Vec::new();
-        let (mut cur, mut d) = (e, pd);
+        let mut chain: Vec<&Expr<'_>> = Vec::new();
+        let mut cur = e;
         loop {
-            chain.push((cur, d));
+            chain.push(cur);
             match cur {
                 Expr::IsNull(x) | Expr::NotNull(x) => cur = x,
-                Expr::Binary(x, ast::Operator::Is | ast::Operator::IsNot, r) if matches!(**r, Expr::Literal(ast::Literal::Null)) => {
-                    self.parser(d + 2)?;
-                    cur = x;
-                }
-                Expr::Unary(UnaryOperator::Positive | UnaryOperator::Negative, x) => {
-                    d += 1;
-                    cur = x;
-                }
-                Expr::Parenthesized(v) if v.len() == 1 => {
-                    d += 1;
-                    cur = &v[0];
-                }
+                Expr::Binary(x, ast::Operator::Is | ast::Operator::IsNot, r) if matches!(**r, Expr::Literal(ast::Literal::Null)) => cur = x,
+                Expr::Unary(UnaryOperator::Positive | UnaryOperator::Negative, x) => cur = x,
+                Expr::Parenthesized(v) if v.len() == 1 => cur = &v[0],
                 Expr::Literal(ast::Literal::Numeric(_) | ast::Literal::String(_) | ast::Literal::Blob(_)) => break,
                 _ => {
                     // (The next level down fails the same way.)
@@ -607,8 +568,7 @@ impl Walk<'_> {
         }
         let max = self.limits.expr_depth;
         let (mut h, mut uplus) = (0, false);
-        for &(node, d) in chain.iter().rev() {
-            self.parser(d)?;
+        for &node in chain.iter().rev() {
             match node {
                 Expr::Literal(_) => (h, uplus) = (1, false),
                 Expr::Unary(op, _) => {
@@ -628,25 +588,24 @@ impl Walk<'_> {
         Ok(Some(h))
     }
 
-    /// The highest of a comma-separated list whose first item has `pd`
-    /// entries below it (later ones also `list COMMA`).
-    fn list(&mut self, items: &[Expr<'_>], pd: usize, td: usize) -> Result<usize> {
+    /// The highest of a comma-separated list.
+    fn list(&mut self, items: &[Expr<'_>], td: usize) -> Result<usize> {
         let mut h = 0;
-        for (i, x) in items.iter().enumerate() {
-            h = h.max(self.expr(x, if i == 0 { pd } else { pd + 2 }, td)?);
+        for x in items {
+            h = h.max(self.expr(x, td)?);
         }
         Ok(h)
     }
 
-    fn sorted(&mut self, terms: &[SortedColumn<'_>], pd: usize, td: usize) -> Result<usize> {
+    fn sorted(&mut self, terms: &[SortedColumn<'_>], td: usize) -> Result<usize> {
         self.terms(terms.len(), "ORDER")?;
-        self.list_sorted(terms, pd, td)
+        self.list_sorted(terms, td)
     }
 
-    fn list_sorted(&mut self, terms: &[SortedColumn<'_>], pd: usize, td: usize) -> Result<usize> {
+    fn list_sorted(&mut self, terms: &[SortedColumn<'_>], td: usize) -> Result<usize> {
         let mut h = 0;
-        for (i, t) in terms.iter().enumerate() {
-            h = h.max(self.expr(&t.expr, if i == 0 { pd } else { pd + 2 }, td)?);
+        for t in terms {
+            h = h.max(self.expr(&t.expr, td)?);
         }
         Ok(h)
     }
@@ -660,24 +619,24 @@ impl Walk<'_> {
         Ok(())
     }
 
-    fn function_tail(&mut self, tail: &ast::FunctionTail<'_>, pd: usize) -> Result<()> {
+    fn function_tail(&mut self, tail: &ast::FunctionTail<'_>) -> Result<()> {
         if let Some(f) = tail.filter_clause {
-            self.expr(f, pd, 0)?;
+            self.expr(f, 0)?;
         }
         if let Some(ast::Over::Window(w)) = tail.over_clause {
-            self.window(w, pd)?;
+            self.window(w)?;
         }
         Ok(())
     }
 
-    fn window(&mut self, w: &ast::Window<'_>, pd: usize) -> Result<()> {
+    fn window(&mut self, w: &ast::Window<'_>) -> Result<()> {
         self.terms(w.partition_by.map_or(0, |p| p.len()), "ORDER")?;
-        self.list(w.partition_by.unwrap_or(&[]), pd + 3, 0)?;
-        self.sorted(w.order_by.unwrap_or(&[]), pd + 4, 0)?;
+        self.list(w.partition_by.unwrap_or(&[]), 0)?;
+        self.sorted(w.order_by.unwrap_or(&[]), 0)?;
         if let Some(f) = &w.frame_clause {
             for b in std::iter::once(&f.start).chain(f.end.as_ref()) {
                 if let ast::FrameBound::Following(x) | ast::FrameBound::Preceding(x) = b {
-                    self.expr(x, pd + 5, 0)?;
+                    self.expr(x, 0)?;
                 }
             }
         }
@@ -686,20 +645,19 @@ impl Walk<'_> {
 
     /// A subquery inside an expression: its height (see `select`), on a
     /// grown stack.
-    fn subquery(&mut self, s: &Select<'_>, pd: usize, td: usize) -> Result<usize> {
+    fn subquery(&mut self, s: &Select<'_>, td: usize) -> Result<usize> {
         self.poll()?;
-        crate::sql::parse::with_stack(|| self.select(s, pd, td))
+        crate::sql::parse::with_stack(|| self.select(s, td))
     }
 
-    /// Walk `s` (its SELECT keyword has `pd` entries below it) and return
+    /// Walk `s` and return
     /// SQLite's height of a subquery: the highest expression of its result
     /// columns, WHERE, GROUP BY, HAVING, ORDER BY and LIMIT.
-    fn select(&mut self, s: &Select<'_>, pd: usize, td: usize) -> Result<usize> {
-        self.parser(pd)?;
+    fn select(&mut self, s: &Select<'_>, td: usize) -> Result<usize> {
         if let Some(with) = &s.with {
             for cte in with.ctes.iter() {
                 check_eidlist(self.eidlist, cte.columns)?;
-                self.subquery(cte.select, pd + 6, 0)?;
+                self.subquery(cte.select, 0)?;
             }
         }
         let compounds = s.body.compounds.as_ref().map_or(0, |c| c.len());
@@ -709,26 +667,26 @@ impl Walk<'_> {
         if max > 0 && compounds + 1 > max && !matches!(last, OneSelect::Values(_)) {
             return Err(Error::sql("too many terms in compound SELECT"));
         }
-        let mut h = self.one_select(&s.body.select, pd, td)?;
+        let mut h = self.one_select(&s.body.select, td)?;
         for c in s.body.compounds.iter().flat_map(|c| c.iter()) {
-            h = h.max(self.one_select(&c.select, pd + 2, td)?);
+            h = h.max(self.one_select(&c.select, td)?);
         }
-        h = h.max(self.sorted(s.order_by.unwrap_or(&[]), pd + 3, td)?);
+        h = h.max(self.sorted(s.order_by.unwrap_or(&[]), td)?);
         if let Some(l) = s.limit {
-            h = h.max(self.limit(l, pd, td)?);
+            h = h.max(self.limit(l, td)?);
         }
         Ok(h)
     }
 
-    fn limit(&mut self, l: &ast::Limit<'_>, pd: usize, td: usize) -> Result<usize> {
-        let mut h = self.expr(&l.expr, pd + 4, td + 1)?;
+    fn limit(&mut self, l: &ast::Limit<'_>, td: usize) -> Result<usize> {
+        let mut h = self.expr(&l.expr, td + 1)?;
         if let Some(o) = &l.offset {
-            h = h.max(self.expr(o, pd + 6, td + 1)?);
+            h = h.max(self.expr(o, td + 1)?);
         }
         Ok(h + 1)
     }
 
-    fn one_select(&mut self, s: &OneSelect<'_>, pd: usize, td: usize) -> Result<usize> {
+    fn one_select(&mut self, s: &OneSelect<'_>, td: usize) -> Result<usize> {
         match s {
             OneSelect::Select { columns, from, where_clause, group_by, having, window_clause, .. } => {
                 // SQLite expands `*` into column expressions whose height
@@ -752,20 +710,20 @@ impl Walk<'_> {
                 if stars.max().is_some_and(|h| td + h > self.limits.expr_depth) {
                     self.after_expansion.get_or_insert_with(|| too_deep(self.limits.expr_depth));
                 }
-                let mut h = self.columns(columns, pd + 4, td)?;
+                let mut h = self.columns(columns, td)?;
                 if let Some(f) = from {
-                    self.from(f, pd + 4)?;
+                    self.from(f)?;
                 }
                 if let Some(w) = where_clause {
-                    h = h.max(self.expr(w, pd + 5, td)?);
+                    h = h.max(self.expr(w, td)?);
                 }
                 self.terms(group_by.map_or(0, |g| g.len()), "GROUP")?;
-                h = h.max(self.list(group_by.unwrap_or(&[]), pd + 6, td)?);
+                h = h.max(self.list(group_by.unwrap_or(&[]), td)?);
                 if let Some(x) = having {
-                    h = h.max(self.expr(x, pd + 6, td)?);
+                    h = h.max(self.expr(x, td)?);
                 }
                 for d in window_clause.iter().flat_map(|w| w.iter()) {
-                    self.window(&d.window, pd + 6)?;
+                    self.window(&d.window)?;
                 }
                 Ok(h)
             }
@@ -775,107 +733,105 @@ impl Walk<'_> {
                 }
                 let mut h = 0;
                 for row in rows.iter() {
-                    h = h.max(self.list(row, pd + 2, td)?);
+                    h = h.max(self.list(row, td)?);
                 }
                 Ok(h)
             }
         }
     }
 
-    fn columns(&mut self, columns: &[ResultColumn<'_>], pd: usize, td: usize) -> Result<usize> {
+    fn columns(&mut self, columns: &[ResultColumn<'_>], td: usize) -> Result<usize> {
         let mut h = 0;
-        for (i, c) in columns.iter().enumerate() {
+        for c in columns {
             if let ResultColumn::Expr(e, _) = c {
-                h = h.max(self.expr(e, if i == 0 { pd } else { pd + 1 }, td)?);
+                h = h.max(self.expr(e, td)?);
             }
         }
         Ok(h)
     }
 
-    /// A FROM clause whose first item has `pd` entries below it. Its
-    /// subqueries' heights are their own (not part of the enclosing one).
-    fn from(&mut self, f: &FromClause<'_>, pd: usize) -> Result<()> {
+    /// A FROM clause. Its subqueries' heights are their own (not part of the enclosing one).
+    fn from(&mut self, f: &FromClause<'_>) -> Result<()> {
         let items = f.select.into_iter().chain(f.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)));
-        for (i, t) in items.enumerate() {
-            let below = pd + 1 + if i == 0 { 0 } else { 2 };
+        for t in items {
             match t {
                 SelectTable::Select(s, _) => {
-                    self.subquery(s, below + 1, 0)?;
+                    self.subquery(s, 0)?;
                 }
-                SelectTable::Sub(inner, _) => self.from(inner, below + 1)?,
+                SelectTable::Sub(inner, _) => self.from(inner)?,
                 SelectTable::TableCall(_, args, _) => {
-                    self.list(args.unwrap_or(&[]), below + 2, 0)?;
+                    self.list(args.unwrap_or(&[]), 0)?;
                 }
                 SelectTable::Table(..) => {}
             }
         }
         for j in f.joins.iter().flat_map(|j| j.iter()) {
             if let Some(ast::JoinConstraint::On(e)) = &j.constraint {
-                self.expr(e, pd + 4, 0)?;
+                self.expr(e, 0)?;
             }
         }
         Ok(())
     }
 
-    fn upsert(&mut self, mut u: Option<&Upsert<'_>>, pd: usize) -> Result<()> {
+    fn upsert(&mut self, mut u: Option<&Upsert<'_>>) -> Result<()> {
         while let Some(x) = u {
             if let Some(i) = &x.index {
-                self.sorted(i.targets, pd + 3, 0)?;
-                self.opt(i.where_clause.as_ref(), pd + 4)?;
+                self.sorted(i.targets, 0)?;
+                self.opt(i.where_clause.as_ref())?;
             }
             if let UpsertDo::Set { sets, where_clause } = &x.do_clause {
-                self.sets(sets, pd + 4)?;
-                self.opt(where_clause.as_ref(), pd + 5)?;
+                self.sets(sets)?;
+                self.opt(where_clause.as_ref())?;
             }
             u = x.next;
         }
         Ok(())
     }
 
-    fn sets(&mut self, sets: &[ast::Set<'_>], pd: usize) -> Result<()> {
+    fn sets(&mut self, sets: &[ast::Set<'_>]) -> Result<()> {
         if sets.iter().map(|s| s.col_names.len()).sum::<usize>() > self.limits.columns {
             return Err(Error::sql("too many columns in set list"));
         }
         for s in sets {
-            self.expr(&s.expr, pd + 2, 0)?;
+            self.expr(&s.expr, 0)?;
         }
         Ok(())
     }
 
-    fn opt(&mut self, e: Option<&Expr<'_>>, pd: usize) -> Result<()> {
+    fn opt(&mut self, e: Option<&Expr<'_>>) -> Result<()> {
         if let Some(e) = e {
-            self.expr(e, pd, 0)?;
+            self.expr(e, 0)?;
         }
         Ok(())
     }
 
-    fn returning(&mut self, r: Option<&[ResultColumn<'_>]>, pd: usize) -> Result<()> {
+    fn returning(&mut self, r: Option<&[ResultColumn<'_>]>) -> Result<()> {
         if r.is_some_and(|r| r.len() > self.limits.columns) {
             return Err(Error::sql("too many columns in result set"));
         }
-        self.columns(r.unwrap_or(&[]), pd + 1, 0).map(|_| ())
+        self.columns(r.unwrap_or(&[]), 0).map(|_| ())
     }
 
-    fn dml_tail(&mut self, order_by: Option<&[SortedColumn<'_>]>, limit: Option<&ast::Limit<'_>>, pd: usize) -> Result<()> {
-        self.sorted(order_by.unwrap_or(&[]), pd + 3, 0)?;
+    fn dml_tail(&mut self, order_by: Option<&[SortedColumn<'_>]>, limit: Option<&ast::Limit<'_>>) -> Result<()> {
+        self.sorted(order_by.unwrap_or(&[]), 0)?;
         if let Some(l) = limit {
-            self.limit(l, pd, 0)?;
+            self.limit(l, 0)?;
         }
         Ok(())
     }
 
-    fn with(&mut self, with: Option<&ast::With<'_>>, pd: usize) -> Result<()> {
+    fn with(&mut self, with: Option<&ast::With<'_>>) -> Result<()> {
         for cte in with.iter().flat_map(|w| w.ctes.iter()) {
             check_eidlist(self.eidlist, cte.columns)?;
-            self.subquery(cte.select, pd + 6, 0)?;
+            self.subquery(cte.select, 0)?;
         }
         Ok(())
     }
 
-    fn stmt(&mut self, stmt: &Stmt<'_>, pd: usize) -> Result<()> {
+    fn stmt(&mut self, stmt: &Stmt<'_>) -> Result<()> {
         match stmt {
             Stmt::Select(s) => {
-                self.select(s, pd, 0)?;
+                self.select(s, 0)?;
                 if self.saw_expr_subquery {
                     let nesting = Nesting::new(self.limits.expr_depth, self.stored_leaves);
                     self.deferred = nesting.deferred(nesting.select(s, 0));
@@ -883,49 +839,49 @@ impl Walk<'_> {
                 Ok(())
             }
             Stmt::Insert { with, body, returning, .. } => {
-                self.with(with.as_ref(), pd)?;
+                self.with(with.as_ref())?;
                 if let InsertBody::Select(s, upsert) = body {
                     self.insert_row = s.body.compounds.is_none() && matches!(&s.body.select, OneSelect::Values(rows) if rows.len() == 1);
-                    self.subquery(s, pd + 5, 0)?;
-                    self.upsert(*upsert, pd + 5)?;
+                    self.subquery(s, 0)?;
+                    self.upsert(*upsert)?;
                     if self.saw_expr_subquery {
                         let nesting = Nesting::new(self.limits.expr_depth, self.stored_leaves);
                         self.deferred = nesting.deferred(nesting.select(s, 0));
                     }
                 }
-                self.returning(*returning, pd + 5)
+                self.returning(*returning)
             }
             Stmt::Update { with, sets, from, where_clause, returning, order_by, limit, .. } => {
-                self.with(with.as_ref(), pd)?;
-                self.sets(sets, pd + 4)?;
+                self.with(with.as_ref())?;
+                self.sets(sets)?;
                 if let Some(f) = from {
-                    self.from(f, pd + 5)?;
+                    self.from(f)?;
                 }
-                self.opt(where_clause.as_ref(), pd + 6)?;
+                self.opt(where_clause.as_ref())?;
                 let nesting = Nesting::new(self.limits.expr_depth, self.stored_leaves);
                 let r = sets.iter().map(|s| &s.expr).chain(where_clause.as_ref()).try_for_each(|e| nesting.expr(e, 0));
                 self.deferred = nesting.deferred(r);
-                self.returning(*returning, pd + 6)?;
-                self.dml_tail(*order_by, *limit, pd + 6)
+                self.returning(*returning)?;
+                self.dml_tail(*order_by, *limit)
             }
             Stmt::Delete { with, where_clause, returning, order_by, limit, .. } => {
-                self.with(with.as_ref(), pd)?;
-                self.opt(where_clause.as_ref(), pd + 5)?;
+                self.with(with.as_ref())?;
+                self.opt(where_clause.as_ref())?;
                 if let Some(e) = where_clause {
                     let nesting = Nesting::new(self.limits.expr_depth, self.stored_leaves);
                     self.deferred = nesting.deferred(nesting.expr(e, 0));
                 }
-                self.returning(*returning, pd + 5)?;
-                self.dml_tail(*order_by, *limit, pd + 5)
+                self.returning(*returning)?;
+                self.dml_tail(*order_by, *limit)
             }
             Stmt::CreateIndex { columns, where_clause, .. } => {
                 // (Its width is checked once the table and the name are:
                 // `too_many_index_columns`, in the compiler.)
-                self.list_sorted(columns, pd + 7, 0)?;
-                self.opt(where_clause.as_ref(), pd + 9)
+                self.list_sorted(columns, 0)?;
+                self.opt(where_clause.as_ref())
             }
             Stmt::CreateTable { body, tbl_name, .. } => match body {
-                ast::CreateTableBody::AsSelect(s) => self.subquery(s, pd + 5, 0).map(|_| ()),
+                ast::CreateTableBody::AsSelect(s) => self.subquery(s, 0).map(|_| ()),
                 ast::CreateTableBody::ColumnsAndConstraints { columns, constraints, .. } => {
                     for c in columns.iter() {
                         for k in c.constraints.iter() {
@@ -947,7 +903,7 @@ impl Walk<'_> {
                         for k in c.constraints.iter() {
                             match &k.constraint {
                                 ast::ColumnConstraint::Check(e) | ast::ColumnConstraint::Default(e) | ast::ColumnConstraint::Generated { expr: e, .. } => {
-                                    self.expr(e, pd + 8, 0)?;
+                                    self.expr(e, 0)?;
                                 }
                                 _ => {}
                             }
@@ -955,7 +911,7 @@ impl Walk<'_> {
                     }
                     for k in constraints.iter().flat_map(|c| c.iter()) {
                         if let ast::TableConstraint::Check(e, _) = &k.constraint {
-                            self.expr(e, pd + 8, 0)?;
+                            self.expr(e, 0)?;
                         }
                     }
                     Ok(())
@@ -964,42 +920,41 @@ impl Walk<'_> {
             Stmt::CreateView { select, columns, .. } => {
                 check_eidlist(self.eidlist, *columns)?;
                 self.in_view = true;
-                self.subquery(select, pd + 5, 0).map(|_| ())
+                self.subquery(select, 0).map(|_| ())
             }
             Stmt::CreateTrigger { when_clause, commands, .. } => {
-                self.opt(when_clause.as_ref(), pd + 10)?;
+                self.opt(when_clause.as_ref())?;
                 for c in commands.iter() {
-                    let pd = pd + 11;
                     match c {
                         TriggerCmd::Update { sets, from, where_clause, .. } => {
-                            self.sets(sets, pd + 4)?;
+                            self.sets(sets)?;
                             if let Some(f) = from {
-                                self.from(f, pd + 5)?;
+                                self.from(f)?;
                             }
-                            self.opt(where_clause.as_ref(), pd + 6)?;
+                            self.opt(where_clause.as_ref())?;
                         }
                         TriggerCmd::Insert { select, upsert, .. } => {
                             // (A single row's width is checked against the
                             // table when the trigger is coded.)
                             self.insert_row = select.body.compounds.is_none() && matches!(&select.body.select, OneSelect::Values(rows) if rows.len() == 1);
-                            self.subquery(select, pd + 5, 0)?;
-                            self.upsert(*upsert, pd + 5)?;
+                            self.subquery(select, 0)?;
+                            self.upsert(*upsert)?;
                         }
-                        TriggerCmd::Delete { where_clause, .. } => self.opt(where_clause.as_ref(), pd + 5)?,
+                        TriggerCmd::Delete { where_clause, .. } => self.opt(where_clause.as_ref())?,
                         TriggerCmd::Select(s) => {
-                            self.subquery(s, pd, 0)?;
+                            self.subquery(s, 0)?;
                         }
                     }
                 }
                 Ok(())
             }
             Stmt::Attach { expr, db_name, key } => {
-                self.expr(expr, pd + 2, 0)?;
-                self.expr(db_name, pd + 4, 0)?;
-                self.opt(key.as_ref(), pd + 6)
+                self.expr(expr, 0)?;
+                self.expr(db_name, 0)?;
+                self.opt(key.as_ref())
             }
-            Stmt::Detach(e) => self.expr(e, pd + 2, 0).map(|_| ()),
-            Stmt::Vacuum(_, into) => self.opt(into.as_ref(), pd + 3),
+            Stmt::Detach(e) => self.expr(e, 0).map(|_| ()),
+            Stmt::Vacuum(_, into) => self.opt(into.as_ref()),
             Stmt::AlterTable(..)
             | Stmt::Analyze(_)
             | Stmt::Begin(..)
@@ -1243,7 +1198,7 @@ pub(crate) fn height(e: &Expr<'_>) -> usize {
         nodes: 0,
         eidlist: false,
     };
-    w.expr(e, 0, 0).unwrap_or(0)
+    w.expr(e, 0).unwrap_or(0)
 }
 
 /// Call `f` with each subquery directly inside `e` (not those inside

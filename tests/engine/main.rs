@@ -107,6 +107,7 @@ mod sql_limits_lowered;
 mod sql_name_levels;
 mod sql_null_test_fold;
 mod sql_onepass;
+mod sql_parser_depth;
 mod sql_plan;
 mod sql_plan_collation;
 mod sql_plan_flatten;

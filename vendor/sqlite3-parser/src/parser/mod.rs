@@ -25,6 +25,9 @@ pub enum ParserError {
     UnexpectedEof,
     /// Custom error
     Custom(String),
+    /// The parser's stack grew past its limit (ringlite:
+    /// `Parser::set_max_depth`, SQLite's "Recursion limit")
+    StackOverflow,
 }
 
 impl std::fmt::Display for ParserError {
@@ -35,6 +38,7 @@ impl std::fmt::Display for ParserError {
             }
             Self::UnexpectedEof => f.write_str("unexpected end of input"),
             Self::Custom(s) => f.write_str(s),
+            Self::StackOverflow => f.write_str("Recursion limit"),
         }
     }
 }

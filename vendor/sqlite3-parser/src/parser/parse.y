@@ -46,6 +46,12 @@
   }
 }
 
+// ringlite: the stack grew past the limit set with `set_max_depth`
+// (SQLITE_LIMIT_PARSER_DEPTH).
+%stack_overflow {
+  self.ctx.error = Some(ParserError::StackOverflow);
+}
+
 // The name of the generated procedure that implements the parser
 // is as follows:
 %name sqlite3Parser
@@ -109,8 +115,16 @@ cmd ::= ROLLBACK trans_opt(Y) TO savepoint_opt nm(X). {
 
 ///////////////////// The CREATE TABLE statement ////////////////////////////
 //
-cmd ::= createkw temp(T) TABLE ifnotexists(E) fullname(Y) create_table_args(X). {
-  self.ctx.stmt = Some(Stmt::CreateTable{ temporary: T, if_not_exists: E, tbl_name: Y, body: X });
+cmd ::= create_table(H) create_table_args(X). {
+  let (temporary, if_not_exists, tbl_name) = H;
+  self.ctx.stmt = Some(Stmt::CreateTable{ temporary, if_not_exists, tbl_name, body: X });
+}
+// (ringlite: the head is reduced before the columns, as SQLite's parser
+// stack shows: one entry below a column definition, not five, so that
+// SQLITE_LIMIT_PARSER_DEPTH is met at the same depth.)
+%type create_table "(bool, bool, QualifiedName<'i>)"
+create_table(A) ::= createkw temp(T) TABLE ifnotexists(E) fullname(Y). {
+  A = (T, E, Y);
 }
 createkw(A) ::= CREATE(A).
 
@@ -585,15 +599,19 @@ distinct(A) ::= .           {A = None;}
 %type sclp "Vec<'i, ResultColumn<'i>>"
 sclp(A) ::= selcollist(A) COMMA.
 sclp(A) ::= .                                {A = Vec::<ResultColumn>::new_in(self.ctx.bump);}
-selcollist(A) ::= sclp(A) expr(X) as(Y).     {
+// (ringlite: `scanpt`, an empty symbol, stands below each result column
+// as in SQLite's parser stack: one entry more per result column nesting
+// level, so that SQLITE_LIMIT_PARSER_DEPTH is met at the same depth.)
+scanpt ::= .
+selcollist(A) ::= sclp(A) scanpt expr(X) as(Y).     {
   let rc = ResultColumn::Expr(X, Y);
   A.push(rc);
 }
-selcollist(A) ::= sclp(A) STAR. {
+selcollist(A) ::= sclp(A) scanpt STAR. {
   let rc = ResultColumn::Star;
   A.push(rc);
 }
-selcollist(A) ::= sclp(A) nm(X) DOT STAR. {
+selcollist(A) ::= sclp(A) scanpt nm(X) DOT STAR. {
   let rc = ResultColumn::TableStar(X);
   A.push(rc);
 }
@@ -1193,12 +1211,19 @@ minus_num(A) ::= MINUS number(X).     {A = Expr::unary(UnaryOperator::Negative, 
 
 %ifndef SQLITE_OMIT_TRIGGER
 
-cmd ::= createkw temp(T) TRIGGER ifnotexists(NOERR) fullname(B) trigger_time(C) trigger_event(D)
-        ON fullname(E) foreach_clause(X) when_clause(G) BEGIN trigger_cmd_list(S) END. {
+cmd ::= createkw trigger_decl(H) BEGIN trigger_cmd_list(S) END. {
+  let (temporary, if_not_exists, trigger_name, time, event, tbl_name, for_each_row, when_clause) = H;
   self.ctx.stmt = Some(Stmt::CreateTrigger{
-    temporary: T, if_not_exists: NOERR, trigger_name: B, time: C, event: D, tbl_name: E,
-    for_each_row: X, when_clause: G, commands: S.into_bump_slice()
+    temporary, if_not_exists, trigger_name, time, event, tbl_name,
+    for_each_row, when_clause, commands: S.into_bump_slice()
   });
+}
+// (ringlite: the head is reduced before BEGIN, as SQLite's parser stack
+// shows: SQLITE_LIMIT_PARSER_DEPTH is met in the body at the same depth.)
+%type trigger_decl "(bool, bool, QualifiedName<'i>, Option<TriggerTime>, TriggerEvent<'i>, QualifiedName<'i>, bool, Option<Expr<'i>>)"
+trigger_decl(A) ::= temp(T) TRIGGER ifnotexists(NOERR) fullname(B) trigger_time(C) trigger_event(D)
+        ON fullname(E) foreach_clause(X) when_clause(G). {
+  A = (T, NOERR, B, C, D, E, X, G);
 }
 
 %type trigger_time {Option<TriggerTime>}
@@ -1268,7 +1293,8 @@ trigger_cmd(A) ::= DELETE FROM xfullname(X) tridxby where_opt(Y).
    {A = TriggerCmd::Delete{ tbl_name: X, where_clause: Y };}
 
 // SELECT
-trigger_cmd(A) ::= select(X).
+// (ringlite: `scanpt` below it, as SQLite's parser stack shows.)
+trigger_cmd(A) ::= scanpt select(X).
    {A = TriggerCmd::Select(self.ctx.bump.alloc(X)); /*A-overwrites-X*/}
 
 // The special RAISE expression that may occur in trigger programs

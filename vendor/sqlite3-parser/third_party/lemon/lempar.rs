@@ -185,6 +185,9 @@ pub struct yyParser<'input> {
     yyerrcnt: i32, /* Shifts left before out of the error */
 %%                               /* A place to hold %extra_context */
     yystack: Stack<yyStackEntry<'input>>, /* The parser's stack */
+    /* ringlite: the deepest index of the stack allowed (set_max_depth);
+    ** a shift past it overflows the stack (%stack_overflow). */
+    yymaxdepth: usize,
 }
 
 #[cfg(not(feature = "NDEBUG"))]
@@ -210,13 +213,32 @@ static yyRuleName: [&str; YYNRULE] = [
 ** of errors.  Return 0 on success.
 */
 impl yyParser<'_> {
+    /* Called after the stack index moved up by one: past the deepest
+    ** index allowed the stack overflows (the index moves back first). */
     fn yy_grow_stack_if_needed(&mut self) -> bool {
+        if self.yystack.yyidx > self.yymaxdepth {
+            self.yystack.yyidx_shift(-1);
+            self.yy_stack_overflow();
+            return true;
+        }
         false
     }
+    /* Called before a rule with an empty right-hand side pushes its
+    ** left-hand side: the same limit, one entry ahead. */
     fn yy_grow_stack_for_push(&mut self) -> bool {
+        if self.yystack.yyidx >= self.yymaxdepth {
+            self.yy_stack_overflow();
+            return true;
+        }
         // yystack is not prefilled with zero value like in C.
         self.yystack.grow();
         false
+    }
+    /* ringlite: limit the stack to `max` entries above the initial one
+    ** (the state before any token); deeper, the parse stops with the
+    ** %stack_overflow code. */
+    pub fn set_max_depth(&mut self, max: usize) {
+        self.yymaxdepth = max;
     }
 }
 
@@ -230,6 +252,7 @@ impl yyParser<'_> {
             #[cfg(feature = "YYTRACKMAXSTACKDEPTH")]
             yyhwm: 0,
             yystack: Stack::with_capacity(YYSTACKDEPTH),
+            yymaxdepth: usize::MAX,
             //#[cfg(not(feature = "YYNOERRORRECOVERY"))]
             yyerrcnt: -1,
 %%               /* Optional %extra_context store */
@@ -419,9 +442,20 @@ fn yy_find_reduce_action(
     yy_action[i as usize]
 }
 
-        /******** Begin %stack_overflow code ******************************************
+/*
+** The stack would grow past its limit: pop it whole and run the
+** %stack_overflow code (ringlite: set_max_depth).
+*/
+impl yyParser<'_> {
+    fn yy_stack_overflow(&mut self) {
+        while self.yystack.yyidx > 0 {
+            self.yy_pop_parser_stack();
+        }
+        /******** Begin %stack_overflow code ******************************************/
 %%
-        ******** End %stack_overflow code ********************************************/
+        /******** End %stack_overflow code ********************************************/
+    }
+}
 
 /*
 ** Print tracing information for a SHIFT action

@@ -55,6 +55,13 @@ impl<'input> Parser<'input> {
     pub fn set_interrupt(&mut self, f: &'input dyn Fn() -> bool) {
         self.interrupt = Some(f);
     }
+    /// Stop the parse with [`ParserError::StackOverflow`] when the
+    /// parser's stack would hold more than `max` entries above its initial
+    /// one (ringlite: `SQLITE_LIMIT_PARSER_DEPTH`, enforced as the stack
+    /// grows; it also bounds the stack's memory).
+    pub fn set_max_depth(&mut self, max: usize) {
+        self.parser.set_max_depth(max);
+    }
     /// Current position in input
     pub fn position(&self) -> Pos {
         self.scanner.position(self.input)
