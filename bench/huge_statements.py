@@ -1,7 +1,10 @@
 """Prepare+run time of huge single statements (issue #18): a 100,000- and
 a 500,000-row multi-row VALUES; 10,000- and 100,000-term chains (`1+1+...`,
 `x AND x AND ...`, `x = 0 OR ...`: past SQLITE_LIMIT_EXPR_DEPTH, so the
-time is that of reaching the error), `x IN (...)` lists of literals or
+time is that of reaching the error; `andlit`, `orlit`, `concat` are
+chains of literals, 998 terms being the deepest legal one; `fold`
+(`0 AND 1 AND ...`) and `foldx` (`1 AND 0 AND x AND ...` in a WHERE)
+are chains SQLite's parser folds to 0, legal at any length), `x IN (...)` lists of literals or
 `?` variables, CASE with 10,000 WHENs, 100 result columns of 999-term
 sums (legal depth), multi-column VALUES rows in a FROM subquery (the
 parse-tree path, not the bulk INSERT one) and a million-arm UNION ALL
@@ -43,6 +46,18 @@ elif case == "sums":
     sql = "SELECT " + ",".join(["+".join(["1"] * 999)] * n)
 elif case == "subvalues":
     sql = "INSERT INTO t(a) SELECT 1 FROM (VALUES " + ",".join("(%d,'x',2.5)" % i for i in range(n)) + ")"
+elif case == "andlit":
+    sql = "SELECT " + " AND ".join(["1"] * n)
+elif case == "fold":
+    sql = "SELECT 0 AND " + " AND ".join(["1"] * (n - 1))
+elif case == "foldx":
+    sql = "SELECT * FROM u WHERE 1 AND 0 AND " + " AND ".join(["x"] * (n - 2))
+elif case == "orlit":
+    sql = "SELECT " + " OR ".join(["0"] * n)
+elif case == "concat":
+    sql = "SELECT " + "||".join(["'a'"] * n)
+elif case == "parens":
+    sql = "SELECT " + "(" * n + "1" + ")" * n
 elif case == "compound":
     sql = " UNION ALL ".join("SELECT %d" % i for i in range(n))
 elif case == "case":

@@ -109,14 +109,14 @@ impl Compiler<'_> {
     pub fn jump_if_false(&mut self, e: &Expr<'_>, label: i32) -> Result<()> {
         self.check_depth_point(e)?;
         match e {
-            Expr::Binary(l, Operator::And, r) if !crate::sql::model::expr_shape::folds_to_false(e) => {
+            Expr::Binary(l, Operator::And, r) => {
                 let (first, second) = operands_in_order(l, r);
                 self.jump_if_false(first, label)?;
                 return self.jump_if_false(second, label);
             }
             // As SQLite tests an OR: the second side only when the first
             // is not true (a subquery there is not run).
-            Expr::Binary(l, Operator::Or, r) if !crate::sql::model::expr_shape::folds_to_false(e) && !may_be_row(l) && !may_be_row(r) => {
+            Expr::Binary(l, Operator::Or, r) if !may_be_row(l) && !may_be_row(r) => {
                 let (first, second) = operands_in_order(l, r);
                 let holds = self.b.label();
                 let f = self.expr_new(first)?;
@@ -487,7 +487,7 @@ impl Compiler<'_> {
         match e {
             // SQLite's parser built the literal 0 instead (what the other
             // side held is never resolved).
-            Expr::Binary(..) if crate::sql::model::expr_shape::folds_to_false(e) => {
+            Expr::FoldedAnd(_) => {
                 self.b.add(Opcode::Integer, 0, target, 0);
             }
             Expr::Literal(lit) => match lit {

@@ -194,7 +194,7 @@ impl Compiler<'_> {
     /// `(a, (b, c)) = (1, (2, 3))`.
     pub fn where_term_if_false(&mut self, e: &Expr<'_>, label: i32) -> Result<()> {
         match strip_parens(e) {
-            Expr::Binary(l, Operator::And, r) if !crate::sql::model::expr_shape::folds_to_false(strip_parens(e)) => {
+            Expr::Binary(l, Operator::And, r) => {
                 let (first, second) = super::operands_in_order(l, r);
                 self.where_term_if_false(first, label)?;
                 self.where_term_if_false(second, label)

@@ -66,6 +66,8 @@ pub struct Context<'input> {
     module_args: Option<Vec<'input, &'input str>>, // CREATE VIRTUAL TABLE args
     done: bool,
     error: Option<ParserError>,
+    /// The nodes known to hold a function call, for `x AND 0` folds.
+    calls: ast::fold::CallMemo,
 }
 
 impl<'input> Context<'input> {
@@ -80,6 +82,7 @@ impl<'input> Context<'input> {
             module_args: None,
             done: false,
             error: None,
+            calls: ast::fold::CallMemo::default(),
         }
     }
 
@@ -161,5 +164,6 @@ impl<'input> Context<'input> {
         self.module_args = None;
         self.done = false;
         self.error = None;
+        self.calls.clear();
     }
 }

@@ -978,7 +978,7 @@ expr(A) ::= LP nexprlist(X) COMMA expr(Y) RP. {
   A = Expr::Parenthesized(x);
 }
 
-expr(A) ::= expr(X) AND(OP) expr(Y).    {A=Expr::binary(X,@OP,Y, self.ctx.bump); /*A-overwrites-X*/}
+expr(A) ::= expr(X) AND(OP) expr(Y).    {A=Expr::and(X,@OP,Y, &mut self.ctx.calls, self.ctx.bump); /*A-overwrites-X*/}
 expr(A) ::= expr(X) OR(OP) expr(Y).     {A=Expr::binary(X,@OP,Y, self.ctx.bump); /*A-overwrites-X*/}
 expr(A) ::= expr(X) LT|GT|GE|LE(OP) expr(Y).
                                         {A=Expr::binary(X,@OP,Y, self.ctx.bump); /*A-overwrites-X*/}

@@ -2,6 +2,7 @@
 #[cfg(feature = "extra_checks")]
 pub mod check;
 pub mod fmt;
+pub mod fold;
 
 use std::num::ParseIntError;
 use std::ops::Deref;
@@ -469,6 +470,10 @@ pub enum Expr<'bump> {
     Unary(UnaryOperator, &'bump Expr<'bump>),
     /// Parameters
     Variable(&'bump str),
+    /// An AND that SQLite's parser builds as the integer literal 0
+    /// (`sqlite3ExprAnd`, see [`fold`]): the `Binary` AND as written, kept
+    /// for its text; to everything else it is the leaf `0`.
+    FoldedAnd(&'bump Expr<'bump>),
 }
 
 /// Function call order
@@ -513,6 +518,22 @@ impl<'bump> Expr<'bump> {
     /// Constructor
     pub fn binary(left: Self, op: YYCODETYPE, right: Self, b: &'bump Bump) -> Self {
         Self::Binary(b.alloc(left), Operator::from(op), b.alloc(right))
+    }
+    /// Constructor of `left AND right`, folded to [`Expr::FoldedAnd`] as
+    /// SQLite's parser folds it (`fold`).
+    pub fn and(
+        left: Self,
+        op: YYCODETYPE,
+        right: Self,
+        memo: &mut fold::CallMemo,
+        b: &'bump Bump,
+    ) -> Self {
+        let (l, r) = (b.alloc(left), b.alloc(right));
+        if memo.and_folds(l, r) {
+            Self::FoldedAnd(b.alloc(Self::Binary(l, Operator::from(op), r)))
+        } else {
+            Self::Binary(l, Operator::from(op), r)
+        }
     }
     /// Constructor
     pub fn ptr(left: Self, op: Token, right: Self, b: &'bump Bump) -> Self {
