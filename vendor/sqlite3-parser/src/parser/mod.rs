@@ -68,6 +68,8 @@ pub struct Context<'input> {
     error: Option<ParserError>,
     /// The nodes known to hold a function call, for `x AND 0` folds.
     calls: ast::fold::CallMemo,
+    /// The names of the CREATE TABLE columns read so far (duplicates).
+    column_names: std::collections::HashSet<std::vec::Vec<u8>>,
 }
 
 impl<'input> Context<'input> {
@@ -83,6 +85,7 @@ impl<'input> Context<'input> {
             done: false,
             error: None,
             calls: ast::fold::CallMemo::default(),
+            column_names: std::collections::HashSet::new(),
         }
     }
 
@@ -165,5 +168,6 @@ impl<'input> Context<'input> {
         self.done = false;
         self.error = None;
         self.calls.clear();
+        self.column_names.clear();
     }
 }

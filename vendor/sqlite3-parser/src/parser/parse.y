@@ -155,13 +155,14 @@ table_option(A) ::= nm(X). {
 columnlist(A) ::= columnlist(A) COMMA columnname(X) carglist(Y). {
   let col = X;
   let cd = ColumnDefinition::new(col.0, col.1, Y, self.ctx.bump)?;
-  ColumnDefinition::add_column(A, cd)?;
+  ColumnDefinition::add_column(A, &mut self.ctx.column_names, cd)?;
 }
 columnlist(A) ::= columnname(X) carglist(Y). {
   let col = X;
   let cd = ColumnDefinition::new(col.0, col.1, Y, self.ctx.bump)?;
   let mut cs = Vec::new_in(self.ctx.bump);
-  ColumnDefinition::add_column(&mut cs, cd)?;
+  self.ctx.column_names.clear();
+  ColumnDefinition::add_column(&mut cs, &mut self.ctx.column_names, cd)?;
   A = cs;
 }
 %type columnname "(Name<'i>, Option<Type<'i>>)"
