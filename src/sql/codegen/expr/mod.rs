@@ -875,6 +875,9 @@ impl Compiler<'_> {
             spine.push(x);
             x = l;
         }
+        if spine.is_empty() {
+            return Vec::new();
+        }
         let mut holds = self.holds_subquery(x);
         for node in spine.iter().rev() {
             if let Expr::Binary(_, _, r) = node {
