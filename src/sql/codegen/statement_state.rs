@@ -21,7 +21,8 @@ pub struct StatementState<'s> {
     /// node's address: asked at each level of a chain, it would otherwise
     /// walk the operand below every level (`Compiler::learn_chain`). An
     /// entry lives only while its chain is being compiled (its tree alive).
-    pub chain_subqueries: std::collections::HashMap<usize, bool>,
+    /// (1 or 0: the map type the compiler already instantiates.)
+    pub chain_subqueries: std::collections::HashMap<usize, i32>,
     /// Parameter names by index (index 0 unused).
     pub params: Vec<Option<String>>,
     /// Whether the program writes.

@@ -883,7 +883,7 @@ impl Compiler<'_> {
             if let Expr::Binary(_, _, r) = node {
                 holds = holds || has_subquery(r);
             }
-            self.stmt.chain_subqueries.insert(node_key(node), holds);
+            self.stmt.chain_subqueries.insert(node_key(node), i32::from(holds));
         }
         spine.into_iter().map(node_key).collect()
     }
@@ -898,7 +898,7 @@ impl Compiler<'_> {
     /// Whether `e` holds a subquery (outside nested subqueries): known in
     /// O(1) for a node of a chain being compiled.
     fn holds_subquery(&self, e: &Expr<'_>) -> bool {
-        self.stmt.chain_subqueries.get(&node_key(e)).copied().unwrap_or_else(|| has_subquery(e))
+        self.stmt.chain_subqueries.get(&node_key(e)).map_or_else(|| has_subquery(e), |&h| h != 0)
     }
 
     /// The operands of an AND or OR in the order SQLite computes them:

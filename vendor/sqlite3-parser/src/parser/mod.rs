@@ -69,7 +69,7 @@ pub struct Context<'input> {
     /// The nodes known to hold a function call, for `x AND 0` folds.
     calls: ast::fold::CallMemo,
     /// The names of the CREATE TABLE columns read so far (duplicates).
-    column_names: std::collections::HashSet<std::vec::Vec<u8>>,
+    column_names: std::collections::HashSet<String>,
 }
 
 impl<'input> Context<'input> {

@@ -37,6 +37,7 @@ impl CallMemo {
             if self.0.contains(&(x as *const Expr<'_> as usize)) {
                 return self.record(e);
             }
+            // (Pushed one by one: no iterator adapters to instantiate.)
             match x {
                 // (LIKE, GLOB, REGEXP and MATCH are calls of functions.)
                 Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. } | Expr::Like { .. } => {
@@ -46,25 +47,47 @@ impl CallMemo {
                 | Expr::IsNull(y)
                 | Expr::NotNull(y)
                 | Expr::Cast { expr: y, .. }
-                | Expr::Collate(y, _) => stack.push(y),
-                Expr::InSelect { lhs, .. } | Expr::InTable { lhs, .. } => stack.push(lhs),
-                Expr::Binary(l, _, r) => stack.extend([*l, *r]),
+                | Expr::Collate(y, _)
+                | Expr::InSelect { lhs: y, .. }
+                | Expr::InTable { lhs: y, .. } => stack.push(y),
+                Expr::Binary(l, _, r) => {
+                    stack.push(l);
+                    stack.push(r);
+                }
                 Expr::Between {
                     lhs, start, end, ..
-                } => stack.extend([*lhs, *start, *end]),
+                } => {
+                    stack.push(lhs);
+                    stack.push(start);
+                    stack.push(end);
+                }
                 Expr::Case {
                     base,
                     when_then_pairs,
                     else_expr,
                 } => {
-                    stack.extend(base.iter().copied().chain(else_expr.iter().copied()));
-                    stack.extend(when_then_pairs.iter().flat_map(|(w, t)| [w, t]));
+                    if let Some(b) = base {
+                        stack.push(b);
+                    }
+                    if let Some(x) = else_expr {
+                        stack.push(x);
+                    }
+                    for (w, t) in when_then_pairs.iter() {
+                        stack.push(w);
+                        stack.push(t);
+                    }
                 }
                 Expr::InList { lhs, rhs, .. } => {
                     stack.push(lhs);
-                    stack.extend(rhs.iter().flat_map(|r| r.iter()));
+                    for y in rhs.iter().copied().flatten() {
+                        stack.push(y);
+                    }
                 }
-                Expr::Parenthesized(v) => stack.extend(v.iter()),
+                Expr::Parenthesized(v) => {
+                    for y in v.iter() {
+                        stack.push(y);
+                    }
+                }
                 _ => {}
             }
         }

@@ -1754,7 +1754,7 @@ impl<'bump> ColumnDefinition<'bump> {
     /// columns cost N^2 name comparisons (0.3 s for 2,000 columns).
     pub fn add_column(
         columns: &mut Vec<'bump, Self>,
-        names: &mut std::collections::HashSet<std::vec::Vec<u8>>,
+        names: &mut std::collections::HashSet<String>,
         cd: Self,
     ) -> Result<(), ParserError> {
         debug_assert_eq!(names.len(), columns.len());
@@ -1770,8 +1770,11 @@ impl<'bump> ColumnDefinition<'bump> {
         Ok(())
     }
     /// A column name as `Name`'s equality sees it: unquoted, in lower case.
-    fn name_key(name: &Name<'_>) -> std::vec::Vec<u8> {
-        name.as_bytes().map(|b| b.to_ascii_lowercase()).collect()
+    /// (A `String`: the set type the engine already instantiates.)
+    fn name_key(name: &Name<'_>) -> String {
+        let bytes: std::vec::Vec<u8> = name.as_bytes().map(|b| b.to_ascii_lowercase()).collect();
+        // (Unquoting and ASCII case keep the name's UTF-8 valid.)
+        String::from_utf8(bytes).unwrap_or_default()
     }
 }
 
