@@ -1,7 +1,12 @@
 """Prepare+run time of huge single statements (issue #18): a 100,000- and
 a 500,000-row multi-row VALUES; 10,000- and 100,000-term chains (`1+1+...`,
 `x AND x AND ...`, `x = 0 OR ...`: past SQLITE_LIMIT_EXPR_DEPTH, so the
-time is that of reaching the error), `x IN (...)` lists of literals or
+time is that of reaching the error; `andlit`, `orlit`, `concat` are
+chains of literals, 998 terms being the deepest legal one; `fold`
+(`0 AND 1 AND ...`) and `foldx` (`1 AND 0 AND x AND ...` in a WHERE)
+are chains SQLite's parser folds to 0, legal at any length; the `wide...`
+cases are the deep fuzzer's column-list shapes, 2,000 columns being
+SQLITE_LIMIT_COLUMN), `x IN (...)` lists of literals or
 `?` variables, CASE with 10,000 WHENs, 100 result columns of 999-term
 sums (legal depth), multi-column VALUES rows in a FROM subquery (the
 parse-tree path, not the bulk INSERT one) and a million-arm UNION ALL
@@ -43,6 +48,33 @@ elif case == "sums":
     sql = "SELECT " + ",".join(["+".join(["1"] * 999)] * n)
 elif case == "subvalues":
     sql = "INSERT INTO t(a) SELECT 1 FROM (VALUES " + ",".join("(%d,'x',2.5)" % i for i in range(n)) + ")"
+elif case == "andlit":
+    sql = "SELECT " + " AND ".join(["1"] * n)
+elif case == "fold":
+    sql = "SELECT 0 AND " + " AND ".join(["1"] * (n - 1))
+elif case == "foldx":
+    sql = "SELECT * FROM u WHERE 1 AND 0 AND " + " AND ".join(["x"] * (n - 2))
+elif case == "orlit":
+    sql = "SELECT " + " OR ".join(["0"] * n)
+elif case == "concat":
+    sql = "SELECT " + "||".join(["'a'"] * n)
+elif case == "parens":
+    sql = "SELECT " + "(" * n + "1" + ")" * n
+elif case.startswith("wide"):
+    cols = lambda f: ", ".join(f(i) for i in range(n))
+    abc = lambda i: "abc"[i % 3]
+    sql = {
+        "widesel": lambda: "SELECT " + cols(lambda i: str(i % 100)),
+        "wideorder": lambda: "SELECT a FROM t ORDER BY " + cols(abc),
+        "widegroup": lambda: "SELECT count(*) FROM t GROUP BY " + cols(abc),
+        "widevalues": lambda: "VALUES(%s), (%s)" % (cols(str), cols(str)),
+        "wideupdate": lambda: "UPDATE t SET " + cols(lambda i: "%s = %d" % (abc(i), i)),
+        "widestar": lambda: "SELECT %s FROM t" % cols(lambda i: ["*", "a", "t.*"][i % 3]),
+        "widecte": lambda: "WITH w AS (SELECT %s) SELECT * FROM w" % cols(str),
+        "widereturning": lambda: "INSERT INTO t VALUES(1, 2, 3) RETURNING " + cols(abc),
+        "widetable": lambda: "CREATE TABLE w@I@(%s)" % cols(lambda i: "c%d" % i),
+        "wideindex": lambda: "CREATE INDEX w@I@ ON t(%s)" % cols(abc),
+    }[case]()
 elif case == "compound":
     sql = " UNION ALL ".join("SELECT %d" % i for i in range(n))
 elif case == "case":
@@ -50,7 +82,7 @@ elif case == "case":
 best = None
 for i in range(3):
     db.execute("DELETE FROM t")
-    text = sql + " -- %d" % i  # a new text: no cached program
+    text = sql.replace("@I@", str(i)) + " -- %d" % i  # a new text: no cached program
     t = time.perf_counter()
     try:
         outcome = len(db.execute(text, params).fetchall())

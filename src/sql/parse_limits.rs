@@ -43,16 +43,16 @@
 //! a name that does not resolve before it wins. It is handed back as a
 //! [`DeferredDepth`] for the compiler to raise at that expression.
 //!
-//! An AND that SQLite's parser folds to the literal 0 (`x AND 0`,
-//! `model::expr_shape::folds_to_false`) is a leaf of height 1, and what
-//! it dropped holds no subquery for the running height.
+//! An AND that SQLite's parser folds to the literal 0 (`x AND 0`, the
+//! parser's `Expr::FoldedAnd`) is a leaf of height 1, and what it dropped
+//! holds no subquery for the running height; its operands are checked on
+//! their own, a folded chain of any length in a loop (`Walk::folded_and`).
 //!
 //! Invariant: the walk itself recurses at most once per height or
 //! parenthesis, stops at the first limit exceeded, and runs on a grown
 //! stack (`with_stack`) at each subquery, so it cannot overflow the stack.
 
 use crate::error::{Error, Result, SQLITE_INTERRUPT};
-use crate::sql::model::expr_shape::folds_to_false;
 use sqlite3_parser::ast::{
     self, Cmd, Expr, FromClause, InsertBody, OneSelect, ResultColumn, Select, SelectTable, SortedColumn, Stmt, TriggerCmd, UnaryOperator, Upsert, UpsertDo,
 };
@@ -410,9 +410,8 @@ impl Walk<'_> {
             // Both sides of an AND the parser folds to the literal 0 were
             // built (and checked) on their own; the literal is a leaf, so
             // the nodes above do not count for them.
-            Expr::Binary(l, _, r) if folds_to_false(e) => {
-                self.expr(l, 0)?;
-                self.expr(r, 0)?;
+            Expr::FoldedAnd(and) => {
+                self.folded_and(and)?;
                 1
             }
             Expr::Binary(l, _, r) => self.expr(l, n)?.max(self.expr(r, n)?) + 1,
@@ -556,6 +555,8 @@ impl Walk<'_> {
                 Expr::Unary(UnaryOperator::Positive | UnaryOperator::Negative, x) => cur = x,
                 Expr::Parenthesized(v) if v.len() == 1 => cur = &v[0],
                 Expr::Literal(ast::Literal::Numeric(_) | ast::Literal::String(_) | ast::Literal::Blob(_)) => break,
+                // (Folded to the literal 0: checked as a leaf below.)
+                Expr::FoldedAnd(_) => break,
                 _ => {
                     // (The next level down fails the same way.)
                     self.no_fold = match e {
@@ -571,6 +572,10 @@ impl Walk<'_> {
         for &node in chain.iter().rev() {
             match node {
                 Expr::Literal(_) => (h, uplus) = (1, false),
+                Expr::FoldedAnd(and) => {
+                    self.folded_and(and)?;
+                    (h, uplus) = (1, false);
+                }
                 Expr::Unary(op, _) => {
                     if !uplus {
                         h += 1;
@@ -586,6 +591,31 @@ impl Walk<'_> {
             }
         }
         Ok(Some(h))
+    }
+
+    /// Check the operands of an AND the parser folded to the literal 0
+    /// (`and`, as written) at height 0,
+    /// as SQLite built and checked them before the fold. A folded chain
+    /// (`0 AND 1 AND 1 ...`) folds at each level: its left spine is walked
+    /// in a loop, then the operands in the order the parser built them.
+    fn folded_and<'a>(&mut self, mut and: &'a Expr<'a>) -> Result<()> {
+        let mut rights = Vec::new();
+        let first = loop {
+            let Expr::Binary(l, _, r) = and else {
+                debug_assert!(false, "a folded AND is an AND");
+                return Ok(());
+            };
+            rights.push(*r);
+            match l {
+                Expr::FoldedAnd(inner) => and = inner,
+                _ => break *l,
+            }
+        };
+        self.expr(first, 0)?;
+        for r in rights.into_iter().rev() {
+            self.expr(r, 0)?;
+        }
+        Ok(())
     }
 
     /// The highest of a comma-separated list.
@@ -1219,7 +1249,7 @@ fn subqueries_inner<'a, 'b>(e: &'a Expr<'b>, f: &mut dyn FnMut(&'a Select<'b>)) 
             subqueries(start, f);
             subqueries(end, f);
         }
-        Expr::Binary(..) if folds_to_false(e) => {}
+        Expr::FoldedAnd(_) => {}
         Expr::Binary(l, _, r) => {
             subqueries(l, f);
             subqueries(r, f);

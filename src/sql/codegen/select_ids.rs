@@ -100,6 +100,8 @@ fn number_expr(e: &Expr<'_>, ids: &mut HashMap<usize, i32>, next: &mut i32) {
             number_expr(l, ids, next);
             number_expr(r, ids, next);
         }
+        // (SQLite numbered the SELECTs the fold then dropped.)
+        Expr::FoldedAnd(and) => number_expr(and, ids, next),
         Expr::Case { base, when_then_pairs, else_expr } => {
             if let Some(b) = base {
                 number_expr(b, ids, next);

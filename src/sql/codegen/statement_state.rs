@@ -16,6 +16,13 @@ use crate::vdbe::program::Program;
 pub struct StatementState<'s> {
     /// Source text of the statement.
     pub sql: &'s [u8],
+    /// Whether each AND/OR node on the left spine of the chains being
+    /// compiled holds a subquery (SQLite's `EP_Subquery`), keyed by the
+    /// node's address: asked at each level of a chain, it would otherwise
+    /// walk the operand below every level (`Compiler::learn_chain`). An
+    /// entry lives only while its chain is being compiled (its tree alive).
+    /// (1 or 0: the map type the compiler already instantiates.)
+    pub chain_subqueries: std::collections::HashMap<usize, i32>,
     /// Parameter names by index (index 0 unused).
     pub params: Vec<Option<String>>,
     /// Whether the program writes.

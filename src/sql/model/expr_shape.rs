@@ -4,50 +4,20 @@
 //! whether it may be a row value, whether SQLite's parser folds it to
 //! false. The planner and code generation both ask them.
 //!
-//! Invariant: an AND that SQLite's parser folds to `0` ([`folds_to_false`])
-//! is a leaf to [`conjuncts`] and [`walk`]: what it dropped is never
+//! An AND that SQLite's parser folds to `0` (`x AND 0`) comes out of the
+//! parser as the leaf `Expr::FoldedAnd` (`sqlite3_parser::ast::fold`):
+//! [`conjuncts`] and [`walk`] do not enter it, so what it dropped is never
 //! resolved, compiled or counted, as in SQLite.
 
-use sqlite3_parser::ast::{self, Expr, Operator, Over};
+use sqlite3_parser::ast::{self, fold, Expr, Operator, Over};
 
-/// How deep the parse-time facts below look into an expression: a chain
-/// of 300,000 ANDs must neither overflow the stack nor cost its square (an
-/// operand deeper than this is taken as not folding and as holding a call).
-const FOLD_BUDGET: usize = 64;
-
-/// What SQLite's parser knows of an expression once it has built it: the
-/// integer it folded it to, whether it is marked false (`EP_IsFalse`) and
-/// whether it holds a function call (`EP_HasFunc`).
-///
-/// Computed bottom-up in one visit per node, as the parser sets these flags
-/// on each node when it builds it. Asking each question of each operand
-/// separately re-visits every operand twice per level: a chain of 30 ANDs
-/// over a `0` took minutes to prepare (fuzz seeds 715486, 716578).
-#[derive(Clone, Copy)]
-struct ParseFacts {
-    value: Option<i64>,
-    is_false: bool,
-    has_call: bool,
-}
-
-/// Past the budget: no value, not false, and (so that no fold drops it)
-/// holding a call.
-const UNKNOWN: ParseFacts = ParseFacts { value: None, is_false: false, has_call: true };
-
-/// Whether `e` is the integer literal 0 as SQLite's parser marks it false
-/// (`EP_IsFalse`): a decimal or hexadecimal integer token of value 0,
-/// parentheses aside; a null test folded to 0; or an AND the parser folded
-/// to that literal.
-pub fn is_false_literal(e: &Expr<'_>) -> bool {
-    parse_facts(e, FOLD_BUDGET).is_false
-}
-
-/// Whether SQLite's parser replaces the AND `e` by the literal 0 as it
-/// builds it (`sqlite3ExprAnd`): one side is a false literal and neither
-/// holds a function call (`EP_HasFunc`, which subqueries do not pass up).
-/// The other side is then dropped unresolved: `SELECT nosuch AND 0` is 0.
+/// Whether `e` is an AND SQLite's parser replaced by the literal 0 as it
+/// built it (`sqlite3ExprAnd`): one side is a false literal and neither
+/// holds a function call. The other side is then dropped unresolved:
+/// `SELECT nosuch AND 0` is 0. The parser decided it
+/// ([`Expr::FoldedAnd`]).
 pub fn folds_to_false(e: &Expr<'_>) -> bool {
-    matches!(e, Expr::Binary(_, Operator::And, _)) && parse_facts(e, FOLD_BUDGET).is_false
+    matches!(e, Expr::FoldedAnd(_))
 }
 
 /// The integer SQLite's parser makes of `e`, as an ORDER BY or GROUP BY
@@ -56,96 +26,44 @@ pub fn folds_to_false(e: &Expr<'_>) -> bool {
 /// unary `+`/`-` and parentheses; an AND folded to 0 ([`folds_to_false`]);
 /// `X IS NULL`/`X ISNULL` (0) or `X IS NOT NULL`/`X NOTNULL` (1) of a
 /// literal that cannot be NULL. So `ORDER BY (1 IS NULL)` is column 0,
-/// out of range, as on SQLite.
+/// out of range, as on SQLite. (A loop: a chain of signs costs its length.)
 pub fn parse_time_integer(e: &Expr<'_>) -> Option<i64> {
-    parse_facts(e, FOLD_BUDGET).value
-}
-
-fn parse_facts(e: &Expr<'_>, budget: usize) -> ParseFacts {
-    let Some(b) = budget.checked_sub(1) else { return UNKNOWN };
-    let facts = |x: &Expr<'_>| parse_facts(x, b);
-    let any_call = |xs: &mut dyn Iterator<Item = &Expr<'_>>| {
-        for x in xs {
-            if facts(x).has_call {
-                return true;
+    let mut negative = false;
+    let mut x = strip_parens(e);
+    loop {
+        match x {
+            Expr::Unary(ast::UnaryOperator::Positive, y) => x = strip_parens(y),
+            Expr::Unary(ast::UnaryOperator::Negative, y) => {
+                negative = !negative;
+                x = strip_parens(y);
             }
+            _ => break,
         }
-        false
-    };
-    let e = strip_parens(e);
-    let plain = |has_call| ParseFacts { value: None, is_false: false, has_call };
-    match e {
-        Expr::Literal(ast::Literal::Numeric(t)) => {
-            let (value, is_false) = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
-                // (A hexadecimal literal is the 64-bit pattern it spells.)
-                Some(h) if !h.is_empty() && h.len() <= 16 => (u64::from_str_radix(h, 16).ok().map(|v| v as i64), h.bytes().all(|c| c == b'0')),
-                Some(h) => (None, !h.is_empty() && h.bytes().all(|c| c == b'0')),
-                None => (t.parse::<i64>().ok(), t.bytes().all(|c| c == b'0')),
-            };
-            ParseFacts { value, is_false, has_call: false }
-        }
-        Expr::Unary(op, x) => {
-            let inner = facts(x);
-            let value = match op {
-                ast::UnaryOperator::Positive => inner.value,
-                ast::UnaryOperator::Negative => inner.value.map(i64::saturating_neg),
-                _ => None,
-            };
-            ParseFacts { value, is_false: false, has_call: inner.has_call }
-        }
-        Expr::Binary(l, Operator::And, r) => {
-            let (l, r) = (facts(l), facts(r));
-            if (l.is_false || r.is_false) && !l.has_call && !r.has_call {
-                ParseFacts { value: Some(0), is_false: true, has_call: false }
-            } else {
-                plain(l.has_call || r.has_call)
-            }
-        }
-        Expr::IsNull(x) => null_test(x, 0, b),
-        Expr::NotNull(x) => null_test(x, 1, b),
-        Expr::Binary(x, Operator::Is, n) if is_null_literal(n) => null_test(x, 0, b),
-        Expr::Binary(x, Operator::IsNot, n) if is_null_literal(n) => null_test(x, 1, b),
-        // (LIKE, GLOB, REGEXP and MATCH are calls of functions.)
-        Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. } | Expr::Like { .. } => plain(true),
-        Expr::Binary(l, _, r) => plain(any_call(&mut [*l, *r].into_iter())),
-        Expr::Between { lhs, start, end, .. } => plain(any_call(&mut [*lhs, *start, *end].into_iter())),
-        Expr::Case { base, when_then_pairs, else_expr } => {
-            plain(any_call(&mut base.iter().copied().chain(when_then_pairs.iter().flat_map(|(w, t)| [w, t])).chain(else_expr.iter().copied())))
-        }
-        Expr::Cast { expr: x, .. } | Expr::Collate(x, _) => plain(facts(x).has_call),
-        Expr::InList { lhs, rhs, .. } => plain(any_call(&mut std::iter::once(*lhs).chain(rhs.iter().flat_map(|r| r.iter())))),
-        Expr::InSelect { lhs, .. } | Expr::InTable { lhs, .. } => plain(facts(lhs).has_call),
-        Expr::Parenthesized(v) => plain(any_call(&mut v.iter())),
-        _ => plain(false),
     }
+    let value = match x {
+        Expr::Literal(ast::Literal::Numeric(t)) => match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+            // (A hexadecimal literal is the 64-bit pattern it spells.)
+            Some(h) if !h.is_empty() && h.len() <= 16 => u64::from_str_radix(h, 16).ok().map(|v| v as i64),
+            Some(_) => None,
+            None => t.parse::<i64>().ok(),
+        },
+        Expr::FoldedAnd(_) => Some(0),
+        Expr::IsNull(y) => fold::never_null(y).then_some(0),
+        Expr::NotNull(y) => fold::never_null(y).then_some(1),
+        Expr::Binary(y, Operator::Is, n) if is_null_literal(n) => fold::never_null(y).then_some(0),
+        Expr::Binary(y, Operator::IsNot, n) if is_null_literal(n) => fold::never_null(y).then_some(1),
+        _ => None,
+    }?;
+    Some(if negative { value.saturating_neg() } else { value })
 }
 
 fn is_null_literal(e: &Expr<'_>) -> bool {
     matches!(strip_parens(e), Expr::Literal(ast::Literal::Null))
 }
 
-/// `X IS NULL` (0) or `X IS NOT NULL` (1), in any of their spellings, of
-/// an `X` SQLite's parser knows is never NULL: a numeric, string or blob
-/// literal (unary `+`/`-` and parentheses aside) or a term it folded to
-/// an integer itself. SQLite's parser replaces such a test by the integer.
-fn null_test(operand: &Expr<'_>, value: i64, budget: usize) -> ParseFacts {
-    let inner = parse_facts(operand, budget);
-    let mut x = strip_parens(operand);
-    while let Expr::Unary(ast::UnaryOperator::Positive | ast::UnaryOperator::Negative, y) = x {
-        x = strip_parens(y);
-    }
-    let never_null = inner.value.is_some() || matches!(x, Expr::Literal(ast::Literal::Numeric(_) | ast::Literal::String(_) | ast::Literal::Blob(_)));
-    if never_null {
-        ParseFacts { value: Some(value), is_false: value == 0, has_call: inner.has_call }
-    } else {
-        ParseFacts { value: None, is_false: false, has_call: inner.has_call }
-    }
-}
-
 /// Split `e` at top-level ANDs.
 pub fn conjuncts<'a, 'b>(e: &'a Expr<'b>, out: &mut Vec<&'a Expr<'b>>) {
     match e {
-        Expr::Binary(..) if folds_to_false(e) => out.push(e),
         Expr::Binary(l, Operator::And, r) => {
             conjuncts(l, out);
             conjuncts(r, out);
@@ -162,7 +80,6 @@ pub fn walk<'a, 'b>(e: &'a Expr<'b>, f: &mut dyn FnMut(&'a Expr<'b>) -> bool) {
         return;
     }
     match e {
-        Expr::Binary(..) if folds_to_false(e) => {}
         Expr::Between { lhs, start, end, .. } => {
             walk(lhs, f);
             walk(start, f);

@@ -109,19 +109,25 @@ impl Compiler<'_> {
     pub fn jump_if_false(&mut self, e: &Expr<'_>, label: i32) -> Result<()> {
         self.check_depth_point(e)?;
         match e {
-            Expr::Binary(l, Operator::And, r) if !crate::sql::model::expr_shape::folds_to_false(e) => {
-                let (first, second) = operands_in_order(l, r);
-                self.jump_if_false(first, label)?;
-                return self.jump_if_false(second, label);
+            Expr::Binary(l, Operator::And, r) => {
+                let learned = self.learn_chain(e);
+                let (first, second) = self.operands_in_order(l, r);
+                let done = self.jump_if_false(first, label).and_then(|()| self.jump_if_false(second, label));
+                self.forget_chain(learned);
+                return done;
             }
             // As SQLite tests an OR: the second side only when the first
             // is not true (a subquery there is not run).
-            Expr::Binary(l, Operator::Or, r) if !crate::sql::model::expr_shape::folds_to_false(e) && !may_be_row(l) && !may_be_row(r) => {
-                let (first, second) = operands_in_order(l, r);
+            Expr::Binary(l, Operator::Or, r) if !may_be_row(l) && !may_be_row(r) => {
+                let learned = self.learn_chain(e);
+                let (first, second) = self.operands_in_order(l, r);
                 let holds = self.b.label();
-                let f = self.expr_new(first)?;
-                self.b.add(Opcode::If, f, holds, 0);
-                self.jump_if_false(second, label)?;
+                let done = self.expr_new(first).and_then(|f| {
+                    self.b.add(Opcode::If, f, holds, 0);
+                    self.jump_if_false(second, label)
+                });
+                self.forget_chain(learned);
+                done?;
                 self.b.bind(holds);
                 return Ok(());
             }
@@ -487,7 +493,7 @@ impl Compiler<'_> {
         match e {
             // SQLite's parser built the literal 0 instead (what the other
             // side held is never resolved).
-            Expr::Binary(..) if crate::sql::model::expr_shape::folds_to_false(e) => {
+            Expr::FoldedAnd(_) => {
                 self.b.add(Opcode::Integer, 0, target, 0);
             }
             Expr::Literal(lit) => match lit {
@@ -845,7 +851,68 @@ impl Compiler<'_> {
     }
 
     fn binary(&mut self, l: &Expr<'_>, op: Operator, r: &Expr<'_>, target: i32) -> Result<()> {
-        if matches!(op, Operator::And | Operator::Or) && (has_subquery(l) || has_subquery(r)) && !may_be_row(l) && !may_be_row(r) {
+        if matches!(op, Operator::And | Operator::Or) {
+            let learned = self.learn_chain(l);
+            let done = self.binary_inner(l, op, r, target);
+            self.forget_chain(learned);
+            return done;
+        }
+        self.binary_inner(l, op, r, target)
+    }
+
+    /// Learn (once per chain) whether each AND/OR node down the left spine
+    /// of `e` (itself included) holds a subquery, as SQLite's parser marks
+    /// each node it builds (`EP_Subquery`): bottom-up, walking each right
+    /// operand once. Returns the nodes learned here, for [`Self::forget_chain`]
+    /// once `e` is compiled (an enclosing call already knows the rest).
+    pub(in crate::sql::codegen) fn learn_chain(&mut self, e: &Expr<'_>) -> Vec<usize> {
+        let mut spine = Vec::new();
+        let mut x = e;
+        while let Expr::Binary(l, Operator::And | Operator::Or, _) = x {
+            if self.stmt.chain_subqueries.contains_key(&node_key(x)) {
+                break;
+            }
+            spine.push(x);
+            x = l;
+        }
+        if spine.is_empty() {
+            return Vec::new();
+        }
+        let mut holds = self.holds_subquery(x);
+        for node in spine.iter().rev() {
+            if let Expr::Binary(_, _, r) = node {
+                holds = holds || has_subquery(r);
+            }
+            self.stmt.chain_subqueries.insert(node_key(node), i32::from(holds));
+        }
+        spine.into_iter().map(node_key).collect()
+    }
+
+    /// Drop what [`Self::learn_chain`] learned, before the tree can go.
+    pub(in crate::sql::codegen) fn forget_chain(&mut self, learned: Vec<usize>) {
+        for k in learned {
+            self.stmt.chain_subqueries.remove(&k);
+        }
+    }
+
+    /// Whether `e` holds a subquery (outside nested subqueries): known in
+    /// O(1) for a node of a chain being compiled.
+    fn holds_subquery(&self, e: &Expr<'_>) -> bool {
+        self.stmt.chain_subqueries.get(&node_key(e)).map_or_else(|| has_subquery(e), |&h| h != 0)
+    }
+
+    /// The operands of an AND or OR in the order SQLite computes them:
+    /// a side holding a subquery last, when the other holds none.
+    pub(in crate::sql::codegen) fn operands_in_order<'x, 'y>(&self, l: &'x Expr<'y>, r: &'x Expr<'y>) -> (&'x Expr<'y>, &'x Expr<'y>) {
+        if self.holds_subquery(l) && !self.holds_subquery(r) {
+            (r, l)
+        } else {
+            (l, r)
+        }
+    }
+
+    fn binary_inner(&mut self, l: &Expr<'_>, op: Operator, r: &Expr<'_>, target: i32) -> Result<()> {
+        if matches!(op, Operator::And | Operator::Or) && (self.holds_subquery(l) || self.holds_subquery(r)) && !may_be_row(l) && !may_be_row(r) {
             return self.and_or_skipping_subquery(l, op, r, target);
         }
         let cmp = match op {
@@ -922,7 +989,7 @@ impl Compiler<'_> {
     /// computes it: the side without one first (see `operands_in_order`),
     /// and the other only when the first does not decide the result.
     fn and_or_skipping_subquery(&mut self, l: &Expr<'_>, op: Operator, r: &Expr<'_>, target: i32) -> Result<()> {
-        let (first, second) = operands_in_order(l, r);
+        let (first, second) = self.operands_in_order(l, r);
         let (skip_op, opc) = if op == Operator::And { (Opcode::IfNot, Opcode::And) } else { (Opcode::If, Opcode::Or) };
         let f = self.b.reg();
         self.expr(first, f)?;
@@ -998,14 +1065,9 @@ fn is_probability(e: &Expr<'_>) -> bool {
     }
 }
 
-/// The order SQLite evaluates the two sides of AND and OR in: the right
-/// first when only the left holds a subquery (it may not have to run).
-pub(in crate::sql::codegen) fn operands_in_order<'x, 'y>(l: &'x Expr<'y>, r: &'x Expr<'y>) -> (&'x Expr<'y>, &'x Expr<'y>) {
-    if has_subquery(l) && !has_subquery(r) {
-        (r, l)
-    } else {
-        (l, r)
-    }
+/// The key of a node in `StatementState::chain_subqueries`.
+fn node_key(e: &Expr<'_>) -> usize {
+    e as *const Expr<'_> as usize
 }
 
 fn has_subquery(e: &Expr<'_>) -> bool {

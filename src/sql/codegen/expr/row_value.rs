@@ -194,10 +194,12 @@ impl Compiler<'_> {
     /// `(a, (b, c)) = (1, (2, 3))`.
     pub fn where_term_if_false(&mut self, e: &Expr<'_>, label: i32) -> Result<()> {
         match strip_parens(e) {
-            Expr::Binary(l, Operator::And, r) if !crate::sql::model::expr_shape::folds_to_false(strip_parens(e)) => {
-                let (first, second) = super::operands_in_order(l, r);
-                self.where_term_if_false(first, label)?;
-                self.where_term_if_false(second, label)
+            Expr::Binary(l, Operator::And, r) => {
+                let learned = self.learn_chain(strip_parens(e));
+                let (first, second) = self.operands_in_order(l, r);
+                let done = self.where_term_if_false(first, label).and_then(|()| self.where_term_if_false(second, label));
+                self.forget_chain(learned);
+                done
             }
             Expr::Binary(l, op @ (Operator::Equals | Operator::Is), r) if is_written_row(l) && is_written_row(r) => {
                 self.compared_widths(l, r, true)?;

@@ -585,7 +585,7 @@ pub(in crate::sql::codegen) fn where_equalities(e: &Expr<'_>) -> Vec<(Option<Str
     while let Some(e) = stack.pop() {
         let Expr::Binary(l, op, r) = e else { continue };
         match op {
-            Operator::And if !crate::sql::model::expr_shape::folds_to_false(e) => {
+            Operator::And => {
                 stack.push(r);
                 stack.push(l);
             }

@@ -360,6 +360,9 @@ impl Walker<'_> {
                 self.expr(a);
                 self.expr(b);
             }
+            // (SQLite does not fold while it renames: the names the fold
+            // dropped are renamed too.)
+            Expr::FoldedAnd(and) => self.expr(and),
             Expr::Case { base, when_then_pairs, else_expr } => {
                 if let Some(b) = base {
                     self.expr(b);

@@ -70,6 +70,10 @@ pub struct Context<'input> {
     module_args: Option<Vec<'input, &'input str>>, // CREATE VIRTUAL TABLE args
     done: bool,
     error: Option<ParserError>,
+    /// The nodes known to hold a function call, for `x AND 0` folds.
+    calls: ast::fold::CallMemo,
+    /// The names of the CREATE TABLE columns read so far (duplicates).
+    column_names: std::collections::HashSet<String>,
 }
 
 impl<'input> Context<'input> {
@@ -84,6 +88,8 @@ impl<'input> Context<'input> {
             module_args: None,
             done: false,
             error: None,
+            calls: ast::fold::CallMemo::default(),
+            column_names: std::collections::HashSet::new(),
         }
     }
 
@@ -165,5 +171,7 @@ impl<'input> Context<'input> {
         self.module_args = None;
         self.done = false;
         self.error = None;
+        self.calls.clear();
+        self.column_names.clear();
     }
 }

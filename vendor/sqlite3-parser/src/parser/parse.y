@@ -169,13 +169,14 @@ table_option(A) ::= nm(X). {
 columnlist(A) ::= columnlist(A) COMMA columnname(X) carglist(Y). {
   let col = X;
   let cd = ColumnDefinition::new(col.0, col.1, Y, self.ctx.bump)?;
-  ColumnDefinition::add_column(A, cd)?;
+  ColumnDefinition::add_column(A, &mut self.ctx.column_names, cd)?;
 }
 columnlist(A) ::= columnname(X) carglist(Y). {
   let col = X;
   let cd = ColumnDefinition::new(col.0, col.1, Y, self.ctx.bump)?;
   let mut cs = Vec::new_in(self.ctx.bump);
-  ColumnDefinition::add_column(&mut cs, cd)?;
+  self.ctx.column_names.clear();
+  ColumnDefinition::add_column(&mut cs, &mut self.ctx.column_names, cd)?;
   A = cs;
 }
 %type columnname "(Name<'i>, Option<Type<'i>>)"
@@ -996,7 +997,7 @@ expr(A) ::= LP nexprlist(X) COMMA expr(Y) RP. {
   A = Expr::Parenthesized(x);
 }
 
-expr(A) ::= expr(X) AND(OP) expr(Y).    {A=Expr::binary(X,@OP,Y, self.ctx.bump); /*A-overwrites-X*/}
+expr(A) ::= expr(X) AND(OP) expr(Y).    {A=Expr::and(X,@OP,Y, &mut self.ctx.calls, self.ctx.bump); /*A-overwrites-X*/}
 expr(A) ::= expr(X) OR(OP) expr(Y).     {A=Expr::binary(X,@OP,Y, self.ctx.bump); /*A-overwrites-X*/}
 expr(A) ::= expr(X) LT|GT|GE|LE(OP) expr(Y).
                                         {A=Expr::binary(X,@OP,Y, self.ctx.bump); /*A-overwrites-X*/}

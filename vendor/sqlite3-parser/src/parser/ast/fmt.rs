@@ -731,6 +731,7 @@ impl ToTokens for Expr<'_> {
                 s.append(TK_DOT, None)?;
                 qualified.to_tokens(s)
             }
+            Self::FoldedAnd(and) => and.to_tokens(s),
             Self::Raise(rt, err) => {
                 s.append(TK_RAISE, None)?;
                 s.append(TK_LP, None)?;
