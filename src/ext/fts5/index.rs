@@ -163,8 +163,12 @@ fn write_records(c: &mut Connection, cfg: &Config, records: Vec<(i64, Vec<u8>)>)
     if records.is_empty() {
         return Ok(());
     }
+    // (The kept statement: a merge writes its pages a few at a time.)
     let sql = format!("INSERT INTO {}(id, block) VALUES(?, ?)", cfg.shadow("data"));
-    exec_each(c, &sql, records.into_iter().map(|(id, b)| vec![Value::Integer(id), Value::Blob(b)]))
+    for (id, b) in records {
+        cfg.stmts.exec(c, &sql, &[Value::Integer(id), Value::Blob(b)])?;
+    }
+    Ok(())
 }
 
 fn write_segment(c: &mut Connection, cfg: &Config, segid: u32, seg: Segment) -> Result<()> {
