@@ -39,6 +39,12 @@ pub fn varint_len(v: u64) -> usize {
 
 /// Appends the varint encoding of `v` to `out`; returns the bytes written.
 pub fn write_varint(out: &mut Vec<u8>, v: u64) -> usize {
+    // (Most varints written, FTS5's positions and record headers, are
+    // one byte.)
+    if v < 0x80 {
+        out.push(v as u8);
+        return 1;
+    }
     let mut tmp = [0u8; 9];
     let n = put_varint(&mut tmp, v);
     // invariant: varint_round_trip

@@ -102,6 +102,31 @@ fn parameter_names_and_count_follow_source_order() {
     }
 }
 
+/// Named parameters as SQLite reads them: `::` inside the name and a
+/// TCL-style array suffix `(...)` (up to `)`, no white space) on every
+/// sigil; a name of no identifier character, or a suffix left open, is
+/// an unrecognized token on both.
+#[test]
+fn parameter_names_take_tcl_array_suffixes() {
+    for stmt in ["SELECT $x(id), :a::b, @n(1,2), $::y, #v(), $a(b)c", "DELETE FROM t WHERE id = $x(id)"] {
+        assert_eq!(parameters_ours(SETUP, stmt), parameters_ref(SETUP, stmt), "{stmt}");
+    }
+    for stmt in ["SELECT $x(a b)", "SELECT $x(a", "SELECT $(a)"] {
+        let mut ours = ours_open();
+        let e = ours.prepare(stmt.as_bytes()).err().unwrap_or_else(|| panic!("{stmt}"));
+        let r = RefDb::open();
+        let theirs = unsafe {
+            let c = CString::new(stmt).unwrap();
+            let mut p = std::ptr::null_mut();
+            let rc = ffi::sqlite3_prepare_v2(r.0, c.as_ptr(), -1, &mut p, std::ptr::null_mut());
+            ffi::sqlite3_finalize(p);
+            assert_ne!(rc, 0, "{stmt}");
+            std::ffi::CStr::from_ptr(ffi::sqlite3_errmsg(r.0)).to_string_lossy().into_owned()
+        };
+        assert_eq!(e.message, theirs, "{stmt}");
+    }
+}
+
 fn error_offset_ours(stmt: &str) -> (String, i32) {
     let mut ours = ours_open();
     run_ours(&mut ours, "CREATE TABLE t(id INTEGER PRIMARY KEY, a, b)");

@@ -78,6 +78,68 @@ pub type Doclist = BTreeMap<i64, Entry>;
 /// doclist, in the byte order terms are stored.
 pub type Terms = BTreeMap<Vec<u8>, Doclist>;
 
+/// A doclist held flat, as the pending hash, segment reads and merges
+/// keep it (no allocation per row): its rows, each (rowid, delete flag,
+/// end of its position list in `bytes`; it starts where the row before
+/// it ends). Rows are in rowid order unless the segment read is corrupt.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Flat {
+    /// (rowid, delete flag, end offset in `bytes`).
+    pub rows: Vec<(i64, bool, usize)>,
+    /// The position lists, one after another.
+    pub bytes: Vec<u8>,
+}
+
+impl Flat {
+    /// Append a row whose position list is the bytes added to `bytes`
+    /// since the last row.
+    pub fn close_row(&mut self, rowid: i64, delete: bool) {
+        self.rows.push((rowid, delete, self.bytes.len()));
+    }
+
+    /// Append a row.
+    pub fn push(&mut self, rowid: i64, delete: bool, poslist: &[u8]) {
+        self.bytes.extend_from_slice(poslist);
+        self.close_row(rowid, delete);
+    }
+
+    /// Its rows: (rowid, delete flag, position list).
+    pub fn iter(&self) -> impl Iterator<Item = (i64, bool, &[u8])> + '_ {
+        let mut start = 0;
+        self.rows.iter().map(move |&(r, d, end)| {
+            let pl = &self.bytes[start..end];
+            start = end;
+            (r, d, pl)
+        })
+    }
+
+    /// Row `i`: (rowid, delete flag, position list).
+    pub fn row(&self, i: usize) -> (i64, bool, &[u8]) {
+        let start = if i == 0 { 0 } else { self.rows[i - 1].2 };
+        let (r, d, end) = self.rows[i];
+        (r, d, &self.bytes[start..end])
+    }
+
+    /// Whether it has no rows.
+    pub fn is_empty(&self) -> bool {
+        self.rows.is_empty()
+    }
+
+    /// As a map (a later row of the same rowid wins).
+    pub fn to_doclist(&self) -> Doclist {
+        crate::util::cold_sort::map_from(self.iter().map(|(r, d, pl)| (r, Entry { delete: d, poslist: pl.to_vec() })))
+    }
+
+    /// From a map.
+    pub fn from_doclist(dl: &Doclist) -> Flat {
+        let mut f = Flat::default();
+        for (&r, e) in dl {
+            f.push(r, e.delete, &e.poslist);
+        }
+        f
+    }
+}
+
 /// The position list of column → positions (both ascending).
 pub fn poslist(cols: &BTreeMap<usize, Vec<usize>>) -> Vec<u8> {
     let mut pl = Vec::new();

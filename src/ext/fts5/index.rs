@@ -32,7 +32,7 @@
 //! the segments whose pages are in `%_data`, and `%_idx` holds exactly
 //! those segments' rows.
 
-use super::codec::{get, put, Terms};
+use super::codec::{get, put, Flat, Terms};
 use super::config::Config;
 use super::merge::merge;
 use super::pending::{terms, Pending};
@@ -44,6 +44,7 @@ use super::structure::{tombstone_id, Level, Seg, Structure};
 use super::tombstone;
 use crate::connection::{Connection, StepResult};
 use crate::error::{Error, Result};
+use crate::util::cold_sort::map_from;
 use crate::value::Value;
 
 /// The `%_config` settings writers use.
@@ -162,8 +163,12 @@ fn write_records(c: &mut Connection, cfg: &Config, records: Vec<(i64, Vec<u8>)>)
     if records.is_empty() {
         return Ok(());
     }
+    // (The kept statement: a merge writes its pages a few at a time.)
     let sql = format!("INSERT INTO {}(id, block) VALUES(?, ?)", cfg.shadow("data"));
-    exec_each(c, &sql, records.into_iter().map(|(id, b)| vec![Value::Integer(id), Value::Blob(b)]))
+    for (id, b) in records {
+        cfg.stmts.exec(c, &sql, &[Value::Integer(id), Value::Blob(b)])?;
+    }
+    Ok(())
 }
 
 fn write_segment(c: &mut Connection, cfg: &Config, segid: u32, seg: Segment) -> Result<()> {
@@ -188,7 +193,7 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
     let run_rows: Vec<u64> = split.iter().map(|r| r.iter().filter(|o| !o.delete).count() as u64).collect();
     // The writer flushes at each run's end, so the log is one run and its
     // terms are in the pending hash already.
-    let runs: Vec<Terms> = if split.len() == 1 { vec![p.take_terms()] } else { split.into_iter().map(|r| terms(cfg, r)).collect() };
+    let runs: Vec<Vec<(Vec<u8>, Flat)>> = if split.len() == 1 { vec![p.take_terms()] } else { split.into_iter().map(|r| flat_terms(terms(cfg, r))).collect() };
     let mut run_rows = run_rows.into_iter();
     p.mark_flushed();
     if runs.is_empty() {
@@ -199,7 +204,9 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
     let mut secured = false;
     for mut t in runs {
         if s.secure_delete {
-            secured |= secure_deletes(c, cfg, &st, &mut t)?;
+            let mut m = map_from(t.into_iter().map(|(k, f)| (k, f.to_doclist())));
+            secured |= secure_deletes(c, cfg, &st, &mut m)?;
+            t = flat_terms(m);
         }
         if t.is_empty() {
             let rows = p.carry_rows + run_rows.next().unwrap_or(0);
@@ -242,6 +249,11 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
         st.cookie = st.cookie.wrapping_add(1);
     }
     store(c, cfg, &st)
+}
+
+/// A segment's content as the writer takes it.
+fn flat_terms(t: Terms) -> Vec<(Vec<u8>, Flat)> {
+    t.into_iter().map(|(k, dl)| (k, Flat::from_doclist(&dl))).collect()
 }
 
 /// After a flush of `pages` leaf pages and tombstones: grow the write
@@ -440,24 +452,20 @@ fn stream_merge(c: &mut Connection, cfg: &Config, inputs: &[Seg], oldest: bool, 
         streams.push(stream);
     }
     let mut w = Writer::new(id, pgsz, true, cfg.detail);
+    let mut merged = Flat::default();
+    let mut lists: Vec<(usize, Flat)> = Vec::with_capacity(streams.len());
     while let Some(term) = heads.iter().flatten().map(|h| &h.0).min().cloned() {
-        let mut merged = super::codec::Doclist::new();
+        lists.clear();
         for i in 0..streams.len() {
             if heads[i].as_ref().is_none_or(|h| h.0 != term) {
                 continue;
             }
             let next = streams[i].next(c, &data)?;
-            let Some((_, dl)) = std::mem::replace(&mut heads[i], next) else { continue };
-            for (rowid, e) in dl {
-                if dead[i].as_ref().is_some_and(|d| d.contains(&rowid)) {
-                    continue;
-                }
-                merged.entry(rowid).or_insert(e);
+            if let Some((_, dl)) = std::mem::replace(&mut heads[i], next) {
+                lists.push((i, dl));
             }
         }
-        if oldest {
-            merged.retain(|_, e| !e.poslist.is_empty());
-        }
+        merge_flat(&lists, &dead, oldest, &mut merged);
         if !merged.is_empty() {
             w.term(&term, &merged);
             write_records(c, cfg, w.take_records())?;
@@ -467,6 +475,45 @@ fn stream_merge(c: &mut Connection, cfg: &Config, inputs: &[Seg], oldest: bool, 
     let pages = seg.pages;
     write_segment(c, cfg, id, seg)?;
     Ok(pages)
+}
+
+/// The doclists of one term in `lists` (input index, doclist; newest
+/// input first) combined into `out` in rowid order: of a rowid in
+/// several, the newest input's entry, after the rows each input's
+/// tombstones (`dead`, by input index) delete are left out of it; pure
+/// deletes dropped when `oldest`.
+fn merge_flat(lists: &[(usize, Flat)], dead: &[Option<std::collections::HashSet<i64>>], oldest: bool, out: &mut Flat) {
+    out.rows.clear();
+    out.bytes.clear();
+    let mut at = vec![0usize; lists.len()];
+    loop {
+        // The input holding the lowest next rowid (the newest on a tie),
+        // each input's rows its tombstones delete passed over.
+        let mut best: Option<(usize, i64)> = None;
+        for (k, (i, f)) in lists.iter().enumerate() {
+            if let Some(d) = &dead[*i] {
+                while f.rows.get(at[k]).is_some_and(|e| d.contains(&e.0)) {
+                    at[k] += 1;
+                }
+            }
+            if let Some(&(r, _, _)) = f.rows.get(at[k]) {
+                if best.is_none_or(|(_, b)| r < b) {
+                    best = Some((k, r));
+                }
+            }
+        }
+        let Some((k, rowid)) = best else { break };
+        let (_, delete, pl) = lists[k].1.row(at[k]);
+        if !(oldest && pl.is_empty()) {
+            out.push(rowid, delete, pl);
+        }
+        // Older inputs' entries for the same row are superseded.
+        for (j, (_, f)) in lists.iter().enumerate() {
+            while f.rows.get(at[j]).is_some_and(|e| e.0 == rowid) {
+                at[j] += 1;
+            }
+        }
+    }
 }
 
 /// Merge level `l` whole into one segment at the end of level `l + 1`.

@@ -27,7 +27,7 @@
 //! most the current ones (checked: fts5_pending_marks). `bytes` is the
 //! estimate of `ops[flushed..]`.
 
-use super::codec::{encode, Doclist, Entry, Terms, PRESENT};
+use super::codec::{encode, Doclist, Entry, Flat, Terms, PRESENT};
 use super::config::{Config, Detail};
 use crate::util::cold_sort::map_from;
 use crate::util::fast_hash::FastMap;
@@ -83,8 +83,11 @@ pub struct Pending {
 /// One term's pending rows, and the state SQLite's hash entry keeps.
 #[derive(Debug, Clone)]
 struct HashTerm {
-    /// Its rows, in the order written, with their position lists.
-    rows: Vec<(i64, Entry)>,
+    /// Its rows before the last, in the order written, with their
+    /// position lists; the last row's list grows at the end of
+    /// `rows.bytes` (it is closed when the next row starts, or at a
+    /// flush).
+    rows: Flat,
     /// Bytes SQLite's entry holds (header, key, doclist so far).
     data: usize,
     /// The last row written.
@@ -185,17 +188,17 @@ impl Pending {
                 before = e.data;
                 if rowid != e.rowid {
                     // The previous row's position-list size is final.
-                    let last = e.rows.last().map_or(&[][..], |r| &r.1.poslist[..]);
+                    let last = e.rows.bytes.len() - e.rows.rows.last().map_or(0, |r| r.2);
                     if detail == Detail::None {
-                        e.data += usize::from(e.del) + usize::from(e.del && !last.is_empty());
+                        e.data += usize::from(e.del) + usize::from(e.del && last > 0);
                     } else {
-                        e.data += vlen(last.len() as u64 * 2 + u64::from(e.del)) - 1;
+                        e.data += vlen(last as u64 * 2 + u64::from(e.del)) - 1;
                     }
                     e.data += vlen(rowid.wrapping_sub(e.rowid) as u64);
+                    e.rows.close_row(e.rowid, e.del);
                     e.rowid = rowid;
                     e.del = false;
                     new_pos = true;
-                    e.rows.push((rowid, Entry::default()));
                     if detail != Detail::None {
                         e.data += 1;
                         e.col = if detail == Detail::Full { 0 } else { -1 };
@@ -212,20 +215,17 @@ impl Pending {
                     data += 1;
                     col = if detail == Detail::Full { 0 } else { -1 };
                 }
-                let e = HashTerm { rows: vec![(rowid, Entry::default())], data, rowid, col, pos: 0, del: false };
+                let e = HashTerm { rows: Flat::default(), data, rowid, col, pos: 0, del: false };
                 self.hash.entry(key.to_vec()).or_insert(e)
             }
         };
-        let Some((_, row)) = e.rows.last_mut() else { return };
-        let pl = &mut row.poslist;
+        let row_start = e.rows.rows.last().map_or(0, |r| r.2);
+        let pl = &mut e.rows.bytes;
         let len0 = pl.len();
         match at {
-            None => {
-                e.del = true;
-                row.delete = true;
-            }
+            None => e.del = true,
             Some(_) if detail == Detail::None => {
-                if pl.is_empty() {
+                if len0 == row_start {
                     pl.extend_from_slice(PRESENT);
                 }
             }
@@ -254,20 +254,20 @@ impl Pending {
     }
 
     /// The hash's content as a segment's (one run: rows in rowid order),
-    /// the hash emptied.
-    pub fn take_terms(&mut self) -> Terms {
-        // (The keys are sorted with the index of their entry, not with
-        // the entry: a sort moving whole entries was most of a flush.)
-        let mut keys: Vec<(Vec<u8>, usize)> = Vec::with_capacity(self.hash.len());
-        let mut entries: Vec<Option<HashTerm>> = Vec::with_capacity(self.hash.len());
-        for (k, t) in self.hash.drain() {
-            keys.push((k, entries.len()));
-            entries.push(Some(t));
-        }
-        keys.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    /// terms in order, the hash emptied.
+    pub fn take_terms(&mut self) -> Vec<(Vec<u8>, Flat)> {
+        let mut out: Vec<(Vec<u8>, Flat)> = self
+            .hash
+            .drain()
+            .map(|(k, mut t)| {
+                t.rows.close_row(t.rowid, t.del);
+                (k, t.rows)
+            })
+            .collect();
+        // (Each entry is a key and two vectors: sorting moves little.)
+        out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
         self.bytes = 0;
-        // (Built by insertion: `collect` would add a sort of its own.)
-        map_from(keys.into_iter().filter_map(|(k, i)| entries[i].take().map(|t| (k, map_from(t.rows)))))
+        out
     }
 
     /// Recompute the estimate from the unflushed log (after a rollback).

@@ -11,7 +11,7 @@
 //! Invariant: the result is exactly what was written: for every term
 //! its doclist in rowid order, entries with their delete flags.
 
-use super::codec::{get, Doclist, Entry, Terms, PRESENT};
+use super::codec::{get, Flat, Terms, PRESENT};
 use super::config::Detail;
 use super::shadow::rows;
 use super::structure::{leaf_id, Seg};
@@ -42,22 +42,18 @@ pub fn read(c: &mut Connection, data: &str, seg: Seg, detail: Detail) -> Result<
 
 /// A `detail=none` entry after its rowid at `at`: the marker bytes (a
 /// delete flag, then "holds the term" for a delete of a row that keeps
-/// it) decoded, and the offset after them. A term starting with a zero
-/// shared-prefix length (an offset in `offs`) is not a marker.
-pub(super) fn none_entry(page: &[u8], at: usize, size: usize, offs: &[usize]) -> (Entry, usize) {
+/// it) decoded: (delete flag, holds the term, the offset after them). A
+/// term starting with a zero shared-prefix length (an offset in `offs`)
+/// is not a marker.
+fn none_entry(page: &[u8], at: usize, size: usize, offs: &[usize]) -> (bool, bool, usize) {
     let marker = |i: usize| i < size && page[i] == 0 && !offs.contains(&i);
-    let mut e = Entry { delete: false, poslist: PRESENT.to_vec() };
-    let mut i = at;
-    if marker(i) {
-        e.delete = true;
-        i += 1;
-        if marker(i) {
-            i += 1;
-        } else {
-            e.poslist.clear();
-        }
+    if !marker(at) {
+        return (false, true, at);
     }
-    (e, i)
+    if marker(at + 1) {
+        return (true, true, at + 2);
+    }
+    (true, false, at + 1)
 }
 
 /// A leaf page's layout: the offset of its first rowid (0 if none starts
@@ -97,7 +93,7 @@ pub fn decode(pages: &[Vec<u8>], partial: bool, detail: Detail) -> Result<Terms>
         d.page(page, &mut done)?;
     }
     d.finish(&mut done)?;
-    Ok(crate::util::cold_sort::map_from(done))
+    Ok(crate::util::cold_sort::map_from(done.into_iter().map(|(t, f)| (t, f.to_doclist()))))
 }
 
 /// Decodes a segment's leaf pages one at a time, handing out each term
@@ -110,36 +106,37 @@ pub struct Decoder {
     /// Pages decoded so far.
     seen: usize,
     term: Option<Vec<u8>>,
-    dl: Doclist,
-    /// An entry whose position list continues on the next page, and the
-    /// bytes it still needs.
-    open: Option<(i64, Entry, usize)>,
+    dl: Flat,
+    /// An entry whose position list continues on the next page (its
+    /// start at the end of `dl.bytes`): rowid, delete flag, and the bytes
+    /// it still needs.
+    open: Option<(i64, bool, usize)>,
     last: i64,
 }
 
 impl Decoder {
     /// A decoder for a segment's pages (`partial`: see [`decode`]).
     pub fn new(partial: bool, detail: Detail) -> Decoder {
-        Decoder { detail, partial, seen: 0, term: None, dl: Doclist::new(), open: None, last: 0 }
+        Decoder { detail, partial, seen: 0, term: None, dl: Flat::default(), open: None, last: 0 }
     }
 
     /// Decode the next page; terms completed by it are appended to `done`.
-    pub fn page(&mut self, page: &[u8], done: &mut Vec<(Vec<u8>, Doclist)>) -> Result<()> {
+    pub fn page(&mut self, page: &[u8], done: &mut Vec<(Vec<u8>, Flat)>) -> Result<()> {
         let (first_rowid, size, offs) = leaf_layout(page)?;
         let mut i = 4;
         if self.seen == 0 && self.partial {
             i = offs.first().copied().unwrap_or(size);
         }
         self.seen += 1;
-        if let Some((rowid, mut e, need)) = self.open.take() {
+        if let Some((rowid, delete, need)) = self.open.take() {
             let n = need.min(size - i);
-            e.poslist.extend_from_slice(&page[i..i + n]);
+            self.dl.bytes.extend_from_slice(&page[i..i + n]);
             i += n;
             if n < need {
-                self.open = Some((rowid, e, need - n));
+                self.open = Some((rowid, delete, need - n));
                 return Ok(());
             }
-            self.dl.insert(rowid, e);
+            self.dl.close_row(rowid, delete);
         }
         let mut absolute = false;
         let mut next_term = offs.iter().position(|&o| o >= i);
@@ -176,28 +173,28 @@ impl Decoder {
             absolute = false;
             self.last = rowid;
             if self.detail == Detail::None {
-                let e;
-                (e, i) = none_entry(page, j, size, &offs);
-                self.dl.insert(rowid, e);
+                let (delete, present);
+                (delete, present, i) = none_entry(page, j, size, &offs);
+                self.dl.push(rowid, delete, if present { PRESENT } else { &[] });
                 continue;
             }
             let (sz, j) = get(page, j)?;
             let need = (sz >> 1) as usize;
-            let mut e = Entry { delete: sz & 1 == 1, poslist: Vec::new() };
+            let delete = sz & 1 == 1;
             let n = need.min(size.saturating_sub(j));
-            e.poslist.extend_from_slice(&page[j..j + n]);
+            self.dl.bytes.extend_from_slice(&page[j..j + n]);
             i = j + n;
             if n < need {
-                self.open = Some((rowid, e, need - n));
+                self.open = Some((rowid, delete, need - n));
             } else {
-                self.dl.insert(rowid, e);
+                self.dl.close_row(rowid, delete);
             }
         }
         Ok(())
     }
 
     /// The pages ended: the last term is complete.
-    pub fn finish(&mut self, done: &mut Vec<(Vec<u8>, Doclist)>) -> Result<()> {
+    pub fn finish(&mut self, done: &mut Vec<(Vec<u8>, Flat)>) -> Result<()> {
         if self.open.is_some() {
             return Err(Error::corrupt());
         }
@@ -213,7 +210,7 @@ pub struct SegStream {
     seg: Seg,
     next_page: u32,
     decoder: Decoder,
-    ready: std::collections::VecDeque<(Vec<u8>, Doclist)>,
+    ready: std::collections::VecDeque<(Vec<u8>, Flat)>,
     ended: bool,
 }
 
@@ -227,7 +224,7 @@ impl SegStream {
     }
 
     /// The next term and its doclist, None after the last.
-    pub fn next(&mut self, c: &mut Connection, data: &str) -> Result<Option<(Vec<u8>, Doclist)>> {
+    pub fn next(&mut self, c: &mut Connection, data: &str) -> Result<Option<(Vec<u8>, Flat)>> {
         while self.ready.is_empty() && !self.ended {
             let mut done = Vec::new();
             if self.next_page > self.seg.last {

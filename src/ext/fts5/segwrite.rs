@@ -22,7 +22,7 @@
 //! Invariant: terms are given in increasing byte order, and each
 //! doclist in increasing rowid order (checked: fts5_segment_order).
 
-use super::codec::{put, Doclist};
+use super::codec::{put, Flat};
 use super::config::Detail;
 use super::structure::{dlidx_id, leaf_id};
 use std::collections::BTreeMap;
@@ -115,7 +115,7 @@ impl Writer {
     }
 
     /// Append a term and its doclist.
-    pub fn term(&mut self, term: &[u8], dl: &Doclist) {
+    pub fn term(&mut self, term: &[u8], dl: &Flat) {
         // invariant: fts5_segment_order
         debug_assert!(self.prev.as_deref().is_none_or(|p| p < term));
         let crowded = (!self.foot.is_empty() || self.buf.len() > 4) && self.buf.len() + self.foot_len + term.len() + 2 >= self.pgsz;
@@ -140,7 +140,7 @@ impl Writer {
         self.prev = Some(term.to_vec());
         let mut rowids = BTreeMap::new();
         let mut last: Option<i64> = None;
-        for (&rowid, e) in dl {
+        for (rowid, delete, pl) in dl.iter() {
             if self.merging && self.full() {
                 self.flush();
             }
@@ -157,11 +157,10 @@ impl Writer {
                 rowids.entry(self.pgno()).or_insert(rowid);
             }
             last = Some(rowid);
-            let pl = &e.poslist;
             if self.detail == Detail::None {
                 // No size and no positions: the delete flag and "holds the
                 // term" are marker bytes after the rowid.
-                if e.delete {
+                if delete {
                     self.buf.push(0);
                     if !pl.is_empty() {
                         self.buf.push(0);
@@ -172,7 +171,7 @@ impl Writer {
                 }
                 continue;
             }
-            put(&mut self.buf, (pl.len() as u64) * 2 + u64::from(e.delete));
+            put(&mut self.buf, (pl.len() as u64) * 2 + u64::from(delete));
             if pl.is_empty() {
                 // A pure delete: the page is cut once it is over the size.
                 if self.buf.len() + self.foot_len > self.pgsz {
@@ -181,7 +180,7 @@ impl Writer {
             } else if self.buf.len() + self.foot_len + pl.len() <= self.pgsz {
                 self.buf.extend_from_slice(pl);
             } else {
-                let mut rest = &pl[..];
+                let mut rest = pl;
                 while !rest.is_empty() {
                     let space = self.pgsz.saturating_sub(self.buf.len() + self.foot_len);
                     let mut n = space.min(rest.len());
@@ -301,7 +300,7 @@ impl Writer {
 /// Write `terms` as segment `segid`; `merging`: the output of a merge
 /// (SQLite's merges start a new page before a rowid once the page is
 /// full, its flushes of new data do not).
-pub fn build(segid: u32, pgsz: usize, terms: &super::codec::Terms, merging: bool, detail: Detail) -> Segment {
+pub fn build(segid: u32, pgsz: usize, terms: &[(Vec<u8>, Flat)], merging: bool, detail: Detail) -> Segment {
     let mut w = Writer::new(segid, pgsz, merging, detail);
     for (t, dl) in terms {
         w.term(t, dl);

@@ -204,7 +204,11 @@ impl Tokenizer {
     /// [`Self::tokenize_for`] with the value's locale (`fts5_locale()`
     /// on a `locale=1` table), which only an application's tokenizer sees.
     pub fn tokenize_in(&self, text: &[u8], reason: i32, locale: Option<&[u8]>) -> Result<Vec<Token>> {
-        let s = String::from_utf8_lossy(text);
+        // (Valid UTF-8, nearly always, is checked by the faster check.)
+        let s = match std::str::from_utf8(text) {
+            Ok(s) => std::borrow::Cow::Borrowed(s),
+            Err(_) => String::from_utf8_lossy(text),
+        };
         let out = match self {
             Tokenizer::Unicode61(u) => u.tokenize(&s),
             Tokenizer::Ascii(a) => a.tokenize(&s),

@@ -467,23 +467,35 @@ impl Splitter for Tokenizer {
                 }
             }
             b'$' | b'@' | b'#' | b':' => {
-                match data
-                    .iter()
-                    .skip(1)
-                    .position(|&b| !is_identifier_continue(b))
-                {
-                    Some(0) => Err(Error::BadVariableName(None)),
-                    Some(i) => {
-                        // '$' is included as part of the name
-                        Ok((Some((&data[..=i], TK_VARIABLE)), i + 1))
-                    }
-                    None => {
-                        if data.len() == 1 {
-                            return Err(Error::BadVariableName(None));
+                // As SQLite reads a named parameter: identifier characters
+                // (at least one), any number of `::`, and a TCL-style
+                // array suffix `(...)` without white space at the end.
+                let (mut i, mut n) = (1, 0);
+                while let Some(&c) = data.get(i) {
+                    if is_identifier_continue(c) {
+                        n += 1;
+                        i += 1;
+                    } else if c == b'(' && n > 0 {
+                        // (A suffix left open ends the name before the
+                        // `(`: the parser's syntax error there is
+                        // reported as SQLite's illegal token, see
+                        // `unterminated_tcl_suffix` in ringlite.)
+                        let close = data[i..].iter().position(|&b| b == b')' || matches!(b, b' ' | b'\t' | b'\n' | 0x0b | 0x0c | b'\r'));
+                        if let Some(k) = close.filter(|&k| data[i + k] == b')') {
+                            i += k + 1;
                         }
-                        Ok((Some((data, TK_VARIABLE)), data.len()))
+                        break;
+                    } else if c == b':' && data.get(i + 1) == Some(&b':') {
+                        i += 2;
+                    } else {
+                        break;
                     }
                 }
+                if n == 0 {
+                    return Err(Error::BadVariableName(None));
+                }
+                // The sigil is part of the name.
+                Ok((Some((&data[..i], TK_VARIABLE)), i))
             }
             b if is_identifier_start(b) => {
                 if b == b'x' || b == b'X' {
