@@ -139,6 +139,16 @@ impl Btree {
             buf.extend_from_slice(rec);
             return Ok((0, true));
         }
+        // (The usual row, all in its cell: copied without parsing the
+        // cell further.)
+        if h.kind == PageKind::TableLeaf {
+            let usable = self.usable() as usize;
+            if let Some((rowid, rec)) = super::rowid_seek::table_leaf_record(data, h.offset + h.kind.header_size(), h.ncells, top.idx, usable) {
+                buf.clear();
+                buf.extend_from_slice(rec);
+                return Ok((rowid, true));
+            }
+        }
         // (A table row's cell is taken as it is: a first overflow page
         // number of 0 fails the read of the bytes past the cell, as in
         // SQLite, not the move onto the row.)
