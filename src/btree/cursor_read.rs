@@ -1005,6 +1005,12 @@ impl Cursor {
                     if h.kind != PageKind::TableLeaf {
                         return Err(Error::corrupt());
                     }
+                    let ptrs = h.offset + h.kind.header_size();
+                    if let Some((_, rec)) = super::rowid_seek::table_leaf_record(data, ptrs, h.ncells, top.idx, bt.usable() as usize) {
+                        buf.clear();
+                        buf.extend_from_slice(rec);
+                        return Ok(true);
+                    }
                     let (bytes, info) = page::cell_unchecked(data, &h, top.idx, bt.usable())?;
                     if info.local < info.payload_size as usize {
                         return Ok(false);
