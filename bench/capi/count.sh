@@ -15,7 +15,7 @@ src=$(ls "$HOME"/.cargo/registry/src/*/libsqlite3-sys-0.39.1/sqlite3/sqlite3.c 2
 [ -n "$src" ] || { echo "count.sh: run 'cargo fetch' first (no libsqlite3-sys source)" >&2; exit 1; }
 command -v valgrind >/dev/null || { echo "count.sh: needs valgrind (apt-get install valgrind)" >&2; exit 1; }
 [ -f "$out/sqlite3.o" ] || cc -O2 -w -c -o "$out/sqlite3.o" "$src"
-for d in prepare distinct insert scan; do
+for d in prepare distinct insert scan seek; do
   cc -O2 -w -o "$out/$d-ours" "$root/bench/capi/count/$d.c" -I"$root/include" -L"$lib" -l:libsqlite3.so.0
   cc -O2 -w -o "$out/$d-ref" "$root/bench/capi/count/$d.c" -I"$(dirname "$src")" "$out/sqlite3.o" -lpthread -lm
 done
@@ -38,3 +38,4 @@ row "SELECT DISTINCT over 100000 unsorted rows" distinct 100000 1
 row "INSERT 50000 rows, one transaction" insert 50000 0
 row "REPLACE 50000 rows on an INTEGER PRIMARY KEY" insert 50000 1
 row "scan with filter, 3 x 50000 rows" scan "SELECT a, b FROM t WHERE c % 10 = 3 AND length(b) > 20" 3
+row "point lookup by rowid x100000 (bind, step, column, reset)" seek "SELECT b FROM t WHERE rowid=?" 100000

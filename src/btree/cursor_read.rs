@@ -139,6 +139,16 @@ impl Btree {
             buf.extend_from_slice(rec);
             return Ok((0, true));
         }
+        // (The usual row, all in its cell: copied without parsing the
+        // cell further.)
+        if h.kind == PageKind::TableLeaf {
+            let usable = self.usable() as usize;
+            if let Some((rowid, rec)) = super::rowid_seek::table_leaf_record(data, h.offset + h.kind.header_size(), h.ncells, top.idx, usable) {
+                buf.clear();
+                buf.extend_from_slice(rec);
+                return Ok((rowid, true));
+            }
+        }
         // (A table row's cell is taken as it is: a first overflow page
         // number of 0 fails the read of the bytes past the cell, as in
         // SQLite, not the move onto the row.)
@@ -994,6 +1004,12 @@ impl Cursor {
                     let h = page::header(data, top.pgno)?;
                     if h.kind != PageKind::TableLeaf {
                         return Err(Error::corrupt());
+                    }
+                    let ptrs = h.offset + h.kind.header_size();
+                    if let Some((_, rec)) = super::rowid_seek::table_leaf_record(data, ptrs, h.ncells, top.idx, bt.usable() as usize) {
+                        buf.clear();
+                        buf.extend_from_slice(rec);
+                        return Ok(true);
                     }
                     let (bytes, info) = page::cell_unchecked(data, &h, top.idx, bt.usable())?;
                     if info.local < info.payload_size as usize {

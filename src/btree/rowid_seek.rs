@@ -4,7 +4,11 @@
 //! each cell it compares (the rowid varint, straight from the page bytes:
 //! after the 4-byte child pointer on interior pages, after the payload-size
 //! varint on leaves) and stops the binary search at an equal key, since
-//! rowids are unique in a table tree.
+//! rowids are unique in a table tree. A cell's rowid is read from one
+//! bounded 8-byte window when both its varints are short (the usual
+//! cell), and the row a seek lands on is copied from its cell without a
+//! full parse when its payload lies whole there (`table_leaf_record`);
+//! any other cell takes the general decode, which reports damage.
 //!
 //! Invariant: the same bounds checks as [`super::page::cell_offset`] (a cell
 //! pointer into the pointer array or past the usable size is `SQLITE_CORRUPT`)
@@ -16,7 +20,6 @@ use super::balance::Level;
 use super::page;
 use super::{Btree, Pgno};
 use crate::error::{Error, Result};
-use std::cmp::Ordering;
 
 /// Decode a varint at the start of `b`, the forms up to three bytes inline.
 #[inline(always)]
@@ -58,43 +61,94 @@ pub(super) fn cell_start(data: &[u8], ptrs: usize, ncells: usize, i: usize, usab
     Ok(off)
 }
 
+/// The rowid of the table cell at `off` of `area` (after the 4-byte child
+/// pointer on interior pages, after the payload-size varint on leaves).
+/// Most cells lie 8 bytes or more before the end of the usable area and
+/// hold both varints in at most 2 + 3 bytes: those are read from one
+/// bounded 8-byte window without further checks; the rest take the general
+/// decode.
+#[inline(always)]
+fn table_cell_key(area: &[u8], off: usize, leaf: bool) -> Result<u64> {
+    if let Some(w) = area.get(off..).and_then(|c| c.first_chunk::<8>()) {
+        let at = match (leaf, w[0] < 0x80, w[1] < 0x80) {
+            (false, ..) => Some(4),
+            (true, true, _) => Some(1),
+            (true, false, true) => Some(2),
+            _ => None,
+        };
+        if let Some(at) = at {
+            let (b0, b1, b2) = (u64::from(w[at]), u64::from(w[at + 1]), u64::from(w[at + 2]));
+            if b0 < 0x80 {
+                return Ok(b0);
+            }
+            if b1 < 0x80 {
+                return Ok(((b0 & 0x7f) << 7) | b1);
+            }
+            if b2 < 0x80 {
+                return Ok(((b0 & 0x7f) << 14) | ((b1 & 0x7f) << 7) | b2);
+            }
+        }
+    }
+    let cell = area.get(off..).ok_or_else(Error::corrupt)?;
+    let at = if leaf { varint_len(cell)? } else { 4 };
+    Ok(varint(cell.get(at..).ok_or_else(Error::corrupt)?)?.0)
+}
+
 /// Binary search of a table page's cells (pointer array at `ptrs`,
 /// `ncells` entries) for `rowid`: the first cell whose rowid is `>=` it,
 /// and whether that one is equal. Each probe reads only the cell's
-/// rowid (after the 4-byte child pointer on interior pages, after the
-/// payload-size varint, skipped, on leaves); the pointer array and the
-/// usable area are bounded once, not per probe.
+/// rowid ([`table_cell_key`]); the pointer array and the usable area are
+/// bounded once, not per probe.
 #[inline(always)]
 pub(super) fn search_table_page(data: &[u8], ptrs: usize, ncells: usize, usable: usize, leaf: bool, rowid: i64) -> Result<(usize, bool)> {
     let min = ptrs + 2 * ncells;
     let (Some(array), Some(area)) = (data.get(ptrs..min), data.get(..usable)) else { return Err(Error::corrupt()) };
-    let (mut lo, mut hi) = (0usize, ncells);
+    // (`hi` starts at the array's own length so that `array[mid]` needs
+    // no check.)
+    let array = array.as_chunks::<2>().0;
+    let (mut lo, mut hi) = (0usize, array.len());
     while lo < hi {
         let mid = (lo + hi) / 2;
-        let off = u16::from_be_bytes([array[2 * mid], array[2 * mid + 1]]) as usize;
+        let off = u16::from_be_bytes(array[mid]) as usize;
         // (As `page::cell_offset` checks it: not in the pointer array,
         // not past the usable size.)
         if off < min || off >= usable {
             return Err(Error::corrupt());
         }
-        let cell = &area[off..];
-        let at = if !leaf {
-            4
+        let k = table_cell_key(area, off, leaf)? as i64;
+        if k < rowid {
+            lo = mid + 1;
+        } else if k > rowid {
+            hi = mid;
         } else {
-            match cell {
-                [b0, ..] if *b0 < 0x80 => 1,
-                [_, b1, ..] if *b1 < 0x80 => 2,
-                _ => varint_len(cell)?,
-            }
-        };
-        let (k, _) = varint(cell.get(at..).ok_or_else(Error::corrupt)?)?;
-        match (k as i64).cmp(&rowid) {
-            Ordering::Less => lo = mid + 1,
-            Ordering::Greater => hi = mid,
-            Ordering::Equal => return Ok((mid, true)),
+            return Ok((mid, true));
         }
     }
     Ok((lo, false))
+}
+
+/// The rowid and record of table leaf cell `i` (pointer array at `ptrs`,
+/// `ncells` entries) when its payload size is a one- or two-byte varint
+/// and the payload lies whole in the cell, the usual row; `None` for any
+/// other cell (the caller parses it, and reports damage).
+#[inline(always)]
+pub(super) fn table_leaf_record(data: &[u8], ptrs: usize, ncells: usize, i: usize, usable: usize) -> Option<(i64, &[u8])> {
+    if i >= ncells {
+        return None;
+    }
+    let page = data.get(..usable)?;
+    let off = cell_start(page, ptrs, ncells, i, usable).ok()?;
+    let (size, n) = match page.get(off..off + 2)? {
+        [b0, _] if *b0 < 0x80 => (usize::from(*b0), 1),
+        [b0, b1] if *b1 < 0x80 => ((usize::from(*b0 & 0x7f) << 7) | usize::from(*b1), 2),
+        _ => return None,
+    };
+    if size > super::cell::max_local(true, usable as u32) {
+        return None;
+    }
+    let (rowid, m) = varint(page.get(off + n..)?).ok()?;
+    let start = off + n + m;
+    Some((rowid as i64, page.get(start..start + size)?))
 }
 
 impl Btree {
@@ -147,8 +201,15 @@ impl Btree {
                 let found = self.settle_forward(path)?;
                 return Ok((found, false));
             }
-            pgno = page::child(data, &h, lo, usable as u32)?;
-            if pgno > self.pager.db_size() {
+            // (`page::child`, with the pointer array already located.)
+            pgno = if lo == h.ncells {
+                h.right
+            } else {
+                let off = cell_start(data, ptrs, h.ncells, lo, usable)?;
+                let b = data.get(..usable).and_then(|a| a.get(off..)?.first_chunk::<4>()).ok_or_else(Error::corrupt)?;
+                u32::from_be_bytes(*b)
+            };
+            if pgno == 0 || pgno > self.pager.db_size() {
                 return Err(Error::corrupt());
             }
         }

@@ -156,6 +156,7 @@ mod storage_index_paths;
 mod storage_insert_paths;
 mod storage_model;
 mod storage_perf_smoke;
+mod storage_rowid_seek;
 mod storage_without_rowid;
 mod storage_write_read;
 mod uring_backend;
