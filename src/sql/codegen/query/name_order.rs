@@ -275,6 +275,21 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
         }
         if let Expr::Binary(l, op, r) = x {
             use ast::Operator::*;
+            let right = skip_collate(r);
+            if matches!(op, Is | IsNot) {
+                // `x IS NULL` is SQLite's ISNULL node: it walks its operand
+                // and goes on whatever the outcome, as a call does.
+                if matches!(crate::sql::model::expr_shape::strip_parens(r), Expr::Literal(ast::Literal::Null)) {
+                    out.borrow_mut().push(NameEvent::FunctionStart(None));
+                    collect_name_events(l, out);
+                    out.borrow_mut().push(NameEvent::FunctionEnd);
+                    return false;
+                }
+                // `x IS name` resolves the name first (for IS TRUE).
+                if let Expr::Id(id) = right {
+                    out.borrow_mut().push(NameEvent::Name(None, unquote(id.0), id.0.starts_with('"'), None));
+                }
+            }
             // (A subquery's width is known once it is expanded: left to the
             // code generator.)
             let width = |e: &Expr<'_>| match e {
@@ -300,6 +315,12 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
             // (The parser makes no node of parentheses around one
             // expression.)
             Expr::Parenthesized(v) if v.len() == 1 => return true,
+            Expr::IsNull(y) | Expr::NotNull(y) => {
+                out.borrow_mut().push(NameEvent::FunctionStart(None));
+                collect_name_events(y, out);
+                out.borrow_mut().push(NameEvent::FunctionEnd);
+                return false;
+            }
             Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. } | Expr::Like { .. } => {
                 let call = if matches!(x, Expr::Like { .. }) { None } else { Some(x) };
                 out.borrow_mut().push(NameEvent::FunctionStart(call));
@@ -351,4 +372,16 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
         out.borrow_mut().push(event);
         true
     });
+}
+
+/// `e` without the COLLATE and single parentheses around it (SQLite's
+/// parser makes no node of the parentheses; its IS looks through COLLATE).
+fn skip_collate<'a, 'b>(mut e: &'a Expr<'b>) -> &'a Expr<'b> {
+    loop {
+        match e {
+            Expr::Collate(x, _) => e = x,
+            Expr::Parenthesized(v) if v.len() == 1 => e = &v[0],
+            _ => return e,
+        }
+    }
 }
