@@ -40,3 +40,46 @@ fn is_null_and_is_name_in_resolver_order() {
         ],
     );
 }
+
+/// The ON clauses are ANDed onto the WHERE clause before names are
+/// resolved: one walk, in join order, after the result list and HAVING.
+#[test]
+fn on_clauses_resolve_with_the_where_clause() {
+    check_each(
+        SETUP,
+        &[
+            "SELECT t.a FROM t JOIN t AS v ON abs(a) OR b",
+            "SELECT t.a FROM t JOIN t AS v ON nullif(CASE coalesce(ifnull(a, 0), 1) OR b WHEN 1 THEN 2 END, 3)",
+            "SELECT t.a FROM t JOIN u ON x1 WHERE x2",
+            "SELECT t.a FROM t JOIN u ON x1 JOIN t AS v ON x2",
+            "SELECT t.a FROM t JOIN u ON x1 JOIN t AS v ON x2 WHERE x3",
+            "SELECT t.a FROM t JOIN u ON x1 WHERE abs(x2)",
+            "SELECT t.a FROM t LEFT JOIN u ON x1 WHERE abs(x2)",
+            "SELECT t.a FROM t JOIN u ON abs(x1) JOIN t AS v ON x2",
+            "SELECT x3 FROM t JOIN u ON x1 WHERE x2",
+            "SELECT t.a FROM t JOIN u ON u.d = t.a WHERE abs(x2)",
+            "SELECT t.a FROM t JOIN u USING (a) JOIN t AS v ON x2 WHERE abs(x1)",
+            "SELECT t.a FROM t NATURAL JOIN u JOIN t AS v ON x2 WHERE abs(x1)",
+        ],
+    );
+}
+
+/// An ambiguous name fails where the walk meets it, as an unknown one:
+/// a later name can replace it.
+#[test]
+fn ambiguous_names_in_resolver_order() {
+    check_each(
+        SETUP,
+        &[
+            "SELECT abs(a) + b FROM t, u",
+            "SELECT abs(a) + x1 FROM t, u",
+            "SELECT abs(x1) + b FROM t, u",
+            "SELECT a + x1 FROM t, u",
+            "SELECT coalesce(a, x1) FROM t, u",
+            "SELECT t.a FROM t, u WHERE abs(a) OR b",
+            "SELECT t.a FROM t, u WHERE abs(a) OR d",
+            "SELECT t.a FROM t, u GROUP BY abs(a) HAVING b",
+            "SELECT t.a FROM t, u ORDER BY abs(a) + b",
+        ],
+    );
+}

@@ -35,7 +35,15 @@ impl Compiler<'_> {
     /// error) to see which error SQLite meets, so a valid statement pays
     /// one walk and no compile.
     pub fn check_names_in(&mut self, exprs: &[&Expr<'_>]) -> Result<()> {
-        let walks: Vec<Vec<NameEvent<'_, '_>>> = exprs.iter().map(|e| name_events(e)).collect();
+        let groups: Vec<&[&Expr<'_>]> = exprs.iter().map(std::slice::from_ref).collect();
+        self.check_name_groups(&groups)
+    }
+
+    /// [`Self::check_names_in`] where each group is walked as one
+    /// expression (a WHERE clause with the ON clauses SQLite ANDs onto it:
+    /// a name after a failing call in the WHERE clause is still looked up).
+    pub fn check_name_groups(&mut self, groups: &[&[&Expr<'_>]]) -> Result<()> {
+        let walks: Vec<Vec<NameEvent<'_, '_>>> = groups.iter().map(|g| g.iter().flat_map(|e| name_events(e)).collect()).collect();
         let mut failing = None;
         for (k, events) in walks.iter().enumerate() {
             if self.walk_name_events(events, false)?.is_some() {
@@ -194,8 +202,15 @@ impl Compiler<'_> {
     /// resolves, or is a string or a result alias).
     fn name_failure(&mut self, q: Option<&str>, n: &str, quoted: bool, db: Option<&str>) -> Result<Option<Error>> {
         let resolved = match db.and_then(|d| self.db_index(d)) {
-            Some(di) => crate::sql::resolve::resolve_in(&mut self.names.scopes, Some(di), q, n)?,
-            None => self.resolve_name(q, n)?,
+            Some(di) => crate::sql::resolve::resolve_in(&mut self.names.scopes, Some(di), q, n),
+            None => self.resolve_name(q, n),
+        };
+        // (An ambiguous name fails where the walk meets it, as an unknown
+        // one does.)
+        let resolved = match resolved {
+            Ok(r) => r,
+            Err(e) if e.primary() == crate::error::SQLITE_ERROR => return Ok(Some(e)),
+            Err(e) => return Err(e),
         };
         if resolved.is_some() {
             return Ok(None);
