@@ -83,3 +83,28 @@ fn ambiguous_names_in_resolver_order() {
         ],
     );
 }
+
+/// A table's CHECK constraints and generated columns are walked as any
+/// expression: a subquery or parameter fails where it stands, a call's
+/// arguments are walked whatever their outcome.
+#[test]
+fn check_constraints_and_generated_columns_in_resolver_order() {
+    check_each(
+        SETUP,
+        &[
+            "CREATE TABLE k1(x CHECK(coalesce((SELECT 1), t.a)))",
+            "CREATE TABLE k2(x CHECK(coalesce(abs((SELECT 1)), y)))",
+            "CREATE TABLE k3(x CHECK(coalesce(y, (SELECT 1))))",
+            "CREATE TABLE k4(x CHECK((SELECT 1) + y))",
+            "CREATE TABLE k5(x CHECK(coalesce(ifnull(y IN (1, z), 0), w)))",
+            "CREATE TABLE k6(x CHECK(coalesce(nosuchfn(y), x)))",
+            "CREATE TABLE k7(x CHECK(coalesce(nosuchfn(x), y)))",
+            "CREATE TABLE k8(x CHECK(coalesce(?1, y)))",
+            "CREATE TABLE k9(x CHECK(abs(y) + ?1))",
+            "CREATE TABLE k10(x CHECK((y IS NULL) + z))",
+            "CREATE TABLE k11(x, g AS (coalesce(random(), y)))",
+            "CREATE TABLE k12(x, g AS (coalesce(abs(y), current_time)))",
+            "CREATE TABLE k13(x, g AS (coalesce(abs(y), (SELECT 1))))",
+        ],
+    );
+}

@@ -44,15 +44,27 @@ impl Compiler<'_> {
     /// a name after a failing call in the WHERE clause is still looked up).
     pub fn check_name_groups(&mut self, groups: &[&[&Expr<'_>]]) -> Result<()> {
         let walks: Vec<Vec<NameEvent<'_, '_>>> = groups.iter().map(|g| g.iter().flat_map(|e| name_events(e)).collect()).collect();
+        // The expression whose running height SQLite's resolver refuses
+        // fails as the walk enters it (`parse_limits::DeferredDepth`).
+        let (point, max_depth) = (self.names.depth_point, self.env.max_expr_depth);
+        let too_deep_at = |k: usize| match point {
+            Some(at) if groups[k].iter().any(|e| std::ptr::addr_eq(*e, at as *const Expr<'_>)) => {
+                Some(Error::sql(format!("Expression tree is too large (maximum depth {max_depth})")))
+            }
+            _ => None,
+        };
         let mut failing = None;
         for (k, events) in walks.iter().enumerate() {
-            if self.walk_name_events(events, false)?.is_some() {
+            if too_deep_at(k).is_some() || self.walk_name_events(events, false)?.is_some() {
                 failing = Some(k);
                 break;
             }
         }
         let Some(k) = failing else { return Ok(()) };
-        for events in &walks[..=k] {
+        for (k, events) in walks[..=k].iter().enumerate() {
+            if let Some(e) = too_deep_at(k) {
+                return Err(e);
+            }
             if let Some(e) = self.walk_name_events(events, true)? {
                 return Err(e);
             }
@@ -103,19 +115,21 @@ impl Compiler<'_> {
                     None
                 }
                 NameEvent::Misuse(e) => Some(e.clone()),
-                NameEvent::Node => None,
-                NameEvent::Name(q, n, quoted, db) => self.name_failure(q.as_deref(), n, *quoted, db.as_deref())?,
+                NameEvent::Node | NameEvent::Parameter | NameEvent::InTable => None,
+                NameEvent::Name(q, n, quoted, db, _) => self.name_failure(q.as_deref(), n, *quoted, db.as_deref())?,
                 NameEvent::Subquery(s) => {
                     if depth_point.is_some_and(|at| crate::sql::parse_limits::select_holds(s, at)) {
                         let too_deep = Error::sql(format!("Expression tree is too large (maximum depth {})", self.env.max_expr_depth));
                         // (The subquery's FROM clause is expanded before its
                         // names are resolved: an error there comes first.)
+                        // (A name met before the point, in the subquery's
+                        // own walk, fails first: `check_name_groups`.)
                         if compile_subqueries {
                             let reg = self.b.reg();
                             let done = self.b.label();
                             match self.compile_select(s, Dest::Scalar { reg, done }) {
-                                Err(e) if crate::sql::parse_limits::is_expansion_error(&e) => Some(e),
-                                _ => Some(too_deep),
+                                Err(e) => Some(e),
+                                Ok(_) => Some(too_deep),
                             }
                         } else {
                             Some(too_deep)
@@ -132,7 +146,8 @@ impl Compiler<'_> {
             // Once an error stands, SQLite's resolver stops at the next
             // node that is not a name or a call (after resolving a
             // subquery there), without replacing the error.
-            let stops = failure.is_some() || (last.is_some() && matches!(events[i], NameEvent::Node | NameEvent::Subquery(_)));
+            let stops = failure.is_some()
+                || (last.is_some() && matches!(events[i], NameEvent::Node | NameEvent::Parameter | NameEvent::InTable | NameEvent::Subquery(_)));
             i += 1;
             if let Some(e) = failure {
                 last = Some(e);
@@ -231,7 +246,7 @@ impl Compiler<'_> {
 /// The index of the event ending the list of the innermost function
 /// around `i` (its `FunctionEnd`, or with `at_window_list` the next
 /// `WindowList` of that function).
-fn skip_to_list_end(events: &[NameEvent<'_, '_>], mut i: usize, at_window_list: bool) -> usize {
+pub(in crate::sql::codegen) fn skip_to_list_end(events: &[NameEvent<'_, '_>], mut i: usize, at_window_list: bool) -> usize {
     let mut nested = 0usize;
     while i < events.len() {
         match events[i] {
@@ -254,15 +269,21 @@ fn skip_to_list_end(events: &[NameEvent<'_, '_>], mut i: usize, at_window_list: 
 /// arguments without looking at the outcome, so the walk goes on after
 /// the function and a later error replaces the message
 /// (`abs(nosuch1) * nosuch2` is "nosuch2").
-enum NameEvent<'a, 'b> {
-    /// (qualifier, name, double-quoted, the database of `db.t.c`)
-    Name(Option<String>, String, bool, Option<String>),
+pub(in crate::sql::codegen) enum NameEvent<'a, 'b> {
+    /// (qualifier, name, double-quoted, the database of `db.t.c`, the
+    /// name's expression)
+    Name(Option<String>, String, bool, Option<String>, &'a Expr<'b>),
     Subquery(&'a ast::Select<'b>),
     /// A call (`None`: LIKE, GLOB, MATCH, REGEXP), before its arguments.
     FunctionStart(Option<&'a Expr<'b>>),
     /// Any other node (an operator, a literal, CASE, CAST, COLLATE, a
     /// row value...), met before its operands.
     Node,
+    /// A parameter: a node, which a table's own expressions may not hold.
+    Parameter,
+    /// `x IN table`: a node here (the table's errors are the code
+    /// generator's), a subquery to a table's own expressions.
+    InTable,
     /// An error SQLite's resolver reports entering a node, which stops the
     /// walk as a failing name does (a comparison of row values of
     /// different sizes).
@@ -273,7 +294,7 @@ enum NameEvent<'a, 'b> {
     FunctionEnd,
 }
 
-fn name_events<'a, 'b>(e: &'a Expr<'b>) -> Vec<NameEvent<'a, 'b>> {
+pub(in crate::sql::codegen) fn name_events<'a, 'b>(e: &'a Expr<'b>) -> Vec<NameEvent<'a, 'b>> {
     let events = std::cell::RefCell::new(Vec::new());
     collect_name_events(e, &events);
     events.into_inner()
@@ -302,7 +323,7 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
                 }
                 // `x IS name` resolves the name first (for IS TRUE).
                 if let Expr::Id(id) = right {
-                    out.borrow_mut().push(NameEvent::Name(None, unquote(id.0), id.0.starts_with('"'), None));
+                    out.borrow_mut().push(NameEvent::Name(None, unquote(id.0), id.0.starts_with('"'), None, right));
                 }
             }
             // (A subquery's width is known once it is expanded: left to the
@@ -323,13 +344,21 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
             return true;
         }
         let event = match x {
-            Expr::Id(id) => NameEvent::Name(None, unquote(id.0), id.0.starts_with('"'), None),
-            Expr::Qualified(t, c) => NameEvent::Name(Some(unquote(t.0)), unquote(c.0), false, None),
-            Expr::DoublyQualified(d, t, c) => NameEvent::Name(Some(unquote(t.0)), unquote(c.0), false, Some(unquote(d.0))),
+            Expr::Id(id) => NameEvent::Name(None, unquote(id.0), id.0.starts_with('"'), None, x),
+            Expr::Qualified(t, c) => NameEvent::Name(Some(unquote(t.0)), unquote(c.0), false, None, x),
+            Expr::DoublyQualified(d, t, c) => NameEvent::Name(Some(unquote(t.0)), unquote(c.0), false, Some(unquote(d.0)), x),
             Expr::Subquery(s) | Expr::Exists(s) => NameEvent::Subquery(s),
             // (The parser makes no node of parentheses around one
             // expression.)
             Expr::Parenthesized(v) if v.len() == 1 => return true,
+            Expr::Variable(_) => NameEvent::Parameter,
+            Expr::InTable { .. } => NameEvent::InTable,
+            // (SQLite's parser makes CURRENT_TIME and the others calls.)
+            Expr::Literal(ast::Literal::CurrentDate | ast::Literal::CurrentTime | ast::Literal::CurrentTimestamp) => {
+                out.borrow_mut().push(NameEvent::FunctionStart(Some(x)));
+                out.borrow_mut().push(NameEvent::FunctionEnd);
+                return false;
+            }
             Expr::IsNull(y) | Expr::NotNull(y) => {
                 out.borrow_mut().push(NameEvent::FunctionStart(None));
                 collect_name_events(y, out);
