@@ -108,3 +108,30 @@ fn check_constraints_and_generated_columns_in_resolver_order() {
         ],
     );
 }
+
+/// A window function looks up the window it names once its arguments
+/// resolved (its lists are walked all the same); a FILTER clause is
+/// walked after them, and only for an aggregate.
+#[test]
+fn named_windows_and_filter_clauses_in_resolver_order() {
+    check_each(
+        SETUP,
+        &[
+            "SELECT max(a) OVER w, x1 FROM t",
+            "SELECT max(a) OVER w, x1 FROM t WINDOW v AS ()",
+            "SELECT max(x1) OVER w FROM t",
+            "SELECT x1, max(a) OVER w FROM t",
+            "SELECT max(a) OVER (w ORDER BY x1) FROM t",
+            "SELECT max(a) OVER (w ORDER BY b) FROM t WINDOW v AS ()",
+            "SELECT count(*) FILTER (WHERE x1) OVER w FROM t",
+            "SELECT max(a) OVER w FROM t WINDOW w AS (PARTITION BY x2), v AS (ORDER BY x3)",
+            "SELECT abs(a) FILTER (WHERE x1), x2 FROM t",
+            "SELECT abs(x2) FILTER (WHERE x1) FROM t",
+            "SELECT count(*) FILTER (WHERE x1) OVER (PARTITION BY x2) FROM t",
+            "SELECT sum(x2) FILTER (WHERE x1) OVER (PARTITION BY x3) FROM t",
+            "SELECT sum(a) FILTER (WHERE x1) OVER (PARTITION BY x3) FROM t",
+            "SELECT sum(a) FILTER (WHERE x1), x2 FROM t",
+            "SELECT coalesce(sum(a) FILTER (WHERE x1), x2) FROM t",
+        ],
+    );
+}

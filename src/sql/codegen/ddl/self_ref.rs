@@ -86,7 +86,7 @@ impl Compiler<'_> {
                         NameEvent::Parameter => Some(Found::Prohibited(Error::sql(format!("parameters prohibited in {what}")))),
                         NameEvent::Name(.., n) => c.with_pure_context(pure, |c| c.expr(n, target)).err().map(Found::Resolve),
                         NameEvent::Misuse(m) => Some(Found::Resolve(m.clone())),
-                        NameEvent::Node | NameEvent::WindowList(_) => None,
+                        NameEvent::Node | NameEvent::WindowList(..) | NameEvent::Filter => None,
                     };
                     let stops = failure.is_some()
                         || (found.is_some() && matches!(events[i], NameEvent::Node | NameEvent::Parameter | NameEvent::InTable | NameEvent::Subquery(_)));

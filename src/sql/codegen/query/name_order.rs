@@ -107,8 +107,23 @@ impl Compiler<'_> {
                 }
                 // A window's PARTITION BY or ORDER BY: SQLite walks them
                 // only while the statement has no error yet.
-                NameEvent::WindowList(first) => {
+                // (With no error yet, the window it names is looked up
+                // first: one not in the WINDOW clause is an error, and the
+                // lists are walked all the same.)
+                NameEvent::WindowList(first, named) => {
                     if *first && last.is_some() {
+                        i = skip_to_filter(events, i + 1);
+                        continue;
+                    }
+                    if let (Some(n), Some(defs)) = (named, &self.names.window_defs) {
+                        if !defs.iter().any(|d| d.eq_ci(n)) {
+                            last = Some(Error::sql(format!("no such window: {n}")));
+                        }
+                    }
+                    None
+                }
+                NameEvent::Filter => {
+                    if !calls.last().is_some_and(|&(agg, _)| agg) {
                         i = skip_to_list_end(events, i + 1, false);
                         continue;
                     }
@@ -252,7 +267,23 @@ pub(in crate::sql::codegen) fn skip_to_list_end(events: &[NameEvent<'_, '_>], mu
         match events[i] {
             NameEvent::FunctionStart(_) => nested += 1,
             NameEvent::FunctionEnd if nested == 0 => break,
-            NameEvent::WindowList(_) if nested == 0 && at_window_list => break,
+            NameEvent::WindowList(..) | NameEvent::Filter if nested == 0 && at_window_list => break,
+            NameEvent::FunctionEnd => nested -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    i
+}
+
+/// The index of the innermost function's FILTER clause after `i`, or of
+/// its end (a window function's lists skipped).
+fn skip_to_filter(events: &[NameEvent<'_, '_>], mut i: usize) -> usize {
+    let mut nested = 0usize;
+    while i < events.len() {
+        match events[i] {
+            NameEvent::FunctionStart(_) => nested += 1,
+            NameEvent::FunctionEnd | NameEvent::Filter if nested == 0 => break,
             NameEvent::FunctionEnd => nested -= 1,
             _ => {}
         }
@@ -288,9 +319,11 @@ pub(in crate::sql::codegen) enum NameEvent<'a, 'b> {
     /// walk as a failing name does (a comparison of row values of
     /// different sizes).
     Misuse(Error),
-    /// The start of a window function's PARTITION BY (`true`) or ORDER BY
-    /// list.
-    WindowList(bool),
+    /// The start of a window function's PARTITION BY (`true`, with the
+    /// window it names: `OVER w`, `OVER (w ...)`) or ORDER BY list.
+    WindowList(bool, Option<String>),
+    /// The start of a call's FILTER clause, walked only for an aggregate.
+    Filter,
     FunctionEnd,
 }
 
@@ -379,29 +412,40 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
                     _ => {
                         // (Its arguments, ORDER BY and FILTER, as the
                         // shape walk visits them.)
-                        let mut first = true;
-                        crate::sql::model::expr_shape::walk(x, &mut |y| {
-                            if std::mem::take(&mut first) {
-                                return true;
+                        if let Expr::FunctionCall { args, order_by, .. } = x {
+                            for a in args.iter().flat_map(|a| a.iter()) {
+                                collect_name_events(a, out);
                             }
-                            collect_name_events(y, out);
-                            false
-                        });
+                            if let Some(ast::FunctionCallOrder::SortList(terms)) = order_by {
+                                for t in terms.iter() {
+                                    collect_name_events(&t.expr, out);
+                                }
+                            }
+                        }
                         // A window function's PARTITION BY and ORDER BY
-                        // are resolved with it, after its arguments.
+                        // are resolved with it, after its arguments, then
+                        // its FILTER clause.
                         let tail = match x {
                             Expr::FunctionCall { filter_over, .. } | Expr::FunctionCallStar { filter_over, .. } => filter_over.as_ref(),
                             _ => None,
                         };
-                        if let Some(ast::Over::Window(w)) = tail.and_then(|t| t.over_clause) {
-                            out.borrow_mut().push(NameEvent::WindowList(true));
-                            for p in w.partition_by.iter().flat_map(|p| p.iter()) {
-                                collect_name_events(p, out);
+                        match tail.and_then(|t| t.over_clause) {
+                            Some(ast::Over::Window(w)) => {
+                                out.borrow_mut().push(NameEvent::WindowList(true, w.base.as_ref().map(|b| unquote(b.0))));
+                                for p in w.partition_by.iter().flat_map(|p| p.iter()) {
+                                    collect_name_events(p, out);
+                                }
+                                out.borrow_mut().push(NameEvent::WindowList(false, None));
+                                for o in w.order_by.iter().flat_map(|o| o.iter()) {
+                                    collect_name_events(&o.expr, out);
+                                }
                             }
-                            out.borrow_mut().push(NameEvent::WindowList(false));
-                            for o in w.order_by.iter().flat_map(|o| o.iter()) {
-                                collect_name_events(&o.expr, out);
-                            }
+                            Some(ast::Over::Name(n)) => out.borrow_mut().push(NameEvent::WindowList(true, Some(unquote(n.0)))),
+                            None => {}
+                        }
+                        if let Some(f) = tail.and_then(|t| t.filter_clause) {
+                            out.borrow_mut().push(NameEvent::Filter);
+                            collect_name_events(f, out);
                         }
                     }
                 }

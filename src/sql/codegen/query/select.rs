@@ -1025,7 +1025,11 @@ impl Compiler<'_> {
                     clauses.extend(g.iter().map(|e| vec![e]));
                 }
             }
-            self.check_name_groups(&clauses.iter().map(Vec::as_slice).collect::<Vec<_>>())?;
+            let defs = window_clause.iter().flat_map(|w| w.iter()).map(|d| unquote(d.name.0)).collect();
+            let saved_defs = self.names.window_defs.replace(defs);
+            let checked = self.check_name_groups(&clauses.iter().map(Vec::as_slice).collect::<Vec<_>>());
+            self.names.window_defs = saved_defs;
+            checked?;
             // (Not for the SELECT carrying an UPDATE's or DELETE's WHERE,
             // whose result list is the statement's own rowid read and whose
             // WHERE was asked about before any code: `dml/delete.rs`.)
