@@ -3,7 +3,10 @@
 //! SQLite 3.54.1, message and code, class by class as the deep fuzzer
 //! found them (`compat-tests/fuzz-runs.md`).
 
-use crate::sql_common::check_each;
+#![allow(unsafe_code)]
+
+use crate::sql_common::{check_each, ours_open, run_ours, run_ref, RefDb, LIMIT_EXPR_DEPTH};
+use libsqlite3_sys as ffi;
 
 const SETUP: &str = "CREATE TABLE t(a INTEGER, b TEXT, c REAL); CREATE TABLE u(a, b, d);";
 
@@ -134,4 +137,29 @@ fn named_windows_and_filter_clauses_in_resolver_order() {
             "SELECT coalesce(sum(a) FILTER (WHERE x1), x2) FROM t",
         ],
     );
+}
+
+/// The height of nested subqueries, SQLite's resolver's check, fails as
+/// the walk enters the expression past the limit: a name met before it,
+/// in the subquery's own walk, is named instead.
+#[test]
+fn the_running_height_fails_where_the_walk_enters_it() {
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    assert_eq!(run_ours(&mut ours, SETUP), run_ref(&reference, SETUP));
+    ours.limit(LIMIT_EXPR_DEPTH, 12);
+    // SAFETY: the reference connection is open for the whole test.
+    unsafe { ffi::sqlite3_limit(reference.0, LIMIT_EXPR_DEPTH, 12) };
+    for sql in [
+        "SELECT 1+1+1+(SELECT x1 FROM t WHERE 1+1+1+1+1+1+1)",
+        "SELECT 1+1+1+(SELECT 1 FROM t WHERE 1+1+1+1+1+1+1 AND x1)",
+        "SELECT 1+1+1+(SELECT x1 FROM t WHERE (SELECT 1+1+1+1+1+1))",
+        "SELECT 1+1+1+(SELECT 1 FROM t WHERE (SELECT 1+1+1+1+1+1) AND x1)",
+        "SELECT 1+1+1+(SELECT (SELECT x1 FROM t WHERE (SELECT 1+1+1+1+1)))",
+        "SELECT 1+1+1+(SELECT coalesce(x1, (SELECT 1 FROM t WHERE (SELECT 1+1+1+1+1))))",
+        "SELECT 1+1+1+(SELECT abs(x1) + (SELECT 1 FROM t WHERE (SELECT 1+1+1+1+1)))",
+        "SELECT 1+1+1+1+1+(SELECT 1 FROM t AS v JOIN t AS w ON x1 WHERE 1+1+1+1+1)",
+    ] {
+        assert_eq!(run_ours(&mut ours, sql), run_ref(&reference, sql), "{sql}");
+    }
 }
