@@ -163,3 +163,20 @@ fn the_running_height_fails_where_the_walk_enters_it() {
         assert_eq!(run_ours(&mut ours, sql), run_ref(&reference, sql), "{sql}");
     }
 }
+
+/// A FROM clause's tables are expanded before its subqueries are
+/// resolved: a missing table after a subquery is named first.
+#[test]
+fn a_missing_table_after_a_from_subquery_is_named_first() {
+    check_each(
+        SETUP,
+        &[
+            "SELECT x1 FROM (SELECT x2) JOIN nosucht",
+            "SELECT x1 FROM (SELECT x2), t, nosucht",
+            "SELECT x1 FROM nosucht, (SELECT x2)",
+            "SELECT x1 FROM (SELECT x2) AS s JOIN t ON x3",
+            "WITH c AS (SELECT 1) SELECT x1 FROM (SELECT x2), c",
+            "SELECT x1 FROM (SELECT x2), json_each('[1]'), pragma_table_info('t')",
+        ],
+    );
+}
