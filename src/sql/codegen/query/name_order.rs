@@ -12,6 +12,16 @@
 //! (SQLite's resolveExprStep ends every other node with an abort while
 //! the parse has an error). Subqueries are compiled to
 //! learn their errors only once a name is known to fail.
+//!
+//! SQLite's special cases followed: `x IS NULL` (its ISNULL node) walks
+//! its operand as a call walks an argument; `x IS name` resolves the name
+//! first; an ambiguous name fails where it is met, as an unknown one; the
+//! ON clauses are walked with the WHERE clause, as one expression; a
+//! window function looks up the window it names after its arguments
+//! ("no such window") and walks its FILTER clause after its lists; a
+//! plain function's FILTER clause is not walked; the expression where the
+//! running height of nested subqueries passes the limit fails as the walk
+//! enters it.
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
@@ -136,9 +146,9 @@ impl Compiler<'_> {
                     if depth_point.is_some_and(|at| crate::sql::parse_limits::select_holds(s, at)) {
                         let too_deep = Error::sql(format!("Expression tree is too large (maximum depth {})", self.env.max_expr_depth));
                         // (The subquery's FROM clause is expanded before its
-                        // names are resolved: an error there comes first.)
-                        // (A name met before the point, in the subquery's
-                        // own walk, fails first: `check_name_groups`.)
+                        // names are resolved, an error there comes first;
+                        // and a name its own walk meets before the point
+                        // fails first: `check_name_groups`.)
                         if compile_subqueries {
                             let reg = self.b.reg();
                             let done = self.b.label();
