@@ -30,8 +30,6 @@ enum Found {
 impl Compiler<'_> {
     /// The error SQLite's resolver leaves for `table`'s CHECK constraints
     /// and generated columns, if any (see the module doc).
-    // (Called from two checks: kept out of line, for the library's size.)
-    #[inline(never)]
     pub fn self_reference_error(&mut self, table: &Table) -> Option<Error> {
         let mut exprs: Vec<(String, &'static str, i32)> = table.checks.iter().map(|(_, text)| (text.clone(), "CHECK constraints", 2)).collect();
         exprs.extend(table.columns.iter().filter_map(|c| c.generated.as_ref()).map(|g| (g.expr.clone(), "generated columns", 3)));

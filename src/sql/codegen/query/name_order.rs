@@ -87,8 +87,6 @@ impl Compiler<'_> {
     /// met and its error counts; without, it counts as resolving (unless
     /// it holds the height SQLite's resolver refuses,
     /// `sql::parse_limits::DeferredDepth`).
-    // (Called twice per check: kept out of line, for the library's size.)
-    #[inline(never)]
     fn walk_name_events(&mut self, events: &[NameEvent<'_, '_>], compile_subqueries: bool) -> Result<Option<Error>> {
         let depth_point = self.names.depth_point;
         let mut last: Option<Error> = None;
