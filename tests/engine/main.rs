@@ -81,6 +81,7 @@ mod sql_direct_only;
 mod sql_distinct_ordered;
 mod sql_dml_forms;
 mod sql_dqs;
+mod sql_error_order;
 mod sql_error_phase;
 mod sql_error_texts;
 mod sql_expiry;

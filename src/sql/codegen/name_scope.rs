@@ -56,6 +56,10 @@ pub struct NameScope {
     /// (its address in the statement's tree), if any
     /// (`sql::parse_limits::DeferredDepth`).
     pub depth_point: Option<usize>,
+    /// The names of the WINDOW clause of the SELECT whose clauses are
+    /// being walked for their names (`None`: not known there, no window
+    /// is looked up).
+    pub window_defs: Option<Vec<String>>,
 }
 
 /// The result-column aliases of one SELECT.

@@ -1,11 +1,12 @@
 //! The checks SQLite's resolver makes on a new table's own expressions
 //! (its CHECK constraints, then its generated columns in column order)
 //! when CREATE TABLE ends, or ALTER TABLE ADD COLUMN re-reads it: each
-//! expression walked node before operands, a subquery or a parameter
-//! ending the walk of that expression with "X prohibited in ...", a
-//! non-deterministic function in a generated column noted and the walk
-//! going on, and a name no column answers ending it with "no such
-//! column". Across expressions SQLite keeps the last "prohibited" message
+//! expression walked in the resolver's order (`query/name_order.rs`'s
+//! events: a call's arguments walked whatever their outcome, a later name
+//! replacing an error), a subquery or a parameter ending the walk of that
+//! expression with "X prohibited in ...", a non-deterministic function
+//! in a generated column noted and the walk going on, and a name no
+//! column answers ending it with "no such column". Across expressions SQLite keeps the last "prohibited" message
 //! but not a later unknown name's (measured on 3.54.1: `d AS (y), e AS
 //! ((SELECT 1))` says "subqueries prohibited in generated columns",
 //! `d AS (y), e AS (z)` "no such column: y").
@@ -24,16 +25,6 @@ enum Found {
     Resolve(Error),
     /// A construct the expression may not hold: replaces what came before.
     Prohibited(Error),
-}
-
-/// The nodes of one expression the checks look at, in the resolver's
-/// order.
-enum Node<'a, 'b> {
-    Name(&'a Expr<'b>),
-    Function(String, usize),
-    NowLiteral,
-    Subquery,
-    Parameter,
 }
 
 impl Compiler<'_> {
@@ -66,69 +57,50 @@ impl Compiler<'_> {
     }
 
     fn walk_self_reference(&mut self, table: &Table, text: &str, what: &str, pure: i32, row: i32, rowid: i32, target: i32) -> Option<Found> {
+        use crate::sql::codegen::query::name_order::{name_events, skip_to_list_end, NameEvent};
         let generated = pure == 3;
         let mut found: Option<Found> = None;
         let r = crate::sql::parse::with_expr(text, |e| {
-            let mut nodes: Vec<Node<'_, '_>> = Vec::new();
-            crate::sql::model::expr_shape::walk(e, &mut |x| {
-                match x {
-                    Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } | Expr::InTable { .. } => {
-                        nodes.push(Node::Subquery);
-                        return false;
-                    }
-                    Expr::Variable(_) => nodes.push(Node::Parameter),
-                    Expr::Id(_) | Expr::Qualified(..) | Expr::DoublyQualified(..) => nodes.push(Node::Name(x)),
-                    Expr::FunctionCall { name, args, .. } => {
-                        nodes.push(Node::Function(crate::sql::parse::unquote(name.0), args.as_ref().map_or(0, |a| a.len())))
-                    }
-                    Expr::FunctionCallStar { name, .. } => nodes.push(Node::Function(crate::sql::parse::unquote(name.0), 0)),
-                    Expr::Literal(
-                        sqlite3_parser::ast::Literal::CurrentDate | sqlite3_parser::ast::Literal::CurrentTime | sqlite3_parser::ast::Literal::CurrentTimestamp,
-                    ) => nodes.push(Node::NowLiteral),
-                    _ => {}
-                }
-                true
-            });
+            let events = name_events(e);
             self.with_row_scope(table, row, rowid, |c| {
-                for node in nodes {
-                    match node {
-                        Node::Subquery => {
-                            found = Some(Found::Prohibited(Error::sql(format!("subqueries prohibited in {what}"))));
-                            break;
-                        }
-                        Node::Parameter => {
-                            found = Some(Found::Prohibited(Error::sql(format!("parameters prohibited in {what}"))));
-                            break;
-                        }
-                        Node::Name(n) => {
-                            if let Err(e) = c.with_pure_context(pure, |c| c.expr(n, target)) {
-                                // An unknown name replaces what this
-                                // expression noted before it.
-                                found = Some(Found::Resolve(e));
-                                break;
+                // (The walk of `name_order.rs`: a call's errors are noted
+                // and its arguments walked; a failing name, subquery or
+                // parameter ends the walk up to the innermost call, as
+                // does any other node once an error stands.)
+                let mut open = 0usize;
+                let mut i = 0;
+                while i < events.len() {
+                    let failure = match &events[i] {
+                        NameEvent::FunctionStart(call) => {
+                            open += 1;
+                            if let Some(noted) = call.and_then(|x| c.self_ref_call(x, generated, pure)) {
+                                found = Some(noted);
                             }
+                            None
                         }
-                        Node::Function(name, n) => match c.lookup_function(&name, n) {
-                            Ok(def) => {
-                                if generated && !def.flags.deterministic {
-                                    found = Some(Found::Prohibited(Error::sql("non-deterministic functions prohibited in generated columns")));
-                                }
-                                // (SQLite checks the schema's trust in the
-                                // function after, its message replacing.)
-                                if let Err(e) = c.with_pure_context(pure, |c| c.check_function_usable(&name, &def)) {
-                                    found = Some(Found::Prohibited(e));
-                                }
-                            }
-                            Err(e) => {
-                                found = Some(Found::Resolve(e));
-                                break;
-                            }
-                        },
-                        Node::NowLiteral if generated => {
-                            found = Some(Found::Prohibited(Error::sql("non-deterministic functions prohibited in generated columns")))
+                        NameEvent::FunctionEnd => {
+                            open -= 1;
+                            None
                         }
-                        Node::NowLiteral => {}
+                        NameEvent::Subquery(_) | NameEvent::InTable => Some(Found::Prohibited(Error::sql(format!("subqueries prohibited in {what}")))),
+                        NameEvent::Parameter => Some(Found::Prohibited(Error::sql(format!("parameters prohibited in {what}")))),
+                        NameEvent::Name(.., n) => c.with_pure_context(pure, |c| c.expr(n, target)).err().map(Found::Resolve),
+                        NameEvent::Misuse(m) => Some(Found::Resolve(m.clone())),
+                        NameEvent::Node | NameEvent::WindowList(..) | NameEvent::Filter => None,
+                    };
+                    let stops = failure.is_some()
+                        || (found.is_some() && matches!(events[i], NameEvent::Node | NameEvent::Parameter | NameEvent::InTable | NameEvent::Subquery(_)));
+                    i += 1;
+                    if failure.is_some() {
+                        found = failure;
                     }
+                    if !stops {
+                        continue;
+                    }
+                    if open == 0 {
+                        break;
+                    }
+                    i = skip_to_list_end(&events, i, true);
                 }
                 Ok(())
             })
@@ -138,5 +110,29 @@ impl Compiler<'_> {
             Err(_) => None,
             Ok(()) => found,
         }
+    }
+
+    /// What a call (or CURRENT_TIME and the like, calls to SQLite's parser)
+    /// leaves noted as the walk meets it: an unknown function, a
+    /// non-deterministic one in a generated column, one the schema may not
+    /// call. The walk goes on into its arguments.
+    fn self_ref_call(&mut self, call: &Expr<'_>, generated: bool, pure: i32) -> Option<Found> {
+        let non_deterministic = || Found::Prohibited(Error::sql("non-deterministic functions prohibited in generated columns"));
+        let (name, n) = match call {
+            Expr::FunctionCall { name, args, .. } => (crate::sql::parse::unquote(name.0), args.as_ref().map_or(0, |a| a.len())),
+            Expr::FunctionCallStar { name, .. } => (crate::sql::parse::unquote(name.0), 0),
+            _ => return generated.then(non_deterministic),
+        };
+        let def = match self.lookup_function(&name, n) {
+            Ok(def) => def,
+            Err(e) => return Some(Found::Resolve(e)),
+        };
+        let mut noted = (generated && !def.flags.deterministic).then(non_deterministic);
+        // (SQLite checks the schema's trust in the function after, its
+        // message replacing.)
+        if let Err(e) = self.with_pure_context(pure, |c| c.check_function_usable(&name, &def)) {
+            noted = Some(Found::Prohibited(e));
+        }
+        noted
     }
 }

@@ -211,32 +211,17 @@ impl Compiler<'_> {
         let row = self.b.regs(table.columns.len());
         let rowid = self.b.reg();
         let target = self.b.reg();
-        // Each CHECK in turn, its nodes in the resolver's order (a node
-        // before its operands): a subquery or parameter is refused where
-        // it is met, after the columns before it resolved.
+        // The resolver's walk over them first (`ddl/self_ref.rs`), then
+        // the full compile for what it leaves.
+        if let Some(e) = self.self_reference_error(table) {
+            self.b = saved;
+            return Err(e);
+        }
         // (Double-quoted strings there are DDL's: `DQS_DDL`.)
         let outer = std::mem::replace(&mut self.stmt.ddl_names, true);
         let r = self.with_row_scope(table, row, rowid, |c| {
             for (_, text) in &table.checks {
-                crate::sql::parse::with_expr(text, |e| {
-                    use sqlite3_parser::ast::Expr;
-                    let mut problem = None;
-                    let mut names_before: Vec<&Expr<'_>> = Vec::new();
-                    crate::sql::model::expr_shape::walk(e, &mut |x| {
-                        match x {
-                            Expr::Subquery(_) | Expr::Exists(_) | Expr::InSelect { .. } => problem = problem.or(Some("subqueries")),
-                            Expr::Variable(_) => problem = problem.or(Some("parameters")),
-                            Expr::Id(_) | Expr::Qualified(..) | Expr::DoublyQualified(..) if problem.is_none() => names_before.push(x),
-                            _ => {}
-                        }
-                        problem.is_none()
-                    });
-                    let Some(what) = problem else { return c.with_pure_context(2, |c| c.expr(e, target)) };
-                    for name in names_before {
-                        c.with_pure_context(2, |c| c.expr(name, target))?;
-                    }
-                    Err(Error::sql(format!("{what} prohibited in CHECK constraints")))
-                })?;
+                crate::sql::parse::with_expr(text, |e| c.with_pure_context(2, |c| c.expr(e, target)))?;
             }
             Ok(())
         });

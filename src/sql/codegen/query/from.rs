@@ -60,6 +60,12 @@ impl<'b> Compiler<'_> {
     pub fn open_from<'a>(&mut self, from: Option<&'a FromClause<'b>>, where_clause: Option<&'a Expr<'b>>) -> Result<Vec<FromItem<'a, 'b>>> {
         let mut out = Vec::new();
         let Some(from) = from else { return Ok(out) };
+        if let Some(name) = self.missing_table_after_subquery(from) {
+            return Err(match self.names.home_db {
+                Some(db) => Error::sql(format!("no such table: {}.{name}", self.db_name(db))),
+                None => Error::sql(format!("no such table: {name}")),
+            });
+        }
         self.count_expanded_cursors(from);
         let join_type = |j: &ast::JoinedSelectTable<'b>| match &j.operator {
             JoinOperator::Comma => JoinType::INNER,

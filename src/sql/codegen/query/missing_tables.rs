@@ -12,7 +12,7 @@
 use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::{walk, window_spec_exprs};
 use crate::util::ascii::AsciiLower;
-use sqlite3_parser::ast::{Expr, OneSelect, ResultColumn, Select, SelectTable};
+use sqlite3_parser::ast::{self, Expr, OneSelect, ResultColumn, Select, SelectTable};
 
 impl Compiler<'_> {
     /// The first missing table named in a subquery of `e`, if any.
@@ -95,6 +95,27 @@ impl Compiler<'_> {
             exprs.extend(w.window.order_by.iter().flat_map(|o| o.iter().map(|t| &t.expr)));
         }
         exprs.into_iter().find_map(|x| self.missing_table_in_expr(x))
+    }
+
+    /// The first plain table of `from` that does not exist, when a
+    /// subquery comes before it: SQLite expands a FROM clause's tables
+    /// before its subqueries (whose name errors would otherwise come
+    /// first here).
+    pub(in crate::sql::codegen) fn missing_table_after_subquery(&self, from: &ast::FromClause<'_>) -> Option<String> {
+        let mut subquery_before = false;
+        for t in from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table))) {
+            match t {
+                SelectTable::Select(..) => subquery_before = true,
+                SelectTable::Table(qn, _, _) if subquery_before && qn.db_name.is_none() => {
+                    let name = crate::sql::parse::unquote(qn.name.0);
+                    if !self.may_exist(&name, &[]) {
+                        return Some(name);
+                    }
+                }
+                _ => {}
+            }
+        }
+        None
     }
 
     /// Whether `name` may name something a FROM item can read: a table

@@ -12,6 +12,16 @@
 //! (SQLite's resolveExprStep ends every other node with an abort while
 //! the parse has an error). Subqueries are compiled to
 //! learn their errors only once a name is known to fail.
+//!
+//! SQLite's special cases followed: `x IS NULL` (its ISNULL node) walks
+//! its operand as a call walks an argument; `x IS name` resolves the name
+//! first; an ambiguous name fails where it is met, as an unknown one; the
+//! ON clauses are walked with the WHERE clause, as one expression; a
+//! window function looks up the window it names after its arguments
+//! ("no such window") and walks its FILTER clause after its lists; a
+//! plain function's FILTER clause is not walked; the expression where the
+//! running height of nested subqueries passes the limit fails as the walk
+//! enters it.
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
@@ -35,16 +45,36 @@ impl Compiler<'_> {
     /// error) to see which error SQLite meets, so a valid statement pays
     /// one walk and no compile.
     pub fn check_names_in(&mut self, exprs: &[&Expr<'_>]) -> Result<()> {
-        let walks: Vec<Vec<NameEvent<'_, '_>>> = exprs.iter().map(|e| name_events(e)).collect();
+        let groups: Vec<&[&Expr<'_>]> = exprs.iter().map(std::slice::from_ref).collect();
+        self.check_name_groups(&groups)
+    }
+
+    /// [`Self::check_names_in`] where each group is walked as one
+    /// expression (a WHERE clause with the ON clauses SQLite ANDs onto it:
+    /// a name after a failing call in the WHERE clause is still looked up).
+    pub fn check_name_groups(&mut self, groups: &[&[&Expr<'_>]]) -> Result<()> {
+        let walks: Vec<Vec<NameEvent<'_, '_>>> = groups.iter().map(|g| g.iter().flat_map(|e| name_events(e)).collect()).collect();
+        // The expression whose running height SQLite's resolver refuses
+        // fails as the walk enters it (`parse_limits::DeferredDepth`).
+        let (point, max_depth) = (self.names.depth_point, self.env.max_expr_depth);
+        let too_deep_at = |k: usize| match point {
+            Some(at) if groups[k].iter().any(|e| std::ptr::addr_eq(*e, at as *const Expr<'_>)) => {
+                Some(Error::sql(format!("Expression tree is too large (maximum depth {max_depth})")))
+            }
+            _ => None,
+        };
         let mut failing = None;
         for (k, events) in walks.iter().enumerate() {
-            if self.walk_name_events(events, false)?.is_some() {
+            if too_deep_at(k).is_some() || self.walk_name_events(events, false)?.is_some() {
                 failing = Some(k);
                 break;
             }
         }
         let Some(k) = failing else { return Ok(()) };
-        for events in &walks[..=k] {
+        for (k, events) in walks[..=k].iter().enumerate() {
+            if let Some(e) = too_deep_at(k) {
+                return Err(e);
+            }
             if let Some(e) = self.walk_name_events(events, true)? {
                 return Err(e);
             }
@@ -87,27 +117,44 @@ impl Compiler<'_> {
                 }
                 // A window's PARTITION BY or ORDER BY: SQLite walks them
                 // only while the statement has no error yet.
-                NameEvent::WindowList(first) => {
+                // (With no error yet, the window it names is looked up
+                // first: one not in the WINDOW clause is an error, and the
+                // lists are walked all the same.)
+                NameEvent::WindowList(first, named) => {
                     if *first && last.is_some() {
+                        i = skip_to_filter(events, i + 1);
+                        continue;
+                    }
+                    if let (Some(n), Some(defs)) = (named, &self.names.window_defs) {
+                        if !defs.iter().any(|d| d.eq_ci(n)) {
+                            last = Some(Error::sql(format!("no such window: {n}")));
+                        }
+                    }
+                    None
+                }
+                NameEvent::Filter => {
+                    if !calls.last().is_some_and(|&(agg, _)| agg) {
                         i = skip_to_list_end(events, i + 1, false);
                         continue;
                     }
                     None
                 }
                 NameEvent::Misuse(e) => Some(e.clone()),
-                NameEvent::Node => None,
-                NameEvent::Name(q, n, quoted, db) => self.name_failure(q.as_deref(), n, *quoted, db.as_deref())?,
+                NameEvent::Node | NameEvent::Parameter | NameEvent::InTable => None,
+                NameEvent::Name(q, n, quoted, db, _) => self.name_failure(q.as_deref(), n, *quoted, db.as_deref())?,
                 NameEvent::Subquery(s) => {
                     if depth_point.is_some_and(|at| crate::sql::parse_limits::select_holds(s, at)) {
                         let too_deep = Error::sql(format!("Expression tree is too large (maximum depth {})", self.env.max_expr_depth));
                         // (The subquery's FROM clause is expanded before its
-                        // names are resolved: an error there comes first.)
+                        // names are resolved, an error there comes first;
+                        // and a name its own walk meets before the point
+                        // fails first: `check_name_groups`.)
                         if compile_subqueries {
                             let reg = self.b.reg();
                             let done = self.b.label();
                             match self.compile_select(s, Dest::Scalar { reg, done }) {
-                                Err(e) if crate::sql::parse_limits::is_expansion_error(&e) => Some(e),
-                                _ => Some(too_deep),
+                                Err(e) => Some(e),
+                                Ok(_) => Some(too_deep),
                             }
                         } else {
                             Some(too_deep)
@@ -124,7 +171,8 @@ impl Compiler<'_> {
             // Once an error stands, SQLite's resolver stops at the next
             // node that is not a name or a call (after resolving a
             // subquery there), without replacing the error.
-            let stops = failure.is_some() || (last.is_some() && matches!(events[i], NameEvent::Node | NameEvent::Subquery(_)));
+            let stops = failure.is_some()
+                || (last.is_some() && matches!(events[i], NameEvent::Node | NameEvent::Parameter | NameEvent::InTable | NameEvent::Subquery(_)));
             i += 1;
             if let Some(e) = failure {
                 last = Some(e);
@@ -194,8 +242,15 @@ impl Compiler<'_> {
     /// resolves, or is a string or a result alias).
     fn name_failure(&mut self, q: Option<&str>, n: &str, quoted: bool, db: Option<&str>) -> Result<Option<Error>> {
         let resolved = match db.and_then(|d| self.db_index(d)) {
-            Some(di) => crate::sql::resolve::resolve_in(&mut self.names.scopes, Some(di), q, n)?,
-            None => self.resolve_name(q, n)?,
+            Some(di) => crate::sql::resolve::resolve_in(&mut self.names.scopes, Some(di), q, n),
+            None => self.resolve_name(q, n),
+        };
+        // (An ambiguous name fails where the walk meets it, as an unknown
+        // one does.)
+        let resolved = match resolved {
+            Ok(r) => r,
+            Err(e) if e.primary() == crate::error::SQLITE_ERROR => return Ok(Some(e)),
+            Err(e) => return Err(e),
         };
         if resolved.is_some() {
             return Ok(None);
@@ -216,13 +271,29 @@ impl Compiler<'_> {
 /// The index of the event ending the list of the innermost function
 /// around `i` (its `FunctionEnd`, or with `at_window_list` the next
 /// `WindowList` of that function).
-fn skip_to_list_end(events: &[NameEvent<'_, '_>], mut i: usize, at_window_list: bool) -> usize {
+pub(in crate::sql::codegen) fn skip_to_list_end(events: &[NameEvent<'_, '_>], mut i: usize, at_window_list: bool) -> usize {
     let mut nested = 0usize;
     while i < events.len() {
         match events[i] {
             NameEvent::FunctionStart(_) => nested += 1,
             NameEvent::FunctionEnd if nested == 0 => break,
-            NameEvent::WindowList(_) if nested == 0 && at_window_list => break,
+            NameEvent::WindowList(..) | NameEvent::Filter if nested == 0 && at_window_list => break,
+            NameEvent::FunctionEnd => nested -= 1,
+            _ => {}
+        }
+        i += 1;
+    }
+    i
+}
+
+/// The index of the innermost function's FILTER clause after `i`, or of
+/// its end (a window function's lists skipped).
+fn skip_to_filter(events: &[NameEvent<'_, '_>], mut i: usize) -> usize {
+    let mut nested = 0usize;
+    while i < events.len() {
+        match events[i] {
+            NameEvent::FunctionStart(_) => nested += 1,
+            NameEvent::FunctionEnd | NameEvent::Filter if nested == 0 => break,
             NameEvent::FunctionEnd => nested -= 1,
             _ => {}
         }
@@ -239,26 +310,34 @@ fn skip_to_list_end(events: &[NameEvent<'_, '_>], mut i: usize, at_window_list: 
 /// arguments without looking at the outcome, so the walk goes on after
 /// the function and a later error replaces the message
 /// (`abs(nosuch1) * nosuch2` is "nosuch2").
-enum NameEvent<'a, 'b> {
-    /// (qualifier, name, double-quoted, the database of `db.t.c`)
-    Name(Option<String>, String, bool, Option<String>),
+pub(in crate::sql::codegen) enum NameEvent<'a, 'b> {
+    /// (qualifier, name, double-quoted, the database of `db.t.c`, the
+    /// name's expression)
+    Name(Option<String>, String, bool, Option<String>, &'a Expr<'b>),
     Subquery(&'a ast::Select<'b>),
     /// A call (`None`: LIKE, GLOB, MATCH, REGEXP), before its arguments.
     FunctionStart(Option<&'a Expr<'b>>),
     /// Any other node (an operator, a literal, CASE, CAST, COLLATE, a
     /// row value...), met before its operands.
     Node,
+    /// A parameter: a node, which a table's own expressions may not hold.
+    Parameter,
+    /// `x IN table`: a node here (the table's errors are the code
+    /// generator's), a subquery to a table's own expressions.
+    InTable,
     /// An error SQLite's resolver reports entering a node, which stops the
     /// walk as a failing name does (a comparison of row values of
     /// different sizes).
     Misuse(Error),
-    /// The start of a window function's PARTITION BY (`true`) or ORDER BY
-    /// list.
-    WindowList(bool),
+    /// The start of a window function's PARTITION BY (`true`, with the
+    /// window it names: `OVER w`, `OVER (w ...)`) or ORDER BY list.
+    WindowList(bool, Option<String>),
+    /// The start of a call's FILTER clause, walked only for an aggregate.
+    Filter,
     FunctionEnd,
 }
 
-fn name_events<'a, 'b>(e: &'a Expr<'b>) -> Vec<NameEvent<'a, 'b>> {
+pub(in crate::sql::codegen) fn name_events<'a, 'b>(e: &'a Expr<'b>) -> Vec<NameEvent<'a, 'b>> {
     let events = std::cell::RefCell::new(Vec::new());
     collect_name_events(e, &events);
     events.into_inner()
@@ -275,6 +354,21 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
         }
         if let Expr::Binary(l, op, r) = x {
             use ast::Operator::*;
+            let right = skip_collate(r);
+            if matches!(op, Is | IsNot) {
+                // `x IS NULL` is SQLite's ISNULL node: it walks its operand
+                // and goes on whatever the outcome, as a call does.
+                if matches!(crate::sql::model::expr_shape::strip_parens(r), Expr::Literal(ast::Literal::Null)) {
+                    out.borrow_mut().push(NameEvent::FunctionStart(None));
+                    collect_name_events(l, out);
+                    out.borrow_mut().push(NameEvent::FunctionEnd);
+                    return false;
+                }
+                // `x IS name` resolves the name first (for IS TRUE).
+                if let Expr::Id(id) = right {
+                    out.borrow_mut().push(NameEvent::Name(None, unquote(id.0), id.0.starts_with('"'), None, right));
+                }
+            }
             // (A subquery's width is known once it is expanded: left to the
             // code generator.)
             let width = |e: &Expr<'_>| match e {
@@ -293,13 +387,27 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
             return true;
         }
         let event = match x {
-            Expr::Id(id) => NameEvent::Name(None, unquote(id.0), id.0.starts_with('"'), None),
-            Expr::Qualified(t, c) => NameEvent::Name(Some(unquote(t.0)), unquote(c.0), false, None),
-            Expr::DoublyQualified(d, t, c) => NameEvent::Name(Some(unquote(t.0)), unquote(c.0), false, Some(unquote(d.0))),
+            Expr::Id(id) => NameEvent::Name(None, unquote(id.0), id.0.starts_with('"'), None, x),
+            Expr::Qualified(t, c) => NameEvent::Name(Some(unquote(t.0)), unquote(c.0), false, None, x),
+            Expr::DoublyQualified(d, t, c) => NameEvent::Name(Some(unquote(t.0)), unquote(c.0), false, Some(unquote(d.0)), x),
             Expr::Subquery(s) | Expr::Exists(s) => NameEvent::Subquery(s),
             // (The parser makes no node of parentheses around one
             // expression.)
             Expr::Parenthesized(v) if v.len() == 1 => return true,
+            Expr::Variable(_) => NameEvent::Parameter,
+            Expr::InTable { .. } => NameEvent::InTable,
+            // (SQLite's parser makes CURRENT_TIME and the others calls.)
+            Expr::Literal(ast::Literal::CurrentDate | ast::Literal::CurrentTime | ast::Literal::CurrentTimestamp) => {
+                out.borrow_mut().push(NameEvent::FunctionStart(Some(x)));
+                out.borrow_mut().push(NameEvent::FunctionEnd);
+                return false;
+            }
+            Expr::IsNull(y) | Expr::NotNull(y) => {
+                out.borrow_mut().push(NameEvent::FunctionStart(None));
+                collect_name_events(y, out);
+                out.borrow_mut().push(NameEvent::FunctionEnd);
+                return false;
+            }
             Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. } | Expr::Like { .. } => {
                 let call = if matches!(x, Expr::Like { .. }) { None } else { Some(x) };
                 out.borrow_mut().push(NameEvent::FunctionStart(call));
@@ -314,29 +422,40 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
                     _ => {
                         // (Its arguments, ORDER BY and FILTER, as the
                         // shape walk visits them.)
-                        let mut first = true;
-                        crate::sql::model::expr_shape::walk(x, &mut |y| {
-                            if std::mem::take(&mut first) {
-                                return true;
+                        if let Expr::FunctionCall { args, order_by, .. } = x {
+                            for a in args.iter().flat_map(|a| a.iter()) {
+                                collect_name_events(a, out);
                             }
-                            collect_name_events(y, out);
-                            false
-                        });
+                            if let Some(ast::FunctionCallOrder::SortList(terms)) = order_by {
+                                for t in terms.iter() {
+                                    collect_name_events(&t.expr, out);
+                                }
+                            }
+                        }
                         // A window function's PARTITION BY and ORDER BY
-                        // are resolved with it, after its arguments.
+                        // are resolved with it, after its arguments, then
+                        // its FILTER clause.
                         let tail = match x {
                             Expr::FunctionCall { filter_over, .. } | Expr::FunctionCallStar { filter_over, .. } => filter_over.as_ref(),
                             _ => None,
                         };
-                        if let Some(ast::Over::Window(w)) = tail.and_then(|t| t.over_clause) {
-                            out.borrow_mut().push(NameEvent::WindowList(true));
-                            for p in w.partition_by.iter().flat_map(|p| p.iter()) {
-                                collect_name_events(p, out);
+                        match tail.and_then(|t| t.over_clause) {
+                            Some(ast::Over::Window(w)) => {
+                                out.borrow_mut().push(NameEvent::WindowList(true, w.base.as_ref().map(|b| unquote(b.0))));
+                                for p in w.partition_by.iter().flat_map(|p| p.iter()) {
+                                    collect_name_events(p, out);
+                                }
+                                out.borrow_mut().push(NameEvent::WindowList(false, None));
+                                for o in w.order_by.iter().flat_map(|o| o.iter()) {
+                                    collect_name_events(&o.expr, out);
+                                }
                             }
-                            out.borrow_mut().push(NameEvent::WindowList(false));
-                            for o in w.order_by.iter().flat_map(|o| o.iter()) {
-                                collect_name_events(&o.expr, out);
-                            }
+                            Some(ast::Over::Name(n)) => out.borrow_mut().push(NameEvent::WindowList(true, Some(unquote(n.0)))),
+                            None => {}
+                        }
+                        if let Some(f) = tail.and_then(|t| t.filter_clause) {
+                            out.borrow_mut().push(NameEvent::Filter);
+                            collect_name_events(f, out);
                         }
                     }
                 }
@@ -351,4 +470,16 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
         out.borrow_mut().push(event);
         true
     });
+}
+
+/// `e` without the COLLATE and single parentheses around it (SQLite's
+/// parser makes no node of the parentheses; its IS looks through COLLATE).
+fn skip_collate<'a, 'b>(mut e: &'a Expr<'b>) -> &'a Expr<'b> {
+    loop {
+        match e {
+            Expr::Collate(x, _) => e = x,
+            Expr::Parenthesized(v) if v.len() == 1 => e = &v[0],
+            _ => return e,
+        }
+    }
 }

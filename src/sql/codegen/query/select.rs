@@ -999,18 +999,37 @@ impl Compiler<'_> {
             // Names in SQLite's resolver order: the result list, then
             // HAVING (refused first on a query that is not an aggregate
             // one), then WHERE, then ORDER BY and GROUP BY.
-            let mut clauses: Vec<&Expr<'_>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(*e) } else { None }).collect();
-            if having.is_none() || is_agg {
-                clauses.extend(having.as_deref());
-                clauses.extend(where_clause.as_deref());
-                // (Only where GROUP BY is there to be named: without it
-                // the ORDER BY's errors already come in this order.)
-                if let Some(g) = group_by.as_deref() {
-                    clauses.extend(order_by.or(unused_order).iter().flat_map(|o| o.iter()).map(|t| &t.expr));
-                    clauses.extend(g.iter());
+            // (The ON clauses are ANDed onto the WHERE clause, in join
+            // order, before names are resolved: one walk.)
+            // A USING or NATURAL column's equality resolves no name but
+            // ends the walk once an error stands, as any operator does.
+            let equality = Expr::Literal(ast::Literal::Null);
+            let mut where_and_ons: Vec<&Expr<'_>> = where_clause.as_deref().into_iter().collect();
+            for it in &items_from {
+                for j in &it.on {
+                    match j {
+                        crate::sql::model::from::JoinTerm::Expr(e) => where_and_ons.push(e),
+                        crate::sql::model::from::JoinTerm::ColEq(..) => where_and_ons.push(&equality),
+                        _ => {}
+                    }
                 }
             }
-            self.check_names_in(&clauses)?;
+            let mut clauses: Vec<Vec<&Expr<'_>>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(vec![*e]) } else { None }).collect();
+            if having.is_none() || is_agg {
+                clauses.extend(having.as_deref().map(|h| vec![h]));
+                if !where_and_ons.is_empty() {
+                    clauses.push(where_and_ons);
+                }
+                clauses.extend(order_by.or(unused_order).iter().flat_map(|o| o.iter()).map(|t| vec![&t.expr]));
+                if let Some(g) = group_by.as_deref() {
+                    clauses.extend(g.iter().map(|e| vec![e]));
+                }
+            }
+            let defs = window_clause.iter().flat_map(|w| w.iter()).map(|d| unquote(d.name.0)).collect();
+            let saved_defs = self.names.window_defs.replace(defs);
+            let checked = self.check_name_groups(&clauses.iter().map(Vec::as_slice).collect::<Vec<_>>());
+            self.names.window_defs = saved_defs;
+            checked?;
             // (Not for the SELECT carrying an UPDATE's or DELETE's WHERE,
             // whose result list is the statement's own rowid read and whose
             // WHERE was asked about before any code: `dml/delete.rs`.)

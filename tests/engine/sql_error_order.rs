@@ -1,0 +1,182 @@
+//! Of two errors in one statement, the one SQLite names: its resolver's
+//! walk (`sql/codegen/query/name_order.rs`) compared with the reference
+//! SQLite 3.54.1, message and code, class by class as the deep fuzzer
+//! found them (`compat-tests/fuzz-runs.md`).
+
+#![allow(unsafe_code)]
+
+use crate::sql_common::{check_each, ours_open, run_ours, run_ref, RefDb, LIMIT_EXPR_DEPTH};
+use libsqlite3_sys as ffi;
+
+const SETUP: &str = "CREATE TABLE t(a INTEGER, b TEXT, c REAL); CREATE TABLE u(a, b, d);";
+
+/// `x IS NULL` walks its operand as a call walks its arguments (the walk
+/// goes on past it), and `x IS name` resolves the name before `x`.
+#[test]
+fn is_null_and_is_name_in_resolver_order() {
+    check_each(
+        SETUP,
+        &[
+            "SELECT a IS c IS c",
+            "SELECT x1 IS x2 FROM t",
+            "SELECT x1 IS NOT x2 FROM t",
+            "SELECT x1 IS x2 COLLATE nocase FROM t",
+            "SELECT x1 IS (x2) FROM t",
+            "SELECT x1 IS NOT likely(x2) FROM t",
+            "SELECT x1 IS t.x2 FROM t",
+            "SELECT x1 IS NOT DISTINCT FROM x2 FROM t",
+            "SELECT x1 IS true, x1 IS NOT false FROM t",
+            "SELECT abs(x1) + (a IS x2) FROM t",
+            "SELECT abs(x1) + (a IS b) FROM t",
+            "SELECT abs(x1) + (x3 IS b) FROM t",
+            "SELECT (x1 IS NULL) + x2 FROM t",
+            "SELECT (x1 IS (NULL)) + x2 FROM t",
+            "SELECT (x1 IS NULL COLLATE binary) + x2 FROM t",
+            "SELECT (x1 NOTNULL) + x2 FROM t",
+            "SELECT (x1 ISNULL) + x2 FROM t",
+            "SELECT (x1 NOT NULL) + x2 FROM t",
+            "SELECT (x1 IS NOT NULL) + (x2 + x3) FROM t",
+            "SELECT (x1 IS NOT NULL) + (x2 IS NULL) FROM t",
+            "SELECT coalesce((b) IS NULL, x2)",
+            "SELECT a FROM t WHERE (x1 + 1) IS NULL AND x2",
+            "SELECT a FROM t WHERE x1 IS NULL AND x2 = 1",
+        ],
+    );
+}
+
+/// The ON clauses are ANDed onto the WHERE clause before names are
+/// resolved: one walk, in join order, after the result list and HAVING.
+#[test]
+fn on_clauses_resolve_with_the_where_clause() {
+    check_each(
+        SETUP,
+        &[
+            "SELECT t.a FROM t JOIN t AS v ON abs(a) OR b",
+            "SELECT t.a FROM t JOIN t AS v ON nullif(CASE coalesce(ifnull(a, 0), 1) OR b WHEN 1 THEN 2 END, 3)",
+            "SELECT t.a FROM t JOIN u ON x1 WHERE x2",
+            "SELECT t.a FROM t JOIN u ON x1 JOIN t AS v ON x2",
+            "SELECT t.a FROM t JOIN u ON x1 JOIN t AS v ON x2 WHERE x3",
+            "SELECT t.a FROM t JOIN u ON x1 WHERE abs(x2)",
+            "SELECT t.a FROM t LEFT JOIN u ON x1 WHERE abs(x2)",
+            "SELECT t.a FROM t JOIN u ON abs(x1) JOIN t AS v ON x2",
+            "SELECT x3 FROM t JOIN u ON x1 WHERE x2",
+            "SELECT t.a FROM t JOIN u ON u.d = t.a WHERE abs(x2)",
+            "SELECT t.a FROM t JOIN u USING (a) JOIN t AS v ON x2 WHERE abs(x1)",
+            "SELECT t.a FROM t NATURAL JOIN u JOIN t AS v ON x2 WHERE abs(x1)",
+        ],
+    );
+}
+
+/// An ambiguous name fails where the walk meets it, as an unknown one:
+/// a later name can replace it.
+#[test]
+fn ambiguous_names_in_resolver_order() {
+    check_each(
+        SETUP,
+        &[
+            "SELECT abs(a) + b FROM t, u",
+            "SELECT abs(a) + x1 FROM t, u",
+            "SELECT abs(x1) + b FROM t, u",
+            "SELECT a + x1 FROM t, u",
+            "SELECT coalesce(a, x1) FROM t, u",
+            "SELECT t.a FROM t, u WHERE abs(a) OR b",
+            "SELECT t.a FROM t, u WHERE abs(a) OR d",
+            "SELECT t.a FROM t, u GROUP BY abs(a) HAVING b",
+            "SELECT t.a FROM t, u ORDER BY abs(a) + b",
+        ],
+    );
+}
+
+/// A table's CHECK constraints and generated columns are walked as any
+/// expression: a subquery or parameter fails where it stands, a call's
+/// arguments are walked whatever their outcome.
+#[test]
+fn check_constraints_and_generated_columns_in_resolver_order() {
+    check_each(
+        SETUP,
+        &[
+            "CREATE TABLE k1(x CHECK(coalesce((SELECT 1), t.a)))",
+            "CREATE TABLE k2(x CHECK(coalesce(abs((SELECT 1)), y)))",
+            "CREATE TABLE k3(x CHECK(coalesce(y, (SELECT 1))))",
+            "CREATE TABLE k4(x CHECK((SELECT 1) + y))",
+            "CREATE TABLE k5(x CHECK(coalesce(ifnull(y IN (1, z), 0), w)))",
+            "CREATE TABLE k6(x CHECK(coalesce(nosuchfn(y), x)))",
+            "CREATE TABLE k7(x CHECK(coalesce(nosuchfn(x), y)))",
+            "CREATE TABLE k8(x CHECK(coalesce(?1, y)))",
+            "CREATE TABLE k9(x CHECK(abs(y) + ?1))",
+            "CREATE TABLE k10(x CHECK((y IS NULL) + z))",
+            "CREATE TABLE k11(x, g AS (coalesce(random(), y)))",
+            "CREATE TABLE k12(x, g AS (coalesce(abs(y), current_time)))",
+            "CREATE TABLE k13(x, g AS (coalesce(abs(y), (SELECT 1))))",
+        ],
+    );
+}
+
+/// A window function looks up the window it names once its arguments
+/// resolved (its lists are walked all the same); a FILTER clause is
+/// walked after them, and only for an aggregate.
+#[test]
+fn named_windows_and_filter_clauses_in_resolver_order() {
+    check_each(
+        SETUP,
+        &[
+            "SELECT max(a) OVER w, x1 FROM t",
+            "SELECT max(a) OVER w, x1 FROM t WINDOW v AS ()",
+            "SELECT max(x1) OVER w FROM t",
+            "SELECT x1, max(a) OVER w FROM t",
+            "SELECT max(a) OVER (w ORDER BY x1) FROM t",
+            "SELECT max(a) OVER (w ORDER BY b) FROM t WINDOW v AS ()",
+            "SELECT count(*) FILTER (WHERE x1) OVER w FROM t",
+            "SELECT max(a) OVER w FROM t WINDOW w AS (PARTITION BY x2), v AS (ORDER BY x3)",
+            "SELECT abs(a) FILTER (WHERE x1), x2 FROM t",
+            "SELECT abs(x2) FILTER (WHERE x1) FROM t",
+            "SELECT count(*) FILTER (WHERE x1) OVER (PARTITION BY x2) FROM t",
+            "SELECT sum(x2) FILTER (WHERE x1) OVER (PARTITION BY x3) FROM t",
+            "SELECT sum(a) FILTER (WHERE x1) OVER (PARTITION BY x3) FROM t",
+            "SELECT sum(a) FILTER (WHERE x1), x2 FROM t",
+            "SELECT coalesce(sum(a) FILTER (WHERE x1), x2) FROM t",
+        ],
+    );
+}
+
+/// The height of nested subqueries, SQLite's resolver's check, fails as
+/// the walk enters the expression past the limit: a name met before it,
+/// in the subquery's own walk, is named instead.
+#[test]
+fn the_running_height_fails_where_the_walk_enters_it() {
+    let mut ours = ours_open();
+    let reference = RefDb::open();
+    assert_eq!(run_ours(&mut ours, SETUP), run_ref(&reference, SETUP));
+    ours.limit(LIMIT_EXPR_DEPTH, 12);
+    // SAFETY: the reference connection is open for the whole test.
+    unsafe { ffi::sqlite3_limit(reference.0, LIMIT_EXPR_DEPTH, 12) };
+    for sql in [
+        "SELECT 1+1+1+(SELECT x1 FROM t WHERE 1+1+1+1+1+1+1)",
+        "SELECT 1+1+1+(SELECT 1 FROM t WHERE 1+1+1+1+1+1+1 AND x1)",
+        "SELECT 1+1+1+(SELECT x1 FROM t WHERE (SELECT 1+1+1+1+1+1))",
+        "SELECT 1+1+1+(SELECT 1 FROM t WHERE (SELECT 1+1+1+1+1+1) AND x1)",
+        "SELECT 1+1+1+(SELECT (SELECT x1 FROM t WHERE (SELECT 1+1+1+1+1)))",
+        "SELECT 1+1+1+(SELECT coalesce(x1, (SELECT 1 FROM t WHERE (SELECT 1+1+1+1+1))))",
+        "SELECT 1+1+1+(SELECT abs(x1) + (SELECT 1 FROM t WHERE (SELECT 1+1+1+1+1)))",
+        "SELECT 1+1+1+1+1+(SELECT 1 FROM t AS v JOIN t AS w ON x1 WHERE 1+1+1+1+1)",
+    ] {
+        assert_eq!(run_ours(&mut ours, sql), run_ref(&reference, sql), "{sql}");
+    }
+}
+
+/// A FROM clause's tables are expanded before its subqueries are
+/// resolved: a missing table after a subquery is named first.
+#[test]
+fn a_missing_table_after_a_from_subquery_is_named_first() {
+    check_each(
+        SETUP,
+        &[
+            "SELECT x1 FROM (SELECT x2) JOIN nosucht",
+            "SELECT x1 FROM (SELECT x2), t, nosucht",
+            "SELECT x1 FROM nosucht, (SELECT x2)",
+            "SELECT x1 FROM (SELECT x2) AS s JOIN t ON x3",
+            "WITH c AS (SELECT 1) SELECT x1 FROM (SELECT x2), c",
+            "SELECT x1 FROM (SELECT x2), json_each('[1]'), pragma_table_info('t')",
+        ],
+    );
+}
