@@ -343,6 +343,36 @@ pub(in crate::sql::codegen) fn name_events<'a, 'b>(e: &'a Expr<'b>) -> Vec<NameE
     events.into_inner()
 }
 
+/// The operand of a null test (`x IS NULL`, `x IS NOT NULL`, `x ISNULL`,
+/// `x NOTNULL`), through single parentheses.
+fn null_test_operand<'a, 'b>(e: &'a Expr<'b>) -> Option<&'a Expr<'b>> {
+    match crate::sql::model::expr_shape::strip_parens(e) {
+        Expr::IsNull(y) | Expr::NotNull(y) => Some(y),
+        Expr::Binary(l, ast::Operator::Is | ast::Operator::IsNot, r)
+            if matches!(crate::sql::model::expr_shape::strip_parens(r), Expr::Literal(ast::Literal::Null)) =>
+        {
+            Some(l)
+        }
+        _ => None,
+    }
+}
+
+/// A chain of null tests: SQLite's ISNULL/NOTNULL nodes each walk their
+/// operand as a call walks its arguments. Peeled in a loop, so a chain of
+/// any length (`0 IS NULL IS NULL ...`, which SQLite's parser folds) costs
+/// no stack per level.
+fn null_test_chain<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<NameEvent<'a, 'b>>>) {
+    let (mut cur, mut levels) = (e, 0usize);
+    while let Some(operand) = null_test_operand(cur) {
+        out.borrow_mut().push(NameEvent::FunctionStart(None));
+        levels += 1;
+        cur = operand;
+    }
+    debug_assert!(levels > 0, "null_test_chain is called on a null test");
+    collect_name_events(cur, out);
+    out.borrow_mut().extend((0..levels).map(|_| NameEvent::FunctionEnd));
+}
+
 fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<NameEvent<'a, 'b>>>) {
     crate::sql::model::expr_shape::walk(e, &mut |x| {
         // (The IN node resolves its SELECT before its left side;
@@ -359,9 +389,7 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
                 // `x IS NULL` is SQLite's ISNULL node: it walks its operand
                 // and goes on whatever the outcome, as a call does.
                 if matches!(crate::sql::model::expr_shape::strip_parens(r), Expr::Literal(ast::Literal::Null)) {
-                    out.borrow_mut().push(NameEvent::FunctionStart(None));
-                    collect_name_events(l, out);
-                    out.borrow_mut().push(NameEvent::FunctionEnd);
+                    null_test_chain(x, out);
                     return false;
                 }
                 // `x IS name` resolves the name first (for IS TRUE).
@@ -402,10 +430,8 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
                 out.borrow_mut().push(NameEvent::FunctionEnd);
                 return false;
             }
-            Expr::IsNull(y) | Expr::NotNull(y) => {
-                out.borrow_mut().push(NameEvent::FunctionStart(None));
-                collect_name_events(y, out);
-                out.borrow_mut().push(NameEvent::FunctionEnd);
+            Expr::IsNull(_) | Expr::NotNull(_) => {
+                null_test_chain(x, out);
                 return false;
             }
             Expr::FunctionCall { .. } | Expr::FunctionCallStar { .. } | Expr::Like { .. } => {
