@@ -180,3 +180,29 @@ fn a_missing_table_after_a_from_subquery_is_named_first() {
         ],
     );
 }
+
+/// An ORDER BY term naming a result alias (also through COLLATE or
+/// parentheses) is matched to that result column before names resolve, so
+/// a name the FROM clause holds twice is not ambiguous there; in an
+/// expression, or in GROUP BY, it still is (resolver01.test 1.x).
+#[test]
+fn order_by_aliases_match_before_names_resolve() {
+    check_each(
+        "CREATE TABLE t1(x, y); INSERT INTO t1 VALUES(11, 22); CREATE TABLE t2(y, z); INSERT INTO t2 VALUES(33, 44); CREATE TABLE t3(x, y); INSERT INTO t3 VALUES(11, 44), (33, 22);",
+        &[
+            "SELECT 1 AS y FROM t1, t2 ORDER BY y",
+            "SELECT 1 AS Y FROM t1, t2 ORDER BY \"y\"",
+            "SELECT 1 AS y FROM t1, t2 ORDER BY y COLLATE nocase",
+            "SELECT 1 AS y FROM t1, t2 ORDER BY (y)",
+            "SELECT 1 AS yy FROM t1, t2 ORDER BY y",
+            "SELECT 1 AS y FROM t1, t2 ORDER BY y + 1",
+            "SELECT 1 AS y FROM t1, t2 GROUP BY x ORDER BY y",
+            "SELECT 1 AS y FROM t1, t2 GROUP BY y",
+            "SELECT 1 AS y FROM t1, t2 ORDER BY nosuch, y",
+            "SELECT x AS y FROM t3 ORDER BY y",
+            "SELECT x AS yy FROM t3 ORDER BY y",
+            "SELECT x AS z, y FROM t1, t2 ORDER BY 2",
+            "SELECT x AS z FROM t3 ORDER BY t3.z",
+        ],
+    );
+}
