@@ -274,6 +274,19 @@ pub fn as_in_select<'a, 'b>(e: &'a Expr<'b>) -> Option<(&'a Expr<'b>, bool, &'a 
 }
 
 /// `e` without the parentheses of `((x))`.
+/// `e` under any COLLATE and the single parentheses around it (SQLite's
+/// parser makes no node of the parentheses; its IS, ORDER BY aliases and
+/// index terms look through COLLATE).
+pub fn strip_collate_and_parens<'a, 'e>(mut e: &'a Expr<'e>) -> &'a Expr<'e> {
+    loop {
+        match e {
+            Expr::Collate(x, _) => e = x,
+            Expr::Parenthesized(v) if v.len() == 1 => e = &v[0],
+            _ => return e,
+        }
+    }
+}
+
 pub fn strip_parens<'a, 'e>(mut e: &'a Expr<'e>) -> &'a Expr<'e> {
     while let Expr::Parenthesized(v) = e {
         if v.len() != 1 {

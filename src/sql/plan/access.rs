@@ -92,7 +92,7 @@ pub trait Access<'b>: PlanFacts {
                 // (A COLLATE on the column names the column all the same,
                 // as SQLite's `sqlite3ExprSkipCollate`; the comparison's
                 // collation below still sees it.)
-                let col_named = strip_collate(col_side);
+                let col_named = crate::sql::model::expr_shape::strip_collate_and_parens(col_side);
                 // `t.col` names a column of this item only when `t` is its
                 // name (or, inside a parenthesized join, a table it holds):
                 // other names are left without resolving them.
@@ -208,7 +208,7 @@ pub trait Access<'b>: PlanFacts {
             // COLLATE there keys the term to the index columns sorting the
             // column by that one.)
             let (lhs_named, written) = match &**lhs {
-                Expr::Collate(inner, name) => (strip_collate(inner), Some(unquote(name).ascii_upper())),
+                Expr::Collate(inner, name) => (crate::sql::model::expr_shape::strip_collate_and_parens(inner), Some(unquote(name).ascii_upper())),
                 e => (e, None),
             };
             let cref = match lhs_named {
@@ -331,17 +331,6 @@ pub trait Access<'b>: PlanFacts {
 }
 
 impl<'b, T: PlanFacts> Access<'b> for T {}
-
-/// `e` under any COLLATE (and the single parentheses around it).
-fn strip_collate<'a, 'b>(mut e: &'a Expr<'b>) -> &'a Expr<'b> {
-    loop {
-        match e {
-            Expr::Collate(inner, _) => e = inner,
-            Expr::Parenthesized(v) if v.len() == 1 => e = &v[0],
-            _ => return e,
-        }
-    }
-}
 
 /// The pairs of fields of two rows written out with the same width, each
 /// field a single value; None for anything else.

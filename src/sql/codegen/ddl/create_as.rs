@@ -79,7 +79,7 @@ impl Compiler<'_> {
     /// The affinity of a result expression: `expr_affinity`, plus the
     /// first column's affinity for a scalar subquery already compiled.
     pub fn result_affinity(&mut self, e: &Expr<'_>) -> Option<Affinity> {
-        match skip_collate_and_parens(e) {
+        match crate::sql::model::expr_shape::strip_collate_and_parens(e) {
             Expr::Subquery(sel) => self.select.subquery_affinity.get(&(*sel as *const ast::Select<'_> as usize)).copied().flatten(),
             _ => self.expr_affinity(e),
         }
@@ -87,7 +87,7 @@ impl Compiler<'_> {
 
     /// Drop what is recorded of `e`'s affinity if it is a scalar subquery.
     pub fn forget_subquery_affinity(&mut self, e: &Expr<'_>) {
-        if let Expr::Subquery(sel) = skip_collate_and_parens(e) {
+        if let Expr::Subquery(sel) = crate::sql::model::expr_shape::strip_collate_and_parens(e) {
             self.select.subquery_affinity.remove(&(*sel as *const ast::Select<'_> as usize));
         }
     }
@@ -193,20 +193,10 @@ impl Compiler<'_> {
     }
 }
 
-fn skip_collate_and_parens<'a, 'b>(mut e: &'a Expr<'b>) -> &'a Expr<'b> {
-    loop {
-        match e {
-            Expr::Collate(x, _) => e = x,
-            Expr::Parenthesized(v) if v.len() == 1 => e = &v[0],
-            _ => return e,
-        }
-    }
-}
-
 /// `e` without COLLATE, parentheses and likely()/unlikely()/likelihood().
 fn skip_collate_and_likely<'a, 'b>(mut e: &'a Expr<'b>) -> &'a Expr<'b> {
     loop {
-        e = skip_collate_and_parens(e);
+        e = crate::sql::model::expr_shape::strip_collate_and_parens(e);
         match e {
             Expr::FunctionCall { name, args: Some(args), .. }
                 if !args.is_empty() && ["likely", "unlikely", "likelihood"].iter().any(|f| f.eq_ci(&unquoted(name.0))) =>

@@ -384,7 +384,7 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
         }
         if let Expr::Binary(l, op, r) = x {
             use ast::Operator::*;
-            let right = skip_collate(r);
+            let right = crate::sql::model::expr_shape::strip_collate_and_parens(r);
             if matches!(op, Is | IsNot) {
                 // `x IS NULL` is SQLite's ISNULL node: it walks its operand
                 // and goes on whatever the outcome, as a call does.
@@ -496,16 +496,4 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
         out.borrow_mut().push(event);
         true
     });
-}
-
-/// `e` without the COLLATE and single parentheses around it (SQLite's
-/// parser makes no node of the parentheses; its IS looks through COLLATE).
-fn skip_collate<'a, 'b>(mut e: &'a Expr<'b>) -> &'a Expr<'b> {
-    loop {
-        match e {
-            Expr::Collate(x, _) => e = x,
-            Expr::Parenthesized(v) if v.len() == 1 => e = &v[0],
-            _ => return e,
-        }
-    }
 }

@@ -1024,13 +1024,7 @@ impl Compiler<'_> {
                 // is matched to that result column before any name is
                 // resolved: `SELECT 1 AS y FROM t1, t2 ORDER BY y` is not
                 // ambiguous.)
-                let names_alias = |e: &Expr<'_>| {
-                    let mut x = strip_parens(e);
-                    while let Expr::Collate(inner, _) = x {
-                        x = strip_parens(inner);
-                    }
-                    matches!(x, Expr::Id(id) if items.iter().any(|it| matches!(it, ResultItem::Expr(_, Some(a)) if a.eq_ci(&unquote(id.0)))))
-                };
+                let names_alias = |e: &Expr<'_>| matches!(crate::sql::model::expr_shape::strip_collate_and_parens(e), Expr::Id(id) if items.iter().any(|it| matches!(it, ResultItem::Expr(_, Some(a)) if a.eq_ci(&unquote(id.0)))));
                 clauses.extend(order_by.or(unused_order).iter().flat_map(|o| o.iter()).filter(|t| !names_alias(&t.expr)).map(|t| vec![&t.expr]));
                 if let Some(g) = group_by.as_deref() {
                     clauses.extend(g.iter().map(|e| vec![e]));
