@@ -158,7 +158,16 @@ unsafe fn finish(mut h: Box<BackupHandle>) -> c_int {
             return SQLITE_MISUSE;
         };
         let _gd = dest.lock.lock();
-        let finished = dest.with_conn(|d| h.backup.finish(d)).and_then(|r| r);
+        // (The source is pinned until now; a zombie one has no pager to
+        // tell, and the copy's record of its changes went with it.)
+        let src = db_ref(h.src);
+        let _gs = src.map(|s| s.lock.lock());
+        let finished = dest
+            .with_conn(|d| match src.map(|s| s.with_conn(|s| h.backup.finish(d, Some(s)))) {
+                Some(Ok(r)) => r,
+                _ => h.backup.finish(d, None),
+            })
+            .and_then(|r| r);
         let outcome = match (&h.error, finished) {
             (Some((code, msg)), _) => Some((*code, msg.clone())),
             (None, Err(e)) => Some((e.code, e.message.clone())),

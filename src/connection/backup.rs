@@ -5,10 +5,11 @@
 //! destination database, `n` pages per [`Backup::step`]:
 //!
 //! - each step holds a read transaction on the source only while it runs,
-//!   so writers may commit between steps; a change of the source's file
-//!   change counter between steps restarts the copy from page 1 (SQLite
-//!   instead patches the copy for changes made through the source's own
-//!   connection; restarting gives the same final result);
+//!   so writers may commit between steps: as in SQLite, pages the source's
+//!   own connection commits to a file database are copied again if the
+//!   copy already passed them, and any other change (another connection's
+//!   commit, any commit to an in-memory source) restarts the copy from
+//!   page 1 (`pager/backup_watch.rs`);
 //! - the destination's write transaction is taken by the first step and
 //!   held until the copy is complete, when the destination is cut to the
 //!   source's size and committed (one atomic change of the destination),
@@ -24,6 +25,7 @@
 use super::Connection;
 use crate::btree::{Pgno, TxnState};
 use crate::error::{Error, Result, SQLITE_ERROR, SQLITE_READONLY};
+use crate::pager::backup_watch::BackupChanges;
 use crate::pager::header;
 use crate::util::ascii::AsciiLower;
 
@@ -39,8 +41,9 @@ pub struct Backup {
     next: Pgno,
     /// Pages in the source at the last step.
     src_pages: Pgno,
-    /// The source's change counter when the copy (re)started.
-    src_counter: Option<u32>,
+    /// The source pager's record of changes for this backup (taken at the
+    /// first step).
+    watch: Option<u64>,
     /// The destination's write transaction belongs to this backup.
     holds_dest: bool,
     /// Every page copied and committed.
@@ -63,7 +66,7 @@ impl Backup {
         if dest.state.dbs[dest_db].btree.txn_state() != TxnState::None || !dest.state.autocommit {
             return Err(Error::new(SQLITE_ERROR, "destination database is in use"));
         }
-        Ok(Backup { src_db, dest_db, next: 1, src_pages: 0, src_counter: None, holds_dest: false, done: false, stepped: false })
+        Ok(Backup { src_db, dest_db, next: 1, src_pages: 0, watch: None, holds_dest: false, done: false, stepped: false })
     }
 
     /// Pages still to copy after the last step.
@@ -107,12 +110,19 @@ impl Backup {
         let src_bt = &mut src.state.dbs[self.src_db].btree;
         let src_size = src_bt.pager().db_size();
         let src_page_size = src_bt.page_size();
-        let counter = if src_size == 0 { None } else { Some(header::get_u32(&src_bt.block_on(|b| b.pager_mut().read_page(1))?, header::CHANGE_COUNTER)) };
-        if self.stepped && counter != self.src_counter {
-            // The source changed since the last step: start over.
-            self.next = 1;
-        }
-        self.src_counter = counter;
+        let recopy = match self.watch {
+            None => {
+                self.watch = Some(src_bt.pager_mut().watch_for_backup());
+                Default::default()
+            }
+            Some(id) => match src_bt.pager_mut().take_backup_changes(id) {
+                BackupChanges::Restart => {
+                    self.next = 1;
+                    Default::default()
+                }
+                BackupChanges::Pages(pages) => pages,
+            },
+        };
         self.src_pages = src_size;
         self.stepped = true;
 
@@ -143,22 +153,20 @@ impl Backup {
         }
         let dest_wal = dest_bt.journal_mode() == "wal";
 
+        // Pages the source's connection committed behind the copy (SQLite
+        // copies them as they are written; not counted in this step's n).
+        for pgno in recopy.into_iter().take_while(|p| *p < self.next && *p <= src_size) {
+            self.copy_page(dest, src, pgno, dest_wal)?;
+        }
         let last = if n_pages < 0 { src_size } else { src_size.min(self.next.saturating_add(n_pages as u32).saturating_sub(1)) };
         while self.next <= last {
-            let pgno = self.next;
-            let src_bt = &mut src.state.dbs[self.src_db].btree;
-            let mut image = src_bt.block_on(|b| b.pager_mut().read_page(pgno))?;
-            if pgno == 1 && dest_wal {
-                // A WAL destination keeps saying so in its header.
-                image[FORMAT_VERSIONS].fill(2);
-            }
-            let dest_bt = &mut dest.state.dbs[self.dest_db].btree;
-            dest_bt.block_on(|b| b.pager_mut().put_page(pgno, &image))?;
+            self.copy_page(dest, src, self.next, dest_wal)?;
             self.next += 1;
         }
         if self.next <= src_size {
             return Ok(false);
         }
+        self.unwatch(src);
         let dest_bt = &mut dest.state.dbs[self.dest_db].btree;
         dest_bt.block_on(|b| b.pager_mut().truncate_to(src_size))?;
         // On SQLITE_BUSY the next step finds every page copied and resumes
@@ -168,6 +176,24 @@ impl Backup {
         self.done = true;
         dest.schema_loaded = false;
         Ok(true)
+    }
+
+    fn copy_page(&self, dest: &mut Connection, src: &mut Connection, pgno: Pgno, dest_wal: bool) -> Result<()> {
+        let src_bt = &mut src.state.dbs[self.src_db].btree;
+        let mut image = src_bt.block_on(|b| b.pager_mut().read_page(pgno))?;
+        if pgno == 1 && dest_wal {
+            // A WAL destination keeps saying so in its header.
+            image[FORMAT_VERSIONS].fill(2);
+        }
+        let dest_bt = &mut dest.state.dbs[self.dest_db].btree;
+        dest_bt.block_on(|b| b.pager_mut().put_page(pgno, &image))
+    }
+
+    /// Stop the source's record of changes for this backup.
+    fn unwatch(&mut self, src: &mut Connection) {
+        if let (Some(id), Some(db)) = (self.watch.take(), src.state.dbs.get_mut(self.src_db)) {
+            db.btree.pager_mut().unwatch_backup(id);
+        }
     }
 
     /// A file destination with another page size: no page can be copied
@@ -188,13 +214,17 @@ impl Backup {
         }
         self.next = self.src_pages + 1;
         self.done = true;
+        self.unwatch(src);
         dest.schema_loaded = false;
         Ok(true)
     }
 
     /// `sqlite3_backup_finish`: an incomplete copy is rolled back, leaving
     /// the destination as it was.
-    pub fn finish(&mut self, dest: &mut Connection) -> Result<()> {
+    pub fn finish(&mut self, dest: &mut Connection, src: Option<&mut Connection>) -> Result<()> {
+        if let Some(src) = src {
+            self.unwatch(src);
+        }
         if self.holds_dest {
             self.holds_dest = false;
             let dest_bt = &mut dest.state.dbs[self.dest_db].btree;

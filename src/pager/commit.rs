@@ -426,6 +426,7 @@ impl Pager {
 
     fn finish_commit(&mut self) -> Result<()> {
         self.own_commits = self.own_commits.wrapping_add(1);
+        self.note_commit_for_backups();
         self.file.hint(FileHint::CommitPhaseTwo);
         self.cache.mark_all_clean();
         self.last_change_counter = Some(header::get_u32(self.page(1)?, header::CHANGE_COUNTER));
@@ -441,6 +442,7 @@ impl Pager {
     fn finish_wal_commit(&mut self) -> Result<()> {
         self.close_subjournal();
         self.own_commits = self.own_commits.wrapping_add(1);
+        self.note_commit_for_backups();
         self.wal_publish()?;
         self.file.hint(FileHint::CommitPhaseTwo);
         self.cache.mark_all_clean();

@@ -49,6 +49,7 @@
 //! checkpoints, and cache spills append uncommitted frames to the log. The
 //! connection keeps SHARED on the database while attached.
 
+pub mod backup_watch;
 pub mod cache;
 pub mod commit;
 mod copy;
@@ -393,6 +394,10 @@ pub struct Pager {
     /// Write transactions this connection committed (see
     /// [`Pager::file_data_version`]).
     own_commits: u32,
+    /// Online backups reading this database (`backup_watch.rs`).
+    backup_watches: Vec<backup_watch::BackupWatch>,
+    /// The last backup watch id handed out.
+    backup_watch_ids: u64,
     /// Reserved bytes per page asked for (see [`Pager::request_reserve`]).
     reserve_wanted: u8,
     /// `PRAGMA journal_size_limit` (-1: no limit).
@@ -495,6 +500,8 @@ impl Pager {
             requested_page_size: None,
             data_version: 1,
             own_commits: 0,
+            backup_watches: Vec::new(),
+            backup_watch_ids: 0,
             reserve_wanted: 0,
             journal_size_limit: -1,
             max_page_count: limits::MAX_PAGE_COUNT,
@@ -1317,7 +1324,11 @@ impl Pager {
                         return Ok(Poll::Pending);
                     }
                     c.take()?;
-                    self.invalidate_cache();
+                    // A backup copies the restored pages again, as SQLite's
+                    // playback tells it; it need not start over.
+                    let restored: Vec<Pgno> = self.originals.keys().copied().collect();
+                    self.note_written_for_backups(&restored);
+                    self.clear_cache();
                     return Ok(Poll::Ready(()));
                 }
             }

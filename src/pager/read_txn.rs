@@ -247,7 +247,16 @@ impl Pager {
         Ok(Poll::Ready(()))
     }
 
+    /// The file changed under the cache (another connection, a new page
+    /// size or image): drop it, and every backup reading this database
+    /// starts over.
     pub(super) fn invalidate_cache(&mut self) {
+        self.restart_backups();
+        self.clear_cache();
+    }
+
+    /// Drop every cached page (the file changed under them).
+    pub(super) fn clear_cache(&mut self) {
         self.cache.clear();
         self.reads.clear();
         self.generation += 1;

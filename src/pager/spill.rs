@@ -151,6 +151,7 @@ impl Pager {
                         return Ok(Poll::Pending);
                     }
                     self.wal_publish()?;
+                    self.note_written_for_backups(&pgnos);
                     for pgno in pgnos {
                         self.cache.mark_clean(pgno);
                     }
@@ -218,6 +219,7 @@ impl Pager {
                         self.spill_step = SpillStep::Pages(cs, pgnos);
                         return Ok(Poll::Pending);
                     }
+                    self.note_written_for_backups(&pgnos);
                     for pgno in pgnos {
                         self.cache.mark_clean(pgno);
                     }

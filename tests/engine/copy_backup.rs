@@ -36,7 +36,7 @@ fn backup_to_file_in_one_step_is_valid_for_sqlite() {
     let mut b = Backup::new(&dest, "main", &src, "main").unwrap();
     assert!(b.step(&mut dest, &mut src, -1).unwrap());
     assert_eq!(b.remaining(), 0);
-    b.finish(&mut dest).unwrap();
+    b.finish(&mut dest, Some(&mut src)).unwrap();
     let expect = rows(&mut src);
     assert_eq!(rows(&mut dest), expect);
     drop(dest);
@@ -64,7 +64,7 @@ fn backup_page_by_page_over_a_larger_destination() {
         steps += 1;
         assert_eq!(b.remaining() + 5 * steps, b.page_count());
     }
-    b.finish(&mut dest).unwrap();
+    b.finish(&mut dest, Some(&mut src)).unwrap();
     assert!(steps > 3);
     let expect = run_ref(&r, QUERIES);
     assert_eq!(rows(&mut dest), expect);
@@ -82,14 +82,14 @@ fn unfinished_backup_rolls_back_and_source_changes_restart() {
     run_ours(&mut dest, "CREATE TABLE keep(x); INSERT INTO keep VALUES(42);");
     let mut b = Backup::new(&dest, "main", &src, "main").unwrap();
     assert!(!b.step(&mut dest, &mut src, 2).unwrap());
-    b.finish(&mut dest).unwrap();
+    b.finish(&mut dest, Some(&mut src)).unwrap();
     assert_eq!(run_ours(&mut dest, "SELECT x FROM keep"), vec![Outcome::Rows { names: vec!["x".into()], rows: vec![vec![V::Int(42)]] }]);
 
     let mut b = Backup::new(&dest, "main", &src, "main").unwrap();
     assert!(!b.step(&mut dest, &mut src, 2).unwrap());
     run_ours(&mut src, "INSERT INTO u VALUES(3,'three')");
     assert!(b.step(&mut dest, &mut src, -1).unwrap());
-    b.finish(&mut dest).unwrap();
+    b.finish(&mut dest, Some(&mut src)).unwrap();
     assert_eq!(rows(&mut dest), rows(&mut src));
 }
 
@@ -116,7 +116,7 @@ fn backup_into_a_file_with_another_page_size() {
     assert_eq!(run_ours(&mut other, "PRAGMA page_size"), vec![Outcome::Rows { names: vec!["page_size".into()], rows: vec![vec![V::Int(1024)]] }]);
     let mut b = Backup::new(&dest, "main", &src, "main").unwrap();
     assert!(b.step(&mut dest, &mut src, 3).unwrap());
-    b.finish(&mut dest).unwrap();
+    b.finish(&mut dest, Some(&mut src)).unwrap();
     let expect = rows(&mut src);
     assert_eq!(rows(&mut dest), expect);
     assert_eq!(rows(&mut other), expect);
@@ -136,7 +136,7 @@ fn backup_into_a_file_with_another_page_size() {
     run_ours(&mut mem, "PRAGMA page_size=1024; CREATE TABLE x(y);");
     let mut b = Backup::new(&mem, "main", &src, "main").unwrap();
     assert_eq!(b.step(&mut mem, &mut src, -1).unwrap_err().primary(), 8);
-    b.finish(&mut mem).unwrap();
+    b.finish(&mut mem, Some(&mut src)).unwrap();
 }
 
 #[test]
