@@ -93,7 +93,7 @@ $(REF_OBJ):
 # The differential sqllogictest harness, its fuzzer and SQLite's TCL tests.
 include compat-tests/compat.mk
 
-TEST_SUITES := test-lint test-cargo test-capi compat-test test-tcl test-shell test-readme test-dqlite
+TEST_SUITES := test-lint test-cargo test-capi compat-test test-tcl test-shell test-readme test-dqlite test-cpython
 
 .PHONY: all lib lib-sysver header deps cbindgen install demo test test-dqlite soak shell dist test-dist $(TEST_SUITES) clean-build
 
@@ -287,6 +287,12 @@ shell: lib
 test-shell: shell test-dist
 	@command -v /usr/bin/sqlite3 >/dev/null || (apt-get update -qq && apt-get install -y -qq sqlite3)
 	compat-tests/shell/run.sh $(BUILD)/bin/ringlite
+
+# CPython's own test_sqlite3 on our library and on the reference, test by
+# test, with every interpreter that ships the suite (seconds).
+.PHONY: test-cpython
+test-cpython: lib $(REF_OBJ)
+	compat-tests/apps/cpython/run.sh $(LIBDIR) $(BUILD)/ref
 
 # The README's set-up commands, as a new user runs them (CI runs make test
 # on a fresh clone, so this checks the rest): the "Two commands" block
