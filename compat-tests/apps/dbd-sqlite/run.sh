@@ -61,7 +61,9 @@ for mode in installed built; do
   if diff -a <(per_test "$out/${mode}_a.log") <(per_test "$out/${mode}_b.log") >"$out/$mode.diff"; then
     echo "$mode: same result for every test ($(per_test "$out/${mode}_a.log" | wc -l) test lines)"
   else
-    echo "$mode: tests that differ:"; cat "$out/$mode.diff"
+    echo "$mode: tests that differ (ringlite <, SQLite >; whole diff in $out/$mode.diff), per file:"
+    grep -a '^[<>]' "$out/$mode.diff" | sed -E 's/: (not )?ok .*//' | sort | uniq -c
+    grep -a '^< .*: not ok' "$out/$mode.diff" || true
   fi
 done
 echo "logs: $out"
