@@ -50,7 +50,9 @@ run() { # mode lib tag
 # Per test: "file: ok N - name" / "not ok"; numbers and temporary paths in
 # names are masked (they carry process ids, temporary directories and
 # byte counts such as "current used cache: 19610").
+# (Test names hold Latin-1 bytes: the text tools work on bytes.)
 per_test() {
+  local -x LC_ALL=C
   awk '/^t\/.*\.t \.\./ { f=$1 } /^(not )?ok [0-9]/ { print f": "$0 }' "$1" \
     | sed -E 's|/tmp/[A-Za-z0-9_]+|TMP|g; s/^([^:]*: (not )?ok [0-9]+)(.*)$/\1\n\3/' \
     | sed -E '/^t\//! s/[0-9]+/N/g' | paste -d '' - - | sort
@@ -62,7 +64,7 @@ for mode in installed built; do
     echo "$mode: same result for every test ($(per_test "$out/${mode}_a.log" | wc -l) test lines)"
   else
     echo "$mode: tests that differ (ringlite <, SQLite >; whole diff in $out/$mode.diff), per file:"
-    grep -a '^[<>]' "$out/$mode.diff" | sed -E 's/: (not )?ok .*//' | sort | uniq -c
+    grep -a '^[<>]' "$out/$mode.diff" | LC_ALL=C sed -E 's/: (not )?ok .*//' | LC_ALL=C sort | uniq -c
     grep -a '^< .*: not ok' "$out/$mode.diff" || true
   fi
 done
