@@ -66,6 +66,13 @@ pub fn cstring(s: impl Into<Vec<u8>>) -> CString {
 /// means SQLite's generic text for it.
 pub fn set_error(db: &sqlite3, code: i32, message: Option<&str>) {
     if let Ok(mut e) = db.error.try_borrow_mut() {
+        // As SQLite's sqlite3SystemError: the thread's errno when the error
+        // is recorded (what the unix VFS's xGetLastError answers), kept
+        // until the next such error; applications read it to tell "no
+        // such file" from "permission denied".
+        if code != SQLITE_IOERR_NOMEM && matches!(code & 0xff, SQLITE_CANTOPEN | SQLITE_IOERR) {
+            e.sys_errno = last_os_errno();
+        }
         e.code = code;
         e.message = message.map(cstring);
         e.offset = -1;
@@ -298,12 +305,23 @@ pub unsafe extern "C" fn sqlite3_extended_result_codes(db: *mut sqlite3, onoff: 
     }
 }
 
-/// The operating system's error number behind the last failed I/O; ringlite
-/// does not record it and returns 0.
+/// The thread's `errno`, as SQLite's unix VFS reads it (`xGetLastError`).
+pub fn last_os_errno() -> i32 {
+    std::io::Error::last_os_error().raw_os_error().unwrap_or(0)
+}
+
+/// The operating system's error number recorded with the connection's last
+/// `SQLITE_CANTOPEN` or `SQLITE_IOERR` (0 if none yet, or `db` is not a
+/// connection).
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_system_errno(db: *mut sqlite3) -> c_int {
-    ffi_guard!(0, {
-        let _ = db;
-        0
-    })
+    // SAFETY: the C caller keeps SQLite's contract for this entry point: `db` is NULL or a connection this
+    // library opened and has not freed.
+    unsafe {
+        ffi_guard!(0, {
+            let Some(d) = db_ref_any(db) else { return 0 };
+            let _g = d.lock.lock();
+            d.error.try_borrow().map_or(0, |e| e.sys_errno)
+        })
+    }
 }

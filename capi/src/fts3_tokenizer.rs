@@ -238,7 +238,9 @@ impl CTokenizer {
             let owned: Vec<Vec<u8>> = args.iter().map(|a| a.bytes().filter(|b| *b != 0).chain([0]).collect()).collect();
             let argv: Vec<*const c_char> = owned.iter().map(|a| a.as_ptr() as *const c_char).collect();
             let mut tok: *mut RawTokenizer = std::ptr::null_mut();
-            let rc = x_create(argv.len() as c_int, argv.as_ptr(), &mut tok);
+            // SQLite's array grows from NULL with each argument (fts3_tokenizer.c): with none, NULL.
+            let argp = if argv.is_empty() { std::ptr::null() } else { argv.as_ptr() };
+            let rc = x_create(argv.len() as c_int, argp, &mut tok);
             if rc != SQLITE_OK || tok.is_null() {
                 return Err(Error::sql("unknown tokenizer"));
             }

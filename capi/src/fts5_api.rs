@@ -160,7 +160,7 @@ impl TokenizerFactory for CTokenizerFactory {
         };
         let Some(x_create) = x_create else { return Err(constructor_error()) };
         let mut inst: *mut Fts5Tokenizer = std::ptr::null_mut();
-        let rc = unsafe { x_create(self.user, argv.as_mut_ptr(), argv.len() as c_int, &mut inst) };
+        let rc = unsafe { x_create(self.user, crate::c_array::callback_array(&mut argv), argv.len() as c_int, &mut inst) };
         if rc != SQLITE_OK {
             return Err(constructor_error());
         }
@@ -577,7 +577,7 @@ impl AuxFunction for CAuxFunction {
         let mut fts = Fts5Context::new(row, self.user);
         let x = self.x;
         crate::function::with_counters(&self.func, fctx, || unsafe {
-            x(&crate::fts5_aux::EXTENSION_API, &mut fts, &mut ctx, ptrs.len() as c_int, ptrs.as_mut_ptr());
+            x(&crate::fts5_aux::EXTENSION_API, &mut fts, &mut ctx, ptrs.len() as c_int, crate::c_array::callback_array(&mut ptrs));
         });
         drop(fts);
         ctx.outcome(fctx)

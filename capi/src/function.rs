@@ -208,7 +208,7 @@ unsafe fn invoke(f: XFunc, ctx: &mut sqlite3_context, args: &mut [sqlite3_value]
     // `args` live for the whole call.
     unsafe {
         let mut ptrs: Vec<*mut sqlite3_value> = args.iter_mut().map(|a| a as *mut _).collect();
-        f(ctx, ptrs.len() as c_int, ptrs.as_mut_ptr());
+        f(ctx, ptrs.len() as c_int, crate::c_array::callback_array(&mut ptrs));
     }
 }
 

@@ -74,6 +74,9 @@ pub struct ErrorState {
     pub offset: i32,
     /// UTF-16 copy of the message, made on demand by `errmsg16`.
     pub message16: Option<Vec<u16>>,
+    /// `sqlite3_system_errno`: the OS error number at the last
+    /// `SQLITE_CANTOPEN` or `SQLITE_IOERR` recorded (0 before any).
+    pub sys_errno: i32,
 }
 
 /// The `sqlite3` handle.

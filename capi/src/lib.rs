@@ -60,6 +60,7 @@ pub mod async_io;
 pub mod authorizer;
 pub mod auto_extension;
 pub mod bind;
+pub mod c_array;
 pub mod close;
 pub mod collation;
 pub mod column;

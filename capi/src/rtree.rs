@@ -89,8 +89,8 @@ impl GeometryCallback for CRegistration {
         });
         // (`values` is never resized after this: the pointers stay valid.)
         m.value_ptrs = m.values.iter_mut().map(|v| v as *mut sqlite3_value).collect();
-        m.info.aParam = m.params.as_mut_ptr();
-        m.info.apSqlParam = m.value_ptrs.as_mut_ptr();
+        m.info.aParam = crate::c_array::callback_array(&mut m.params);
+        m.info.apSqlParam = crate::c_array::callback_array(&mut m.value_ptrs);
         Ok(m)
     }
 }

@@ -194,7 +194,8 @@ unsafe extern "C" fn x_current_time(_: *mut sqlite3_vfs, out: *mut f64) -> c_int
 }
 
 unsafe extern "C" fn x_get_last_error(_: *mut sqlite3_vfs, _: c_int, _: *mut c_char) -> c_int {
-    0
+    // SQLite's unix VFS answers the thread's errno.
+    crate::error::last_os_errno()
 }
 
 unsafe extern "C" fn x_current_time_int64(_: *mut sqlite3_vfs, out: *mut sqlite3_int64) -> c_int {

@@ -381,7 +381,7 @@ impl VTabCursor for CCursor {
         let mut vals: Vec<sqlite3_value> = args.iter().map(|v| sqlite3_value::new(v.clone())).collect();
         let mut ptrs: Vec<*mut sqlite3_value> = vals.iter_mut().map(|v| v as *mut _).collect();
         let sp = s.as_ref().map_or(std::ptr::null(), |c| c.as_ptr());
-        let rc = unsafe { lent(self.db, Some(host), || x(self.cur, idx_num, sp, ptrs.len() as c_int, ptrs.as_mut_ptr())) };
+        let rc = unsafe { lent(self.db, Some(host), || x(self.cur, idx_num, sp, ptrs.len() as c_int, crate::c_array::callback_array(&mut ptrs))) };
         self.check(rc)
     }
     fn next(&mut self, host: &mut dyn VmHost) -> ringlite::Result<()> {

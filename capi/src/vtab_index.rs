@@ -48,10 +48,10 @@ pub(crate) unsafe fn call_best_index(_db: *mut sqlite3, vtab: *mut sqlite3_vtab,
         let mut call = Box::new(IndexInfoCall {
             info: sqlite3_index_info {
                 nConstraint: cons.len() as c_int,
-                aConstraint: cons.as_mut_ptr(),
+                aConstraint: crate::c_array::callback_array(&mut cons),
                 nOrderBy: order.len() as c_int,
-                aOrderBy: order.as_mut_ptr(),
-                aConstraintUsage: usage.as_mut_ptr(),
+                aOrderBy: crate::c_array::callback_array(&mut order),
+                aConstraintUsage: crate::c_array::callback_array(&mut usage),
                 idxNum: 0,
                 idxStr: std::ptr::null_mut(),
                 needToFreeIdxStr: 0,
