@@ -124,7 +124,10 @@ impl Btree {
                 // is rather than decoding every cell into a node and
                 // writing them back, when that node would need no
                 // balancing either.
-                if self.fits_repacked(top.pgno, new.len(), level > 0)? && self.defragment(top.pgno)? && self.insert_in_free_slot(top.pgno, top.idx, &new)? {
+                if self.fits_repacked(top.pgno, new.len(), level > 0)?
+                    && self.defragment(top.pgno, new.len())?
+                    && self.insert_in_free_slot(top.pgno, top.idx, &new)?
+                {
                     return Ok(true);
                 }
                 let mut node = self.read_node(top.pgno)?;
@@ -220,51 +223,46 @@ impl Btree {
             let after = if free.is_some() && new.len() > old_len && gap < new.len() { after_free(data, h.offset, off, old_len) } else { None };
             (free, after)
         };
-        // SQLite's dropCell then insertCell, as one change of the page
-        // (no undo image: nothing after it can fail), when the new cell
-        // then surely has a place: it is no longer than the old one (whose
-        // bytes become a freeblock, or join the gap), or the gap or a
-        // freeblock holds it once the old cell's bytes are freed and merged
-        // with their neighbours ([`after_free`]: a row that grows by a few
-        // bytes mostly fits where it was, with the free bytes beside it).
-        // (Not with more than 57 fragment bytes: SQLite's slot search then
-        // gives up on a freeblock the cell would fill but for 1-3 bytes.)
-        // Otherwise, when the page holds it once repacked, the page is
-        // repacked after the drop (SQLite's defragmentPage), its cells
-        // checked first.
+        // SQLite's dropCell then insertCell, as one change of the page.
+        // When the new cell surely has a place once the old one is dropped
+        // (it is no longer than the old one, whose bytes become a
+        // freeblock or join the gap, or the gap or a freeblock holds it
+        // once the old cell's bytes are freed and merged with their
+        // neighbours, [`after_free`]: a row that grows by a few bytes
+        // mostly fits where it was), nothing after the drop can fail: no
+        // undo image. (Not with more than 57 fragment bytes: SQLite's
+        // slot search then gives up on a freeblock the cell would fill
+        // but for 1-3 bytes.) Otherwise, when the page holds it once its
+        // free space is gathered, the drop is followed by SQLite's slot
+        // search and, if that finds none, by its defragmentPage
+        // ([`defragment_page`]), which checks the page first: a page that
+        // does not read sane is an error there, undone with the operation.
         if let Some(free) = free.filter(|_| old_len >= super::drop_cell::MIN_FREEBLOCK) {
             let has_place = frags <= 57
                 && (new.len() <= old_len
                     || gap >= new.len()
                     || after.is_some_and(|(largest, top_after)| largest >= new.len() || top_after.saturating_sub(ptr_end) >= new.len()));
-            let repacked = if has_place || new.len() > free + old_len {
-                None
-            } else {
-                let data = self.pager.page(top.pgno)?;
-                let h = page::header(data, top.pgno)?;
-                cell_extents(data, &h, usable as usize).map(|mut cells| {
-                    cells.remove(top.idx);
-                    cells
-                })
-            };
-            if has_place || repacked.is_some() {
+            if has_place || new.len() <= free + old_len {
                 self.note_new_cell(top.pgno, leaf_kind, &new)?;
-                let d = self.pager.page_mut_last(top.pgno)?;
+                let d = if has_place { self.pager.page_mut_last(top.pgno)? } else { self.pager.page_mut(top.pgno)? };
                 let was = super::page_check::debug_consistent(d, top.pgno, usable as usize);
                 let h = page::header(d, top.pgno)?;
                 super::drop_cell::remove_cell_bytes(d, &h, top.idx, off, old_len)?;
                 let h = page::PageHeader { ncells: h.ncells - 1, ..h };
-                if let Some(cells) = &repacked {
-                    repack(d, &h, cells, usable as usize);
-                }
-                // (Cannot fail: see above; the page is checked all the same.)
-                let slot = plan_slot(d, &h, new.len(), usable as usize).ok_or_else(Error::corrupt)?;
+                // (The old cell's bytes and pointer joined the free space.)
+                let free_after = free + old_len + 2;
+                let slot = match plan_slot(d, &h, new.len(), usable as usize) {
+                    Some(slot) => slot,
+                    // (Cannot fail with a place: see above.)
+                    None if !has_place && defragment_page(d, &h, usable as usize, free_after, (free_after - new.len() - 2).min(4)) => Slot::Gap,
+                    None => return Err(Error::corrupt()),
+                };
                 let start = open_slot(d, &h, top.idx, new.len(), slot);
                 new.write(&mut d[start..start + new.len()]);
                 super::page_check::debug_check_kept(d, top.pgno, usable as usize, was);
                 // The old cell's bytes freed, the new one's taken (the
-                // pointer is the same; a repack moves free bytes, it does
-                // not change their count): the next row's rewrite on this
+                // pointer is the same; gathering free bytes does not
+                // change their count): the next row's rewrite on this
                 // page needs no walk of its freeblocks.
                 self.pager.note_free_bytes(top.pgno, free + old_len - new.len());
                 return Ok(Some(true));
@@ -283,7 +281,7 @@ impl Btree {
         // The page holds the new cell once its free space is gathered:
         // repack it where it is (as SQLite's defragmentPage) rather than
         // decoding every cell into a node and writing them back.
-        if !self.overflows_with(top.pgno, new.len())? && self.defragment(top.pgno)? && self.insert_in_free_slot(top.pgno, top.idx, &new)? {
+        if !self.overflows_with(top.pgno, new.len())? && self.defragment(top.pgno, new.len())? && self.insert_in_free_slot(top.pgno, top.idx, &new)? {
             return Ok(Some(true));
         }
         let mut node = self.read_node(top.pgno)?;
@@ -292,22 +290,26 @@ impl Btree {
         Ok(Some(false))
     }
 
-    /// Move page `pgno`'s cells together at the end of the page, in
-    /// pointer order, so that all its free space is the one gap between
-    /// the pointer array and the content area (no freeblocks, no
-    /// fragments; the gap is zeroed). `false` (page untouched) when the
-    /// cells do not read sane: the general path then decodes the page.
-    fn defragment(&mut self, pgno: Pgno) -> Result<bool> {
+    /// Gather page `pgno`'s free space into the one gap between the
+    /// pointer array and the content area before a `len`-byte cell that
+    /// no freeblock holds is placed ([`defragment_page`], as SQLite's
+    /// allocateSpace calls it). `false` (page untouched) when its
+    /// bookkeeping does not read sane or it cannot take the cell: the
+    /// general path then decodes the page.
+    fn defragment(&mut self, pgno: Pgno, len: usize) -> Result<bool> {
         let usable = self.usable() as usize;
-        let (h, cells) = {
-            let data = self.pager.page(pgno)?;
+        let (h, free) = {
+            let (data, noted) = self.pager.page_with_free(pgno)?;
             let h = page::header(data, pgno)?;
-            let Some(cells) = cell_extents(data, &h, usable) else { return Ok(false) };
-            (h, cells)
+            let Some(free) = super::drop_cell::free_bytes_noted(noted, data, &h, usable) else { return Ok(false) };
+            (h, free)
         };
+        let Some(spare) = free.checked_sub(len + 2) else { return Ok(false) };
         let d = self.pager.page_mut(pgno)?;
         let was = super::page_check::debug_consistent(d, pgno, usable);
-        repack(d, &h, &cells, usable);
+        if !defragment_page(d, &h, usable, free, spare.min(4)) {
+            return Ok(false);
+        }
         super::page_check::debug_check_kept(d, pgno, usable, was);
         Ok(true)
     }
@@ -708,6 +710,72 @@ fn short_table_leaf_size(b: &[u8], max_local: usize) -> Option<usize> {
     };
     let size = n + r + p;
     (p <= max_local && size <= b.len()).then(|| size.max(cell::MIN_CELL).min(b.len()))
+}
+
+/// SQLite's defragmentPage: all of the free space of a page with header
+/// `h` and `free` free bytes ([`super::drop_cell::free_bytes`]) gathered
+/// into the gap between the pointer array and the content area, so that
+/// the page's bytes are those SQLite leaves. With one or two freeblocks
+/// and at most `max_frag` fragment bytes, the cells above each freeblock
+/// move down over it as they lie (one move per block, the pointers to
+/// them shifted, no cell sized; the fragment count stays); otherwise the
+/// cells are repacked in pointer order ([`repack`]). `max_frag` is what
+/// SQLite's allocateSpace passes: at most 4, and no more than the free
+/// bytes the new cell and its pointer leave. `false`, the page untouched,
+/// where SQLite reports the page corrupt (checked before anything moves).
+pub(super) fn defragment_page(d: &mut [u8], h: &page::PageHeader, usable: usize, free: usize, max_frag: usize) -> bool {
+    let hoff = h.offset;
+    let ptr_base = hoff + h.kind.header_size();
+    let first = ptr_base + 2 * h.ncells;
+    let frag = usize::from(d[hoff + 7]);
+    let top = get_u16(d, hoff + 5);
+    if frag <= max_frag {
+        let f1 = get_u16(d, hoff + 1);
+        if f1 != 0 {
+            if f1 + 4 > usable {
+                return false;
+            }
+            let f2 = get_u16(d, f1);
+            if f2 + 4 > usable {
+                return false;
+            }
+            if f2 == 0 || get_u16(d, f2) == 0 {
+                let sz = get_u16(d, f1 + 2);
+                let sz2 = if f2 == 0 { 0 } else { get_u16(d, f2 + 2) };
+                if top >= f1 || top < first || f1 + sz > if f2 == 0 { usable } else { f2 } || f2 + sz2 > usable {
+                    return false;
+                }
+                let brk = top + sz + sz2;
+                // (SQLite's closing check of the free-byte count.)
+                if frag + brk - first != free {
+                    return false;
+                }
+                if f2 != 0 {
+                    d.copy_within(f1 + sz..f2, f1 + sz + sz2);
+                }
+                d.copy_within(top..f1, brk);
+                for at in (ptr_base..first).step_by(2) {
+                    let pc = get_u16(d, at);
+                    if pc < f1 {
+                        page::put_u16(d, at, pc + sz + sz2);
+                    } else if pc < f2 {
+                        page::put_u16(d, at, pc + sz2);
+                    }
+                }
+                d[first..brk].fill(0);
+                d[hoff + 1..hoff + 3].fill(0);
+                page::put_u16(d, hoff + 5, brk);
+                return true;
+            }
+        }
+    }
+    let Some(cells) = cell_extents(d, h, usable) else { return false };
+    let used: usize = cells.iter().map(|&(_, len)| len).sum();
+    if usable - used < top.max(first) || usable - used - first != free {
+        return false;
+    }
+    repack(d, h, &cells, usable);
+    true
 }
 
 /// Move the cells `cells` (from [`cell_extents`], in pointer order)

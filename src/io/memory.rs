@@ -210,6 +210,9 @@ impl File for MemFile {
         let n = self.data.read_into(offset, &mut buf);
         Ok(Completion::ready(Ok(CompletionResult { bytes: n, buffer: Some(buf) })))
     }
+    fn read_now(&self, offset: u64, buf: &mut [u8]) -> Option<Result<usize>> {
+        Some(Ok(self.data.read_into(offset, buf)))
+    }
     fn write(&self, offset: u64, buf: Buffer) -> Result<Completion> {
         self.data.write_at(offset, &buf);
         Ok(Completion::ready(Ok(CompletionResult { bytes: buf.len(), buffer: Some(buf) })))

@@ -297,13 +297,15 @@ pub trait File: Send + Sync {
     /// no waiting: the bytes are in the OS page cache and no write or
     /// truncate of the file is in flight (io_uring: `preadv2` with
     /// `RWF_NOWAIT`; a plain `pread` on tmpfs and ramfs, which refuse
-    /// that flag and hold every byte in memory). For the header a read transaction reads at its
-    /// start, which would otherwise make every transaction of an async
-    /// connection suspend once even on cached data. `None`: not answered
-    /// here; use [`File::read`]. Backends that simulate latency keep the
-    /// default (`None`). The result is that of a read (`bytes` read, the
-    /// rest of the `len`-byte buffer zero).
-    fn read_now(&self, _offset: u64, _len: usize) -> Option<Result<CompletionResult>> {
+    /// that flag and hold every byte in memory; the `sync` backend: the
+    /// `pread` its [`File::read`] makes). For the header a read
+    /// transaction reads at its start, which would otherwise make every
+    /// transaction of an async connection suspend once even on cached
+    /// data, and cost every transaction a buffer and a completion. Reads
+    /// into `buf`, the caller's; the number of bytes read, the rest of
+    /// `buf` zero-filled. `None`: not answered here; use [`File::read`].
+    /// Backends that simulate latency keep the default (`None`).
+    fn read_now(&self, _offset: u64, _buf: &mut [u8]) -> Option<Result<usize>> {
         None
     }
     /// [`File::size`] as a request (ordered like a read): the completion's

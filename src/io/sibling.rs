@@ -58,6 +58,9 @@ pub struct Siblings {
     /// Its key in [`DIRS`] (`None`: not shared).
     key: Option<(u64, u64)>,
     name: Vec<u8>,
+    /// Whether `name` can name a file (it has no NUL byte: checked once
+    /// here, not on every probe).
+    named: bool,
 }
 
 impl Siblings {
@@ -82,8 +85,9 @@ impl Siblings {
         // SAFETY: `fd` is a fresh descriptor nobody else owns.
         let fresh = unsafe { OwnedFd::from_raw_fd(fd) };
         let name = super::os_path::to_bytes(name).into_owned();
+        let named = !name.contains(&0);
         let Some(key) = dir_key(&fresh) else {
-            return Some(Siblings { dir: Arc::new(fresh), key: None, name });
+            return Some(Siblings { dir: Arc::new(fresh), key: None, name, named });
         };
         let mut dirs = DIRS.lock().unwrap_or_else(|p| p.into_inner());
         let dirs = dirs.get_or_insert_with(HashMap::new);
@@ -96,14 +100,14 @@ impl Siblings {
                 d
             }
         };
-        Some(Siblings { dir, key: Some(key), name })
+        Some(Siblings { dir, key: Some(key), name, named })
     }
 
     /// Whether `<name><suffix>` exists beside the file (non-empty for
     /// `-journal` and `-wal`, as [`super::IoBackend::exists`] counts).
     pub fn exists(&self, suffix: &str) -> bool {
         // (A name with a NUL byte names no file: CString would refuse it.)
-        if self.name.contains(&0) || suffix.as_bytes().contains(&0) {
+        if !self.named || suffix.bytes().any(|b| b == 0) {
             return false;
         }
         let needs_content = suffix.ends_with("-journal") || suffix.ends_with("-wal");

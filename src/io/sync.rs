@@ -60,23 +60,34 @@ impl SyncFile {
     }
 }
 
+/// Read `buf.len()` bytes at `offset` (fewer at the end of the file, the
+/// rest of `buf` zero-filled): the number read.
+fn read_into(f: &std::fs::File, offset: u64, buf: &mut [u8]) -> Result<usize> {
+    let mut done = 0;
+    while done < buf.len() {
+        match f.read_at(&mut buf[done..], offset + done as u64) {
+            Ok(0) => break,
+            Ok(n) => done += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(_) => return Err(io_err(SQLITE_IOERR_READ)),
+        }
+    }
+    buf[done..].fill(0);
+    Ok(done)
+}
+
 impl File for SyncFile {
     fn has_moved(&self) -> Result<bool> {
         Ok(!self.delete_on_close && !self.path.is_empty() && super::path_has_moved(&self.path, self.dev, self.ino))
     }
     fn read(&self, offset: u64, mut buf: Buffer) -> Result<Completion> {
         let f = self.fs()?;
-        let mut done = 0;
-        while done < buf.len() {
-            match f.read_at(&mut buf[done..], offset + done as u64) {
-                Ok(0) => break,
-                Ok(n) => done += n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(_) => return Ok(Completion::ready(Err(io_err(SQLITE_IOERR_READ)))),
-            }
-        }
-        buf[done..].fill(0);
-        Ok(Completion::ready(Ok(CompletionResult { bytes: done, buffer: Some(buf) })))
+        let r = read_into(f, offset, &mut buf);
+        Ok(Completion::ready(r.map(|done| CompletionResult { bytes: done, buffer: Some(buf) })))
+    }
+
+    fn read_now(&self, offset: u64, buf: &mut [u8]) -> Option<Result<usize>> {
+        Some(self.fs().and_then(|f| read_into(f, offset, buf)))
     }
 
     fn write(&self, offset: u64, buf: Buffer) -> Result<Completion> {

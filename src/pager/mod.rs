@@ -153,6 +153,10 @@ pub enum PagerState {
     Write,
 }
 
+/// The database file's first 100 bytes, as a read transaction reads them
+/// (zero past the end of a shorter file).
+type HeaderBytes = [u8; 100];
+
 /// Steps of opening a read transaction.
 #[derive(Debug)]
 enum ReadStep {
@@ -168,9 +172,9 @@ enum ReadStep {
     },
     Recover(recovery::RecoveryStep),
     ReadHeader(Completion),
-    /// Header read; the WAL read transaction (maybe a WAL recovery) is
-    /// under way.
-    Header(usize, Buffer),
+    /// Header read (this many bytes); the WAL read transaction (maybe a
+    /// WAL recovery) is under way.
+    Header(usize, HeaderBytes),
     /// WAL read lock held on a snapshot whose log has no frames: the
     /// header read again, now that no checkpoint can change the file.
     WalHeader(Completion),

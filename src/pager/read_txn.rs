@@ -4,9 +4,9 @@
 //! and ending them. Resumable: the probes are submitted together and
 //! `ReadStep` (`mod.rs`, a field of the pager) records how far opening got.
 
-use super::{busy, checked_db_size, header, Pager, PagerState, ReadStep};
+use super::{busy, checked_db_size, header, HeaderBytes, Pager, PagerState, ReadStep};
 use crate::error::Result;
-use crate::io::{Buffer, Completion, LockLevel};
+use crate::io::{Buffer, Completion, CompletionResult, LockLevel};
 use crate::{IoPoll, Poll};
 
 impl Pager {
@@ -61,7 +61,7 @@ impl Pager {
                             // (A journal kept in exclusive mode is this
                             // connection's, its header zeroed: not probed.)
                             let journal = if self.journal_kept {
-                                Completion::ready(Ok(crate::io::CompletionResult { bytes: 0, buffer: None }))
+                                Completion::ready(Ok(CompletionResult { bytes: 0, buffer: None }))
                             } else {
                                 self.probe_beside("-journal")?
                             };
@@ -72,7 +72,7 @@ impl Pager {
                             continue;
                         }
                     }
-                    self.read_step = Some(self.submit_header_read()?);
+                    self.read_step = Some(self.header_step()?);
                 }
                 Some(ReadStep::Probe { journal, header, size, wal }) => {
                     if !journal.is_done() || !header.is_done() || !size.is_done() || wal.as_ref().is_some_and(|c| !c.is_done()) {
@@ -90,21 +90,21 @@ impl Pager {
                         self.wal_probe = Some(c.take()?.bytes > 0);
                     }
                     self.size_probe = Some(size.take()?.bytes as u64);
-                    let res = header.take()?;
-                    self.read_step = Some(ReadStep::Header(res.bytes, res.buffer.unwrap_or_default()));
+                    let (bytes, buf) = header_of(header.take()?);
+                    self.read_step = Some(ReadStep::Header(bytes, buf));
                 }
                 Some(ReadStep::Recover(step)) => match self.step_recovery(step)? {
                     Poll::Pending => return Ok(Poll::Pending),
                     Poll::Ready(Some(next)) => self.read_step = Some(ReadStep::Recover(next)),
-                    Poll::Ready(None) => self.read_step = Some(self.submit_header_read()?),
+                    Poll::Ready(None) => self.read_step = Some(self.header_step()?),
                 },
                 Some(ReadStep::ReadHeader(c)) => {
                     if !c.is_done() {
                         self.read_step = Some(ReadStep::ReadHeader(c));
                         return Ok(Poll::Pending);
                     }
-                    let res = c.take()?;
-                    self.read_step = Some(ReadStep::Header(res.bytes, res.buffer.unwrap_or_default()));
+                    let (bytes, buf) = header_of(c.take()?);
+                    self.read_step = Some(ReadStep::Header(bytes, buf));
                 }
                 Some(ReadStep::Header(bytes, buf)) => {
                     if self.load_header(bytes, &buf)?.is_pending() {
@@ -164,19 +164,26 @@ impl Pager {
         } else {
             None
         };
-        let header = self.header_read()?;
-        if journal || !header.is_done() {
-            let answered = |b: bool| Completion::ready(Ok(crate::io::CompletionResult { bytes: b as usize, buffer: None }));
-            return Ok(Some(ReadStep::Probe { journal: answered(journal), header, size: self.file.size_request()?, wal: wal.map(answered) }));
-        }
-        let header = header.take()?;
+        let mut buf = [0; 100];
+        let bytes = match self.file.read_now(0, &mut buf) {
+            Some(r) if !journal => r?,
+            now => {
+                // (A journal to look at, or a header read to wait for.)
+                let header = match now {
+                    Some(r) => Completion::ready(r.map(|bytes| CompletionResult { bytes, buffer: Some(Buffer::from_vec(buf.to_vec())) })),
+                    None => self.file.read(0, Buffer::zeroed(100))?,
+                };
+                let answered = |b: bool| Completion::ready(Ok(CompletionResult { bytes: b as usize, buffer: None }));
+                return Ok(Some(ReadStep::Probe { journal: answered(journal), header, size: self.file.size_request()?, wal: wal.map(answered) }));
+            }
+        };
         // (The header came at once: no write or truncate of the file is
         // in flight, so its size is as current.)
         self.size_probe = Some(self.file.size()?);
         if let Some(w) = wal {
             self.wal_probe = Some(w);
         }
-        Ok(Some(ReadStep::Header(header.bytes, header.buffer.unwrap_or_default())))
+        Ok(Some(ReadStep::Header(bytes, buf)))
     }
 
     /// Whether this database's path + `suffix` (`-journal`, `-wal`)
@@ -189,22 +196,29 @@ impl Pager {
         }
     }
 
-    fn submit_header_read(&self) -> Result<ReadStep> {
-        Ok(ReadStep::ReadHeader(self.header_read()?))
+    /// The step reading the header: [`ReadStep::Header`] when the
+    /// backend answers at once ([`crate::io::File::read_now`]: no buffer
+    /// or completion allocated, and cached data costs an async
+    /// transaction no suspension), else the request's.
+    fn header_step(&self) -> Result<ReadStep> {
+        let mut buf = [0; 100];
+        Ok(match self.file.read_now(0, &mut buf) {
+            Some(r) => ReadStep::Header(r?, buf),
+            None => ReadStep::ReadHeader(self.file.read(0, Buffer::zeroed(100))?),
+        })
     }
 
-    /// The 100-byte header read of a read transaction: answered at once
-    /// when the backend can do so without waiting ([`crate::io::File::read_now`]:
-    /// cached data then costs an async transaction no suspension), else a
-    /// request.
+    /// The 100-byte header read as a request, answered at once when the
+    /// backend can (as in [`Pager::header_step`]).
     fn header_read(&self) -> Result<Completion> {
-        match self.file.read_now(0, 100) {
-            Some(r) => Ok(Completion::ready(r)),
-            None => self.file.read(0, Buffer::zeroed(100)),
+        let mut buf = Buffer::zeroed(100);
+        match self.file.read_now(0, &mut buf) {
+            Some(r) => Ok(Completion::ready(r.map(|bytes| CompletionResult { bytes, buffer: Some(buf) }))),
+            None => self.file.read(0, buf),
         }
     }
 
-    fn load_header(&mut self, bytes: usize, buf: &[u8]) -> IoPoll<()> {
+    fn load_header(&mut self, bytes: usize, buf: &HeaderBytes) -> IoPoll<()> {
         // (An empty file reads no bytes; its size is asked only when the
         // log does not give the database size.)
         let info = if bytes == 0 { None } else { Some(header::parse(buf)?) };
@@ -217,7 +231,7 @@ impl Pager {
             Some(probed) => probed,
             None => self.file.size()?,
         };
-        if bytes == 0 || file_size == 0 {
+        let Some(info) = info.filter(|_| file_size > 0) else {
             self.db_size = 0;
             if self.last_change_counter.is_some() {
                 self.note_foreign_commit();
@@ -225,8 +239,7 @@ impl Pager {
             }
             self.last_change_counter = None;
             return Ok(Poll::Ready(()));
-        }
-        let info = header::parse(buf)?;
+        };
         self.header_read_only = info.write_version > 2;
         if info.page_size != self.page_size || info.reserved != self.reserved {
             self.page_size = info.page_size;
@@ -296,4 +309,14 @@ impl Pager {
         }
         Ok(())
     }
+}
+
+/// A header read's bytes as [`ReadStep::Header`] keeps them.
+fn header_of(res: CompletionResult) -> (usize, HeaderBytes) {
+    let mut buf = [0; 100];
+    if let Some(b) = &res.buffer {
+        let n = b.len().min(100);
+        buf[..n].copy_from_slice(&b[..n]);
+    }
+    (res.bytes.min(100), buf)
 }

@@ -3,7 +3,7 @@
 //! unchanged. Tests use the watcher to run other work at a precise point
 //! of a commit or checkpoint (`sql_super_journal`, `wal_checkpoint_restart`).
 
-use ringlite::io::{Buffer, Completion, CompletionResult, File, FileHint, FileKind, FileModes, IoBackend, LockLevel, OpenOptions, ShmRegion};
+use ringlite::io::{Buffer, Completion, File, FileHint, FileKind, FileModes, IoBackend, LockLevel, OpenOptions, ShmRegion};
 use ringlite::Result;
 use std::sync::Arc;
 
@@ -75,8 +75,8 @@ impl<W: MainDbWatcher> File for WatchedFile<W> {
     fn size(&self) -> Result<u64> {
         self.0.size()
     }
-    fn read_now(&self, offset: u64, len: usize) -> Option<Result<CompletionResult>> {
-        self.0.read_now(offset, len)
+    fn read_now(&self, offset: u64, buf: &mut [u8]) -> Option<Result<usize>> {
+        self.0.read_now(offset, buf)
     }
     fn size_request(&self) -> Result<Completion> {
         self.0.size_request()

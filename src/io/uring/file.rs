@@ -159,20 +159,19 @@ impl File for UringFile {
         self.submit(Op::Write { buf, offset, done: 0 })
     }
 
-    fn read_now(&self, offset: u64, len: usize) -> Option<Result<crate::io::CompletionResult>> {
+    fn read_now(&self, offset: u64, buf: &mut [u8]) -> Option<Result<usize>> {
         let mode = self.read_now.load(Ordering::Relaxed);
         if mode == ReadNow::Never as u8 || self.shared.ring().size_may_change(self.handle.id) {
             return None;
         }
         let flags = if mode == ReadNow::Memory as u8 { 0 } else { libc::RWF_NOWAIT };
         let fd = self.handle.std_file().ok()?.as_raw_fd();
-        let mut buf = vec![0u8; len];
         let mut done = 0;
-        while done < len {
+        while done < buf.len() {
             let rest = &mut buf[done..];
             let iov = libc::iovec { iov_base: rest.as_mut_ptr().cast(), iov_len: rest.len() };
-            // SAFETY: one iovec describing memory of `buf` we own, alive
-            // and unaliased for the call.
+            // SAFETY: one iovec describing memory of `buf`, borrowed
+            // mutably and so alive and unaliased for the call.
             let r = unsafe { libc::preadv2(fd, &iov, 1, (offset + done as u64) as libc::off_t, flags) };
             if r == 0 {
                 break;
@@ -187,7 +186,8 @@ impl File for UringFile {
             }
             done += r as usize;
         }
-        Some(Ok(crate::io::CompletionResult { bytes: done, buffer: Some(Buffer::from_vec(buf)) }))
+        buf[done..].fill(0);
+        Some(Ok(done))
     }
 
     fn sync(&self, data_only: bool) -> Result<Completion> {
