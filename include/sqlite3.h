@@ -4080,7 +4080,9 @@ int sqlite3_create_module(sqlite3 *db, const char *zName, const struct sqlite3_m
 
 /*
  `sqlite3_create_module_v2`: the destructor runs when the module is
- replaced, dropped or the connection closes (or at once on failure).
+ replaced, dropped or the connection closes (or at once on failure). A
+ NULL module drops the module of that name; the client data passed with
+ it is never destroyed.
  */
 int sqlite3_create_module_v2(sqlite3 *db, const char *zName, const struct sqlite3_module *p, void *pClientData, void (*xDestroy)(void*));
 

@@ -56,7 +56,25 @@ pub unsafe extern "C" fn sqlite3_step(pStmt: *mut sqlite3_stmt) -> c_int {
             }
             let outer = db.current_stmt.replace(pStmt);
             let stmt = &mut s.stmt;
-            let r = Stepping::during(db, pStmt, || db.with_conn(|c| stmt.step(c))).and_then(|r| r);
+            // A statement about to start is compiled again if the schema or
+            // a registry changed since prepare; one naming a collation that
+            // is now unknown gives `sqlite3_collation_needed`'s callback its
+            // chance and is stepped again, as SQLite's reprepare does
+            // (once per missing name, as in prepare).
+            let starting = !stmt.busy();
+            let mut asked: Vec<String> = Vec::new();
+            let r = loop {
+                let r = Stepping::during(db, pStmt, || db.with_conn(|c| stmt.step(c))).and_then(|r| r);
+                if let (Err(e), true) = (&r, starting) {
+                    if let Some(name) = e.message.strip_prefix("no such collation sequence: ") {
+                        if !asked.iter().any(|n| n == name) && crate::collation::ask_for_collation(db, s.db, name) {
+                            asked.push(name.to_string());
+                            continue;
+                        }
+                    }
+                }
+                break r;
+            };
             db.current_stmt.set(outer);
             match r {
                 Ok(StepResult::Row) => {

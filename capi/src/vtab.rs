@@ -439,14 +439,10 @@ unsafe fn register(db: *mut sqlite3, zName: *const c_char, p: *const sqlite3_mod
             return crate::error::misuse();
         }
         let name = CStr::from_ptr(zName).to_string_lossy().into_owned();
-        let module: Option<Arc<dyn Module>> = if p.is_null() {
-            if let Some(x) = destroy {
-                x(aux);
-            }
-            None
-        } else {
-            Some(Arc::new(CModule { db, module: p, aux, destroy }))
-        };
+        // A NULL module drops the module of that name (destroying its own
+        // client data); the client data passed with it is not SQLite's to
+        // destroy (APSW passes NULL there, and its destructor reads it).
+        let module: Option<Arc<dyn Module>> = if p.is_null() { None } else { Some(Arc::new(CModule { db, module: p, aux, destroy })) };
         let r = d.with_conn(|c| c.create_module(&name, module)).and_then(|r| r);
         crate::error::finish(d, r)
     }
@@ -466,7 +462,9 @@ pub unsafe extern "C" fn sqlite3_create_module(db: *mut sqlite3, zName: *const c
 }
 
 /// `sqlite3_create_module_v2`: the destructor runs when the module is
-/// replaced, dropped or the connection closes (or at once on failure).
+/// replaced, dropped or the connection closes (or at once on failure). A
+/// NULL module drops the module of that name; the client data passed with
+/// it is never destroyed.
 #[no_mangle]
 pub unsafe extern "C" fn sqlite3_create_module_v2(
     db: *mut sqlite3,

@@ -65,6 +65,9 @@ pub struct ScopeItem {
     /// The view or CTE this item reads (`name` may be an alias of it):
     /// legacy full column names are TABLE.COLUMN with its name.
     pub object_name: Option<String>,
+    /// The database of the view this item reads: as in SQLite (whose
+    /// FROM item keeps a view's schema), `db.view.column` names it.
+    pub view_db: Option<usize>,
 }
 
 /// A resolved column reference.
@@ -177,7 +180,7 @@ pub fn resolve_in(scopes: &mut [Scope], db: Option<usize>, qualifier: Option<&st
                     continue;
                 }
             }
-            if db.is_some_and(|d| item.table.is_empty() || item.db != d) {
+            if db.is_some_and(|d| if item.table.is_empty() { item.view_db != Some(d) } else { item.db != d }) {
                 continue;
             }
             if let Some((col, visible_col)) = column_of(item, name) {

@@ -370,6 +370,38 @@ impl Gen {
 }
 
 /// Rows sorted (the generated queries' order is not always defined).
+/// `schema.view.column` names a view's column whatever the view's body
+/// (SQLAlchemy writes three-part names for views in attached schemas): a
+/// view read as a subquery keeps its database, as SQLite's FROM item does;
+/// a CTE has none.
+#[test]
+fn three_part_names_reach_views_read_as_subqueries() {
+    check_each_unordered(
+        "attach ':memory:' as s;
+create table s.t(id integer primary key, name text, value int);
+insert into s.t values (1,'a',100),(2,'b',200),(3,'c',300);
+create view s.vw as select t.id, t.name from s.t where t.value > 100;
+create view s.vo as select id from t order by id limit 5;
+create view s.vd as select distinct name from t;
+create table m(id); insert into m values (2);
+create view vm as select id from m where id > 0;",
+        &[
+            "select s.vw.id, s.vw.name from s.vw order by s.vw.id",
+            "select id from s.vw where s.vw.id > 2",
+            "select s.vw.id from s.vw order by 1",
+            "select s.vo.id from s.vo",
+            "select s.vd.name from s.vd",
+            "select main.vm.id from vm",
+            "select main.vm.id from main.vm join s.vw on s.vw.id = main.vm.id",
+            "select s.vw.* from s.vw",
+            // The wrong schema, and an alias, do not name the view.
+            "select main.vw.id from s.vw",
+            "select s.x.id from s.vw as x",
+            "with c as (select 1 as a) select main.c.a from c",
+        ],
+    );
+}
+
 fn sorted(mut o: Vec<crate::sql_common::Outcome>) -> Vec<crate::sql_common::Outcome> {
     for x in o.iter_mut() {
         if let crate::sql_common::Outcome::Rows { rows, .. } = x {

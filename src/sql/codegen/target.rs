@@ -96,6 +96,7 @@ pub fn target_scope(table: &Table, alias: Option<String>, cursor: i32) -> Scope 
             has_rowid: table.without_rowid.is_none(),
             using: Vec::new(),
             object_name: None,
+            view_db: None,
         }],
         correlated: false,
     }

@@ -204,6 +204,7 @@ impl<'b> Compiler<'_> {
             has_rowid: table.without_rowid.is_none(),
             using: Vec::new(),
             object_name: None,
+            view_db: None,
         };
         let scope = self.names.scopes.last_mut().unwrap();
         scope.items.push(item);

@@ -117,7 +117,8 @@ pub struct IndexInfo {
 
 impl IndexInfo {
     /// A question with these inputs and SQLite's default answer (no
-    /// constraint used, cost 5e98... as SQLite initialises it).
+    /// constraint used, cost SQLITE_BIG_DBL / 2 = 5e98 and 25 rows, as
+    /// SQLite initialises it: a module that sets no cost sees that value).
     pub fn new(constraints: Vec<IndexConstraint>, order_by: Vec<IndexOrderBy>, col_used: u64) -> IndexInfo {
         let n = constraints.len();
         IndexInfo {
@@ -127,7 +128,7 @@ impl IndexInfo {
             idx_num: 0,
             idx_str: None,
             order_by_consumed: false,
-            estimated_cost: f64::MAX / 2.0,
+            estimated_cost: 1e99 / 2.0,
             estimated_rows: 25,
             idx_flags: 0,
             col_used,

@@ -138,6 +138,7 @@ impl Compiler<'_> {
                 has_rowid: table.without_rowid.is_none(),
                 using: Vec::new(),
                 object_name: None,
+                view_db: None,
             });
         }
         Some(scope)

@@ -314,7 +314,7 @@ impl<'b> Compiler<'_> {
                     self.frame.ctes.extend(hidden);
                     self.expansion.expanding.pop();
                     if r.is_ok() {
-                        self.name_last_item_object(&name);
+                        self.name_last_item_object(&name, None);
                     }
                     return r;
                 }
@@ -444,7 +444,7 @@ impl<'b> Compiler<'_> {
                     self.names.home_db = home;
                     self.expansion.expanding.pop();
                     if r.is_ok() {
-                        self.name_last_item_object(&table.name);
+                        self.name_last_item_object(&table.name, Some(table.db));
                     }
                     return r;
                 }
@@ -467,6 +467,7 @@ impl<'b> Compiler<'_> {
                     has_rowid: table.without_rowid.is_none(),
                     using: Vec::new(),
                     object_name: None,
+                    view_db: None,
                 };
                 let scope = self.names.scopes.last_mut().unwrap();
                 scope.items.push(item);
@@ -608,6 +609,7 @@ impl<'b> Compiler<'_> {
             has_rowid: false,
             using: Vec::new(),
             object_name: None,
+            view_db: None,
         };
         let scope = self.names.scopes.last_mut().unwrap();
         scope.items.push(item);
@@ -677,6 +679,7 @@ impl<'b> Compiler<'_> {
             has_rowid: false,
             using: Vec::new(),
             object_name: None,
+            view_db: None,
         };
         let scope = self.names.scopes.last_mut().expect("a FROM clause opens in a scope");
         scope.items.push(item);

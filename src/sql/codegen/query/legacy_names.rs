@@ -50,10 +50,12 @@ impl Compiler<'_> {
         }
     }
 
-    /// Record that the FROM item just opened reads view or CTE `name`.
-    pub(in crate::sql::codegen) fn name_last_item_object(&mut self, name: &str) {
+    /// Record that the FROM item just opened reads view or CTE `name`
+    /// (a view: of database `view_db`).
+    pub(in crate::sql::codegen) fn name_last_item_object(&mut self, name: &str, view_db: Option<usize>) {
         if let Some(it) = self.names.scopes.last_mut().and_then(|s| s.items.last_mut()) {
             it.object_name = Some(name.to_string());
+            it.view_db = view_db;
         }
     }
 

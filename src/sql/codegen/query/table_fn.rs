@@ -156,6 +156,7 @@ impl<'b> Compiler<'_> {
             has_rowid: true,
             using: Vec::new(),
             object_name: None,
+            view_db: None,
         };
         let scope = self.names.scopes.last_mut().unwrap();
         scope.items.push(item);
