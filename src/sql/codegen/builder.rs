@@ -4,7 +4,8 @@
 //!
 //! Invariants: a label is a negative number `-1 - n` until `finish`
 //! replaces every use (P2 of jumping opcodes; P1/P2/P3 of `Jump`) by the
-//! address it was bound to (checked: program_jumps_resolved). A hoisted
+//! address it was bound to (checked: program_jumps_resolved), and it is
+//! bound once (checked: label_bound_once). A hoisted
 //! constant's register is written only by its load in the prologue
 //! (`Compiler::end_program` places the loads there); `finish` refuses a
 //! builder still holding loads it never placed (checked:
@@ -122,6 +123,8 @@ impl Builder {
     #[inline(never)]
     pub fn bind(&mut self, l: Label) {
         let here = self.insns.len();
+        // invariant: label_bound_once
+        debug_assert!(self.labels[(-l - 1) as usize].is_none_or(|a| a == here), "label {l} bound twice");
         self.labels[(-l - 1) as usize] = Some(here);
     }
 
