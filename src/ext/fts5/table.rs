@@ -830,6 +830,17 @@ impl VTabCursor for Fts5Cursor {
             // (Where an auxiliary function's lookup by this id starts.)
             // invariant: fts5_cursor_registered
             debug_assert!(lock(cursors()).get(&self.id).is_some_and(|s| Arc::ptr_eq(s, &self.shared)), "fts5 cursor {} not registered", self.id);
+            #[cfg(debug_assertions)]
+            {
+                let s = lock(&self.shared);
+                let on_row = match (&s.row, &s.flat) {
+                    (Some(r), _) => r.rowid == self.rowid_of(k),
+                    (None, Some((_, at))) => *at == k,
+                    (None, None) => false,
+                };
+                // invariant: fts5_shared_row
+                debug_assert!(on_row, "fts5 cursor {}'s shared row is not the one it is on", self.id);
+            }
             return Ok(Value::Integer(self.id));
         }
         if !matches!(self.rank_fn, super::rank::RankFn::Bm25(_)) {
