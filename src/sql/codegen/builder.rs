@@ -38,6 +38,11 @@ pub struct Builder {
     /// one for the same address replaces an earlier; `finish` drops those
     /// of instructions no longer there).
     comments: Vec<(u32, Box<str>)>,
+    /// Debug builds: loops opened into this program and not closed yet
+    /// (`query/nested_loops.rs`; a scratch builder thrown away takes its
+    /// count with it).
+    #[cfg(debug_assertions)]
+    pub open_loops: usize,
 }
 
 // `add`, `add4`, `label` and `bind` are called from about 2,000 places in
@@ -159,6 +164,9 @@ impl Builder {
 
     /// Resolve labels and produce the program.
     pub fn finish(mut self, mut prog: Program) -> Result<Program> {
+        // invariant: loops_closed
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(self.open_loops, 0, "a program ends with loops still open");
         prog.compile_checkpoints = (self.labels.len() / 100) as u32;
         // invariant: builder_constants_placed
         if !self.constants.is_empty() {

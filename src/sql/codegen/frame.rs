@@ -139,10 +139,6 @@ pub struct FrameState {
     /// (2) or a generated column (3): `Function` instructions carry it in
     /// P1 (see `vdbe::func::pure_context_name`).
     pub pure_context: i32,
-    /// Debug builds: loops `open_loops_with` opened that `close_loops`
-    /// has not closed yet (`query/nested_loops.rs`).
-    #[cfg(debug_assertions)]
-    pub open_loops: usize,
 }
 
 impl FrameState {
@@ -174,7 +170,6 @@ impl FrameState {
             dml_target,
             internal_rowid_read,
             pure_context,
-            open_loops,
         } = self;
         agg_regs.is_empty()
             && *agg_scope_depth == 0
@@ -199,6 +194,5 @@ impl FrameState {
             && dml_target.is_none()
             && !internal_rowid_read
             && *pure_context == 0
-            && *open_loops == 0
     }
 }

@@ -95,7 +95,7 @@ impl<'b> Compiler<'_> {
         self.stmt.using_leaves.truncate(leaves);
         #[cfg(debug_assertions)]
         if let Ok((loops, _)) = &r {
-            self.frame.open_loops += loops.len();
+            self.b.open_loops += loops.len();
         }
         r
     }
@@ -564,8 +564,8 @@ impl<'b> Compiler<'_> {
         #[cfg(debug_assertions)]
         {
             // invariant: loops_closed
-            debug_assert!(self.frame.open_loops >= n, "closing {n} loops of {} open", self.frame.open_loops);
-            self.frame.open_loops -= n;
+            debug_assert!(self.b.open_loops >= n, "closing {n} loops of {} open", self.b.open_loops);
+            self.b.open_loops -= n;
         }
         for (i, l) in loops.into_iter().rev().enumerate() {
             if let Some(sub) = &l.right_sub {
