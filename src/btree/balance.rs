@@ -24,7 +24,8 @@
 //! btree_node_fits).
 //!
 //! Invariant: key order is preserved: a divider is greater than or equal
-//! to every key on its left.
+//! to every key on its left (checked: balance_divider_order), in a table
+//! tree whose pooled cells were in order (a damaged page's may not be).
 //!
 //! Siblings keep their page numbers where possible (surplus pages go to
 //! the freelist, extra pages come from the allocator).
@@ -114,6 +115,10 @@ impl Btree {
 
     fn collapse_root(&mut self, root: Pgno, child: Pgno) -> Result<()> {
         let child_node = self.read_node(child)?;
+        // (An empty child always fits: a tree emptied by deletes ends as a
+        // lone root leaf.)
+        // invariant: empty_tree_lone_root
+        debug_assert!(!child_node.cells.is_empty() || page::fits(&child_node, root, self.usable()));
         if page::fits(&child_node, root, self.usable()) {
             self.write_node(root, &child_node)?;
             self.free_page(child)?;
@@ -416,6 +421,8 @@ impl Btree {
             }
             self.write_cells(pg, kind, chunk, right)?;
         }
+        #[cfg(debug_assertions)]
+        debug_divider_order(kind, &pool, &bounds, &dividers, usable);
         drop(pool);
         let last_pg = new_pgnos[k - 1];
         // The parent: old dividers out, new ones in, last slot re-pointed.
@@ -487,6 +494,32 @@ impl Btree {
         }
         super::page_check::debug_check(data, pgno, usable);
         self.ptrmap_note_page(pgno)
+    }
+}
+
+/// Debug builds: in a table tree, each new divider is at least every
+/// rowid dealt to the page on its left and below every rowid of the page
+/// on its right, when the pooled cells were in order (a damaged page's
+/// may not be: reading it reports that).
+#[cfg(debug_assertions)]
+fn debug_divider_order(kind: PageKind, pool: &[&[u8]], bounds: &[usize], dividers: &[Vec<u8>], usable: u32) {
+    if !kind.is_table() {
+        return;
+    }
+    let rowid = |k: PageKind, c: &[u8]| cell::parse_unchecked(k, c, usable).map(|i| i.rowid).ok();
+    let keys: Option<Vec<i64>> = pool.iter().map(|c| rowid(kind, c)).collect();
+    let Some(keys) = keys else { return };
+    let separated = kind != PageKind::TableLeaf;
+    if keys.windows(2).any(|w| w[0] > w[1] || (!separated && w[0] == w[1])) {
+        return;
+    }
+    let mut at = 0;
+    for (j, &len) in bounds.iter().enumerate().take(dividers.len()) {
+        let left = &keys[at..at + len];
+        at += len + usize::from(separated);
+        let Some(div) = rowid(PageKind::TableInterior, &dividers[j]) else { continue };
+        // invariant: balance_divider_order
+        debug_assert!(left.iter().all(|&k| k <= div) && keys.get(at).is_none_or(|&k| k > div || separated), "divider {div} out of order with its pages");
     }
 }
 

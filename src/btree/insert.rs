@@ -16,7 +16,8 @@
 //!
 //! Invariant: a replaced cell's old overflow chain is freed before the new
 //! cell is built, so the pages can be reused at once (except for a chain
-//! written ahead of its cell, `overflow.rs`: the new chain exists first).
+//! written ahead of its cell, `overflow.rs`: the new chain exists first)
+//! (checked: overflow_chain_freed).
 //! A payload ([`Payload`]) may end in zeros it does not store; such a cell
 //! is always built (never written straight into the page).
 

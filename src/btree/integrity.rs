@@ -15,7 +15,7 @@
 //! (SQLite's: which tree meets a page used twice first decides where the
 //! second reference is reported).
 //!
-//! Invariant: the check only reads; it loads every page it can reach
+//! Invariant: the check only reads (checked: integrity_reads_only); it loads every page it can reach
 //! first through a resumable, lenient [`Walk`] (so it can return `Pending`
 //! like anything else), and fetches what that walk could not reach by
 //! failing the attempt and starting again.
@@ -117,7 +117,14 @@ impl Btree {
             Ok(Poll::Ready(())) | Err(_) => {}
         }
         self.walk = None;
-        self.run_read(|bt| bt.check_all(roots, max_errors.max(1), records, partial))
+        #[cfg(debug_assertions)]
+        let seq = self.seq;
+        let r = self.run_read(|bt| bt.check_all(roots, max_errors.max(1), records, partial));
+        // (`seq` counts the tree's changes.)
+        // invariant: integrity_reads_only
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(self.seq, seq, "an integrity check changed the B-tree");
+        r
     }
 
     /// `partial`: only some trees are listed (`PRAGMA integrity_check(t)`):

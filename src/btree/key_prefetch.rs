@@ -15,7 +15,8 @@
 //! Invariants: only requests are submitted (pages enter the cache when a
 //! seek fetches them, by the ordinary path; requests never used are
 //! forgotten at the end of the read transaction); a page already cached
-//! or in flight is not requested again; nothing here moves a cursor or
+//! or in flight is not requested again (checked: prefetch_once); nothing
+//! here moves a cursor or
 //! reports an error (a corrupt page is the seek's to report when it gets
 //! there). The VM calls this only after a seek had to wait, so cached data
 //! costs no extra reads and synchronous backends (which never wait) never

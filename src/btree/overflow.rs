@@ -270,8 +270,21 @@ impl Btree {
     /// Free a cell's overflow chain.
     pub(super) fn free_overflow(&mut self, kind: PageKind, cell_bytes: &[u8]) -> Result<()> {
         let info = cell::parse(kind, cell_bytes, self.usable())?;
-        for p in self.overflow_pages(&info)? {
+        let pages = self.overflow_pages(&info)?;
+        #[cfg(debug_assertions)]
+        let before = self.pager.page(1).and_then(|p1| get_u32(p1, crate::pager::header::FREELIST_COUNT)).ok();
+        for &p in &pages {
             self.free_page(p)?;
+        }
+        #[cfg(debug_assertions)]
+        {
+            let after = self.pager.page(1).and_then(|p1| get_u32(p1, crate::pager::header::FREELIST_COUNT)).ok();
+            // invariant: overflow_chain_freed
+            debug_assert!(
+                before.zip(after).is_none_or(|(b, a)| a as usize == b as usize + pages.len()),
+                "a freed overflow chain of {} pages left the freelist count at {after:?} (was {before:?})",
+                pages.len()
+            );
         }
         Ok(())
     }

@@ -15,7 +15,8 @@
 //!
 //! Invariants: the final size is the smallest that holds every page in
 //! use plus the free pages kept, with the pointer-map and PENDING byte
-//! pages it needs; every page cut off is journaled before the cut.
+//! pages it needs; every page cut off is journaled before the cut
+//! (checked: vacuum_final_size, truncate_journaled).
 
 use super::cell::get_u32;
 use super::page::{self, Node, PageKind};
@@ -169,6 +170,11 @@ impl Btree {
             have = below;
             n -= 1;
         }
+        // invariant: vacuum_final_size
+        debug_assert!(
+            self.content_pages_upto(n) >= keep && (n == 1 || self.content_pages_upto(n - 1) < keep),
+            "vacuum end {n} is not the smallest size holding {keep} pages"
+        );
         Ok(n)
     }
 

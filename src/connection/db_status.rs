@@ -24,7 +24,7 @@
 //!   pager counters.
 //!
 //! Invariant: reading changes nothing but what a reset zeroes: the four
-//! pager counters and the spill count.
+//! pager counters and the spill count (checked: db_status_reads_only).
 
 use super::Connection;
 use crate::pager::stats::CacheStat;
@@ -96,6 +96,19 @@ impl Connection {
             let n: u64 = c.state.dbs.iter().map(|d| d.btree.pager().cache_stat(which, reset)).fold(0, u64::wrapping_add);
             n as i64
         };
+        #[cfg(debug_assertions)]
+        let counters = |c: &Connection| -> Vec<u64> {
+            let mut v: Vec<u64> = c
+                .state
+                .dbs
+                .iter()
+                .flat_map(|d| [CacheStat::Hit, CacheStat::Miss, CacheStat::Write, CacheStat::Spill].map(|w| d.btree.pager().cache_stat(w, false)))
+                .collect();
+            v.push(c.state.temp_spill_bytes.load(Ordering::Relaxed));
+            v
+        };
+        #[cfg(debug_assertions)]
+        let before = counters(self);
         let current = match op {
             verb::LOOKASIDE_USED | verb::LOOKASIDE_HIT | verb::LOOKASIDE_MISS_SIZE | verb::LOOKASIDE_MISS_FULL => 0,
             verb::CACHE_USED | verb::CACHE_USED_SHARED => self.state.dbs.iter().map(|d| d.btree.pager().mem_used() as i64).sum(),
@@ -112,6 +125,9 @@ impl Connection {
             }
             _ => return None,
         };
+        // invariant: db_status_reads_only
+        #[cfg(debug_assertions)]
+        debug_assert!(reset || counters(self) == before, "sqlite3_db_status without reset changed a counter");
         // (Every verb's high-water mark is 0 here: SQLite's non-zero ones
         // are the lookaside figures, 0 without lookaside.)
         Some((current, 0))

@@ -7,7 +7,10 @@
 //! name; the opcodes that belong to the file itself go to its
 //! [`crate::io::File`] (see `capi/src/file_control.rs`).
 //!
-//! Invariant: none of these starts, ends or waits on a transaction.
+//! Invariant: none of these leaves a transaction started or ended, nor
+//! waits on one: a header read outside a transaction is a read
+//! transaction begun and ended at once, given up if the file is busy
+//! (checked: fcntl_txn_unchanged).
 
 use super::Connection;
 use crate::btree::{Btree, TxnState};
@@ -23,6 +26,8 @@ fn load_header(bt: &mut Btree) {
         if io.block_on(|| bt.begin_read()).is_ok() {
             let _ = io.block_on(|| bt.rollback());
         }
+        // invariant: fcntl_txn_unchanged
+        debug_assert_eq!(bt.txn_state(), TxnState::None, "a file control left a transaction open");
     }
 }
 

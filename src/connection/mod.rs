@@ -324,6 +324,13 @@ impl Connection {
         self.state.autocommit
     }
 
+    /// Debug builds: the savepoints open (named ones and the transaction's
+    /// own), for checks that a caller leaves them as it found them.
+    #[cfg(debug_assertions)]
+    pub fn savepoint_depth(&self) -> (usize, bool) {
+        (self.state.savepoints.len(), self.state.autocommit)
+    }
+
     /// Set `last_insert_rowid` (`sqlite3_set_last_insert_rowid`).
     pub fn set_last_insert_rowid(&mut self, rowid: i64) {
         self.state.last_insert_rowid = rowid;

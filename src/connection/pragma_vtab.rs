@@ -21,7 +21,8 @@
 //! direct-only.
 //!
 //! Invariants: a cursor's rows are read whole at xFilter (the nested
-//! PRAGMA statement is finished before the scan returns its first row);
+//! PRAGMA statement is finished before the scan returns its first row)
+//! (checked: pragma_vtab_rows_whole);
 //! a hidden column reads the argument text xFilter was given, NULL when
 //! not given.
 
@@ -195,6 +196,8 @@ impl VTabCursor for PragmaCursor {
             }
         };
         st.reset(conn);
+        // invariant: pragma_vtab_rows_whole
+        debug_assert!(!st.busy(), "pragma_{} left its statement running", self.pragma);
         out
     }
 

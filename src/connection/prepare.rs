@@ -182,10 +182,13 @@ impl Connection {
             match self.compile_once(sql, &request, &replay) {
                 Err(e) => match request.take() {
                     Some(req) if !asked.contains(&req) => {
+                        // invariant: vtab_request_error_first
+                        debug_assert_eq!(e.message, "virtual table not connected", "a compile waiting for {req:?} failed with another error");
                         asked.push(req.clone());
                         replay.borrow_mut().next_attempt();
                         self.connect_vtab(req)?
                     }
+                    // invariant: vtab_connect_once
                     Some(_) => return Err(Error::new(crate::error::SQLITE_INTERNAL, "virtual table connected but not found")),
                     None => return Err(e),
                 },
@@ -420,6 +423,10 @@ impl Connection {
                     }
                     prog.attach_generation = generation;
                     prog.settings_generation = settings_generation;
+                    #[cfg(debug_assertions)]
+                    {
+                        prog.compiled_settings = Some(env.settings);
+                    }
                     Ok(prog)
                 };
                 let build = move |cmd: &sqlite3_parser::ast::Cmd<'_>| -> crate::error::Result<Program> {

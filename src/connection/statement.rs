@@ -361,6 +361,17 @@ impl Statement {
                 }
             }
             let stale = self.program.attach_generation != conn.attach_generation() || self.program.settings_generation != conn.state.settings_generation;
+            #[cfg(debug_assertions)]
+            if !self.active && self.program.settings_generation == conn.state.settings_generation {
+                let mut now = conn.state.settings;
+                now.writable_schema &= !now.defensive;
+                // invariant: settings_generation_bumped
+                debug_assert!(
+                    self.program.compiled_settings.is_none_or(|s| s == now),
+                    "settings changed without a new generation: compiled under {:?}, now {now:?}",
+                    self.program.compiled_settings
+                );
+            }
             if !self.active && stale && self.program.explain == 0 {
                 // Databases were attached or detached since this was
                 // compiled (its database numbers may mean others now), or

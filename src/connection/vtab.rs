@@ -8,7 +8,8 @@
 //!
 //! Invariant: a table is connected at most once per schema entry (the
 //! registry keeps it until the entry changes), so a compile asks at most
-//! once per table and the retry loop ends.
+//! once per table and the retry loop ends: a request repeated fails the
+//! prepare instead of looping (checked: vtab_connect_once).
 
 use super::Connection;
 use crate::error::{Error, Result};

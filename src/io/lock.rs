@@ -99,7 +99,7 @@ pub fn release_inode(dev: u64, ino: u64, inode: &InodeLock, file: std::fs::File)
     if st.n_lock > 0 {
         st.deferred.push(file);
     } else {
-        // invariant: lock_process_counts
+        // invariant: lock_process_counts, descriptor_close_deferred
         debug_assert!(st.level.is_none() && st.n_shared == 0, "a descriptor closed while the process holds {:?}", st.level);
         drop(file);
         st.deferred.clear();

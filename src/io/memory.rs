@@ -10,7 +10,8 @@
 //! backend.
 //!
 //! Invariant: reads past the end return zeros and a short byte count;
-//! writes past the end extend the file with zeros in between.
+//! writes past the end extend the file with zeros in between (checked:
+//! memory_file_zero_fill).
 
 use super::lock::LocalLocks;
 use super::shm::{ShmHandle, ShmNode};
@@ -270,5 +271,23 @@ impl IoBackend for MemoryBackend {
     }
     fn poll(&self, _timeout: Option<Duration>) -> Result<usize> {
         Ok(0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::MemData;
+
+    #[test]
+    fn past_the_end_reads_zeros_and_writes_fill_with_zeros() {
+        let f = MemData::default();
+        f.write_at(5, b"abc");
+        let mut buf = [9u8; 10];
+        let n = f.read_into(6, &mut buf);
+        // invariant: memory_file_zero_fill
+        assert_eq!((f.len(), n, &buf[..]), (8, 2, &b"bc\0\0\0\0\0\0\0\0"[..]));
+        let mut head = [9u8; 5];
+        assert_eq!((f.read_into(0, &mut head), head), (5, [0; 5]));
+        assert_eq!(f.read_into(100, &mut head), 0);
     }
 }

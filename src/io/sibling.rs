@@ -23,7 +23,8 @@
 //!
 //! Invariant: answers what [`IoBackend::exists`](super::IoBackend::exists)
 //! answers for `path + suffix`: a journal or WAL counts only when it holds
-//! something, and any failure of the lookup means "does not exist".
+//! something, and any failure of the lookup means "does not exist"
+//! (checked: sibling_exists_agrees).
 
 #![allow(unsafe_code, reason = "`libc::fstat` on the sibling file's descriptor")]
 
@@ -166,14 +167,21 @@ mod tests {
         let db = dir.path().join("s.db");
         std::fs::write(&db, b"x").unwrap();
         let s = Siblings::open(db.to_str().unwrap()).unwrap();
-        assert!(!s.exists("-journal"));
+        let backend = crate::io::sync::SyncBackend::new();
+        let agree = |sfx: &str| {
+            let by_path = crate::io::IoBackend::exists(&backend, &format!("{}{sfx}", db.to_str().unwrap())).unwrap();
+            // invariant: sibling_exists_agrees
+            assert_eq!(s.exists(sfx), by_path, "{sfx}");
+            by_path
+        };
+        assert!(!agree("-journal"));
         std::fs::write(dir.path().join("s.db-journal"), b"").unwrap();
-        assert!(!s.exists("-journal"), "an empty journal is not there");
+        assert!(!agree("-journal"), "an empty journal is not there");
         std::fs::write(dir.path().join("s.db-journal"), b"j").unwrap();
-        assert!(s.exists("-journal"));
-        assert!(!s.exists("-wal"));
+        assert!(agree("-journal"));
+        assert!(!agree("-wal"));
         std::fs::write(dir.path().join("s.db-wal"), b"w").unwrap();
-        assert!(s.exists("-wal"));
+        assert!(agree("-wal"));
         // Renamed directory: the probes follow the database file.
         let moved = dir.path().with_extension("moved");
         std::fs::rename(dir.path(), &moved).unwrap();

@@ -160,6 +160,15 @@ impl Pager {
         self.held_for_super_journal()
     }
 
+    /// Debug builds: whether the commit stopped written and synced, its
+    /// journal kept (or its WAL frames written), or ended with nothing to
+    /// write: what a super-journal waits for before its deletion commits
+    /// the transaction.
+    #[cfg(debug_assertions)]
+    pub fn commit_written(&self) -> bool {
+        self.state != PagerState::Write || matches!(self.commit_step, CommitStep::Written | CommitStep::WalWritten)
+    }
+
     /// A commit spanning several databases takes the EXCLUSIVE lock of
     /// each rollback-journal database it writes before any of them is
     /// journaled or written: `SQLITE_BUSY` then leaves every one as it
@@ -272,6 +281,8 @@ impl Pager {
                         self.file.hint(FileHint::SizeHint(self.db_size as u64 * ps));
                     }
                     for (i, pgno) in dirty.iter().enumerate() {
+                        // invariant: pager_dont_write_skipped
+                        debug_assert!(*pgno > (file_size / ps) as Pgno || !self.dont_write.contains(pgno), "free-list leaf {pgno} written at commit");
                         if self.crash_after_pages == Some(i) {
                             self.crash_after_pages = None;
                             self.commit_step = CommitStep::WritePages(cs);

@@ -30,7 +30,8 @@
 //! - A dirty page the B-tree freed as a free-list leaf (`dont_write`) is
 //!   not written by a rollback-mode commit or spill unless it lies past
 //!   the file's end; changing it again, or undoing the operation that
-//!   freed it, makes it an ordinary dirty page again.
+//!   freed it, makes it an ordinary dirty page again (checked:
+//!   pager_dont_write_skipped).
 //! - The rollback journal is written and synced before the first database
 //!   page is written (checked: pager_journal_before_db), and the journal is
 //!   finalized only after the database is synced: a crash at any point
@@ -790,6 +791,7 @@ impl Pager {
     /// neither cached nor requested; a later [`Pager::fetch`] collects it
     /// as its own. Returns whether a request was submitted.
     pub fn prefetch(&mut self, pgno: Pgno) -> Result<bool> {
+        // invariant: prefetch_once
         if pgno == 0 || pgno > self.db_size || self.cache.contains(pgno) || self.reads.contains_key(&pgno) {
             return Ok(false);
         }
@@ -1136,6 +1138,7 @@ impl Pager {
             return Ok(());
         }
         for p in n + 1..=self.db_size {
+            // invariant: truncate_journaled
             if p <= self.orig_db_size && !self.originals.contains_key(&p) && p != self.pending_byte_page() {
                 return Err(Error::new(SQLITE_INTERNAL, format!("page {p} truncated before it was journaled")));
             }

@@ -12,7 +12,7 @@
 //! registered in order.
 //!
 //! Invariant: the rewritten text differs from the original only inside
-//! those `?` tokens; everything that reads source text (column names,
+//! those `?` tokens (checked: params_rewrite_local); everything that reads source text (column names,
 //! `sqlite_schema.sql`, error offsets) keeps using the original.
 
 use crate::sql::parse::tokens;
@@ -74,6 +74,16 @@ fn number_by_tokens(sql: &[u8]) -> Numbering {
         return Numbering { text: None, names, out_of_range };
     }
     out.extend_from_slice(&sql[copied..]);
+    #[cfg(debug_assertions)]
+    {
+        let was: Vec<&[u8]> = tokens(sql).map(|t| &sql[t.start..t.end]).collect();
+        let now: Vec<&[u8]> = tokens(&out).map(|t| &out[t.start..t.end]).collect();
+        // invariant: params_rewrite_local
+        debug_assert!(
+            was.len() == now.len() && was.iter().zip(&now).all(|(a, b)| a == b || (*a == b"?" && b.starts_with(b"?"))),
+            "parameter numbering changed more than the anonymous `?` tokens"
+        );
+    }
     Numbering { text: Some(out), names, out_of_range }
 }
 

@@ -11,7 +11,8 @@
 //!
 //! Invariant: only names inside `SET ( ... ) =` lists and `INTO table
 //! ( ... )` lists change, and the offsets of the rewritten text map back
-//! to the original ones ([`Rewritten::original_offset`]).
+//! to the original ones ([`Rewritten::original_offset`]) (checked:
+//! set_rename_offsets).
 
 use super::parse::{tokens, unquoted};
 use crate::util::ascii::AsciiLower;
@@ -155,6 +156,7 @@ mod tests {
         let sql = b"UPDATE t SET (a, A, \"a\", b) = (1, 2, 3, 4), (c, c) = (5, 6) WHERE (a, a) = (1, 1); SELECT 1";
         let r = rename_repeated_set_columns(sql).expect("renamed");
         let text = String::from_utf8(r.text.clone()).unwrap();
+        // invariant: set_rename_offsets
         assert_eq!(text, "UPDATE t SET (a, \"A\u{1}1\", \"a\u{1}2\", b) = (1, 2, 3, 4), (c, \"c\u{1}1\") = (5, 6) WHERE (a, a) = (1, 1); SELECT 1");
         let orig = std::str::from_utf8(sql).unwrap();
         for word in ["b)", "(5", "WHERE", "; SELECT"] {

@@ -15,7 +15,8 @@
 //! Invariants: names are looked up case-insensitively; every UNIQUE or
 //! non-INTEGER PRIMARY KEY constraint has its automatic index
 //! `sqlite_autoindex_<table>_<n>`, numbered in order of appearance; a
-//! table's `rowid_alias` is the column declared `INTEGER PRIMARY KEY`; an
+//! table's `rowid_alias` is the column declared `INTEGER PRIMARY KEY`
+//! (checked: rowid_alias_integer_pk); an
 //! index key column is either a table column or an expression over the
 //! table's columns (`IndexColumn::expr`, cid -2 in the pragmas); VIRTUAL
 //! generated columns take no field in a stored record, so a column's

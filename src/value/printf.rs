@@ -13,7 +13,8 @@
 //! SQLite. Text arguments behave as C strings: a NUL byte ends them.
 //!
 //! Invariant: output never exceeds the given length limit; exceeding it is
-//! `SQLITE_TOOBIG`, checked before any large padding is allocated.
+//! `SQLITE_TOOBIG`, checked before any large padding is allocated
+//! (checked: printf_within_limit).
 
 use super::fpdecode::{format_generic_17, fp_decode, FpDecode};
 use super::numeric::{format_real, value_to_f64, value_to_i64};
@@ -351,6 +352,12 @@ pub fn format_with_limit(fmt: &[u8], args: &mut dyn PrintfArgs, max_len: usize) 
         if !keep_going {
             break;
         }
+    }
+    // (Literal text after the last conversion counts too, as SQLite's
+    // string accumulator counts every byte appended.)
+    // invariant: printf_within_limit
+    if out.len() > max_len {
+        return Err(Error::too_big());
     }
     Ok(out)
 }

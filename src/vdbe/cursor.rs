@@ -10,7 +10,8 @@
 //!
 //! Invariant: `cache`, when set, is the decoding of the entry the cursor
 //! is on; any movement clears it before the B-tree call is made, so a
-//! suspended call never leaves a stale cache behind.
+//! suspended call never leaves a stale cache behind (checked:
+//! vm_cursor_cache_current).
 
 use crate::btree::Cursor;
 use crate::value::record::{KeyInfo, NO_KEY_INFO};

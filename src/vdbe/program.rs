@@ -514,6 +514,10 @@ pub struct Program {
     pub attach_generation: u64,
     /// The connection's `settings_generation` when this was compiled.
     pub settings_generation: u64,
+    /// Debug builds: the settings this was compiled under (see
+    /// `vdbe/settings.rs`).
+    #[cfg(debug_assertions)]
+    pub compiled_settings: Option<crate::vdbe::settings::Settings>,
     /// An ANALYZE statement: run by the connection (`connection/analyze.rs`).
     pub analyze: Option<Analyze>,
     /// `integrity_check`/`quick_check`: a record that cannot be decoded

@@ -7,7 +7,9 @@
 //!
 //! Invariant: a change to one of them that alters what statements compile
 //! to bumps `ConnState::settings_generation`, so programs compiled under
-//! the old value are compiled again before they run.
+//! the old value are compiled again before they run: a statement about to
+//! run under the generation it was compiled in sees the settings it was
+//! compiled with (checked: settings_generation_bumped).
 
 /// Pragma and `db_config` switches read when compiling.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -55,6 +55,7 @@ mod ext_fts5_tokenize;
 mod ext_fts5_vocab;
 mod ext_fts_sql_edges;
 mod ext_rtree;
+mod ext_session;
 mod func_aggregate;
 mod func_core;
 mod func_datetime;

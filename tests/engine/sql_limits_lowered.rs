@@ -124,6 +124,10 @@ fn length_limit_on_literals_records_and_functions() {
         "SELECT printf('%.101c', 'x')".to_string(),
         "SELECT printf('%.120f', 1.0)".to_string(),
         "SELECT printf('%s%s', printf('%.60c', 'x'), printf('%.41c', 'x'))".to_string(),
+        // Literal text after the last conversion counts too.
+        format!("SELECT length(printf('%s{}', printf('%.41c', 'y')))", x(60)),
+        format!("SELECT length(printf('%s{}', printf('%.40c', 'y')))", x(60)),
+        format!("SELECT printf('%s{}', printf('%.41c', 'y')) IS NULL", x(60)),
         "SELECT format('%s-%s', printf('%.60c', 'x'), printf('%.40c', 'x'))".to_string(),
         "SELECT printf('%.60c', 'x') || printf('%.41c', 'y')".to_string(),
         "SELECT printf('%.60c', 'x') || printf('%.40c', 'y')".to_string(),

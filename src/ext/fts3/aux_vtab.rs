@@ -19,7 +19,7 @@
 //!
 //! Invariant: the rows of a term are built from the merge of all its
 //! segment versions, deletion markers dropped, so a deleted document
-//! counts nowhere.
+//! counts nowhere (checked: fts3aux_no_deletes).
 
 use super::config::{dequote, Config, Content};
 use super::doclist::merge_versions;
@@ -199,6 +199,8 @@ impl VTabCursor for AuxCursor {
                 break;
             }
             let entries = merge_versions(lists, false, false);
+            // invariant: fts3aux_no_deletes
+            debug_assert!(entries.iter().all(|e| !e.is_delete()), "fts4aux counts a deletion marker");
             if entries.is_empty() {
                 continue;
             }

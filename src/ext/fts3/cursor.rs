@@ -12,7 +12,7 @@
 //! pointer value there, which SQL also sees as NULL).
 //!
 //! Invariant: the [`Share`] registered under the token always describes
-//! the row the cursor is on.
+//! the row the cursor is on (checked: fts3_share_current).
 
 use super::eval;
 use super::expr;
@@ -194,6 +194,9 @@ impl VTabCursor for FtsCursor {
         let n = self.inner.cfg.columns.len();
         let docid = self.docids.get(self.at).copied().unwrap_or(0);
         if ctx.column == n {
+            // (Where offsets(), snippet() and matchinfo() find the row.)
+            // invariant: fts3_share_current
+            debug_assert_eq!(self.share.lock().unwrap_or_else(|e| e.into_inner()).docid, docid, "fts3 cursor {}'s share is not on its row", self.token);
             ctx.subtype = self.token;
             return Ok(Value::Null);
         }

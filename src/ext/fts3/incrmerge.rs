@@ -21,7 +21,8 @@
 //! segments whose terms do not overlap.
 //!
 //! Invariant: a merge keeps deletion markers while a higher level exists
-//! in the language (any of its indexes, as SQLite decides it here).
+//! in the language (any of its indexes, as SQLite decides it here), and
+//! only then (checked: fts3_merge_markers).
 
 use super::config::Config;
 use super::segments::{self, corrupt};
@@ -202,6 +203,11 @@ fn merge_level(c: &mut Connection, cfg: &Config, level: i64) -> Result<i64> {
     let lang_last = level - level % span + span - 1;
     let older = segments::list(c, cfg, level + 1, lang_last)?;
     let terms = segments::merge_segments(c, cfg, &segs, !older.is_empty())?;
+    // invariant: fts3_merge_markers
+    debug_assert!(
+        !older.is_empty() || terms.iter().all(|(_, d)| super::doclist::decode(d, cfg.desc).is_none_or(|dl| dl.entries.iter().all(|e| !e.is_delete()))),
+        "a merge into the highest level kept a deletion marker"
+    );
     let est = 2 * segs.iter().map(|s| 1 + s.leaves_end - s.start).sum::<i64>();
     let segs_tab = table(&cfg.db, &cfg.name, "segments");
     let rows = query(c, &format!("SELECT coalesce(max(blockid), 0) + 1 FROM {segs_tab}"), &[])?;

@@ -13,8 +13,10 @@
 //! when no older level exists, as SQLite's FTS3 merges.
 //!
 //! Invariants: a segment's nodes have consecutive blockids allocated
-//! after the largest one in `%_segments`; a reader never trusts a node:
-//! malformed data is `SQLITE_CORRUPT_VTAB`.
+//! after the largest one in `%_segments` (checked:
+//! fts3_blockids_consecutive), but for an incremental merge's, placed as
+//! `incrmerge.rs` says; a reader never trusts a node: malformed data is
+//! `SQLITE_CORRUPT_VTAB`.
 
 use super::config::Config;
 use super::doclist::{self, Entry};
@@ -242,6 +244,13 @@ pub fn write_segment(c: &mut Connection, cfg: &Config, node_size: usize, level: 
         w.add(t, d);
     }
     let l = w.finish();
+    #[cfg(debug_assertions)]
+    {
+        let mut ids: Vec<i64> = l.blocks.iter().map(|(id, _)| *id).collect();
+        ids.sort_unstable();
+        // invariant: fts3_blockids_consecutive
+        debug_assert!(ids.iter().enumerate().all(|(k, id)| *id == first + k as i64), "segment blockids {ids:?} not consecutive from {first}");
+    }
     let ins = format!("INSERT INTO {segs}(blockid, block) VALUES(?, ?)");
     for (id, b) in l.blocks {
         query(c, &ins, &[Value::Integer(id), Value::Blob(b)])?;

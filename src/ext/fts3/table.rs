@@ -12,7 +12,8 @@
 //! `automerge=N` through `incrmerge`).
 //!
 //! Invariant: the pending terms are written before anything reads the
-//! segments for a write (merges, commands) and at sync and savepoint.
+//! segments for a write (merges, commands) and at sync and savepoint
+//! (checked: fts3_pending_flushed).
 
 use super::config::{self, Config, Content};
 use super::doclist;
@@ -347,7 +348,17 @@ impl Inner {
         let last = c.last_insert_rowid();
         let r = segments::flush(c, &self.cfg, &mut p);
         c.set_last_insert_rowid(last);
+        // invariant: fts3_pending_flushed
+        debug_assert!(r.is_err() || p.is_empty(), "fts3 pending terms left after a flush");
         r
+    }
+
+    /// Debug builds: no pending term is left unwritten (what a read of the
+    /// segments for a write needs).
+    #[inline]
+    fn debug_flushed(&self) {
+        // invariant: fts3_pending_flushed
+        debug_assert!(self.pending.lock().unwrap_or_else(|e| e.into_inner()).is_empty(), "fts3 segments read for a write with pending terms");
     }
 
     /// The language ids that have segments.
@@ -370,6 +381,7 @@ impl Inner {
     fn optimize(&self, c: &mut Connection) -> Result<bool> {
         let was_pending = !self.pending.lock().unwrap_or_else(|e| e.into_inner()).is_empty();
         self.flush(c)?;
+        self.debug_flushed();
         let mut changed = was_pending;
         let cfg = &self.cfg;
         let node_size = segments::node_size(c, cfg)?;
@@ -526,6 +538,7 @@ impl Inner {
             }
             _ if cmd.len() > 6 && cmd[..6].eq_ignore_ascii_case(b"merge=") => {
                 self.flush(c)?;
+                self.debug_flushed();
                 super::incrmerge::merge_command(c, &self.cfg, &cmd[6..])
             }
             _ => Err(Error::sql("SQL logic error")),
@@ -689,6 +702,7 @@ impl VTab for FtsTable {
         // The merge `automerge` asks for, sized by the leaves this
         // transaction wrote; it leaves last_insert_rowid() alone too.
         let leaves = std::mem::take(&mut self.inner.pending.lock().unwrap_or_else(|e| e.into_inner()).leaves_added);
+        self.inner.debug_flushed();
         let last = c.last_insert_rowid();
         let r = super::incrmerge::after_flush(c, &self.inner.cfg, leaves);
         c.set_last_insert_rowid(last);

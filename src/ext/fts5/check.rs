@@ -13,7 +13,8 @@
 //! checksum mismatch for table" error. `PRAGMA integrity_check` reports
 //! the latter as is and the former as a malformed inverted index.
 //!
-//! Invariant: the check writes nothing but the flush of pending changes.
+//! Invariant: the check writes nothing but the flush of pending changes
+//! (checked: fts5_check_reads_only).
 
 use super::codec::{columns, positions, put};
 use super::config::{Config, Content, Detail};
@@ -32,6 +33,16 @@ fn malformed() -> Error {
 /// Run the check; `compare_external`: the rank argument was nonzero.
 pub fn run(c: &mut Connection, cfg: &Config, p: &mut Pending, compare_external: bool) -> Result<()> {
     index::flush(c, cfg, p)?;
+    let writes = c.total_changes();
+    let r = check_flushed(c, cfg, compare_external);
+    // (Rows written by the statements it runs would count here.)
+    // invariant: fts5_check_reads_only
+    debug_assert_eq!(c.total_changes(), writes, "the fts5 integrity check wrote rows");
+    r
+}
+
+/// [`run`] once the pending changes are flushed.
+fn check_flushed(c: &mut Connection, cfg: &Config, compare_external: bool) -> Result<()> {
     let idx = index::read_all(c, cfg).map_err(|e| if e.primary() == crate::error::SQLITE_CORRUPT { malformed() } else { e })?;
     let ncol = cfg.columns.len();
     for dl in idx.values() {

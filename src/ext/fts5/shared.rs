@@ -6,7 +6,8 @@
 //!
 //! Invariant: while a cursor is open its [`Shared`] is in the registry
 //! under its id, and `Shared::row` (or, while that is None, the row
-//! `Shared::flat` names) is the row the cursor points at.
+//! `Shared::flat` names) is the row the cursor points at (checked:
+//! fts5_cursor_registered, fts5_shared_row).
 
 use super::config::Config;
 use super::query::Query;

@@ -17,7 +17,8 @@
 //! and the order.
 //!
 //! Invariant: an open cursor's [`Shared`] is registered under its id
-//! (`shared.rs`) from xFilter's start to the cursor's drop.
+//! (`shared.rs`) from xOpen to the cursor's drop (checked:
+//! fts5_cursor_registered).
 
 use super::config::{Config, Content, Detail};
 use super::extension::Extensions;
@@ -438,7 +439,9 @@ pub struct Fts5Cursor {
 
 impl Drop for Fts5Cursor {
     fn drop(&mut self) {
-        lock(cursors()).remove(&self.id);
+        let _gone = lock(cursors()).remove(&self.id);
+        // invariant: fts5_cursor_registered
+        debug_assert!(_gone.is_some_and(|s| Arc::ptr_eq(&s, &self.shared)), "fts5 cursor {} was not registered", self.id);
     }
 }
 
@@ -824,6 +827,20 @@ impl VTabCursor for Fts5Cursor {
             return Ok(super::locale::text_of(&self.cfg, &row.values[ctx.column]));
         }
         if ctx.column == n {
+            // (Where an auxiliary function's lookup by this id starts.)
+            // invariant: fts5_cursor_registered
+            debug_assert!(lock(cursors()).get(&self.id).is_some_and(|s| Arc::ptr_eq(s, &self.shared)), "fts5 cursor {} not registered", self.id);
+            #[cfg(debug_assertions)]
+            {
+                let s = lock(&self.shared);
+                let on_row = match (&s.row, &s.flat) {
+                    (Some(r), _) => r.rowid == self.rowid_of(k),
+                    (None, Some((_, at))) => *at == k,
+                    (None, None) => false,
+                };
+                // invariant: fts5_shared_row
+                debug_assert!(on_row, "fts5 cursor {}'s shared row is not the one it is on", self.id);
+            }
             return Ok(Value::Integer(self.id));
         }
         if !matches!(self.rank_fn, super::rank::RankFn::Bm25(_)) {

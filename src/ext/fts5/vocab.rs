@@ -20,7 +20,8 @@
 //!
 //! Invariant: a vocabulary cursor holds a snapshot of its rows taken at
 //! xFilter, valid while the fts5 table's index keeps that structure
-//! (a flush or merge since then aborts the cursor); nothing here writes.
+//! (a flush or merge since then aborts the cursor) (checked:
+//! fts5vocab_snapshot_current); nothing here writes.
 
 use super::codec::{columns, positions, Terms};
 use super::config::Detail;
@@ -321,6 +322,7 @@ impl VTabCursor for VocabCursor {
 
     fn next(&mut self, _host: &mut dyn VmHost) -> Result<()> {
         if let Some((generation, seen)) = &self.watch {
+            // invariant: fts5vocab_snapshot_current
             if generation.load(Ordering::SeqCst) != *seen {
                 return Err(Error::code(crate::error::SQLITE_ABORT));
             }

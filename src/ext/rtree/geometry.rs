@@ -16,7 +16,7 @@
 //!
 //! Invariants: a match argument names a callback that is still registered
 //! or the query fails with SQLite's error for a MATCH the module cannot
-//! use; the callback's per-query state ([`GeometryMatch`]) lives as long as
+//! use (checked: rtree_match_registered); the callback's per-query state ([`GeometryMatch`]) lives as long as
 //! the cursor's walk and is dropped when the walk ends or restarts (the C
 //! layer frees the callback's `pUser` there, as SQLite does at the end of
 //! the query).
@@ -125,7 +125,8 @@ pub(super) fn start_match(v: &Value) -> Result<Box<dyn GeometryMatch>> {
     }
     let mut id = [0u8; 8];
     id.copy_from_slice(&b[MAGIC.len()..MAGIC.len() + 8]);
-    let callback = registry().lock().ok().and_then(|r| r.get(&u64::from_le_bytes(id)).and_then(Weak::upgrade)).ok_or_else(bad_match)?;
+    // invariant: rtree_match_registered
+    let Some(callback) = registry().lock().ok().and_then(|r| r.get(&u64::from_le_bytes(id)).and_then(Weak::upgrade)) else { return Err(bad_match()) };
     let values = crate::value::record::decode_record(&b[MAGIC.len() + 8..]).map_err(|_| bad_match())?;
     let params = values.iter().map(as_double).collect();
     callback.start(params, values)

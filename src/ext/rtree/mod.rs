@@ -15,7 +15,8 @@
 //!
 //! Invariants: the node size of a table is fixed when it is created (from
 //! the page size) and read back from the root's blob when it is
-//! connected; between calls the table keeps its prepared statements and
+//! connected: a node of another size is damage (checked:
+//! rtree_node_size_fixed); between calls the table keeps its prepared statements and
 //! the nodes and parent links last read or written (`store.rs`), trusted
 //! only while the database's change sequence is the one they were
 //! stamped with, so transactions and savepoints of the shadow tables are
@@ -195,6 +196,7 @@ impl Rtree {
             }
         })?;
         let Some(data) = data else { return Err(corrupt()) };
+        // invariant: rtree_node_size_fixed
         if data.len() != self.node_size(conn)? {
             return Err(corrupt());
         }

@@ -23,7 +23,9 @@
 //! answer not allowed for the conflict is `SQLITE_MISUSE`.
 //!
 //! Invariant: unless `NOSAVEPOINT`, the whole application is one savepoint,
-//! released on success and rolled back on any error.
+//! released on success and rolled back on any error, so the savepoints
+//! open afterwards are those open before (checked:
+//! session_apply_savepoint).
 
 use super::format::{read_all, Item, Table, OP_DELETE, OP_INSERT, OP_UPDATE};
 use super::rebase::RebaseLog;
@@ -89,6 +91,8 @@ pub fn apply(conn: &mut Connection, buf: &[u8], flags: i32, h: &mut dyn ApplyHan
     let savepoint = flags & APPLY_NOSAVEPOINT == 0;
     let defer = query(conn, "PRAGMA defer_foreign_keys", &[])?.first().and_then(|r| r.first().cloned()).unwrap_or(Value::Integer(0));
     exec(conn, "PRAGMA defer_foreign_keys = 1")?;
+    #[cfg(debug_assertions)]
+    let depth = conn.savepoint_depth();
     if savepoint {
         if let Err(e) = exec(conn, "SAVEPOINT changeset_apply") {
             let _ = exec(conn, &format!("PRAGMA defer_foreign_keys = {}", int(&defer)));
@@ -106,7 +110,10 @@ pub fn apply(conn: &mut Connection, buf: &[u8], flags: i32, h: &mut dyn ApplyHan
         if outcome.is_err() {
             let _ = exec(conn, "ROLLBACK TO changeset_apply");
         }
-        let _ = exec(conn, "RELEASE changeset_apply");
+        let _released = exec(conn, "RELEASE changeset_apply");
+        // invariant: session_apply_savepoint
+        #[cfg(debug_assertions)]
+        debug_assert!(_released.is_err() || conn.savepoint_depth() == depth, "changeset_apply left savepoints {:?} (was {depth:?})", conn.savepoint_depth());
     }
     let _ = exec(conn, &format!("PRAGMA defer_foreign_keys = {}", int(&defer)));
     outcome.map(|()| rebase)

@@ -18,8 +18,9 @@
 //! `None`. The reader widens patchset records to that shape and the writer
 //! narrows them back, so every other module sees one shape.
 //!
-//! Invariant: `write_change(read(x)) == x` for well-formed input; the
-//! reader reports damage as `SQLITE_CORRUPT` and never reads past the end.
+//! Invariant: `write_change(read(x)) == x` for well-formed input, such as
+//! every change written (checked: session_change_round_trip); the reader
+//! reports damage as `SQLITE_CORRUPT` and never reads past the end.
 
 use super::value::{corrupt, decode, encode, Field};
 use crate::error::Result;
@@ -86,6 +87,29 @@ pub fn write_table(out: &mut Vec<u8>, patchset: bool, t: &Table) {
 
 /// Append a change of table `t`.
 pub fn write_change(out: &mut Vec<u8>, patchset: bool, t: &Table, c: &Change) {
+    #[cfg(debug_assertions)]
+    let start = out.len();
+    encode_change(out, patchset, t, c);
+    #[cfg(debug_assertions)]
+    debug_round_trip(patchset, t, &out[start..]);
+}
+
+/// Debug builds: the change just written (`bytes`) reads back as a change
+/// that is written as the same bytes.
+#[cfg(debug_assertions)]
+fn debug_round_trip(patchset: bool, t: &Table, bytes: &[u8]) {
+    let mut buf = Vec::new();
+    write_table(&mut buf, patchset, t);
+    buf.extend_from_slice(bytes);
+    let mut again = Vec::new();
+    if let Ok(Some(it)) = Reader::new(buf, false).next_item() {
+        encode_change(&mut again, patchset, t, &it.change);
+    }
+    // invariant: session_change_round_trip
+    debug_assert!(again == bytes, "change of {} does not read back as written: {bytes:02x?} -> {again:02x?}", t.name);
+}
+
+fn encode_change(out: &mut Vec<u8>, patchset: bool, t: &Table, c: &Change) {
     out.push(c.op as u8);
     out.push(u8::from(c.indirect));
     let none: Field = None;

@@ -7,7 +7,8 @@
 //! them up for both extensions.
 //!
 //! Invariant: the lookups never fail: a code point the data does not list
-//! is `Cn` (unassigned in 6.1) and folds to itself.
+//! is `Cn` (unassigned in 6.1) and folds to itself (checked:
+//! unicode61_lookups_total).
 
 pub mod data;
 
@@ -70,4 +71,20 @@ pub fn fold(c: char, rd: u8) -> Option<char> {
     };
     let r = strip.or_else(|| look(FOLD)).unwrap_or(cp);
     Some(char::from_u32(r).unwrap_or(c))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_point_has_a_category_and_a_fold() {
+        for c in (0..=0x10ffffu32).filter_map(char::from_u32) {
+            let cat = category(c);
+            // invariant: unicode61_lookups_total
+            assert!((cat as usize) < NAMES.len() && (is_diacritic(c) || fold(c, 2).is_some()), "{c:?}");
+        }
+        // U+0378 is unassigned in Unicode 6.1: Cn, folded to itself.
+        assert_eq!((category('\u{378}'), fold('\u{378}', 2)), (CN, Some('\u{378}')));
+    }
 }

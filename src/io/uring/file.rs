@@ -12,7 +12,7 @@
 //! keeps an `Arc` of, so it stays open until the last request on it has
 //! been reaped, even if the `UringFile` was dropped meanwhile; it is closed
 //! only through [`lock::release_inode`] (deferred while this process holds
-//! a lock on the inode).
+//! a lock on the inode) (checked: descriptor_close_deferred).
 
 use super::ring::{Op, Request};
 use super::Shared;

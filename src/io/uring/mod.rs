@@ -50,8 +50,9 @@
 //! Setup needs kernel 5.6+ (the opcode probe); anything less, or a denied
 //! setup, is an error here and a silent fallback to `sync` in `select`.
 //!
-//! Invariants: see `ring.rs` (buffer ownership, per-file ordering of
-//! barriers) and [`mod@file`] (descriptor lifetime).
+//! The backend's invariants are stated where they are kept: `ring.rs`
+//! (buffer ownership, per-file ordering of barriers) and [`mod@file`]
+//! (descriptor lifetime).
 
 #![allow(unsafe_code, reason = "submits reads and writes into buffers the kernel fills while the request is in flight")]
 

@@ -9,23 +9,25 @@
 //! Invariants:
 //! - A buffer handed to the kernel is neither touched, resized nor dropped
 //!   until the CQE naming its slot has been reaped (the slot is the sole
-//!   owner; dropping the ring first waits for every in-flight request).
+//!   owner; dropping the ring first waits for every in-flight request)
+//!   (checked: uring_buffers_owned).
 //! - Per file, a sync or truncate is a barrier, as it is on the `sync`
 //!   backend where requests run in submission order: it is issued only
 //!   when every earlier request on that file has completed, and requests
 //!   submitted after it wait (in FIFO order, in `held`) until it has
 //!   completed. Reads and writes with no barrier between them run in
-//!   parallel.
+//!   parallel (checked: uring_barrier_order).
 //! - SQEs are only pushed here; the kernel sees them at the next
 //!   [`Ring::enter`] (one `io_uring_enter` per poll), except when the
 //!   submission queue is full, which forces an early submit.
 //! - Path operations (`Op::Exists`, a `statx` of a path; `Op::Unlink`)
 //!   belong to no file and are not ordered with anything; the slot owns
 //!   the path and the `statx` buffer the kernel fills, like a read's
-//!   buffer.
+//!   buffer (checked: uring_path_ops_unordered).
 //! - Short reads and writes (and `EINTR`/`EAGAIN`) are continued by
 //!   resubmitting the rest; a read that hits end of file completes with
-//!   the bytes read and the rest of the buffer zero-filled.
+//!   the bytes read and the rest of the buffer zero-filled (checked:
+//!   uring_short_io_continued).
 
 #![allow(unsafe_code, reason = "the io_uring rings: raw syscalls and the kernel's shared queue memory")]
 
@@ -242,6 +244,12 @@ impl Ring {
     /// Accept a request: it is issued (pushed as an SQE) now or held
     /// behind a barrier of its file.
     pub fn submit(&mut self, req: Request) -> Result<()> {
+        // invariant: uring_path_ops_unordered
+        debug_assert_eq!(
+            matches!(req.op, Op::Exists { .. } | Op::Unlink { .. }),
+            req.file.is_none(),
+            "a path operation with a file, or a file operation without one"
+        );
         let file_id = req.file.as_ref().map(|f| f.id);
         let barrier = req.op.is_barrier();
         let resizes = req.op.resizes();
@@ -302,6 +310,8 @@ impl Ring {
         match file_id {
             Some(id) => {
                 let q = self.files.entry(id).or_default();
+                // invariant: uring_barrier_order
+                debug_assert!(!q.barrier_issued && (!barrier || q.issued == 0), "a request of file {id} issued across a barrier");
                 q.issued += 1;
                 q.barrier_issued |= barrier;
             }
@@ -493,6 +503,7 @@ impl Ring {
             match &mut req.op {
                 Op::Read { buf, done, .. } | Op::Write { buf, done, .. } => {
                     *done += res as usize;
+                    // invariant: uring_short_io_continued
                     if *done < buf.len() {
                         self.reissue(slot, file_id)?;
                         return Ok(0);
@@ -629,5 +640,10 @@ impl Drop for Ring {
             }
             let _ = self.reap();
         }
+        // invariant: uring_buffers_owned
+        debug_assert!(
+            guard == 1_000_000 || (self.unordered_issued == 0 && self.files.values().all(|q| q.issued == 0)),
+            "io_uring dropped with requests in flight"
+        );
     }
 }

@@ -4,7 +4,8 @@
 //!
 //! Invariants: a label is a negative number `-1 - n` until `finish`
 //! replaces every use (P2 of jumping opcodes; P1/P2/P3 of `Jump`) by the
-//! address it was bound to (checked: program_jumps_resolved). A hoisted
+//! address it was bound to (checked: program_jumps_resolved), and it is
+//! bound once (checked: label_bound_once). A hoisted
 //! constant's register is written only by its load in the prologue
 //! (`Compiler::end_program` places the loads there); `finish` refuses a
 //! builder still holding loads it never placed (checked:
@@ -37,6 +38,11 @@ pub struct Builder {
     /// one for the same address replaces an earlier; `finish` drops those
     /// of instructions no longer there).
     comments: Vec<(u32, Box<str>)>,
+    /// Debug builds: loops opened into this program and not closed yet
+    /// (`query/nested_loops.rs`; a scratch builder thrown away takes its
+    /// count with it).
+    #[cfg(debug_assertions)]
+    pub open_loops: usize,
 }
 
 // `add`, `add4`, `label` and `bind` are called from about 2,000 places in
@@ -122,6 +128,8 @@ impl Builder {
     #[inline(never)]
     pub fn bind(&mut self, l: Label) {
         let here = self.insns.len();
+        // invariant: label_bound_once
+        debug_assert!(self.labels[(-l - 1) as usize].is_none_or(|a| a == here), "label {l} bound twice");
         self.labels[(-l - 1) as usize] = Some(here);
     }
 
@@ -156,6 +164,9 @@ impl Builder {
 
     /// Resolve labels and produce the program.
     pub fn finish(mut self, mut prog: Program) -> Result<Program> {
+        // invariant: loops_closed
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(self.open_loops, 0, "a program ends with loops still open");
         prog.compile_checkpoints = (self.labels.len() / 100) as u32;
         // invariant: builder_constants_placed
         if !self.constants.is_empty() {

@@ -7,9 +7,10 @@
 //! aside with the [`Builder`](super::builder::Builder) and a fresh one is
 //! used, so no register of the outer program leaks into it.
 //!
-//! Invariant: every field is empty (its `Default`) when a program starts;
-//! state that outlives one program (the statement's trigger programs, its
-//! EXPLAIN QUERY PLAN lines) belongs on `Compiler`, not here.
+//! Invariant: every field is empty (its `Default`) when a program starts
+//! (checked: frame_empty_at_start); state that outlives one program (the
+//! statement's trigger programs, its EXPLAIN QUERY PLAN lines) belongs on
+//! `Compiler`, not here.
 
 use crate::sql::resolve::ColumnRef;
 use crate::util::fast_hash::FastMap;
@@ -138,4 +139,60 @@ pub struct FrameState {
     /// (2) or a generated column (3): `Function` instructions carry it in
     /// P1 (see `vdbe::func::pure_context_name`).
     pub pure_context: i32,
+}
+
+impl FrameState {
+    /// Debug builds: whether every field is its `Default` (each named, so
+    /// a new field must be added here to compile).
+    #[cfg(debug_assertions)]
+    pub fn is_empty(&self) -> bool {
+        let FrameState {
+            agg_regs,
+            agg_scope_depth,
+            agg_owner_depth,
+            col_map,
+            using_coalesce,
+            record_positions,
+            ephem_records,
+            bloom_adds,
+            autoinc,
+            inserted_rows,
+            recursive,
+            recursive_orders,
+            compound_key_opens,
+            seek_consumed,
+            row_values_after,
+            in_exists,
+            in_aggregate_query,
+            comparing,
+            ctes,
+            insert_alias,
+            dml_target,
+            internal_rowid_read,
+            pure_context,
+        } = self;
+        agg_regs.is_empty()
+            && *agg_scope_depth == 0
+            && agg_owner_depth.is_empty()
+            && col_map.is_empty()
+            && using_coalesce.is_empty()
+            && record_positions.is_empty()
+            && ephem_records.is_empty()
+            && bloom_adds.is_empty()
+            && autoinc.is_none()
+            && inserted_rows.is_none()
+            && recursive.is_empty()
+            && recursive_orders.is_empty()
+            && compound_key_opens.is_empty()
+            && seek_consumed.is_empty()
+            && row_values_after.is_empty()
+            && !in_exists
+            && !in_aggregate_query
+            && !comparing
+            && ctes.is_empty()
+            && insert_alias.is_none()
+            && dml_target.is_none()
+            && !internal_rowid_read
+            && *pure_context == 0
+    }
 }

@@ -130,6 +130,9 @@ pub fn compile(c: &mut Compiler<'_>, cmd: &Cmd<'_>) -> Result<Program> {
         Cmd::Explain(s) => (s, 1),
         Cmd::ExplainQueryPlan(s) => (s, 2),
     };
+    // invariant: frame_empty_at_start
+    #[cfg(debug_assertions)]
+    debug_assert!(c.frame.is_empty(), "a compile starts with the frame of an earlier program");
     c.stmt.eqp.start(explain == 2, stmt);
     c.stmt.explain_comments = explain == 1;
     // (On a large stack: walks that do not grow it themselves, such as

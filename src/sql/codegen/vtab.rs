@@ -11,7 +11,8 @@
 //! compile borrows): the compile records a [`ConnectRequest`] and fails;
 //! the connection connects the table and compiles again
 //! (`Connection::compile`). Invariant: a compile that needs a table
-//! connected fails with that request set, never with another error first.
+//! connected fails with that request set, never with another error first
+//! (checked: vtab_request_error_first).
 
 use super::Compiler;
 use crate::error::{Error, Result};

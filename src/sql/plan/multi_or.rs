@@ -13,7 +13,8 @@
 //!
 //! Invariant: a plan is only offered when every branch has a lookup;
 //! one branch without any makes the OR a filter of whatever else the
-//! loop reads (a union containing a full scan is never cheaper).
+//! loop reads (a union containing a full scan is never cheaper) (checked:
+//! multi_or_every_branch).
 
 use crate::sql::model::expr_shape::{conjuncts, has_subquery, strip_parens};
 use crate::sql::model::from::FromItem;
@@ -133,6 +134,7 @@ pub trait MultiOr<'b>: PlanFacts {
                 sub.extend(others.iter().copied());
                 match self.branch_rows(it, table, before, &sub, indexes) {
                     Some(r) => rows += r,
+                    // invariant: multi_or_every_branch
                     None => {
                         all = false;
                         break;

@@ -10,7 +10,8 @@
 //! Invariant: a union is costed only when every branch has a plan that
 //! uses a constraint (a branch read by a full scan makes no union); its
 //! cost is the LogEst sum of its branches' plus SQLite's one-unit
-//! penalty, so it never ties with its most expensive branch.
+//! penalty, so it never ties with its most expensive branch (checked:
+//! vtab_union_cost).
 
 use super::vtab::{choose_plan, column_of, constraints_of, is_column_name, is_fixed, or_branches, strip_collate, Asked, VConstraint, VtabPlans};
 use crate::error::{Result, SQLITE_CONSTRAINT};
@@ -126,6 +127,8 @@ pub fn ask_or_branches(
     for or in ors {
         let mut sum: Option<UnionCost> = None;
         let mut whole = true;
+        #[cfg(debug_assertions)]
+        let mut dearest = i32::MIN;
         for b in &or.branches {
             let Some(own) = b else {
                 whole = false;
@@ -136,6 +139,10 @@ pub fn ask_or_branches(
             let used = match choose_plan(asked, &cands, goal, col_used) {
                 Ok(info) if uses_one(&info) => {
                     let (run, rows) = plan_log_est(&info);
+                    #[cfg(debug_assertions)]
+                    {
+                        dearest = dearest.max(run);
+                    }
                     sum = Some(match sum {
                         None => UnionCost { run, rows },
                         Some(s) => UnionCost { run: log_est_add(s.run, run), rows: log_est_add(s.rows, rows) },
@@ -151,7 +158,11 @@ pub fn ask_or_branches(
                 break;
             }
         }
-        out.push(sum.filter(|_| whole).map(|s| UnionCost { run: s.run + 1, rows: s.rows }));
+        let union = sum.filter(|_| whole).map(|s| UnionCost { run: s.run + 1, rows: s.rows });
+        // invariant: vtab_union_cost
+        #[cfg(debug_assertions)]
+        debug_assert!(union.as_ref().is_none_or(|u| u.run > dearest), "a union costed {union:?}, not above its dearest branch {dearest}");
+        out.push(union);
     }
     Ok(out)
 }

@@ -250,6 +250,14 @@ pub fn table_from_stmt(stmt: &Stmt<'_>, sql: &str, root: u32) -> Result<Table> {
                     c.1 = w;
                 }
             }
+            // invariant: rowid_alias_integer_pk
+            debug_assert!(
+                t.rowid_alias.is_none_or(|c| t.without_rowid.is_none()
+                    && t.columns[c].primary_key
+                    && t.columns[c].decltype.as_deref().is_some_and(|d| d.eq_ci("INTEGER"))),
+                "{}: rowid alias is not an INTEGER PRIMARY KEY column",
+                t.name
+            );
             Ok(t)
         }
         Stmt::CreateView { view_name, columns, select, .. } => {

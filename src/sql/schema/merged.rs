@@ -6,7 +6,8 @@
 //! database in SQLite's search order (temp, main, then attached ones in
 //! attach order); every object it hides is kept under its shadowed key
 //! (`name\0db`), so it stays reachable by database (`table_in`,
-//! `index_in`) and becomes visible again when the one hiding it goes.
+//! `index_in`) and becomes visible again when the one hiding it goes
+//! (checked: merged_search_order).
 
 use super::{Index, IndexColumn, Schema, SchemaRow, Table};
 use crate::util::ascii::AsciiLower;
@@ -85,7 +86,22 @@ fn place_in_search_order<T: InDatabase>(map: &mut BTreeMap<String, Arc<T>>, key:
             map.insert(shadowed_key(&key, e), hidden);
         }
         None => {
-            map.insert(key, o);
+            map.insert(key.clone(), o);
+        }
+    }
+    debug_search_order(map, &key);
+}
+
+/// Debug builds: the object visible under `key` comes before every object
+/// of that name it hides, in the search order.
+#[inline]
+fn debug_search_order<T: InDatabase>(map: &BTreeMap<String, Arc<T>>, key: &str) {
+    if cfg!(debug_assertions) {
+        let visible = map.get(key).map(|o| search_rank(o.db()));
+        let hidden = map.range(format!("{key}\0")..format!("{key}\u{1}")).map(|(_, o)| search_rank(o.db()));
+        for h in hidden {
+            // invariant: merged_search_order
+            debug_assert!(visible.is_some_and(|v| v < h), "{key:?}: a hidden object (rank {h}) comes before the visible one ({visible:?})");
         }
     }
 }
@@ -97,11 +113,12 @@ fn take_from_search_order<T: InDatabase>(map: &mut BTreeMap<String, Arc<T>>, key
     if map.get(&key).is_some_and(|o| o.db() == db) {
         map.remove(&key);
         if let Some(o) = others.iter().find_map(|&d| map.remove(&shadowed_key(&key, d))) {
-            map.insert(key, o);
+            map.insert(key.clone(), o);
         }
     } else {
         map.remove(&shadowed_key(&key, db));
     }
+    debug_search_order(map, &key);
 }
 
 impl Schema {

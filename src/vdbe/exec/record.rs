@@ -393,6 +393,17 @@ pub(super) fn column(vm: &mut Vm, env: &mut ConnState, cur: i32, col: usize) -> 
                     Poll::Pending => return Ok(Poll::Pending),
                 };
                 c.cache = Some(decoded);
+            } else if cfg!(debug_assertions) && !env.dbs[c.db].btree.text_encoding().is_utf16() {
+                // (An index key is in memory: decoding it again costs no I/O.)
+                let bt = &mut env.dbs[c.db].btree;
+                if let Ok(Poll::Ready(p)) = c.cursor.stored_payload(bt) {
+                    // invariant: vm_cursor_cache_current
+                    let same = |a: &[Value], b: &[Value]| a.len() == b.len() && a.iter().zip(b).all(|(x, y)| same_value(x.as_ref(), y.as_ref()));
+                    debug_assert!(
+                        decode_record(p).is_ok_and(|d| c.cache.as_deref().is_some_and(|k| same(&d, k))),
+                        "cursor {cur}'s cached entry is not the one it is on"
+                    );
+                }
             }
             c.cache.as_ref().and_then(|r| r.get(col).cloned())
         }
@@ -449,5 +460,18 @@ pub(super) fn record_affinity(v: Value, aff: crate::value::affinity::Affinity) -
     match (aff, v) {
         (crate::value::affinity::Affinity::Real, Value::Integer(i)) if !fits_six_bytes(i) => Value::Real(i as f64),
         (aff, v) => apply_affinity(v, aff),
+    }
+}
+
+/// Whether two decoded fields are the same (a REAL by its bits): for
+/// debug builds' checks.
+fn same_value(a: crate::value::ValueRef<'_>, b: crate::value::ValueRef<'_>) -> bool {
+    use crate::value::ValueRef as V;
+    match (a, b) {
+        (V::Null, V::Null) => true,
+        (V::Integer(x), V::Integer(y)) => x == y,
+        (V::Real(x), V::Real(y)) => x.to_bits() == y.to_bits(),
+        (V::Text(x), V::Text(y)) | (V::Blob(x), V::Blob(y)) => x == y,
+        _ => false,
     }
 }

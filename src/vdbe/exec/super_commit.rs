@@ -17,7 +17,8 @@
 //! re-entries of a resumable commit: the pagers remember the name.
 //!
 //! Invariant: the super-journal is on disk (synced) before any journal
-//! names it, and deleted only once every database it lists is synced.
+//! names it, and deleted only once every database it lists is synced
+//! (checked: super_journal_synced_first, super_journal_deleted_last).
 
 use crate::btree::TxnState;
 use crate::error::Result;
@@ -72,6 +73,7 @@ pub fn begin(env: &mut ConnState) -> Result<Option<Arc<str>>> {
         }
         Ok(())
     };
+    // invariant: super_journal_synced_first
     if let Err(e) = write() {
         // No journal names it yet: it can go.
         drop(f);
@@ -91,6 +93,12 @@ pub fn begin(env: &mut ConnState) -> Result<Option<Arc<str>>> {
 /// Nothing to do when no database is held for one.
 pub fn finish(env: &mut ConnState) -> Result<()> {
     let Some(name) = env.dbs.iter().find_map(|d| d.btree.pager().super_journal_name()) else { return Ok(()) };
+    // invariant: super_journal_deleted_last
+    #[cfg(debug_assertions)]
+    debug_assert!(
+        env.dbs.iter().map(|d| d.btree.pager()).filter(|p| p.super_journal_name().is_some()).all(|p| p.commit_written()),
+        "super-journal {name} deleted before every database it lists is synced"
+    );
     env.super_journal_file = None;
     env.io.backend().delete(&name, true)?;
     for d in env.dbs.iter_mut() {

@@ -4,7 +4,7 @@
 //!
 //! Invariant: the connection's flags (autocommit, savepoint list, change
 //! counters) change only after the B-tree call that makes the change real
-//! returned `Ready`.
+//! returned `Ready` (checked: txn_flags_after_btree).
 
 use super::{set_reg, Flow};
 use crate::btree::{Meta, TxnState};
@@ -211,6 +211,12 @@ pub(super) fn exec(vm: &mut Vm, prog: &Program, insn: &Insn, env: &mut ConnState
                     env.savepoint_fk_deferred.truncate(env.savepoints.len());
                     env.savepoint_fk_deferred.push(env.fk_deferred);
                     env.savepoints.push(name);
+                    // (Each database written holds the savepoint by now.)
+                    // invariant: txn_flags_after_btree
+                    debug_assert!(
+                        env.dbs.iter().filter(|d| d.btree.txn_state() == TxnState::Write).all(|d| d.btree.pager().savepoint_depth() >= env.savepoints.len()),
+                        "savepoint listed before every database written opened it"
+                    );
                 }
                 _ => {
                     let Some(i) = env.savepoints.iter().rposition(|s| s.eq_ci(&name)) else {

@@ -15,7 +15,8 @@
 //! (a change made meanwhile copies the catalog; the compile keeps its own).
 //!
 //! Invariant: every connected table's module is registered under its
-//! `module_name` or was when it connected (a table keeps its module alive).
+//! `module_name` or was when it connected (a table keeps its module alive)
+//! (checked: vtab_module_registered).
 
 use super::{Module, VTab, VtabConfig};
 use crate::util::ascii::AsciiLower;
@@ -135,6 +136,8 @@ impl Registry {
 
     /// Keep a newly connected table (replacing a stale one).
     pub fn insert_table(&mut self, t: Arc<VtabInstance>) {
+        // invariant: vtab_module_registered
+        debug_assert!(self.module(&t.module_name).is_some(), "{t:?} connected through a module not registered");
         self.edit().tables.insert((t.db, t.name.ascii_lower()), t);
     }
 

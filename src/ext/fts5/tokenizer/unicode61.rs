@@ -10,7 +10,8 @@
 //! 1 or 2, lose their diacritics (2 also from letters with several).
 //!
 //! Invariant: `cats` has a bit per index of [`NAMES`]; the arguments
-//! were validated as SQLite validates them (else the constructor fails).
+//! were validated as SQLite validates them (else the constructor fails)
+//! (checked: unicode61_cats_bits).
 
 use super::{constructor_error, Token};
 use crate::error::Result;
@@ -106,6 +107,8 @@ impl Unicode61 {
 
     /// `self` with [`Unicode61::ascii`] computed.
     fn with_ascii(mut self) -> Unicode61 {
+        // invariant: unicode61_cats_bits
+        debug_assert!(self.cats >> NAMES.len() == 0, "category bits {:#x} past NAMES", self.cats);
         self.ascii = (0..128u8).filter(|&b| self.is_token(char::from(b))).fold(0, |m, b| m | 1 << b);
         self
     }

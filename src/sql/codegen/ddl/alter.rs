@@ -4,8 +4,10 @@
 //! the table or column changes: see `alter_rename.rs`), and the forms
 //! that add or drop NOT NULL and CHECK constraints (`alter_constraint.rs`).
 //!
-//! Invariant: the table's B-tree is untouched; only `sqlite_schema` rows
-//! change, followed by the schema cookie bump.
+//! Invariant: but for DROP COLUMN (which rewrites every row without the
+//! column, as SQLite's does), the table's B-tree is untouched: only
+//! `sqlite_schema` rows change, followed by the schema cookie bump
+//! (checked: alter_schema_only).
 //!
 //! When errors come: what SQLite's `sqlite3AlterXxx` checks while
 //! compiling fails the prepare here too; what its program finds when it
@@ -576,6 +578,17 @@ fn compile_alter_checked(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Progr
             }
         }
     }
+    // invariant: alter_schema_only
+    debug_assert!(
+        matches!(body, AlterTableBody::DropColumn(_))
+            || !c.b.insns.iter().any(|i| match i.opcode {
+                Opcode::OpenWrite => i.p2 == table.root as i32 && i.p3 == table.db as i32,
+                Opcode::Clear | Opcode::Destroy => i.p1 == table.root as i32,
+                _ => false,
+            }),
+        "ALTER TABLE writes the B-tree of {}",
+        table.name
+    );
     let cookie = c.env.schema.cookie_of(table.db);
     c.b.add(Opcode::SetCookie, table.db as i32, crate::btree::Meta::SchemaCookie as i32, cookie.wrapping_add(1) as i32);
     // SQLite parses the whole schema again, counting its objects.

@@ -16,7 +16,8 @@
 //! comma before it. Existing rows are checked against the new NOT NULL or
 //! CHECK first: a row that fails gives SQLite's bare "constraint failed".
 //! Invariant: only `sqlite_schema` changes (and the cookie, in
-//! `compile_alter`); the table's B-tree is untouched.
+//! `compile_alter`); the table's B-tree is untouched (checked:
+//! alter_schema_only).
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;

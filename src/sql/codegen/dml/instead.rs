@@ -10,7 +10,8 @@
 //! from that table, under the view's column names.
 //!
 //! Invariant: a view without a matching INSTEAD OF trigger is never
-//! routed here (it stays "cannot modify ... because it is a view").
+//! routed here (it stays "cannot modify ... because it is a view")
+//! (checked: instead_trigger_exists).
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::target::Event;
@@ -134,6 +135,8 @@ fn fire_each(
 
 /// INSERT, UPDATE or DELETE on `view` through its INSTEAD OF triggers.
 pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog: &mut Program) -> Result<()> {
+    // invariant: instead_trigger_exists
+    debug_assert!(has_instead_trigger(c, &view, stmt), "{} routed to INSTEAD OF without such a trigger", view.name);
     let init = c.begin_program();
     c.stmt.writes = true;
     // An OR clause of the INSERT or UPDATE on the view is the conflict

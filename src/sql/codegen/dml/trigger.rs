@@ -5,7 +5,8 @@
 //! forms fail the statement with the given message.
 //!
 //! Invariants: inline, a trigger never fires itself again while it runs
-//! (SQLite's default `recursive_triggers = OFF`); with the pragma on,
+//! (SQLite's default `recursive_triggers = OFF`) (checked:
+//! trigger_no_self_fire); with the pragma on,
 //! triggers are compiled into trigger programs instead
 //! (`trigger_program.rs`), which may. Changes made by trigger statements
 //! do not count in the firing statement's `changes()`; inside the body,
@@ -313,6 +314,8 @@ impl Compiler<'_> {
         // The statement's RETURNING clause is not the trigger body's.
         let saved_returning = self.dml.returning.take();
         self.names.scopes.push(scope);
+        // invariant: trigger_no_self_fire
+        debug_assert!(self.env.settings.recursive_triggers || !self.dml.firing.iter().any(|(n, _)| n.eq_ci(name)), "trigger {name} fires itself inline");
         self.dml.firing.push((name.to_string(), skip));
         let depth = self.dml.firing.len();
         let done = self.b.label();

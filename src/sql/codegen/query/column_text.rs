@@ -13,7 +13,8 @@
 //!
 //! Invariant: [`ColumnTexts::find`] answers the first span in source order
 //! that renders as the expression does (what a linear search of
-//! `parse::all_result_column_spans` would find).
+//! `parse::all_result_column_spans` would find) (checked:
+//! column_text_first_span).
 
 use std::cell::OnceCell;
 use std::collections::HashMap;
@@ -75,5 +76,24 @@ pub struct StatementTexts {
 impl StatementTexts {
     pub fn columns(&self, sql: &[u8]) -> &ColumnTexts {
         self.index.get_or_init(|| ColumnTexts::of(sql))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn find_answers_what_a_linear_search_finds() {
+        let sql = b"SELECT a + 1, A+1 /* c */, b, (a + 1), \"b\" FROM t UNION ALL SELECT x, a  +  1, b -- d\n, 2 FROM u";
+        let texts = ColumnTexts::of(sql);
+        let spans = crate::sql::parse::all_result_column_spans(sql);
+        let tokens_only = |s: &str| crate::sql::parse::tokens(s.as_bytes()).map(|t| &s[t.start..t.end]).collect::<String>();
+        assert!(spans.len() >= 9);
+        for s in &spans {
+            let linear = spans.iter().find(|x| squeezed(&tokens_only(x)) == squeezed(&tokens_only(s)));
+            // invariant: column_text_first_span
+            assert_eq!(texts.find(&tokens_only(s)), linear, "{s:?}");
+        }
     }
 }

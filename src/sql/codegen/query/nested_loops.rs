@@ -5,7 +5,8 @@
 //! invariants of those joins).
 //!
 //! Invariant: every loop opened is closed, innermost first, by
-//! `close_loops`, and a term a lookup consumed is not tested again.
+//! `close_loops` (checked: loops_closed), and a term a lookup consumed is
+//! not tested again.
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::loop_kind::LoopKind;
@@ -92,6 +93,10 @@ impl<'b> Compiler<'_> {
         let leaves = self.stmt.using_leaves.len();
         let r = self.open_loops_in(items, terms, req);
         self.stmt.using_leaves.truncate(leaves);
+        #[cfg(debug_assertions)]
+        if let Ok((loops, _)) = &r {
+            self.b.open_loops += loops.len();
+        }
         r
     }
 
@@ -556,6 +561,12 @@ impl<'b> Compiler<'_> {
     /// Close loops opened by `open_loops`, innermost first.
     pub fn close_loops(&mut self, loops: Vec<Loop>) {
         let n = loops.len();
+        #[cfg(debug_assertions)]
+        {
+            // invariant: loops_closed
+            debug_assert!(self.b.open_loops >= n, "closing {n} loops of {} open", self.b.open_loops);
+            self.b.open_loops -= n;
+        }
         for (i, l) in loops.into_iter().rev().enumerate() {
             if let Some(sub) = &l.right_sub {
                 self.b.bind(sub.end);

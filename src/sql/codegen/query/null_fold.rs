@@ -15,7 +15,7 @@
 //! Invariant: a node is folded only when both its address and its
 //! operand's address are the recorded ones (a temporary expression built
 //! later at a reused address is not mistaken for it), and only while the
-//! statement that recorded it compiles.
+//! statement that recorded it compiles (checked: null_fold_recorded_node).
 
 use crate::sql::codegen::Compiler;
 use crate::sql::model::expr_shape::{strip_parens, walk};
@@ -133,8 +133,12 @@ impl Compiler<'_> {
         if self.select.null_folds.is_empty() {
             return None;
         }
-        let (_, operand) = null_test(e).map(|(o, v)| (v, o))?;
+        let (operand, value) = null_test(e)?;
         let (a, o) = (address(e), address(operand));
-        self.select.null_folds.iter().find(|(n, op, _)| *n == a && *op == o).map(|f| f.2)
+        let folded = self.select.null_folds.iter().find(|(n, op, _)| *n == a && *op == o)?.2;
+        // (A node found at the recorded addresses is the test recorded.)
+        // invariant: null_fold_recorded_node
+        debug_assert_eq!(folded, value, "a NULL test folded from another node's record");
+        Some(folded)
     }
 }

@@ -15,6 +15,8 @@ impl Compiler<'_> {
     pub fn expr_deps(&mut self, e: &Expr<'_>) -> u64 {
         let key = e as *const Expr<'_> as usize;
         if let Some(&known) = self.names.name_memo.as_ref().and_then(|m| m.deps.get(&key)) {
+            // invariant: name_memo_stable
+            debug_assert_eq!(known, self.expr_deps_resolved(e), "a remembered dependency mask went stale");
             return known;
         }
         let deps = self.expr_deps_resolved(e);
