@@ -416,6 +416,8 @@ fn missing_tables_of_subqueries_before_names() {
             "SELECT a FROM t WHERE a IN (SELECT 1 FROM nosuch2) ORDER BY (SELECT 1 FROM nosuch)",
             "SELECT * FROM (SELECT x2) WHERE a IN (SELECT 1 FROM nosuch)",
             "SELECT a FROM t WHERE a IN (WITH c AS (SELECT 1) SELECT 1 FROM c) AND x1",
+            "SELECT a FROM t WHERE a IN (WITH c AS (SELECT 1 FROM nosuch) SELECT 1) AND x1",
+            "SELECT a FROM t WHERE a IN (WITH c AS (SELECT 1 FROM nosuch) SELECT 1 FROM c) AND x1",
             "SELECT a FROM t WHERE a IN (SELECT 1 FROM json_each('[1]')) AND x1",
             "INSERT INTO t SELECT x1, 2, 3 WHERE EXISTS (SELECT 1 FROM nosuch)",
             "SELECT x1 FROM t WHERE a IN (SELECT nosuch.* FROM u)",

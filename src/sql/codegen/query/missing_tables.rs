@@ -47,14 +47,10 @@ impl Compiler<'_> {
 
     fn missing_table_in_select_here(&self, sel: &Select<'_>, ctes: &mut Vec<String>) -> Option<String> {
         let depth = ctes.len();
+        // (A CTE's body is expanded where a FROM clause names it, never if
+        // none does: left to the compile.)
         if let Some(w) = &sel.with {
             ctes.extend(w.ctes.iter().map(|c| crate::sql::parse::unquote(c.tbl_name.0)));
-            for c in w.ctes.iter() {
-                if let Some(m) = self.missing_table_in_select(c.select, ctes) {
-                    ctes.truncate(depth);
-                    return Some(m);
-                }
-            }
         }
         let arms: Vec<&OneSelect<'_>> = std::iter::once(&sel.body.select).chain(sel.body.compounds.iter().flat_map(|c| c.iter().map(|c| &c.select))).collect();
         let mut found = None;
