@@ -636,7 +636,12 @@ impl Compiler<'_> {
     pub fn describe_item(&mut self, item: &ResultItem<'_, '_>, spans: &mut ResultSpans<'_>, i: usize) -> (String, Option<Affinity>, Option<String>) {
         match item {
             ResultItem::Col(r, name, _) => {
-                let col = self.names.scopes.last().and_then(|s| s.items.get(r.item)).and_then(|it| it.columns.iter().find(|c| c.name.eq_ci(name)));
+                // (The column the reference names, found by name only when
+                // it is not there: a 2,000-column `*` searched each name.)
+                let item = self.names.scopes.last().and_then(|s| s.items.get(r.item));
+                let col = item.and_then(|it| {
+                    r.column.and_then(|c| it.columns.get(c)).filter(|c| c.name.eq_ci(name)).or_else(|| it.columns.iter().find(|c| c.name.eq_ci(name)))
+                });
                 let decl = col.and_then(|c| c.decltype.clone());
                 let aff = Some(r.affinity).filter(|_| !col.is_some_and(|c| c.without_affinity));
                 (name.clone(), aff, decl)
@@ -882,12 +887,20 @@ impl Compiler<'_> {
                     self.forget_subquery_affinity(e);
                 }
             }
+            // The source text of an expression is found by its place in
+            // the written result list (a `*` before it stands for several
+            // items but one written column).
+            let written_at: crate::util::fast_hash::FastMap<usize, usize> = columns
+                .iter()
+                .enumerate()
+                .filter_map(|(k, rc)| match rc {
+                    ResultColumn::Expr(x, _) => Some((x as *const Expr<'_> as usize, k)),
+                    _ => None,
+                })
+                .collect();
             for (i, it) in items.iter().enumerate() {
-                // The source text of an expression is found by its place
-                // in the written result list (a `*` before it stands for
-                // several items but one written column).
                 let written = match it {
-                    ResultItem::Expr(e, _) => columns.iter().position(|rc| matches!(rc, ResultColumn::Expr(x, _) if std::ptr::eq(x, *e))).unwrap_or(i),
+                    ResultItem::Expr(e, _) => written_at.get(&(*e as *const Expr<'_> as usize)).copied().unwrap_or(i),
                     ResultItem::Col(..) => i,
                 };
                 let (mut n, a, d) = self.describe_item(it, &mut spans, written);
