@@ -57,22 +57,14 @@ impl Compiler<'_> {
     /// error) to see which error SQLite meets, so a valid statement pays
     /// one walk and no compile.
     pub fn check_names_in(&mut self, exprs: &[&Expr<'_>]) -> Result<()> {
-        let groups: Vec<&[&Expr<'_>]> = exprs.iter().map(std::slice::from_ref).collect();
-        self.check_name_groups(&groups)
+        let clauses: Vec<NameClause<'_, '_>> = exprs.iter().map(|e| NameClause::new(vec![*e], Allows::ALL)).collect();
+        self.check_clauses(&clauses)
     }
 
     /// [`Self::check_names_in`] for expressions that may hold no aggregate
     /// and no window function (INSERT VALUES, UPDATE, LIMIT: [`Allows`]).
     pub fn check_plain_names_in(&mut self, exprs: &[&Expr<'_>]) -> Result<()> {
         let clauses: Vec<NameClause<'_, '_>> = exprs.iter().map(|e| NameClause::new(vec![*e], Allows::NONE)).collect();
-        self.check_clauses(&clauses)
-    }
-
-    /// [`Self::check_names_in`] where each group is walked as one
-    /// expression (a WHERE clause with the ON clauses SQLite ANDs onto it:
-    /// a name after a failing call in the WHERE clause is still looked up).
-    pub fn check_name_groups(&mut self, groups: &[&[&Expr<'_>]]) -> Result<()> {
-        let clauses: Vec<NameClause<'_, '_>> = groups.iter().map(|g| NameClause { exprs: g.to_vec(), allows: Allows::ALL, then: None }).collect();
         self.check_clauses(&clauses)
     }
 
@@ -179,7 +171,7 @@ impl Compiler<'_> {
                         // (The subquery's FROM clause is expanded before its
                         // names are resolved, an error there comes first;
                         // and a name its own walk meets before the point
-                        // fails first: `check_name_groups`.)
+                        // fails first: `check_clauses`.)
                         if compile_subqueries {
                             let reg = self.b.reg();
                             let done = self.b.label();
