@@ -485,7 +485,24 @@ impl Walk<'_> {
                     // `x IN (e)` is `x == +e` (`x != +e` for NOT IN).
                     l.max(self.expr(&items[0], n + 1)? + 1) + 1
                 } else {
-                    l.max(self.list(items, n)?) + 1 + usize::from(*not && !items.is_empty())
+                    let h = l.max(self.list(items, n)?) + 1 + usize::from(*not && !items.is_empty());
+                    // With a row on the left, SQLite's parser makes the list
+                    // a VALUES of rows of its width (sqlite3ExprListToValues)
+                    // once the IN is parsed: an element of another width
+                    // fails the parse.
+                    if let Expr::Parenthesized(row) = crate::sql::model::expr_shape::strip_parens(lhs) {
+                        for item in items {
+                            let w = match crate::sql::model::expr_shape::strip_parens(item) {
+                                Expr::Parenthesized(v) => v.len(),
+                                _ => 1,
+                            };
+                            if w != row.len() {
+                                let terms = if w == 1 { "term" } else { "terms" };
+                                return Err(Error::sql(format!("IN(...) element has {w} {terms} - expected {}", row.len())));
+                            }
+                        }
+                    }
+                    h
                 }
             }
             Expr::InSelect { lhs, not, rhs } => {

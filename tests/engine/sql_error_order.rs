@@ -206,3 +206,227 @@ fn order_by_aliases_match_before_names_resolve() {
         ],
     );
 }
+
+/// What a clause lets a call be, SQLite's NC_AllowAgg and NC_AllowWin: a
+/// window function in WHERE, GROUP BY, HAVING, LIMIT or an UPDATE, an
+/// aggregate where the query computes none, a plain function with OVER
+/// fail at the call, so a later name replaces the error only until the
+/// walk stops.
+#[test]
+fn misused_aggregates_and_windows_in_resolver_order() {
+    check_each(
+        SETUP,
+        &[
+            "SELECT a FROM t WHERE max(a) OVER () AND x1",
+            "SELECT a FROM t GROUP BY max(a) OVER (), x1",
+            "SELECT a FROM t WHERE max(a) OVER () GROUP BY x1",
+            "SELECT a FROM t GROUP BY a HAVING max(a) OVER () ORDER BY x1",
+            "SELECT a FROM t WHERE max(a) OVER (PARTITION BY x1)",
+            "SELECT a FROM t WHERE nosuchfn(a) AND max(a) OVER ()",
+            "SELECT a FROM t WHERE max(a) OVER () AND (SELECT x1)",
+            "SELECT a FROM t WHERE max(a) OVER () AND a IN (SELECT x1)",
+            "UPDATE t SET a = max(a) OVER () WHERE x1",
+            "UPDATE t SET a = max(a) OVER () + x1",
+            "SELECT a FROM t WHERE a = 1 AND max(a) OVER () = 2 AND x1 = 3",
+            "SELECT a FROM t WHERE (max(a) OVER ()) + 1 AND x1",
+            "SELECT a FROM t GROUP BY a HAVING sum(x1) AND max(a) OVER ()",
+            "SELECT a FROM t WHERE sum(a) + 1 AND x1",
+            "SELECT a FROM t WHERE sum(a) GROUP BY x1",
+            "SELECT a FROM t WHERE sum(a) ORDER BY x1",
+            "SELECT a FROM t WHERE sum(a) FILTER (WHERE x1)",
+            "SELECT a FROM t WHERE count(*) + 1 AND x1",
+            "SELECT sum(a) FROM t WHERE sum(a) + 1 AND x1",
+            "SELECT sum(a) FROM t HAVING max(a) OVER () + 1 ORDER BY x1",
+            "SELECT a FROM t GROUP BY max(a) OVER () + 1, x1",
+            "SELECT a FROM t GROUP BY sum(a), x1",
+            "SELECT a FROM t WHERE row_number() OVER () + 1 AND x1",
+            "SELECT a FROM t WHERE a + max(a) OVER (ORDER BY x1)",
+            "SELECT a FROM t WHERE max(a) FILTER (WHERE x1) OVER () + 1",
+            "SELECT a FROM t WHERE abs(max(a) OVER ()) AND x1 + 1",
+            "SELECT a FROM t WHERE abs(a) OVER () + 1 AND x1",
+            "SELECT a FROM t WHERE abs(a) OVER () AND x1",
+            "SELECT abs(a) OVER () + 1, x1 FROM t",
+            "SELECT a FROM t WHERE sum(a) OVER () + 1 AND x1",
+            "SELECT max(sum(a)) OVER () + 1, x1 FROM t",
+            "DELETE FROM t WHERE max(a) OVER () + 1 AND x1",
+            "UPDATE t SET a = sum(a) + 1, b = x1",
+            "UPDATE t SET b = sum(a) + 1, a = x1",
+            "UPDATE t SET a = 1 FROM u WHERE sum(u.a) + 1 AND x1",
+            "UPDATE t SET a = sum(u.a) + 1 FROM u WHERE x1",
+            "INSERT INTO t VALUES (max(1) OVER () + 1, x1, 2)",
+            "INSERT INTO t VALUES (sum(1) + 1, x1, 2)",
+            "INSERT INTO t SELECT 1, 2, 3 WHERE max(1) OVER () + 1 AND x1",
+            "VALUES (1, 2), (max(1) OVER () + 1, x1)",
+            "SELECT t.a FROM t JOIN u ON x1 + 1 WHERE sum(t.a) + 1",
+            "SELECT t.a FROM t JOIN u ON sum(t.a) + 1 WHERE x1",
+            "SELECT a FROM t LIMIT max(1) OVER () + 1 OFFSET x1",
+            "SELECT a FROM t LIMIT sum(1) + 1 OFFSET x1",
+            "SELECT a FROM t LIMIT max(1) OVER () + x1",
+            "SELECT a FROM t UNION SELECT b FROM u LIMIT sum(1) + 1 OFFSET x1",
+            "SELECT a FROM t WHERE (SELECT sum(t.a) FROM u) + 1 AND x1",
+        ],
+    );
+}
+
+/// An ORDER BY or GROUP BY term that is an integer names a result column
+/// and is not resolved: outside 1..=65535 it fails where it stands, past
+/// the result columns once the clause's names resolved.
+#[test]
+fn ordinals_out_of_range_in_resolver_order() {
+    check_each(
+        SETUP,
+        &[
+            "SELECT x1 FROM t ORDER BY 5",
+            "SELECT a FROM t WHERE x1 ORDER BY 5",
+            "SELECT a FROM t ORDER BY 0, x1",
+            "SELECT a FROM t ORDER BY x1, 0",
+            "SELECT a FROM t ORDER BY 5, x1",
+            "SELECT a FROM t ORDER BY 70000, x1",
+            "SELECT a FROM t GROUP BY x1 ORDER BY 0",
+            "SELECT a FROM t GROUP BY 5 ORDER BY x1",
+            "SELECT a FROM t GROUP BY 0, x1",
+            "SELECT a FROM t GROUP BY x1, 0",
+            "SELECT a FROM t GROUP BY a HAVING x1 ORDER BY 0",
+            "SELECT DISTINCT a FROM t WHERE x1 ORDER BY 5",
+            "SELECT a FROM t ORDER BY -1 COLLATE nocase, x1",
+            "SELECT a FROM t ORDER BY (+2), x1",
+            "SELECT a FROM t WHERE EXISTS (SELECT a, 3 FROM t ORDER BY 2 DESC LIMIT 1)",
+            "SELECT a FROM t WHERE EXISTS (SELECT a FROM t ORDER BY 2, x1)",
+        ],
+    );
+}
+
+/// RETURNING is resolved after the statement's body, first as the result
+/// list of `SELECT ... FROM table` (aggregates allowed), then a `TABLE.*`
+/// is refused, then its names again with no aggregate or window function.
+#[test]
+fn returning_in_resolver_order() {
+    check_each(
+        SETUP,
+        &[
+            "UPDATE t SET a = 1 RETURNING sum(a) + 1, x1",
+            "UPDATE t SET a = 1 RETURNING sum(x1)",
+            "UPDATE t SET a = 1 RETURNING sum(a)",
+            "UPDATE t SET a = 1 RETURNING max(a) OVER ()",
+            "UPDATE t SET a = 1 RETURNING nosuchfn(a), x1",
+            "UPDATE t SET a = 1 RETURNING u.*",
+            "UPDATE t SET a = 1 RETURNING t.*, x1",
+            "UPDATE t SET a = x2 RETURNING t.*",
+            "DELETE FROM t RETURNING t.*",
+            "DELETE FROM t RETURNING x1, t.*",
+            "DELETE FROM t WHERE x2 RETURNING sum(a)",
+            "DELETE FROM t RETURNING a = (1, 2), x1",
+            "DELETE FROM t RETURNING x1, a = (1, 2)",
+            "DELETE FROM t RETURNING a IN (SELECT 1 FROM nosuch), x1",
+            "INSERT INTO t VALUES (1, 2, 3) RETURNING row_number() OVER (), x1",
+            "INSERT INTO t VALUES (1, 2, 3) RETURNING abs(x1) + x2",
+            "INSERT INTO t VALUES (1, 2, 3) RETURNING *, x1",
+            "INSERT INTO t VALUES (1, 2, 3) RETURNING a, b + 1 AS bb, *",
+        ],
+    );
+}
+
+/// A comparison or BETWEEN of operands of different widths is refused as
+/// the resolver enters it, a subquery's width counted with its `*`
+/// expanded in a SELECT; a row IN a list of rows of another width fails
+/// the parse.
+#[test]
+fn row_value_widths_in_resolver_order() {
+    check_each(
+        SETUP,
+        &[
+            "SELECT a FROM t WHERE a = (SELECT 1, 2) AND x1",
+            "SELECT a FROM t WHERE x1 AND a = (SELECT 1, 2)",
+            "SELECT a FROM t WHERE (a, b) = (SELECT 1, 2, 3) AND x1",
+            "SELECT a FROM t WHERE (a, b) = (SELECT * FROM u) AND x1",
+            "SELECT a FROM t WHERE (a, b, c) = (SELECT * FROM u) AND x1",
+            "SELECT a FROM t WHERE (a, b) BETWEEN (1, 2) AND (3, 4, 5) AND x1",
+            "SELECT a FROM t WHERE a BETWEEN (1, 2) AND 3 AND x1",
+            "SELECT a FROM t WHERE a NOT BETWEEN 1 AND (2, 3) AND x1",
+            "SELECT a FROM t WHERE (a, b) IN ((1, 2), (3, 4, 5)) AND x1",
+            "SELECT a FROM t WHERE (a, b) IN (1, 2) AND x1",
+            "SELECT a FROM nosuch WHERE (a, b) IN (1, 2)",
+            "SELECT a FROM t WHERE (a, b) IN ((1, 2), (3, 4)) AND x1",
+            "SELECT a FROM t WHERE a IN (SELECT 1, 2) AND x1",
+            "SELECT a FROM t WHERE (a, b) = (1, 2, 3) AND x1",
+            "DELETE FROM t WHERE (a, b) = (1, 2, 3) AND x1",
+            "DELETE FROM t WHERE a = (SELECT * FROM u) AND x1",
+            "UPDATE t SET a = 1 WHERE (a, b) = (SELECT * FROM u) AND x1",
+        ],
+    );
+}
+
+/// An unknown collation is found generating code, after every name
+/// resolved.
+#[test]
+fn unknown_collations_after_names() {
+    check_each(
+        SETUP,
+        &[
+            "SELECT a FROM t ORDER BY a COLLATE nosuchcoll, x1",
+            "SELECT a FROM t ORDER BY x1, a COLLATE nosuchcoll",
+            "SELECT DISTINCT a COLLATE nosuchcoll, x1 FROM t",
+            "SELECT a FROM t WHERE a IN (SELECT b COLLATE nosuchcoll FROM u) AND x1",
+            "SELECT x1 FROM t UNION SELECT a COLLATE nosuchcoll FROM u",
+            "SELECT a FROM t ORDER BY a COLLATE nosuchcoll",
+            "SELECT a FROM t GROUP BY a COLLATE nosuchcoll HAVING x1",
+        ],
+    );
+}
+
+/// "ON clause references tables to its right" is checked once the
+/// query's names resolved.
+#[test]
+fn on_clause_to_the_right_after_names() {
+    check_each(
+        SETUP,
+        &[
+            "SELECT t.a FROM t LEFT JOIN u ON v.a = 1 LEFT JOIN t AS v",
+            "SELECT t.a FROM t LEFT JOIN u ON v.a = 1 LEFT JOIN t AS v WHERE x1",
+            "SELECT x1 FROM t LEFT JOIN u ON v.a = 1 LEFT JOIN t AS v",
+            "SELECT t.a FROM t LEFT JOIN u ON v.a = x1 LEFT JOIN t AS v",
+            "SELECT t.a FROM t LEFT JOIN u ON x1 = v.a LEFT JOIN t AS v",
+            "SELECT t.a FROM t LEFT JOIN u ON v.a = 1 LEFT JOIN t AS v ON x3",
+            "SELECT t.a FROM t RIGHT JOIN u ON v.a = 1 JOIN t AS v",
+            "SELECT t.a FROM t JOIN u USING (x1) JOIN nosuch",
+            "SELECT t.a FROM t JOIN u USING (x1) WHERE x2",
+        ],
+    );
+}
+
+/// SQLite expands the whole SELECT, the subqueries of its expressions
+/// included, before it resolves a name: a missing table there (or in an
+/// `x IN table`, or a `TABLE.*` naming no table) comes first; an UPDATE's
+/// or DELETE's WHERE expands a subquery where its resolver meets it.
+#[test]
+fn missing_tables_of_subqueries_before_names() {
+    check_each(
+        SETUP,
+        &[
+            "SELECT x1 FROM t WHERE a IN (SELECT 1 FROM nosuch)",
+            "SELECT a FROM t WHERE x1 AND a IN (SELECT 1 FROM nosuch)",
+            "SELECT a FROM t WHERE x1 AND EXISTS (SELECT 1 FROM nosuch)",
+            "SELECT x1, (SELECT 1 FROM nosuch) FROM t",
+            "SELECT a FROM t WHERE x1 + (SELECT 1 FROM nosuch)",
+            "SELECT a FROM t WHERE abs((SELECT 1 FROM nosuch)) + x1",
+            "SELECT a FROM t ORDER BY x1, (SELECT 1 FROM nosuch)",
+            "SELECT a FROM t WHERE a IN nosuch AND x1",
+            "SELECT a FROM t WHERE x1 AND a IN nosuch",
+            "SELECT (SELECT 1 FROM nosuch) FROM t WHERE (SELECT 1 FROM nosuch2)",
+            "SELECT a FROM t WHERE a IN (SELECT 1 FROM nosuch2) ORDER BY (SELECT 1 FROM nosuch)",
+            "SELECT * FROM (SELECT x2) WHERE a IN (SELECT 1 FROM nosuch)",
+            "SELECT a FROM t WHERE a IN (WITH c AS (SELECT 1) SELECT 1 FROM c) AND x1",
+            "SELECT a FROM t WHERE a IN (WITH c AS (SELECT 1 FROM nosuch) SELECT 1) AND x1",
+            "SELECT a FROM t WHERE a IN (WITH c AS (SELECT 1 FROM nosuch) SELECT 1 FROM c) AND x1",
+            "SELECT a FROM t WHERE a IN (SELECT 1 FROM json_each('[1]')) AND x1",
+            "INSERT INTO t SELECT x1, 2, 3 WHERE EXISTS (SELECT 1 FROM nosuch)",
+            "SELECT x1 FROM t WHERE a IN (SELECT nosuch.* FROM u)",
+            "SELECT x1 FROM t WHERE a IN (SELECT u.* FROM u AS v)",
+            "SELECT x1 FROM t WHERE a IN (SELECT v.a FROM u AS v)",
+            "UPDATE t SET a = x1 WHERE a IN (SELECT 1 FROM nosuch)",
+            "DELETE FROM t WHERE x1 AND a IN (SELECT 1 FROM nosuch)",
+            "DELETE FROM t WHERE a IN (SELECT 1 FROM nosuch) AND x1",
+            "INSERT INTO t VALUES (x1, (SELECT 1 FROM nosuch), 3)",
+        ],
+    );
+}

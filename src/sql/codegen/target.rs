@@ -128,4 +128,8 @@ pub struct Returning {
     pub cursor: i32,
     /// The expressions, as SQL text.
     pub exprs: Vec<String>,
+    /// Until the first row's values are compiled: the clause as written
+    /// (its `*` left out) and whether it has a `TABLE.*`, for the checks
+    /// SQLite makes before it codes the clause (`dml/returning.rs`).
+    pub unchecked: Option<(String, bool)>,
 }

@@ -85,7 +85,9 @@ impl Compiler<'_> {
                         NameEvent::Subquery(_) | NameEvent::InTable => Some(Found::Prohibited(Error::sql(format!("subqueries prohibited in {what}")))),
                         NameEvent::Parameter => Some(Found::Prohibited(Error::sql(format!("parameters prohibited in {what}")))),
                         NameEvent::Name(.., n) => c.with_pure_context(pure, |c| c.expr(n, target)).err().map(Found::Resolve),
-                        NameEvent::Misuse(m) => Some(Found::Resolve(m.clone())),
+                        NameEvent::Widths(l, r, end) => {
+                            crate::sql::codegen::query::name_order::written_widths_differ(l, r, *end).then(|| Found::Resolve(Error::sql("row value misused")))
+                        }
                         NameEvent::Node | NameEvent::WindowList(..) | NameEvent::Filter => None,
                     };
                     let stops = failure.is_some()

@@ -194,7 +194,7 @@ fn compile_insert_body(
                 if let [row] = &rows[..] {
                     c.names.scopes.push(Default::default());
                     let named: Vec<&sqlite3_parser::ast::Expr<'_>> = row.iter().collect();
-                    let r = c.check_names_in(&named);
+                    let r = c.check_plain_names_in(&named);
                     c.names.scopes.pop();
                     r?;
                 }

@@ -2,7 +2,8 @@
 //! is written (or before it is deleted) and kept in a temporary table;
 //! the rows are returned once every change is done, as SQLite does.
 
-use crate::error::Result;
+use crate::error::{Error, Result};
+use crate::sql::codegen::query::name_order::{Allows, NameClause};
 use crate::sql::codegen::target::Returning;
 use crate::sql::codegen::target::WriteTarget;
 use crate::sql::codegen::Compiler;
@@ -19,10 +20,13 @@ impl Compiler<'_> {
         let Some(cols) = cols else { return Ok(()) };
         let mut exprs = Vec::new();
         let mut names = Vec::new();
+        let mut written = Vec::new();
+        let table_star = cols.iter().any(|rc| matches!(rc, ResultColumn::TableStar(_)));
         for rc in cols {
             match rc {
                 ResultColumn::Expr(e, alias) => {
                     exprs.push(e.to_string());
+                    written.push(e.to_string());
                     let name = match (alias, e) {
                         (Some(ast::As::As(n) | ast::As::Elided(n)), _) => unquote(n.0),
                         (None, e) => match self.returning_column_name(e, table) {
@@ -47,7 +51,7 @@ impl Compiler<'_> {
         let cursor = self.b.cursor();
         self.b.add(Opcode::OpenEphemeral, cursor, exprs.len() as i32, 0);
         prog.column_names = names;
-        self.dml.returning = Some(Returning { cursor, exprs });
+        self.dml.returning = Some(Returning { cursor, exprs, unchecked: Some((written.join(", "), table_star)) });
         Ok(())
     }
 
@@ -82,17 +86,21 @@ impl Compiler<'_> {
     /// Compute the RETURNING values for the row under `t.cursor`.
     pub fn emit_returning(&mut self, t: &WriteTarget) -> Result<()> {
         let Some(r) = self.dml.returning.clone() else { return Ok(()) };
+        let unchecked = self.dml.returning.as_mut().and_then(|r| r.unchecked.take());
         self.names.scopes.push(crate::sql::codegen::target::target_scope(&t.table, None, t.cursor));
         let regs = self.b.regs(r.exprs.len());
-        let mut res = Ok(());
         // (Checked as a SELECT's result list: row widths with every `*`
         // expanded, `row_value.rs`.)
         self.names.select_depth += 1;
+        let mut res = match unchecked {
+            Some((written, table_star)) => self.check_returning(&written, table_star),
+            None => Ok(()),
+        };
         for (i, e) in r.exprs.iter().enumerate() {
-            res = self.expr_text(e, regs + i as i32);
             if res.is_err() {
                 break;
             }
+            res = self.expr_text(e, regs + i as i32);
         }
         self.names.select_depth -= 1;
         self.names.scopes.pop();
@@ -103,6 +111,39 @@ impl Compiler<'_> {
         self.b.add(Opcode::NewRowid, r.cursor, rid, 0);
         self.b.add(Opcode::Insert, r.cursor, rec, rid);
         Ok(())
+    }
+
+    /// The errors SQLite finds in a RETURNING clause before it codes it:
+    /// its names, resolved as the result list of `SELECT ... FROM table`
+    /// (where aggregates and window functions are allowed), then a
+    /// `TABLE.*` ("RETURNING may not use "TABLE.*" wildcards", which
+    /// replaces an error of the first step), then its names again, where
+    /// no aggregate or window function is allowed. `written`: the clause
+    /// as written, its `*` left out.
+    fn check_returning(&mut self, written: &str, table_star: bool) -> Result<()> {
+        if table_star {
+            return Err(Error::sql("RETURNING may not use \"TABLE.*\" wildcards"));
+        }
+        if written.is_empty() {
+            return Ok(());
+        }
+        let sql = format!("SELECT {written}");
+        crate::sql::parse::with_first_statement(sql.as_bytes(), |cmd, _| {
+            let Some(ast::Cmd::Stmt(ast::Stmt::Select(sel))) = cmd else { return Ok(()) };
+            let ast::OneSelect::Select { columns, .. } = &sel.body.select else { return Ok(()) };
+            let exprs: Vec<&Expr<'_>> = columns
+                .iter()
+                .filter_map(|c| match c {
+                    ResultColumn::Expr(e, _) => Some(e),
+                    _ => None,
+                })
+                .collect();
+            for allows in [Allows::ALL, Allows::NONE] {
+                let clauses: Vec<NameClause<'_, '_>> = exprs.iter().map(|e| NameClause::new(vec![*e], allows)).collect();
+                self.check_clauses(&clauses)?;
+            }
+            Ok(())
+        })
     }
 
     /// After all changes: hand the collected rows out.

@@ -124,7 +124,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             c.names.scopes.push(target_scope(&table, alias.clone(), -1));
             let mut first = Err(e.clone());
             for (k, s) in sets.iter().enumerate() {
-                if let Err(value_error) = c.check_names_in(&[&s.expr]) {
+                if let Err(value_error) = c.check_plain_names_in(&[&s.expr]) {
                     first = Err(value_error);
                     break;
                 }
@@ -180,7 +180,7 @@ fn compile_update_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
         // (The internal name of the rowid is one too: `limit_where` may
         // write it.)
         let internal = std::mem::replace(&mut c.frame.internal_rowid_read, true);
-        let checked = c.check_names_in(&values);
+        let checked = c.check_plain_names_in(&values);
         c.frame.internal_rowid_read = internal;
         c.names.scopes.pop();
         checked?;

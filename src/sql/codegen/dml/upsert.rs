@@ -332,7 +332,7 @@ fn emit_clause(c: &mut Compiler<'_>, t: &WriteTarget, row: i32, rowid: i32, targ
             // first unknown name reported is the first in SET.
             for (_, v) in assignments.iter() {
                 if let crate::sql::codegen::dml::assign::SetValue::Expr(e) = v {
-                    c.check_names(e)?;
+                    c.check_plain_names_in(&[e])?;
                 }
             }
             if let Some(w) = cond {

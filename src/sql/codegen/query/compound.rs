@@ -205,10 +205,8 @@ impl Compiler<'_> {
         }
         if let Some(l) = sel.limit {
             let (count, off) = self.limit_exprs(l);
-            for e in std::iter::once(count).chain(off) {
-                if let Err(e) = self.check_names(e) {
-                    return e;
-                }
+            if let Err(e) = self.check_limit_names(count, off) {
+                return e;
             }
         }
         let compounds = sel.body.compounds.as_ref().map(|c| &c[..]).unwrap_or(&[]);
@@ -230,6 +228,8 @@ impl Compiler<'_> {
         for j in (0..arms.len()).rev() {
             let scratch = self.b.cursor();
             match self.compile_simple(arms[j], None, None, Dest::EphemTable(scratch)) {
+                // (Its names resolved: its width is not known here.)
+                Err(e) if super::name_order::found_generating_code(&e) => right_width = None,
                 Err(e) => return Some(e),
                 Ok(info) => {
                     if right_width.is_some_and(|w| w != info.n_columns) {

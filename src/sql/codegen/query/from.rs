@@ -57,14 +57,18 @@ impl<'b> Compiler<'_> {
     /// tables for subqueries and views.
     /// `where_clause`: the query's WHERE, whose terms may be pushed into
     /// the items materialised (`pushdown.rs`).
-    pub fn open_from<'a>(&mut self, from: Option<&'a FromClause<'b>>, where_clause: Option<&'a Expr<'b>>) -> Result<Vec<FromItem<'a, 'b>>> {
+    /// With the ON clauses to hold to [`Self::check_on_clauses`] once the
+    /// query's names are resolved.
+    #[allow(clippy::type_complexity)]
+    pub fn open_from<'a>(
+        &mut self,
+        from: Option<&'a FromClause<'b>>,
+        where_clause: Option<&'a Expr<'b>>,
+    ) -> Result<(Vec<FromItem<'a, 'b>>, Vec<(usize, &'a Expr<'b>)>)> {
         let mut out = Vec::new();
-        let Some(from) = from else { return Ok(out) };
+        let Some(from) = from else { return Ok((out, Vec::new())) };
         if let Some(name) = self.missing_table_after_subquery(from) {
-            return Err(match self.names.home_db {
-                Some(db) => Error::sql(format!("no such table: {}.{name}", self.db_name(db))),
-                None => Error::sql(format!("no such table: {name}")),
-            });
+            return Err(self.no_such_table(&name));
         }
         self.count_expanded_cursors(from);
         let join_type = |j: &ast::JoinedSelectTable<'b>| match &j.operator {
@@ -209,30 +213,38 @@ impl<'b> Compiler<'_> {
             }
         }
         // The ON clause of an outer join, or of any join left of a RIGHT
-        // JOIN, may name only its own table and those to its left.
+        // JOIN, may name only its own table and those to its left (checked
+        // once the names resolve, as SQLite does).
         let last_right = out.iter().filter(|f| f.matched.is_some()).map(|f| f.item).max();
-        for (item, e, _) in on_clauses.into_iter().filter(|(item, _, outer)| *outer || last_right.is_some_and(|r| *item < r)) {
-            {
-                let mut names: Vec<(Option<String>, String)> = Vec::new();
-                crate::sql::model::expr_shape::walk(e, &mut |x| {
-                    match x {
-                        Expr::Id(id) => names.push((None, unquote(id.0))),
-                        Expr::Qualified(t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
-                        _ => {}
-                    }
-                    true
-                });
-                for (q, n) in names {
-                    if let Ok(Some(r)) = self.resolve_name(q.as_deref(), &n) {
-                        if r.depth == 0 && r.item > item {
-                            return Err(Error::sql("ON clause references tables to its right"));
-                        }
+        let on_checks =
+            on_clauses.into_iter().filter(|(item, _, outer)| *outer || last_right.is_some_and(|r| *item < r)).map(|(item, e, _)| (item, e)).collect();
+        self.expansion.join_term_heights = term_heights;
+        Ok((out, on_checks))
+    }
+
+    /// "ON clause references tables to its right": SQLite's check of the
+    /// ON clauses `open_from` handed back, made after the query's names
+    /// resolved (a name error anywhere in the query comes first).
+    pub fn check_on_clauses(&mut self, on_checks: &[(usize, &Expr<'_>)]) -> Result<()> {
+        for &(item, e) in on_checks {
+            let mut names: Vec<(Option<String>, String)> = Vec::new();
+            crate::sql::model::expr_shape::walk(e, &mut |x| {
+                match x {
+                    Expr::Id(id) => names.push((None, unquote(id.0))),
+                    Expr::Qualified(t, c) => names.push((Some(unquote(t.0)), unquote(c.0))),
+                    _ => {}
+                }
+                true
+            });
+            for (q, n) in names {
+                if let Ok(Some(r)) = self.resolve_name(q.as_deref(), &n) {
+                    if r.depth == 0 && r.item > item {
+                        return Err(Error::sql("ON clause references tables to its right"));
                     }
                 }
             }
         }
-        self.expansion.join_term_heights = term_heights;
-        Ok(out)
+        Ok(())
     }
 
     fn open_from_item<'a>(&mut self, t: &'a SelectTable<'b>, offer: &Offer<'a, 'b>, out: &mut Vec<FromItem<'a, 'b>>) -> Result<()> {

@@ -20,10 +20,7 @@ impl Compiler<'_> {
         let (count, off) = self.limit_exprs(l);
         // Names are resolved before functions are checked: a column name
         // there is "no such column", whatever it is an argument of.
-        self.check_names(count)?;
-        if let Some(o) = off {
-            self.check_names(o)?;
-        }
+        self.check_limit_names(count, off)?;
         // (A LIMIT that is a parameter: the statement is compiled again
         // when it is bound, as SQLite's is.)
         self.bound_limit_value(count);
@@ -31,6 +28,14 @@ impl Compiler<'_> {
         self.expr(count, lr)?;
         self.b.add(Opcode::MustBeInt, lr, 0, 0);
         self.finish_limit(lr, off, end)
+    }
+
+    /// The names of LIMIT and OFFSET, walked as SQLite walks its LIMIT
+    /// node (the count, then the offset, as one expression), where no
+    /// aggregate or window function is allowed.
+    pub(in crate::sql::codegen) fn check_limit_names(&mut self, count: &Expr<'_>, off: Option<&Expr<'_>>) -> Result<()> {
+        let exprs: Vec<&Expr<'_>> = std::iter::once(count).chain(off).collect();
+        self.check_clauses(&[crate::sql::codegen::query::name_order::NameClause::new(exprs, crate::sql::codegen::query::name_order::Allows::NONE)])
     }
 
     /// The OFFSET register (checked as an integer) and the jump to `end`
@@ -63,10 +68,7 @@ impl Compiler<'_> {
         if one_row_limit_kept(count) {
             return self.setup_limit(limit, end);
         }
-        self.check_names(count)?;
-        if let Some(o) = off {
-            self.check_names(o)?;
-        }
+        self.check_limit_names(count, off)?;
         let x = self.b.reg();
         self.expr(count, x)?;
         // lr = (x <> 0), the 0 of numeric affinity as SQLite's is; NULL

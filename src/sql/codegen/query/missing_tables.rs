@@ -19,50 +19,77 @@ impl Compiler<'_> {
     pub(in crate::sql::codegen) fn missing_table_in_expr(&self, e: &Expr<'_>) -> Option<String> {
         let mut subqueries: Vec<&Select<'_>> = Vec::new();
         let mut specs: Vec<&Expr<'_>> = Vec::new();
+        let mut in_tables: Vec<String> = Vec::new();
         walk(e, &mut |x| {
             specs.extend(window_spec_exprs(x));
-            if let Expr::Subquery(s) | Expr::Exists(s) | Expr::InSelect { rhs: s, .. } = x {
-                subqueries.push(s);
+            match x {
+                Expr::Subquery(s) | Expr::Exists(s) | Expr::InSelect { rhs: s, .. } => subqueries.push(s),
+                // (`x IN t` and `x IN f(...)` are SQLite's `x IN (SELECT *
+                // FROM t)`: a table the expansion looks up.)
+                Expr::InTable { rhs, .. } if rhs.db_name.is_none() => in_tables.push(crate::sql::parse::unquote(rhs.name.0)),
+                _ => {}
             }
             true
         });
         specs
             .into_iter()
             .find_map(|x| self.missing_table_in_expr(x))
+            .or_else(|| in_tables.into_iter().find(|t| !self.may_exist(t, &[])))
             .or_else(|| subqueries.into_iter().find_map(|s| self.missing_table_in_select(s, &mut Vec::new())))
     }
 
     /// `ctes`: the CTE names the WITH clauses around `sel` define.
+    /// (One recursion per nested subquery, each on a stack grown as the
+    /// compile's are: `with_stack`.)
     fn missing_table_in_select(&self, sel: &Select<'_>, ctes: &mut Vec<String>) -> Option<String> {
+        crate::sql::parse::with_stack(|| self.missing_table_in_select_here(sel, ctes))
+    }
+
+    fn missing_table_in_select_here(&self, sel: &Select<'_>, ctes: &mut Vec<String>) -> Option<String> {
         let depth = ctes.len();
+        // (A CTE's body is expanded where a FROM clause names it, never if
+        // none does: left to the compile.)
         if let Some(w) = &sel.with {
             ctes.extend(w.ctes.iter().map(|c| crate::sql::parse::unquote(c.tbl_name.0)));
-            for c in w.ctes.iter() {
-                if let Some(m) = self.missing_table_in_select(c.select, ctes) {
-                    ctes.truncate(depth);
-                    return Some(m);
-                }
-            }
         }
         let arms: Vec<&OneSelect<'_>> = std::iter::once(&sel.body.select).chain(sel.body.compounds.iter().flat_map(|c| c.iter().map(|c| &c.select))).collect();
         let mut found = None;
-        for arm in arms.into_iter().rev() {
-            found = self.missing_table_in_arm(arm, ctes);
+        // (The last arm is walked first, with the compound's ORDER BY and
+        // LIMIT, as SQLite's tree holds them.)
+        for (k, arm) in arms.into_iter().rev().enumerate() {
+            let tail = if k == 0 { (sel.order_by, sel.limit) } else { (None, None) };
+            found = self.missing_table_in_arm(arm, tail.0, tail.1, ctes);
             if found.is_some() {
                 break;
             }
-        }
-        if found.is_none() {
-            found = sel.order_by.iter().flat_map(|o| o.iter()).find_map(|t| self.missing_table_in_expr(&t.expr));
         }
         ctes.truncate(depth);
         found
     }
 
-    fn missing_table_in_arm(&self, arm: &OneSelect<'_>, ctes: &mut Vec<String>) -> Option<String> {
+    /// The first missing table of `arm` (with the ORDER BY and LIMIT that
+    /// follow it) in the order SQLite's expansion meets them: its FROM
+    /// clause (a subquery there expanded in its place), a `TABLE.*` of its
+    /// result list naming no FROM item, then the subqueries of its result
+    /// list, WHERE with the ON clauses, GROUP BY, HAVING, ORDER BY, LIMIT
+    /// and WINDOW clause.
+    fn missing_table_in_arm(
+        &self,
+        arm: &OneSelect<'_>,
+        order_by: Option<&[ast::SortedColumn<'_>]>,
+        limit: Option<&ast::Limit<'_>>,
+        ctes: &mut Vec<String>,
+    ) -> Option<String> {
         let OneSelect::Select { columns, from, where_clause, group_by, having, window_clause, .. } = arm else { return None };
+        let mut ons: Vec<&Expr<'_>> = Vec::new();
         if let Some(from) = from {
-            for t in from.select.into_iter().chain(from.joins.iter().flat_map(|j| j.iter().map(|j| &j.table))) {
+            let joins = from.joins.iter().flat_map(|j| j.iter());
+            ons.extend(joins.clone().filter_map(|j| match &j.constraint {
+                Some(ast::JoinConstraint::On(e)) => Some(e),
+                _ => None,
+            }));
+            let tables: Vec<&SelectTable<'_>> = from.select.into_iter().chain(joins.map(|j| &j.table)).collect();
+            for t in &tables {
                 match t {
                     SelectTable::Table(qn, _, _) if qn.db_name.is_none() => {
                         let name = crate::sql::parse::unquote(qn.name.0);
@@ -79,6 +106,35 @@ impl Compiler<'_> {
                     _ => {}
                 }
             }
+            // (An unaliased parenthesized join names the tables inside it:
+            // left to the compile.)
+            let named = |q: &str| {
+                tables.iter().any(|t| match t {
+                    SelectTable::Table(qn, alias, _) | SelectTable::TableCall(qn, _, alias) => match alias {
+                        Some(ast::As::As(a) | ast::As::Elided(a)) => crate::sql::parse::unquote(a.0).eq_ci(q),
+                        None => crate::sql::parse::unquote(qn.name.0).eq_ci(q),
+                    },
+                    SelectTable::Select(_, Some(ast::As::As(a) | ast::As::Elided(a))) | SelectTable::Sub(_, Some(ast::As::As(a) | ast::As::Elided(a))) => {
+                        crate::sql::parse::unquote(a.0).eq_ci(q)
+                    }
+                    SelectTable::Sub(_, None) => true,
+                    SelectTable::Select(_, None) => false,
+                })
+            };
+            // (A USING or NATURAL join's columns are checked first: left
+            // to the compile.)
+            let using = from.joins.iter().flat_map(|j| j.iter()).any(|j| {
+                matches!(j.constraint, Some(ast::JoinConstraint::Using(_)))
+                    || matches!(j.operator, ast::JoinOperator::TypedJoin(Some(t)) if t.contains(ast::JoinType::NATURAL))
+            });
+            for c in columns.iter().filter(|_| !using) {
+                if let ResultColumn::TableStar(q) = c {
+                    let q = crate::sql::parse::unquote(q.0);
+                    if !named(&q) {
+                        return Some(q);
+                    }
+                }
+            }
         }
         let mut exprs: Vec<&Expr<'_>> = columns
             .iter()
@@ -88,13 +144,38 @@ impl Compiler<'_> {
             })
             .collect();
         exprs.extend(where_clause.iter().copied());
+        exprs.extend(ons);
         exprs.extend(group_by.iter().flat_map(|g| g.iter()));
         exprs.extend(having.iter().copied());
+        exprs.extend(order_by.iter().flat_map(|o| o.iter().map(|t| &t.expr)));
+        exprs.extend(limit.iter().flat_map(|l| std::iter::once(&l.expr).chain(l.offset.as_ref())));
         for w in window_clause.iter().flat_map(|w| w.iter()) {
             exprs.extend(w.window.partition_by.iter().flat_map(|p| p.iter()));
             exprs.extend(w.window.order_by.iter().flat_map(|o| o.iter().map(|t| &t.expr)));
         }
         exprs.into_iter().find_map(|x| self.missing_table_in_expr(x))
+    }
+
+    /// The first missing table SQLite's expansion of the SELECT `arm` (with
+    /// its ORDER BY and LIMIT) meets, its expressions' subqueries included:
+    /// it expands the whole statement before it resolves any name, so this
+    /// comes before every name error.
+    pub(in crate::sql::codegen) fn missing_table_in_query(
+        &self,
+        arm: &OneSelect<'_>,
+        order_by: Option<&[ast::SortedColumn<'_>]>,
+        limit: Option<&ast::Limit<'_>>,
+    ) -> Option<String> {
+        self.missing_table_in_arm(arm, order_by, limit, &mut Vec::new())
+    }
+
+    /// "no such table: NAME" for a name looked up where this compile binds
+    /// unqualified names (a view's or trigger's own database).
+    pub(in crate::sql::codegen) fn no_such_table(&self, name: &str) -> crate::error::Error {
+        match self.names.home_db {
+            Some(db) => crate::error::Error::sql(format!("no such table: {}.{name}", self.db_name(db))),
+            None => crate::error::Error::sql(format!("no such table: {name}")),
+        }
     }
 
     /// The first plain table of `from` that does not exist, when a
@@ -131,5 +212,6 @@ impl Compiler<'_> {
             || self.frame.recursive.iter().any(|r| r.name.eq_ci(name))
             || self.env.schema.table_in(self.names.home_db, name).is_some()
             || self.env.schema.table_in(None, name).is_some()
+            || self.env.vtabs.is_some_and(|r| r.module(name).is_some())
     }
 }

@@ -22,9 +22,21 @@
 //! plain function's FILTER clause is not walked; the expression where the
 //! running height of nested subqueries passes the limit fails as the walk
 //! enters it.
+//!
+//! What a clause allows is SQLite's too ([`Allows`]): an aggregate or
+//! window function where the clause takes none ("misuse of window function
+//! max()" in a WHERE clause), and a function that is not an aggregate
+//! with OVER, fail at the call as an unknown function does; the operands
+//! of a comparison or BETWEEN of different widths fail entering the node
+//! ("row value misused"); an ORDER BY or GROUP BY ordinal outside
+//! 1..=65535 fails where it stands, one past the result columns once the
+//! clause resolved ([`order_or_group_clauses`]). A subquery compiled to
+//! learn its error counts as resolving when it fails only generating code
+//! (an unknown collation).
 
 use crate::error::{Error, Result};
 use crate::sql::codegen::Compiler;
+use crate::sql::model::expr_shape::may_be_row;
 use crate::sql::model::query::Dest;
 use crate::sql::parse::unquote;
 use crate::util::ascii::AsciiLower;
@@ -45,27 +57,35 @@ impl Compiler<'_> {
     /// error) to see which error SQLite meets, so a valid statement pays
     /// one walk and no compile.
     pub fn check_names_in(&mut self, exprs: &[&Expr<'_>]) -> Result<()> {
-        let groups: Vec<&[&Expr<'_>]> = exprs.iter().map(std::slice::from_ref).collect();
-        self.check_name_groups(&groups)
+        let clauses: Vec<NameClause<'_, '_>> = exprs.iter().map(|e| NameClause::new(vec![*e], Allows::ALL)).collect();
+        self.check_clauses(&clauses)
     }
 
-    /// [`Self::check_names_in`] where each group is walked as one
-    /// expression (a WHERE clause with the ON clauses SQLite ANDs onto it:
-    /// a name after a failing call in the WHERE clause is still looked up).
-    pub fn check_name_groups(&mut self, groups: &[&[&Expr<'_>]]) -> Result<()> {
-        let walks: Vec<Vec<NameEvent<'_, '_>>> = groups.iter().map(|g| g.iter().flat_map(|e| name_events(e)).collect()).collect();
+    /// [`Self::check_names_in`] for expressions that may hold no aggregate
+    /// and no window function (INSERT VALUES, UPDATE, LIMIT: [`Allows`]).
+    pub fn check_plain_names_in(&mut self, exprs: &[&Expr<'_>]) -> Result<()> {
+        let clauses: Vec<NameClause<'_, '_>> = exprs.iter().map(|e| NameClause::new(vec![*e], Allows::NONE)).collect();
+        self.check_clauses(&clauses)
+    }
+
+    /// Report the error SQLite's resolver reports for `clauses`, each
+    /// resolved in turn (the first with an error stops the list): its
+    /// expressions walked as one, with the calls the clause allows, then
+    /// its own error if it has one.
+    pub fn check_clauses(&mut self, clauses: &[NameClause<'_, '_>]) -> Result<()> {
+        let walks: Vec<Vec<NameEvent<'_, '_>>> = clauses.iter().map(|c| c.exprs.iter().flat_map(|e| name_events(e)).collect()).collect();
         // The expression whose running height SQLite's resolver refuses
         // fails as the walk enters it (`parse_limits::DeferredDepth`).
         let (point, max_depth) = (self.names.depth_point, self.env.max_expr_depth);
         let too_deep_at = |k: usize| match point {
-            Some(at) if groups[k].iter().any(|e| std::ptr::addr_eq(*e, at as *const Expr<'_>)) => {
+            Some(at) if clauses[k].exprs.iter().any(|e| std::ptr::addr_eq(*e, at as *const Expr<'_>)) => {
                 Some(Error::sql(format!("Expression tree is too large (maximum depth {max_depth})")))
             }
             _ => None,
         };
         let mut failing = None;
         for (k, events) in walks.iter().enumerate() {
-            if too_deep_at(k).is_some() || self.walk_name_events(events, false)?.is_some() {
+            if too_deep_at(k).is_some() || self.walk_name_events(events, false, clauses[k].allows)?.is_some() || clauses[k].then.is_some() {
                 failing = Some(k);
                 break;
             }
@@ -75,8 +95,11 @@ impl Compiler<'_> {
             if let Some(e) = too_deep_at(k) {
                 return Err(e);
             }
-            if let Some(e) = self.walk_name_events(events, true)? {
+            if let Some(e) = self.walk_name_events(events, true, clauses[k].allows)? {
                 return Err(e);
+            }
+            if let Some(e) = &clauses[k].then {
+                return Err(e.clone());
             }
         }
         Ok(())
@@ -87,7 +110,7 @@ impl Compiler<'_> {
     /// met and its error counts; without, it counts as resolving (unless
     /// it holds the height SQLite's resolver refuses,
     /// `sql::parse_limits::DeferredDepth`).
-    fn walk_name_events(&mut self, events: &[NameEvent<'_, '_>], compile_subqueries: bool) -> Result<Option<Error>> {
+    fn walk_name_events(&mut self, events: &[NameEvent<'_, '_>], compile_subqueries: bool, allows: Allows) -> Result<Option<Error>> {
         let depth_point = self.names.depth_point;
         let mut last: Option<Error> = None;
         let mut open = 0usize;
@@ -99,7 +122,7 @@ impl Compiler<'_> {
                 NameEvent::FunctionStart(call) => {
                     open += 1;
                     let (failure, kind) = match call {
-                        Some(x) => self.function_failure(x, &calls),
+                        Some(x) => self.function_failure(x, &calls, allows),
                         None => (None, (false, false)),
                     };
                     calls.push(kind);
@@ -139,7 +162,7 @@ impl Compiler<'_> {
                     }
                     None
                 }
-                NameEvent::Misuse(e) => Some(e.clone()),
+                NameEvent::Widths(l, r, end) => self.width_failure(l, r, *end, compile_subqueries),
                 NameEvent::Node | NameEvent::Parameter | NameEvent::InTable => None,
                 NameEvent::Name(q, n, quoted, db, _) => self.name_failure(q.as_deref(), n, *quoted, db.as_deref())?,
                 NameEvent::Subquery(s) => {
@@ -148,7 +171,7 @@ impl Compiler<'_> {
                         // (The subquery's FROM clause is expanded before its
                         // names are resolved, an error there comes first;
                         // and a name its own walk meets before the point
-                        // fails first: `check_name_groups`.)
+                        // fails first: `check_clauses`.)
                         if compile_subqueries {
                             let reg = self.b.reg();
                             let done = self.b.label();
@@ -162,7 +185,9 @@ impl Compiler<'_> {
                     } else if compile_subqueries {
                         let reg = self.b.reg();
                         let done = self.b.label();
-                        self.compile_select(s, Dest::Scalar { reg, done }).err()
+                        // (An error SQLite finds only generating code is
+                        // not its resolver's: the subquery resolved.)
+                        self.compile_select(s, Dest::Scalar { reg, done }).err().filter(|e| !found_generating_code(e))
                     } else {
                         None
                     }
@@ -193,14 +218,14 @@ impl Compiler<'_> {
     }
 
     /// The error SQLite's resolver gives a function call as it meets it,
-    /// before its arguments, in the order it checks them (a window-only
-    /// function without OVER, an aggregate inside an aggregate or a window
-    /// function inside one, an unknown function, a wrong argument count,
-    /// FILTER on a function that is not an aggregate), given the calls
-    /// around it (see `walk_name_events`); and what the call is, for the
-    /// calls inside it. Errors that depend on the clause (an aggregate
-    /// in WHERE) are left to the code generator.
-    fn function_failure(&self, call: &Expr<'_>, around: &[(bool, bool)]) -> (Option<Error>, (bool, bool)) {
+    /// before its arguments, in the order it checks them (a function
+    /// that is not an aggregate with OVER, an aggregate or window
+    /// function where the clause or the calls around it allow none, a
+    /// window-only function without OVER, an unknown function, a wrong
+    /// argument count, FILTER on a function that is not an aggregate),
+    /// given the calls around it (see `walk_name_events`) and what the
+    /// clause allows; and what the call is, for the calls inside it.
+    fn function_failure(&self, call: &Expr<'_>, around: &[(bool, bool)], allows: Allows) -> (Option<Error>, (bool, bool)) {
         let (name, n, over, filter) = match call {
             Expr::FunctionCall { name, args, filter_over, .. } => (
                 unquote(name.0),
@@ -222,12 +247,15 @@ impl Compiler<'_> {
         };
         let window_only = crate::sql::codegen::is_window_only(&name);
         let is_agg = window_only || matches!(def.kind, crate::vdbe::func::FuncKind::Aggregate(_));
+        if over && !is_agg {
+            return (Some(Error::sql(format!("{name}() may not be used as a window function"))), (false, false));
+        }
         let kind = (is_agg, over);
         // (An aggregate without OVER takes no aggregate or window function
         // in its arguments; a window function takes no window function.)
-        let no_agg = around.iter().any(|&(agg, over)| agg && !over);
-        let no_win = around.iter().any(|&(agg, _)| agg);
-        let misused = if over { no_win } else { window_only || no_agg };
+        let aggregates = allows.aggregates && !around.iter().any(|&(agg, over)| agg && !over);
+        let windows = allows.windows && !around.iter().any(|&(agg, _)| agg);
+        let misused = !aggregates || (window_only && !over) || (over && !windows);
         if is_agg && misused {
             let what = if window_only || over { "window" } else { "aggregate" };
             return (Some(Error::sql(format!("misuse of {what} function {name}()"))), (false, false));
@@ -236,6 +264,32 @@ impl Compiler<'_> {
             return (Some(Error::sql(format!("FILTER may not be used with non-aggregate {name}()"))), kind);
         }
         (None, kind)
+    }
+
+    /// "row value misused" when `l` and `r` (then `end`, if `r` matched)
+    /// differ in width, as SQLite's resolver checks a comparison or a
+    /// BETWEEN: inside a SELECT with every `*` expanded, elsewhere as
+    /// written (`expr/row_value.rs`). A subquery with a `*` is measured by
+    /// compiling it, only on the walk that compiles subqueries (the first
+    /// walk counts it as matching).
+    fn width_failure(&mut self, l: &Expr<'_>, r: &Expr<'_>, end: Option<&Expr<'_>>, compile_subqueries: bool) -> Option<Error> {
+        let expanded = self.names.select_depth > self.names.dml_where_level;
+        let mut width = |e: &Expr<'_>| match crate::sql::model::expr_shape::strip_parens(e) {
+            Expr::Subquery(sel) if expanded && crate::sql::model::expr_shape::select_has_star(sel) => {
+                if compile_subqueries {
+                    self.row_width_of(e).ok()
+                } else {
+                    None
+                }
+            }
+            _ => Some(crate::sql::codegen::expr::row_value::row_width(e)),
+        };
+        let lw = width(l)?;
+        let mut rw = width(r)?;
+        if let (true, Some(end)) = (lw == rw, end) {
+            rw = width(end)?;
+        }
+        (lw != rw).then(|| Error::sql("row value misused"))
     }
 
     /// The error of one column name as the resolver meets it (`None`: it
@@ -265,6 +319,97 @@ impl Compiler<'_> {
             return Ok(None);
         }
         Ok(Some(crate::sql::resolve::no_such_column(q, n)))
+    }
+}
+
+/// What SQLite's resolver lets the calls of a clause be (its name
+/// context's NC_AllowAgg and NC_AllowWin): an aggregate or a window
+/// function where the clause allows none is "misuse of aggregate (window)
+/// function X()", an error the walk meets at the call. A result list and
+/// ORDER BY allow both; HAVING and WHERE (with the ON clauses) allow
+/// aggregates in an aggregate query only, GROUP BY aggregates (refused
+/// after the clause is resolved), and the expressions of INSERT VALUES,
+/// UPDATE, DELETE, LIMIT and the second walk of RETURNING neither.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Allows {
+    pub aggregates: bool,
+    pub windows: bool,
+}
+
+impl Allows {
+    pub const ALL: Allows = Allows { aggregates: true, windows: true };
+    pub const NONE: Allows = Allows { aggregates: false, windows: false };
+}
+
+/// One clause of [`Compiler::check_clauses`]: expressions walked as one
+/// (a WHERE clause with its ON clauses), what its calls may be, and an
+/// error the resolver reports once they resolved (an ORDER BY ordinal past
+/// the result columns), or in their place when there are none.
+pub struct NameClause<'a, 'b> {
+    pub exprs: Vec<&'a Expr<'b>>,
+    pub allows: Allows,
+    pub then: Option<Error>,
+}
+
+impl<'a, 'b> NameClause<'a, 'b> {
+    pub fn new(exprs: Vec<&'a Expr<'b>>, allows: Allows) -> Self {
+        NameClause { exprs, allows, then: None }
+    }
+}
+
+/// The clauses of an ORDER BY (`kind` "ORDER", its terms naming a result
+/// alias left out) or GROUP BY ("GROUP") list of a SELECT of `n` result
+/// columns, as SQLite's resolveOrderGroupBy takes them: each term resolved
+/// on its own, but an integer (through COLLATE and parentheses) names a
+/// result column and is not resolved; one outside 1..=65535 fails where it
+/// stands, one past the result columns once every term resolved.
+pub(in crate::sql::codegen) fn order_or_group_clauses<'a, 'b>(
+    terms: impl Iterator<Item = &'a Expr<'b>>,
+    kind: &str,
+    n: usize,
+    allows: Allows,
+    out: &mut Vec<NameClause<'a, 'b>>,
+) {
+    let out_of_range = |i: usize| Error::sql(format!("{} {kind} BY term out of range - should be between 1 and {n}", crate::sql::parse::ordinal(i + 1)));
+    let mut past = None;
+    for (i, e) in terms.enumerate() {
+        let inner = crate::sql::model::expr_shape::strip_collate_and_parens(e);
+        match crate::sql::model::expr_shape::parse_time_integer(inner).filter(|k| i32::try_from(*k).is_ok()) {
+            Some(k) if !(1..=0xffff).contains(&k) => {
+                out.push(NameClause { exprs: Vec::new(), allows, then: Some(out_of_range(i)) });
+                return;
+            }
+            Some(k) => {
+                if k as usize > n && past.is_none() {
+                    past = Some(i);
+                }
+            }
+            None => out.push(NameClause::new(vec![e], allows)),
+        }
+    }
+    if let Some(i) = past {
+        out.push(NameClause { exprs: Vec::new(), allows, then: Some(out_of_range(i)) });
+    }
+}
+
+/// Whether `e`, met compiling a subquery, is an error SQLite reports only
+/// while generating code, after every name of the statement resolved: an
+/// unknown collation, an aggregate of an enclosing query where that
+/// query computes none, a subquery of the wrong width.
+pub(in crate::sql::codegen) fn found_generating_code(e: &Error) -> bool {
+    let m = e.message.as_str();
+    m.starts_with("no such collation sequence: ") || m.starts_with("misuse of aggregate: ") || m.starts_with("sub-select returns ")
+}
+
+/// Whether the operands of a comparison (`end`: BETWEEN's second bound)
+/// differ in width as written, a subquery's `*` counting as one column
+/// (SQLite's check outside a SELECT, where no `*` is expanded yet).
+pub(in crate::sql::codegen) fn written_widths_differ(l: &Expr<'_>, r: &Expr<'_>, end: Option<&Expr<'_>>) -> bool {
+    use crate::sql::codegen::expr::row_value::row_width;
+    let lw = row_width(l);
+    match end {
+        Some(end) if row_width(r) == lw => row_width(end) != lw,
+        _ => row_width(r) != lw,
     }
 }
 
@@ -325,10 +470,11 @@ pub(in crate::sql::codegen) enum NameEvent<'a, 'b> {
     /// `x IN table`: a node here (the table's errors are the code
     /// generator's), a subquery to a table's own expressions.
     InTable,
-    /// An error SQLite's resolver reports entering a node, which stops the
-    /// walk as a failing name does (a comparison of row values of
-    /// different sizes).
-    Misuse(Error),
+    /// The operands of a comparison (or BETWEEN, with its bounds) one of
+    /// which may be a row: SQLite's resolver refuses operands of
+    /// different widths as it enters the node ("row value misused"),
+    /// which stops the walk as a failing name does.
+    Widths(&'a Expr<'b>, &'a Expr<'b>, Option<&'a Expr<'b>>),
     /// The start of a window function's PARTITION BY (`true`, with the
     /// window it names: `OVER w`, `OVER (w ...)`) or ORDER BY list.
     WindowList(bool, Option<String>),
@@ -397,20 +543,16 @@ fn collect_name_events<'a, 'b>(e: &'a Expr<'b>, out: &std::cell::RefCell<Vec<Nam
                     out.borrow_mut().push(NameEvent::Name(None, unquote(id.0), id.0.starts_with('"'), None, right));
                 }
             }
-            // (A subquery's width is known once it is expanded: left to the
-            // code generator.)
-            let width = |e: &Expr<'_>| match e {
-                Expr::Parenthesized(v) => Some(v.len()),
-                Expr::Subquery(_) => None,
-                _ => Some(1),
-            };
             out.borrow_mut().push(NameEvent::Node);
-            if matches!(op, Equals | NotEquals | Less | LessEquals | Greater | GreaterEquals | Is | IsNot) {
-                if let (Some(a), Some(b)) = (width(l), width(r)) {
-                    if a != b {
-                        out.borrow_mut().push(NameEvent::Misuse(Error::sql("row value misused")));
-                    }
-                }
+            if matches!(op, Equals | NotEquals | Less | LessEquals | Greater | GreaterEquals | Is | IsNot) && (may_be_row(l) || may_be_row(r)) {
+                out.borrow_mut().push(NameEvent::Widths(l, r, None));
+            }
+            return true;
+        }
+        if let Expr::Between { lhs, start, end, .. } = x {
+            out.borrow_mut().push(NameEvent::Node);
+            if may_be_row(lhs) || may_be_row(start) || may_be_row(end) {
+                out.borrow_mut().push(NameEvent::Widths(lhs, start, Some(end)));
             }
             return true;
         }

@@ -6,6 +6,7 @@
 //! in `values.rs`.
 
 use crate::error::{Error, Result};
+use crate::sql::codegen::query::name_order::{order_or_group_clauses, Allows, NameClause};
 use crate::sql::codegen::{Compiler, CteDef};
 use crate::sql::model::expr_shape::conjuncts;
 use crate::sql::model::expr_shape::{aggregate_inputs, strip_parens};
@@ -635,7 +636,12 @@ impl Compiler<'_> {
     pub fn describe_item(&mut self, item: &ResultItem<'_, '_>, spans: &mut ResultSpans<'_>, i: usize) -> (String, Option<Affinity>, Option<String>) {
         match item {
             ResultItem::Col(r, name, _) => {
-                let col = self.names.scopes.last().and_then(|s| s.items.get(r.item)).and_then(|it| it.columns.iter().find(|c| c.name.eq_ci(name)));
+                // (The column the reference names, found by name only when
+                // it is not there: a 2,000-column `*` searched each name.)
+                let item = self.names.scopes.last().and_then(|s| s.items.get(r.item));
+                let col = item.and_then(|it| {
+                    r.column.and_then(|c| it.columns.get(c)).filter(|c| c.name.eq_ci(name)).or_else(|| it.columns.iter().find(|c| c.name.eq_ci(name)))
+                });
                 let decl = col.and_then(|c| c.decltype.clone());
                 let aff = Some(r.affinity).filter(|_| !col.is_some_and(|c| c.without_affinity));
                 (name.clone(), aff, decl)
@@ -775,6 +781,17 @@ impl Compiler<'_> {
             self.stmt.auth_answers.push(crate::sql::codegen::query::auth_order::AuthAnswers::new(not_coded));
         }
         let result = (|| -> Result<SelectInfo> {
+            // SQLite expands the whole SELECT, the subqueries of its
+            // expressions included, before it resolves a name: a missing
+            // table there comes before any name error, and before the
+            // errors of a FROM subquery's names (not for the SELECT
+            // carrying an UPDATE's or DELETE's WHERE, whose subqueries
+            // SQLite expands as its resolver meets them).
+            if self.names.select_depth != self.names.dml_where_level {
+                if let Some(name) = self.missing_table_in_query(core, order_by, limit) {
+                    return Err(self.no_such_table(&name));
+                }
+            }
             // `SELECT ... FROM recursive_cte LIMIT n`: the CTE need not
             // produce more than LIMIT + OFFSET rows.
             let simple_reader = where_clause.is_none()
@@ -807,7 +824,7 @@ impl Compiler<'_> {
             self.select.from_result_aliases = saved_aliases;
             self.select.from_mentioned_names = saved_mentioned;
             self.select.cte_limit_hint = None;
-            let mut items_from = items_from?;
+            let (mut items_from, on_checks) = items_from?;
             // The join terms SQLite ANDs onto the WHERE clause are held to
             // the depth limit before anything is resolved (`join_height`).
             let terms = std::mem::take(&mut self.expansion.join_term_heights);
@@ -820,6 +837,9 @@ impl Compiler<'_> {
             self.reduce_outer_joins(&mut items_from, where_clause.as_deref());
             let mut sources = Vec::new();
             let mut items = self.expand_result_columns(columns, nested_from.then_some(&mut sources))?;
+            // (What ORDER BY and GROUP BY ordinals count, an EXISTS
+            // subquery's written columns.)
+            let written_width = items.len();
             // An EXISTS subquery's result columns do not matter unless they
             // make it an aggregate query of its own.
             let one = Expr::Literal(ast::Literal::Numeric("1"));
@@ -867,12 +887,20 @@ impl Compiler<'_> {
                     self.forget_subquery_affinity(e);
                 }
             }
+            // The source text of an expression is found by its place in
+            // the written result list (a `*` before it stands for several
+            // items but one written column).
+            let written_at: crate::util::fast_hash::FastMap<usize, usize> = columns
+                .iter()
+                .enumerate()
+                .filter_map(|(k, rc)| match rc {
+                    ResultColumn::Expr(x, _) => Some((x as *const Expr<'_> as usize, k)),
+                    _ => None,
+                })
+                .collect();
             for (i, it) in items.iter().enumerate() {
-                // The source text of an expression is found by its place
-                // in the written result list (a `*` before it stands for
-                // several items but one written column).
                 let written = match it {
-                    ResultItem::Expr(e, _) => columns.iter().position(|rc| matches!(rc, ResultColumn::Expr(x, _) if std::ptr::eq(x, *e))).unwrap_or(i),
+                    ResultItem::Expr(e, _) => written_at.get(&(*e as *const Expr<'_> as usize)).copied().unwrap_or(i),
                     ResultItem::Col(..) => i,
                 };
                 let (mut n, a, d) = self.describe_item(it, &mut spans, written);
@@ -939,6 +967,54 @@ impl Compiler<'_> {
             let is_agg = group_by.is_some() || self.items_have_aggregates(&items);
             let items_windows = items.iter().any(|it| matches!(it, ResultItem::Expr(e, _) if crate::sql::model::expr_shape::has_window_call(e)));
             let order_windows = order_by.unwrap_or(&[]).iter().any(|t| crate::sql::model::expr_shape::has_window_call(&t.expr));
+            // Names in SQLite's resolver order: the result list, then
+            // HAVING (refused first on a query that is not an aggregate
+            // one), then WHERE, then ORDER BY and GROUP BY, before any
+            // error the code generator finds (an unknown collation of
+            // ORDER BY or DISTINCT, an ON clause naming a table to its
+            // right).
+            // (The ON clauses are ANDed onto the WHERE clause, in join
+            // order, before names are resolved: one walk.)
+            // A USING or NATURAL column's equality resolves no name but
+            // ends the walk once an error stands, as any operator does.
+            let equality = Expr::Literal(ast::Literal::Null);
+            let mut where_and_ons: Vec<&Expr<'_>> = where_clause.as_deref().into_iter().collect();
+            for it in &items_from {
+                for j in &it.on {
+                    match j {
+                        crate::sql::model::from::JoinTerm::Expr(e) => where_and_ons.push(e),
+                        crate::sql::model::from::JoinTerm::ColEq(..) => where_and_ons.push(&equality),
+                        _ => {}
+                    }
+                }
+            }
+            let mut clauses: Vec<NameClause<'_, '_>> =
+                items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(NameClause::new(vec![*e], Allows::ALL)) } else { None }).collect();
+            if having.is_none() || is_agg {
+                // (HAVING and WHERE take an aggregate in an aggregate query
+                // only, and no window function.)
+                let grouped = Allows { aggregates: is_agg, windows: false };
+                clauses.extend(having.as_deref().map(|h| NameClause::new(vec![h], grouped)));
+                if !where_and_ons.is_empty() {
+                    clauses.push(NameClause::new(where_and_ons, grouped));
+                }
+                // (An ORDER BY term naming a result alias, through COLLATE,
+                // is matched to that result column before any name is
+                // resolved: `SELECT 1 AS y FROM t1, t2 ORDER BY y` is not
+                // ambiguous.)
+                let names_alias = |e: &Expr<'_>| matches!(crate::sql::model::expr_shape::strip_collate_and_parens(e), Expr::Id(id) if items.iter().any(|it| matches!(it, ResultItem::Expr(_, Some(a)) if a.eq_ci(&unquote(id.0)))));
+                let order_terms = order_by.iter().flat_map(|o| o.iter()).map(|t| &t.expr).filter(|e| !names_alias(e));
+                order_or_group_clauses(order_terms, "ORDER", written_width, Allows::ALL, &mut clauses);
+                if let Some(g) = group_by.as_deref() {
+                    order_or_group_clauses(g.iter(), "GROUP", written_width, Allows { aggregates: true, windows: false }, &mut clauses);
+                }
+            }
+            let defs = window_clause.iter().flat_map(|w| w.iter()).map(|d| unquote(d.name.0)).collect();
+            let saved_defs = self.names.window_defs.replace(defs);
+            let checked = self.check_clauses(&clauses);
+            self.names.window_defs = saved_defs;
+            checked?;
+            self.check_on_clauses(&on_checks)?;
             // An ORDER BY resolved but never coded (`unused_order.rs`): an
             // EXISTS test's, and an aggregate query's without GROUP BY or a
             // query without FROM (one row; SQLite's planner finds it in
@@ -996,45 +1072,6 @@ impl Compiler<'_> {
                 distinct_open = Some(self.b.add4(Opcode::OpenEphemeral, d, items.len() as i32, 0, P4::KeyInfo(Arc::new(KeyInfo { fields })), 8));
                 ctx.distinct = Some(Distinct::Table(d));
             }
-            // Names in SQLite's resolver order: the result list, then
-            // HAVING (refused first on a query that is not an aggregate
-            // one), then WHERE, then ORDER BY and GROUP BY.
-            // (The ON clauses are ANDed onto the WHERE clause, in join
-            // order, before names are resolved: one walk.)
-            // A USING or NATURAL column's equality resolves no name but
-            // ends the walk once an error stands, as any operator does.
-            let equality = Expr::Literal(ast::Literal::Null);
-            let mut where_and_ons: Vec<&Expr<'_>> = where_clause.as_deref().into_iter().collect();
-            for it in &items_from {
-                for j in &it.on {
-                    match j {
-                        crate::sql::model::from::JoinTerm::Expr(e) => where_and_ons.push(e),
-                        crate::sql::model::from::JoinTerm::ColEq(..) => where_and_ons.push(&equality),
-                        _ => {}
-                    }
-                }
-            }
-            let mut clauses: Vec<Vec<&Expr<'_>>> = items.iter().filter_map(|it| if let ResultItem::Expr(e, _) = it { Some(vec![*e]) } else { None }).collect();
-            if having.is_none() || is_agg {
-                clauses.extend(having.as_deref().map(|h| vec![h]));
-                if !where_and_ons.is_empty() {
-                    clauses.push(where_and_ons);
-                }
-                // (An ORDER BY term naming a result alias, through COLLATE,
-                // is matched to that result column before any name is
-                // resolved: `SELECT 1 AS y FROM t1, t2 ORDER BY y` is not
-                // ambiguous.)
-                let names_alias = |e: &Expr<'_>| matches!(crate::sql::model::expr_shape::strip_collate_and_parens(e), Expr::Id(id) if items.iter().any(|it| matches!(it, ResultItem::Expr(_, Some(a)) if a.eq_ci(&unquote(id.0)))));
-                clauses.extend(order_by.or(unused_order).iter().flat_map(|o| o.iter()).filter(|t| !names_alias(&t.expr)).map(|t| vec![&t.expr]));
-                if let Some(g) = group_by.as_deref() {
-                    clauses.extend(g.iter().map(|e| vec![e]));
-                }
-            }
-            let defs = window_clause.iter().flat_map(|w| w.iter()).map(|d| unquote(d.name.0)).collect();
-            let saved_defs = self.names.window_defs.replace(defs);
-            let checked = self.check_name_groups(&clauses.iter().map(Vec::as_slice).collect::<Vec<_>>());
-            self.names.window_defs = saved_defs;
-            checked?;
             // (Not for the SELECT carrying an UPDATE's or DELETE's WHERE,
             // whose result list is the statement's own rowid read and whose
             // WHERE was asked about before any code: `dml/delete.rs`.)
