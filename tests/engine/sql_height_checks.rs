@@ -278,3 +278,21 @@ fn probe() {
         .join()
         .expect("no panic");
 }
+
+/// An expression built too high before the parser's stack overflows is
+/// SQLite's error ("Expression tree is too large"), not the overflow's
+/// ("Recursion limit"); nodes still open at the overflow were never built.
+#[test]
+fn heights_built_before_a_stack_overflow() {
+    let chain = |n: usize| vec!["1"; n].join("+");
+    let deep = nest("(", "1", ")", 2600);
+    let steps = vec![
+        format!("SELECT {} + {deep}", chain(1001)),
+        format!("SELECT {} + {deep}", chain(999)),
+        format!("SELECT 1 WHERE {} AND {deep}", chain(1001)),
+        format!("SELECT {}, {deep}", chain(1001)),
+        format!("SELECT {} + {}1", chain(1001), "(".repeat(2600)),
+        format!("SELECT {}", nest("abs(", "1", ")", 900)),
+    ];
+    assert_same(&[(vec![], steps.clone()), (vec![(LIMIT_EXPR_DEPTH, 20)], steps[4..].to_vec()), (vec![(LIMIT_EXPR_DEPTH, 100)], steps[5..].to_vec())]);
+}
