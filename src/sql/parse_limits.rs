@@ -38,6 +38,18 @@
 //! expressions enclosing a scalar subquery to its own, so nested scalar
 //! subqueries reach the limit after about 44 levels, as in SQLite.
 //!
+//! SQLite's parser checks each node it builds, except a CAST: a CAST
+//! chain passes the parser whatever its height, the node above it (if
+//! any) fails, and the resolver refuses the whole expression's height
+//! where it resolves one (the [`Nesting`] walk; CHECK, generated columns
+//! and index terms as the statement ends): not in CREATE VIEW or CREATE
+//! TRIGGER, whose bodies are resolved when read or fired. The parser
+//! also refuses a FROM list of more than 200 terms (`MAX_SRCLIST`). The
+//! heights SQLite's code generator builds (the count-of-view sum, the LIKE
+//! optimization's range terms) are the compiler's to check
+//! (`StatementState::codegen_error`); those of the expressions a parse
+//! built before its stack overflowed, [`built_error`]'s.
+//!
 //! The running height of nested subqueries is SQLite's resolver's check,
 //! not its parser's: it fails when the resolver enters the expression, so
 //! a name that does not resolve before it wins. It is handed back as a
@@ -272,10 +284,11 @@ struct Walk<'i> {
     /// SQLite's parser folds ([`Walk::folded_null_test`]): the walk below
     /// a chain that failed is not done again at each of its levels.
     no_fold: usize,
-    /// A subquery inside an expression was walked: only then can the
-    /// running height through subqueries ([`Nesting`]) exceed the limit
-    /// when every expression's own height is within it, so without one
-    /// that second walk is skipped (a 100,000-row VALUES paid it).
+    /// A subquery inside an expression was walked: only then (or with
+    /// [`Walk::cast_over`]) can the running height through subqueries
+    /// ([`Nesting`]) exceed the limit when every expression's own height
+    /// is within it, so without one that second walk is skipped (a
+    /// 100,000-row VALUES paid it).
     saw_expr_subquery: bool,
     /// A CAST higher than the limit was walked with no checked node above
     /// it: the parser let it pass, the resolver's check of the whole
