@@ -375,7 +375,10 @@ impl Connection {
         let env = &env;
         let interrupt_flag = &interrupt;
         let compile_text = |parse_text: &[u8], value_rows: Option<&crate::sql::value_rows::ValueRows<'_>>| {
-            crate::sql::parse::with_first_statement_interruptible(parse_text, Some(&**interrupt_flag), parse_limits.parser_depth, |cmd, tail| {
+            let built = |exprs: &[&sqlite3_parser::ast::Expr<'_>]| {
+                crate::sql::parse_limits::built_error(exprs, parse_limits, Some(&|name: &str, n: usize| funcs.is_constant_call(name, n)))
+            };
+            crate::sql::parse::with_first_statement_interruptible(parse_text, Some(&**interrupt_flag), parse_limits.parser_depth, &built, |cmd, tail| {
                 let interrupt = interrupt_flag;
                 if interrupt.load(std::sync::atomic::Ordering::Relaxed) {
                     return Err(Error::code(crate::error::SQLITE_INTERRUPT));
@@ -384,7 +387,12 @@ impl Connection {
                 cacheable.set(crate::connection::compiled_cache::cacheable_statement(cmd));
                 // The limits SQLite checks while parsing, before anything
                 // walks the tree (see `sql::parse_limits`).
-                let deferred_depth = crate::sql::parse_limits::check_prepared(cmd, parse_limits, Some(interrupt))?;
+                let deferred_depth = crate::sql::parse_limits::check_prepared(
+                    cmd,
+                    parse_limits,
+                    Some(interrupt),
+                    Some(&|name: &str, n: usize| funcs.is_constant_call(name, n)),
+                )?;
                 let stmt_sql = &sql[..tail];
                 // Parameters are numbered in source order before compiling
                 // (`sql::params`); the compiler still sees the original text.
@@ -412,6 +420,10 @@ impl Connection {
                     // after it, as SQLite's resolver would have by then.
                     if let Some(d) = &deferred_depth {
                         return Err(d.error.clone());
+                    }
+                    // Then a height its code generator refuses.
+                    if let Some(e) = c.stmt.codegen_error.take() {
+                        return Err(e);
                     }
                     // SQLITE_LIMIT_VDBE_OP: SQLite fails to grow its array of
                     // instructions past the limit, and grows it from 42 (1 KB)

@@ -232,15 +232,29 @@ pub fn tcl_variables(sql: &[u8]) -> Option<Vec<u8>> {
             b'/' if sql.get(i + 1) == Some(&b'*') => i += 4 + sql[i + 2..].windows(2).position(|w| w == b"*/").unwrap_or(sql.len()),
             b'$' | b'@' | b':' | b'#' => {
                 i += 1;
+                // (SQLite's name needs one identifier character besides
+                // the `::`: `$::` alone is an illegal token, left as it
+                // is for the parser to refuse.)
+                let (start, mut named) = (i, false);
                 while i < sql.len() {
                     if is_id(sql[i]) {
+                        named = true;
                         i += 1;
                     } else if sql[i] == b':' && sql.get(i + 1) == Some(&b':') {
-                        let o = out.get_or_insert_with(|| sql.to_vec());
-                        o[i..i + 2].copy_from_slice(TCL_SEPARATOR.as_bytes());
                         i += 2;
                     } else {
                         break;
+                    }
+                }
+                if named {
+                    let mut k = start;
+                    while k + 1 < i {
+                        if &sql[k..k + 2] == b"::" {
+                            out.get_or_insert_with(|| sql.to_vec())[k..k + 2].copy_from_slice(TCL_SEPARATOR.as_bytes());
+                            k += 2;
+                        } else {
+                            k += 1;
+                        }
                     }
                 }
             }

@@ -72,7 +72,7 @@ fn offset_of(input: &[u8], line: usize, column: usize) -> usize {
 /// Parse the first statement of `sql` and hand it to `f` together with
 /// the offset just past it. `None` when only whitespace/comments remain.
 pub fn with_first_statement<R>(sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>>, usize) -> Result<R>) -> Result<R> {
-    with_first_statement_interruptible(sql, None, usize::MAX, f)
+    with_first_statement_interruptible(sql, None, usize::MAX, &|_| None, f)
 }
 
 /// [`with_first_statement`] whose parse stops with SQLITE_INTERRUPT once
@@ -82,10 +82,14 @@ pub fn with_first_statement<R>(sql: &[u8], f: impl FnOnce(Option<&Cmd<'_>>, usiz
 /// within microseconds instead of when its parse ends. `parser_depth` is
 /// `SQLITE_LIMIT_PARSER_DEPTH`: the parse stops with "Recursion limit" as
 /// soon as its stack would grow past it (see [`parser_stack_limit`]).
+/// Where the stack overflows, `built` is asked first for an error of the
+/// expressions the parse had built (SQLite checks a node's height as it
+/// builds it: that error came before the overflow).
 pub fn with_first_statement_interruptible<R>(
     sql: &[u8],
     interrupt: Option<&AtomicBool>,
     parser_depth: usize,
+    built: BuiltCheck<'_>,
     f: impl FnOnce(Option<&Cmd<'_>>, usize) -> Result<R>,
 ) -> Result<R> {
     // The parse and its checks are compiled once, with `f` behind `dyn`
@@ -93,7 +97,7 @@ pub fn with_first_statement_interruptible<R>(
     // run: every `Ok` of `first_statement_in` is the one of its call.
     let mut f = Some(f);
     let mut out = None;
-    parse_first_statement(sql, interrupt, parser_depth, &mut |cmd, end| {
+    parse_first_statement(sql, interrupt, parser_depth, built, &mut |cmd, end| {
         let f = f.take().expect("the statement is handed over once");
         out = Some(f(cmd, end)?);
         Ok(())
@@ -102,10 +106,15 @@ pub fn with_first_statement_interruptible<R>(
 }
 
 /// [`with_first_statement`] for a callback returning nothing.
+/// The check of the expressions built before the parser's stack
+/// overflowed (see [`with_first_statement_interruptible`]).
+pub type BuiltCheck<'a> = &'a dyn Fn(&[&sqlite3_parser::ast::Expr<'_>]) -> Option<Error>;
+
 fn parse_first_statement(
     sql: &[u8],
     interrupt: Option<&AtomicBool>,
     parser_depth: usize,
+    built: BuiltCheck<'_>,
     f: &mut dyn FnMut(Option<&Cmd<'_>>, usize) -> Result<()>,
 ) -> Result<()> {
     // The AST lives in an arena kept by the thread between statements (a
@@ -127,7 +136,7 @@ fn parse_first_statement(
     } else {
         ARENA.with(|a| a.take()).unwrap_or_default()
     };
-    let result = first_statement_in(&bump, sql, interrupt, parser_stack_limit(parser_depth), f);
+    let result = first_statement_in(&bump, sql, interrupt, parser_stack_limit(parser_depth), built, f);
     if bump.allocated_bytes() <= ARENA_KEPT_BYTES {
         bump.reset();
         ARENA.with(|a| a.set(Some(bump)));
@@ -157,6 +166,7 @@ fn first_statement_in(
     sql: &[u8],
     interrupt: Option<&AtomicBool>,
     max_depth: usize,
+    built: BuiltCheck<'_>,
     f: &mut dyn FnMut(Option<&Cmd<'_>>, usize) -> Result<()>,
 ) -> Result<()> {
     let interrupted = move || interrupt.is_some_and(|flag| flag.load(Ordering::Relaxed));
@@ -166,13 +176,21 @@ fn first_statement_in(
         text: &'a [u8],
         interrupted: &'a dyn Fn() -> bool,
         max_depth: usize,
+        built: BuiltCheck<'_>,
     ) -> std::thread::Result<(std::result::Result<Option<Cmd<'a>>, ParseError>, usize)> {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             with_stack(|| {
                 let mut parser = Parser::new(bump, text);
                 parser.set_interrupt(interrupted);
                 parser.set_max_depth(max_depth);
-                let r = parser.next();
+                let mut r = parser.next();
+                // An expression built too high before the stack overflowed
+                // is the error SQLite met first.
+                if matches!(r, Err(ParseError::ParserError(ParserError::StackOverflow, _))) {
+                    if let Some(e) = built(parser.overflow_exprs()) {
+                        r = Err(ParseError::ParserError(ParserError::Custom(e.message), None));
+                    }
+                }
                 let pos = parser.position();
                 (r, offset_of(text, pos.line, pos.column))
             })
@@ -186,7 +204,7 @@ fn first_statement_in(
     };
     // (Declared first: a reparse borrows from it.)
     let renamed: Option<super::repeated_set_columns::Rewritten>;
-    let mut parsed = parse(bump, sql, interrupted, max_depth);
+    let mut parsed = parse(bump, sql, interrupted, max_depth, built);
     // SQLite's tokenizer reads "/*" at the very end as "/" and "*", and
     // any other unterminated comment as running to the end of the input,
     // i.e. as whitespace: the text before it is parsed alone.
@@ -197,7 +215,7 @@ fn first_statement_in(
                 return Err(Error::sql("near \"*\": syntax error"));
             }
             text = &sql[..start];
-            parsed = parse(bump, text, interrupted, max_depth);
+            parsed = parse(bump, text, interrupted, max_depth, built);
         }
     }
     // `SET (a, a) = ...`, which the parser crate refuses: parsed again
@@ -207,7 +225,7 @@ fn first_statement_in(
         if msg.ends_with("specified more than once") {
             renamed = super::repeated_set_columns::rename_repeated_set_columns(text);
             if let Some(r) = &renamed {
-                let again = parse(bump, &r.text, interrupted, max_depth);
+                let again = parse(bump, &r.text, interrupted, max_depth, built);
                 if let Ok((Ok(cmd), end)) = again {
                     let end = if end >= r.text.len() { text.len() } else { r.original_offset(end) };
                     parsed = Ok((Ok(cmd), end));
@@ -411,19 +429,25 @@ pub fn syntax_error_offset(sql: &[u8]) -> Option<usize> {
     }
 }
 
-/// Whether the parse of `sql`'s first statement (complete or not)
-/// overflows the parser's stack under `SQLITE_LIMIT_PARSER_DEPTH` =
-/// `parser_depth` ("Recursion limit") before it ends.
-pub fn overflows_stack(sql: &[u8], parser_depth: usize) -> bool {
+/// The error of the parse of `sql`'s first statement (complete or not)
+/// when it overflows the parser's stack under `SQLITE_LIMIT_PARSER_DEPTH`
+/// = `parser_depth` before it ends: "Recursion limit", or the error
+/// `built` finds in the expressions built before the overflow.
+pub fn stack_overflow_error(sql: &[u8], parser_depth: usize, built: BuiltCheck<'_>) -> Option<Error> {
     let bump = Bump::new();
     let err = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         with_stack(|| {
             let mut parser = Parser::new(&bump, sql);
             parser.set_max_depth(parser_stack_limit(parser_depth));
-            parser.next().err()
+            match parser.next() {
+                Err(ParseError::ParserError(ParserError::StackOverflow, _)) => {
+                    Some(built(parser.overflow_exprs()).unwrap_or_else(|| Error::sql("Recursion limit")))
+                }
+                _ => None,
+            }
         })
     }));
-    matches!(err, Ok(Some(ParseError::ParserError(ParserError::StackOverflow, _))))
+    err.ok().flatten()
 }
 
 /// SQLite's message for a join operator of unknown words: all of its
@@ -521,6 +545,10 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
             let rest = String::from_utf8_lossy(&sql[at!(p)..]).into_owned();
             Error::sql(format!("unrecognized token: \"{}\"", rest.chars().next().map(String::from).unwrap_or_default()))
         }
+        ParseError::BadVariableName(ref p) if sql.get(at!(p.as_ref())).is_some_and(|b| matches!(b, b'$' | b'@' | b':' | b'#')) => {
+            let rest = &sql[at!(p.as_ref())..];
+            Error::sql(format!("unrecognized token: \"{}\"", String::from_utf8_lossy(&rest[..named_parameter_len(rest)])))
+        }
         ParseError::BadVariableName(p) | ParseError::MalformedBlobLiteral(p) | ParseError::MalformedHexInteger(p) => {
             let o = at!(p);
             let rest = &sql[o..];
@@ -533,6 +561,32 @@ fn map_error(sql: &[u8], e: ParseError) -> Error {
         ParseError::Io(e) => Error::sql(e.to_string()),
         other => Error::sql(other.to_string()),
     }
+}
+
+/// The length of the token SQLite's tokenizer reads at `rest`, which
+/// starts with a parameter's sigil (`$`, `@`, `:` or `#`): identifier
+/// characters and `::` pairs, then a Tcl-style `(...)` suffix after at
+/// least one identifier character (to a space or past its `)`).
+fn named_parameter_len(rest: &[u8]) -> usize {
+    let is_id = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80;
+    let (mut i, mut n) = (1, 0);
+    while let Some(&c) = rest.get(i) {
+        if is_id(c) {
+            n += 1;
+        } else if c == b'(' && n > 0 {
+            i += 1;
+            while rest.get(i).is_some_and(|&c| !c.is_ascii_whitespace() && c != b')') {
+                i += 1;
+            }
+            return i + usize::from(rest.get(i) == Some(&b')'));
+        } else if c == b':' && rest.get(i + 1) == Some(&b':') {
+            i += 1;
+        } else {
+            break;
+        }
+        i += 1;
+    }
+    i
 }
 
 /// A parameter with a Tcl array suffix left open (`$abc(` or `$abc(x`,

@@ -38,6 +38,18 @@
 //! expressions enclosing a scalar subquery to its own, so nested scalar
 //! subqueries reach the limit after about 44 levels, as in SQLite.
 //!
+//! SQLite's parser checks each node it builds, except a CAST: a CAST
+//! chain passes the parser whatever its height, the node above it (if
+//! any) fails, and the resolver refuses the whole expression's height
+//! where it resolves one (the [`Nesting`] walk; CHECK, generated columns
+//! and index terms as the statement ends): not in CREATE VIEW or CREATE
+//! TRIGGER, whose bodies are resolved when read or fired. The parser
+//! also refuses a FROM list of more than 200 terms (`MAX_SRCLIST`). The
+//! heights SQLite's code generator builds (the count-of-view sum, the LIKE
+//! optimization's range terms) are the compiler's to check
+//! (`StatementState::codegen_error`); those of the expressions a parse
+//! built before its stack overflowed, [`built_error`]'s.
+//!
 //! The running height of nested subqueries is SQLite's resolver's check,
 //! not its parser's: it fails when the resolver enters the expression, so
 //! a name that does not resolve before it wins. It is handed back as a
@@ -120,27 +132,37 @@ pub fn is_expansion_error(e: &Error) -> bool {
 /// parser's limits fail at once; the height reached through nested
 /// subqueries, which SQLite checks while resolving names, is handed back.
 pub fn check(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>) -> Result<Option<DeferredDepth>> {
-    check_as(cmd, limits, interrupt, false, false)
+    check_as(cmd, limits, interrupt, false, false, None)
 }
 
 /// [`check`] of a statement being prepared (not one of the schema): also
 /// the checks SQLite's parser makes only then (`check_eidlist`).
-pub fn check_prepared(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>) -> Result<Option<DeferredDepth>> {
-    check_as(cmd, limits, interrupt, false, true)
+/// `constant`: which function calls are constant (see [`ConstantFn`]).
+pub fn check_prepared(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>, constant: Option<ConstantFn<'_>>) -> Result<Option<DeferredDepth>> {
+    check_as(cmd, limits, interrupt, false, true, constant)
 }
 
-fn check_as(cmd: &Cmd<'_>, limits: ParseLimits, interrupt: Option<&AtomicBool>, stored_leaves: bool, eidlist: bool) -> Result<Option<DeferredDepth>> {
+fn check_as(
+    cmd: &Cmd<'_>,
+    limits: ParseLimits,
+    interrupt: Option<&AtomicBool>,
+    stored_leaves: bool,
+    eidlist: bool,
+    constant_fn: Option<ConstantFn<'_>>,
+) -> Result<Option<DeferredDepth>> {
     let stmt = match cmd {
         Cmd::Stmt(s) => s,
         Cmd::Explain(s) | Cmd::ExplainQueryPlan(s) => s,
     };
     let mut w = Walk {
+        constant_fn,
         limits,
         interrupt,
         in_view: false,
         insert_row: false,
         deferred: None,
         saw_expr_subquery: false,
+        cast_over: false,
         no_fold: 0,
         after_expansion: None,
         after_resolve: None,
@@ -180,10 +202,34 @@ pub fn limit_error_in_unterminated(sql: &[u8], limits: ParseLimits) -> Option<Er
     // "Recursion limit". (A completion of the text read before it would
     // build the nodes still open on the stack, which SQLite never built:
     // their heights are not its error.)
-    if crate::sql::parse::overflows_stack(sql, limits.parser_depth) {
-        return Some(Error::sql("Recursion limit"));
+    if let Some(e) = crate::sql::parse::stack_overflow_error(sql, limits.parser_depth, &|built| built_error(built, limits, None)) {
+        return Some(e);
     }
     height_error_in_unterminated(sql, limits)
+}
+
+/// The first limit SQLite's parser met building `exprs` (complete
+/// expressions, in the order read; `None`: none): the expressions a parse
+/// built before its stack overflowed (`sql::parse::BuiltCheck`), each
+/// checked as on its own.
+pub fn built_error(exprs: &[&Expr<'_>], limits: ParseLimits, constant_fn: Option<ConstantFn<'_>>) -> Option<Error> {
+    let mut w = Walk {
+        constant_fn,
+        limits,
+        interrupt: None,
+        in_view: false,
+        insert_row: false,
+        deferred: None,
+        saw_expr_subquery: false,
+        cast_over: false,
+        no_fold: 0,
+        after_expansion: None,
+        after_resolve: None,
+        stored_leaves: false,
+        nodes: 0,
+        eidlist: false,
+    };
+    crate::sql::parse::with_stack(|| exprs.iter().try_for_each(|e| w.expr(e, 0).map(|_| ()))).err()
 }
 
 fn height_error_in_unterminated(sql: &[u8], limits: ParseLimits) -> Option<Error> {
@@ -221,6 +267,8 @@ fn height_error_in_unterminated(sql: &[u8], limits: ParseLimits) -> Option<Error
 }
 
 struct Walk<'i> {
+    /// Which function calls are constant (`x IN (f(1))` is `x == +f(1)`).
+    constant_fn: Option<ConstantFn<'i>>,
     /// The first height past the limit name resolution would meet.
     deferred: Option<DeferredDepth>,
     limits: ParseLimits,
@@ -236,11 +284,16 @@ struct Walk<'i> {
     /// SQLite's parser folds ([`Walk::folded_null_test`]): the walk below
     /// a chain that failed is not done again at each of its levels.
     no_fold: usize,
-    /// A subquery inside an expression was walked: only then can the
-    /// running height through subqueries ([`Nesting`]) exceed the limit
-    /// when every expression's own height is within it, so without one
-    /// that second walk is skipped (a 100,000-row VALUES paid it).
+    /// A subquery inside an expression was walked: only then (or with
+    /// [`Walk::cast_over`]) can the running height through subqueries
+    /// ([`Nesting`]) exceed the limit when every expression's own height
+    /// is within it, so without one that second walk is skipped (a
+    /// 100,000-row VALUES paid it).
     saw_expr_subquery: bool,
+    /// A CAST higher than the limit was walked with no checked node above
+    /// it: the parser let it pass, the resolver's check of the whole
+    /// expression ([`Nesting`]) may not.
+    cast_over: bool,
     /// The first height past the limit that SQLite meets only after it
     /// expanded the FROM clauses: a column `*` expands to (`t.c` and
     /// `t.c` qualified are built then), and at a limit of 0 a leaf (its
@@ -293,12 +346,14 @@ fn is_leaf(e: &Expr<'_>) -> bool {
 pub fn check_resolved_heights(e: &Expr<'_>, expr_depth: usize) -> Result<()> {
     let limits = ParseLimits { expr_depth, ..ParseLimits::NONE };
     let mut w = Walk {
+        constant_fn: None,
         limits,
         interrupt: None,
         in_view: false,
         insert_row: false,
         deferred: None,
         saw_expr_subquery: false,
+        cast_over: false,
         no_fold: 0,
         after_expansion: None,
         after_resolve: None,
@@ -310,7 +365,7 @@ pub fn check_resolved_heights(e: &Expr<'_>, expr_depth: usize) -> Result<()> {
     if let Some(error) = w.after_expansion.or(w.after_resolve) {
         return Err(error);
     }
-    if w.saw_expr_subquery {
+    if w.saw_expr_subquery || w.cast_over {
         let nesting = Nesting::new(expr_depth, true);
         if let Some(d) = nesting.deferred(nesting.expr(e, 0)) {
             return Err(d.error);
@@ -327,9 +382,41 @@ pub fn check_resolved_heights(e: &Expr<'_>, expr_depth: usize) -> Result<()> {
 pub fn check_trigger_statement(cmd: &Cmd<'_>, expr_depth: usize) -> Result<()> {
     let limits = ParseLimits { expr_depth, ..ParseLimits::NONE };
     let select = matches!(cmd, Cmd::Stmt(Stmt::Select(_)));
-    match check_as(cmd, limits, None, !select, false)? {
+    match check_as(cmd, limits, None, !select, false, None)? {
         Some(d) => Err(d.error),
         None => Ok(()),
+    }
+}
+
+/// How many arms of a UNION ALL SQLite's parser makes of a VALUES list
+/// of `rows` (`sqlite3MultiValues`): with `apart` (a WITH was read before
+/// it, or it is parsed from the schema), one per row; else rows go into
+/// one co-routine (one arm) while each is constant and the row before it
+/// has no affinity (no CAST), and a row that breaks that is an arm of
+/// its own, the next ones starting a co-routine again.
+pub fn values_arms<'a, R: std::ops::Deref<Target = [Expr<'a>]>>(rows: &[R], apart: bool, constant_fn: Option<ConstantFn<'_>>) -> usize {
+    let constant = |row: &[Expr<'_>]| row.iter().all(|e| is_constant(e, CONSTANT_BUDGET, constant_fn));
+    let no_affinity = |row: &[Expr<'_>]| constant(row) && !row.iter().any(has_cast_affinity);
+    let (mut arms, mut coroutine) = (usize::from(!rows.is_empty()), false);
+    for pair in rows.windows(2) {
+        if apart || !constant(&pair[1]) || (!coroutine && !no_affinity(&pair[0])) {
+            arms += 1;
+            coroutine = false;
+        } else {
+            coroutine = true;
+        }
+    }
+    arms
+}
+
+/// Whether SQLite gives `e` an affinity of its own at the top (a CAST,
+/// under COLLATE or parentheses).
+fn has_cast_affinity(e: &Expr<'_>) -> bool {
+    match e {
+        Expr::Cast { .. } => true,
+        Expr::Collate(x, _) => has_cast_affinity(x),
+        Expr::Parenthesized(v) => v.first().is_some_and(has_cast_affinity),
+        _ => false,
     }
 }
 
@@ -337,14 +424,25 @@ fn too_deep(max: usize) -> Error {
     Error::sql(format!("Expression tree is too large (maximum depth {max})"))
 }
 
+/// Whether a call of the function named so, with that many arguments,
+/// is constant for its constant arguments (SQLite: a deterministic scalar
+/// function, `SQLITE_FUNC_CONSTANT`).
+pub type ConstantFn<'a> = &'a dyn Fn(&str, usize) -> bool;
+
 /// Whether SQLite's parser would call `e` constant where it rewrites
-/// `x IN (e)` as `x == +e` (literals and operators over them). The tree is
+/// `x IN (e)` as `x == +e` (literals, operators and calls of `constant`
+/// functions over them; no function is without `constant`). The tree is
 /// not checked yet: past `budget` levels it is taken as not constant (it
 /// is then refused as too deep anyway).
-fn is_constant(e: &Expr<'_>, budget: usize) -> bool {
+fn is_constant(e: &Expr<'_>, budget: usize, constant: Option<ConstantFn<'_>>) -> bool {
     let Some(b) = budget.checked_sub(1) else { return false };
-    let c = |x: &Expr<'_>| is_constant(x, b);
+    let c = |x: &Expr<'_>| is_constant(x, b, constant);
     match e {
+        Expr::FunctionCall { name, distinctness: None, args, order_by: None, filter_over: None } => {
+            let args = args.unwrap_or(&[]);
+            constant.is_some_and(|f| f(&crate::sql::parse::unquote(name.0), args.len())) && args.iter().all(c)
+        }
+        Expr::FunctionCallStar { name, filter_over: None } => constant.is_some_and(|f| f(&crate::sql::parse::unquote(name.0), 0)),
         Expr::Literal(_) | Expr::Variable(_) => true,
         Expr::Unary(_, x) | Expr::Collate(x, _) | Expr::Cast { expr: x, .. } | Expr::IsNull(x) | Expr::NotNull(x) => c(x),
         Expr::Binary(l, _, r) => c(l) && c(r),
@@ -384,7 +482,8 @@ impl Walk<'_> {
             self.poll()?;
         }
         let max = self.limits.expr_depth;
-        if td >= max {
+        // (A CAST standing alone is walked on: see the CAST arm below.)
+        if td >= max && !(td == 0 && matches!(e, Expr::Cast { .. })) {
             // A leaf standing alone is checked only by the resolver.
             if td == 0 && is_leaf(e) {
                 self.after_expansion.get_or_insert_with(|| too_deep(max));
@@ -430,7 +529,17 @@ impl Walk<'_> {
                 }
                 h + 1
             }
-            Expr::Cast { expr, .. } => self.expr(expr, n)? + 1,
+            // SQLite's parser builds a CAST without checking its height
+            // (`sqlite3ExprAttachSubtrees` alone): a node above it checks
+            // its own, and the resolver the whole expression's. Below no
+            // checked node, the CAST's operand is as if at the top.
+            Expr::Cast { expr, .. } => {
+                let h = self.expr(expr, if td == 0 { 0 } else { n })? + 1;
+                if h > max {
+                    self.cast_over = true;
+                }
+                return Ok(h);
+            }
             Expr::Collate(x, _) => self.expr(x, n)? + 1,
             Expr::DoublyQualified(..) => 3,
             Expr::Qualified(..) => 2,
@@ -481,7 +590,7 @@ impl Walk<'_> {
                 let vector = matches!(lhs, Expr::Parenthesized(v) if v.len() > 1);
                 // (Each level of a tree within the limits adds a height
                 // or a parser entry.)
-                if items.len() == 1 && !vector && is_constant(&items[0], CONSTANT_BUDGET) {
+                if items.len() == 1 && !vector && is_constant(&items[0], CONSTANT_BUDGET, self.constant_fn) {
                     // `x IN (e)` is `x == +e` (`x != +e` for NOT IN).
                     l.max(self.expr(&items[0], n + 1)? + 1) + 1
                 } else {
@@ -657,6 +766,17 @@ impl Walk<'_> {
         Ok(h)
     }
 
+    /// An expression of the schema SQLite resolves as the statement
+    /// creating it ends (CHECK, generated columns, an index's terms and
+    /// WHERE: `sqlite3ResolveSelfReference`), of height `h`: past the
+    /// limit only through a CAST at its top, which the parser does not
+    /// check, and then the statement fails once compiled.
+    fn resolved_height(&mut self, h: usize) {
+        if h > self.limits.expr_depth {
+            self.after_resolve.get_or_insert_with(|| too_deep(self.limits.expr_depth));
+        }
+    }
+
     /// ORDER BY, GROUP BY and PARTITION BY (reported as ORDER BY, as
     /// SQLite does) have at most `SQLITE_LIMIT_COLUMN` terms.
     fn terms(&mut self, n: usize, clause: &str) -> Result<()> {
@@ -797,10 +917,17 @@ impl Walk<'_> {
         Ok(h)
     }
 
-    /// A FROM clause. Its subqueries' heights are their own (not part of the enclosing one).
+    /// A FROM clause, item by item with its ON clause, as the parser
+    /// reads them. Its subqueries' heights are their own (not part of the
+    /// enclosing one). SQLite's parser refuses a FROM list of more than
+    /// [`MAX_SRCLIST`] terms as it appends the first one too many (the
+    /// items of a first parenthesized join without an alias are the
+    /// list's own: the parser takes that list over).
     fn from(&mut self, f: &FromClause<'_>) -> Result<()> {
-        let items = f.select.into_iter().chain(f.joins.iter().flat_map(|j| j.iter().map(|j| &j.table)));
-        for t in items {
+        let first = f.select.map(|t| (t, None));
+        let joined = f.joins.iter().flat_map(|j| j.iter().map(|j| (&j.table, j.constraint.as_ref())));
+        let mut terms = 0usize;
+        for (t, constraint) in first.into_iter().chain(joined) {
             match t {
                 SelectTable::Select(s, _) => {
                     self.subquery(s, 0)?;
@@ -811,10 +938,15 @@ impl Walk<'_> {
                 }
                 SelectTable::Table(..) => {}
             }
-        }
-        for j in f.joins.iter().flat_map(|j| j.iter()) {
-            if let Some(ast::JoinConstraint::On(e)) = &j.constraint {
+            if let Some(ast::JoinConstraint::On(e)) = constraint {
                 self.expr(e, 0)?;
+            }
+            terms += match t {
+                SelectTable::Sub(inner, None) if terms == 0 => src_terms(inner),
+                _ => 1,
+            };
+            if terms > MAX_SRCLIST {
+                return Err(Error::sql(format!("too many FROM clause terms, max: {MAX_SRCLIST}")));
             }
         }
         Ok(())
@@ -879,7 +1011,7 @@ impl Walk<'_> {
         match stmt {
             Stmt::Select(s) => {
                 self.select(s, 0)?;
-                if self.saw_expr_subquery {
+                if self.saw_expr_subquery || self.cast_over {
                     let nesting = Nesting::new(self.limits.expr_depth, self.stored_leaves);
                     self.deferred = nesting.deferred(nesting.select(s, 0));
                 }
@@ -891,7 +1023,7 @@ impl Walk<'_> {
                     self.insert_row = s.body.compounds.is_none() && matches!(&s.body.select, OneSelect::Values(rows) if rows.len() == 1);
                     self.subquery(s, 0)?;
                     self.upsert(*upsert)?;
-                    if self.saw_expr_subquery {
+                    if self.saw_expr_subquery || self.cast_over {
                         let nesting = Nesting::new(self.limits.expr_depth, self.stored_leaves);
                         self.deferred = nesting.deferred(nesting.select(s, 0));
                     }
@@ -924,8 +1056,12 @@ impl Walk<'_> {
             Stmt::CreateIndex { columns, where_clause, .. } => {
                 // (Its width is checked once the table and the name are:
                 // `too_many_index_columns`, in the compiler.)
-                self.list_sorted(columns, 0)?;
-                self.opt(where_clause.as_ref())
+                let mut h = self.list_sorted(columns, 0)?;
+                if let Some(w) = where_clause {
+                    h = h.max(self.expr(w, 0)?);
+                }
+                self.resolved_height(h);
+                Ok(())
             }
             Stmt::CreateTable { body, tbl_name, .. } => match body {
                 ast::CreateTableBody::AsSelect(s) => self.subquery(s, 0).map(|_| ()),
@@ -949,8 +1085,14 @@ impl Walk<'_> {
                     for c in columns.iter() {
                         for k in c.constraints.iter() {
                             match &k.constraint {
-                                ast::ColumnConstraint::Check(e) | ast::ColumnConstraint::Default(e) | ast::ColumnConstraint::Generated { expr: e, .. } => {
+                                // (A DEFAULT is never resolved: only its
+                                // parser's heights count.)
+                                ast::ColumnConstraint::Default(e) => {
                                     self.expr(e, 0)?;
+                                }
+                                ast::ColumnConstraint::Check(e) | ast::ColumnConstraint::Generated { expr: e, .. } => {
+                                    let h = self.expr(e, 0)?;
+                                    self.resolved_height(h);
                                 }
                                 _ => {}
                             }
@@ -958,7 +1100,8 @@ impl Walk<'_> {
                     }
                     for k in constraints.iter().flat_map(|c| c.iter()) {
                         if let ast::TableConstraint::Check(e, _) = &k.constraint {
-                            self.expr(e, 0)?;
+                            let h = self.expr(e, 0)?;
+                            self.resolved_height(h);
                         }
                     }
                     Ok(())
@@ -1232,12 +1375,14 @@ fn from_holds(f: &FromClause<'_>, at: usize) -> bool {
 /// this recursion is bounded).
 pub(crate) fn height(e: &Expr<'_>) -> usize {
     let mut w = Walk {
+        constant_fn: None,
         limits: ParseLimits::NONE,
         interrupt: None,
         in_view: true,
         insert_row: false,
         deferred: None,
         saw_expr_subquery: false,
+        cast_over: false,
         no_fold: 0,
         after_expansion: None,
         after_resolve: None,
@@ -1309,6 +1454,20 @@ fn subqueries_inner<'a, 'b>(e: &'a Expr<'b>, f: &mut dyn FnMut(&'a Select<'b>)) 
         Expr::Raise(_, Some(x)) => subqueries(x, f),
         _ => {}
     }
+}
+
+/// The most terms SQLite's FROM list holds (`SQLITE_MAX_SRCLIST`).
+const MAX_SRCLIST: usize = 200;
+
+/// The terms of the FROM list SQLite's parser makes of `f` (see
+/// `Walk::from`; the nesting is bounded by the parser's stack).
+fn src_terms(f: &FromClause<'_>) -> usize {
+    let first = match f.select {
+        Some(SelectTable::Sub(inner, None)) => src_terms(inner),
+        Some(_) => 1,
+        None => 0,
+    };
+    first + f.joins.as_ref().map_or(0, |j| j.len())
 }
 
 /// Whether SQLite's parser makes `x` a unary-plus node (under any

@@ -93,6 +93,7 @@ mod sql_file_moved;
 mod sql_fuzz;
 mod sql_generated_errors;
 mod sql_generated_stored;
+mod sql_height_checks;
 mod sql_hooks;
 mod sql_in_bloom;
 mod sql_in_parenthesized_subquery;

@@ -185,6 +185,14 @@ impl<'s> Compiler<'s> {
         self.b.add(Opcode::Init, 0, 0, 0)
     }
 
+    /// SQLite's code generator refuses an expression it builds past
+    /// `SQLITE_LIMIT_EXPR_DEPTH` (`StatementState::codegen_error`: the
+    /// first one stands).
+    pub(in crate::sql::codegen) fn codegen_too_deep(&mut self) {
+        let max = self.env.max_expr_depth;
+        self.stmt.codegen_error.get_or_insert_with(|| Error::sql(format!("Expression tree is too large (maximum depth {max})")));
+    }
+
     /// The index of database `name` (a schema name: main, temp or an
     /// ATTACH name), case-insensitively.
     pub fn db_index(&self, name: &str) -> Option<usize> {

@@ -72,6 +72,12 @@ pub struct StatementState<'s> {
     /// The authorizer's answers for the SELECTs being compiled, innermost
     /// last (with an authorizer only; `query/auth_order.rs`).
     pub auth_answers: Vec<crate::sql::codegen::query::auth_order::AuthAnswers>,
+    /// A height SQLite's code generator refuses (the count-of-view sum,
+    /// `query/count_of_view.rs`; the LIKE optimization's range terms,
+    /// `query/like_range.rs`), the first one met: SQLite resolves every
+    /// name of the statement before it codes any of it, so a name error
+    /// met later wins; the compilation fails with it at the end.
+    pub codegen_error: Option<Error>,
     /// An authorizer failure found where no error could be returned; the
     /// compilation fails with it at the end.
     pub auth_error: Option<Error>,

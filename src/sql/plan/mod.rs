@@ -27,6 +27,7 @@ pub mod facts;
 pub mod flatten;
 pub mod goal;
 pub mod join_order;
+pub mod like_prefix;
 pub mod multi_or;
 pub mod name_memo;
 pub mod order;

@@ -700,68 +700,8 @@ pub(super) fn is_column_name(c: &mut impl PlanFacts, e: &Expr<'_>) -> bool {
 /// `isLikeOrGlob`; GLOB and a case-sensitive LIKE bound the prefix as
 /// written, BINARY.
 fn prefix_bounds<'a, 'b>(out: &mut Vec<VConstraint<'a, 'b>>, col: i32, addr: usize, pattern: &Expr<'_>, escape: Option<&Expr<'_>>, like: bool, nocase: bool) {
-    let Expr::Literal(Literal::String(s)) = strip_collate(pattern).0 else { return };
-    let z = crate::sql::parse::unquote(s).into_bytes();
-    let esc = match escape {
-        None => None,
-        Some(e) => match strip_collate(e).0 {
-            Expr::Literal(Literal::String(x)) => match crate::sql::parse::unquote(x).as_bytes() {
-                [b] => Some(*b),
-                _ => return,
-            },
-            _ => return,
-        },
-    };
-    let wild: &[u8] = if like { b"%_" } else { b"*?[" };
-    // (An escape equal to a wildcard leaves that wildcard out.)
-    let is_wild = |b: u8| wild.contains(&b) && Some(b) != esc;
-    let mut cnt = 0usize;
-    while cnt < z.len() && !is_wild(z[cnt]) {
-        let b = z[cnt];
-        cnt += 1;
-        if Some(b) == esc && cnt < z.len() && z[cnt] < 0x80 {
-            cnt += 1;
-        } else if b >= 0x80 {
-            // A whole UTF-8 character, unless malformed.
-            let len = match b {
-                0xc0..=0xdf => 2,
-                0xe0..=0xef => 3,
-                0xf0..=0xf7 => 4,
-                _ => 0,
-            };
-            let end = cnt - 1 + len;
-            if len == 0 || end > z.len() || std::str::from_utf8(&z[cnt - 1..end]).is_err() {
-                cnt -= 1;
-                break;
-            }
-            cnt = end;
-        }
-    }
-    if !(cnt > 1 || (cnt > 0 && Some(z[0]) != esc)) || z[cnt - 1] == 0xff {
-        return;
-    }
-    let mut prefix = Vec::with_capacity(cnt);
-    let mut i = 0;
-    while i < cnt {
-        if Some(z[i]) == esc {
-            i += 1;
-        }
-        if i < cnt {
-            prefix.push(z[i]);
-        }
-        i += 1;
-    }
-    if prefix.is_empty() {
-        return;
-    }
-    let numeric = |p: &[u8]| {
-        let t = String::from_utf8_lossy(p);
-        let t = t.trim();
-        !t.is_empty() && !t.bytes().any(|b| b.is_ascii_alphabetic() && b != b'e' && b != b'E') && t.parse::<f64>().is_ok()
-    };
-    let mut bumped = prefix.clone();
-    *bumped.last_mut().unwrap() = bumped.last().unwrap().wrapping_add(1);
-    if numeric(&prefix) || prefix == b"-" || numeric(&bumped) {
+    let Some(prefix) = super::like_prefix::like_prefix(pattern, escape, like) else { return };
+    if super::like_prefix::prefix_is_numeric(&prefix) {
         return;
     }
     let (low, mut high) = if nocase { (prefix.to_ascii_uppercase(), prefix.to_ascii_lowercase()) } else { (prefix.clone(), prefix) };

@@ -237,6 +237,13 @@ impl FunctionRegistry {
         self.resolve(name, n_args).is_some_and(|d| d.n_args == n_args)
     }
 
+    /// Whether a call of `name` with `n_args` arguments is constant for
+    /// constant arguments, as SQLite's `SQLITE_FUNC_CONSTANT`: a
+    /// deterministic scalar function (not an unknown or aggregate one).
+    pub fn is_constant_call(&self, name: &str, n_args: usize) -> bool {
+        self.find(name, n_args).is_some_and(|d| d.flags.deterministic && matches!(d.kind, FuncKind::Scalar(_)))
+    }
+
     /// Find the best match: exact argument count first, then any-count.
     pub fn find(&self, name: &str, n_args: usize) -> Option<Arc<FuncDef>> {
         self.resolve(name, i32::try_from(n_args).unwrap_or(i32::MAX)).cloned()

@@ -36,6 +36,7 @@ pub(in crate::sql::codegen) mod index_scan;
 pub(in crate::sql::codegen) mod inner_table;
 pub(in crate::sql::codegen) mod join_height;
 pub(in crate::sql::codegen) mod legacy_names;
+pub(in crate::sql::codegen) mod like_range;
 pub(in crate::sql::codegen) mod limit;
 pub(in crate::sql::codegen) mod missing_tables;
 pub(in crate::sql::codegen) mod multi_or;

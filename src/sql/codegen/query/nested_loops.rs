@@ -105,6 +105,17 @@ impl<'b> Compiler<'_> {
         if n > 64 {
             return Err(Error::sql("at most 64 tables in a join"));
         }
+        // SQLite's WHERE analysis then adds its LIKE range terms, held to
+        // the height limit (`like_range.rs`).
+        let mut analyzed: Vec<&Expr<'_>> = terms.to_vec();
+        for it in items {
+            for j in &it.on {
+                if let JoinTerm::Expr(e) = j {
+                    crate::sql::model::expr_shape::conjuncts(e, &mut analyzed);
+                }
+            }
+        }
+        self.check_like_ranges(&analyzed);
         if n == 0 {
             // (No FROM clause: the one row the body runs for.)
             self.stmt.eqp.push(format_args!("SCAN CONSTANT ROW"));

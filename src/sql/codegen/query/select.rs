@@ -185,6 +185,11 @@ impl Compiler<'_> {
         let top = self.names.scopes.is_empty() && matches!(dest, Dest::Output);
         let r = if sel.body.compounds.as_ref().is_some_and(|c| !c.is_empty()) {
             self.compile_compound(sel, dest)
+        } else if self.count_of_view_height(sel).is_some_and(|h| h > self.env.max_expr_depth) {
+            // (SQLite's sum of counts is too high: it fails once the
+            // statement is compiled, `StatementState::codegen_error`.)
+            self.codegen_too_deep();
+            self.compile_simple(&sel.body.select, sel.order_by, sel.limit, dest)
         } else {
             match self.count_of_view_text(sel, !top) {
                 Ok(Some(text)) => crate::sql::parse::with_first_statement(text.as_bytes(), |cmd, _| match cmd {

@@ -74,6 +74,9 @@ pub struct Context<'input> {
     calls: ast::fold::CallMemo,
     /// The names of the CREATE TABLE columns read so far (duplicates).
     column_names: std::collections::HashSet<String>,
+    /// The expressions left on the stack when it overflowed, in the order
+    /// they were read (complete trees, built before the overflow).
+    overflow_exprs: std::vec::Vec<&'input ast::Expr<'input>>,
 }
 
 impl<'input> Context<'input> {
@@ -90,6 +93,7 @@ impl<'input> Context<'input> {
             error: None,
             calls: ast::fold::CallMemo::default(),
             column_names: std::collections::HashSet::new(),
+            overflow_exprs: std::vec::Vec::new(),
         }
     }
 
@@ -163,6 +167,12 @@ impl<'input> Context<'input> {
         self.error.take()
     }
 
+    /// The expressions built before the parser's stack overflowed (see
+    /// `Parser::set_max_depth`), in the order they were read.
+    pub fn overflow_exprs(&self) -> &[&'input ast::Expr<'input>] {
+        &self.overflow_exprs
+    }
+
     pub fn reset(&mut self) {
         self.explain = None;
         self.stmt = None;
@@ -173,5 +183,6 @@ impl<'input> Context<'input> {
         self.error = None;
         self.calls.clear();
         self.column_names.clear();
+        self.overflow_exprs.clear();
     }
 }

@@ -4249,6 +4249,27 @@ void print_stack_union(
   fprintf(out,"    }\n"); lineno++;
   fprintf(out,"}\n"); lineno++;
 
+  /* ringlite: the expressions a value left on the stack holds (an
+  ** expression, a list of them, a result-column list), moved into the
+  ** arena when the stack overflows (`yy_stack_overflow`). */
+  fprintf(out,"impl<'i> YYMINORTYPE<'i> {\n"); lineno++;
+  fprintf(out,"    fn take_exprs(self, bump: &'i bumpalo::Bump, out: &mut std::vec::Vec<&'i Expr<'i>>) {\n"); lineno++;
+  fprintf(out,"        match self {\n"); lineno++;
+  for(i=0; i<arraysize; i++){
+    if( types[i]==0 ) continue;
+    if( strcmp(types[i],"Expr<'i>")==0 ){
+      fprintf(out,"            YYMINORTYPE::yy%d(v) => out.push(bump.alloc(v)),\n",i+1); lineno++;
+    }else if( strcmp(types[i],"Vec<'i, Expr<'i>>")==0 ){
+      fprintf(out,"            YYMINORTYPE::yy%d(v) => out.extend(v.into_bump_slice().iter()),\n",i+1); lineno++;
+    }else if( strcmp(types[i],"Vec<'i, ResultColumn<'i>>")==0 ){
+      fprintf(out,"            YYMINORTYPE::yy%d(v) => out.extend(v.into_bump_slice().iter().filter_map(|c| match c { ResultColumn::Expr(e, _) => Some(e), _ => None })),\n",i+1); lineno++;
+    }
+  }
+  fprintf(out,"            _ => {}\n"); lineno++;
+  fprintf(out,"        }\n"); lineno++;
+  fprintf(out,"    }\n"); lineno++;
+  fprintf(out,"}\n"); lineno++;
+
   fprintf(out,"impl<'i> yyStackEntry<'i> {\n"); lineno++;
   fprintf(out,"    fn yy0(self) -> %sTOKENTYPE<'i> {\n",name); lineno++;
   fprintf(out,"        if let YYMINORTYPE::yy0(v) = self.minor {\n"); lineno++;

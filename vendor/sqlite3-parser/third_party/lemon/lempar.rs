@@ -448,9 +448,16 @@ fn yy_find_reduce_action(
 */
 impl yyParser<'_> {
     fn yy_stack_overflow(&mut self) {
+        /* ringlite: the expressions built before the overflow are kept,
+        ** oldest first (`Context::overflow_exprs`): SQLite checked each
+        ** one's height as it built it. */
+        let mut kept = std::vec::Vec::new();
         while self.yystack.yyidx > 0 {
-            self.yy_pop_parser_stack();
+            let yytos = self.yystack.pop();
+            yytos.minor.take_exprs(self.ctx.bump, &mut kept);
         }
+        kept.reverse();
+        self.ctx.overflow_exprs = kept;
         /******** Begin %stack_overflow code ******************************************/
 %%
         /******** End %stack_overflow code ********************************************/

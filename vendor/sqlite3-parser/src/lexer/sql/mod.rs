@@ -62,6 +62,13 @@ impl<'input> Parser<'input> {
     pub fn set_max_depth(&mut self, max: usize) {
         self.parser.set_max_depth(max);
     }
+    /// After [`ParserError::StackOverflow`], the expressions the parse had
+    /// built (complete trees left on the stack, in the order read): a
+    /// limit SQLite checks as it builds a node may have failed on one of
+    /// them before its stack overflowed.
+    pub fn overflow_exprs(&self) -> &[&'input crate::parser::ast::Expr<'input>] {
+        self.parser.ctx.overflow_exprs()
+    }
     /// Current position in input
     pub fn position(&self) -> Pos {
         self.scanner.position(self.input)
