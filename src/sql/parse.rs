@@ -793,6 +793,13 @@ pub fn unquote(s: &str) -> String {
     unquoted(s).into_owned()
 }
 
+/// The bytes of a string literal's value: unquoted, and with the bytes
+/// that are not UTF-8, which SQLite keeps as they are, given back
+/// (the parser carries them encoded: `sqlite3_parser::dialect::raw_bytes`).
+pub fn string_literal_bytes(s: &str) -> Vec<u8> {
+    sqlite3_parser::dialect::literal_bytes(&unquoted(s)).into_owned()
+}
+
 /// A copy of a parsed literal (the parser's AST types are not `Clone`;
 /// a literal borrows only the statement's text).
 pub fn copy_literal<'a>(l: &sqlite3_parser::ast::Literal<'a>) -> sqlite3_parser::ast::Literal<'a> {
