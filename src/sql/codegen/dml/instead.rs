@@ -37,7 +37,7 @@ pub fn has_instead_trigger(c: &Compiler<'_>, view: &Table, stmt: &Stmt<'_>) -> b
         }
         _ => Vec::new(),
     };
-    c.env.schema.triggers_of(view).iter().any(|(_, sql)| {
+    c.env.triggers_of(view).iter().any(|(_, sql)| {
         with_first_statement(sql.as_bytes(), |cmd, _| {
             let Some(Cmd::Stmt(Stmt::CreateTrigger { time: Some(TriggerTime::InsteadOf), event, .. })) = cmd else { return Ok(false) };
             Ok(match (event, stmt) {

@@ -415,6 +415,11 @@ impl<'b> Compiler<'_> {
                 }
                 self.count_table_reference(&table)?;
                 if let Some(view_sql) = &table.view_select {
+                    // `SQLITE_DBCONFIG_ENABLE_VIEW` off: only TEMP views
+                    // may be read.
+                    if !self.env.settings.enable_view && table.db != 1 {
+                        return Err(Error::sql(format!("access to view \"{}\" prohibited", table.name)));
+                    }
                     if self.expansion.expanding.iter().any(|v| v.eq_ci(&name)) {
                         return Err(Error::sql(format!("view {name} is circularly defined")));
                     }
