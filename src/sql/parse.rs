@@ -226,6 +226,12 @@ fn first_statement_in(
     match result {
         Ok(Some(cmd)) => {
             let r = (|| {
+                // The schema keeps a definition's text as a `String`: one
+                // holding bytes that are not UTF-8 (a Latin-1 literal,
+                // kept as such by SQLite) would be stored altered.
+                if is_definition(&cmd) && std::str::from_utf8(&sql[..end.min(sql.len())]).is_err() {
+                    return Err(Error::sql(sqlite3_parser::lexer::sql::NOT_UTF8));
+                }
                 if let Some(t) = register_token(sql, end) {
                     return Err(near(sql, t));
                 }
@@ -784,6 +790,22 @@ pub fn schema_sql(sql: &[u8], kind_words: &str) -> String {
         end = start;
     }
     format!("CREATE {kind_words} {}", String::from_utf8_lossy(&sql[start..end]))
+}
+
+/// A statement whose text the schema stores (CREATE, ALTER TABLE).
+fn is_definition(cmd: &Cmd<'_>) -> bool {
+    use sqlite3_parser::ast::Stmt;
+    matches!(
+        cmd,
+        Cmd::Stmt(
+            Stmt::CreateTable { .. }
+                | Stmt::CreateIndex { .. }
+                | Stmt::CreateTrigger { .. }
+                | Stmt::CreateView { .. }
+                | Stmt::CreateVirtualTable { .. }
+                | Stmt::AlterTable(..)
+        )
+    )
 }
 
 /// Remove SQL quoting from an identifier (`"a""b"`, `[a]`, `` `a` ``, `'a'`).

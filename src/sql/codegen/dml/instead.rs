@@ -238,7 +238,10 @@ pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog:
         Stmt::Insert { columns, body, .. } => {
             // The view's column names, without reading any row.
             let probe = format!("{all} LIMIT 0");
-            let (_, names) = gather(c, &probe)?;
+            c.expansion.view_pass_once = true;
+            let gathered = gather(c, &probe);
+            c.expansion.view_pass_once = false;
+            let (_, names) = gathered?;
             let n = names.len();
             let targets: Vec<usize> = match columns {
                 Some(cols) => cols
