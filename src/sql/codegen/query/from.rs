@@ -417,9 +417,16 @@ impl<'b> Compiler<'_> {
                 if let Some(view_sql) = &table.view_select {
                     // `SQLITE_DBCONFIG_ENABLE_VIEW` off: only TEMP views
                     // may be read.
-                    // (Expanded still: as SQLite's, the message names the
-                    // innermost view refused.)
+                    // (Expanded still, not flattened: as SQLite's, the
+                    // message names the innermost view refused.)
                     let refused = !self.env.settings.enable_view && table.db != 1 && !std::mem::take(&mut self.expansion.view_pass_once);
+                    let unflattened;
+                    let offer = if refused {
+                        unflattened = super::pushdown::Offer::none();
+                        &unflattened
+                    } else {
+                        offer
+                    };
                     if self.expansion.expanding.iter().any(|v| v.eq_ci(&name)) {
                         return Err(Error::sql(format!("view {name} is circularly defined")));
                     }
