@@ -25,9 +25,10 @@ impl<'i> Token<'i> {
     /// kept the list from growing in place, so that every doubling left
     /// the old copy behind.)
     ///
-    /// (ringlite: the parser refuses a token that is not UTF-8 before the
-    /// grammar sees it (`Parser::next`); "" stands for one that got here
-    /// anyway rather than a panic.)
+    /// (ringlite: the parser re-encodes a string literal that is not
+    /// UTF-8 and refuses any other such token before the grammar sees it
+    /// (`Parser::next`); "" stands for one that got here anyway rather
+    /// than a panic.)
     pub fn unwrap(self, _b: &Bump) -> &'i str {
         str::from_utf8(self.1).unwrap_or("")
     }
