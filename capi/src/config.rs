@@ -142,7 +142,9 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
                 | SQLITE_DBCONFIG_TRUSTED_SCHEMA
                 | SQLITE_DBCONFIG_DQS_DML
                 | SQLITE_DBCONFIG_DQS_DDL
-                | SQLITE_DBCONFIG_DEFENSIVE => {
+                | SQLITE_DBCONFIG_DEFENSIVE
+                | SQLITE_DBCONFIG_ENABLE_TRIGGER
+                | SQLITE_DBCONFIG_ENABLE_VIEW => {
                     let flag = match op {
                         SQLITE_DBCONFIG_ENABLE_FKEY => ringlite::ConfigFlag::ForeignKeys,
                         SQLITE_DBCONFIG_LEGACY_ALTER_TABLE => ringlite::ConfigFlag::LegacyAlterTable,
@@ -150,6 +152,8 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
                         SQLITE_DBCONFIG_DQS_DML => ringlite::ConfigFlag::DqsDml,
                         SQLITE_DBCONFIG_DQS_DDL => ringlite::ConfigFlag::DqsDdl,
                         SQLITE_DBCONFIG_DEFENSIVE => ringlite::ConfigFlag::Defensive,
+                        SQLITE_DBCONFIG_ENABLE_TRIGGER => ringlite::ConfigFlag::EnableTrigger,
+                        SQLITE_DBCONFIG_ENABLE_VIEW => ringlite::ConfigFlag::EnableView,
                         _ => ringlite::ConfigFlag::WritableSchema,
                     };
                     let set = (value >= 0).then_some(value > 0);
@@ -213,11 +217,7 @@ pub unsafe extern "C" fn ringlite_capi_db_config(
                 // result code).
                 SQLITE_DBCONFIG_ENABLE_TRIGGER..=SQLITE_DBCONFIG_MAX if op != SQLITE_DBCONFIG_FP_DIGITS => {
                     let fixed = match op {
-                        SQLITE_DBCONFIG_ENABLE_TRIGGER
-                        | SQLITE_DBCONFIG_ENABLE_VIEW
-                        | SQLITE_DBCONFIG_ENABLE_ATTACH_CREATE
-                        | SQLITE_DBCONFIG_ENABLE_ATTACH_WRITE
-                        | SQLITE_DBCONFIG_ENABLE_COMMENTS => 1,
+                        SQLITE_DBCONFIG_ENABLE_ATTACH_CREATE | SQLITE_DBCONFIG_ENABLE_ATTACH_WRITE | SQLITE_DBCONFIG_ENABLE_COMMENTS => 1,
                         _ => 0,
                     };
                     if !out.is_null() {

@@ -17,8 +17,6 @@ int main(void) {
   sqlite3 *db;
   int bad = 0;
   sqlite3_open(":memory:", &db);
-  bad |= check(db, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, 1);
-  bad |= check(db, SQLITE_DBCONFIG_ENABLE_VIEW, 0, 1);
   bad |= check(db, SQLITE_DBCONFIG_RESET_DATABASE, 1, 0);
   sqlite3_close(db);
   return bad;

@@ -91,6 +91,10 @@ pub enum ConfigFlag {
     DqsDdl,
     /// `SQLITE_DBCONFIG_DEFENSIVE`.
     Defensive,
+    /// `SQLITE_DBCONFIG_ENABLE_TRIGGER`.
+    EnableTrigger,
+    /// `SQLITE_DBCONFIG_ENABLE_VIEW`.
+    EnableView,
 }
 
 /// `SQLITE_OPEN_*` flag bits, as passed to `sqlite3_open_v2`.

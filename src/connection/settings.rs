@@ -69,6 +69,8 @@ impl Connection {
             ConfigFlag::DqsDml => &mut self.state.settings.dqs_dml,
             ConfigFlag::DqsDdl => &mut self.state.settings.dqs_ddl,
             ConfigFlag::Defensive => &mut self.state.settings.defensive,
+            ConfigFlag::EnableTrigger => &mut self.state.settings.enable_trigger,
+            ConfigFlag::EnableView => &mut self.state.settings.enable_view,
         };
         if let Some(v) = set {
             // (A changed setting expires every statement, as in SQLite.)

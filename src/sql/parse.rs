@@ -244,6 +244,12 @@ fn first_statement_in(
     match result {
         Ok(Some(cmd)) => {
             let r = (|| {
+                // The schema keeps a definition's text as a `String`: one
+                // holding bytes that are not UTF-8 (a Latin-1 literal,
+                // kept as such by SQLite) would be stored altered.
+                if is_definition(&cmd) && std::str::from_utf8(&sql[..end.min(sql.len())]).is_err() {
+                    return Err(Error::sql(sqlite3_parser::lexer::sql::NOT_UTF8));
+                }
                 if let Some(t) = register_token(sql, end) {
                     return Err(near(sql, t));
                 }
@@ -840,11 +846,34 @@ pub fn schema_sql(sql: &[u8], kind_words: &str) -> String {
     format!("CREATE {kind_words} {}", String::from_utf8_lossy(&sql[start..end]))
 }
 
+/// A statement whose text the schema stores (CREATE, ALTER TABLE).
+fn is_definition(cmd: &Cmd<'_>) -> bool {
+    use sqlite3_parser::ast::Stmt;
+    matches!(
+        cmd,
+        Cmd::Stmt(
+            Stmt::CreateTable { .. }
+                | Stmt::CreateIndex { .. }
+                | Stmt::CreateTrigger { .. }
+                | Stmt::CreateView { .. }
+                | Stmt::CreateVirtualTable { .. }
+                | Stmt::AlterTable(..)
+        )
+    )
+}
+
 /// Remove SQL quoting from an identifier (`"a""b"`, `[a]`, `` `a` ``, `'a'`).
 /// (Out of line: called from ~150 places, none hot.)
 #[inline(never)]
 pub fn unquote(s: &str) -> String {
     unquoted(s).into_owned()
+}
+
+/// The bytes of a string literal's value: unquoted, and with the bytes
+/// that are not UTF-8, which SQLite keeps as they are, given back
+/// (the parser carries them encoded: `sqlite3_parser::dialect::raw_bytes`).
+pub fn string_literal_bytes(s: &str) -> Vec<u8> {
+    sqlite3_parser::dialect::literal_bytes(&unquoted(s)).into_owned()
 }
 
 /// A copy of a parsed literal (the parser's AST types are not `Clone`;

@@ -61,6 +61,12 @@ pub struct Settings {
     /// tables are read-only outside the callbacks of a running statement
     /// (`sql/codegen/shadow_tables.rs`).
     pub defensive: bool,
+    /// `SQLITE_DBCONFIG_ENABLE_TRIGGER` (on by default): off, only TEMP
+    /// triggers fire.
+    pub enable_trigger: bool,
+    /// `SQLITE_DBCONFIG_ENABLE_VIEW` (on by default): off, a statement
+    /// reading a view that is not TEMP fails.
+    pub enable_view: bool,
 }
 
 impl Settings {
@@ -80,6 +86,8 @@ impl Settings {
         dqs_dml: true,
         dqs_ddl: true,
         defensive: false,
+        enable_trigger: true,
+        enable_view: true,
     };
 }
 

@@ -108,6 +108,7 @@ mod sql_limits_edges;
 mod sql_limits_hostile;
 mod sql_limits_lowered;
 mod sql_name_levels;
+mod sql_not_utf8;
 mod sql_null_test_fold;
 mod sql_onepass;
 mod sql_parser_depth;

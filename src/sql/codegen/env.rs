@@ -152,3 +152,11 @@ impl<'s> CompileEnv<'s> {
         }
     }
 }
+
+impl CompileEnv<'_> {
+    /// The triggers that fire on `table` (see `Schema::triggers_of`):
+    /// with `SQLITE_DBCONFIG_ENABLE_TRIGGER` off, the TEMP ones only.
+    pub fn triggers_of(&self, table: &crate::sql::schema::Table) -> Vec<(String, String)> {
+        self.schema.triggers_of(table, !self.settings.enable_trigger)
+    }
+}

@@ -7,6 +7,10 @@
 pub struct Expansion {
     /// Views being expanded (recursion guard).
     pub expanding: Vec<String>,
+    /// The next view read is let through with `SQLITE_DBCONFIG_ENABLE_VIEW`
+    /// off (its column names for an INSERT through INSTEAD OF triggers:
+    /// SQLite reads them without the check, its body's views with it).
+    pub view_pass_once: bool,
     /// How many times the statement names each table or view (told apart
     /// by database and name, case-insensitively) in a FROM clause, views'
     /// bodies included: SQLite refuses a statement naming one more than

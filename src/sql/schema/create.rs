@@ -376,7 +376,7 @@ pub fn constant_value(e: &ast::Expr<'_>) -> Option<Value> {
             Number::Int(i) => Value::Integer(i),
             Number::Real(r) => Value::Real(r),
         }),
-        ast::Expr::Literal(ast::Literal::String(s)) => Some(Value::text(unquote(s))),
+        ast::Expr::Literal(ast::Literal::String(s)) => Some(Value::Text(crate::sql::parse::string_literal_bytes(s))),
         ast::Expr::Literal(ast::Literal::Null) => Some(Value::Null),
         // -9223372036854775808 is the smallest integer, not a REAL.
         ast::Expr::Unary(ast::UnaryOperator::Negative, x) if matches!(&**x, ast::Expr::Literal(ast::Literal::Numeric(s)) if s.parse::<u64>() == Ok(1u64 << 63)) => {

@@ -375,10 +375,11 @@ impl Schema {
     /// Triggers of `table`: (name, CREATE TRIGGER text), in SQLite's firing
     /// order: TEMP triggers on a table of another database first, in
     /// creation order; then the triggers of the table's own database,
-    /// newest first.
-    pub fn triggers_of(&self, table: &Table) -> Vec<(String, String)> {
+    /// newest first. `temp_only` (`SQLITE_DBCONFIG_ENABLE_TRIGGER` off):
+    /// the TEMP ones alone, on whatever table, as SQLite 3.54 fires them.
+    pub fn triggers_of(&self, table: &Table, temp_only: bool) -> Vec<(String, String)> {
         let rows: Vec<(usize, &(String, String, String, i64, Option<String>))> =
-            self.rows.iter().enumerate().filter(|(i, _)| self.trigger_row_watches(*i, table)).collect();
+            self.rows.iter().enumerate().filter(|(i, _)| self.trigger_row_watches(*i, table) && (!temp_only || self.row_db(*i) == 1)).collect();
         let foreign = rows.iter().filter(|(i, _)| self.row_db(*i) != table.db);
         let own = rows.iter().rev().filter(|(i, _)| self.row_db(*i) == table.db);
         foreign.chain(own).filter_map(|(_, r)| r.4.clone().map(|sql| (r.1.clone(), sql))).collect()

@@ -65,7 +65,7 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
     }
     c.stmt.writes = true;
     match where_clause {
-        None if returning.is_none() && c.env.schema.triggers_of(&table).is_empty() && !c.fk_involved(&table) && !c.env.preupdate_hooked => {
+        None if returning.is_none() && c.env.triggers_of(&table).is_empty() && !c.fk_involved(&table) && !c.env.preupdate_hooked => {
             for idx in c.env.schema.indexes_of(&table) {
                 c.b.add(Opcode::Clear, idx.root as i32, idx.db as i32, 0);
             }
@@ -99,7 +99,7 @@ fn compile_delete_body(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program
             let next = c.b.label();
             let (key, rid) = c.load_target(&table, tmp, width);
             c.seek_target(&t, key, next);
-            let has_triggers = !c.env.schema.triggers_of(&table).is_empty();
+            let has_triggers = !c.env.triggers_of(&table).is_empty();
             let old = if has_triggers { Some(c.read_row(&t)?) } else { None };
             if let Some(o) = old {
                 c.fire_triggers(&t, crate::sql::codegen::target::Event::Delete, true, Some((o, rid)), None, &[], next)?;

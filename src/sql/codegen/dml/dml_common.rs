@@ -257,7 +257,7 @@ impl Compiler<'_> {
         !updating
             && t.table.without_rowid.is_none()
             && !self.fk_involved(&t.table)
-            && (!self.env.settings.recursive_triggers || self.env.schema.triggers_of(&t.table).is_empty())
+            && (!self.env.settings.recursive_triggers || self.env.triggers_of(&t.table).is_empty())
     }
 
     /// Whether a REPLACE conflict on the table's own key (rowid, or a
@@ -268,10 +268,7 @@ impl Compiler<'_> {
     /// no foreign key to check and no DELETE trigger to fire. (Neither the
     /// change count nor the update hook hear of a REPLACE's deletion.)
     pub fn insert_overwrites_replaced_row(&self, t: &WriteTarget, updating: bool) -> bool {
-        !updating
-            && t.indexes.is_empty()
-            && !self.fk_involved(&t.table)
-            && (!self.env.settings.recursive_triggers || self.env.schema.triggers_of(&t.table).is_empty())
+        !updating && t.indexes.is_empty() && !self.fk_involved(&t.table) && (!self.env.settings.recursive_triggers || self.env.triggers_of(&t.table).is_empty())
     }
 
     /// The insert overwrites the conflicting row the cursor is on: the
@@ -287,7 +284,7 @@ impl Compiler<'_> {
     /// the BEFORE ones possibly deleting the row themselves; during an
     /// UPDATE (`updating`) they may not write the table being updated.
     pub fn delete_replaced_row(&mut self, t: &WriteTarget, updating: bool) -> Result<()> {
-        if !self.env.settings.recursive_triggers || self.env.schema.triggers_of(&t.table).is_empty() {
+        if !self.env.settings.recursive_triggers || self.env.triggers_of(&t.table).is_empty() {
             return self.delete_current_row(t, 0);
         }
         let row = self.read_row(t)?;
@@ -414,7 +411,7 @@ impl Compiler<'_> {
         self.check_unique_once(t, indexes, row, rowid, old, check_rowid, oc, skip)?;
         let may_replace = (check_rowid && oc.for_constraint(t.table.pk_conflict) == OnConflict::Replace)
             || indexes.iter().any(|(idx, _)| idx.unique && oc.for_constraint(idx.on_conflict) == OnConflict::Replace);
-        let deletion_runs_code = (self.env.settings.recursive_triggers && !self.env.schema.triggers_of(&t.table).is_empty()) || self.fk_involved(&t.table);
+        let deletion_runs_code = (self.env.settings.recursive_triggers && !self.env.triggers_of(&t.table).is_empty()) || self.fk_involved(&t.table);
         if may_replace && deletion_runs_code {
             // (A rowid the insert allocated may have been taken by them.)
             self.check_unique_once(t, indexes, row, rowid, old, true, OnConflict::Abort, skip)?;

@@ -133,7 +133,7 @@ fn compile_insert_body(
         && returning.is_none()
         && !table.autoincrement
         && table.without_rowid.is_none()
-        && c.env.schema.triggers_of(&table).is_empty()
+        && c.env.triggers_of(&table).is_empty()
         && !c.fk_involved(&table);
     let t = c.open_write_target(table)?;
     // Index entries are computed after the row is written: only plain
@@ -273,7 +273,7 @@ fn insert_value_rows(
 ) -> Result<()> {
     let OneSelect::Values(rows) = &sel.body.select else { return Err(Error::sql("malformed VALUES")) };
     let reads_subquery = rows.iter().flat_map(|r| r.iter()).any(crate::sql::model::expr_shape::has_subquery);
-    if reads_subquery || !c.env.schema.triggers_of(&t.table).is_empty() {
+    if reads_subquery || !c.env.triggers_of(&t.table).is_empty() {
         return insert_select_rows(c, sel, t, targets, oc, upsert, count_check);
     }
     let width = rows[0].len();
@@ -356,7 +356,7 @@ fn insert_select_rows(
     c.b.add(Opcode::EndCoroutine, co, 0, 0);
     c.b.bind(after);
     let end = c.b.label();
-    if !c.env.schema.triggers_of(&t.table).is_empty() || reads_table(c, &t.table) {
+    if !c.env.triggers_of(&t.table).is_empty() || reads_table(c, &t.table) {
         let tmp = c.b.cursor();
         c.b.add(Opcode::OpenEphemeral, tmp, width as i32, 0);
         let (rec, rid) = (c.b.reg(), c.b.reg());
@@ -526,7 +526,7 @@ fn insert_row_with_rowid(
     };
     // BEFORE INSERT triggers run before the rowid is chosen: new.rowid (and
     // the INTEGER PRIMARY KEY) read -1 when it is still to be allocated.
-    if !c.env.schema.triggers_of(&t.table).is_empty() {
+    if !c.env.triggers_of(&t.table).is_empty() {
         let trig_rowid = c.b.reg();
         match source {
             Some(src) => {

@@ -173,7 +173,7 @@ fn same_index(dst: &Table, d: &Index, src: &Table, s: &Index) -> bool {
 /// Whether `table` has an INSERT trigger (SQLite copies rows into a table
 /// with only UPDATE or DELETE triggers).
 fn has_insert_trigger(c: &Compiler<'_>, table: &Table) -> bool {
-    c.env.schema.triggers_of(table).iter().any(|(_, sql)| {
+    c.env.triggers_of(table).iter().any(|(_, sql)| {
         with_first_statement(sql.as_bytes(), |cmd, _| {
             Ok(!matches!(cmd, Some(Cmd::Stmt(Stmt::CreateTrigger { event: TriggerEvent::Update | TriggerEvent::UpdateOf(_) | TriggerEvent::Delete, .. }))))
         })

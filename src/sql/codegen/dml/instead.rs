@@ -38,7 +38,7 @@ pub fn has_instead_trigger(c: &Compiler<'_>, view: &Table, stmt: &Stmt<'_>) -> b
         }
         _ => Vec::new(),
     };
-    c.env.schema.triggers_of(view).iter().any(|(_, sql)| {
+    c.env.triggers_of(view).iter().any(|(_, sql)| {
         with_first_statement(sql.as_bytes(), |cmd, _| {
             let Some(Cmd::Stmt(Stmt::CreateTrigger { time: Some(TriggerTime::InsteadOf), event, .. })) = cmd else { return Ok(false) };
             Ok(match (event, stmt) {
@@ -241,7 +241,10 @@ pub fn compile_instead(c: &mut Compiler<'_>, stmt: &Stmt<'_>, view: Table, prog:
         Stmt::Insert { columns, body, .. } => {
             // The view's column names, without reading any row.
             let probe = format!("{all} LIMIT 0");
-            let (_, names) = gather(c, &probe)?;
+            c.expansion.view_pass_once = true;
+            let gathered = gather(c, &probe);
+            c.expansion.view_pass_once = false;
+            let (_, names) = gathered?;
             let n = names.len();
             let targets: Vec<usize> = match columns {
                 Some(cols) => cols

@@ -89,7 +89,7 @@ impl Compiler<'_> {
             return false;
         }
         // invariant: onepass_refused
-        if table.without_rowid.is_some() || !self.env.schema.triggers_of(table).is_empty() || self.fk_involved(table) {
+        if table.without_rowid.is_some() || !self.env.triggers_of(table).is_empty() || self.fk_involved(table) {
             return false;
         }
         if where_clause.is_some_and(|w| may_read_tables(&crate::sql::parse::ast_text(w))) {

@@ -213,7 +213,7 @@ impl Compiler<'_> {
         changed: &[usize],
         skip: i32,
     ) -> Result<()> {
-        let triggers = self.env.schema.triggers_of(&t.table);
+        let triggers = self.env.triggers_of(&t.table);
         for (name, sql) in triggers {
             // Inline, a trigger cannot fire itself again (recursive_triggers
             // off); trigger programs may, up to a depth checked at run time

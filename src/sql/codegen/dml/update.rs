@@ -267,7 +267,7 @@ fn untouched_indexes_without_collation(c: &Compiler<'_>, table: &crate::sql::sch
     let broad = replace
         || table.without_rowid.is_some()
         || table.columns.iter().any(|col| col.generated.is_some())
-        || !c.env.schema.triggers_of(table).is_empty()
+        || !c.env.triggers_of(table).is_empty()
         || assignments.iter().any(|(col, _)| *col == usize::MAX || table.rowid_alias == Some(*col));
     if broad {
         return Vec::new();
@@ -455,7 +455,7 @@ pub fn update_row(
     // BEFORE triggers see the generated columns' new values.
     c.compute_generated(t, new, new_rowid)?;
     c.fire_triggers(t, crate::sql::codegen::target::Event::Update, true, Some((old, rid)), Some((new, new_rowid)), &changed, next)?;
-    if !c.env.schema.triggers_of(table).is_empty() {
+    if !c.env.triggers_of(table).is_empty() {
         // A BEFORE trigger may have moved the cursor or removed the row
         // (then it is not updated).
         let key = if table.without_rowid.is_some() { c.key_of_row(table, old) } else { rid };
@@ -478,7 +478,7 @@ pub fn update_row(
     // indexed expression may read any column. With triggers on the table every index is
     // rewritten, as before (a BEFORE trigger may itself change the row).
     let has_generated = table.columns.iter().any(|col| col.generated.is_some());
-    let all_indexes = rowid_changes || moves || !c.env.schema.triggers_of(table).is_empty();
+    let all_indexes = rowid_changes || moves || !c.env.triggers_of(table).is_empty();
     // An expression in the key may read any column, and so may a
     // generated column.
     let key_changes = |idx: &crate::sql::schema::Index| {
@@ -560,7 +560,7 @@ fn simple_row_update(c: &Compiler<'_>, table: &crate::sql::schema::Table, assign
     let key_may_change = |idx: &crate::sql::schema::Index| {
         idx.where_sql.is_some() || idx.columns.iter().any(|ic| ic.column.is_none_or(|col| assignments.iter().any(|(i, _)| *i == col)))
     };
-    c.env.schema.triggers_of(table).is_empty()
+    c.env.triggers_of(table).is_empty()
         && !c.fk_involved(table)
         && table.without_rowid.is_none()
         && !table.columns.iter().any(|col| col.generated.is_some())

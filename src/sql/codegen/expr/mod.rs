@@ -75,7 +75,7 @@ impl Compiler<'_> {
                 Number::Real(x) => self.b.hoisted_constant(|r| (Opcode::Real, 0, r, 0, P4::Real(x))),
             },
             Expr::Literal(Literal::String(s)) => {
-                let t = unquoted(s).into_owned().into_bytes();
+                let t = crate::sql::parse::string_literal_bytes(s);
                 self.b.hoisted_constant(|r| (Opcode::String8, 0, r, 0, P4::bytes(t)))
             }
             // A bound parameter cannot change while the statement runs
@@ -502,8 +502,8 @@ impl Compiler<'_> {
                     self.emit_number(n, target);
                 }
                 Literal::String(s) => {
-                    let t = unquoted(s);
-                    self.b.add4(Opcode::String8, 0, target, 0, P4::bytes(t.into_owned().into_bytes()), 0);
+                    let t = crate::sql::parse::string_literal_bytes(s);
+                    self.b.add4(Opcode::String8, 0, target, 0, P4::bytes(t), 0);
                 }
                 Literal::Blob(h) => {
                     let b = decode_blob(h)?;

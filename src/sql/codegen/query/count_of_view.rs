@@ -69,7 +69,9 @@ impl Compiler<'_> {
                 let name = unquoted(qn.name.0);
                 let is_cte = self.frame.ctes.iter().any(|level| level.contains_key(&name.ascii_lower()));
                 let view = self.env.schema.table_in(Some(0), &name).filter(|_| self.env.schema.table_in(Some(1), &name).is_none());
-                let Some(view_sql) = view.and_then(|t| t.view_select.as_deref()).filter(|_| !is_cte) else { return Ok(None) };
+                // (Views refused: the ordinary path says so.)
+                let enabled = self.env.settings.enable_view;
+                let Some(view_sql) = view.and_then(|t| t.view_select.as_deref()).filter(|_| !is_cte && enabled) else { return Ok(None) };
                 let fits = crate::sql::parse::with_first_statement(view_sql.as_bytes(), |cmd, _| match cmd {
                     Some(ast::Cmd::Stmt(ast::Stmt::Select(sub))) => Ok(self.append_arm_counts(sub, &mut text)),
                     _ => Ok(false),

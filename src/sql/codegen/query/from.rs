@@ -427,6 +427,18 @@ impl<'b> Compiler<'_> {
                 }
                 self.count_table_reference(&table)?;
                 if let Some(view_sql) = &table.view_select {
+                    // `SQLITE_DBCONFIG_ENABLE_VIEW` off: only TEMP views
+                    // may be read.
+                    // (Expanded still, not flattened: as SQLite's, the
+                    // message names the innermost view refused.)
+                    let refused = !self.env.settings.enable_view && table.db != 1 && !std::mem::take(&mut self.expansion.view_pass_once);
+                    let unflattened;
+                    let offer = if refused {
+                        unflattened = super::pushdown::Offer::none();
+                        &unflattened
+                    } else {
+                        offer
+                    };
                     if self.expansion.expanding.iter().any(|v| v.eq_ci(&name)) {
                         return Err(Error::sql(format!("view {name} is circularly defined")));
                     }
@@ -455,6 +467,9 @@ impl<'b> Compiler<'_> {
                     self.frame.ctes = outer_ctes;
                     self.names.home_db = home;
                     self.expansion.expanding.pop();
+                    if refused && r.is_ok() {
+                        return Err(Error::sql(format!("access to view \"{}\" prohibited", table.name)));
+                    }
                     if r.is_ok() {
                         self.name_last_item_object(&table.name, Some(table.db));
                     }

@@ -4,7 +4,9 @@ use bumpalo::Bump;
 use std::fmt::Formatter;
 use std::str;
 
+mod raw_bytes;
 mod token;
+pub use raw_bytes::{encode_literal, literal_bytes};
 pub use token::TokenType;
 
 /// Token value (lexeme)
@@ -22,8 +24,13 @@ impl<'i> Token<'i> {
     /// of copied into the arena: a copy between two items of a long list
     /// kept the list from growing in place, so that every doubling left
     /// the old copy behind.)
+    ///
+    /// (ringlite: the parser re-encodes a string literal that is not
+    /// UTF-8 and refuses any other such token before the grammar sees it
+    /// (`Parser::next`); "" stands for one that got here anyway rather
+    /// than a panic.)
     pub fn unwrap(self, _b: &Bump) -> &'i str {
-        str::from_utf8(self.1).unwrap() // FIXME error handling
+        str::from_utf8(self.1).unwrap_or("")
     }
 }
 
@@ -43,7 +50,8 @@ impl TokenType {
 }
 
 pub(crate) fn from_bytes<'bump>(bytes: &[u8], b: &'bump Bump) -> &'bump str {
-    b.alloc_str(str::from_utf8(bytes).unwrap()) // FIXME error handling
+    // (ringlite: see `Token::unwrap`.)
+    b.alloc_str(str::from_utf8(bytes).unwrap_or(""))
 }
 
 include!(concat!(env!("OUT_DIR"), "/keywords.rs"));

@@ -140,7 +140,13 @@ impl<'input> Context<'input> {
                 self.module_args
                     .get_or_insert(Vec::new_in(self.bump))
                     .push(self.bump.alloc_str(arg));
-            } // FIXME error handling
+            } else if self.error.is_none() {
+                // (ringlite: refused rather than left out; the arguments
+                // are `str`s.)
+                self.error = Some(ParserError::Custom(
+                    crate::lexer::sql::NOT_UTF8.to_owned(),
+                ));
+            }
         }
     }
     fn module_args(&mut self) -> Option<Vec<'input, &'input str>> {

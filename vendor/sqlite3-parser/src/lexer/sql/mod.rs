@@ -21,6 +21,9 @@ use crate::lexer::Scanner;
 pub use crate::parser::ParserError;
 pub use error::Error;
 
+/// (ringlite) The message of the error for a token that is not UTF-8.
+pub const NOT_UTF8: &str = "SQL text that is not UTF-8 is not supported by ringlite yet";
+
 // TODO Extract scanning stuff and move this into the parser crate
 // to make possible to use the tokenizer without depending on the parser...
 
@@ -29,6 +32,8 @@ pub struct Parser<'input> {
     input: &'input [u8],
     scanner: Scanner<Tokenizer>,
     parser: yyParser<'input>,
+    /// (ringlite) Where a string literal that is not UTF-8 is re-encoded.
+    bump: &'input Bump,
     /// Polled between tokens (ringlite: `sqlite3_interrupt`); `true`
     /// stops the parse with [`Error::Interrupted`].
     interrupt: Option<&'input dyn Fn() -> bool>,
@@ -45,6 +50,7 @@ impl<'input> Parser<'input> {
             input,
             scanner,
             parser,
+            bump,
             interrupt: None,
         }
     }
@@ -224,6 +230,23 @@ impl<'input> FallibleIterator for Parser<'input> {
             } else {
                 token_type.to_token(start, value, end)
             };
+            // (ringlite: the tree holds `str`s. A string literal that is
+            // not UTF-8 (Latin-1 text), whose bytes SQLite keeps, is
+            // carried encoded (`dialect::raw_bytes`); any other such token
+            // (a name) is refused here instead of panicking later.)
+            let token = if token_type == TK_STRING {
+                match crate::dialect::encode_literal(token.1) {
+                    std::borrow::Cow::Borrowed(_) => token,
+                    std::borrow::Cow::Owned(s) => crate::dialect::Token(token.0, self.bump.alloc_str(&s).as_bytes(), token.2),
+                }
+            } else {
+                token
+            };
+            if std::str::from_utf8(token.1).is_err() {
+                let mut err = Error::from(ParserError::Custom(NOT_UTF8.to_owned()));
+                err.position(Pos::from(self.input, start));
+                return Err(err);
+            }
             //println!("({:?}, {:?})", token_type, token);
             try_with_position!(
                 self.input,
