@@ -35,7 +35,7 @@
 use super::codec::{get, put, Flat, Terms};
 use super::config::Config;
 use super::merge::merge;
-use super::pending::{terms, Pending};
+use super::pending::{Pending, Totals};
 use super::secure;
 use super::segread::{self, SegStream};
 use super::segwrite::{build, Segment, Writer};
@@ -186,47 +186,54 @@ fn drop_segment(c: &mut Connection, cfg: &Config, segid: u32) -> Result<()> {
     exec(c, &format!("DELETE FROM {} WHERE segid = {segid}", cfg.shadow("idx")), &[])
 }
 
-/// Write the pending changes as new level-0 segments, each followed by
+/// Write the pending changes and the averages held with them: at commit
+/// and at a savepoint, as SQLite does.
+pub fn persist(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
+    flush(c, cfg, p)?;
+    match p.totals.take() {
+        Some((n, cols)) => set_averages(c, cfg, n, &cols),
+        None => Ok(()),
+    }
+}
+
+/// The averages as `p`'s writes leave them.
+pub fn current_averages(c: &mut Connection, cfg: &Config, p: &Pending) -> Result<Totals> {
+    match &p.totals {
+        Some(t) => Ok(t.clone()),
+        None => averages(c, cfg),
+    }
+}
+
+/// Write the pending changes as a new level-0 segment, followed by
 /// SQLite's automatic and crisis merges.
 pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
-    let split = p.runs();
-    let run_rows: Vec<u64> = split.iter().map(|r| r.iter().filter(|o| !o.delete).count() as u64).collect();
-    // The writer flushes at each run's end, so the log is one run and its
-    // terms are in the pending hash already.
-    let runs: Vec<Vec<(Vec<u8>, Flat)>> = if split.len() == 1 { vec![p.take_terms()] } else { split.into_iter().map(|r| flat_terms(terms(cfg, r))).collect() };
-    let mut run_rows = run_rows.into_iter();
-    p.mark_flushed();
-    if runs.is_empty() {
+    if p.last.is_none() {
         return Ok(());
     }
+    let (mut t, run_rows) = p.take_run();
     let s = settings(c, cfg)?;
     let mut st = load(c, cfg)?;
     let mut secured = false;
-    for mut t in runs {
-        if s.secure_delete {
-            let mut m = map_from(t.into_iter().map(|(k, f)| (k, f.to_doclist())));
-            secured |= secure_deletes(c, cfg, &st, &mut m)?;
-            t = flat_terms(m);
-        }
-        if t.is_empty() {
-            let rows = p.carry_rows + run_rows.next().unwrap_or(0);
-            // Nothing written: the rows count in the next segment, unless
-            // tombstones were written (SQLite's flush then happened).
-            p.carry_rows = if p.tomb_adds > 0 { 0 } else { rows };
-            // The run's tombstones count as writes (SQLite's flush of
-            // its tombstones alone), which may start merge work.
-            let tombs = std::mem::take(&mut p.tomb_adds);
-            auto_merge(c, cfg, &mut st, &s, tombs)?;
-            crisis_merge(c, cfg, &mut st, &s)?;
-            continue;
-        }
+    if s.secure_delete {
+        let mut m = map_from(t.into_iter().map(|(k, f)| (k, f.to_doclist())));
+        secured = secure_deletes(c, cfg, &st, &mut m)?;
+        t = flat_terms(m);
+    }
+    // The tombstones written since the last flush count as writes too.
+    let tombs = std::mem::take(&mut p.tomb_adds);
+    if t.is_empty() {
+        // Nothing written: the rows count in the next segment, unless
+        // tombstones were written (SQLite's flush then happened).
+        p.carry_rows = if tombs > 0 { 0 } else { p.carry_rows + run_rows };
+        // The run's tombstones count as writes (SQLite's flush of its
+        // tombstones alone), which may start merge work.
+        auto_merge(c, cfg, &mut st, &s, tombs)?;
+    } else {
         let id = st.free_id()?;
         let seg = build(id, s.pgsz, &t, false, cfg.detail);
         drop(t);
         let pages = seg.pages;
         write_segment(c, cfg, id, seg)?;
-        // The tombstones written since the last flush count as writes too.
-        let tombs = std::mem::take(&mut p.tomb_adds);
         if st.levels.is_empty() {
             st.levels.push(Level::default());
         }
@@ -235,14 +242,14 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
             // The origin the run's rows were given in `%_docsize`.
             new.origin1 = st.next_origin();
             new.origin2 = new.origin1;
-            new.entries = p.carry_rows + run_rows.next().unwrap_or(0);
+            new.entries = p.carry_rows + run_rows;
             p.carry_rows = 0;
         }
         st.levels[0].segs.push(new);
         st.promote(0);
         auto_merge(c, cfg, &mut st, &s, u64::from(pages) + tombs)?;
-        crisis_merge(c, cfg, &mut st, &s)?;
     }
+    crisis_merge(c, cfg, &mut st, &s)?;
     if secured && version(c, cfg)? != 5 {
         // Files with cut-out entries are marked for older readers.
         exec(c, &format!("REPLACE INTO {}(k, v) VALUES('version', 5)", cfg.shadow("config")), &[])?;

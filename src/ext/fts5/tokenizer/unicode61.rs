@@ -126,12 +126,20 @@ impl Unicode61 {
         self.tokenchars.contains(&c) || self.cats & (1 << cat) != 0 || (cat == CN && self.cats != 0)
     }
 
-    /// The tokens of `s`. A token of ASCII characters is cut and folded
-    /// in one step (one allocation for its text); one with others is
-    /// read character by character.
+    /// The tokens of `s`.
     pub fn tokenize(&self, s: &str) -> Vec<Token> {
-        let b = s.as_bytes();
         let mut out = Vec::new();
+        self.scan(s, &mut |t, start, end| out.push(Token::new(t.to_owned(), start, end)));
+        out
+    }
+
+    /// Report each token of `s` to `emit`: its folded text, start and
+    /// end. A token of ASCII characters is cut and folded in one step
+    /// (its text borrowed from `s` when already lower case); one with
+    /// others is read character by character, into one reused buffer.
+    pub fn scan(&self, s: &str, emit: &mut dyn FnMut(&str, usize, usize)) {
+        let b = s.as_bytes();
+        let mut buf = String::new();
         let mut i = 0;
         while i < b.len() {
             if b[i] < 0x80 && !self.ascii_token(b[i]) {
@@ -143,39 +151,46 @@ impl Unicode61 {
                 i += 1;
             }
             if i < b.len() && b[i] >= 0x80 {
-                i = self.token_from(s, start, &mut out);
+                i = self.token_from(s, start, &mut buf, emit);
                 continue;
             }
-            let mut text = s[start..i].to_owned();
-            text.make_ascii_lowercase();
-            out.push(Token::new(text, start, i));
+            let t = &s[start..i];
+            if t.bytes().any(|c| c.is_ascii_uppercase()) {
+                buf.clear();
+                buf.push_str(t);
+                buf.make_ascii_lowercase();
+                emit(&buf, start, i);
+            } else {
+                emit(t, start, i);
+            }
         }
-        out
     }
 
     /// Read character by character from `start` (a character boundary)
     /// the token beginning there, or past the one separator there;
     /// returns where to go on.
-    fn token_from(&self, s: &str, start: usize, out: &mut Vec<Token>) -> usize {
-        let mut cur: Option<Token> = None;
+    fn token_from(&self, s: &str, start: usize, buf: &mut String, emit: &mut dyn FnMut(&str, usize, usize)) -> usize {
+        buf.clear();
+        // (Where the token began and ends so far.)
+        let mut cur: Option<(usize, usize)> = None;
         for (k, c) in s[start..].char_indices() {
             let i = start + k;
             let continues = cur.is_some() && is_diacritic(c) && !self.separators.contains(&c);
             if self.is_token(c) || continues {
-                let t = cur.get_or_insert_with(|| Token::new(String::new(), i, i));
+                let t = cur.get_or_insert((i, i));
                 if let Some(f) = fold(c, self.remove_diacritics) {
-                    t.text.push(f);
+                    buf.push(f);
                 }
-                t.end = i + c.len_utf8();
+                t.1 = i + c.len_utf8();
             } else {
-                if let Some(t) = cur.take().filter(|t| !t.text.is_empty()) {
-                    out.push(t);
+                if let Some((a, z)) = cur.filter(|_| !buf.is_empty()) {
+                    emit(buf, a, z);
                 }
                 return i + c.len_utf8();
             }
         }
-        if let Some(t) = cur.filter(|t| !t.text.is_empty()) {
-            out.push(t);
+        if let Some((a, z)) = cur.filter(|_| !buf.is_empty()) {
+            emit(buf, a, z);
         }
         s.len()
     }
