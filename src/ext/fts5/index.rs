@@ -461,27 +461,61 @@ fn stream_merge(c: &mut Connection, cfg: &Config, inputs: &[Seg], oldest: bool, 
     let mut w = Writer::new(id, pgsz, true, cfg.detail);
     let mut merged = Flat::default();
     let mut lists: Vec<(usize, Flat)> = Vec::with_capacity(streams.len());
-    while let Some(term) = heads.iter().flatten().map(|h| &h.0).min().cloned() {
-        lists.clear();
-        for i in 0..streams.len() {
-            if heads[i].as_ref().is_none_or(|h| h.0 != term) {
-                continue;
+    let mut terms: Vec<(usize, Vec<u8>)> = Vec::with_capacity(streams.len());
+    let mut least: Vec<usize> = Vec::with_capacity(streams.len());
+    loop {
+        // The inputs whose next term is the least.
+        least.clear();
+        for (i, h) in heads.iter().enumerate() {
+            let Some((t, _)) = h else { continue };
+            match least.first().and_then(|&m| heads[m].as_ref()).map(|(m, _)| t.cmp(m)) {
+                None | Some(std::cmp::Ordering::Less) => {
+                    least.clear();
+                    least.push(i);
+                }
+                Some(std::cmp::Ordering::Equal) => least.push(i),
+                Some(std::cmp::Ordering::Greater) => {}
             }
+        }
+        if least.is_empty() {
+            break;
+        }
+        lists.clear();
+        terms.clear();
+        for &i in &least {
             let next = streams[i].next(c, &data)?;
-            if let Some((_, dl)) = std::mem::replace(&mut heads[i], next) {
+            if let Some((t, dl)) = std::mem::replace(&mut heads[i], next) {
+                terms.push((i, t));
                 lists.push((i, dl));
             }
         }
-        merge_flat(&lists, &dead, oldest, &mut merged);
-        if !merged.is_empty() {
-            w.term(&term, &merged);
-            write_records(c, cfg, w.take_records())?;
+        let term = &terms[0].1;
+        // A term of one input, nothing to leave out: its doclist as read.
+        match lists.as_slice() {
+            [(i, f)] if dead[*i].is_none() && plain(f, oldest) => w.term(term, f),
+            _ => {
+                merge_flat(&lists, &dead, oldest, &mut merged);
+                if !merged.is_empty() {
+                    w.term(term, &merged);
+                }
+            }
+        }
+        write_records(c, cfg, w.take_records())?;
+        for ((i, t), (_, f)) in terms.drain(..).zip(lists.drain(..)) {
+            streams[i].recycle(t, f);
         }
     }
     let seg = w.finish();
     let pages = seg.pages;
     write_segment(c, cfg, id, seg)?;
     Ok(pages)
+}
+
+/// Whether `f` is written by a merge as it is: rowids rising, and (for
+/// the oldest data) no pure delete to drop.
+fn plain(f: &Flat, oldest: bool) -> bool {
+    let rising = f.rows.windows(2).all(|w| w[0].0 < w[1].0);
+    rising && !(oldest && f.iter().any(|(_, _, pl)| pl.is_empty()))
 }
 
 /// The doclists of one term in `lists` (input index, doclist; newest
@@ -492,6 +526,23 @@ fn stream_merge(c: &mut Connection, cfg: &Config, inputs: &[Seg], oldest: bool, 
 fn merge_flat(lists: &[(usize, Flat)], dead: &[Option<std::collections::HashSet<i64>>], oldest: bool, out: &mut Flat) {
     out.rows.clear();
     out.bytes.clear();
+    // Inputs whose rowids do not overlap (rows are mostly written in
+    // rowid order, so each segment holds a range of its own) and that
+    // leave nothing out are joined whole, in rowid order.
+    let mut by_first: Vec<&Flat> = lists.iter().map(|(_, f)| f).collect();
+    by_first.sort_unstable_by_key(|f| f.rows.first().map(|r| r.0));
+    let disjoint = by_first.windows(2).all(|w| match (w[0].rows.last(), w[1].rows.first()) {
+        (Some(a), Some(b)) => a.0 < b.0,
+        _ => false,
+    });
+    if disjoint && lists.iter().all(|(i, f)| dead[*i].is_none() && plain(f, oldest)) {
+        for f in by_first {
+            let base = out.bytes.len();
+            out.bytes.extend_from_slice(&f.bytes);
+            out.rows.extend(f.rows.iter().map(|&(r, d, end)| (r, d, base + end)));
+        }
+        return;
+    }
     let mut at = vec![0usize; lists.len()];
     loop {
         // The input holding the lowest next rowid (the newest on a tie),

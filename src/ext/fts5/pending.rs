@@ -290,16 +290,29 @@ impl Pending {
     /// The hash's content as a segment's, terms in order, and the rows
     /// inserted; the hash emptied.
     pub fn take_run(&mut self) -> (Vec<(Vec<u8>, Flat)>, u64) {
-        let mut out: Vec<(Vec<u8>, Flat)> = self
+        let mut all: Vec<Option<(Vec<u8>, Flat)>> = self
             .hash
             .drain()
             .map(|(k, mut t)| {
                 t.rows.close_row(t.rowid, t.del);
-                (k, t.rows)
+                Some((k, t.rows))
             })
             .collect();
-        // (Each entry is a key and two vectors: sorting moves little.)
-        out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+        // Sorted by their first 8 bytes (where most terms differ), whole
+        // keys compared only on a tie: cheaper than comparing each pair
+        // whole, and only the small (prefix, index) pairs move.
+        let key = |i: usize| all[i].as_ref().map_or(&[][..], |e| e.0.as_slice());
+        let mut order: Vec<(u64, usize)> = (0..all.len())
+            .map(|i| {
+                let mut b = [0u8; 8];
+                let k = key(i);
+                let n = k.len().min(8);
+                b[..n].copy_from_slice(&k[..n]);
+                (u64::from_be_bytes(b), i)
+            })
+            .collect();
+        order.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| key(a.1).cmp(key(b.1))));
+        let out = order.iter().filter_map(|&(_, i)| all[i].take()).collect();
         let rows = self.run_rows;
         self.drop_run();
         (out, rows)

@@ -29,9 +29,10 @@ pub struct Unicode61 {
     pub tokenchars: Vec<char>,
     /// Extra separators.
     pub separators: Vec<char>,
-    /// Bit `c` set: ASCII `c` is a token character (`is_token`, kept
-    /// for the common all-ASCII text).
-    ascii: u128,
+    /// Per ASCII byte: 0 a separator, 1 a token character, 2 an
+    /// upper-case one (`is_token`, kept for the common all-ASCII text;
+    /// 3 stands for the other bytes).
+    class: [u8; 128],
 }
 
 fn cat_bit(name: &str) -> u32 {
@@ -45,7 +46,7 @@ fn default_cats() -> u32 {
 
 impl Default for Unicode61 {
     fn default() -> Self {
-        Unicode61 { remove_diacritics: 1, cats: default_cats(), tokenchars: Vec::new(), separators: Vec::new(), ascii: 0 }.with_ascii()
+        Unicode61 { remove_diacritics: 1, cats: default_cats(), tokenchars: Vec::new(), separators: Vec::new(), class: [0; 128] }.with_ascii()
     }
 }
 
@@ -104,15 +105,16 @@ impl Unicode61 {
         Ok(u.with_ascii())
     }
 
-    /// `self` with [`Unicode61::ascii`] computed.
+    /// `self` with [`Unicode61::class`] computed.
     fn with_ascii(mut self) -> Unicode61 {
-        self.ascii = (0..128u8).filter(|&b| self.is_token(char::from(b))).fold(0, |m, b| m | 1 << b);
+        for b in 0..128u8 {
+            self.class[usize::from(b)] = match self.is_token(char::from(b)) {
+                false => 0,
+                true if b.is_ascii_uppercase() => 2,
+                true => 1,
+            };
+        }
         self
-    }
-
-    fn ascii_token(&self, b: u8) -> bool {
-        debug_assert!(b < 0x80);
-        self.ascii & (1 << b) != 0
     }
 
     fn is_token(&self, c: char) -> bool {
@@ -141,21 +143,26 @@ impl Unicode61 {
         let b = s.as_bytes();
         let mut buf = String::new();
         let mut i = 0;
+        let class = |i: usize| b.get(i).map_or(0, |&c| self.class.get(usize::from(c)).copied().unwrap_or(3));
         while i < b.len() {
-            if b[i] < 0x80 && !self.ascii_token(b[i]) {
+            if class(i) == 0 {
                 i += 1;
                 continue;
             }
             let start = i;
-            while i < b.len() && b[i] < 0x80 && self.ascii_token(b[i]) {
+            let mut upper = false;
+            let mut k = class(i);
+            while k == 1 || k == 2 {
+                upper |= k == 2;
                 i += 1;
+                k = class(i);
             }
-            if i < b.len() && b[i] >= 0x80 {
+            if k == 3 {
                 i = self.token_from(s, start, &mut buf, emit);
                 continue;
             }
             let t = &s[start..i];
-            if t.bytes().any(|c| c.is_ascii_uppercase()) {
+            if upper {
                 buf.clear();
                 buf.push_str(t);
                 buf.make_ascii_lowercase();
