@@ -19,7 +19,7 @@
 use super::codec::{columns, positions, put};
 use super::config::{Config, Content, Detail};
 use super::index;
-use super::pending::{size_of, terms, Op, Pending};
+use super::pending::{Pending, RowTokens};
 use super::shadow::rows;
 use super::writer;
 use crate::connection::Connection;
@@ -32,7 +32,7 @@ fn malformed() -> Error {
 
 /// Run the check; `compare_external`: the rank argument was nonzero.
 pub fn run(c: &mut Connection, cfg: &Config, p: &mut Pending, compare_external: bool) -> Result<()> {
-    index::flush(c, cfg, p)?;
+    index::persist(c, cfg, p)?;
     let writes = c.total_changes();
     let r = check_flushed(c, cfg, compare_external);
     // (Rows written by the statements it runs would count here.)
@@ -65,19 +65,21 @@ fn check_flushed(c: &mut Connection, cfg: &Config, compare_external: bool) -> Re
     if !compare {
         return Ok(());
     }
-    let mut ops = Vec::new();
+    // What indexing the content gives, in a pending hash of its own.
+    let mut expect = Pending::default();
+    let mut toks = RowTokens::default();
     let mut totals = vec![0i64; ncol];
     let mut sizes = Vec::new();
     for r in writer::all_content(c, cfg)? {
         let Value::Integer(id) = r[0] else { return Err(malformed()) };
-        let toks = writer::tokens(cfg, &r[1..])?;
+        toks.fill(cfg, &r[1..])?;
         let mut sz = Vec::new();
-        for (t, x) in totals.iter_mut().zip(&toks) {
-            *t += size_of(x) as i64;
-            put(&mut sz, size_of(x) as u64);
+        for (t, &x) in totals.iter_mut().zip(&toks.sizes) {
+            *t += x as i64;
+            put(&mut sz, x);
         }
         sizes.push((id, sz));
-        ops.push(Op { rowid: id, delete: false, tokens: toks });
+        expect.add(cfg, id, false, &toks);
     }
     if cfg.columnsize {
         let stored: Vec<(i64, Vec<u8>)> = rows(c, &format!("SELECT id, sz FROM {} ORDER BY id", cfg.shadow("docsize")))?
@@ -93,7 +95,7 @@ fn check_flushed(c: &mut Connection, cfg: &Config, compare_external: bool) -> Re
         }
     }
     let (n, cols) = index::averages(c, cfg)?;
-    if n != ops.len() as i64 || cols != totals {
+    if n != sizes.len() as i64 || cols != totals {
         return Err(malformed());
     }
     // Sizes agree: what differs is the indexed text itself. A delete
@@ -102,7 +104,7 @@ fn check_flushed(c: &mut Connection, cfg: &Config, compare_external: bool) -> Re
     for e in idx.values_mut().flat_map(|dl| dl.values_mut()) {
         e.delete = false;
     }
-    if terms(cfg, &ops) != idx {
+    if expect.terms() != idx {
         return Err(Error::new(SQLITE_CORRUPT_VTAB, format!("fts5: checksum mismatch for table \"{}\"", cfg.name)));
     }
     Ok(())

@@ -36,9 +36,15 @@ pub enum Detail {
     None,
 }
 
-/// Append the varint of `v`.
+/// Append the varint of `v`. (Most varints of doclists and position
+/// lists are one byte: written here without the general encoder.)
+#[inline]
 pub fn put(out: &mut Vec<u8>, v: u64) {
-    write_varint(out, v);
+    if v < 0x80 {
+        out.push(v as u8);
+    } else {
+        write_varint(out, v);
+    }
 }
 
 /// The varint at `b[i..]`: (value, next index); corrupt when cut short.

@@ -35,7 +35,7 @@
 use super::codec::{get, put, Flat, Terms};
 use super::config::Config;
 use super::merge::merge;
-use super::pending::{terms, Pending};
+use super::pending::{Pending, Totals};
 use super::secure;
 use super::segread::{self, SegStream};
 use super::segwrite::{build, Segment, Writer};
@@ -186,47 +186,54 @@ fn drop_segment(c: &mut Connection, cfg: &Config, segid: u32) -> Result<()> {
     exec(c, &format!("DELETE FROM {} WHERE segid = {segid}", cfg.shadow("idx")), &[])
 }
 
-/// Write the pending changes as new level-0 segments, each followed by
+/// Write the pending changes and the averages held with them: at commit
+/// and at a savepoint, as SQLite does.
+pub fn persist(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
+    flush(c, cfg, p)?;
+    match p.totals.take() {
+        Some((n, cols)) => set_averages(c, cfg, n, &cols),
+        None => Ok(()),
+    }
+}
+
+/// The averages as `p`'s writes leave them.
+pub fn current_averages(c: &mut Connection, cfg: &Config, p: &Pending) -> Result<Totals> {
+    match &p.totals {
+        Some(t) => Ok(t.clone()),
+        None => averages(c, cfg),
+    }
+}
+
+/// Write the pending changes as a new level-0 segment, followed by
 /// SQLite's automatic and crisis merges.
 pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
-    let split = p.runs();
-    let run_rows: Vec<u64> = split.iter().map(|r| r.iter().filter(|o| !o.delete).count() as u64).collect();
-    // The writer flushes at each run's end, so the log is one run and its
-    // terms are in the pending hash already.
-    let runs: Vec<Vec<(Vec<u8>, Flat)>> = if split.len() == 1 { vec![p.take_terms()] } else { split.into_iter().map(|r| flat_terms(terms(cfg, r))).collect() };
-    let mut run_rows = run_rows.into_iter();
-    p.mark_flushed();
-    if runs.is_empty() {
+    if p.last.is_none() {
         return Ok(());
     }
+    let (mut t, run_rows) = p.take_run();
     let s = settings(c, cfg)?;
     let mut st = load(c, cfg)?;
     let mut secured = false;
-    for mut t in runs {
-        if s.secure_delete {
-            let mut m = map_from(t.into_iter().map(|(k, f)| (k, f.to_doclist())));
-            secured |= secure_deletes(c, cfg, &st, &mut m)?;
-            t = flat_terms(m);
-        }
-        if t.is_empty() {
-            let rows = p.carry_rows + run_rows.next().unwrap_or(0);
-            // Nothing written: the rows count in the next segment, unless
-            // tombstones were written (SQLite's flush then happened).
-            p.carry_rows = if p.tomb_adds > 0 { 0 } else { rows };
-            // The run's tombstones count as writes (SQLite's flush of
-            // its tombstones alone), which may start merge work.
-            let tombs = std::mem::take(&mut p.tomb_adds);
-            auto_merge(c, cfg, &mut st, &s, tombs)?;
-            crisis_merge(c, cfg, &mut st, &s)?;
-            continue;
-        }
+    if s.secure_delete {
+        let mut m = map_from(t.into_iter().map(|(k, f)| (k, f.to_doclist())));
+        secured = secure_deletes(c, cfg, &st, &mut m)?;
+        t = flat_terms(m);
+    }
+    // The tombstones written since the last flush count as writes too.
+    let tombs = std::mem::take(&mut p.tomb_adds);
+    if t.is_empty() {
+        // Nothing written: the rows count in the next segment, unless
+        // tombstones were written (SQLite's flush then happened).
+        p.carry_rows = if tombs > 0 { 0 } else { p.carry_rows + run_rows };
+        // The run's tombstones count as writes (SQLite's flush of its
+        // tombstones alone), which may start merge work.
+        auto_merge(c, cfg, &mut st, &s, tombs)?;
+    } else {
         let id = st.free_id()?;
         let seg = build(id, s.pgsz, &t, false, cfg.detail);
         drop(t);
         let pages = seg.pages;
         write_segment(c, cfg, id, seg)?;
-        // The tombstones written since the last flush count as writes too.
-        let tombs = std::mem::take(&mut p.tomb_adds);
         if st.levels.is_empty() {
             st.levels.push(Level::default());
         }
@@ -235,14 +242,14 @@ pub fn flush(c: &mut Connection, cfg: &Config, p: &mut Pending) -> Result<()> {
             // The origin the run's rows were given in `%_docsize`.
             new.origin1 = st.next_origin();
             new.origin2 = new.origin1;
-            new.entries = p.carry_rows + run_rows.next().unwrap_or(0);
+            new.entries = p.carry_rows + run_rows;
             p.carry_rows = 0;
         }
         st.levels[0].segs.push(new);
         st.promote(0);
         auto_merge(c, cfg, &mut st, &s, u64::from(pages) + tombs)?;
-        crisis_merge(c, cfg, &mut st, &s)?;
     }
+    crisis_merge(c, cfg, &mut st, &s)?;
     if secured && version(c, cfg)? != 5 {
         // Files with cut-out entries are marked for older readers.
         exec(c, &format!("REPLACE INTO {}(k, v) VALUES('version', 5)", cfg.shadow("config")), &[])?;
@@ -454,27 +461,61 @@ fn stream_merge(c: &mut Connection, cfg: &Config, inputs: &[Seg], oldest: bool, 
     let mut w = Writer::new(id, pgsz, true, cfg.detail);
     let mut merged = Flat::default();
     let mut lists: Vec<(usize, Flat)> = Vec::with_capacity(streams.len());
-    while let Some(term) = heads.iter().flatten().map(|h| &h.0).min().cloned() {
-        lists.clear();
-        for i in 0..streams.len() {
-            if heads[i].as_ref().is_none_or(|h| h.0 != term) {
-                continue;
+    let mut terms: Vec<(usize, Vec<u8>)> = Vec::with_capacity(streams.len());
+    let mut least: Vec<usize> = Vec::with_capacity(streams.len());
+    loop {
+        // The inputs whose next term is the least.
+        least.clear();
+        for (i, h) in heads.iter().enumerate() {
+            let Some((t, _)) = h else { continue };
+            match least.first().and_then(|&m| heads[m].as_ref()).map(|(m, _)| t.cmp(m)) {
+                None | Some(std::cmp::Ordering::Less) => {
+                    least.clear();
+                    least.push(i);
+                }
+                Some(std::cmp::Ordering::Equal) => least.push(i),
+                Some(std::cmp::Ordering::Greater) => {}
             }
+        }
+        if least.is_empty() {
+            break;
+        }
+        lists.clear();
+        terms.clear();
+        for &i in &least {
             let next = streams[i].next(c, &data)?;
-            if let Some((_, dl)) = std::mem::replace(&mut heads[i], next) {
+            if let Some((t, dl)) = std::mem::replace(&mut heads[i], next) {
+                terms.push((i, t));
                 lists.push((i, dl));
             }
         }
-        merge_flat(&lists, &dead, oldest, &mut merged);
-        if !merged.is_empty() {
-            w.term(&term, &merged);
-            write_records(c, cfg, w.take_records())?;
+        let term = &terms[0].1;
+        // A term of one input, nothing to leave out: its doclist as read.
+        match lists.as_slice() {
+            [(i, f)] if dead[*i].is_none() && plain(f, oldest) => w.term(term, f),
+            _ => {
+                merge_flat(&lists, &dead, oldest, &mut merged);
+                if !merged.is_empty() {
+                    w.term(term, &merged);
+                }
+            }
+        }
+        write_records(c, cfg, w.take_records())?;
+        for ((i, t), (_, f)) in terms.drain(..).zip(lists.drain(..)) {
+            streams[i].recycle(t, f);
         }
     }
     let seg = w.finish();
     let pages = seg.pages;
     write_segment(c, cfg, id, seg)?;
     Ok(pages)
+}
+
+/// Whether `f` is written by a merge as it is: rowids rising, and (for
+/// the oldest data) no pure delete to drop.
+fn plain(f: &Flat, oldest: bool) -> bool {
+    let rising = f.rows.windows(2).all(|w| w[0].0 < w[1].0);
+    rising && !(oldest && f.iter().any(|(_, _, pl)| pl.is_empty()))
 }
 
 /// The doclists of one term in `lists` (input index, doclist; newest
@@ -485,6 +526,23 @@ fn stream_merge(c: &mut Connection, cfg: &Config, inputs: &[Seg], oldest: bool, 
 fn merge_flat(lists: &[(usize, Flat)], dead: &[Option<std::collections::HashSet<i64>>], oldest: bool, out: &mut Flat) {
     out.rows.clear();
     out.bytes.clear();
+    // Inputs whose rowids do not overlap (rows are mostly written in
+    // rowid order, so each segment holds a range of its own) and that
+    // leave nothing out are joined whole, in rowid order.
+    let mut by_first: Vec<&Flat> = lists.iter().map(|(_, f)| f).collect();
+    by_first.sort_unstable_by_key(|f| f.rows.first().map(|r| r.0));
+    let disjoint = by_first.windows(2).all(|w| match (w[0].rows.last(), w[1].rows.first()) {
+        (Some(a), Some(b)) => a.0 < b.0,
+        _ => false,
+    });
+    if disjoint && lists.iter().all(|(i, f)| dead[*i].is_none() && plain(f, oldest)) {
+        for f in by_first {
+            let base = out.bytes.len();
+            out.bytes.extend_from_slice(&f.bytes);
+            out.rows.extend(f.rows.iter().map(|&(r, d, end)| (r, d, base + end)));
+        }
+        return;
+    }
     let mut at = vec![0usize; lists.len()];
     loop {
         // The input holding the lowest next rowid (the newest on a tie),

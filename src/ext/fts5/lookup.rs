@@ -25,7 +25,7 @@
 use super::codec::{get, Terms, PRESENT};
 use super::config::{Config, Detail};
 use super::index;
-use super::pending::{terms, Pending};
+use super::pending::Pending;
 use super::segread::leaf_layout;
 use super::structure::{leaf_id, Seg};
 use super::tombstone;
@@ -311,8 +311,8 @@ pub struct Reader {
     segs: Vec<Seg>,
     /// Rows each segment's tombstones delete, read when first needed.
     dead: HashMap<u32, HashSet<i64>>,
-    /// The pending runs' contents, newest first.
-    pending: Vec<Terms>,
+    /// The pending changes.
+    pending: Terms,
 }
 
 impl Reader {
@@ -337,7 +337,7 @@ impl Reader {
             data,
             segs: st.newest_first(),
             dead: HashMap::new(),
-            pending: p.runs().into_iter().rev().map(|r| terms(cfg, r)).collect(),
+            pending: p.terms(),
         })
     }
 
@@ -351,13 +351,11 @@ impl Reader {
         // data: those sort before `lo` 0x01), or all it starts.
         let hi = if prefix { successor(&lo) } else { Some([lo.as_slice(), &[u8::from(self.tokendata)]].concat()) };
         let mut g = Gathered::new();
-        for t in &self.pending {
-            let range = t.range::<[u8], _>((std::ops::Bound::Included(lo.as_slice()), std::ops::Bound::Unbounded));
-            for (k, dl) in range.take_while(|(k, _)| hi.as_ref().is_none_or(|h| k.as_slice() < h.as_slice())) {
-                let id = g.term_id(k);
-                for (rowid, e) in dl {
-                    g.push(id, *rowid, &e.poslist);
-                }
+        let range = self.pending.range::<[u8], _>((std::ops::Bound::Included(lo.as_slice()), std::ops::Bound::Unbounded));
+        for (k, dl) in range.take_while(|(k, _)| hi.as_ref().is_none_or(|h| k.as_slice() < h.as_slice())) {
+            let id = g.term_id(k);
+            for (rowid, e) in dl {
+                g.push(id, *rowid, &e.poslist);
             }
         }
         for s in self.segs.clone() {

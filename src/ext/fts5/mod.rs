@@ -44,9 +44,10 @@
 //! MATCH reads `%_content` (or, for external content and contentless
 //! tables, `source.rs`).
 //! Writes follow SQLite: a transaction's changes are held as SQLite's
-//! pending hash holds them and become a new segment at commit, when
-//! their estimated size passes 'hashsize', or when a row cannot join
-//! their rowid run, in SQLite's page layout (see `FORMAT.md`), with the
+//! pending hash holds them and become a new segment at commit, at a
+//! savepoint, when their estimated size passes 'hashsize', or when a row
+//! cannot join their rowid run, in SQLite's page layout (see
+//! `FORMAT.md`), with the
 //! position lists of the table's `detail=` mode; merges follow SQLite's
 //! automerge/crisismerge rules, a level at a time, streaming. Under
 //! `detail=column`/`none` the parser refuses what SQLite refuses, the

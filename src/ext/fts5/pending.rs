@@ -1,83 +1,131 @@
 //! # Changes not yet flushed to the index
 //!
-//! Within a transaction, each insert and delete is logged with the tokens
-//! it adds or removes, and added to a hash of term -> rows with their
-//! position lists, as SQLite's pending hash; at commit (xSync), or sooner
-//! (see below), the hash becomes one new level-0 segment, as SQLite does.
-//! As in SQLite, a change whose rowid is below the previous one (or a
-//! delete of the row just inserted) starts a new segment (the writer
-//! flushes first), so each segment's doclists stay in rowid order; a delete
-//! followed by an insert of the same rowid (an UPDATE) shares an entry
-//! (delete flag plus the new positions).
+//! Within a transaction, each insert and delete adds its tokens to a hash
+//! of term -> rows with their position lists, as SQLite's pending hash
+//! holds them; the hash becomes one new level-0 segment at commit
+//! (xSync), at each savepoint (xSavepoint: SQLite's fts5 writes its
+//! pending changes then, observed), when SQLite's estimate of its size
+//! passes 'hashsize', or when a change cannot join the rows in it (a
+//! rowid below the last one, or the same rowid again after an insert:
+//! the writer flushes first), so each segment's doclists are in rowid
+//! order; a delete followed by an insert of the same rowid (an UPDATE)
+//! shares an entry (delete flag plus the new positions).
 //!
-//! Savepoints record the log's length and how much of it was already
-//! flushed: rolling back to one restores both, as the shadow tables are
-//! restored with it. Flushed changes no savepoint may need again are
-//! dropped from the log ([`Pending::drop_flushed`]), so a long
-//! transaction keeps only about one flush worth of tokens in memory.
+//! As every savepoint starts with the hash empty, a rollback to one only
+//! empties it (the shadow tables are restored with the savepoint): no
+//! change is kept beyond its entries in the hash.
 //!
-//! The log also keeps SQLite's estimate of the size of its in-memory
-//! hash for the unflushed changes ([`Pending::bytes`]: per term, a
-//! 48-byte entry header, the key, and the doclist as it grows, a row's
-//! position-list size counted as one byte until the next row of the
-//! term), so that the writer flushes when it passes `hashsize` at the
-//! same rows SQLite does, and segments get the same boundaries.
+//! The estimate ([`Pending::bytes`]: per term, a 48-byte entry header,
+//! the key, and the doclist as it grows, a row's position-list size
+//! counted as one byte until the next row of the term) makes the writer
+//! flush at the same rows SQLite does, so segments get the same
+//! boundaries.
 //!
-//! Invariant: `flushed <= ops.len()`, and every mark's lengths are at
-//! most the current ones (checked: fts5_pending_marks). `bytes` is the
-//! estimate of `ops[flushed..]`.
+//! The averages record is held here ([`Pending::totals`]) once a write
+//! changed it, and written back at commit or a savepoint (with the
+//! hash), as SQLite writes it then (observed: neither per row nor at a
+//! 'hashsize' flush).
+//!
+//! A row's tokens are gathered flat ([`RowTokens`]: one buffer for their
+//! bytes, no allocation per token) before they reach the hash.
+//!
+//! Invariant: `last` is None exactly when nothing is pending, and then
+//! the hash is empty and `bytes` 0 (checked: fts5_pending_empty).
 
-use super::codec::{encode, Doclist, Entry, Flat, Terms, PRESENT};
+use super::codec::{Flat, Terms, PRESENT};
 use super::config::{Config, Detail};
-use crate::util::cold_sort::map_from;
+use super::locale;
+use crate::error::Result;
 use crate::util::fast_hash::FastMap;
-use std::collections::BTreeMap;
+use crate::value::Value;
 
-/// One logged change.
-#[derive(Debug, Clone)]
-pub struct Op {
-    /// The row.
-    pub rowid: i64,
-    /// A delete (else an insert).
-    pub delete: bool,
-    /// Tokens per column with their positions (empty for UNINDEXED
-    /// columns; colocated tokens share a position).
-    pub tokens: Vec<ColTokens>,
+/// The averages record: rows, then tokens per column.
+pub type Totals = (i64, Vec<i64>);
+
+/// One row's tokens, held flat: their bytes one after another in
+/// `text`, and per token its column, position and end in `text` (it
+/// starts where the one before it ends).
+#[derive(Debug, Default)]
+pub struct RowTokens {
+    text: Vec<u8>,
+    toks: Vec<(u32, u32, usize)>,
+    /// Positions per column: its size in `%_docsize` (0 for UNINDEXED
+    /// columns and NULL).
+    pub sizes: Vec<u64>,
 }
 
-/// One column's tokens, each with its position (ascending, a position
-/// held by several tokens when a tokenizer reports colocated ones).
-pub type ColTokens = Vec<(usize, String)>;
+impl RowTokens {
+    /// The tokens of the values `vals` of a row (none for UNINDEXED
+    /// columns), replacing what it held; a locale value's text is
+    /// tokenized with its locale (`locale.rs`). Colocated tokens share
+    /// the position of the token before them.
+    pub fn fill(&mut self, cfg: &Config, vals: &[Value]) -> Result<()> {
+        self.text.clear();
+        self.toks.clear();
+        self.sizes.clear();
+        for (c, (v, un)) in vals.iter().zip(&cfg.unindexed).enumerate() {
+            let mut n = 0u32;
+            let (text, toks) = (&mut self.text, &mut self.toks);
+            let mut emit = |t: &[u8], colocated: bool| {
+                if !colocated || n == 0 {
+                    n += 1;
+                }
+                text.extend_from_slice(t);
+                toks.push((c as u32, n - 1, text.len()));
+            };
+            if !*un {
+                match locale::split(cfg, v) {
+                    Some((loc, t)) => cfg.tokenizer.each_document(t, Some(loc), &mut emit)?,
+                    None => {
+                        if let Some(t) = v.as_ref().to_text() {
+                            cfg.tokenizer.each_document(&t, None, &mut emit)?;
+                        }
+                    }
+                }
+            }
+            self.sizes.push(u64::from(n));
+        }
+        Ok(())
+    }
 
-/// The positions a column's tokens take: its size in `%_docsize`.
-pub fn size_of(col: &[(usize, String)]) -> usize {
-    col.last().map_or(0, |(p, _)| p + 1)
+    /// Each token: (column, position, bytes).
+    pub fn iter(&self) -> impl Iterator<Item = (usize, usize, &[u8])> + '_ {
+        let mut start = 0;
+        self.toks.iter().map(move |&(c, p, end)| {
+            let t = &self.text[start..end];
+            start = end;
+            (c as usize, p as usize, t)
+        })
+    }
 }
 
-/// The log of one connection's table.
+/// The pending changes of one connection's table.
 #[derive(Debug, Default)]
 pub struct Pending {
-    /// Changes of the transaction.
-    pub ops: Vec<Op>,
-    /// How many are in the index already.
-    pub flushed: usize,
-    /// Savepoints: (number, ops, flushed).
-    pub marks: Vec<(i32, usize, usize)>,
+    /// The last change in the hash: its rowid, and whether it was a
+    /// delete (None: nothing pending).
+    pub last: Option<(i64, bool)>,
+    /// Rows inserted into the hash since it was last flushed.
+    pub run_rows: u64,
     /// `contentless_delete=1`: rows inserted since the last flush that
     /// wrote something (SQLite counts a run that wrote nothing, rows
     /// without tokens, into the next segment's rows, across commits).
     pub carry_rows: u64,
     /// `contentless_delete=1`: tombstones added since the last flush.
     pub tomb_adds: u64,
-    /// SQLite's estimate of its pending hash's size for `ops[flushed..]`.
+    /// SQLite's estimate of its pending hash's size.
     pub bytes: usize,
-    /// The unflushed changes by term, as SQLite's hash holds them (when
-    /// they are one run, as the writer keeps them).
+    /// The pending changes by term, as SQLite's hash holds them.
     /// (A fixed, fast hash, as SQLite's: content crafted for collisions
     /// only slows its own writes.)
     hash: FastMap<Vec<u8>, HashTerm>,
     /// The `hashsize` setting, read once per transaction.
     pub hashsize: Option<usize>,
+    /// The averages record as the transaction's writes left it (None:
+    /// as `%_data` holds it).
+    pub totals: Option<Totals>,
+    /// The tokens of the row being written (kept for its buffers).
+    pub scratch: RowTokens,
 }
 
 /// One term's pending rows, and the state SQLite's hash entry keeps.
@@ -103,77 +151,63 @@ struct HashTerm {
 const HASH_ENTRY_HEADER: usize = 48;
 
 impl Pending {
-    /// Forget everything (commit or rollback).
+    /// Forget everything (rollback).
     pub fn clear(&mut self) {
         *self = Pending::default();
     }
 
-    /// Commit: the log is done with, rows still uncounted carry over.
+    /// Commit: the hash was flushed, rows still uncounted carry over.
     pub fn commit(&mut self) {
-        *self = Pending { carry_rows: self.carry_rows, ..Pending::default() };
+        *self = Pending { carry_rows: self.carry_rows, scratch: std::mem::take(&mut self.scratch), ..Pending::default() };
     }
 
-    /// Log `op`, growing the size estimate as SQLite's hash grows.
-    pub fn push(&mut self, cfg: &Config, op: Op) {
-        self.account(cfg, &op);
-        self.ops.push(op);
-        // invariant: fts5_pending_marks
-        debug_assert!(self.marks_consistent());
+    /// xRollbackTo: what was written since the savepoint (all that is
+    /// pending, and the averages as changed since) is dropped.
+    pub fn rollback_to(&mut self) {
+        self.drop_run();
+        self.carry_rows = 0;
+        self.tomb_adds = 0;
+        self.totals = None;
     }
 
-    /// Whether the flushed count and the savepoint marks fit the log.
-    fn marks_consistent(&self) -> bool {
-        self.flushed <= self.ops.len() && self.marks.iter().all(|&(_, ops, flushed)| flushed <= ops && ops <= self.ops.len() && flushed <= self.flushed)
-    }
-
-    /// Everything logged is in the index now: the estimate restarts, and
-    /// what no savepoint can roll back to is dropped.
-    pub fn mark_flushed(&mut self) {
-        self.flushed = self.ops.len();
-        self.bytes = 0;
+    /// Drop the pending changes (their rows are gone, or were written).
+    pub fn drop_run(&mut self) {
         self.hash.clear();
-        self.drop_flushed();
+        self.bytes = 0;
+        self.last = None;
+        self.run_rows = 0;
     }
 
-    /// Drop the flushed changes no savepoint needs (a rollback to a
-    /// savepoint needs the changes that were unflushed when it was set).
-    pub fn drop_flushed(&mut self) {
-        let keep_from = self.marks.iter().map(|m| m.2).min().unwrap_or(self.flushed).min(self.flushed);
-        if keep_from == 0 {
-            return;
-        }
-        self.ops.drain(..keep_from);
-        self.flushed -= keep_from;
-        for m in &mut self.marks {
-            m.1 -= keep_from;
-            m.2 -= keep_from;
-        }
-        // invariant: fts5_pending_marks
-        debug_assert!(self.marks_consistent());
-    }
-
-    /// Add `op`'s writes to the hash: per token, the main index's key
-    /// and each prefix index's, in column and position order (a delete
-    /// writes its tokens with no column).
-    fn account(&mut self, cfg: &Config, op: &Op) {
+    /// Add row `rowid`'s tokens `toks` (`delete`: the row's removal): per
+    /// token, the main index's key and each prefix index's, in column and
+    /// position order (a delete writes its tokens with no column).
+    pub fn add(&mut self, cfg: &Config, rowid: i64, delete: bool, toks: &RowTokens) {
+        // invariant: fts5_pending_empty
+        debug_assert!(self.last.is_some() || (self.hash.is_empty() && self.bytes == 0));
         let mut key = Vec::new();
-        for (c, toks) in op.tokens.iter().enumerate() {
-            for &(p, ref t) in toks {
-                let at = if op.delete { None } else { Some((c as i64, p as i64)) };
-                key.clear();
-                key.push(b'0');
-                key.extend_from_slice(t.as_bytes());
-                self.account_write(cfg.detail, &key, op.rowid, at);
-                for (i, &n) in cfg.prefix.iter().enumerate() {
-                    if let Some(end) = prefix_end(t, n) {
-                        key.clear();
-                        key.push(b'1' + i as u8);
-                        key.extend_from_slice(&t.as_bytes()[..end]);
-                        self.account_write(cfg.detail, &key, op.rowid, at);
-                    }
+        for (c, p, t) in toks.iter() {
+            let at = if delete { None } else { Some((c as i64, p as i64)) };
+            key.clear();
+            key.push(b'0');
+            key.extend_from_slice(t);
+            self.account_write(cfg.detail, &key, rowid, at);
+            for (i, &n) in cfg.prefix.iter().enumerate() {
+                if let Some(end) = prefix_end(t, n) {
+                    key.clear();
+                    key.push(b'1' + i as u8);
+                    key.extend_from_slice(&t[..end]);
+                    self.account_write(cfg.detail, &key, rowid, at);
                 }
             }
         }
+        self.last = Some((rowid, delete));
+        self.run_rows += u64::from(!delete);
+    }
+
+    /// A `contentless_delete=1` delete of `rowid` (a tombstone, no
+    /// index entries): it counts for the rule of which rows share a run.
+    pub fn tombstone(&mut self, rowid: i64) {
+        self.last = Some((rowid, true));
     }
 
     /// One write of SQLite's hash: term `key`, row `rowid`, at (column,
@@ -253,126 +287,65 @@ impl Pending {
         self.bytes = self.bytes + e.data - before;
     }
 
-    /// The hash's content as a segment's (one run: rows in rowid order),
-    /// terms in order, the hash emptied.
-    pub fn take_terms(&mut self) -> Vec<(Vec<u8>, Flat)> {
-        let mut out: Vec<(Vec<u8>, Flat)> = self
+    /// The hash's content as a segment's, terms in order, and the rows
+    /// inserted; the hash emptied.
+    pub fn take_run(&mut self) -> (Vec<(Vec<u8>, Flat)>, u64) {
+        let mut all: Vec<Option<(Vec<u8>, Flat)>> = self
             .hash
             .drain()
             .map(|(k, mut t)| {
                 t.rows.close_row(t.rowid, t.del);
-                (k, t.rows)
+                Some((k, t.rows))
             })
             .collect();
-        // (Each entry is a key and two vectors: sorting moves little.)
-        out.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-        self.bytes = 0;
-        out
+        // Sorted by their first 8 bytes (where most terms differ), whole
+        // keys compared only on a tie: cheaper than comparing each pair
+        // whole, and only the small (prefix, index) pairs move.
+        let key = |i: usize| all[i].as_ref().map_or(&[][..], |e| e.0.as_slice());
+        let mut order: Vec<(u64, usize)> = (0..all.len())
+            .map(|i| {
+                let mut b = [0u8; 8];
+                let k = key(i);
+                let n = k.len().min(8);
+                b[..n].copy_from_slice(&k[..n]);
+                (u64::from_be_bytes(b), i)
+            })
+            .collect();
+        order.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| key(a.1).cmp(key(b.1))));
+        let out = order.iter().filter_map(|&(_, i)| all[i].take()).collect();
+        let rows = self.run_rows;
+        self.drop_run();
+        (out, rows)
     }
 
-    /// Recompute the estimate from the unflushed log (after a rollback).
-    fn reaccount(&mut self, cfg: &Config) {
-        self.bytes = 0;
-        self.hash.clear();
-        let ops = std::mem::take(&mut self.ops);
-        for op in &ops[self.flushed..] {
-            self.account(cfg, op);
-        }
-        self.ops = ops;
+    /// The hash's content, as a segment's (for readers; the hash kept).
+    pub fn terms(&self) -> Terms {
+        self.hash
+            .iter()
+            .map(|(k, t)| {
+                let mut f = t.rows.clone();
+                f.close_row(t.rowid, t.del);
+                (k.clone(), f.to_doclist())
+            })
+            .collect()
     }
+}
 
-    /// xSavepoint.
-    pub fn savepoint(&mut self, n: i32) {
-        self.marks.retain(|m| m.0 < n);
-        self.marks.push((n, self.ops.len(), self.flushed));
-        // invariant: fts5_pending_marks
-        debug_assert!(self.marks_consistent());
+/// The byte length of the first `n` characters of `token` (UTF-8),
+/// None when it is shorter.
+fn prefix_end(token: &[u8], n: u32) -> Option<usize> {
+    if n == 0 {
+        return None;
     }
-
-    /// xRelease.
-    pub fn release(&mut self, n: i32) {
-        self.marks.retain(|m| m.0 < n);
-    }
-
-    /// xRollbackTo.
-    pub fn rollback_to(&mut self, cfg: &Config, n: i32) {
-        if let Some(&(_, ops, flushed)) = self.marks.iter().rev().find(|m| m.0 <= n) {
-            self.ops.truncate(ops);
-            self.flushed = flushed;
-            self.carry_rows = 0;
-            self.tomb_adds = 0;
-            self.reaccount(cfg);
-        }
-        self.marks.retain(|m| m.0 <= n);
-        // invariant: fts5_pending_marks
-        debug_assert!(self.marks_consistent());
-    }
-
-    /// The unflushed changes, split into runs that each make a segment.
-    pub fn runs(&self) -> Vec<&[Op]> {
-        let ops = &self.ops[self.flushed..];
-        let mut out = Vec::new();
-        let mut start = 0;
-        for i in 1..ops.len() {
-            let (p, o) = (&ops[i - 1], &ops[i]);
-            let same_row_update = o.rowid == p.rowid && p.delete && !o.delete;
-            if o.rowid < p.rowid || (o.rowid == p.rowid && !same_row_update) {
-                out.push(&ops[start..i]);
-                start = i;
+    let mut chars = 0;
+    for (i, &b) in token.iter().enumerate() {
+        // (A byte that is not a continuation byte starts a character.)
+        if b & 0xC0 != 0x80 {
+            if chars == n {
+                return Some(i);
             }
-        }
-        if start < ops.len() {
-            out.push(&ops[start..]);
-        }
-        out
-    }
-}
-
-/// The index keys of a token: the main index's, then one per `prefix=`
-/// length the token is long enough for.
-pub fn keys(cfg: &Config, token: &str) -> Vec<Vec<u8>> {
-    let mut out = Vec::with_capacity(1 + cfg.prefix.len());
-    let mut k = vec![b'0'];
-    k.extend_from_slice(token.as_bytes());
-    out.push(k);
-    for (i, &n) in cfg.prefix.iter().enumerate() {
-        if let Some(end) = prefix_end(token, n) {
-            let mut k = vec![b'1' + i as u8];
-            k.extend_from_slice(&token.as_bytes()[..end]);
-            out.push(k);
+            chars += 1;
         }
     }
-    out
-}
-
-/// The byte length of the first `n` characters of `token`, None when it
-/// is shorter.
-fn prefix_end(token: &str, n: u32) -> Option<usize> {
-    let (start, ch) = token.char_indices().nth((n as usize).checked_sub(1)?)?;
-    Some(start + ch.len_utf8())
-}
-
-/// The segment content of one run.
-pub fn terms(cfg: &Config, run: &[Op]) -> Terms {
-    // term → rowid → (delete, column → positions)
-    type Cols = BTreeMap<usize, Vec<usize>>;
-    let mut map: BTreeMap<Vec<u8>, BTreeMap<i64, (bool, Cols)>> = BTreeMap::new();
-    for op in run {
-        for (c, toks) in op.tokens.iter().enumerate() {
-            for &(p, ref t) in toks {
-                for k in keys(cfg, t) {
-                    let e = map.entry(k).or_default().entry(op.rowid).or_default();
-                    if op.delete {
-                        e.0 = true;
-                    } else {
-                        e.1.entry(c).or_default().push(p);
-                    }
-                }
-            }
-        }
-    }
-    map_from(map.into_iter().map(|(t, dl)| {
-        let dl: Doclist = map_from(dl.into_iter().map(|(r, (d, cols))| (r, Entry { delete: d, poslist: encode(cfg.detail, &cols) })));
-        (t, dl)
-    }))
+    (chars == n).then_some(token.len())
 }

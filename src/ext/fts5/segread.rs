@@ -113,12 +113,34 @@ pub struct Decoder {
     /// it still needs.
     open: Option<(i64, bool, usize)>,
     last: i64,
+    /// Terms and doclists handed back by the reader ([`Decoder::recycle`]),
+    /// their buffers reused for the next terms.
+    spare: Vec<(Vec<u8>, Flat)>,
 }
+
+/// Most terms a [`Decoder`] keeps for reuse.
+const SPARE: usize = 16;
 
 impl Decoder {
     /// A decoder for a segment's pages (`partial`: see [`decode`]).
     pub fn new(partial: bool, detail: Detail) -> Decoder {
-        Decoder { detail, partial, seen: 0, term: None, dl: Flat::default(), open: None, last: 0 }
+        Decoder { detail, partial, seen: 0, term: None, dl: Flat::default(), open: None, last: 0, spare: Vec::new() }
+    }
+
+    /// Take back a term and doclist it handed out, for their buffers.
+    pub fn recycle(&mut self, term: Vec<u8>, dl: Flat) {
+        if self.spare.len() < SPARE {
+            self.spare.push((term, dl));
+        }
+    }
+
+    /// An empty term buffer and doclist (reused ones when there are).
+    fn fresh(&mut self) -> (Vec<u8>, Flat) {
+        let (mut t, mut f) = self.spare.pop().unwrap_or_default();
+        t.clear();
+        f.rows.clear();
+        f.bytes.clear();
+        (t, f)
     }
 
     /// Decode the next page; terms completed by it are appended to `done`.
@@ -144,22 +166,22 @@ impl Decoder {
         while i < size {
             if let Some(t) = next_term.filter(|&t| offs[t] == i) {
                 let prev = self.term.take();
-                let new = if t == 0 {
+                let (mut new, dl) = self.fresh();
+                if t == 0 {
                     let (n, j) = get(page, i)?;
-                    let b = page.get(j..j + n as usize).ok_or_else(Error::corrupt)?;
+                    new.extend_from_slice(page.get(j..j + n as usize).ok_or_else(Error::corrupt)?);
                     i = j + n as usize;
-                    b.to_vec()
                 } else {
                     let (sh, j) = get(page, i)?;
                     let (n, j) = get(page, j)?;
                     let prev = prev.as_ref().ok_or_else(Error::corrupt)?;
-                    let mut b = prev.get(..sh as usize).ok_or_else(Error::corrupt)?.to_vec();
-                    b.extend_from_slice(page.get(j..j + n as usize).ok_or_else(Error::corrupt)?);
+                    new.extend_from_slice(prev.get(..sh as usize).ok_or_else(Error::corrupt)?);
+                    new.extend_from_slice(page.get(j..j + n as usize).ok_or_else(Error::corrupt)?);
                     i = j + n as usize;
-                    b
-                };
+                }
+                let old_dl = std::mem::replace(&mut self.dl, dl);
                 if let Some(old) = prev {
-                    done.push((old, std::mem::take(&mut self.dl)));
+                    done.push((old, old_dl));
                 }
                 self.term = Some(new);
                 absolute = true;
@@ -222,6 +244,12 @@ impl SegStream {
     /// A stream over `seg`.
     pub fn new(seg: Seg, detail: Detail) -> SegStream {
         SegStream { seg, next_page: seg.first, decoder: Decoder::new(seg.first > 1, detail), ready: Default::default(), ended: false }
+    }
+
+    /// Take back a term and doclist [`SegStream::next`] gave, for their
+    /// buffers.
+    pub fn recycle(&mut self, term: Vec<u8>, dl: Flat) {
+        self.decoder.recycle(term, dl);
     }
 
     /// The next term and its doclist, None after the last.

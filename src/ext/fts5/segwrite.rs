@@ -137,7 +137,13 @@ impl Writer {
             put(&mut self.buf, (term.len() - sh) as u64);
             self.buf.extend_from_slice(&term[sh..]);
         }
-        self.prev = Some(term.to_vec());
+        match &mut self.prev {
+            Some(p) => {
+                p.clear();
+                p.extend_from_slice(term);
+            }
+            None => self.prev = Some(term.to_vec()),
+        }
         let mut rowids = BTreeMap::new();
         let mut last: Option<i64> = None;
         for (rowid, delete, pl) in dl.iter() {

@@ -23,12 +23,12 @@
 //! application's data decides), and every row's `tokens` and `size` have
 //! one entry per column (checked: fts5_scan_rows).
 
-use super::codec::{columns, get, positions, Terms};
+use super::codec::{columns, get, positions};
 use super::config::{Config, Content, Detail};
 use super::index;
 use super::matcher;
 use super::merge::merge;
-use super::pending::{terms, Pending};
+use super::pending::Pending;
 use super::query::Query;
 use super::row::{value_tokens, Row, Stats};
 use super::shadow::rows;
@@ -49,9 +49,7 @@ pub type Docs = BTreeMap<i64, Vec<Vec<Vec<String>>>>;
 
 /// The index's rows, pending changes applied, as token lists.
 pub fn index_docs(c: &mut Connection, cfg: &Config, p: &Pending) -> Result<Docs> {
-    let mut inputs: Vec<Terms> = p.runs().into_iter().rev().map(|r| terms(cfg, r)).collect();
-    inputs.push(index::read_all(c, cfg)?);
-    let all = merge(inputs, true);
+    let all = merge(vec![p.terms(), index::read_all(c, cfg)?], true);
     let ncol = cfg.columns.len();
     let mut docs = Docs::new();
     for (key, dl) in &all {
@@ -173,13 +171,13 @@ pub fn scan(c: &mut Connection, cfg: &Config, q: Option<&Query>, p: &Pending) ->
                 out.push(Arc::new(Row { rowid, values: vals, tokens, inst: Vec::new(), size, missing: false }));
             }
         }
-        let (nrow, totals) = index::averages(c, cfg)?;
+        let (nrow, totals) = index::current_averages(c, cfg, p)?;
         // invariant: fts5_scan_rows
         debug_assert!(rows_in_order(&out, n, cfg.external().is_none()));
         return Ok((out, Stats { nrow, ntoken: totals.iter().sum(), nhit: Vec::new(), col_tokens: totals }));
     };
     let docs = index_docs(c, cfg, p)?;
-    let (nrow, totals) = index::averages(c, cfg)?;
+    let (nrow, totals) = index::current_averages(c, cfg, p)?;
     let mut stats = Stats { nrow, ntoken: totals.iter().sum(), nhit: vec![0; q.phrases.len()], col_tokens: totals };
     let sizes = docsizes(c, cfg)?;
     let mut out = Vec::new();

@@ -146,6 +146,23 @@ impl Fts5Table {
         }
     }
 
+    /// Write the pending changes and the averages (xSync, xSavepoint);
+    /// the shadow-table writes leave last_insert_rowid() as the
+    /// application's statements set it, as SQLite's FTS5 does.
+    fn persist(&self, host: &mut dyn VmHost) -> Result<()> {
+        let r = {
+            let _writing = Writing::start(&self.writing);
+            let mut p = lock(&self.pending);
+            let c = shadow::conn(host)?;
+            let last = c.last_insert_rowid();
+            let r = index::persist(c, &self.cfg, &mut p);
+            c.set_last_insert_rowid(last);
+            r.map_err(shadow::missing_is_corrupt)
+        };
+        self.after_write();
+        r
+    }
+
     /// A table for `cfg`.
     pub fn new(cfg: Config, ext: Arc<Extensions>) -> Fts5Table {
         Fts5Table {
@@ -214,6 +231,11 @@ impl VTab for Fts5Table {
             }
         }
         info.order_by_consumed = order != 0;
+        if rowid_eq {
+            // At most one row: an UPDATE or DELETE by rowid writes one
+            // row (no statement savepoint: see `savepoint`).
+            info.idx_flags |= crate::vdbe::vtab::index_info::SCAN_UNIQUE;
+        }
         info.idx_num = order;
         info.idx_str = Some(items.join(","));
         if matches == 0 && !rowid_eq {
@@ -277,7 +299,7 @@ impl VTab for Fts5Table {
             let _writing = Writing::start(&self.writing);
             let mut p = lock(&self.pending);
             let last = c.last_insert_rowid();
-            index::flush(c, &self.cfg, &mut p)?;
+            index::persist(c, &self.cfg, &mut p)?;
             c.set_last_insert_rowid(last);
         }
         self.cfg.stmts.clear();
@@ -312,19 +334,7 @@ impl VTab for Fts5Table {
     }
 
     fn sync(&self, host: &mut dyn VmHost) -> Result<()> {
-        let r = {
-            let _writing = Writing::start(&self.writing);
-            let mut p = lock(&self.pending);
-            // The shadow-table writes leave last_insert_rowid() as the
-            // application's statements set it, as SQLite's FTS5 does.
-            let c = shadow::conn(host)?;
-            let last = c.last_insert_rowid();
-            let r = index::flush(c, &self.cfg, &mut p);
-            c.set_last_insert_rowid(last);
-            r.map_err(shadow::missing_is_corrupt)
-        };
-        self.after_write();
-        r
+        self.persist(host)
     }
 
     fn commit(&self, _host: &mut dyn VmHost) -> Result<()> {
@@ -342,23 +352,24 @@ impl VTab for Fts5Table {
         Ok(())
     }
 
-    fn savepoint(&self, _host: &mut dyn VmHost, n: i32) -> Result<()> {
-        if let Some(mut p) = self.pending_unless_writing() {
-            p.savepoint(n);
+    /// A savepoint starts with the pending changes written, as SQLite's
+    /// fts5 writes them (observed: a statement that may write several
+    /// rows, or SAVEPOINT, inside a transaction starts a new segment), so
+    /// a rollback to it only drops what is pending then.
+    fn savepoint(&self, host: &mut dyn VmHost, _n: i32) -> Result<()> {
+        if self.writing.load(Ordering::SeqCst) > 0 {
+            return Ok(());
         }
+        self.persist(host)
+    }
+
+    fn release(&self, _host: &mut dyn VmHost, _n: i32) -> Result<()> {
         Ok(())
     }
 
-    fn release(&self, _host: &mut dyn VmHost, n: i32) -> Result<()> {
+    fn rollback_to(&self, _host: &mut dyn VmHost, _n: i32) -> Result<()> {
         if let Some(mut p) = self.pending_unless_writing() {
-            p.release(n);
-        }
-        Ok(())
-    }
-
-    fn rollback_to(&self, _host: &mut dyn VmHost, n: i32) -> Result<()> {
-        if let Some(mut p) = self.pending_unless_writing() {
-            p.rollback_to(&self.cfg, n);
+            p.rollback_to();
         }
         Ok(())
     }
@@ -502,12 +513,11 @@ impl Fts5Cursor {
         self.light = None;
         if let Some(q) = q.as_ref() {
             // From the doclists of the query's tokens.
-            let found = {
+            let (found, (nrow, totals)) = {
                 let p = lock(&self.pending);
                 // (A missing `%_idx` is a damaged table, as in SQLite.)
-                search::run(c, &self.cfg, q, &p, &self.idx).map_err(shadow::missing_is_corrupt)?
+                (search::run(c, &self.cfg, q, &p, &self.idx).map_err(shadow::missing_is_corrupt)?, index::current_averages(c, &self.cfg, &p)?)
             };
-            let (nrow, totals) = index::averages(c, &self.cfg)?;
             let stats = Stats { nrow, ntoken: totals.iter().sum(), nhit: found.nhit, col_tokens: totals };
             let built = super::rows::build(c, &self.cfg, found.rows, &self.sizes)?;
             let rows = match built {
@@ -590,7 +600,7 @@ impl Fts5Cursor {
         }
         if narrowed {
             // Table figures are the whole table's.
-            let (nrow, totals) = index::averages(c, &self.cfg)?;
+            let (nrow, totals) = index::current_averages(c, &self.cfg, &lock(&self.pending))?;
             (stats.nrow, stats.ntoken, stats.col_tokens) = (nrow, totals.iter().sum(), totals);
         }
         self.start(rows, q, stats)

@@ -27,7 +27,6 @@ use super::codec::{columns, positions, Terms};
 use super::config::Detail;
 use super::index;
 use super::merge::merge;
-use super::pending::terms;
 use super::shadow;
 use super::table::Fts5Table;
 use crate::connection::StepResult;
@@ -191,9 +190,7 @@ impl VocabTable {
         let first = i64::from(!(self.kind == Kind::Instance && cfg.detail == Detail::None));
         let all: Terms = {
             let p = t.pending.lock().unwrap_or_else(|e| e.into_inner());
-            let mut inputs: Vec<Terms> = p.runs().into_iter().rev().map(|r| terms(cfg, r)).collect();
-            inputs.push(index::read_all(shadow::conn(host)?, cfg)?);
-            merge(inputs, true)
+            merge(vec![p.terms(), index::read_all(shadow::conn(host)?, cfg)?], true)
         };
         let ncol = cfg.columns.len();
         let name = |c: usize| cfg.columns.get(c).map_or(Value::Null, |n| Value::text(n.clone()));

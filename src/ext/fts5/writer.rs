@@ -1,10 +1,11 @@
-//! # Writing rows: content, sizes, averages, and the pending log
+//! # Writing rows: content, sizes, averages, and the pending changes
 //!
-//! INSERT, UPDATE and DELETE change `%_content`, `%_docsize` and the
-//! averages record at once, and log the tokens each change adds or
-//! removes in the table's [`Pending`] log; the index itself is written
-//! when the transaction commits (`index::flush`), as SQLite does. A
-//! deleted row's tokens come from its stored values. 'rebuild' empties
+//! INSERT, UPDATE and DELETE change `%_content` and `%_docsize` at once,
+//! the averages held in the table's [`Pending`] changes, and add the
+//! tokens each change adds or removes to its hash; the index itself is
+//! written when the transaction commits or a savepoint starts
+//! (`index::persist`), as SQLite does. A deleted row's tokens come from
+//! its stored values. 'rebuild' empties
 //! the index and re-adds every row of the content as one segment.
 //!
 //! External content and contentless tables (`content=`) keep no copy of
@@ -19,14 +20,14 @@
 //! existing rowid (SQLite does not; `%_docsize` is replaced).
 //!
 //! Invariant: after each call, `%_docsize` (unless `columnsize=0`) has
-//! one row per indexed row and the averages record sums them; the index
-//! plus the unflushed part of the log describe exactly the rows given.
+//! one row per indexed row and the averages (as held pending, else as
+//! stored) sum them; the index plus the pending changes describe
+//! exactly the rows given.
 
 use super::config::{Config, Content};
-use super::index::{self, averages, exec, set_averages};
+use super::index::{self, exec, set_averages};
 use super::locale;
-use super::pending::{size_of, ColTokens, Op, Pending};
-use super::row::value_tokens;
+use super::pending::{Pending, RowTokens, Totals};
 use super::shadow::{conn, rows};
 use crate::connection::Connection;
 use crate::error::{Error, Result, SQLITE_CONSTRAINT, SQLITE_MISMATCH};
@@ -44,31 +45,6 @@ pub enum Change {
     Update(i64, i64, Vec<Value>, Vec<bool>, ConflictMode),
     /// Delete a row.
     Delete(i64),
-}
-
-/// Tokens per column of `vals`, with their positions (none for
-/// UNINDEXED columns).
-pub fn tokens(cfg: &Config, vals: &[Value]) -> Result<Vec<ColTokens>> {
-    vals.iter()
-        .zip(&cfg.unindexed)
-        .map(|(v, un)| {
-            if *un {
-                return Ok(Vec::new());
-            }
-            // (The tokens' texts are moved, not copied: the positions
-            // are `tokenizer::positioned`'s.)
-            let toks = value_tokens(cfg, v)?;
-            let mut out = Vec::with_capacity(toks.len());
-            let mut pos = 0usize;
-            for (k, t) in toks.into_iter().enumerate() {
-                if k > 0 && !t.colocated {
-                    pos += 1;
-                }
-                out.push((pos, t.text));
-            }
-            Ok(out)
-        })
-        .collect()
 }
 
 fn cols(cfg: &Config) -> String {
@@ -120,14 +96,33 @@ fn next_rowid(c: &mut Connection, cfg: &Config) -> Result<i64> {
     }
 }
 
-/// Adjust the averages record by one row of `toks`, added or removed.
-fn account(c: &mut Connection, cfg: &Config, toks: &[ColTokens], sign: i64) -> Result<()> {
-    let (mut n, mut totals) = averages(c, cfg)?;
-    n += sign;
-    for (t, x) in totals.iter_mut().zip(toks) {
-        *t += sign * size_of(x) as i64;
+/// The averages as the transaction's writes leave them (read from
+/// `%_data` by the first write).
+fn totals<'a>(c: &mut Connection, cfg: &Config, p: &'a mut Pending) -> Result<&'a mut Totals> {
+    let t = match p.totals.take() {
+        Some(t) => t,
+        None => index::averages(c, cfg)?,
+    };
+    Ok(p.totals.insert(t))
+}
+
+/// Adjust the averages by one row of column sizes `sizes`, added or
+/// removed.
+fn account(c: &mut Connection, cfg: &Config, p: &mut Pending, sizes: &[u64], sign: i64) -> Result<()> {
+    let (n, totals) = totals(c, cfg, p)?;
+    *n += sign;
+    for (t, x) in totals.iter_mut().zip(sizes) {
+        *t += sign * *x as i64;
     }
-    set_averages(c, cfg, n, &totals)
+    Ok(())
+}
+
+/// The tokens of `vals`, in the pending changes' reused buffers (give
+/// them back with `p.scratch = ...`).
+fn row_tokens(cfg: &Config, p: &mut Pending, vals: &[Value]) -> Result<RowTokens> {
+    let mut toks = std::mem::take(&mut p.scratch);
+    toks.fill(cfg, vals)?;
+    Ok(toks)
 }
 
 fn insert(c: &mut Connection, cfg: &Config, p: &mut Pending, id: Option<i64>, vals: Vec<Value>) -> Result<i64> {
@@ -136,7 +131,7 @@ fn insert(c: &mut Connection, cfg: &Config, p: &mut Pending, id: Option<i64>, va
         Some(i) => i,
         None => next_rowid(c, cfg)?,
     };
-    let toks = tokens(cfg, &vals)?;
+    let toks = row_tokens(cfg, p, &vals)?;
     let kept = cfg.stored_columns();
     if !kept.is_empty() {
         let mut params = vec![Value::Integer(id)];
@@ -154,8 +149,8 @@ fn insert(c: &mut Connection, cfg: &Config, p: &mut Pending, id: Option<i64>, va
     begin_write(c, cfg, p, id, false)?;
     if cfg.columnsize {
         let mut sz = Vec::new();
-        for t in &toks {
-            super::codec::put(&mut sz, size_of(t) as u64);
+        for &n in &toks.sizes {
+            super::codec::put(&mut sz, n);
         }
         let verb = if own { "INSERT" } else { "REPLACE" };
         if cfg.contentless_delete {
@@ -170,8 +165,9 @@ fn insert(c: &mut Connection, cfg: &Config, p: &mut Pending, id: Option<i64>, va
             cfg.stmts.exec(c, &format!("{verb} INTO {}(id, sz) VALUES(?, ?)", cfg.shadow("docsize")), &[Value::Integer(id), Value::Blob(sz)])?;
         }
     }
-    account(c, cfg, &toks, 1)?;
-    p.push(cfg, Op { rowid: id, delete: false, tokens: toks });
+    account(c, cfg, p, &toks.sizes, 1)?;
+    p.add(cfg, id, false, &toks);
+    p.scratch = toks;
     Ok(id)
 }
 
@@ -201,15 +197,16 @@ fn replace_row(c: &mut Connection, cfg: &Config, p: &mut Pending, old: i64, new:
 /// averages (and `%_content`).
 fn forget(c: &mut Connection, cfg: &Config, p: &mut Pending, id: i64, vals: &[Value]) -> Result<()> {
     begin_write(c, cfg, p, id, false)?;
-    let toks = tokens(cfg, vals)?;
+    let toks = row_tokens(cfg, p, vals)?;
     if !cfg.stored_columns().is_empty() {
         exec(c, &format!("DELETE FROM {} WHERE id = {id}", cfg.shadow("content")), &[])?;
     }
     if cfg.columnsize {
         exec(c, &format!("DELETE FROM {} WHERE id = {id}", cfg.shadow("docsize")), &[])?;
     }
-    account(c, cfg, &toks, -1)?;
-    p.push(cfg, Op { rowid: id, delete: true, tokens: toks });
+    account(c, cfg, p, &toks.sizes, -1)?;
+    p.add(cfg, id, true, &toks);
+    p.scratch = toks;
     Ok(())
 }
 
@@ -223,7 +220,7 @@ fn forget(c: &mut Connection, cfg: &Config, p: &mut Pending, id: i64, vals: &[Va
 /// delete (without tokens: it writes a tombstone, no index entries) for
 /// the run rule.
 fn begin_write(c: &mut Connection, cfg: &Config, p: &mut Pending, rowid: i64, tombstone: bool) -> Result<()> {
-    if let Some(last) = p.ops[p.flushed..].last() {
+    if let Some((last, deleted)) = p.last {
         let hashsize = match p.hashsize {
             Some(h) => h,
             None => {
@@ -232,12 +229,12 @@ fn begin_write(c: &mut Connection, cfg: &Config, p: &mut Pending, rowid: i64, to
                 h
             }
         };
-        if rowid < last.rowid || (rowid == last.rowid && !last.delete) || p.bytes > hashsize {
+        if rowid < last || (rowid == last && !deleted) || p.bytes > hashsize {
             index::flush(c, cfg, p)?;
         }
     }
     if tombstone {
-        p.push(cfg, Op { rowid, delete: true, tokens: vec![Vec::new(); cfg.columns.len()] });
+        p.tombstone(rowid);
     }
     Ok(())
 }
@@ -249,7 +246,7 @@ fn contentless_delete(c: &mut Connection, cfg: &Config, p: &mut Pending, id: i64
     begin_write(c, cfg, p, id, true)?;
     let found = rows(c, &format!("SELECT sz, origin FROM {} WHERE id = {id}", cfg.shadow("docsize")))?.into_iter().next();
     if let Some(r) = found {
-        let (mut n, mut totals) = averages(c, cfg)?;
+        let (n, totals) = totals(c, cfg, p)?;
         let sz = match &r[0] {
             Value::Blob(b) => b.clone(),
             _ => Vec::new(),
@@ -265,10 +262,9 @@ fn contentless_delete(c: &mut Connection, cfg: &Config, p: &mut Pending, id: i64
         }
         let origin = r[1].as_ref().to_i64();
         if origin != 0 {
+            *n -= 1;
             index::contentless_delete(c, cfg, p, origin as u64, id)?;
-            n -= 1;
         }
-        set_averages(c, cfg, n, &totals)?;
     }
     exec(c, &format!("DELETE FROM {} WHERE id = {id}", cfg.shadow("docsize")), &[])?;
     if !cfg.stored_columns().is_empty() {
@@ -385,7 +381,8 @@ pub fn delete_command(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending, id: 
 pub fn delete_all(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending) -> Result<()> {
     let c = conn(host)?;
     // What is pending describes rows that are gone now.
-    p.mark_flushed();
+    p.drop_run();
+    p.totals = None;
     index::clear(c, cfg)?;
     if cfg.columnsize {
         exec(c, &format!("DELETE FROM {}", cfg.shadow("docsize")), &[])?;
@@ -426,21 +423,24 @@ pub fn rebuild(host: &mut dyn VmHost, cfg: &Config, p: &mut Pending) -> Result<(
     }
     let mut totals = vec![0i64; cfg.columns.len()];
     let mut n = 0;
+    let mut toks = RowTokens::default();
     for r in all_content(c, cfg)? {
         let Value::Integer(id) = r[0] else { return Err(Error::corrupt()) };
-        let toks = tokens(cfg, &r[1..])?;
+        toks.fill(cfg, &r[1..])?;
         let mut sz = Vec::new();
-        for (t, x) in totals.iter_mut().zip(&toks) {
-            *t += size_of(x) as i64;
-            super::codec::put(&mut sz, size_of(x) as u64);
+        for (t, &x) in totals.iter_mut().zip(&toks.sizes) {
+            *t += x as i64;
+            super::codec::put(&mut sz, x);
         }
         n += 1;
         if cfg.columnsize {
             exec(c, &format!("INSERT INTO {}(id, sz) VALUES(?, ?)", cfg.shadow("docsize")), &[Value::Integer(id), Value::Blob(sz)])?;
         }
         begin_write(c, cfg, p, id, false)?;
-        p.push(cfg, Op { rowid: id, delete: false, tokens: toks });
+        p.add(cfg, id, false, &toks);
     }
+    // (The averages are made again: what the transaction held goes.)
+    p.totals = None;
     set_averages(c, cfg, n, &totals)?;
     index::flush(c, cfg, p)?;
     // The rebuilt index has no entries cut out by 'secure-delete': its

@@ -38,4 +38,7 @@ pub struct VtabState {
     /// every column the statement reads of it, correlated subqueries
     /// included (see `plan::goal::vtab_col_uses`).
     pub col_used: HashMap<i32, u64>,
+    /// The tables scanned with a plan their module said yields at most
+    /// one row (`SQLITE_INDEX_SCAN_UNIQUE`, outside an IN loop).
+    pub unique_scans: Vec<std::sync::Arc<crate::vdbe::vtab::VtabInstance>>,
 }

@@ -98,9 +98,18 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Fl
                 let n = st.savepoints.len().saturating_sub(usize::from(st.savepoint_started_txn)) as i32;
                 vm.vtab_stmt_savepoint = Some(n);
                 let list = st.vtabs.in_transaction.clone();
+                // A table may write at its savepoint what it held (fts5's
+                // pending changes): that belongs before the statement, so
+                // its B-tree statement savepoint, opened already and with
+                // nothing written in it yet, is opened again after them
+                // (SQLite calls xSavepoint before it begins the statement
+                // journal).
+                let reopen = vm.stmt_savepoint.filter(|_| !list.is_empty());
+                statement_savepoints(host, reopen, false)?;
                 for x in &list {
                     lend(host, |h| x.table.savepoint(h, n))?;
                 }
+                statement_savepoints(host, reopen, true)?;
             }
             begin(host, t, vm.vtab_stmt_savepoint.is_some())?;
             Ok(Flow::Next)
@@ -229,6 +238,18 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Fl
 /// compute (`sqlite3_vtab_nochange`), so `VUpdate` can tell it (outside
 /// the byte of SQL subtypes; `SetSubtype` with P5 1 restores it whole).
 pub const NOCHANGE_SUBTYPE: u32 = 0x4e43_4847;
+
+/// Open (else release) B-tree savepoint `i` on each database of `dbs`.
+fn statement_savepoints(host: &mut dyn VmHost, at: Option<(usize, u32)>, open: bool) -> Result<()> {
+    let Some((i, dbs)) = at else { return Ok(()) };
+    let st = host.state();
+    let io = st.io.clone();
+    for (_, d) in st.dbs.iter_mut().enumerate().filter(|(n, _)| dbs & (1 << n) != 0) {
+        let bt = &mut d.btree;
+        io.block_on(|| if open { bt.savepoint_open(i) } else { bt.savepoint_release(i) })?;
+    }
+    Ok(())
+}
 
 /// xBegin on `t` unless already called in this transaction, then xSavepoint
 /// for each savepoint open (as SQLite's `sqlite3VtabBegin`).

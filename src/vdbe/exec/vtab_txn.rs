@@ -52,16 +52,19 @@ pub(super) fn txn_op(vm: &mut Vm, prog: &Program, insn: &Insn, host: &mut dyn Vm
     };
     let before = st.savepoints.len();
     let target = st.savepoints.iter().rposition(|s| s.eq_ci(&name));
-    let flow = txn::exec(vm, prog, insn, host.state())?;
     let list = host.state().vtabs.in_transaction.clone();
+    if insn.opcode == Opcode::Savepoint && insn.p1 == 0 {
+        // Before the savepoint exists, as SQLite calls xSavepoint: what a
+        // table writes then (fts5's pending changes) is not undone by a
+        // rollback to it.
+        let n = before.saturating_sub(offset) as i32;
+        for t in &list {
+            lend(host, |h| t.table.savepoint(h, n))?;
+        }
+    }
+    let flow = txn::exec(vm, prog, insn, host.state())?;
     match insn.opcode {
         Opcode::AutoCommit if insn.p2 != 0 => end(host, false),
-        Opcode::Savepoint if insn.p1 == 0 => {
-            let n = before.saturating_sub(offset) as i32;
-            for t in &list {
-                lend(host, |h| t.table.savepoint(h, n))?;
-            }
-        }
         Opcode::Savepoint => {
             if let Some(i) = target {
                 let n = i.saturating_sub(offset) as i32;

@@ -55,18 +55,30 @@ impl Ascii {
 
     /// The tokens of `s`.
     pub fn tokenize(&self, s: &str) -> Vec<Token> {
-        let mut out: Vec<Token> = Vec::new();
-        let mut cur: Option<Token> = None;
+        let mut out = Vec::new();
+        self.scan(s, &mut |t, start, end| out.push(Token::new(t.to_owned(), start, end)));
+        out
+    }
+
+    /// Report each token of `s` to `emit` (its folded text, start and
+    /// end), built in one reused buffer.
+    pub fn scan(&self, s: &str, emit: &mut dyn FnMut(&str, usize, usize)) {
+        let mut buf = String::new();
+        let mut cur: Option<(usize, usize)> = None;
         for (i, c) in s.char_indices() {
             if self.is_token(c) {
-                let t = cur.get_or_insert_with(|| Token::new(String::new(), i, i));
-                t.text.push(c.to_ascii_lowercase());
-                t.end = i + c.len_utf8();
-            } else if let Some(t) = cur.take() {
-                out.push(t);
+                if cur.is_none() {
+                    buf.clear();
+                }
+                let t = cur.get_or_insert((i, i));
+                buf.push(c.to_ascii_lowercase());
+                t.1 = i + c.len_utf8();
+            } else if let Some((a, z)) = cur.take() {
+                emit(&buf, a, z);
             }
         }
-        out.extend(cur);
-        out
+        if let Some((a, z)) = cur {
+            emit(&buf, a, z);
+        }
     }
 }

@@ -204,11 +204,7 @@ impl Tokenizer {
     /// [`Self::tokenize_for`] with the value's locale (`fts5_locale()`
     /// on a `locale=1` table), which only an application's tokenizer sees.
     pub fn tokenize_in(&self, text: &[u8], reason: i32, locale: Option<&[u8]>) -> Result<Vec<Token>> {
-        // (Valid UTF-8, nearly always, is checked by the faster check.)
-        let s = match std::str::from_utf8(text) {
-            Ok(s) => std::borrow::Cow::Borrowed(s),
-            Err(_) => String::from_utf8_lossy(text),
-        };
+        let s = as_str(text);
         let out = match self {
             Tokenizer::Unicode61(u) => u.tokenize(&s),
             Tokenizer::Ascii(a) => a.tokenize(&s),
@@ -226,6 +222,26 @@ impl Tokenizer {
         debug_assert!(out.iter().all(|t| !t.text.is_empty() && t.start <= t.end));
         debug_assert!(out.first().is_none_or(|t| !t.colocated));
         Ok(out)
+    }
+
+    /// Report the tokens of a document's `text` (with its locale) to
+    /// `emit`: each token's text and whether it is colocated. unicode61
+    /// and ascii (and porter over them) report them from a reused buffer,
+    /// without a [`Token`] each (a row being indexed has many).
+    pub fn each_document(&self, text: &[u8], locale: Option<&[u8]>, emit: &mut dyn FnMut(&[u8], bool)) -> Result<()> {
+        match self {
+            Tokenizer::Unicode61(u) => u.scan(&as_str(text), &mut |t, _, _| emit(t.as_bytes(), false)),
+            Tokenizer::Ascii(a) => a.scan(&as_str(text), &mut |t, _, _| emit(t.as_bytes(), false)),
+            Tokenizer::Porter(inner) => {
+                inner.each_document(text, locale, &mut |t, colocated| emit(porter::stem(&String::from_utf8_lossy(t)).as_bytes(), colocated))?
+            }
+            _ => {
+                for t in self.tokenize_in(text, TOKENIZE_DOCUMENT, locale)? {
+                    emit(t.text.as_bytes(), t.colocated);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// Report the tokens of `text` for `reason` to `emit` as an
@@ -254,6 +270,15 @@ impl Tokenizer {
             Tokenizer::Porter(inner) => inner.is_trigram(),
             _ => false,
         }
+    }
+}
+
+/// `text` as UTF-8 (invalid sequences read as U+FFFD).
+fn as_str(text: &[u8]) -> std::borrow::Cow<'_, str> {
+    // (Valid UTF-8, nearly always, is checked by the faster check.)
+    match std::str::from_utf8(text) {
+        Ok(s) => std::borrow::Cow::Borrowed(s),
+        Err(_) => String::from_utf8_lossy(text),
     }
 }
 

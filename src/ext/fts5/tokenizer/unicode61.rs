@@ -30,9 +30,10 @@ pub struct Unicode61 {
     pub tokenchars: Vec<char>,
     /// Extra separators.
     pub separators: Vec<char>,
-    /// Bit `c` set: ASCII `c` is a token character (`is_token`, kept
-    /// for the common all-ASCII text).
-    ascii: u128,
+    /// Per ASCII byte: 0 a separator, 1 a token character, 2 an
+    /// upper-case one (`is_token`, kept for the common all-ASCII text;
+    /// 3 stands for the other bytes).
+    class: [u8; 128],
 }
 
 fn cat_bit(name: &str) -> u32 {
@@ -46,7 +47,7 @@ fn default_cats() -> u32 {
 
 impl Default for Unicode61 {
     fn default() -> Self {
-        Unicode61 { remove_diacritics: 1, cats: default_cats(), tokenchars: Vec::new(), separators: Vec::new(), ascii: 0 }.with_ascii()
+        Unicode61 { remove_diacritics: 1, cats: default_cats(), tokenchars: Vec::new(), separators: Vec::new(), class: [0; 128] }.with_ascii()
     }
 }
 
@@ -105,17 +106,18 @@ impl Unicode61 {
         Ok(u.with_ascii())
     }
 
-    /// `self` with [`Unicode61::ascii`] computed.
+    /// `self` with [`Unicode61::class`] computed.
     fn with_ascii(mut self) -> Unicode61 {
         // invariant: unicode61_cats_bits
         debug_assert!(self.cats >> NAMES.len() == 0, "category bits {:#x} past NAMES", self.cats);
-        self.ascii = (0..128u8).filter(|&b| self.is_token(char::from(b))).fold(0, |m, b| m | 1 << b);
+        for b in 0..128u8 {
+            self.class[usize::from(b)] = match self.is_token(char::from(b)) {
+                false => 0,
+                true if b.is_ascii_uppercase() => 2,
+                true => 1,
+            };
+        }
         self
-    }
-
-    fn ascii_token(&self, b: u8) -> bool {
-        debug_assert!(b < 0x80);
-        self.ascii & (1 << b) != 0
     }
 
     fn is_token(&self, c: char) -> bool {
@@ -129,56 +131,76 @@ impl Unicode61 {
         self.tokenchars.contains(&c) || self.cats & (1 << cat) != 0 || (cat == CN && self.cats != 0)
     }
 
-    /// The tokens of `s`. A token of ASCII characters is cut and folded
-    /// in one step (one allocation for its text); one with others is
-    /// read character by character.
+    /// The tokens of `s`.
     pub fn tokenize(&self, s: &str) -> Vec<Token> {
-        let b = s.as_bytes();
         let mut out = Vec::new();
+        self.scan(s, &mut |t, start, end| out.push(Token::new(t.to_owned(), start, end)));
+        out
+    }
+
+    /// Report each token of `s` to `emit`: its folded text, start and
+    /// end. A token of ASCII characters is cut and folded in one step
+    /// (its text borrowed from `s` when already lower case); one with
+    /// others is read character by character, into one reused buffer.
+    pub fn scan(&self, s: &str, emit: &mut dyn FnMut(&str, usize, usize)) {
+        let b = s.as_bytes();
+        let mut buf = String::new();
         let mut i = 0;
+        let class = |i: usize| b.get(i).map_or(0, |&c| self.class.get(usize::from(c)).copied().unwrap_or(3));
         while i < b.len() {
-            if b[i] < 0x80 && !self.ascii_token(b[i]) {
+            if class(i) == 0 {
                 i += 1;
                 continue;
             }
             let start = i;
-            while i < b.len() && b[i] < 0x80 && self.ascii_token(b[i]) {
+            let mut upper = false;
+            let mut k = class(i);
+            while k == 1 || k == 2 {
+                upper |= k == 2;
                 i += 1;
+                k = class(i);
             }
-            if i < b.len() && b[i] >= 0x80 {
-                i = self.token_from(s, start, &mut out);
+            if k == 3 {
+                i = self.token_from(s, start, &mut buf, emit);
                 continue;
             }
-            let mut text = s[start..i].to_owned();
-            text.make_ascii_lowercase();
-            out.push(Token::new(text, start, i));
+            let t = &s[start..i];
+            if upper {
+                buf.clear();
+                buf.push_str(t);
+                buf.make_ascii_lowercase();
+                emit(&buf, start, i);
+            } else {
+                emit(t, start, i);
+            }
         }
-        out
     }
 
     /// Read character by character from `start` (a character boundary)
     /// the token beginning there, or past the one separator there;
     /// returns where to go on.
-    fn token_from(&self, s: &str, start: usize, out: &mut Vec<Token>) -> usize {
-        let mut cur: Option<Token> = None;
+    fn token_from(&self, s: &str, start: usize, buf: &mut String, emit: &mut dyn FnMut(&str, usize, usize)) -> usize {
+        buf.clear();
+        // (Where the token began and ends so far.)
+        let mut cur: Option<(usize, usize)> = None;
         for (k, c) in s[start..].char_indices() {
             let i = start + k;
             let continues = cur.is_some() && is_diacritic(c) && !self.separators.contains(&c);
             if self.is_token(c) || continues {
-                let t = cur.get_or_insert_with(|| Token::new(String::new(), i, i));
+                let t = cur.get_or_insert((i, i));
                 if let Some(f) = fold(c, self.remove_diacritics) {
-                    t.text.push(f);
+                    buf.push(f);
                 }
-                t.end = i + c.len_utf8();
+                t.1 = i + c.len_utf8();
             } else {
-                if let Some(t) = cur.take().filter(|t| !t.text.is_empty()) {
-                    out.push(t);
+                if let Some((a, z)) = cur.filter(|_| !buf.is_empty()) {
+                    emit(buf, a, z);
                 }
                 return i + c.len_utf8();
             }
         }
-        if let Some(t) = cur.filter(|t| !t.text.is_empty()) {
-            out.push(t);
+        if let Some((a, z)) = cur.filter(|_| !buf.is_empty()) {
+            emit(buf, a, z);
         }
         s.len()
     }

@@ -147,6 +147,21 @@ impl Compiler<'_> {
         init
     }
 
+    /// After the query collecting the rows of an UPDATE or DELETE of
+    /// `inst`: when the module's plan for it yields at most one row, the
+    /// statement writes one row, and its `VBegin` opens no statement
+    /// savepoint (SQLite's one-pass write opens no statement journal:
+    /// observed, an fts5 table in the transaction keeps its pending
+    /// changes through `DELETE ... WHERE rowid = ?`, not through
+    /// `DELETE ... WHERE rowid > ?`).
+    fn vtab_single_row(&mut self, inst: &Arc<VtabInstance>) {
+        if self.vtab.unique_scans.iter().any(|t| Arc::ptr_eq(t, inst)) {
+            if let Some(i) = self.b.insns.iter_mut().find(|i| i.opcode == Opcode::VBegin) {
+                i.p1 = 0;
+            }
+        }
+    }
+
     /// In the query collecting a virtual table's UPDATE, `t.name` with one
     /// of the internal names of an unchanged column (`UNCHANGED_VALUE`
     /// then the column's number: `VColumn` with P5 1, as SQLite reads a
@@ -463,9 +478,13 @@ pub fn update(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
     c.b.add(Opcode::OpenEphemeral, cur, (n + 2 + unchanged.len()) as i32, 0);
     let flags = c.b.regs(n);
     c.vtab.unchanged_flags = (0..n as i32).map(|i| flags + i).collect();
+    c.vtab.unique_scans.clear();
     let collected = c.vtab_collect(cur, None, &sql, false);
     c.vtab.unchanged_flags.clear();
     collected?;
+    if from.is_none() {
+        c.vtab_single_row(&inst);
+    }
     c.vtab_update_loop(
         &inst,
         cur,
@@ -507,7 +526,9 @@ pub fn delete(c: &mut Compiler<'_>, stmt: &Stmt<'_>, prog: &mut Program, inst: A
     // primary keys).
     let cur = c.b.cursor();
     c.b.add4(Opcode::OpenEphemeral, cur, 1, 0, P4::KeyInfo(crate::sql::model::query::binary_key_info(1)), 0);
+    c.vtab.unique_scans.clear();
     c.vtab_collect(cur, None, &sql, true)?;
+    c.vtab_single_row(&inst);
     c.vtab_update_loop(
         &inst,
         cur,

@@ -22,7 +22,7 @@ use crate::sql::plan::order::OrderGoal;
 use crate::sql::plan::vtab::{choose_plan, constraints_of, limit_constraints, InValues, VtabPlans};
 use crate::sql::plan::vtab_or::union_is_cheaper;
 use crate::vdbe::program::{cmp_flags, Opcode, P4};
-use crate::vdbe::vtab::index_info::SCAN_HEX;
+use crate::vdbe::vtab::index_info::{SCAN_HEX, SCAN_UNIQUE};
 use crate::vdbe::vtab::ConstraintOp;
 use sqlite3_parser::ast::Expr;
 
@@ -261,6 +261,9 @@ impl<'b> Compiler<'_> {
         }
         let idx_str = info.idx_str.clone().map_or(P4::None, P4::text);
         self.b.add4(Opcode::VFilter, it.cursor, empty, base, idx_str, 0);
+        if info.idx_flags & SCAN_UNIQUE != 0 && in_loop.is_none() {
+            self.vtab.unique_scans.push(v.inst.clone());
+        }
         let top = self.b.here();
         let shown_num = if info.idx_flags & SCAN_HEX != 0 { format!("0x{:x}", info.idx_num) } else { info.idx_num.to_string() };
         let cost = crate::sql::plan::order::log_est_f64(info.estimated_cost);
