@@ -20,7 +20,9 @@
 //! A transient table's B-tree (`vdbe/ephemeral_tree.rs`) lives in such a
 //! file too, with every connection: opened as `SQLITE_OPEN_TRANSIENT_DB`
 //! ([`TempBackend::transient`]) under a name of its own for backends that
-//! need one (an application VFS is given none, as SQLite gives none).
+//! need one (an application VFS is given none, as SQLite gives none), at
+//! the first page its pager writes (its cache is full), holding nothing
+//! in memory itself.
 //!
 //! Invariant: once [`Stage::File`], never back to memory; the bytes the
 //! memory stage held are all in the file before the write that opened it
@@ -68,8 +70,10 @@ impl TempFile {
             kind,
             name,
             stage: Mutex::new(Stage::Memory(Vec::new())),
-            // (SQLite's default cache: 2000 KiB; the pager sets its own.)
-            bound: AtomicU64::new(2000 * 1024),
+            // (SQLite's default cache: 2000 KiB; the pager sets its own.
+            // A transient B-tree's file opens at the pager's first spill,
+            // as SQLite's pager opens it: nothing is held here.)
+            bound: AtomicU64::new(if kind == FileKind::Transient { 0 } else { 2000 * 1024 }),
             page_size: AtomicU32::new(4096),
         }
     }
@@ -216,7 +220,9 @@ impl File for TempFile {
         false
     }
     fn cache_bound(&self, cache_bytes: u64, page_size: u32) {
-        self.bound.store(cache_bytes, Ordering::Relaxed);
+        if self.kind != FileKind::Transient {
+            self.bound.store(cache_bytes, Ordering::Relaxed);
+        }
         self.page_size.store(page_size, Ordering::Relaxed);
     }
     fn as_any(&self) -> Option<&dyn std::any::Any> {

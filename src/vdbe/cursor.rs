@@ -233,8 +233,15 @@ impl EphemeralCursor {
 
     /// Insert a rowid-table row, replacing one with the same rowid.
     pub fn insert_row(&mut self, rowid: i64, row: Vec<Value>) {
+        // (Past every rowid given so far: an append, no search. Rows of a
+        // materialized subquery or CTE arrive so.)
+        let appends = rowid >= self.next_rowid && self.next_rowid != i64::MAX;
         if rowid >= self.next_rowid {
             self.next_rowid = rowid.saturating_add(1);
+        }
+        if appends {
+            self.rows.push((rowid, row));
+            return;
         }
         match self.rows.search(|(r, _)| r.cmp(&rowid)) {
             Ok(p) => self.rows.replace(p, (rowid, row)),
