@@ -28,7 +28,7 @@ const QUERIES: &[&str] = &[
     "SELECT count(DISTINCT b), count(DISTINCT b || c), count(DISTINCT substr(b, 1, 3)) FROM t",
     // GROUP BY through the sorter, and count(DISTINCT) sets per group.
     "SELECT k, count(*), max(a) FROM (SELECT substr(b, 1, 4) AS k, a FROM t) GROUP BY k ORDER BY 2 DESC, 1 LIMIT 5",
-    "SELECT c, count(DISTINCT b || a % 5) FROM t GROUP BY c ORDER BY c",
+    "SELECT c, count(DISTINCT b || (a % 5)) FROM t GROUP BY c ORDER BY c",
     // IN lists: two columns, and NOT IN with a NULL among the values.
     "SELECT count(*), sum(a) FROM t WHERE (b, c) IN (SELECT b, c FROM t WHERE a % 5 <> 0)",
     "SELECT count(*) FROM t WHERE b || 'z' NOT IN (SELECT CASE WHEN a = 77 THEN NULL ELSE b || 'z' END FROM t WHERE a % 3 = 0)",
@@ -92,7 +92,7 @@ fn a_keyed_transient_tree_spills_its_pages() {
     let mut w = open(&io, "db", false);
     must(&mut w, SETUP);
     w.close().unwrap();
-    let q = "SELECT count(*), max(k) FROM (SELECT DISTINCT b || a % 3 AS k FROM t)";
+    let q = "SELECT count(*), max(k) FROM (SELECT DISTINCT b || (a % 3) AS k FROM t)";
     let before = backend.submitted();
     let in_memory = rows_of(&io, false, "MEMORY", q);
     let memory_requests = backend.submitted() - before;
