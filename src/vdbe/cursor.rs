@@ -113,14 +113,13 @@ impl EphemeralCursor {
         if let Some(t) = &mut self.tree {
             return t.seek(probe, op);
         }
-        let on = match op {
+        // (A failed read of the spill file is the caller's to check.)
+        Ok(match op {
             SeekOp::Ge => self.seek_forward(probe, |o| o != Ordering::Less),
             SeekOp::Gt => self.seek_forward(probe, |o| o == Ordering::Greater),
             SeekOp::Le => self.seek_backward(probe, |o| o != Ordering::Greater),
             SeekOp::Lt => self.seek_backward(probe, |o| o == Ordering::Less),
-        };
-        self.rows.check()?;
-        Ok(on)
+        })
     }
 
     /// Position on the first (`first`) or last row; whether there is one.
@@ -169,7 +168,9 @@ impl EphemeralCursor {
 
     /// Delete the entry whose leading fields equal `key`, if there is one.
     pub fn delete_key(&mut self, key: &[Value]) -> Result<()> {
-        if self.seek(key, SeekOp::Ge)? && self.current().is_some_and(|(_, r)| compare_leading(self.key_info(), key.len(), r, key) == Ordering::Equal) {
+        let found = self.seek(key, SeekOp::Ge)?;
+        self.rows.check()?;
+        if found && self.current().is_some_and(|(_, r)| compare_leading(self.key_info(), key.len(), r, key) == Ordering::Equal) {
             match &mut self.tree {
                 Some(t) => t.delete_current()?,
                 None => {
