@@ -77,6 +77,7 @@ impl EphemeralCursor {
 
     /// Insert an index entry given as the VM's record, replacing an
     /// identical one.
+    #[inline]
     pub fn insert_record(&mut self, rec: &[u8]) -> Result<()> {
         match &mut self.tree {
             Some(t) => t.insert_record(rec),
@@ -86,9 +87,18 @@ impl EphemeralCursor {
 
     /// Past its budget, an index's rows move into a B-tree (the position
     /// held, if any, is found again there).
+    #[inline]
     fn maybe_to_tree(&mut self) -> Result<()> {
-        let (Some(ki), Some(backend)) = (&self.key_info, self.rows.hand_off_to()) else { return Ok(()) };
-        let mut tree = EphemeralTree::open(backend, ki.clone())?;
+        match self.rows.hand_off_to() {
+            Some(backend) => self.move_to_tree(backend),
+            None => Ok(()),
+        }
+    }
+
+    #[cold]
+    fn move_to_tree(&mut self, backend: Arc<dyn crate::io::IoBackend>) -> Result<()> {
+        let Some(ki) = self.key_info.clone() else { return Ok(()) };
+        let mut tree = EphemeralTree::open(backend, ki)?;
         let at = self.current().map(|r| r.1.clone());
         let mut res = Ok(());
         self.rows.each(|(_, r)| {
@@ -109,6 +119,7 @@ impl EphemeralCursor {
 
     /// Position on the entry `op` names for `probe` (a prefix of the
     /// key); whether there is one.
+    #[inline]
     pub fn seek(&mut self, probe: &[Value], op: SeekOp) -> Result<bool> {
         if let Some(t) = &mut self.tree {
             return t.seek(probe, op);
@@ -123,6 +134,7 @@ impl EphemeralCursor {
     }
 
     /// Position on the first (`first`) or last row; whether there is one.
+    #[inline]
     pub fn rewind(&mut self, first: bool) -> Result<bool> {
         if let Some(t) = &mut self.tree {
             return t.rewind(first);
@@ -133,6 +145,7 @@ impl EphemeralCursor {
     }
 
     /// Move to the next (`forward`) or previous row; whether there is one.
+    #[inline]
     pub fn step(&mut self, forward: bool) -> Result<bool> {
         if let Some(t) = &mut self.tree {
             return t.step(forward);
@@ -200,6 +213,7 @@ impl EphemeralCursor {
     }
 
     /// Insert an index entry, replacing an identical one.
+    #[inline]
     pub fn insert_key(&mut self, key: Vec<Value>) -> Result<()> {
         if let Some(t) = &mut self.tree {
             return t.insert(&key);
@@ -274,6 +288,7 @@ impl EphemeralCursor {
     }
 
     /// The current row.
+    #[inline]
     pub fn current(&self) -> Option<&(i64, Vec<Value>)> {
         match &self.tree {
             Some(t) => t.current(),

@@ -118,6 +118,7 @@ impl SortedRows {
 
     /// Rows past the budget of a store that hands them off
     /// ([`SpillStore::handing_off`]): the backend they go to.
+    #[inline]
     pub fn hand_off_to(&self) -> Option<std::sync::Arc<dyn crate::io::IoBackend>> {
         let s = self.spill.as_ref()?;
         if !s.hands_off() || self.resident_cost.cells <= s.budget() {
