@@ -223,6 +223,15 @@ impl Btree {
         Self::open_in(io, "temp.db", BtreeOptions { create: true, memory: true, ..Default::default() })
     }
 
+    /// Open the B-tree of a transient table grown past its budget
+    /// (`vdbe/ephemeral_tree.rs`): in memory while it fits in its cache,
+    /// then in a file opened through `spill_to` as SQLite opens a
+    /// transient B-tree's (`SQLITE_OPEN_TRANSIENT_DB`).
+    pub fn open_transient(spill_to: Arc<dyn crate::io::IoBackend>) -> Result<Btree> {
+        let io = IoContext::new(Arc::new(crate::io::temp_file::TempBackend::transient(spill_to)));
+        Self::open_in(io, "transient.db", BtreeOptions { create: true, memory: true, ..Default::default() })
+    }
+
     fn open_in(io: IoContext, path: &str, opts: BtreeOptions) -> Result<Btree> {
         let popts = PagerOptions {
             read_only: opts.read_only,

@@ -17,6 +17,13 @@
 //! still reaches the file) and is deleted by its close. Notices sent
 //! before the file exists are dropped, as SQLite's reach no file then.
 //!
+//! A transient table's B-tree (`vdbe/ephemeral_tree.rs`) lives in such a
+//! file too, with every connection: opened as `SQLITE_OPEN_TRANSIENT_DB`
+//! ([`TempBackend::transient`]) under a name of its own for backends that
+//! need one (an application VFS is given none, as SQLite gives none), at
+//! the first page its pager writes (its cache is full), holding nothing
+//! in memory itself.
+//!
 //! Invariant: once [`Stage::File`], never back to memory; the bytes the
 //! memory stage held are all in the file before the write that opened it
 //! (checked: temp_file_copied).
@@ -43,6 +50,11 @@ pub struct TempFile {
     bound: AtomicU64,
     /// The pages' size, the unit the file is written in when opened.
     page_size: AtomicU32,
+    /// What the file is opened as.
+    kind: FileKind,
+    /// The name it is opened under (empty: none, an application VFS's
+    /// temporary database); deleted at the drop.
+    name: String,
 }
 
 fn done(bytes: usize, buffer: Option<Buffer>) -> Result<Completion> {
@@ -52,12 +64,16 @@ fn done(bytes: usize, buffer: Option<Buffer>) -> Result<Completion> {
 impl TempFile {
     /// A temporary file that opens through `spill_to` when it outgrows
     /// its bound.
-    pub fn new(spill_to: Arc<dyn IoBackend>) -> TempFile {
+    pub fn new(spill_to: Arc<dyn IoBackend>, kind: FileKind, name: String) -> TempFile {
         TempFile {
             spill_to,
+            kind,
+            name,
             stage: Mutex::new(Stage::Memory(Vec::new())),
-            // (SQLite's default cache: 2000 KiB; the pager sets its own.)
-            bound: AtomicU64::new(2000 * 1024),
+            // (SQLite's default cache: 2000 KiB; the pager sets its own.
+            // A transient B-tree's file opens at the pager's first spill,
+            // as SQLite's pager opens it: nothing is held here.)
+            bound: AtomicU64::new(if kind == FileKind::Transient { 0 } else { 2000 * 1024 }),
             page_size: AtomicU32::new(4096),
         }
     }
@@ -83,8 +99,8 @@ impl TempFile {
     /// per write as SQLite's pager writes (whole pages only: the memory
     /// stage holds whole pages).
     fn open_file(&self, bytes: &[u8]) -> Result<Arc<dyn File>> {
-        let opts = OpenOptions { read_only: false, create: true, exclusive: true, delete_on_close: true, kind: FileKind::TempDb, ..Default::default() };
-        let f = self.spill_to.open("", opts)?;
+        let opts = OpenOptions { read_only: false, create: true, exclusive: true, delete_on_close: true, kind: self.kind, ..Default::default() };
+        let f = self.spill_to.open(&self.name, opts)?;
         let ps = self.page_size.load(Ordering::Relaxed).max(512) as usize;
         let mut pending = Vec::new();
         for (i, page) in bytes.chunks(ps).enumerate() {
@@ -204,7 +220,9 @@ impl File for TempFile {
         false
     }
     fn cache_bound(&self, cache_bytes: u64, page_size: u32) {
-        self.bound.store(cache_bytes, Ordering::Relaxed);
+        if self.kind != FileKind::Transient {
+            self.bound.store(cache_bytes, Ordering::Relaxed);
+        }
         self.page_size.store(page_size, Ordering::Relaxed);
     }
     fn as_any(&self) -> Option<&dyn std::any::Any> {
@@ -214,20 +232,48 @@ impl File for TempFile {
     }
 }
 
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        // Backends that honour delete_on_close remove it when the last
+        // handle goes; in-memory namespaces need the explicit delete.
+        let stage = std::mem::replace(&mut *self.stage(), Stage::Memory(Vec::new()));
+        if matches!(stage, Stage::File(_)) && !self.name.is_empty() {
+            drop(stage);
+            let _ = self.spill_to.delete(&self.name, false);
+        }
+    }
+}
+
 /// The backend of a temporary database whose connection uses an
-/// application VFS: its database file is a [`TempFile`] spilling to that
-/// VFS; anything else it is asked to open (nothing, as its journal is
-/// kept in memory) lives in memory.
+/// application VFS, or of a transient table's B-tree: its database file
+/// is a [`TempFile`] spilling to that backend; anything else it is asked
+/// to open (nothing, as its journal is kept in memory or not at all)
+/// lives in memory.
 pub struct TempBackend {
     memory: super::memory::MemoryBackend,
     spill_to: Arc<dyn IoBackend>,
+    /// What its database file opens as.
+    kind: FileKind,
 }
 
 impl TempBackend {
     /// Temporary files spilling to `spill_to`.
     pub fn new(spill_to: Arc<dyn IoBackend>) -> TempBackend {
-        TempBackend { memory: super::memory::MemoryBackend::new(), spill_to }
+        TempBackend { memory: super::memory::MemoryBackend::new(), spill_to, kind: FileKind::TempDb }
     }
+
+    /// The file of a transient table's B-tree, spilling to `spill_to`.
+    pub fn transient(spill_to: Arc<dyn IoBackend>) -> TempBackend {
+        TempBackend { kind: FileKind::Transient, ..TempBackend::new(spill_to) }
+    }
+}
+
+/// A name of its own for a transient file (a backend that opens files by
+/// name needs one; an application VFS is given none).
+fn transient_name() -> String {
+    static NEXT: AtomicU64 = AtomicU64::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    std::env::temp_dir().join(format!("ringlite-etree-{}-{n}", std::process::id())).to_string_lossy().into_owned()
 }
 
 impl IoBackend for TempBackend {
@@ -237,7 +283,10 @@ impl IoBackend for TempBackend {
     }
     fn open(&self, path: &str, opts: OpenOptions) -> Result<Arc<dyn File>> {
         match opts.kind {
-            FileKind::MainDb => Ok(Arc::new(TempFile::new(self.spill_to.clone()))),
+            FileKind::MainDb => {
+                let name = if self.kind == FileKind::Transient { transient_name() } else { String::new() };
+                Ok(Arc::new(TempFile::new(self.spill_to.clone(), self.kind, name)))
+            }
             // The journals that spill (`pager/temp_journal.rs`,
             // `pager/subjournal.rs`) open their files on the VFS.
             FileKind::TempJournal | FileKind::SubJournal => self.spill_to.open(path, opts),

@@ -3,8 +3,9 @@
 //! - `Btree`: a B-tree cursor on a table or index of an attached database;
 //!   the decoded current row is cached and dropped whenever the cursor moves.
 //! - `Ephemeral`: a temporary table or index (DISTINCT, IN lists,
-//!   materialised subqueries, compound SELECTs), in memory up to a budget
-//!   and in a transient file past it (`ephemeral_rows`).
+//!   materialised subqueries, compound SELECTs), in memory up to a budget;
+//!   past it a table's chunks go to a transient file (`ephemeral_rows`)
+//!   and an index moves into a B-tree of its own (`ephemeral_tree`).
 //! - `Sorter`: see [`crate::vdbe::sorter`].
 //! - `Pseudo`: a single row held in a register (sorter output).
 //!
@@ -13,10 +14,12 @@
 //! suspended call never leaves a stale cache behind (checked:
 //! vm_cursor_cache_current).
 
-use crate::btree::Cursor;
-use crate::value::record::{KeyInfo, NO_KEY_INFO};
+use crate::btree::{Cursor, SeekOp};
+use crate::error::Result;
+use crate::value::record::{decode_record, KeyInfo, NO_KEY_INFO};
 use crate::value::Value;
 use crate::vdbe::ephemeral_rows::{RowPos, SortedRows};
+use crate::vdbe::ephemeral_tree::EphemeralTree;
 use crate::vdbe::sorter::{compare_full, compare_leading, Sorter};
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -43,10 +46,14 @@ pub struct BtreeCursor {
 pub struct EphemeralCursor {
     /// Key order for index-style tables; `None` for rowid tables.
     pub key_info: Option<Arc<KeyInfo>>,
-    /// Rows, kept sorted (by rowid or by key).
+    /// Rows, kept sorted (by rowid or by key); empty once `tree` holds
+    /// them.
     pub rows: SortedRows,
-    /// Current position.
+    /// Current position in `rows` (always `None` once `tree` holds them).
     pub pos: Option<RowPos>,
+    /// An index past its budget: its entries and its position, moved out
+    /// of `rows` for good (`ephemeral_tree`).
+    pub tree: Option<Box<EphemeralTree>>,
     /// `NullRow` was executed.
     pub null_row: bool,
     /// Next rowid for `NewRowid`.
@@ -66,7 +73,139 @@ pub struct EphemeralCursor {
 impl EphemeralCursor {
     /// An empty temporary table.
     pub fn new(key_info: Option<Arc<KeyInfo>>) -> Self {
-        EphemeralCursor { key_info, rows: SortedRows::default(), pos: None, null_row: false, next_rowid: 1, json_rows: false, insert_hint: None }
+        EphemeralCursor { key_info, rows: SortedRows::default(), pos: None, tree: None, null_row: false, next_rowid: 1, json_rows: false, insert_hint: None }
+    }
+
+    /// Insert an index entry given as the VM's record, replacing an
+    /// identical one.
+    #[inline]
+    pub fn insert_record(&mut self, rec: &[u8]) -> Result<()> {
+        match &mut self.tree {
+            Some(t) => t.insert_record(rec),
+            None => self.insert_key(decode_record(rec)?),
+        }
+    }
+
+    /// Past its budget, an index's rows move into a B-tree (the position
+    /// held, if any, is found again there).
+    #[inline]
+    fn maybe_to_tree(&mut self) -> Result<()> {
+        match self.rows.hand_off_to() {
+            Some(backend) => self.move_to_tree(backend),
+            None => Ok(()),
+        }
+    }
+
+    #[cold]
+    fn move_to_tree(&mut self, backend: Arc<dyn crate::io::IoBackend>) -> Result<()> {
+        let Some(ki) = self.key_info.clone() else { return Ok(()) };
+        let mut tree = EphemeralTree::open(backend, ki)?;
+        let at = self.current().map(|r| r.1.clone());
+        let mut res = Ok(());
+        self.rows.each(|(_, r)| {
+            if res.is_ok() {
+                res = tree.insert(r);
+            }
+        });
+        res?;
+        if let Some(k) = at {
+            tree.seek(&k, SeekOp::Ge)?;
+        }
+        self.rows = SortedRows::default();
+        self.pos = None;
+        self.insert_hint = None;
+        self.tree = Some(Box::new(tree));
+        Ok(())
+    }
+
+    /// Position on the entry `op` names for `probe` (a prefix of the
+    /// key); whether there is one.
+    #[inline]
+    pub fn seek(&mut self, probe: &[Value], op: SeekOp) -> Result<bool> {
+        if let Some(t) = &mut self.tree {
+            return t.seek(probe, op);
+        }
+        // (A failed read of the spill file is the caller's to check.)
+        Ok(match op {
+            SeekOp::Ge => self.seek_forward(probe, |o| o != Ordering::Less),
+            SeekOp::Gt => self.seek_forward(probe, |o| o == Ordering::Greater),
+            SeekOp::Le => self.seek_backward(probe, |o| o != Ordering::Greater),
+            SeekOp::Lt => self.seek_backward(probe, |o| o == Ordering::Less),
+        })
+    }
+
+    /// Position on the first (`first`) or last row; whether there is one.
+    #[inline]
+    pub fn rewind(&mut self, first: bool) -> Result<bool> {
+        if let Some(t) = &mut self.tree {
+            return t.rewind(first);
+        }
+        self.pos = if first { self.rows.first() } else { self.rows.last() };
+        self.rows.check()?;
+        Ok(self.pos.is_some())
+    }
+
+    /// Move to the next (`forward`) or previous row; whether there is one.
+    #[inline]
+    pub fn step(&mut self, forward: bool) -> Result<bool> {
+        if let Some(t) = &mut self.tree {
+            return t.step(forward);
+        }
+        self.pos = self.pos.and_then(|p| if forward { self.rows.next(p) } else { self.rows.prev(p) });
+        self.rows.check()?;
+        Ok(self.pos.is_some())
+    }
+
+    /// How many rows.
+    pub fn count(&mut self) -> Result<i64> {
+        match &mut self.tree {
+            Some(t) => Ok(t.count()? as i64),
+            None => Ok(self.rows.len() as i64),
+        }
+    }
+
+    /// Delete the current row (if any), returning its rowid; the next
+    /// `step` goes on from the rows beside it.
+    pub fn delete_current(&mut self) -> Result<Option<i64>> {
+        if let Some(t) = &mut self.tree {
+            let on = t.current().is_some();
+            t.delete_current()?;
+            return Ok(on.then_some(0));
+        }
+        let Some(p) = self.pos else { return Ok(None) };
+        let before = self.rows.prev(p);
+        let Some((r, _)) = self.rows.remove(p) else { return Ok(None) };
+        // (The row before stays where it was: Next goes on from it.)
+        self.pos = before;
+        Ok(Some(r))
+    }
+
+    /// Delete the entry whose leading fields equal `key`, if there is one.
+    pub fn delete_key(&mut self, key: &[Value]) -> Result<()> {
+        let found = self.seek(key, SeekOp::Ge)?;
+        self.rows.check()?;
+        if found && self.current().is_some_and(|(_, r)| compare_leading(self.key_info(), key.len(), r, key) == Ordering::Equal) {
+            match &mut self.tree {
+                Some(t) => t.delete_current()?,
+                None => {
+                    if let Some(p) = self.pos {
+                        self.rows.remove(p);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Call `f` on every row, in order.
+    pub fn each(&mut self, f: impl FnMut(&(i64, Vec<Value>))) -> Result<()> {
+        match &mut self.tree {
+            Some(t) => t.each(f),
+            None => {
+                self.rows.each(f);
+                self.rows.check()
+            }
+        }
     }
 
     /// How keys compare ([`NO_KEY_INFO`] for a table without one).
@@ -75,7 +214,17 @@ impl EphemeralCursor {
     }
 
     /// Insert an index entry, replacing an identical one.
-    pub fn insert_key(&mut self, key: Vec<Value>) {
+    #[inline]
+    pub fn insert_key(&mut self, key: Vec<Value>) -> Result<()> {
+        if let Some(t) = &mut self.tree {
+            return t.insert(&key);
+        }
+        self.insert_key_in_rows(key);
+        self.rows.check()?;
+        self.maybe_to_tree()
+    }
+
+    fn insert_key_in_rows(&mut self, key: Vec<Value>) {
         let ki = self.key_info.as_deref().unwrap_or(&NO_KEY_INFO);
         if let Some(hint) = self.insert_hint.take() {
             let below = match hint {
@@ -100,8 +249,15 @@ impl EphemeralCursor {
 
     /// Insert a rowid-table row, replacing one with the same rowid.
     pub fn insert_row(&mut self, rowid: i64, row: Vec<Value>) {
+        // (Past every rowid given so far: an append, no search. Rows of a
+        // materialized subquery or CTE arrive so.)
+        let appends = rowid >= self.next_rowid && self.next_rowid != i64::MAX;
         if rowid >= self.next_rowid {
             self.next_rowid = rowid.saturating_add(1);
+        }
+        if appends {
+            self.rows.push((rowid, row));
+            return;
         }
         match self.rows.search(|(r, _)| r.cmp(&rowid)) {
             Ok(p) => self.rows.replace(p, (rowid, row)),
@@ -113,7 +269,7 @@ impl EphemeralCursor {
     /// `accept(ordering of entry vs probe)` holds. The rows are sorted by
     /// key, so `accept` must be monotone along them (false, then true:
     /// `>=` or `>`); a binary search finds the boundary.
-    pub fn seek_forward(&mut self, probe: &[Value], accept: impl Fn(Ordering) -> bool) -> bool {
+    fn seek_forward(&mut self, probe: &[Value], accept: impl Fn(Ordering) -> bool) -> bool {
         self.pos = match &self.key_info {
             Some(ki) => self.rows.partition_point(|(_, r)| !accept(compare_leading(ki, probe.len(), r, probe))),
             None => self.rows.partition_point(|_| !accept(Ordering::Equal)),
@@ -124,7 +280,7 @@ impl EphemeralCursor {
 
     /// Last entry whose ordering against `probe` satisfies `accept`, which
     /// must be monotone along the rows (true, then false: `<=` or `<`).
-    pub fn seek_backward(&mut self, probe: &[Value], accept: impl Fn(Ordering) -> bool) -> bool {
+    fn seek_backward(&mut self, probe: &[Value], accept: impl Fn(Ordering) -> bool) -> bool {
         self.pos = match &self.key_info {
             Some(ki) => self.rows.last_where(|(_, r)| accept(compare_leading(ki, probe.len(), r, probe))),
             None => self.rows.last_where(|_| accept(Ordering::Equal)),
@@ -133,8 +289,12 @@ impl EphemeralCursor {
     }
 
     /// The current row.
+    #[inline]
     pub fn current(&self) -> Option<&(i64, Vec<Value>)> {
-        self.pos.and_then(|p| self.rows.get(p))
+        match &self.tree {
+            Some(t) => t.current(),
+            None => self.pos.and_then(|p| self.rows.get(p)),
+        }
     }
 }
 
@@ -200,7 +360,7 @@ mod tests {
                         }
                     }
                 }
-                c.insert_key(key);
+                c.insert_key(key).unwrap();
                 model.insert(k);
             }
             let mut got: Vec<i64> = Vec::new();

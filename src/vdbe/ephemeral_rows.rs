@@ -10,6 +10,9 @@
 //! chunk's tail, a lookup is a binary search over the chunks' last rows
 //! and then within one chunk.
 //!
+//! A keyed table's store may only weigh the rows, which its owner moves
+//! into a B-tree past the budget ([`SortedRows::hand_off_to`]).
+//!
 //! A table given a spill file ([`SortedRows::spill_to`]) holds at most its
 //! budget of rows in memory, as SQLite's transient B-tree holds its
 //! cache's pages: the first chunk is written when the rows' cells (the
@@ -111,6 +114,17 @@ impl SortedRows {
     /// file.
     pub fn spill_to(&mut self, store: SpillStore) {
         self.spill = Some(Box::new(store));
+    }
+
+    /// Rows past the budget of a store that hands them off
+    /// ([`SpillStore::handing_off`]): the backend they go to.
+    #[inline]
+    pub fn hand_off_to(&self) -> Option<std::sync::Arc<dyn crate::io::IoBackend>> {
+        let s = self.spill.as_ref()?;
+        if !s.hands_off() || self.resident_cost.cells <= s.budget() {
+            return None;
+        }
+        s.hand_off_to()
     }
 
     /// The spill file's failure, if a read or write failed.
@@ -400,6 +414,9 @@ impl SortedRows {
     /// the chunks touched last are left).
     fn evict_over_budget(&mut self) {
         let Some(store) = &mut self.spill else { return };
+        if store.hands_off() {
+            return;
+        }
         let budget = store.budget();
         let n = self.chunks.len();
         let mut steps = 0;

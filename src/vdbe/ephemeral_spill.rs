@@ -18,6 +18,10 @@
 //! extents are reused by size class, so the file stays within about twice
 //! the rows it holds.
 //!
+//! A keyed table's store only weighs its rows: past the budget they move
+//! into a B-tree ([`SpillStore::handing_off`], `super::ephemeral_tree`),
+//! and nothing is ever written here.
+//!
 //! The reads and writes wait for their completion (they happen inside
 //! instructions that cannot suspend: a DISTINCT probe, an insert). On an
 //! async connection they block that step like a callback's statement.
@@ -67,6 +71,8 @@ pub struct SpillStore {
     budget: usize,
     /// The first failure; reported by every later call.
     error: Option<Error>,
+    /// Rows past the budget go elsewhere: nothing is written here.
+    hand_off: bool,
 }
 
 fn temp_path() -> String {
@@ -78,7 +84,26 @@ fn temp_path() -> String {
 impl SpillStore {
     /// A store for a table that may hold `budget` bytes of rows in memory.
     pub fn new(io: IoContext, budget: usize) -> SpillStore {
-        SpillStore { io, path: String::new(), file: None, end: 0, free: Vec::new(), budget, error: None }
+        SpillStore { io, path: String::new(), file: None, end: 0, free: Vec::new(), budget, error: None, hand_off: false }
+    }
+
+    /// A store that only weighs the rows: past `budget` they are handed
+    /// to `io`'s backend by their owner ([`SpillStore::hand_off_to`]).
+    pub fn handing_off(io: IoContext, budget: usize) -> SpillStore {
+        let mut s = SpillStore::new(io, budget);
+        s.hand_off = true;
+        s
+    }
+
+    /// Whether the rows past the budget go elsewhere.
+    pub fn hands_off(&self) -> bool {
+        self.hand_off
+    }
+
+    /// For a store made by [`SpillStore::handing_off`]: the backend the
+    /// rows go to.
+    pub fn hand_off_to(&self) -> Option<Arc<dyn crate::io::IoBackend>> {
+        self.hand_off.then(|| self.io.backend().clone())
     }
 
     /// Bytes of rows (as [`row_weight`] counts them) memory may hold.

@@ -50,6 +50,7 @@ pub mod agg_slots;
 pub mod cursor;
 pub mod ephemeral_rows;
 pub mod ephemeral_spill;
+pub mod ephemeral_tree;
 pub mod exec;
 pub mod explain;
 pub mod func;

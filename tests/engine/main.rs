@@ -138,6 +138,7 @@ mod sql_tcl_reprepare;
 mod sql_tcl_triggers;
 mod sql_threads_one_file;
 mod sql_transient_spill;
+mod sql_transient_tree;
 mod sql_trusted_schema;
 mod sql_unused_order;
 mod sql_update_delete_limit;

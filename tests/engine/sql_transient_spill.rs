@@ -1,7 +1,8 @@
 //! Transient tables (DISTINCT sets, IN lists, materialized CTEs, compound
 //! SELECTs, a recursive CTE's UNION set) bigger than SQLite's transient
 //! cache write their rows to a temporary file and read them back
-//! (`vdbe/ephemeral_spill.rs`); under `PRAGMA temp_store=MEMORY` they stay
+//! (`vdbe/ephemeral_spill.rs`, and a keyed table's B-tree's pages,
+//! `vdbe/ephemeral_tree.rs`); under `PRAGMA temp_store=MEMORY` they stay
 //! in memory. Either way, blocking or async, the results are SQLite's.
 
 use crate::async_support;
@@ -16,17 +17,20 @@ const SETUP: &str = "CREATE TABLE t(a INTEGER PRIMARY KEY, b TEXT, c INTEGER);
 WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i+1 FROM n WHERE i<40000)
 INSERT INTO t SELECT i, printf('%05d', (i * 7919) % 40000) || printf('%.50c', '~'), i % 7 FROM n;";
 
-const QUERIES: &[&str] = &[
-    "SELECT count(*), sum(length(k)), min(k), max(k) FROM (SELECT DISTINCT b || 'x' AS k FROM t)",
-    "SELECT count(DISTINCT b), count(DISTINCT a % 977), count(DISTINCT c) FROM t",
-    "SELECT count(*), sum(a) FROM t WHERE b IN (SELECT b FROM t WHERE a % 3 <> 0)",
-    "SELECT a, b FROM t WHERE b || '' IN (SELECT b FROM t WHERE a % 3 <> 0) ORDER BY a DESC LIMIT 7",
-    "WITH m AS MATERIALIZED (SELECT a, b FROM t) SELECT count(*), max(b), sum(a) FROM m WHERE a % 2 = 0",
-    "SELECT count(*) FROM (SELECT b FROM t UNION SELECT b || 'u' FROM t WHERE a % 2 = 0)",
-    "SELECT count(*), max(b) FROM (SELECT b FROM t INTERSECT SELECT b FROM t WHERE a % 3 = 0)",
-    "SELECT count(*), min(b) FROM (SELECT b FROM t EXCEPT SELECT b FROM t WHERE a % 3 = 0)",
-    "SELECT b FROM (SELECT DISTINCT b || 'd' AS b FROM t) ORDER BY b DESC LIMIT 5 OFFSET 1000",
-    "WITH RECURSIVE r(x, s) AS (SELECT 1, printf('%.50c', 'r') UNION SELECT x + 1, s FROM r WHERE x < 40000) SELECT count(*), max(x) FROM r",
+// (The statement and whether SQLite's transient tables for it open a file:
+// the IN lists' B-trees, past the 1.5 MB of rows, still fit in the 2000 KiB
+// cache, in SQLite's and in ours, `vdbe/ephemeral_tree.rs`.)
+const QUERIES: &[(&str, bool)] = &[
+    ("SELECT count(*), sum(length(k)), min(k), max(k) FROM (SELECT DISTINCT b || 'x' AS k FROM t)", true),
+    ("SELECT count(DISTINCT b), count(DISTINCT a % 977), count(DISTINCT c) FROM t", true),
+    ("SELECT count(*), sum(a) FROM t WHERE b IN (SELECT b FROM t WHERE a % 3 <> 0)", false),
+    ("SELECT a, b FROM t WHERE b || '' IN (SELECT b FROM t WHERE a % 3 <> 0) ORDER BY a DESC LIMIT 7", false),
+    ("WITH m AS MATERIALIZED (SELECT a, b FROM t) SELECT count(*), max(b), sum(a) FROM m WHERE a % 2 = 0", true),
+    ("SELECT count(*) FROM (SELECT b FROM t UNION SELECT b || 'u' FROM t WHERE a % 2 = 0)", true),
+    ("SELECT count(*), max(b) FROM (SELECT b FROM t INTERSECT SELECT b FROM t WHERE a % 3 = 0)", true),
+    ("SELECT count(*), min(b) FROM (SELECT b FROM t EXCEPT SELECT b FROM t WHERE a % 3 = 0)", true),
+    ("SELECT b FROM (SELECT DISTINCT b || 'd' AS b FROM t) ORDER BY b DESC LIMIT 5 OFFSET 1000", true),
+    ("WITH RECURSIVE r(x, s) AS (SELECT 1, printf('%.50c', 'r') UNION SELECT x + 1, s FROM r WHERE x < 40000) SELECT count(*), max(x) FROM r", true),
 ];
 
 fn rows_of(io: &IoContext, is_async: bool, temp_store: &str, q: &str) -> Run {
@@ -47,7 +51,7 @@ fn big_transient_tables_spill_and_give_sqlites_results() {
     let reference = sql_common::RefDb::open();
     sql_common::run_ref(&reference, SETUP);
 
-    for (i, q) in QUERIES.iter().enumerate() {
+    for (i, &(q, spills)) in QUERIES.iter().enumerate() {
         let before = backend.submitted();
         let in_memory = rows_of(&io, false, "MEMORY", q);
         let memory_requests = backend.submitted() - before;
@@ -56,7 +60,11 @@ fn big_transient_tables_spill_and_give_sqlites_results() {
         let spill_requests = backend.submitted() - before;
         // (The same statement reads the same pages: the difference is the
         // transient file's.)
-        assert!(spill_requests > memory_requests, "{q}: {spill_requests} requests vs {memory_requests} in memory: no spill?");
+        if spills {
+            assert!(spill_requests > memory_requests, "{q}: {spill_requests} requests vs {memory_requests} in memory: no spill?");
+        } else {
+            assert_eq!(spill_requests, memory_requests, "{q}: a file SQLite does not open");
+        }
         assert_eq!(spilled.rows, in_memory.rows, "{q}");
         // On an async connection the spill's reads and writes wait inside
         // the instruction; the rows are the same. (A few queries: a debug

@@ -6,7 +6,6 @@
 use super::{set_reg, Flow};
 use crate::btree::Cursor;
 use crate::error::{Error, Result};
-use crate::value::record::decode_record;
 use crate::value::record::KeyInfo;
 use crate::value::Value;
 use crate::vdbe::cursor::{BtreeCursor, EphemeralCursor, VmCursor};
@@ -107,7 +106,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
             let mut e = EphemeralCursor::new(key_info(&insn.p4));
             if !temp_store_memory(env) {
                 // (SQLite counts only its sorters in SQLITE_DBSTATUS_TEMPBUF_SPILL.)
-                e.rows.spill_to(SpillStore::new(env.temp_io.clone(), EPHEMERAL_BUDGET));
+                // An index's rows move into a B-tree past the budget
+                // (`ephemeral_tree`), a table's chunks go to a file.
+                let io = env.temp_io.clone();
+                e.rows.spill_to(if e.key_info.is_some() { SpillStore::handing_off(io, EPHEMERAL_BUDGET) } else { SpillStore::new(io, EPHEMERAL_BUDGET) });
             }
             vm.cursors[slot] = Some(VmCursor::Ephemeral(Box::new(e)));
         }
@@ -158,9 +160,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 Some(VmCursor::Ephemeral(e)) => {
                     e.null_row = false;
-                    e.pos = if first { e.rows.first() } else { e.rows.last() };
-                    e.rows.check()?;
-                    e.pos.is_some()
+                    e.rewind(first)?
                 }
                 _ => return Err(super::internal("rewind of a non-table cursor")),
             };
@@ -185,11 +185,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                         m
                     }
                 }
-                Some(VmCursor::Ephemeral(e)) => {
-                    e.pos = e.pos.and_then(|p| if fwd { e.rows.next(p) } else { e.rows.prev(p) });
-                    e.rows.check()?;
-                    e.pos.is_some()
-                }
+                Some(VmCursor::Ephemeral(e)) => e.step(fwd)?,
                 _ => return Err(super::internal("next of a non-table cursor")),
             };
             if more {
@@ -209,7 +205,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                         pend!(c.cursor.count(bt)) as i64
                     }
                 }
-                Some(VmCursor::Ephemeral(e)) => e.rows.len() as i64,
+                Some(VmCursor::Ephemeral(e)) => e.count()?,
                 _ => 0,
             };
             set_reg(vm, p2, Value::Integer(n));
@@ -237,10 +233,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     Some(keep) => s.push_bounded(rec, keep),
                     None => s.push(rec),
                 },
-                Some(VmCursor::Ephemeral(e)) => {
-                    e.insert_key(decode_record(rec)?);
-                    e.rows.check()?;
-                }
+                Some(VmCursor::Ephemeral(e)) => e.insert_record(rec)?,
                 _ => return Err(super::internal("sorter insert on a non-sorter")),
             }
         }

@@ -279,12 +279,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 Some(VmCursor::Ephemeral(e)) => {
                     e.null_row = false;
-                    match op {
-                        SeekOp::Ge => e.seek_forward(&key, |o| o != Ordering::Less),
-                        SeekOp::Gt => e.seek_forward(&key, |o| o == Ordering::Greater),
-                        SeekOp::Le => e.seek_backward(&key, |o| o != Ordering::Greater),
-                        SeekOp::Lt => e.seek_backward(&key, |o| o == Ordering::Less),
-                    }
+                    e.seek(&key, op)?
                 }
                 _ => return Err(super::internal("seek on a non-index cursor")),
             };
@@ -349,7 +344,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                         true
                     }
                 }
-                Some(VmCursor::Ephemeral(e)) => e.seek_forward(&key, |o| o != Ordering::Less),
+                Some(VmCursor::Ephemeral(e)) => e.seek(&key, SeekOp::Ge)?,
                 _ => return Err(super::internal("found on a non-index cursor")),
             };
             spill_ok(vm, p1)?;

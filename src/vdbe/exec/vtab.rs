@@ -217,8 +217,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, host: &mut dyn VmHost) -> Result<Fl
                 match vm.cursors.get_mut(insn.p1 as usize).and_then(|c| c.as_mut()) {
                     Some(VmCursor::Ephemeral(e)) => {
                         let mut firsts = Vec::with_capacity(e.rows.len());
-                        e.rows.each(|(_, r)| firsts.extend(r.first().cloned()));
-                        e.rows.check()?;
+                        e.each(|(_, r)| firsts.extend(r.first().cloned()))?;
                         firsts
                     }
                     _ => return Err(internal("VInitIn without an ephemeral index")),

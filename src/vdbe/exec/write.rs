@@ -12,7 +12,6 @@ use crate::value::record::decode_record;
 use crate::value::{Value, ValueRef};
 use crate::vdbe::cursor::VmCursor;
 use crate::vdbe::program::{Insn, Opcode, P4};
-use crate::vdbe::sorter::compare_leading;
 use crate::vdbe::{ConnState, Vm};
 use std::cmp::Ordering;
 use std::task::Poll;
@@ -198,14 +197,10 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     pend!(c.cursor.delete(bt));
                     (rowid, c.db)
                 }
-                Some(VmCursor::Ephemeral(e)) => {
-                    let Some(p) = e.pos else { return Ok(Flow::Next) };
-                    let before = e.rows.prev(p);
-                    let Some((r, _)) = e.rows.remove(p) else { return Ok(Flow::Next) };
-                    // (The row before stays where it was: Next goes on from it.)
-                    e.pos = before;
-                    (r, 0)
-                }
+                Some(VmCursor::Ephemeral(e)) => match e.delete_current()? {
+                    Some(r) => (r, 0),
+                    None => return Ok(Flow::Next),
+                },
                 _ => return Err(super::internal("delete on a non-table cursor")),
             };
             if insn.p5 & OPFLAG_NCHANGE != 0 {
@@ -240,10 +235,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                     pend!(c.cursor.insert(bt, key, &[]));
                     c.eof = false;
                 }
-                Some(VmCursor::Ephemeral(e)) => {
-                    e.insert_key(decode_record(rec)?);
-                    e.rows.check()?;
-                }
+                Some(VmCursor::Ephemeral(e)) => e.insert_record(rec)?,
                 Some(VmCursor::Sorter(s)) => s.push(rec),
                 _ => return Err(super::internal("index insert on a non-index cursor")),
             }
@@ -300,12 +292,7 @@ pub(super) fn exec(vm: &mut Vm, insn: &Insn, env: &mut ConnState) -> Result<Flow
                 }
                 Some(VmCursor::Ephemeral(e)) => {
                     let key: Vec<Value> = (0..p3).map(|i| regs.get((p2 + i) as usize).map_or(Value::Null, |r| r.value.clone())).collect();
-                    if e.seek_forward(&key, |o| o != Ordering::Less) {
-                        let equal = e.current().is_some_and(|(_, r)| compare_leading(e.key_info(), key.len(), r, &key) == Ordering::Equal);
-                        if let (true, Some(p)) = (equal, e.pos) {
-                            e.rows.remove(p);
-                        }
-                    }
+                    e.delete_key(&key)?;
                 }
                 _ => return Err(super::internal("index delete on a non-index cursor")),
             }
