@@ -2804,8 +2804,9 @@ int sqlite3_set_errmsg(sqlite3 *db, int errcode, const char *zErrMsg);
 int sqlite3_extended_result_codes(sqlite3 *db, int onoff);
 
 /*
- The operating system's error number behind the last failed I/O; ringlite
- does not record it and returns 0.
+ The operating system's error number recorded with the connection's last
+ `SQLITE_CANTOPEN` or `SQLITE_IOERR` (0 if none yet, or `db` is not a
+ connection).
  */
 int sqlite3_system_errno(sqlite3 *db);
 
