@@ -430,3 +430,20 @@ fn missing_tables_of_subqueries_before_names() {
         ],
     );
 }
+
+#[test]
+fn ctes_are_in_scope_for_the_subqueries_of_their_consumers() {
+    check_each(
+        SETUP,
+        &[
+            "SELECT (WITH w AS (SELECT a+1 AS b) SELECT (SELECT b FROM w) FROM w) FROM (SELECT 1 AS a)",
+            "WITH w AS (SELECT 1 AS b) SELECT (SELECT b FROM w) FROM w",
+            "WITH w AS (SELECT 1 AS b) SELECT (SELECT b FROM w), x1 FROM t",
+            "WITH w AS (SELECT 1 AS b) SELECT x1 FROM t WHERE a IN (SELECT b FROM w)",
+            "WITH w AS (SELECT 1 AS b) SELECT x1 FROM t WHERE a IN w",
+            "WITH w AS (SELECT 1 AS b) SELECT EXISTS (SELECT 1 FROM (SELECT b FROM w)) FROM t",
+            "SELECT (WITH w AS (SELECT 1 AS b) SELECT (SELECT b FROM nosuch) FROM w), x1 FROM t",
+            "SELECT (WITH w AS (SELECT 1 AS b) SELECT (SELECT b FROM w) FROM w), x1 FROM t",
+        ],
+    );
+}

@@ -17,6 +17,12 @@ use sqlite3_parser::ast::{self, Expr, OneSelect, ResultColumn, Select, SelectTab
 impl Compiler<'_> {
     /// The first missing table named in a subquery of `e`, if any.
     pub(in crate::sql::codegen) fn missing_table_in_expr(&self, e: &Expr<'_>) -> Option<String> {
+        self.missing_table_in_expr_under(e, &mut Vec::new())
+    }
+
+    /// [`Compiler::missing_table_in_expr`] inside the WITH clauses that
+    /// define `ctes` (a subquery of a CTE's consumer sees its names).
+    fn missing_table_in_expr_under(&self, e: &Expr<'_>, ctes: &mut Vec<String>) -> Option<String> {
         let mut subqueries: Vec<&Select<'_>> = Vec::new();
         let mut specs: Vec<&Expr<'_>> = Vec::new();
         let mut in_tables: Vec<String> = Vec::new();
@@ -31,11 +37,13 @@ impl Compiler<'_> {
             }
             true
         });
-        specs
-            .into_iter()
-            .find_map(|x| self.missing_table_in_expr(x))
-            .or_else(|| in_tables.into_iter().find(|t| !self.may_exist(t, &[])))
-            .or_else(|| subqueries.into_iter().find_map(|s| self.missing_table_in_select(s, &mut Vec::new())))
+        if let Some(m) = specs.into_iter().find_map(|x| self.missing_table_in_expr_under(x, ctes)) {
+            return Some(m);
+        }
+        if let Some(m) = in_tables.into_iter().find(|t| !self.may_exist(t, ctes)) {
+            return Some(m);
+        }
+        subqueries.into_iter().find_map(|s| self.missing_table_in_select(s, ctes))
     }
 
     /// `ctes`: the CTE names the WITH clauses around `sel` define.
@@ -153,7 +161,7 @@ impl Compiler<'_> {
             exprs.extend(w.window.partition_by.iter().flat_map(|p| p.iter()));
             exprs.extend(w.window.order_by.iter().flat_map(|o| o.iter().map(|t| &t.expr)));
         }
-        exprs.into_iter().find_map(|x| self.missing_table_in_expr(x))
+        exprs.into_iter().find_map(|x| self.missing_table_in_expr_under(x, ctes))
     }
 
     /// The first missing table SQLite's expansion of the SELECT `arm` (with
