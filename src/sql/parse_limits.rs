@@ -154,22 +154,7 @@ fn check_as(
         Cmd::Stmt(s) => s,
         Cmd::Explain(s) | Cmd::ExplainQueryPlan(s) => s,
     };
-    let mut w = Walk {
-        constant_fn,
-        limits,
-        interrupt,
-        in_view: false,
-        insert_row: false,
-        deferred: None,
-        saw_expr_subquery: false,
-        cast_over: false,
-        no_fold: 0,
-        after_expansion: None,
-        after_resolve: None,
-        stored_leaves,
-        nodes: 0,
-        eidlist,
-    };
+    let mut w = Walk { constant_fn, interrupt, stored_leaves, eidlist, ..Walk::new(limits) };
     // (An interrupt that came during the parse, which polls nothing,
     // stops the prepare before any limit error is reported.)
     w.poll()?;
@@ -213,22 +198,7 @@ pub fn limit_error_in_unterminated(sql: &[u8], limits: ParseLimits) -> Option<Er
 /// built before its stack overflowed (`sql::parse::BuiltCheck`), each
 /// checked as on its own.
 pub fn built_error(exprs: &[&Expr<'_>], limits: ParseLimits, constant_fn: Option<ConstantFn<'_>>) -> Option<Error> {
-    let mut w = Walk {
-        constant_fn,
-        limits,
-        interrupt: None,
-        in_view: false,
-        insert_row: false,
-        deferred: None,
-        saw_expr_subquery: false,
-        cast_over: false,
-        no_fold: 0,
-        after_expansion: None,
-        after_resolve: None,
-        stored_leaves: false,
-        nodes: 0,
-        eidlist: false,
-    };
+    let mut w = Walk { constant_fn, ..Walk::new(limits) };
     crate::sql::parse::with_stack(|| exprs.iter().try_for_each(|e| w.expr(e, 0).map(|_| ()))).err()
 }
 
@@ -315,6 +285,29 @@ struct Walk<'i> {
     eidlist: bool,
 }
 
+impl Walk<'_> {
+    /// A walk checking `limits`, outside any view, trigger body or
+    /// column-name list, with no interrupt flag and no constant functions.
+    fn new(limits: ParseLimits) -> Self {
+        Walk {
+            constant_fn: None,
+            deferred: None,
+            limits,
+            interrupt: None,
+            in_view: false,
+            insert_row: false,
+            nodes: 0,
+            no_fold: 0,
+            saw_expr_subquery: false,
+            cast_over: false,
+            after_expansion: None,
+            after_resolve: None,
+            stored_leaves: false,
+            eidlist: false,
+        }
+    }
+}
+
 /// SQLite's parser error for a column-name list (`eidlist`) holding
 /// COLLATE or a sort order, which it accepts only in a stored schema.
 fn check_eidlist(eidlist: bool, cols: Option<&[ast::IndexedColumn<'_>]>) -> Result<()> {
@@ -345,22 +338,7 @@ fn is_leaf(e: &Expr<'_>) -> bool {
 /// they add nothing to the running height through its subqueries.)
 pub fn check_resolved_heights(e: &Expr<'_>, expr_depth: usize) -> Result<()> {
     let limits = ParseLimits { expr_depth, ..ParseLimits::NONE };
-    let mut w = Walk {
-        constant_fn: None,
-        limits,
-        interrupt: None,
-        in_view: false,
-        insert_row: false,
-        deferred: None,
-        saw_expr_subquery: false,
-        cast_over: false,
-        no_fold: 0,
-        after_expansion: None,
-        after_resolve: None,
-        stored_leaves: true,
-        nodes: 0,
-        eidlist: false,
-    };
+    let mut w = Walk { stored_leaves: true, ..Walk::new(limits) };
     crate::sql::parse::with_stack(|| w.expr(e, 0))?;
     if let Some(error) = w.after_expansion.or(w.after_resolve) {
         return Err(error);
@@ -1374,22 +1352,7 @@ fn from_holds(f: &FromClause<'_>, at: usize) -> bool {
 /// SQLite's height of `e` (already checked to be within the limit, so
 /// this recursion is bounded).
 pub(crate) fn height(e: &Expr<'_>) -> usize {
-    let mut w = Walk {
-        constant_fn: None,
-        limits: ParseLimits::NONE,
-        interrupt: None,
-        in_view: true,
-        insert_row: false,
-        deferred: None,
-        saw_expr_subquery: false,
-        cast_over: false,
-        no_fold: 0,
-        after_expansion: None,
-        after_resolve: None,
-        stored_leaves: false,
-        nodes: 0,
-        eidlist: false,
-    };
+    let mut w = Walk { in_view: true, ..Walk::new(ParseLimits::NONE) };
     w.expr(e, 0).unwrap_or(0)
 }
 

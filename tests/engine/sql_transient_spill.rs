@@ -33,12 +33,24 @@ const QUERIES: &[(&str, bool)] = &[
     ("WITH RECURSIVE r(x, s) AS (SELECT 1, printf('%.50c', 'r') UNION SELECT x + 1, s FROM r WHERE x < 40000) SELECT count(*), max(x) FROM r", true),
 ];
 
-fn rows_of(io: &IoContext, is_async: bool, temp_store: &str, q: &str) -> Run {
+/// `q`'s rows on a fresh connection to "db" with `temp_store` and a
+/// 50-page cache (also used by `sql_transient_tree`).
+pub(crate) fn rows_of(io: &IoContext, is_async: bool, temp_store: &str, q: &str) -> Run {
     let mut c = open(io, "db", is_async);
     must(&mut c, &format!("PRAGMA temp_store={temp_store}; PRAGMA cache_size=50"));
     let r = must(&mut c, q);
     c.close().unwrap();
     r
+}
+
+/// `run`'s rows are the reference's for `q`.
+pub(crate) fn assert_sqlites_rows(reference: &sql_common::RefDb, q: &str, run: &Run) {
+    let want = match sql_common::run_ref(reference, q).pop() {
+        Some(sql_common::Outcome::Rows { rows, .. }) => rows,
+        other => panic!("reference: {other:?}"),
+    };
+    // The two V types have the same variants: compare their spelling.
+    assert_eq!(format!("{want:?}"), format!("{:?}", run.rows), "{q}");
 }
 
 #[test]
@@ -73,12 +85,7 @@ fn big_transient_tables_spill_and_give_sqlites_results() {
             let spilled_async = rows_of(&io, true, "FILE", q);
             assert_eq!(spilled_async.rows, in_memory.rows, "{q} (async)");
         }
-        let want = match sql_common::run_ref(&reference, q).pop() {
-            Some(sql_common::Outcome::Rows { rows, .. }) => rows,
-            other => panic!("reference: {other:?}"),
-        };
-        // The two V types have the same variants: compare their spelling.
-        assert_eq!(format!("{want:?}"), format!("{:?}", spilled.rows), "{q}");
+        assert_sqlites_rows(&reference, q, &spilled);
     }
 }
 
